@@ -1,0 +1,175 @@
+// Defaulting as the API server applies it to a new pod (pkg/apis/core/v1/defaults.go plus the
+// Priority and DefaultTolerationSeconds admission plugins' effect on the stored object).
+// Functions return new objects; callers' input is never mutated.
+
+import type { FeatureGates } from './featuregates.js';
+import { aggregateContainerRequests, isSupportedPodLevelResource } from './podresources.js';
+import { Quantity } from './quantity.js';
+import type { Container, Pod, PodSpec, Probe, ResourceList, Toleration, Volume } from './types.js';
+
+const volumeSourceKeys = [
+  'hostPath', 'emptyDir', 'gcePersistentDisk', 'awsElasticBlockStore', 'gitRepo', 'secret', 'nfs', 'iscsi',
+  'glusterfs', 'persistentVolumeClaim', 'rbd', 'flexVolume', 'cinder', 'cephfs', 'flocker', 'downwardAPI', 'fc',
+  'azureFile', 'configMap', 'vsphereVolume', 'quobyte', 'azureDisk', 'photonPersistentDisk', 'projected',
+  'portworxVolume', 'scaleIO', 'storageos', 'csi', 'ephemeral', 'image',
+];
+
+export const systemPriorityClasses: Record<string, number> = {
+  'system-node-critical': 2000001000,
+  'system-cluster-critical': 2000000000,
+};
+
+function clone<T>(v: T): T {
+  return structuredClone(v);
+}
+
+/**
+ * Canonical quantity strings, so that the stored object prints "1Gi" for "1024Mi". A value
+ * that does not parse is left for validation to report.
+ */
+function canonicalList(rl: ResourceList | undefined): ResourceList | undefined {
+  if (!rl || typeof rl !== 'object') return rl;
+  const out: ResourceList = {};
+  for (const k of Object.keys(rl).sort()) {
+    const raw = rl[k];
+    const q = typeof raw === 'string' || typeof raw === 'number' ? tryQuantity(raw) : undefined;
+    out[k] = q ? q.canonical() : raw!;
+  }
+  return out;
+}
+
+function tryQuantity(raw: string | number): Quantity | undefined {
+  try {
+    return Quantity.fromJSON(raw);
+  } catch {
+    return undefined;
+  }
+}
+
+function defaultProbe(p: Probe | undefined): void {
+  if (!p) return;
+  p.timeoutSeconds ??= 1;
+  p.periodSeconds ??= 10;
+  p.successThreshold ??= 1;
+  p.failureThreshold ??= 3;
+  if (p.httpGet) {
+    p.httpGet.path ??= '/';
+    p.httpGet.scheme ??= 'HTTP';
+  }
+}
+
+function imageHasLatestOrNoTag(image: string): boolean {
+  const at = image.indexOf('@');
+  if (at >= 0) return false;
+  const lastSlash = image.lastIndexOf('/');
+  const colon = image.lastIndexOf(':');
+  if (colon <= lastSlash) return true;
+  return image.slice(colon + 1) === 'latest';
+}
+
+function defaultContainer(c: Container, copyLimitsToRequests: boolean): void {
+  c.terminationMessagePath ??= '/dev/termination-log';
+  c.terminationMessagePolicy ??= 'File';
+  if (c.imagePullPolicy === undefined && typeof c.image === 'string') {
+    c.imagePullPolicy = imageHasLatestOrNoTag(c.image) ? 'Always' : 'IfNotPresent';
+  }
+  for (const port of c.ports ?? []) port.protocol ??= 'TCP';
+  defaultProbe(c.livenessProbe);
+  defaultProbe(c.readinessProbe);
+  defaultProbe(c.startupProbe);
+  for (const h of [c.lifecycle?.postStart, c.lifecycle?.preStop]) {
+    if (h?.httpGet) {
+      h.httpGet.path ??= '/';
+      h.httpGet.scheme ??= 'HTTP';
+    }
+  }
+  if (c.resources) {
+    if (copyLimitsToRequests && c.resources.limits) {
+      c.resources.requests ??= {};
+      for (const [k, v] of Object.entries(c.resources.limits)) {
+        if (!(k in c.resources.requests)) c.resources.requests[k] = v;
+      }
+    }
+    const limits = canonicalList(c.resources.limits);
+    const requests = canonicalList(c.resources.requests);
+    if (limits) c.resources.limits = limits;
+    if (requests) c.resources.requests = requests;
+  } else {
+    c.resources = {};
+  }
+}
+
+function defaultVolume(v: Volume): void {
+  if (!volumeSourceKeys.some((k) => v[k] !== undefined && v[k] !== null)) v.emptyDir = {};
+}
+
+/**
+ * Pod-level requests default from what the containers request, else from pod-level limits,
+ * and only when pod-level limits are set.
+ */
+function defaultPodRequests(pod: Pod): void {
+  const r = pod.spec.resources;
+  if (!r?.limits || Object.keys(r.limits).length === 0) return;
+  const requests: ResourceList = { ...(r.requests ?? {}) };
+  for (const [k, q] of aggregateContainerRequests(pod)) {
+    if (!(k in requests) && isSupportedPodLevelResource(k)) requests[k] = q.canonical();
+  }
+  for (const [k, v] of Object.entries(r.limits)) {
+    if (!(k in requests) && isSupportedPodLevelResource(k)) requests[k] = v;
+  }
+  if (Object.keys(requests).length > 0) r.requests = requests;
+}
+
+function defaultTolerations(spec: PodSpec): void {
+  const add: Toleration[] = [];
+  const tolerates = (key: string) =>
+    (spec.tolerations ?? []).some((t) => (t.key === key || (t.key ?? '') === '') && (t.effect === 'NoExecute' || (t.effect ?? '') === ''));
+  for (const key of ['node.kubernetes.io/not-ready', 'node.kubernetes.io/unreachable']) {
+    if (!tolerates(key)) add.push({ key, operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 });
+  }
+  if (add.length > 0) spec.tolerations = [...(spec.tolerations ?? []), ...add];
+}
+
+export interface PodDefaultingOptions {
+  gates: Pick<FeatureGates, 'PodLevelResources'>;
+}
+
+/** The pod as the API server would store it on create, before status is filled in. */
+export function defaultPod(input: Pod, opts: PodDefaultingOptions): Pod {
+  const pod = clone(input);
+  pod.apiVersion ??= 'v1';
+  pod.kind ??= 'Pod';
+  pod.metadata ??= {};
+  const spec = pod.spec;
+  spec.restartPolicy ??= 'Always';
+  spec.terminationGracePeriodSeconds ??= 30;
+  spec.dnsPolicy ??= 'ClusterFirst';
+  spec.securityContext ??= {};
+  spec.schedulerName ??= 'default-scheduler';
+  spec.enableServiceLinks ??= true;
+  for (const c of spec.containers ?? []) defaultContainer(c, true);
+  for (const c of spec.initContainers ?? []) defaultContainer(c, true);
+  for (const c of spec.ephemeralContainers ?? []) defaultContainer(c, false);
+  for (const v of spec.volumes ?? []) defaultVolume(v);
+  if (spec.hostNetwork) {
+    for (const c of [...(spec.containers ?? []), ...(spec.initContainers ?? [])]) {
+      for (const p of c.ports ?? []) if (p.hostPort === undefined) p.hostPort = p.containerPort;
+    }
+  }
+  if (opts.gates.PodLevelResources && spec.resources) {
+    defaultPodRequests(pod);
+    const limits = canonicalList(spec.resources.limits);
+    const requests = canonicalList(spec.resources.requests);
+    if (limits) spec.resources.limits = limits;
+    if (requests) spec.resources.requests = requests;
+  }
+  if (spec.overhead) spec.overhead = canonicalList(spec.overhead);
+  // Priority admission: a system class gives its value; no class, the default of zero.
+  if (spec.priority === undefined) {
+    const cls = spec.priorityClassName;
+    spec.priority = cls !== undefined && cls in systemPriorityClasses ? systemPriorityClasses[cls]! : 0;
+  }
+  spec.preemptionPolicy ??= 'PreemptLowerPriority';
+  defaultTolerations(spec);
+  return pod;
+}

@@ -1,0 +1,50 @@
+// Fields behind a disabled feature gate are dropped from new objects, as the API server's
+// dropDisabledFields does; unlike upstream (which drops silently) Bulkhead says so in a
+// warning, because a user who wrote the field would otherwise not know it has no effect.
+
+import type { FeatureGates } from './featuregates.js';
+import { FieldPath } from './fielderrors.js';
+import type { Container, Pod } from './types.js';
+
+export interface DropResult {
+  pod: Pod;
+  warnings: string[];
+}
+
+function containerLists(pod: Pod): [string, Container[] | undefined][] {
+  return [
+    ['initContainers', pod.spec.initContainers],
+    ['containers', pod.spec.containers],
+    ['ephemeralContainers', pod.spec.ephemeralContainers],
+  ];
+}
+
+export function droppedFieldWarning(path: string, gate: string): string {
+  return `${path}: field dropped because the ${gate} feature gate is disabled`;
+}
+
+/** Returns the pod without disabled fields (the input when nothing is dropped). */
+export function dropDisabledPodFields(pod: Pod, gates: Pick<FeatureGates, 'ContainerOOMKillMode' | 'ContainerUlimits'>): DropResult {
+  if (gates.ContainerOOMKillMode && gates.ContainerUlimits) return { pod, warnings: [] };
+  const warnings: string[] = [];
+  let copy: Pod | undefined;
+  const spec = FieldPath.root('spec');
+  for (const [listName] of containerLists(pod)) {
+    const list = (pod.spec as unknown as Record<string, Container[] | undefined>)[listName];
+    if (!Array.isArray(list)) continue;
+    list.forEach((c, i) => {
+      const path = spec.child(listName).index(i);
+      if (!gates.ContainerOOMKillMode && c?.oomKillMode !== undefined) {
+        copy ??= structuredClone(pod);
+        delete (copy.spec as unknown as Record<string, Container[]>)[listName]![i]!.oomKillMode;
+        warnings.push(droppedFieldWarning(path.child('oomKillMode').toString(), 'ContainerOOMKillMode'));
+      }
+      if (!gates.ContainerUlimits && c?.securityContext?.ulimits !== undefined) {
+        copy ??= structuredClone(pod);
+        delete (copy.spec as unknown as Record<string, Container[]>)[listName]![i]!.securityContext!.ulimits;
+        warnings.push(droppedFieldWarning(path.child('securityContext', 'ulimits').toString(), 'ContainerUlimits'));
+      }
+    });
+  }
+  return { pod: copy ?? pod, warnings };
+}

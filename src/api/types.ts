@@ -1,0 +1,491 @@
+// The subset of Kubernetes core/v1 (and a few other groups) that Bulkhead serves and reasons
+// about. Objects travel as plain JSON exactly as Kubernetes writes them: quantities are strings,
+// optional fields are absent rather than null. Two fields come from the designs rather than
+// upstream: `oomKillMode` on containers and `securityContext.ulimits`.
+
+export type ResourceList = Record<string, string>;
+
+export interface OwnerReference {
+  apiVersion: string;
+  kind: string;
+  name: string;
+  uid: string;
+  controller?: boolean;
+  blockOwnerDeletion?: boolean;
+}
+
+export interface ManagedFieldsEntry {
+  manager?: string;
+  operation?: string;
+  apiVersion?: string;
+  time?: string;
+  fieldsType?: string;
+  fieldsV1?: unknown;
+  subresource?: string;
+}
+
+export interface ObjectMeta {
+  name?: string;
+  generateName?: string;
+  namespace?: string;
+  uid?: string;
+  resourceVersion?: string;
+  generation?: number;
+  creationTimestamp?: string;
+  deletionTimestamp?: string;
+  deletionGracePeriodSeconds?: number;
+  labels?: Record<string, string>;
+  annotations?: Record<string, string>;
+  ownerReferences?: OwnerReference[];
+  finalizers?: string[];
+  managedFields?: ManagedFieldsEntry[];
+}
+
+export interface TypeMeta {
+  apiVersion?: string;
+  kind?: string;
+}
+
+export interface KubeObject extends TypeMeta {
+  metadata?: ObjectMeta;
+}
+
+export interface ResourceRequirements {
+  limits?: ResourceList;
+  requests?: ResourceList;
+  claims?: { name: string; request?: string }[];
+}
+
+export type OOMKillMode = 'Single' | 'Group';
+
+/** One rlimit of the ulimits design: `{name, soft, hard}`, -1 meaning unlimited. */
+export interface Ulimit {
+  name: string;
+  soft: number;
+  hard: number;
+}
+
+export interface Capabilities {
+  add?: string[];
+  drop?: string[];
+}
+
+export interface SELinuxOptions {
+  user?: string;
+  role?: string;
+  type?: string;
+  level?: string;
+}
+
+export interface SeccompProfile {
+  type: string;
+  localhostProfile?: string;
+}
+
+export interface AppArmorProfile {
+  type: string;
+  localhostProfile?: string;
+}
+
+export interface WindowsSecurityContextOptions {
+  gmsaCredentialSpecName?: string;
+  gmsaCredentialSpec?: string;
+  runAsUserName?: string;
+  hostProcess?: boolean;
+}
+
+export interface SecurityContext {
+  capabilities?: Capabilities;
+  privileged?: boolean;
+  seLinuxOptions?: SELinuxOptions;
+  windowsOptions?: WindowsSecurityContextOptions;
+  runAsUser?: number;
+  runAsGroup?: number;
+  runAsNonRoot?: boolean;
+  readOnlyRootFilesystem?: boolean;
+  allowPrivilegeEscalation?: boolean;
+  procMount?: string;
+  seccompProfile?: SeccompProfile;
+  appArmorProfile?: AppArmorProfile;
+  /** Per-container rlimits (ulimits design, feature gate ContainerUlimits). */
+  ulimits?: Ulimit[];
+}
+
+export interface Sysctl {
+  name: string;
+  value: string;
+}
+
+export interface PodSecurityContext {
+  seLinuxOptions?: SELinuxOptions;
+  windowsOptions?: WindowsSecurityContextOptions;
+  runAsUser?: number;
+  runAsGroup?: number;
+  runAsNonRoot?: boolean;
+  supplementalGroups?: number[];
+  fsGroup?: number;
+  sysctls?: Sysctl[];
+  seccompProfile?: SeccompProfile;
+  appArmorProfile?: AppArmorProfile;
+}
+
+export interface ContainerPort {
+  name?: string;
+  hostPort?: number;
+  containerPort: number;
+  protocol?: string;
+  hostIP?: string;
+}
+
+export interface EnvVar {
+  name: string;
+  value?: string;
+  valueFrom?: unknown;
+}
+
+export interface HTTPGetAction {
+  path?: string;
+  port: number | string;
+  host?: string;
+  scheme?: string;
+  httpHeaders?: { name: string; value: string }[];
+}
+
+export interface TCPSocketAction {
+  port: number | string;
+  host?: string;
+}
+
+export interface ExecAction {
+  command?: string[];
+}
+
+export interface ProbeHandler {
+  exec?: ExecAction;
+  httpGet?: HTTPGetAction;
+  tcpSocket?: TCPSocketAction;
+  grpc?: { port: number; service?: string };
+}
+
+export interface Probe extends ProbeHandler {
+  initialDelaySeconds?: number;
+  timeoutSeconds?: number;
+  periodSeconds?: number;
+  successThreshold?: number;
+  failureThreshold?: number;
+  terminationGracePeriodSeconds?: number;
+}
+
+export interface LifecycleHandler extends ProbeHandler {
+  sleep?: { seconds: number };
+}
+
+export interface Lifecycle {
+  postStart?: LifecycleHandler;
+  preStop?: LifecycleHandler;
+  stopSignal?: string;
+}
+
+export interface VolumeMount {
+  name: string;
+  mountPath: string;
+  readOnly?: boolean;
+  subPath?: string;
+}
+
+export interface Container {
+  name: string;
+  image?: string;
+  command?: string[];
+  args?: string[];
+  workingDir?: string;
+  ports?: ContainerPort[];
+  env?: EnvVar[];
+  resources?: ResourceRequirements;
+  /** Init containers only: `Always` makes the init container a sidecar. */
+  restartPolicy?: string;
+  volumeMounts?: VolumeMount[];
+  livenessProbe?: Probe;
+  readinessProbe?: Probe;
+  startupProbe?: Probe;
+  lifecycle?: Lifecycle;
+  terminationMessagePath?: string;
+  terminationMessagePolicy?: string;
+  imagePullPolicy?: string;
+  securityContext?: SecurityContext;
+  stdin?: boolean;
+  stdinOnce?: boolean;
+  tty?: boolean;
+  /** OOM kill mode design, feature gate ContainerOOMKillMode. */
+  oomKillMode?: OOMKillMode | string;
+}
+
+export interface EphemeralContainer extends Container {
+  targetContainerName?: string;
+}
+
+export interface Volume {
+  name: string;
+  [source: string]: unknown;
+}
+
+export interface Toleration {
+  key?: string;
+  operator?: string;
+  value?: string;
+  effect?: string;
+  tolerationSeconds?: number;
+}
+
+export interface LabelSelectorRequirement {
+  key: string;
+  operator: string;
+  values?: string[];
+}
+
+export interface LabelSelector {
+  matchLabels?: Record<string, string>;
+  matchExpressions?: LabelSelectorRequirement[];
+}
+
+export interface PodAffinityTerm {
+  labelSelector?: LabelSelector;
+  namespaces?: string[];
+  topologyKey: string;
+  namespaceSelector?: LabelSelector;
+}
+
+export interface WeightedPodAffinityTerm {
+  weight: number;
+  podAffinityTerm: PodAffinityTerm;
+}
+
+export interface PodAffinityLike {
+  requiredDuringSchedulingIgnoredDuringExecution?: PodAffinityTerm[];
+  preferredDuringSchedulingIgnoredDuringExecution?: WeightedPodAffinityTerm[];
+}
+
+export interface Affinity {
+  nodeAffinity?: unknown;
+  podAffinity?: PodAffinityLike;
+  podAntiAffinity?: PodAffinityLike;
+}
+
+export interface PodOS {
+  name: string;
+}
+
+export interface PodSpec {
+  volumes?: Volume[];
+  initContainers?: Container[];
+  containers: Container[];
+  ephemeralContainers?: EphemeralContainer[];
+  restartPolicy?: string;
+  terminationGracePeriodSeconds?: number;
+  activeDeadlineSeconds?: number;
+  dnsPolicy?: string;
+  nodeSelector?: Record<string, string>;
+  serviceAccountName?: string;
+  serviceAccount?: string;
+  automountServiceAccountToken?: boolean;
+  nodeName?: string;
+  hostNetwork?: boolean;
+  hostPID?: boolean;
+  hostIPC?: boolean;
+  shareProcessNamespace?: boolean;
+  securityContext?: PodSecurityContext;
+  hostname?: string;
+  subdomain?: string;
+  affinity?: Affinity;
+  schedulerName?: string;
+  tolerations?: Toleration[];
+  priorityClassName?: string;
+  priority?: number;
+  preemptionPolicy?: string;
+  runtimeClassName?: string;
+  enableServiceLinks?: boolean;
+  overhead?: ResourceList;
+  os?: PodOS;
+  hostUsers?: boolean;
+  /** Pod-level resources (PodLevelResources). */
+  resources?: ResourceRequirements;
+}
+
+export interface ContainerStateTerminated {
+  exitCode: number;
+  signal?: number;
+  reason?: string;
+  message?: string;
+  startedAt?: string;
+  finishedAt?: string;
+  containerID?: string;
+}
+
+export interface ContainerState {
+  waiting?: { reason?: string; message?: string };
+  running?: { startedAt?: string };
+  terminated?: ContainerStateTerminated;
+}
+
+export interface ContainerStatus {
+  name: string;
+  state?: ContainerState;
+  lastState?: ContainerState;
+  ready: boolean;
+  restartCount: number;
+  image: string;
+  imageID: string;
+  containerID?: string;
+  started?: boolean;
+  allocatedResources?: ResourceList;
+  resources?: ResourceRequirements;
+}
+
+export interface PodCondition {
+  type: string;
+  status: string;
+  lastProbeTime?: string | null;
+  lastTransitionTime?: string;
+  reason?: string;
+  message?: string;
+}
+
+export type QOSClass = 'Guaranteed' | 'Burstable' | 'BestEffort';
+
+export interface PodStatus {
+  phase?: string;
+  conditions?: PodCondition[];
+  message?: string;
+  reason?: string;
+  hostIP?: string;
+  podIP?: string;
+  startTime?: string;
+  initContainerStatuses?: ContainerStatus[];
+  containerStatuses?: ContainerStatus[];
+  ephemeralContainerStatuses?: ContainerStatus[];
+  qosClass?: QOSClass;
+}
+
+export interface Pod extends KubeObject {
+  metadata: ObjectMeta;
+  spec: PodSpec;
+  status?: PodStatus;
+}
+
+export interface ScopedResourceSelectorRequirement {
+  scopeName: string;
+  operator: string;
+  values?: string[];
+}
+
+export interface ResourceQuota extends KubeObject {
+  metadata: ObjectMeta;
+  spec?: {
+    hard?: ResourceList;
+    scopes?: string[];
+    scopeSelector?: { matchExpressions?: ScopedResourceSelectorRequirement[] };
+  };
+  status?: { hard?: ResourceList; used?: ResourceList };
+}
+
+export interface LimitRangeItem {
+  type: string;
+  max?: ResourceList;
+  min?: ResourceList;
+  default?: ResourceList;
+  defaultRequest?: ResourceList;
+  maxLimitRequestRatio?: ResourceList;
+}
+
+export interface LimitRange extends KubeObject {
+  metadata: ObjectMeta;
+  spec: { limits: LimitRangeItem[] };
+}
+
+export interface Namespace extends KubeObject {
+  metadata: ObjectMeta;
+  spec?: { finalizers?: string[] };
+  status?: { phase?: string; conditions?: unknown[] };
+}
+
+export interface Taint {
+  key: string;
+  value?: string;
+  effect: string;
+  timeAdded?: string;
+}
+
+export interface NodeCondition {
+  type: string;
+  status: string;
+  lastHeartbeatTime?: string;
+  lastTransitionTime?: string;
+  reason?: string;
+  message?: string;
+}
+
+export interface Node extends KubeObject {
+  metadata: ObjectMeta;
+  spec?: { podCIDR?: string; unschedulable?: boolean; taints?: Taint[]; providerID?: string };
+  status?: {
+    capacity?: ResourceList;
+    allocatable?: ResourceList;
+    conditions?: NodeCondition[];
+    addresses?: { type: string; address: string }[];
+    nodeInfo?: Record<string, string>;
+    declaredFeatures?: string[];
+  };
+}
+
+export interface ObjectReference {
+  kind?: string;
+  namespace?: string;
+  name?: string;
+  uid?: string;
+  apiVersion?: string;
+  resourceVersion?: string;
+  fieldPath?: string;
+}
+
+export interface Event extends KubeObject {
+  metadata: ObjectMeta;
+  involvedObject: ObjectReference;
+  reason?: string;
+  message?: string;
+  source?: { component?: string; host?: string };
+  firstTimestamp?: string | null;
+  lastTimestamp?: string | null;
+  count?: number;
+  type?: string;
+  eventTime?: string | null;
+  reportingComponent?: string;
+  reportingInstance?: string;
+  action?: string;
+}
+
+export interface StatusCause {
+  reason?: string;
+  message?: string;
+  field?: string;
+}
+
+export interface Status extends KubeObject {
+  metadata: { resourceVersion?: string; continue?: string };
+  status: 'Success' | 'Failure';
+  message?: string;
+  reason?: string;
+  details?: { name?: string; group?: string; kind?: string; uid?: string; causes?: StatusCause[]; retryAfterSeconds?: number };
+  code: number;
+}
+
+export interface List<T extends KubeObject = KubeObject> extends KubeObject {
+  metadata?: { resourceVersion?: string; continue?: string };
+  items: T[];
+}
+
+/** Kinds of container in a pod, as the plan output names them. */
+export type ContainerKind = 'container' | 'init' | 'sidecar' | 'ephemeral';
+
+export function isSidecar(c: Container): boolean {
+  return c.restartPolicy === 'Always';
+}
