@@ -1,0 +1,36 @@
+// Where the kubelet puts pod cgroups (cgroupsPerQOS, cgroupRoot "/"): Guaranteed pods directly
+// under kubepods, the other classes under a tier of their own; names spelled for the driver.
+
+import type { QOSClass } from '../api/types.js';
+
+export type CgroupDriver = 'cgroupfs' | 'systemd';
+
+export const kubepodsName = 'kubepods';
+
+/** The abstract cgroup name as a list of components, e.g. ["kubepods", "burstable", "pod<uid>"]. */
+export function podCgroupName(qos: QOSClass, uid: string): string[] {
+  const pod = `pod${uid}`;
+  if (qos === 'Guaranteed') return [kubepodsName, pod];
+  return [kubepodsName, qos.toLowerCase(), pod];
+}
+
+export function qosTierCgroupName(qos: Exclude<QOSClass, 'Guaranteed'>): string[] {
+  return [kubepodsName, qos.toLowerCase()];
+}
+
+/** CgroupName.ToCgroupfs / ToSystemd: the path below the cgroup mount. */
+export function cgroupPath(name: string[], driver: CgroupDriver): string {
+  if (driver === 'cgroupfs') return '/' + name.join('/');
+  const slices: string[] = [];
+  let prefix = '';
+  for (const part of name) {
+    const escaped = part.replace(/-/g, '_');
+    prefix = prefix === '' ? escaped : `${prefix}-${escaped}`;
+    slices.push(`${prefix}.slice`);
+  }
+  return '/' + slices.join('/');
+}
+
+export function podCgroupPath(qos: QOSClass, uid: string, driver: CgroupDriver): string {
+  return cgroupPath(podCgroupName(qos, uid), driver);
+}

@@ -1,0 +1,84 @@
+// Pod QoS class (pkg/apis/core/v1/helper/qos). Only cpu and memory count; a zero quantity is
+// the same as an absent one; ephemeral containers are never considered; with pod-level
+// resources set (and the gate on) the pod-level stanza is the only input.
+
+import type { FeatureGates } from '../api/featuregates.js';
+import { isPodLevelResourcesSet } from '../api/podresources.js';
+import { parseResourceList, ResourceCPU, ResourceMemory, type Resources } from '../api/resourcelist.js';
+import type { Pod, QOSClass, ResourceRequirements } from '../api/types.js';
+
+type Shape = 'BestEffort' | 'Guaranteed';
+
+function positiveOrZero(r: Resources, name: string): bigint {
+  const q = r.get(name);
+  return q && q.sign() > 0 ? q.nanos() : 0n;
+}
+
+/** The class of one requirements block: a container's, or the pod-level stanza. */
+export function blockQOS(rr: ResourceRequirements | undefined): QOSClass {
+  const requests = parseResourceList(rr?.requests);
+  const limits = parseResourceList(rr?.limits);
+  if (requests.size === 0 && limits.size === 0) return 'BestEffort';
+  let shape: Shape | undefined;
+  for (const name of [ResourceCPU, ResourceMemory]) {
+    const req = positiveOrZero(requests, name);
+    const lim = positiveOrZero(limits, name);
+    if (req !== lim) return 'Burstable';
+    const s: Shape = req === 0n ? 'BestEffort' : 'Guaranteed';
+    if (shape !== undefined && shape !== s) return 'Burstable';
+    shape = s;
+  }
+  return shape!;
+}
+
+/** ComputePodQOS: a pure function of the spec. */
+export function computePodQOS(pod: Pod, gates: Pick<FeatureGates, 'PodLevelResources'>): QOSClass {
+  if (gates.PodLevelResources && isPodLevelResourcesSet(pod)) return blockQOS(pod.spec.resources);
+  let seen: QOSClass | undefined;
+  for (const c of [...(pod.spec.initContainers ?? []), ...(pod.spec.containers ?? [])]) {
+    const cls = blockQOS(c.resources);
+    if (cls === 'Burstable') return 'Burstable';
+    if (seen !== undefined && seen !== cls) return 'Burstable';
+    seen = cls;
+  }
+  return seen ?? 'BestEffort';
+}
+
+/** GetPodQOS: a persisted status.qosClass wins over the spec. */
+export function getPodQOS(pod: Pod, gates: Pick<FeatureGates, 'PodLevelResources'>): QOSClass {
+  const persisted = pod.status?.qosClass;
+  if (persisted) return persisted;
+  return computePodQOS(pod, gates);
+}
+
+/**
+ * The older sum-based formulation. It agrees with computePodQOS on every pod that passes
+ * validation; tests assert that, as a self-check of both.
+ */
+export function computePodQOSBySums(pod: Pod, gates: Pick<FeatureGates, 'PodLevelResources'>): QOSClass {
+  const blocks: (ResourceRequirements | undefined)[] =
+    gates.PodLevelResources && isPodLevelResourcesSet(pod)
+      ? [pod.spec.resources]
+      : [...(pod.spec.initContainers ?? []), ...(pod.spec.containers ?? [])].map((c) => c.resources);
+  const reqSum = new Map<string, bigint>();
+  const limSum = new Map<string, bigint>();
+  let isGuaranteed = true;
+  for (const rr of blocks) {
+    const requests = parseResourceList(rr?.requests);
+    const limits = parseResourceList(rr?.limits);
+    for (const name of [ResourceCPU, ResourceMemory]) {
+      const r = positiveOrZero(requests, name);
+      if (r > 0n) reqSum.set(name, (reqSum.get(name) ?? 0n) + r);
+      const l = positiveOrZero(limits, name);
+      if (l > 0n) limSum.set(name, (limSum.get(name) ?? 0n) + l);
+    }
+    if (positiveOrZero(limits, ResourceCPU) === 0n || positiveOrZero(limits, ResourceMemory) === 0n) isGuaranteed = false;
+  }
+  if (reqSum.size === 0 && limSum.size === 0) return 'BestEffort';
+  if (isGuaranteed) {
+    for (const name of [ResourceCPU, ResourceMemory]) {
+      if (reqSum.get(name) !== limSum.get(name)) isGuaranteed = false;
+    }
+  }
+  return isGuaranteed && limSum.size === 2 ? 'Guaranteed' : 'Burstable';
+}
