@@ -42,18 +42,32 @@ function mergeContainer(c: Container, limits: ResourceList, requests: ResourceLi
   if (setLimits.length) notes.push(`${setLimits.sort().join(', ')} limit for ${label} ${c.name}`);
 }
 
-/** Admit: returns a new pod with container defaults applied and the limit-ranger annotation. */
-export function applyLimitRangeDefaults(pod: Pod, ranges: readonly LimitRange[]): Pod {
-  const out = structuredClone(pod);
+const defaultedItems = new WeakMap<LimitRange, LimitRangeItem[]>();
+
+/** A LimitRange's items after its own defaulting, computed once per object. */
+function itemsOf(lr: LimitRange): LimitRangeItem[] {
+  let items = defaultedItems.get(lr);
+  if (!items) {
+    items = (lr.spec?.limits ?? []).map(defaultLimitRangeItem);
+    defaultedItems.set(lr, items);
+  }
+  return items;
+}
+
+/**
+ * Admit: container defaults and the limit-ranger annotation, applied IN PLACE to a pod the
+ * caller owns (the admission path's freshly defaulted copy).
+ */
+export function applyLimitRangeDefaults(out: Pod, ranges: readonly LimitRange[]): Pod {
   for (const lr of ranges) {
     const limits: ResourceList = {};
     const requests: ResourceList = {};
-    for (const raw of lr.spec?.limits ?? []) {
-      const item = defaultLimitRangeItem(raw);
+    for (const item of itemsOf(lr)) {
       if (item.type !== 'Container') continue;
       Object.assign(limits, item.default);
       Object.assign(requests, item.defaultRequest);
     }
+    if (Object.keys(limits).length === 0 && Object.keys(requests).length === 0) continue;
     const notes: string[] = [];
     for (const c of out.spec.containers ?? []) mergeContainer(c, limits, requests, 'container', notes);
     for (const c of out.spec.initContainers ?? []) mergeContainer(c, limits, requests, 'init container', notes);
@@ -137,8 +151,7 @@ function check(item: LimitRangeItem, requests: Resources, limits: Resources, err
  */
 export function limitRangeViolations(pod: Pod, lr: LimitRange): string[] {
   const errs: string[] = [];
-  for (const raw of lr.spec?.limits ?? []) {
-    const item = defaultLimitRangeItem(raw);
+  for (const item of itemsOf(lr)) {
     if (item.type === 'Container') {
       for (const c of [...(pod.spec.containers ?? []), ...(pod.spec.initContainers ?? [])]) {
         check(item, parseResourceList(c.resources?.requests), parseResourceList(c.resources?.limits), errs);
