@@ -1,0 +1,115 @@
+// The pod create path of the API server as one pure function, in Kubernetes' order: decode,
+// drop disabled fields, defaulting, LimitRanger (defaults, then min/max/ratio), validation,
+// PodSecurity (enforce, warn), ResourceQuota. `bulkhead plan` and the API server both call
+// it, so an offline plan and a live create cannot disagree.
+
+import { decodeProblems, podSchema } from '../api/decode.js';
+import { defaultPod } from '../api/defaults.js';
+import { dropDisabledPodFields } from '../api/dropdisabled.js';
+import type { FeatureGates } from '../api/featuregates.js';
+import { errorBody, invalidMessage, type FieldError } from '../api/fielderrors.js';
+import type { LimitRange, Pod, ResourceQuota } from '../api/types.js';
+import { validatePodCreate } from '../api/validation/index.js';
+import { computePodQOS } from '../policy/qos.js';
+import { evaluatePodSecurity, type PodSecurityDefaults } from './podsecurity.js';
+import { decideQuotas, type QuotaCharge } from '../quota/admission.js';
+import { aggregateMessages, applyLimitRangeDefaults, limitRangeViolations } from '../quota/limitranger.js';
+
+/** Decode failures (400) count as Validation: the plan contract names only these four. */
+export type RejectedBy = 'Validation' | 'LimitRange' | 'PodSecurity' | 'ResourceQuota';
+
+export interface Rejection {
+  by: RejectedBy;
+  /** The Status message, e.g. `pods "web" is forbidden: exceeded quota: …`. */
+  message: string;
+  code: 400 | 403 | 422;
+  reason: 'BadRequest' | 'Forbidden' | 'Invalid';
+}
+
+export interface PodAdmissionInput {
+  pod: Pod;
+  /** Labels of the pod's Namespace object (Pod Security reads them). */
+  namespaceLabels: Record<string, string>;
+  limitRanges: readonly LimitRange[];
+  /** The namespace's quotas with their current status (hard, used). */
+  quotas: readonly ResourceQuota[];
+  gates: FeatureGates;
+  podSecurityDefaults: PodSecurityDefaults;
+  now: Date;
+}
+
+export interface ReportedFieldError {
+  field: string;
+  type: string;
+  message: string;
+}
+
+export interface PodAdmissionResult {
+  /** The pod as it would be stored (when it got far enough to be defaulted). */
+  pod?: Pod;
+  warnings: string[];
+  errors: ReportedFieldError[];
+  rejection?: Rejection;
+  /** Quota status updates to write in the same transaction as the pod. */
+  charges: QuotaCharge[];
+}
+
+export function podDisplayName(pod: Pod): string {
+  return pod.metadata?.name || pod.metadata?.generateName || 'Unknown';
+}
+
+function forbidden(by: RejectedBy, pod: Pod, message: string): Rejection {
+  return { by, message: `pods "${podDisplayName(pod)}" is forbidden: ${message}`, code: 403, reason: 'Forbidden' };
+}
+
+export function reportFieldErrors(errs: readonly FieldError[]): ReportedFieldError[] {
+  return errs.map((e) => ({ field: e.field, type: e.type, message: errorBody(e) }));
+}
+
+export function admitPodCreate(input: PodAdmissionInput): PodAdmissionResult {
+  const warnings: string[] = [];
+  const problems = decodeProblems(input.pod, podSchema);
+  if (problems.length > 0) {
+    return {
+      warnings,
+      errors: problems.map((p) => ({ field: p.field, type: 'FieldValueTypeInvalid', message: p.message })),
+      rejection: {
+        by: 'Validation',
+        message: `Pod in version "v1" cannot be handled as a Pod: ${problems[0]!.message}`,
+        code: 400,
+        reason: 'BadRequest',
+      },
+      charges: [],
+    };
+  }
+
+  const dropped = dropDisabledPodFields(input.pod, input.gates);
+  warnings.push(...dropped.warnings);
+  let pod = defaultPod(dropped.pod, { gates: input.gates });
+  pod = applyLimitRangeDefaults(pod, input.limitRanges);
+  pod.status = { phase: 'Pending', qosClass: computePodQOS(pod, input.gates) };
+
+  const fieldErrors = validatePodCreate(pod, { gates: input.gates });
+  if (fieldErrors.length > 0) {
+    return {
+      pod,
+      warnings,
+      errors: reportFieldErrors(fieldErrors),
+      rejection: { by: 'Validation', message: invalidMessage('Pod', podDisplayName(pod), fieldErrors), code: 422, reason: 'Invalid' },
+      charges: [],
+    };
+  }
+
+  const limitErrors = input.limitRanges.flatMap((lr) => limitRangeViolations(pod, lr));
+  if (limitErrors.length > 0) {
+    return { pod, warnings, errors: [], rejection: forbidden('LimitRange', pod, aggregateMessages(limitErrors)), charges: [] };
+  }
+
+  const security = evaluatePodSecurity(input.namespaceLabels, input.podSecurityDefaults, pod);
+  if (security.denied) return { pod, warnings, errors: [], rejection: forbidden('PodSecurity', pod, security.denied), charges: [] };
+  warnings.push(...security.warnings);
+
+  const quota = decideQuotas(pod, input.quotas, { gates: input.gates, now: input.now });
+  if (!quota.allowed) return { pod, warnings, errors: [], rejection: forbidden('ResourceQuota', pod, quota.message), charges: [] };
+  return { pod, warnings, errors: [], charges: quota.charges };
+}

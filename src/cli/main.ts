@@ -1,0 +1,55 @@
+#!/usr/bin/env node
+// The `bulkhead` command.
+
+import { readFileSync } from 'node:fs';
+import { Command, CommanderError } from 'commander';
+import { UsageError } from './errors.js';
+import { planCommand } from './plan.js';
+
+const version = '0.1.0';
+
+class Exit {
+  constructor(readonly code: number) {}
+}
+
+export function main(argv: string[]): number {
+  const io = {
+    stdout: (s: string) => process.stdout.write(s),
+    readStdin: () => readFileSync(0, 'utf8'),
+    exit: (code: number) => {
+      throw new Exit(code);
+    },
+  };
+  const program = new Command('bulkhead')
+    .description('Kubernetes-compatible container resource management: from the Pod manifest to the kernel.')
+    .version(version, '--version', 'print the version')
+    .exitOverride()
+    .configureOutput({ writeErr: (s) => process.stderr.write(s) })
+    .showSuggestionAfterError(true);
+  program.addCommand(planCommand(io).exitOverride());
+  program.addHelpText('after', `
+Examples:
+  bulkhead plan examples/ --node-memory 16Gi --node-cpu 4 --cgroup-version 2
+  bulkhead plan --help`);
+  if (argv.length === 0) {
+    process.stdout.write(program.helpInformation());
+    return 0;
+  }
+  try {
+    program.parse(argv, { from: 'user' });
+    return 0;
+  } catch (e) {
+    if (e instanceof Exit) return e.code;
+    if (e instanceof CommanderError) {
+      if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help') return 0;
+      return 2; // commander already printed the one-line reason
+    }
+    if (e instanceof UsageError) {
+      process.stderr.write(`error: ${e.message}\n`);
+      return 2;
+    }
+    throw e;
+  }
+}
+
+process.exitCode = main(process.argv.slice(2));

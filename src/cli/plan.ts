@@ -1,0 +1,178 @@
+// `bulkhead plan`: flags → node and policy settings, manifests → objects, engine → output.
+
+import { readFileSync } from 'node:fs';
+import { Command, Option } from 'commander';
+import * as yaml from 'js-yaml';
+import { parsePodSecurityDefault } from '../admission/podsecurity.js';
+import { parseFeatureGates, FeatureGateError, parseGoBool } from '../api/featuregates.js';
+import { Quantity } from '../api/quantity.js';
+import { defaultEvictionHard, EvictionConfigError, parseEvictionThresholds } from '../policy/eviction.js';
+import { validateSingleProcessOOMKill } from '../policy/oomkillmode.js';
+import { plan, type PlanResult } from '../plan/engine.js';
+import type { NodeConfig } from '../plan/node.js';
+import { renderPlanTable } from '../plan/table.js';
+import { hostCgroupVersion, hostMemoryBytes, hostMilliCPU, hostNrOpen } from './host.js';
+import { checkKinds, ManifestError, readManifests } from './manifests.js';
+import { UsageError } from './errors.js';
+
+interface PlanFlags {
+  nodeMemory?: string;
+  nodeCpu?: string;
+  cgroupVersion?: string;
+  cgroupDriver: string;
+  singleProcessOomKill?: string | boolean;
+  oomGroupEmulation?: boolean;
+  featureGates?: string;
+  podSecurity: string;
+  usage?: string;
+  evictionHard: string;
+  nrOpen?: string;
+  output: string;
+  recursive?: boolean;
+}
+
+function parsePositiveQuantity(flag: string, v: string): Quantity {
+  let q: Quantity;
+  try {
+    q = Quantity.parse(v);
+  } catch (e) {
+    throw new UsageError(`invalid value "${v}" for ${flag}: ${(e as Error).message}`);
+  }
+  if (q.sign() <= 0) throw new UsageError(`invalid value "${v}" for ${flag}: must be greater than 0`);
+  return q;
+}
+
+function parseUsageFile(path: string): Map<string, bigint> {
+  let doc: unknown;
+  try {
+    doc = yaml.load(readFileSync(path, 'utf8'));
+  } catch (e) {
+    throw new UsageError(`--usage ${path}: ${e instanceof yaml.YAMLException ? e.reason : (e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+  if (doc === null || doc === undefined) return new Map();
+  if (typeof doc !== 'object' || Array.isArray(doc)) throw new UsageError(`--usage ${path}: expected a map of namespace/name: workingSetBytes`);
+  const out = new Map<string, bigint>();
+  for (const [k, v] of Object.entries(doc as Record<string, unknown>)) {
+    if (!k.includes('/')) throw new UsageError(`--usage ${path}: key "${k}" must be namespace/name`);
+    let q: Quantity;
+    try {
+      q = Quantity.fromJSON(v);
+    } catch (e) {
+      throw new UsageError(`--usage ${path}: ${k}: ${(e as Error).message}`);
+    }
+    if (q.sign() < 0) throw new UsageError(`--usage ${path}: ${k}: working set must not be negative`);
+    out.set(k, q.value());
+  }
+  return out;
+}
+
+function nodeFromFlags(f: PlanFlags): NodeConfig {
+  const memoryBytes = f.nodeMemory !== undefined ? parsePositiveQuantity('--node-memory', f.nodeMemory).value() : hostMemoryBytes();
+  const milliCPU = f.nodeCpu !== undefined ? parsePositiveQuantity('--node-cpu', f.nodeCpu).milliValue() : hostMilliCPU();
+  let cgroupVersion = hostCgroupVersion();
+  if (f.cgroupVersion !== undefined) {
+    if (f.cgroupVersion !== '1' && f.cgroupVersion !== '2') throw new UsageError(`invalid value "${f.cgroupVersion}" for --cgroup-version: must be 1 or 2`);
+    cgroupVersion = f.cgroupVersion === '1' ? 1 : 2;
+  }
+  if (f.cgroupDriver !== 'cgroupfs' && f.cgroupDriver !== 'systemd') throw new UsageError(`invalid value "${f.cgroupDriver}" for --cgroup-driver: must be cgroupfs or systemd`);
+  let singleProcessOOMKill: boolean | undefined;
+  if (f.singleProcessOomKill !== undefined) {
+    const v = typeof f.singleProcessOomKill === 'boolean' ? f.singleProcessOomKill : parseGoBool(f.singleProcessOomKill);
+    if (v === undefined) throw new UsageError(`invalid value "${f.singleProcessOomKill}" for --single-process-oom-kill: must be true or false`);
+    singleProcessOOMKill = v;
+    const err = validateSingleProcessOOMKill(v, cgroupVersion);
+    if (err) throw new UsageError(err);
+  }
+  let nrOpen = hostNrOpen();
+  if (f.nrOpen !== undefined) {
+    if (!/^[1-9][0-9]*$/.test(f.nrOpen)) throw new UsageError(`invalid value "${f.nrOpen}" for --nr-open: must be a positive integer`);
+    nrOpen = BigInt(f.nrOpen);
+  }
+  return { memoryBytes, milliCPU, cgroupVersion, cgroupDriver: f.cgroupDriver, singleProcessOOMKill, oomGroupEmulation: !!f.oomGroupEmulation, nrOpen };
+}
+
+/** Exit code: 0 every pod admitted, 1 any refused. */
+export function planExitCode(r: PlanResult): number {
+  return r.pods.some((p) => !p.admitted) || r.rejectedObjects.length > 0 ? 1 : 0;
+}
+
+export function renderPlan(r: PlanResult, output: string): string {
+  if (output === 'json') return JSON.stringify(r, null, 2) + '\n';
+  if (output === 'yaml') return yaml.dump(JSON.parse(JSON.stringify(r)), { noRefs: true, lineWidth: -1 });
+  return renderPlanTable(r);
+}
+
+export function runPlan(paths: string[], f: PlanFlags, io: { stdout: (s: string) => void; readStdin: () => string }): number {
+  if (!['table', 'json', 'yaml'].includes(f.output)) throw new UsageError(`invalid value "${f.output}" for --output: must be table, json or yaml`);
+  if (paths.length === 0) throw new UsageError('no manifests given: pass files, directories or - for standard input');
+  let gates;
+  try {
+    gates = parseFeatureGates(f.featureGates ?? '');
+  } catch (e) {
+    if (e instanceof FeatureGateError) throw new UsageError(`invalid value "${f.featureGates}" for --feature-gates: ${e.message}`);
+    throw e;
+  }
+  let podSecurity;
+  try {
+    podSecurity = parsePodSecurityDefault(f.podSecurity);
+  } catch (e) {
+    throw new UsageError(`invalid value "${f.podSecurity}" for --pod-security: ${(e as Error).message}`);
+  }
+  let evictionHard;
+  try {
+    evictionHard = parseEvictionThresholds(f.evictionHard);
+  } catch (e) {
+    if (e instanceof EvictionConfigError) throw new UsageError(`invalid value "${f.evictionHard}" for --eviction-hard: ${e.message}`);
+    throw e;
+  }
+  const node = nodeFromFlags(f);
+  const usage = f.usage !== undefined ? parseUsageFile(f.usage) : undefined;
+  let objects;
+  try {
+    objects = readManifests(paths, !!f.recursive, io.readStdin);
+    checkKinds(objects);
+  } catch (e) {
+    if (e instanceof ManifestError) throw new UsageError(e.message);
+    throw e;
+  }
+  const result = plan(objects, { node, gates, podSecurity, usage, evictionHard, now: new Date() });
+  io.stdout(renderPlan(result, f.output));
+  return planExitCode(result);
+}
+
+export function planCommand(io: { stdout: (s: string) => void; readStdin: () => string; exit: (code: number) => void }): Command {
+  return new Command('plan')
+    .description('Explain offline what Bulkhead would do with these manifests on a node of this size: validation, LimitRange, Pod Security and quota admission, QoS, cgroups, oom_score_adj, OOM kill mode, rlimits and eviction order.')
+    .argument('[paths...]', 'manifest files or directories (.yaml, .yml, .json); - reads standard input')
+    .option('--node-memory <quantity>', 'node memory capacity, e.g. 16Gi (default: this machine)')
+    .option('--node-cpu <quantity>', 'node CPU capacity, e.g. 4 or 3500m (default: this machine)')
+    .option('--cgroup-version <1|2>', 'cgroup version of the node (default: this machine; a hybrid host counts as 1)')
+    .option('--cgroup-driver <driver>', 'cgroupfs or systemd', 'cgroupfs')
+    .option('--single-process-oom-kill [bool]', "the node agent's singleProcessOOMKill default (true or false); unset when omitted")
+    .option('--oom-group-emulation', 'the agent emulates oomKillMode: Group on cgroup v1')
+    .option('--feature-gates <gates>', 'feature gates, e.g. ContainerUlimits=false,ContainerOOMKillMode=true')
+    .option('--pod-security <level[:version]>', 'Pod Security enforce level for namespaces without labels, e.g. baseline or restricted:v1.30', 'privileged:latest')
+    .option('--usage <file>', 'YAML map "namespace/name: workingSetBytes"; turns on the memory-pressure eviction ranking')
+    .option('--eviction-hard <thresholds>', 'hard eviction thresholds', defaultEvictionHard)
+    .option('--nr-open <n>', 'the node\'s /proc/sys/fs/nr_open, to which nofile is clamped (default: this machine, else 1048576)')
+    .option('-R, --recursive', 'read directories recursively')
+    .addOption(new Option('-o, --output <format>', 'output format').choices(['table', 'json', 'yaml']).default('table'))
+    .addHelpText('after', `
+Exit status: 0 when every pod is admitted, 1 when any object is refused, 2 for unreadable input or bad flags.
+
+Examples:
+  # Plan the bundled examples on a 16 GiB, 4-CPU cgroup v2 node
+  bulkhead plan examples/ --node-memory 16Gi --node-cpu 4 --cgroup-version 2
+
+  # Which pod of this release does the namespace quota refuse, and why?
+  bulkhead plan examples/quota-scopes.yaml -o json | jq '.pods[] | select(.admitted == false) | .rejections'
+
+  # Eviction order under memory pressure from observed working sets
+  bulkhead plan examples/qos-trio.yaml --usage examples/qos-trio-usage.yaml --node-memory 4Gi
+
+  # Read a manifest from standard input
+  cat pod.yaml | bulkhead plan - --pod-security baseline`)
+    .action((paths: string[], flags: PlanFlags) => {
+      io.exit(runPlan(paths, flags, io));
+    });
+}

@@ -1,0 +1,248 @@
+// `bulkhead plan`: what the control plane and this node would do with a set of manifests.
+// Namespaces, LimitRanges and ResourceQuotas apply to the pods of their namespace; pods go
+// through the API server's admission path in input order (so later pods see the quota
+// charged by earlier ones), then admitted pods are laid out on the node.
+
+import { admitPodCreate, podDisplayName, reportFieldErrors, type ReportedFieldError, type Rejection } from '../admission/pod.js';
+import { validateNamespaceObject } from '../admission/namespace.js';
+import type { PodSecurityDefaults } from '../admission/podsecurity.js';
+import { decodeProblems, limitRangeSchema, namespaceSchema, resourceQuotaSchema } from '../api/decode.js';
+import type { FeatureGates } from '../api/featuregates.js';
+import type { FieldError } from '../api/fielderrors.js';
+import type { KubeObject, LimitRange, Namespace, Pod, ResourceQuota } from '../api/types.js';
+import { validateLimitRange, validateResourceQuota } from '../api/validation/index.js';
+import { evictionCandidates, rankForMemoryPressure, thresholdQuantity, type Threshold } from '../policy/eviction.js';
+import { computeQuotaStatus } from '../quota/admission.js';
+import { derivedPodUID, planPodOnNode, type NodeConfig, type PodNodePlan } from './node.js';
+
+export interface Source {
+  file: string;
+  /** 1-based document number within the file. */
+  document: number;
+  /** 0-based index within a List document. */
+  item?: number;
+}
+
+export interface PlanObject {
+  object: KubeObject;
+  source: Source;
+}
+
+export interface PlanOptions {
+  node: NodeConfig;
+  gates: FeatureGates;
+  podSecurity: PodSecurityDefaults;
+  /** `namespace/name` → working set bytes; turns on the eviction ranking. */
+  usage?: Map<string, bigint>;
+  evictionHard: Threshold[];
+  now: Date;
+}
+
+export interface PodPlan extends Partial<PodNodePlan> {
+  namespace: string;
+  name: string;
+  source: Source;
+  admitted: boolean;
+  errors: ReportedFieldError[];
+  rejections: { by: Rejection['by']; message: string }[];
+  warnings: string[];
+  object?: Pod;
+}
+
+export interface QuotaPlan {
+  namespace: string;
+  name: string;
+  hard: Record<string, string>;
+  used: Record<string, string>;
+}
+
+export interface RejectedObject {
+  kind: string;
+  namespace?: string;
+  name: string;
+  source: Source;
+  message: string;
+  errors: ReportedFieldError[];
+}
+
+export interface MemoryPressurePlan {
+  capacityBytes: string;
+  workingSetBytes: string;
+  availableBytes: string;
+  thresholdBytes: string;
+  memoryPressure: boolean;
+}
+
+export interface PlanResult {
+  pods: PodPlan[];
+  quotas: QuotaPlan[];
+  rejectedObjects: RejectedObject[];
+  evictionOrder?: string[];
+  memory?: MemoryPressurePlan;
+}
+
+interface NamespaceState {
+  labels: Record<string, string>;
+  limitRanges: LimitRange[];
+  quotas: ResourceQuota[];
+}
+
+function key(namespace: string, name: string): string {
+  return `${namespace}/${name}`;
+}
+
+function objectNamespace(o: KubeObject): string {
+  return o.metadata?.namespace || 'default';
+}
+
+export function plan(objects: readonly PlanObject[], opts: PlanOptions): PlanResult {
+  const namespaces = new Map<string, NamespaceState>();
+  const ns = (name: string): NamespaceState => {
+    let s = namespaces.get(name);
+    if (!s) namespaces.set(name, (s = { labels: {}, limitRanges: [], quotas: [] }));
+    return s;
+  };
+  const rejectedObjects: RejectedObject[] = [];
+  const reject = (o: PlanObject, kind: string, message: string, errors: ReportedFieldError[]) => {
+    const namespaced = kind !== 'Namespace';
+    rejectedObjects.push({
+      kind,
+      ...(namespaced ? { namespace: objectNamespace(o.object) } : {}),
+      name: o.object.metadata?.name ?? '',
+      source: o.source,
+      message,
+      errors,
+    });
+  };
+  const invalid = (o: PlanObject, kind: string, errs: FieldError[]) =>
+    reject(o, kind, `${kind} "${o.object.metadata?.name ?? ''}" is invalid`, reportFieldErrors(errs));
+  const undecodable = (o: PlanObject, kind: string, schema: Parameters<typeof decodeProblems>[1]): boolean => {
+    const problems = decodeProblems(o.object, schema);
+    if (problems.length === 0) return false;
+    reject(o, kind, `${kind} in version "v1" cannot be handled as a ${kind}: ${problems[0]!.message}`,
+      problems.map((p) => ({ field: p.field, type: 'FieldValueTypeInvalid', message: p.message })));
+    return true;
+  };
+
+  // Namespaces, LimitRanges and quotas first: they govern every pod of their namespace.
+  for (const o of objects) {
+    switch (o.object.kind) {
+      case 'Namespace': {
+        if (undecodable(o, 'Namespace', namespaceSchema)) break;
+        const errs = validateNamespaceObject(o.object as Namespace);
+        if (errs.length) invalid(o, 'Namespace', errs);
+        else ns(o.object.metadata!.name!).labels = { ...(o.object.metadata?.labels ?? {}) };
+        break;
+      }
+      case 'LimitRange': {
+        if (undecodable(o, 'LimitRange', limitRangeSchema)) break;
+        const lr = { ...(o.object as LimitRange), metadata: { ...o.object.metadata, namespace: objectNamespace(o.object) } };
+        const errs = validateLimitRange(lr);
+        if (errs.length) invalid(o, 'LimitRange', errs);
+        else ns(objectNamespace(lr)).limitRanges.push(lr);
+        break;
+      }
+      case 'ResourceQuota': {
+        if (undecodable(o, 'ResourceQuota', resourceQuotaSchema)) break;
+        const q = structuredClone(o.object as ResourceQuota);
+        q.metadata = { ...q.metadata, namespace: objectNamespace(q) };
+        const errs = validateResourceQuota(q);
+        if (errs.length) {
+          invalid(o, 'ResourceQuota', errs);
+          break;
+        }
+        // The quota controller's first sync: hard from spec, every tracked key used at zero,
+        // then whatever usage the manifest already records.
+        const fresh = computeQuotaStatus(q, [], { gates: opts.gates, now: opts.now });
+        q.status = { hard: fresh.hard, used: { ...fresh.used, ...(q.status?.used ?? {}) } };
+        ns(objectNamespace(q)).quotas.push(q);
+        break;
+      }
+    }
+  }
+
+  const pods: PodPlan[] = [];
+  const admitted: Pod[] = [];
+  for (const o of objects) {
+    if (o.object.kind !== 'Pod') continue;
+    const raw = o.object as Pod;
+    const namespace = objectNamespace(raw);
+    const state = ns(namespace);
+    const input: Pod = { ...raw, metadata: { ...(raw.metadata ?? {}), namespace } };
+    const result = admitPodCreate({
+      pod: input,
+      namespaceLabels: state.labels,
+      limitRanges: state.limitRanges,
+      quotas: state.quotas,
+      gates: opts.gates,
+      podSecurityDefaults: opts.podSecurity,
+      now: opts.now,
+    });
+    const entry: PodPlan = {
+      namespace,
+      name: podDisplayName(input),
+      source: o.source,
+      admitted: !result.rejection,
+      errors: result.errors,
+      rejections: result.rejection ? [{ by: result.rejection.by, message: result.rejection.message }] : [],
+      warnings: [...result.warnings],
+    };
+    if (result.pod && result.errors.length === 0) {
+      result.pod.metadata.uid ??= derivedPodUID(namespace, entry.name);
+      const onNode = planPodOnNode(result.pod, opts.node, opts.gates);
+      Object.assign(entry, onNode);
+      for (const c of onNode.containers) {
+        if (c.oomKillModeError) entry.warnings.push(`container "${c.name}" cannot be created on this node: ${c.oomKillModeError}`);
+        for (const a of c.rlimitAdjustments ?? []) entry.warnings.push(`container "${c.name}": ${a.type} ${a.reason}; applied soft=${a.applied.soft} hard=${a.applied.hard}`);
+      }
+    }
+    if (result.pod) entry.object = result.pod;
+    if (!result.rejection) {
+      for (const c of result.charges) {
+        const q = state.quotas.find((x) => x.metadata.name === c.name)!;
+        q.status = { ...q.status, used: c.used };
+      }
+      admitted.push(result.pod!);
+    }
+    pods.push(entry);
+  }
+
+  const quotas: QuotaPlan[] = [];
+  for (const [name, state] of namespaces) {
+    for (const q of state.quotas) {
+      quotas.push({ namespace: name, name: q.metadata.name!, hard: { ...(q.status?.hard ?? {}) }, used: sortedRecord(q.status?.used ?? {}) });
+    }
+  }
+
+  const result: PlanResult = { pods, quotas, rejectedObjects };
+  if (opts.usage) {
+    const usage = opts.usage;
+    const usageOf = (p: Pod) => usage.get(key(p.metadata.namespace!, p.metadata.name!));
+    const ranked = rankForMemoryPressure(admitted, usageOf, opts.gates);
+    result.evictionOrder = evictionCandidates(ranked).map((p) => key(p.metadata.namespace!, p.metadata.name!));
+    result.memory = memoryPressure(admitted, usageOf, opts);
+  }
+  return result;
+}
+
+function sortedRecord(r: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const k of Object.keys(r).sort()) out[k] = r[k]!;
+  return out;
+}
+
+function memoryPressure(pods: readonly Pod[], usageOf: (p: Pod) => bigint | undefined, opts: PlanOptions): MemoryPressurePlan {
+  const capacity = opts.node.memoryBytes;
+  let workingSet = 0n;
+  for (const p of pods) workingSet += usageOf(p) ?? 0n;
+  const available = capacity > workingSet ? capacity - workingSet : 0n;
+  const t = opts.evictionHard.find((x) => x.signal === 'memory.available');
+  const threshold = t ? thresholdQuantity(t, capacity) : 0n;
+  return {
+    capacityBytes: String(capacity),
+    workingSetBytes: String(workingSet),
+    availableBytes: String(available),
+    thresholdBytes: String(threshold),
+    memoryPressure: t !== undefined && threshold > available,
+  };
+}

@@ -1,0 +1,131 @@
+// The node a plan is made for, and what that node does with one admitted pod: QoS, pod cgroup,
+// per-container oom_score_adj, OOM kill mode, cgroup values and rlimits. The node agent uses
+// the same function, so the plan and the running system cannot disagree.
+
+import { createHash } from 'node:crypto';
+import type { FeatureGates } from '../api/featuregates.js';
+import type { Container, ContainerKind, Pod, QOSClass } from '../api/types.js';
+import { isSidecar } from '../api/types.js';
+import { podCgroupPath, type CgroupDriver } from '../policy/cgrouplayout.js';
+import {
+  containerCgroupFiles,
+  containerResourceConfig,
+  podCgroupFiles,
+  podResourceConfig,
+  type CgroupFiles,
+  type CgroupVersion,
+} from '../policy/cgroupvalues.js';
+import { effectiveOOMKillMode, type OOMKillModeSource, type OOMKillModeValue } from '../policy/oomkillmode.js';
+import { containerOOMScoreAdj, sandboxOOMScoreAdj } from '../policy/oomscore.js';
+import { getPodQOS } from '../policy/qos.js';
+import { formatRlimitValue, RLIM_INFINITY, ulimitsToRlimits, type RlimitAdjustment, type RlimitType } from '../policy/rlimits.js';
+
+export interface NodeConfig {
+  /** Machine memory capacity in bytes: the C of the Burstable oom_score_adj formula. */
+  memoryBytes: bigint;
+  milliCPU: bigint;
+  cgroupVersion: CgroupVersion;
+  cgroupDriver: CgroupDriver;
+  /** The agent's singleProcessOOMKill; undefined when not set. */
+  singleProcessOOMKill?: boolean;
+  /** Group kill emulated on cgroup v1 by the agent. */
+  oomGroupEmulation?: boolean;
+  /** /proc/sys/fs/nr_open */
+  nrOpen?: bigint;
+  /** Hard rlimit ceilings of a host without CAP_SYS_RESOURCE. */
+  hardRlimitCeilings?: Partial<Record<RlimitType, bigint>>;
+}
+
+export type RlimitValue = number | string;
+
+export interface ContainerPlan {
+  name: string;
+  kind: ContainerKind;
+  oomScoreAdj: number;
+  oomKillMode: OOMKillModeValue;
+  oomKillModeSource: OOMKillModeSource;
+  /** Why the container cannot be created with its OOM kill mode on this node. */
+  oomKillModeError?: string;
+  oomKillModeEmulated?: boolean;
+  cgroup: CgroupFiles;
+  rlimits: { type: RlimitType; soft: RlimitValue; hard: RlimitValue }[];
+  rlimitAdjustments?: { type: RlimitType; requested: { soft: RlimitValue; hard: RlimitValue }; applied: { soft: RlimitValue; hard: RlimitValue }; reason: string }[];
+}
+
+export interface PodNodePlan {
+  qosClass: QOSClass;
+  podCgroup: { path: string; values: CgroupFiles };
+  sandbox: { oomScoreAdj: number };
+  containers: ContainerPlan[];
+}
+
+/** A JSON-safe rlimit value: "unlimited", a number, or a decimal string past 2^53. */
+export function rlimitJSON(v: bigint): RlimitValue {
+  if (v === RLIM_INFINITY) return 'unlimited';
+  return v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : formatRlimitValue(v);
+}
+
+/**
+ * A stable UID for a pod that has none (offline plans): UUID-shaped, derived from
+ * namespace/name, so the same manifest always plans to the same cgroup path.
+ */
+export function derivedPodUID(namespace: string, name: string): string {
+  const h = createHash('sha1').update(`bulkhead-plan/${namespace}/${name}`).digest('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${((parseInt(h.slice(16, 18), 16) & 0x3f) | 0x80).toString(16)}${h.slice(18, 20)}-${h.slice(20, 32)}`;
+}
+
+function containerKinds(pod: Pod): [Container, ContainerKind][] {
+  return [
+    ...(pod.spec.initContainers ?? []).map((c): [Container, ContainerKind] => [c, isSidecar(c) ? 'sidecar' : 'init']),
+    ...(pod.spec.containers ?? []).map((c): [Container, ContainerKind] => [c, 'container']),
+    ...(pod.spec.ephemeralContainers ?? []).map((c): [Container, ContainerKind] => [c, 'ephemeral']),
+  ];
+}
+
+function adjustmentJSON(a: RlimitAdjustment): NonNullable<ContainerPlan['rlimitAdjustments']>[number] {
+  return {
+    type: a.type,
+    requested: { soft: rlimitJSON(a.requested.soft), hard: rlimitJSON(a.requested.hard) },
+    applied: { soft: rlimitJSON(a.applied.soft), hard: rlimitJSON(a.applied.hard) },
+    reason: a.reason,
+  };
+}
+
+/** What this node does with an admitted (defaulted, valid) pod. */
+export function planPodOnNode(pod: Pod, node: NodeConfig, gates: FeatureGates): PodNodePlan {
+  const qos = getPodQOS(pod, gates);
+  const uid = pod.metadata.uid ?? derivedPodUID(pod.metadata.namespace ?? 'default', pod.metadata.name ?? '');
+  const podCfg = podResourceConfig(pod, qos, { gates });
+  const containers: ContainerPlan[] = containerKinds(pod).map(([c, kind]) => {
+    const mode = effectiveOOMKillMode({
+      containerMode: gates.ContainerOOMKillMode ? c.oomKillMode : undefined,
+      singleProcessOOMKill: node.singleProcessOOMKill,
+      cgroupVersion: node.cgroupVersion,
+      groupEmulation: node.oomGroupEmulation,
+    });
+    const cfg = containerResourceConfig(pod, c, { gates });
+    const { rlimits, adjustments } = ulimitsToRlimits(gates.ContainerUlimits ? c.securityContext?.ulimits : undefined, {
+      nrOpen: node.nrOpen,
+      hardCeilings: node.hardRlimitCeilings,
+    });
+    const plan: ContainerPlan = {
+      name: c.name,
+      kind,
+      oomScoreAdj: containerOOMScoreAdj(pod, c, node.memoryBytes, gates),
+      oomKillMode: mode.mode,
+      oomKillModeSource: mode.source,
+      cgroup: containerCgroupFiles(cfg, node.cgroupVersion, mode.mode === 'Group' && !mode.emulated),
+      rlimits: rlimits.map((r) => ({ type: r.type, soft: rlimitJSON(r.soft), hard: rlimitJSON(r.hard) })),
+    };
+    if (mode.error) plan.oomKillModeError = mode.error;
+    if (mode.emulated) plan.oomKillModeEmulated = true;
+    if (adjustments.length) plan.rlimitAdjustments = adjustments.map(adjustmentJSON);
+    return plan;
+  });
+  return {
+    qosClass: qos,
+    podCgroup: { path: podCgroupPath(qos, uid, node.cgroupDriver), values: podCgroupFiles(podCfg, node.cgroupVersion) },
+    sandbox: { oomScoreAdj: sandboxOOMScoreAdj },
+    containers,
+  };
+}

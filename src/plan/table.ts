@@ -1,0 +1,97 @@
+// The human form of a plan: per pod its QoS, verdict and pod cgroup; per container
+// oom_score_adj, OOM kill mode and its source, memory and cpu cgroup values, rlimits; every
+// refusal with its field paths; then quotas and the eviction order.
+
+import { Quantity } from '../api/quantity.js';
+import type { ContainerPlan } from './node.js';
+import type { PlanResult, PodPlan, Source } from './engine.js';
+
+export function formatTable(rows: string[][], indent = ''): string[] {
+  const widths: number[] = [];
+  for (const r of rows) r.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, cell.length)));
+  return rows.map((r) => indent + r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]! + 3))).join('').trimEnd());
+}
+
+export function formatSource(s: Source): string {
+  return `${s.file}#${s.document}${s.item !== undefined ? `.items[${s.item}]` : ''}`;
+}
+
+function human(bytes: string): string {
+  if (!/^\d+$/.test(bytes)) return bytes;
+  const q = Quantity.fromInt(BigInt(bytes), 'BinarySI').toString();
+  return q === bytes ? bytes : `${bytes} (${q})`;
+}
+
+function cgroupCell(files: Record<string, string>, prefix: string): string {
+  const parts = Object.entries(files)
+    .filter(([k]) => k.startsWith(prefix))
+    .map(([k, v]) => `${k}=${k.startsWith('memory.') && k !== 'memory.oom.group' ? human(v) : v}`);
+  return parts.length ? parts.join(' ') : '-';
+}
+
+function rlimitCell(c: ContainerPlan): string {
+  if (c.rlimits.length === 0) return '-';
+  return c.rlimits.map((r) => `${r.type.replace('RLIMIT_', '').toLowerCase()}=${r.soft}:${r.hard}`).join(' ');
+}
+
+function podLines(p: PodPlan): string[] {
+  const out: string[] = [];
+  const verdict = p.admitted ? 'admitted' : 'REFUSED';
+  out.push(formatTable([[`${p.namespace}/${p.name}`, p.qosClass ?? '-', verdict, p.podCgroup?.path ?? '', formatSource(p.source)]])[0]!);
+  if (p.containers && p.containers.length) {
+    const rows = [['CONTAINER', 'KIND', 'OOM_SCORE_ADJ', 'OOM KILL MODE', 'MEMORY', 'CPU', 'RLIMITS (soft:hard)']];
+    for (const c of p.containers) {
+      rows.push([
+        c.name,
+        c.kind,
+        String(c.oomScoreAdj),
+        `${c.oomKillMode} (${c.oomKillModeSource}${c.oomKillModeEmulated ? ', emulated' : ''})${c.oomKillModeError ? ' ERROR' : ''}`,
+        cgroupCell(c.cgroup, 'memory.'),
+        cgroupCell(c.cgroup, 'cpu.'),
+        rlimitCell(c),
+      ]);
+    }
+    out.push(...formatTable(rows, '    '));
+    if (p.podCgroup) {
+      const vals = Object.entries(p.podCgroup.values).map(([k, v]) => `${k}=${v}`).join(' ');
+      out.push(`    pod cgroup: ${vals || '(nothing written)'}; sandbox oom_score_adj ${p.sandbox?.oomScoreAdj}`);
+    }
+  }
+  for (const r of p.rejections) out.push(`    refused by ${r.by}: ${r.message}`);
+  for (const e of p.errors) out.push(`      ${e.field}: ${e.message}`);
+  for (const w of p.warnings) out.push(`    warning: ${w}`);
+  return out;
+}
+
+export function renderPlanTable(result: PlanResult): string {
+  const out: string[] = [];
+  for (const p of result.pods) {
+    out.push(...podLines(p));
+    out.push('');
+  }
+  for (const o of result.rejectedObjects) {
+    out.push(`${o.kind} ${o.namespace ? `${o.namespace}/` : ''}${o.name} REFUSED (${formatSource(o.source)}): ${o.message}`);
+    for (const e of o.errors) out.push(`    ${e.field}: ${e.message}`);
+    out.push('');
+  }
+  if (result.quotas.length) {
+    const rows = [['QUOTA', 'RESOURCE', 'USED', 'HARD']];
+    for (const q of result.quotas) {
+      for (const k of Object.keys(q.hard).sort()) rows.push([`${q.namespace}/${q.name}`, k, q.used[k] ?? '-', q.hard[k]!]);
+    }
+    out.push(...formatTable(rows), '');
+  }
+  if (result.memory) {
+    const m = result.memory;
+    out.push(`node memory: capacity ${human(m.capacityBytes)}, working set ${human(m.workingSetBytes)}, available ${human(m.availableBytes)}, eviction threshold ${human(m.thresholdBytes)}: ${m.memoryPressure ? 'MemoryPressure' : 'no pressure'}`);
+  }
+  if (result.evictionOrder) {
+    out.push(`eviction order under memory pressure: ${result.evictionOrder.length ? result.evictionOrder.map((n, i) => `${i + 1}. ${n}`).join('  ') : '(no evictable pods)'}`, '');
+  }
+  const admitted = result.pods.filter((p) => p.admitted).length;
+  const refused = result.pods.length - admitted;
+  let summary = `${result.pods.length} pod${result.pods.length === 1 ? '' : 's'}: ${admitted} admitted, ${refused} refused`;
+  if (result.rejectedObjects.length) summary += `; ${result.rejectedObjects.length} other object${result.rejectedObjects.length === 1 ? '' : 's'} refused`;
+  out.push(summary);
+  return out.join('\n') + '\n';
+}

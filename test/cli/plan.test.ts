@@ -1,0 +1,195 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { bulkhead, node16Gi } from './run.js';
+
+function planJSON(args: string[], input?: string) {
+  const r = bulkhead(['plan', ...args, ...node16Gi, '-o', 'json'], input);
+  assert.ok(r.stdout.length > 0, `no output; stderr: ${r.stderr}`);
+  return { ...r, json: JSON.parse(r.stdout) };
+}
+
+const noStackTrace = (s: string) => assert.doesNotMatch(s, /\n\s+at /, `stack trace in output:\n${s}`);
+
+describe('bulkhead plan: exit status', () => {
+  const cases: { name: string; args: string[]; input?: string; code: number; stderr?: RegExp }[] = [
+    { name: 'every bundled example is admitted: exit 0', args: ['examples/'], code: 0 },
+    { name: 'a refused pod gives exit 1', args: ['examples/quota-scopes.yaml', 'examples/refused/quota-scopes-overflow.yaml'], code: 1 },
+    { name: 'a missing file is unreadable input: exit 2 naming the path', args: ['nope.yaml'], code: 2, stderr: /^error: the path "nope.yaml" does not exist\n$/ },
+    { name: 'broken YAML names the file and the document', args: ['-'], input: 'apiVersion: v1\nkind: Pod\n---\nkind: Pod\n  bad: [\n', code: 2, stderr: /^error: <stdin>: document 2: invalid YAML: .*line \d+, column \d+/ },
+    { name: 'an unknown kind names the file and document', args: ['-'], input: 'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\n', code: 2, stderr: /^error: <stdin>: document 1: unknown kind "Deployment"/ },
+    { name: 'a wrong apiVersion for a known kind is refused', args: ['-'], input: 'apiVersion: v2\nkind: Pod\nmetadata: {name: p}\n', code: 2, stderr: /no matches for kind "Pod" in version "v2"/ },
+    { name: 'a document without kind', args: ['-'], input: 'apiVersion: v1\nmetadata: {name: p}\n', code: 2, stderr: /document 1: Object 'Kind' is missing/ },
+    { name: 'a bad flag value is one line and exit 2', args: ['examples/', '--cgroup-version', '3'], code: 2, stderr: /^error: invalid value "3" for --cgroup-version: must be 1 or 2\n$/ },
+    { name: 'an unknown flag is exit 2', args: ['examples/', '--no-such-flag'], code: 2, stderr: /unknown option '--no-such-flag'/ },
+    { name: 'an unknown feature gate uses component-base wording', args: ['examples/', '--feature-gates', 'Nope=true'], code: 2, stderr: /unrecognized feature gate: Nope/ },
+    { name: 'an invalid node memory quantity', args: ['examples/', '--node-memory', '16GB'], code: 2, stderr: /^error: invalid value "16GB" for --node-memory: quantities must match the regular expression/ },
+    { name: 'singleProcessOOMKill=false on cgroup v1 is a configuration error', args: ['examples/', '--cgroup-version', '1', '--single-process-oom-kill=false'], code: 2, stderr: /singleProcessOOMKill must not be explicitly set to false when using cgroup v1/ },
+    { name: 'a bad pod security level', args: ['examples/', '--pod-security', 'strict'], code: 2, stderr: /must be one of privileged, baseline, restricted/ },
+    { name: 'a malformed eviction threshold', args: ['examples/', '--eviction-hard', 'memory.available=100Mi'], code: 2, stderr: /malformed pair, expect string<string/ },
+    { name: 'no manifests at all', args: [], code: 2, stderr: /no manifests given/ },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      const node = c.args.includes('--node-memory') ? [] : ['--node-memory', '16Gi', '--node-cpu', '4'];
+      const r = bulkhead(['plan', ...c.args, ...node], c.input);
+      assert.equal(r.code, c.code, `stdout: ${r.stdout}\nstderr: ${r.stderr}`);
+      if (c.stderr) assert.match(r.stderr, c.stderr);
+      noStackTrace(r.stderr);
+    });
+  }
+});
+
+describe('bulkhead plan: JSON contract', () => {
+  const { json, code } = planJSON(['examples/oom-kill-modes.yaml', 'examples/elasticsearch-nofile.yaml', 'examples/qos-trio.yaml']);
+  it('exits 0 when all pods are admitted', () => assert.equal(code, 0));
+  it('lists every pod with the contract fields', () => {
+    assert.deepEqual(json.pods.map((p: { namespace: string; name: string }) => `${p.namespace}/${p.name}`), [
+      'shop/web-and-db', 'search/elasticsearch', 'qos/guaranteed', 'qos/burstable', 'qos/besteffort',
+    ]);
+    for (const p of json.pods) {
+      for (const k of ['namespace', 'name', 'admitted', 'errors', 'rejections', 'warnings', 'object', 'qosClass', 'podCgroup', 'sandbox', 'containers']) {
+        assert.ok(k in p, `pod ${p.name} lacks ${k}`);
+      }
+      assert.equal(p.sandbox.oomScoreAdj, -998);
+      assert.equal(p.object.status.qosClass, p.qosClass);
+    }
+    assert.ok(Array.isArray(json.quotas));
+  });
+  it('computes QoS, oom_score_adj and the pod cgroup of the trio', () => {
+    const byName = Object.fromEntries(json.pods.map((p: { name: string }) => [p.name, p]));
+    assert.equal(byName.guaranteed.qosClass, 'Guaranteed');
+    assert.equal(byName.guaranteed.containers[0].oomScoreAdj, -997);
+    assert.match(byName.guaranteed.podCgroup.path, /^\/kubepods\/pod[0-9a-f-]{36}$/);
+    assert.equal(byName.burstable.qosClass, 'Burstable');
+    // 1000 - 1000*512Mi/16Gi = 1000 - 31 = 969
+    assert.equal(byName.burstable.containers[0].oomScoreAdj, 969);
+    assert.match(byName.burstable.podCgroup.path, /^\/kubepods\/burstable\/pod/);
+    assert.equal(byName.besteffort.qosClass, 'BestEffort');
+    assert.equal(byName.besteffort.containers[0].oomScoreAdj, 1000);
+    assert.deepEqual(byName.besteffort.podCgroup.values, { 'cpu.weight': '1' });
+    assert.deepEqual(byName.guaranteed.podCgroup.values, { 'cpu.weight': '20', 'cpu.max': '50000 100000', 'memory.max': '268435456' });
+  });
+  it('gives each container its OOM kill mode with the source of the decision', () => {
+    const web = json.pods[0];
+    assert.deepEqual(web.containers.map((c: { name: string; oomKillMode: string; oomKillModeSource: string; cgroup: Record<string, string> }) => [c.name, c.oomKillMode, c.oomKillModeSource, c.cgroup['memory.oom.group']]), [
+      ['web', 'Single', 'container', '0'],
+      ['database', 'Group', 'default', '1'],
+    ]);
+  });
+  it('turns ulimits into rlimits, -1 as "unlimited"', () => {
+    const es = json.pods[1];
+    assert.deepEqual(es.containers[0].rlimits, [
+      { type: 'RLIMIT_NOFILE', soft: 65535, hard: 65535 },
+      { type: 'RLIMIT_MEMLOCK', soft: 'unlimited', hard: 'unlimited' },
+    ]);
+  });
+  it('stores canonical quantities and defaults requests from limits', () => {
+    const g = json.pods[2].object.spec.containers[0].resources;
+    assert.deepEqual(g, { limits: { cpu: '500m', memory: '256Mi' }, requests: { cpu: '500m', memory: '256Mi' } });
+  });
+});
+
+describe('bulkhead plan: admission', () => {
+  it('charges quotas in input order and names the quota that refuses', () => {
+    const { json, code } = planJSON(['examples/quota-scopes.yaml', 'examples/refused/quota-scopes-overflow.yaml']);
+    assert.equal(code, 1);
+    const verdicts = json.pods.map((p: { name: string; admitted: boolean; rejections: { by: string; message: string }[] }) => [p.name, p.admitted, p.rejections[0]?.message ?? '']);
+    assert.deepEqual(verdicts, [
+      ['scratch-1', true, ''],
+      ['build-1', true, ''],
+      ['web-1', true, ''],
+      ['scratch-2', true, ''],
+      ['scratch-3', false, 'pods "scratch-3" is forbidden: exceeded quota: quota-best-effort, requested: pods=1, used: pods=2, limited: pods=2'],
+      ['build-2', false, 'pods "build-2" is forbidden: exceeded quota: quota-terminating, requested: limits.memory=768Mi, used: limits.memory=512Mi, limited: limits.memory=1Gi'],
+      ['web-2', false, 'pods "web-2" is forbidden: failed quota: quota-longrunning: must specify limits.cpu for: web; limits.memory for: web'],
+    ]);
+    const quota = json.quotas.find((q: { name: string }) => q.name === 'quota');
+    assert.deepEqual(quota.used, { pods: '4' });
+  });
+  it('refuses ulimits under Pod Security baseline with the design message', () => {
+    const { json, code } = planJSON(['examples/refused/ulimits-baseline.yaml']);
+    assert.equal(code, 1);
+    assert.deepEqual(json.pods[0].rejections, [{
+      by: 'PodSecurity',
+      message: 'pods "elasticsearch" is forbidden: violates PodSecurity "baseline:latest": ulimits (container "elasticsearch" must not set securityContext.ulimits)',
+    }]);
+  });
+  it('reports validation errors with field paths and Kubernetes wording', () => {
+    const { json, code } = planJSON(['examples/refused/invalid.yaml']);
+    assert.equal(code, 1);
+    const pod = json.pods[0];
+    assert.equal(pod.admitted, false);
+    assert.equal(pod.rejections[0].by, 'Validation');
+    assert.match(pod.rejections[0].message, /^Pod "bad-resources" is invalid: \[/);
+    const fields = pod.errors.map((e: { field: string }) => e.field);
+    assert.ok(fields.includes('spec.containers[0].resources.requests'), fields.join(','));
+    assert.ok(fields.includes('spec.containers[0].oomKillMode'), fields.join(','));
+    assert.ok(fields.some((f: string) => f.startsWith('spec.containers[0].securityContext.ulimits[0]')), fields.join(','));
+    const quota = json.rejectedObjects.find((o: { kind: string }) => o.kind === 'ResourceQuota');
+    assert.ok(quota.errors.some((e: { message: string }) => e.message.includes('limits.memory')), JSON.stringify(quota.errors));
+  });
+  it('an invalid quantity in a pod names the field, not a stack trace', () => {
+    const r = planJSON(['-'], 'apiVersion: v1\nkind: Pod\nmetadata: {name: q}\nspec:\n  containers:\n  - name: a\n    image: busybox\n    resources: {limits: {cpu: lots}}\n');
+    assert.equal(r.code, 1);
+    assert.deepEqual(r.json.pods[0].errors.map((e: { field: string }) => e.field), ['spec.containers[0].resources.limits[cpu]']);
+    assert.match(r.json.pods[0].rejections[0].message, /^Pod in version "v1" cannot be handled as a Pod: quantities must match the regular expression/);
+  });
+  it('drops a disabled field with a warning', () => {
+    const r = planJSON(['examples/oom-kill-modes.yaml', '--feature-gates', 'ContainerOOMKillMode=false']);
+    assert.equal(r.code, 0);
+    assert.deepEqual(r.json.pods[0].warnings, ['spec.containers[0].oomKillMode: field dropped because the ContainerOOMKillMode feature gate is disabled']);
+    assert.equal(r.json.pods[0].containers[0].oomKillModeSource, 'default');
+    assert.equal('oomKillMode' in r.json.pods[0].object.spec.containers[0], false);
+  });
+  it('Group on a cgroup v1 node is a container creation error, and emulation lifts it', () => {
+    const pod = 'apiVersion: v1\nkind: Pod\nmetadata: {name: g}\nspec:\n  containers:\n  - {name: db, image: busybox, oomKillMode: Group}\n';
+    const v1 = bulkhead(['plan', '-', '--node-memory', '4Gi', '--cgroup-version', '1', '-o', 'json'], pod);
+    const c = JSON.parse(v1.stdout).pods[0].containers[0];
+    assert.equal(c.oomKillModeError, 'oomKillMode=Group requires cgroup v2 support on the node');
+    const em = bulkhead(['plan', '-', '--node-memory', '4Gi', '--cgroup-version', '1', '--oom-group-emulation', '-o', 'json'], pod);
+    const ce = JSON.parse(em.stdout).pods[0].containers[0];
+    assert.equal(ce.oomKillModeError, undefined);
+    assert.equal(ce.oomKillModeEmulated, true);
+  });
+  it('ranks pods for eviction from --usage', () => {
+    const r = planJSON(['examples/qos-trio.yaml', '--usage', 'examples/usage/qos-trio.yaml']);
+    // burstable uses more than it requests; then priority (all 0); then usage above request
+    assert.deepEqual(r.json.evictionOrder, ['qos/burstable', 'qos/besteffort', 'qos/guaranteed']);
+  });
+  it('reads a List document and standard input', () => {
+    const list = JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [
+      { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'a' }, spec: { containers: [{ name: 'c', image: 'busybox' }] } },
+      { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'b' }, spec: { containers: [{ name: 'c', image: 'busybox' }] } },
+    ] });
+    const r = planJSON(['-'], list);
+    assert.deepEqual(r.json.pods.map((p: { name: string; source: { item: number } }) => [p.name, p.source.item]), [['a', 0], ['b', 1]]);
+  });
+});
+
+describe('bulkhead plan: output formats', () => {
+  it('prints a readable table with the verdict, QoS and container details', () => {
+    const r = bulkhead(['plan', 'examples/quota-scopes.yaml', 'examples/refused/quota-scopes-overflow.yaml', ...node16Gi]);
+    assert.equal(r.code, 1);
+    assert.match(r.stdout, /quota-demo\/scratch-3\s+BestEffort\s+REFUSED/);
+    assert.match(r.stdout, /refused by ResourceQuota: pods "scratch-3" is forbidden: exceeded quota: quota-best-effort/);
+    assert.match(r.stdout, /CONTAINER\s+KIND\s+OOM_SCORE_ADJ\s+OOM KILL MODE/);
+    assert.match(r.stdout, /7 pods: 4 admitted, 3 refused/);
+  });
+  it('YAML output carries the same data as JSON', async () => {
+    const { load } = await import('js-yaml');
+    const y = bulkhead(['plan', 'examples/qos-trio.yaml', ...node16Gi, '-o', 'yaml']);
+    const j = bulkhead(['plan', 'examples/qos-trio.yaml', ...node16Gi, '-o', 'json']);
+    const strip = (v: unknown) => JSON.parse(JSON.stringify(v));
+    assert.deepEqual(strip(load(y.stdout)), JSON.parse(j.stdout));
+  });
+});
+
+describe('bulkhead --help', () => {
+  for (const args of [['--help'], ['plan', '--help'], []]) {
+    it(`bulkhead ${args.join(' ')} prints usage and exits 0`, () => {
+      const r = bulkhead(args);
+      assert.equal(r.code, 0);
+      assert.match(r.stdout, /Usage: bulkhead/);
+    });
+  }
+});
