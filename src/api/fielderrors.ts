@@ -115,7 +115,7 @@ export const fieldError = {
   duplicate: (p: FieldPath | string, v: unknown) => make('FieldValueDuplicate', p, v, ''),
   notFound: (p: FieldPath | string, v: unknown) => make('FieldValueNotFound', p, v, ''),
   tooLong: (p: FieldPath | string, max: number) =>
-    make('FieldValueTooLong', p, omitValue, `must have at most ${max} bytes`),
+    make('FieldValueTooLong', p, omitValue, max >= 0 ? `may not be more than ${max} ${max === 1 ? 'byte' : 'bytes'}` : 'value is too long'),
   tooMany: (p: FieldPath | string, actual: number, max: number) =>
     make('FieldValueTooMany', p, actual, `must have at most ${max} items`),
   internal: (p: FieldPath | string, detail: string) => make('InternalError', p, omitValue, detail),

@@ -1,0 +1,249 @@
+// Containers, init containers and ephemeral containers (validateContainers,
+// validateInitContainers, validateEphemeralContainers, validateContainerCommon and the
+// container-level pieces they call), plus the two design fields: oomKillMode and
+// securityContext.ulimits.
+//
+// Fields that API defaulting always fills (terminationMessagePolicy, imagePullPolicy, a port's
+// protocol) are checked only when present, so that an object validated before defaulting is
+// not refused for leaving them out; an explicit empty string is still "Required value".
+
+import { fieldError, type FieldError, type FieldPath } from '../fielderrors.js';
+import type { FeatureGates } from '../featuregates.js';
+import { goTrimSpace } from '../quantity.js';
+import type { Container, ContainerPort, EphemeralContainer, SecurityContext } from '../types.js';
+import { isDNS1123Label, isValidPortName, isValidPortNum, isValidUnixID } from './names.js';
+import { validateOOMKillMode } from './oomkillmode.js';
+import { validateContainerResources } from './resources.js';
+import { validateUlimits } from './ulimits.js';
+
+export type ContainerGates = Pick<FeatureGates, 'ContainerOOMKillMode' | 'ContainerUlimits'>;
+
+/** What container validation needs to know about the pod around it. */
+export interface ContainerContext {
+  gates: ContainerGates;
+  /** spec.os.name is windows. */
+  windows: boolean;
+  /** spec.hostUsers (default true). */
+  hostUsers: boolean;
+}
+
+const supportedPortProtocols = ['SCTP', 'TCP', 'UDP'];
+const terminationMessagePolicies = ['File', 'FallbackToLogsOnError'];
+const pullPolicies = ['Always', 'IfNotPresent', 'Never'];
+const procMountTypes = ['Default', 'Unmasked'];
+const sidecarOnlyMsg = 'may not be set for init containers without restartPolicy=Always';
+const ephemeralForbiddenMsg = 'cannot be set for an Ephemeral Container';
+
+function str(v: unknown): string {
+  return typeof v === 'string' ? v : '';
+}
+
+function isSet(v: unknown): boolean {
+  return v !== undefined && v !== null;
+}
+
+/** ValidateDNS1123Label. */
+export function validateDNS1123Label(value: string, path: FieldPath): FieldError[] {
+  return isDNS1123Label(value).map((m) => fieldError.invalid(path, value, m));
+}
+
+/** validateContainerPorts. */
+export function validateContainerPorts(ports: ContainerPort[] | undefined, path: FieldPath): FieldError[] {
+  const errs: FieldError[] = [];
+  if (!Array.isArray(ports)) return errs;
+  const names = new Set<string>();
+  ports.forEach((port, i) => {
+    const p = path.index(i);
+    const name = str(port?.name);
+    if (name.length > 0) {
+      const msgs = isValidPortName(name);
+      if (msgs.length > 0) for (const m of msgs) errs.push(fieldError.invalid(p.child('name'), name, m));
+      else if (names.has(name)) errs.push(fieldError.duplicate(p.child('name'), name));
+      else names.add(name);
+    }
+    const containerPort = port?.containerPort ?? 0;
+    if (containerPort === 0) errs.push(fieldError.required(p.child('containerPort')));
+    else for (const m of isValidPortNum(containerPort)) errs.push(fieldError.invalid(p.child('containerPort'), containerPort, m));
+    const hostPort = port?.hostPort ?? 0;
+    if (hostPort !== 0) for (const m of isValidPortNum(hostPort)) errs.push(fieldError.invalid(p.child('hostPort'), hostPort, m));
+    if (port?.protocol !== undefined) {
+      const protocol = str(port.protocol);
+      if (protocol.length === 0) errs.push(fieldError.required(p.child('protocol')));
+      else if (!supportedPortProtocols.includes(protocol)) errs.push(fieldError.notSupported(p.child('protocol'), protocol, supportedPortProtocols));
+    }
+  });
+  return errs;
+}
+
+/** checkHostPortConflicts: `<protocol>/<hostIP>/<hostPort>` must be unique across the given containers. */
+export function checkHostPortConflicts(containers: { c: Container; path: FieldPath }[], seen = new Set<string>()): FieldError[] {
+  const errs: FieldError[] = [];
+  for (const { c, path } of containers) {
+    const ports = Array.isArray(c?.ports) ? c.ports : [];
+    ports.forEach((port, i) => {
+      const hostPort = port?.hostPort ?? 0;
+      if (hostPort === 0) return;
+      const key = `${str(port.protocol)}/${str(port.hostIP)}/${hostPort}`;
+      if (seen.has(key)) errs.push(fieldError.duplicate(path.child('ports').index(i).child('hostPort'), key));
+      else seen.add(key);
+    });
+  }
+  return errs;
+}
+
+/** IsRelaxedEnvVarName (the RelaxedEnvironmentVariableValidation rule, on by default upstream). */
+function validateEnv(env: Container['env'], path: FieldPath): FieldError[] {
+  const errs: FieldError[] = [];
+  if (!Array.isArray(env)) return errs;
+  env.forEach((ev, i) => {
+    const p = path.index(i).child('name');
+    const name = str(ev?.name);
+    if (name.length === 0) {
+      errs.push(fieldError.required(p));
+      return;
+    }
+    for (const ch of name) {
+      const cp = ch.codePointAt(0)!;
+      if (cp > 0x7e || cp < 0x20 || ch === '=') {
+        errs.push(fieldError.invalid(p, name, "a valid environment variable name must consist only of printable ASCII characters other than '='"));
+        break;
+      }
+    }
+  });
+  return errs;
+}
+
+function validateEnumIfSet(value: unknown, allowed: string[], path: FieldPath): FieldError[] {
+  if (value === undefined) return [];
+  const v = str(value);
+  if (v === '') return [fieldError.required(path)];
+  return allowed.includes(v) ? [] : [fieldError.notSupported(path, v, allowed)];
+}
+
+/** ValidateSecurityContext (the parts Bulkhead enforces) plus the ulimits design. */
+function validateSecurityContext(sc: SecurityContext | undefined, path: FieldPath, ctx: ContainerContext): FieldError[] {
+  const errs: FieldError[] = [];
+  if (!sc || typeof sc !== 'object') return errs;
+  if (typeof sc.runAsUser === 'number') for (const m of isValidUnixID(sc.runAsUser)) errs.push(fieldError.invalid(path.child('runAsUser'), sc.runAsUser, m));
+  if (typeof sc.runAsGroup === 'number') for (const m of isValidUnixID(sc.runAsGroup)) errs.push(fieldError.invalid(path.child('runAsGroup'), sc.runAsGroup, m));
+  if (sc.procMount !== undefined && sc.procMount !== null) {
+    const pm = str(sc.procMount);
+    if (!procMountTypes.includes(pm)) errs.push(fieldError.notSupported(path.child('procMount'), pm, procMountTypes));
+    if (ctx.hostUsers && pm === 'Unmasked') errs.push(fieldError.invalid(path.child('procMount'), pm, '`hostUsers` must be false to use `Unmasked`'));
+  }
+  if (ctx.gates.ContainerUlimits) errs.push(...validateUlimits(sc.ulimits, path.child('ulimits'), ctx.windows));
+  return errs;
+}
+
+/** validateContainerCommon: what every kind of container must satisfy. */
+function validateContainerCommon(c: Container, path: FieldPath, ctx: ContainerContext): FieldError[] {
+  const errs: FieldError[] = [];
+  const name = str(c?.name);
+  if (name.length === 0) errs.push(fieldError.required(path.child('name')));
+  else errs.push(...validateDNS1123Label(name, path.child('name')));
+  if (str(c?.image).length === 0) errs.push(fieldError.required(path.child('image')));
+  errs.push(...validateEnumIfSet(c?.terminationMessagePolicy, terminationMessagePolicies, path.child('terminationMessagePolicy')));
+  errs.push(...validateContainerPorts(c?.ports, path.child('ports')));
+  errs.push(...validateEnv(c?.env, path.child('env')));
+  errs.push(...validateEnumIfSet(c?.imagePullPolicy, pullPolicies, path.child('imagePullPolicy')));
+  errs.push(...validateContainerResources(c?.resources, path.child('resources')));
+  errs.push(...validateSecurityContext(c?.securityContext, path.child('securityContext'), ctx));
+  if (ctx.gates.ContainerOOMKillMode) errs.push(...validateOOMKillMode(c?.oomKillMode, path.child('oomKillMode'), ctx.windows));
+  return errs;
+}
+
+/** validateContainers: at least one; names unique among regular containers; no restartPolicy. */
+export function validateContainers(containers: Container[] | undefined, path: FieldPath, ctx: ContainerContext): FieldError[] {
+  if (!Array.isArray(containers) || containers.length === 0) return [fieldError.required(path)];
+  const errs: FieldError[] = [];
+  const names = new Set<string>();
+  containers.forEach((c, i) => {
+    const p = path.index(i);
+    errs.push(...validateContainerCommon(c, p, ctx));
+    const name = str(c?.name);
+    if (names.has(name)) errs.push(fieldError.duplicate(p.child('name'), name));
+    else names.add(name);
+    if (c?.restartPolicy !== undefined && c?.restartPolicy !== null) {
+      errs.push(fieldError.forbidden(p.child('restartPolicy'), 'may not be set for non-init containers'));
+    }
+  });
+  errs.push(...checkHostPortConflicts(containers.map((c, i) => ({ c, path: path.index(i) }))));
+  return errs;
+}
+
+/** validateInitContainers: restartPolicy only Always; names unique with regular containers; sidecar-only fields. */
+export function validateInitContainers(inits: Container[] | undefined, regular: Container[] | undefined, path: FieldPath, ctx: ContainerContext): FieldError[] {
+  const errs: FieldError[] = [];
+  if (!Array.isArray(inits)) return errs;
+  const names = new Set<string>((Array.isArray(regular) ? regular : []).map((c) => str(c?.name)));
+  inits.forEach((c, i) => {
+    const p = path.index(i);
+    errs.push(...validateContainerCommon(c, p, ctx));
+    let sidecar = false;
+    if (c?.restartPolicy !== undefined && c?.restartPolicy !== null) {
+      const rp = str(c.restartPolicy);
+      if (rp !== 'Always') errs.push(fieldError.notSupported(p.child('restartPolicy'), rp, ['Always']));
+      sidecar = rp === 'Always';
+    }
+    const name = str(c?.name);
+    if (names.has(name)) errs.push(fieldError.duplicate(p.child('name'), name));
+    else if (name.length > 0) names.add(name);
+    errs.push(...checkHostPortConflicts([{ c, path: p }]));
+    if (!sidecar) {
+      for (const f of ['lifecycle', 'livenessProbe', 'readinessProbe', 'startupProbe'] as const) {
+        if (isSet(c?.[f])) errs.push(fieldError.forbidden(p.child(f), sidecarOnlyMsg));
+      }
+    }
+  });
+  return errs;
+}
+
+function resourcesSet(r: Container['resources']): boolean {
+  return !!r && typeof r === 'object' && (isSet(r.limits) || isSet(r.requests) || isSet(r.claims));
+}
+
+/**
+ * validateEphemeralContainers: names unique across all containers, targetContainerName must
+ * name a regular or init container, and the fields outside upstream's allow-list are Forbidden.
+ */
+export function validateEphemeralContainers(
+  ephemeral: EphemeralContainer[] | undefined,
+  regular: Container[] | undefined,
+  inits: Container[] | undefined,
+  path: FieldPath,
+  ctx: ContainerContext,
+): FieldError[] {
+  const errs: FieldError[] = [];
+  if (!Array.isArray(ephemeral) || ephemeral.length === 0) return errs;
+  const others = new Set<string>();
+  for (const c of [...(Array.isArray(regular) ? regular : []), ...(Array.isArray(inits) ? inits : [])]) others.add(str(c?.name));
+  const all = new Set(others);
+  ephemeral.forEach((ec, i) => {
+    const p = path.index(i);
+    errs.push(...validateContainerCommon(ec, p, ctx));
+    errs.push(...validateImageWhitespace(ec, p));
+    const name = str(ec?.name);
+    if (all.has(name)) errs.push(fieldError.duplicate(p.child('name'), name));
+    else all.add(name);
+    const target = str(ec?.targetContainerName);
+    if (target !== '' && !others.has(target)) errs.push(fieldError.notFound(p.child('targetContainerName'), target));
+    if (isSet(ec?.ports)) errs.push(fieldError.forbidden(p.child('ports'), ephemeralForbiddenMsg));
+    if (resourcesSet(ec?.resources)) errs.push(fieldError.forbidden(p.child('resources'), ephemeralForbiddenMsg));
+    if (isSet(ec?.restartPolicy)) errs.push(fieldError.forbidden(p.child('restartPolicy'), ephemeralForbiddenMsg));
+    for (const f of ['livenessProbe', 'readinessProbe', 'startupProbe', 'lifecycle'] as const) {
+      if (isSet(ec?.[f])) errs.push(fieldError.forbidden(p.child(f), ephemeralForbiddenMsg));
+    }
+    (Array.isArray(ec?.volumeMounts) ? ec.volumeMounts : []).forEach((vm, j) => {
+      if (str(vm?.subPath) !== '') errs.push(fieldError.forbidden(p.child('volumeMounts').index(j).child('subPath'), ephemeralForbiddenMsg));
+    });
+  });
+  return errs;
+}
+
+/** validateContainerOnlyForPod: no leading or trailing whitespace in the image. */
+export function validateImageWhitespace(c: Container, path: FieldPath): FieldError[] {
+  const image = str(c?.image);
+  return image.length !== goTrimSpace(image).length
+    ? [fieldError.invalid(path.child('image'), image, 'must not have leading or trailing whitespace')]
+    : [];
+}

@@ -1,0 +1,22 @@
+// Kubernetes-faithful validation (pkg/apis/core/validation) for the objects Bulkhead serves.
+// Every function returns field errors with Kubernetes' paths, types and wording; none throws
+// on malformed input.
+
+export { validatePod, validatePodCreate, validatePodSpec, validOSNames, type PodValidationGates, type PodValidationOptions } from './pod.js';
+export {
+  validateResourceQuota,
+  validateResourceQuotaSpec,
+  validateResourceQuotaStatus,
+  validateResourceQuotaStatusUpdate,
+  validateResourceQuotaUpdate,
+  standardQuotaScopes,
+  isScopeValidForResource,
+} from './resourcequota.js';
+export { validateLimitRange } from './limitrange.js';
+export { validateNamespace } from './namespace.js';
+export { validateObjectMeta, validateObjectMetaUpdate, validateLabels, validateAnnotations, type ObjectMetaOptions } from './objectmeta.js';
+export { validateUlimits, ulimitsAllowlist, nofileMax, ulimitUnlimited, isAllowedUlimitName, type UlimitName } from './ulimits.js';
+export { validateOOMKillMode, oomKillModes } from './oomkillmode.js';
+export { validateContainerResources, validateOverhead, validatePodResources } from './resources.js';
+export { quotaNameHints, supportedPodLevelResources } from './resourcenames.js';
+export { isDNS1123Label, isDNS1123Subdomain, isQualifiedName, isValidLabelValue, nameIsDNSLabel, nameIsDNSSubdomain } from './names.js';

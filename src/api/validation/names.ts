@@ -1,0 +1,168 @@
+// String-format checks with apimachinery's messages (pkg/util/validation and
+// pkg/api/validate/content). Each returns the list of problems, empty when the value is valid,
+// so that callers can wrap every message in a field error exactly as upstream does.
+//
+// Two length wordings coexist upstream: the DNS-1123 helpers of pkg/util/validation say
+// "must be no more than N characters", while the label-key/label-value helpers that moved to
+// pkg/api/validate/content say "must be no more than N bytes". Both are reproduced.
+
+const dns1123LabelFmt = '[a-z0-9]([-a-z0-9]*[a-z0-9])?';
+const dns1123LabelErrMsg =
+  "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character";
+const dns1123SubdomainFmt = `${dns1123LabelFmt}(\\.${dns1123LabelFmt})*`;
+const dns1123SubdomainErrMsg =
+  "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character";
+
+export const DNS1123LabelMaxLength = 63;
+export const DNS1123SubdomainMaxLength = 253;
+
+const dns1123LabelRe = new RegExp(`^${dns1123LabelFmt}$`);
+const dns1123SubdomainRe = new RegExp(`^${dns1123SubdomainFmt}$`);
+
+const labelKeyFmt = '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]';
+const labelKeyErrMsg = "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
+const labelKeyMaxLength = 63;
+const labelKeyRe = new RegExp(`^${labelKeyFmt}$`);
+
+const labelValueFmt = `(${labelKeyFmt})?`;
+const labelValueErrMsg =
+  "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
+export const LabelValueMaxLength = 63;
+const labelValueRe = new RegExp(`^${labelValueFmt}$`);
+
+/** Go's len(): UTF-8 bytes. */
+export function byteLength(s: string): number {
+  return Buffer.byteLength(s, 'utf8');
+}
+
+/** pkg/util/validation MaxLenError. */
+export function maxLenError(length: number): string {
+  return `must be no more than ${length} characters`;
+}
+
+/** pkg/api/validate/content MaxLenError. */
+export function maxLenBytesError(length: number): string {
+  return `must be no more than ${length} bytes`;
+}
+
+/** RegexError: `msg (e.g. 'a',  or 'b', regex used for validation is 'fmt')` (the double space is upstream's). */
+export function regexError(msg: string, fmt: string, ...examples: string[]): string {
+  if (examples.length === 0) return `${msg} (regex used for validation is '${fmt}')`;
+  let s = `${msg} (e.g. `;
+  examples.forEach((e, i) => {
+    if (i > 0) s += ' or ';
+    s += `'${e}', `;
+  });
+  return `${s}regex used for validation is '${fmt}')`;
+}
+
+export function emptyError(): string {
+  return 'must be non-empty';
+}
+
+export function inclusiveRangeError(lo: number | bigint, hi: number | bigint): string {
+  return `must be between ${lo} and ${hi}, inclusive`;
+}
+
+/** IsDNS1123Label. */
+export function isDNS1123Label(value: string): string[] {
+  const errs: string[] = [];
+  if (byteLength(value) > DNS1123LabelMaxLength) errs.push(maxLenError(DNS1123LabelMaxLength));
+  if (!dns1123LabelRe.test(value)) {
+    if (dns1123SubdomainRe.test(value)) errs.push('must not contain dots');
+    else errs.push(regexError(dns1123LabelErrMsg, dns1123LabelFmt, 'my-name', '123-abc'));
+  }
+  return errs;
+}
+
+/** IsDNS1123Subdomain (pkg/util/validation wording). */
+export function isDNS1123Subdomain(value: string): string[] {
+  const errs: string[] = [];
+  if (byteLength(value) > DNS1123SubdomainMaxLength) errs.push(maxLenError(DNS1123SubdomainMaxLength));
+  if (!dns1123SubdomainRe.test(value)) errs.push(regexError(dns1123SubdomainErrMsg, dns1123SubdomainFmt, 'example.com'));
+  return errs;
+}
+
+/** content.IsDNS1123Subdomain: same rule, length in bytes (used for label-key prefixes). */
+function isDNS1123SubdomainContent(value: string): string[] {
+  const errs: string[] = [];
+  if (byteLength(value) > DNS1123SubdomainMaxLength) errs.push(maxLenBytesError(DNS1123SubdomainMaxLength));
+  if (!dns1123SubdomainRe.test(value)) errs.push(regexError(dns1123SubdomainErrMsg, dns1123SubdomainFmt, 'example.com'));
+  return errs;
+}
+
+/** IsQualifiedName (= content.IsLabelKey): optional DNS-subdomain prefix and '/', then a name of at most 63 bytes. */
+export function isQualifiedName(value: string): string[] {
+  const errs: string[] = [];
+  const parts = value.split('/');
+  let name: string;
+  switch (parts.length) {
+    case 1:
+      name = parts[0]!;
+      break;
+    case 2: {
+      const prefix = parts[0]!;
+      name = parts[1]!;
+      if (prefix.length === 0) errs.push(`prefix part ${emptyError()}`);
+      else for (const m of isDNS1123SubdomainContent(prefix)) errs.push(`prefix part ${m}`);
+      break;
+    }
+    default:
+      return [
+        `a valid label key ${regexError(labelKeyErrMsg, labelKeyFmt, 'MyName', 'my.name', '123-abc')} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`,
+      ];
+  }
+  if (name.length === 0) errs.push(`name part ${emptyError()}`);
+  else if (byteLength(name) > labelKeyMaxLength) errs.push(`name part ${maxLenBytesError(labelKeyMaxLength)}`);
+  if (!labelKeyRe.test(name)) errs.push(`name part ${regexError(labelKeyErrMsg, labelKeyFmt, 'MyName', 'my.name', '123-abc')}`);
+  return errs;
+}
+
+/** IsValidLabelValue (= content.IsLabelValue). */
+export function isValidLabelValue(value: string): string[] {
+  const errs: string[] = [];
+  if (byteLength(value) > LabelValueMaxLength) errs.push(maxLenBytesError(LabelValueMaxLength));
+  if (!labelValueRe.test(value)) errs.push(regexError(labelValueErrMsg, labelValueFmt, 'MyValue', 'my_value', '12345'));
+  return errs;
+}
+
+/** IsValidPortNum: 1..65535. */
+export function isValidPortNum(port: number): string[] {
+  return port >= 1 && port <= 65535 && Number.isInteger(port) ? [] : [inclusiveRangeError(1, 65535)];
+}
+
+const portNameCharsetRe = /^[-a-z0-9]+$/;
+const portNameOneLetterRe = /[a-z]/;
+
+/** IsValidPortName (IANA_SVC_NAME). */
+export function isValidPortName(port: string): string[] {
+  const errs: string[] = [];
+  if (byteLength(port) > 15) errs.push(maxLenError(15));
+  if (!portNameCharsetRe.test(port)) errs.push('must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)');
+  if (!portNameOneLetterRe.test(port)) errs.push('must contain at least one letter (a-z)');
+  if (port.includes('--')) errs.push('must not contain consecutive hyphens');
+  if (port.length > 0 && (port.startsWith('-') || port.endsWith('-'))) errs.push('must not begin or end with a hyphen');
+  return errs;
+}
+
+const maxUnixID = 4294967295;
+
+/** IsValidUserID / IsValidGroupID: 0..4294967295. */
+export function isValidUnixID(id: number): string[] {
+  return Number.isInteger(id) && id >= 0 && id <= maxUnixID ? [] : [inclusiveRangeError(0, maxUnixID)];
+}
+
+/** maskTrailingDash: a generateName prefix may end in '-' (the random suffix follows it). */
+function maskTrailingDash(name: string): string {
+  if (name.length > 1 && name.endsWith('-')) return `${name.slice(0, name.length - 2)}a`;
+  return name;
+}
+
+/** A ValidateNameFunc: `prefix` is true when validating a generateName. */
+export type NameValidator = (name: string, prefix: boolean) => string[];
+
+/** NameIsDNSSubdomain (pods, quotas, limit ranges, service accounts, priority classes, nodes). */
+export const nameIsDNSSubdomain: NameValidator = (name, prefix) => isDNS1123Subdomain(prefix ? maskTrailingDash(name) : name);
+
+/** NameIsDNSLabel (namespaces). */
+export const nameIsDNSLabel: NameValidator = (name, prefix) => isDNS1123Label(prefix ? maskTrailingDash(name) : name);

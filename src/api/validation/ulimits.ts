@@ -1,0 +1,75 @@
+// securityContext.ulimits (ulimits design, "Validation Logic"; feature gate ContainerUlimits).
+//
+// The design fixes the rules but not the messages; the wordings below follow Kubernetes
+// conventions and are Bulkhead's own:
+//   name missing          …ulimits[j].name: Required value
+//   name not allowed      …ulimits[j].name: Unsupported value: "nproc": supported values: "core", "memlock", "nice", "nofile", "rtprio", "stack"
+//   name repeated         …ulimits[j].name: Duplicate value: "nofile"
+//   not an integer        …ulimits[j].soft: Invalid value: 1.5: must be an integer
+//   negative but not -1   …ulimits[j].soft: Invalid value: -2: must be -1 (unlimited) or a non-negative integer
+//   nofile too large      …ulimits[j].hard: Invalid value: 2000000: must be less than or equal to 1048576
+//   soft above hard       …ulimits[j].soft: Invalid value: 2048: must be less than or equal to hard limit 1024
+//   Windows pod           …securityContext.ulimits: Forbidden: ulimits are not supported for Windows pods
+//                         (for a non-empty list, as upstream treats list fields such as sysctls)
+// -1 means unlimited for both limits: a hard limit of -1 admits any soft limit; a soft limit of
+// -1 under a finite hard limit is refused (unlimited exceeds every finite hard limit). nofile's
+// cap does not apply to -1 because the runtime clamps unlimited to the kernel's nr_open.
+
+import { fieldError, type FieldError, type FieldPath } from '../fielderrors.js';
+import type { Ulimit } from '../types.js';
+
+/** The ulimit names the design allows, sorted (also the order of the Unsupported-value list). */
+export const ulimitsAllowlist = ['core', 'memlock', 'nice', 'nofile', 'rtprio', 'stack'] as const;
+export type UlimitName = (typeof ulimitsAllowlist)[number];
+
+/** Ceiling for nofile soft and hard limits (the usual kernel nr_open). */
+export const nofileMax = 1048576;
+
+/** The value meaning "unlimited" (RLIM_INFINITY at the runtime). */
+export const ulimitUnlimited = -1;
+
+export const ulimitNegativeMsg = 'must be -1 (unlimited) or a non-negative integer';
+export const ulimitWindowsMsg = 'ulimits are not supported for Windows pods';
+
+export function isAllowedUlimitName(name: string): name is UlimitName {
+  return (ulimitsAllowlist as readonly string[]).includes(name);
+}
+
+/** Problems with one limit value, or undefined when it is usable for the soft ≤ hard comparison. */
+function checkLimit(value: unknown, name: string, path: FieldPath, errs: FieldError[]): number | undefined {
+  const v = value === undefined || value === null ? 0 : value; // an omitted int64 is 0
+  if (typeof v !== 'number' || !Number.isInteger(v)) {
+    errs.push(fieldError.invalid(path, v, 'must be an integer'));
+    return undefined;
+  }
+  if (v < ulimitUnlimited) {
+    errs.push(fieldError.invalid(path, v, ulimitNegativeMsg));
+    return undefined;
+  }
+  if (name === 'nofile' && v > nofileMax) errs.push(fieldError.invalid(path, v, `must be less than or equal to ${nofileMax}`));
+  return v;
+}
+
+/** Validates `ulimits` at `path` (`…securityContext.ulimits`). */
+export function validateUlimits(ulimits: Ulimit[] | undefined, path: FieldPath, windows: boolean): FieldError[] {
+  const errs: FieldError[] = [];
+  if (ulimits === undefined || ulimits === null || !Array.isArray(ulimits)) return errs;
+  if (windows && ulimits.length > 0) errs.push(fieldError.forbidden(path, ulimitWindowsMsg));
+  const seen = new Set<string>();
+  ulimits.forEach((u, j) => {
+    const item = path.index(j);
+    const namePath = item.child('name');
+    const name = typeof u?.name === 'string' ? u.name : '';
+    if (name === '') errs.push(fieldError.required(namePath));
+    else if (!isAllowedUlimitName(name)) errs.push(fieldError.notSupported(namePath, name, ulimitsAllowlist));
+    else if (seen.has(name)) errs.push(fieldError.duplicate(namePath, name));
+    if (name !== '') seen.add(name);
+
+    const soft = checkLimit(u?.soft, name, item.child('soft'), errs);
+    const hard = checkLimit(u?.hard, name, item.child('hard'), errs);
+    if (soft !== undefined && hard !== undefined && hard !== ulimitUnlimited && (soft === ulimitUnlimited || soft > hard)) {
+      errs.push(fieldError.invalid(item.child('soft'), soft, `must be less than or equal to hard limit ${hard}`));
+    }
+  });
+  return errs;
+}

@@ -1,0 +1,322 @@
+import { describe, test } from 'node:test';
+import type { Pod } from '../../../src/api/types.js';
+import { validatePodCreate } from '../../../src/api/validation/index.js';
+import { allGates, assertErrors, container, podWith, type Want } from './helpers.js';
+import { dnsLabelMsg, dnsSubdomainMsg, labelValueMsg, namePartMsg } from './messages.js';
+
+type Row = { name: string; pod: Pod; want: Want };
+
+const rows: Row[] = [
+  // metadata
+  { name: 'a defaulted pod with one container is valid', pod: podWith(() => {}), want: [] },
+  {
+    name: 'name is required when there is no generateName',
+    pod: podWith((p) => delete p.metadata.name),
+    want: [['FieldValueRequired', 'metadata.name: Required value: name or generateName is required']],
+  },
+  {
+    name: 'generateName alone is accepted (the name is generated after validation)',
+    pod: podWith((p) => {
+      delete p.metadata.name;
+      p.metadata.generateName = 'web-';
+    }),
+    want: [],
+  },
+  {
+    name: 'generateName is checked as a DNS-1123 subdomain prefix',
+    pod: podWith((p) => {
+      delete p.metadata.name;
+      p.metadata.generateName = 'Web-';
+    }),
+    want: [['FieldValueInvalid', `metadata.generateName: Invalid value: "Web-": ${dnsSubdomainMsg}`]],
+  },
+  {
+    name: 'name must be a DNS-1123 subdomain',
+    pod: podWith((p) => (p.metadata.name = 'Web')),
+    want: [['FieldValueInvalid', `metadata.name: Invalid value: "Web": ${dnsSubdomainMsg}`]],
+  },
+  {
+    name: 'namespace is required',
+    pod: podWith((p) => delete p.metadata.namespace),
+    want: [['FieldValueRequired', 'metadata.namespace: Required value']],
+  },
+  {
+    name: 'namespace must be a DNS-1123 label',
+    pod: podWith((p) => (p.metadata.namespace = 'team.a')),
+    want: [['FieldValueInvalid', 'metadata.namespace: Invalid value: "team.a": must not contain dots']],
+  },
+  {
+    name: 'label keys are qualified names, reported at metadata.labels',
+    pod: podWith((p) => (p.metadata.labels = { 'NoUppercaseOrSpecialCharsLike=Equals': 'b' })),
+    want: [['FieldValueInvalid', `metadata.labels: Invalid value: "NoUppercaseOrSpecialCharsLike=Equals": ${namePartMsg}`]],
+  },
+  {
+    name: 'label values must be label values',
+    pod: podWith((p) => (p.metadata.labels = { app: 'a b' })),
+    want: [['FieldValueInvalid', `metadata.labels: Invalid value: "a b": ${labelValueMsg}`]],
+  },
+  {
+    name: 'annotation keys are compared case-insensitively',
+    pod: podWith((p) => (p.metadata.annotations = { 'Example.com/Key': 'anything at all' })),
+    want: [],
+  },
+  {
+    name: 'annotation keys must be qualified names',
+    pod: podWith((p) => (p.metadata.annotations = { 'a b': 'x' })),
+    want: [['FieldValueInvalid', `metadata.annotations: Invalid value: "a b": ${namePartMsg}`]],
+  },
+  {
+    name: 'annotations are limited to 256 KiB in total',
+    pod: podWith((p) => (p.metadata.annotations = { a: 'x'.repeat(256 * 1024) })),
+    want: [['FieldValueTooLong', 'metadata.annotations: Too long: may not be more than 262144 bytes']],
+  },
+  {
+    name: 'an unqualified finalizer must be a standard one',
+    pod: podWith((p) => (p.metadata.finalizers = ['cleanup'])),
+    want: [['FieldValueInvalid', 'metadata.finalizers[0]: Invalid value: "cleanup": name is neither a standard finalizer name nor is it fully qualified']],
+  },
+  {
+    name: 'generation may not be negative',
+    pod: podWith((p) => (p.metadata.generation = -1)),
+    want: [['FieldValueInvalid', 'metadata.generation: Invalid value: -1: must be greater than or equal to 0']],
+  },
+
+  // containers
+  { name: 'spec.containers is required', pod: podWith((p) => (p.spec.containers = [])), want: [['FieldValueRequired', 'spec.containers: Required value']] },
+  {
+    name: 'container name is required',
+    pod: podWith((p) => (p.spec.containers[0]!.name = '')),
+    want: [['FieldValueRequired', 'spec.containers[0].name: Required value']],
+  },
+  {
+    name: 'container name must be a DNS-1123 label',
+    pod: podWith((p) => (p.spec.containers[0]!.name = 'Web_1')),
+    want: [['FieldValueInvalid', `spec.containers[0].name: Invalid value: "Web_1": ${dnsLabelMsg}`]],
+  },
+  {
+    name: 'container names are unique among containers',
+    pod: podWith((p) => p.spec.containers.push(container('c'))),
+    want: [['FieldValueDuplicate', 'spec.containers[1].name: Duplicate value: "c"']],
+  },
+  {
+    name: 'init container names are unique with regular containers',
+    pod: podWith((p) => (p.spec.initContainers = [container('c')])),
+    want: [['FieldValueDuplicate', 'spec.initContainers[0].name: Duplicate value: "c"']],
+  },
+  {
+    name: 'ephemeral container names are unique across all containers (and ephemeral containers are refused on create)',
+    pod: podWith((p) => (p.spec.ephemeralContainers = [container('c')])),
+    want: [
+      ['FieldValueDuplicate', 'spec.ephemeralContainers[0].name: Duplicate value: "c"'],
+      ['FieldValueForbidden', 'spec.ephemeralContainers: Forbidden: cannot be set on create'],
+    ],
+  },
+  {
+    name: 'image is required for containers',
+    pod: podWith((p) => delete p.spec.containers[0]!.image),
+    want: [['FieldValueRequired', 'spec.containers[0].image: Required value']],
+  },
+  {
+    name: 'image is required for init containers',
+    pod: podWith((p) => (p.spec.initContainers = [container('init', { image: '' })])),
+    want: [['FieldValueRequired', 'spec.initContainers[0].image: Required value']],
+  },
+  {
+    name: 'image may not have surrounding whitespace',
+    pod: podWith((p) => (p.spec.containers[0]!.image = 'busybox ')),
+    want: [['FieldValueInvalid', 'spec.containers[0].image: Invalid value: "busybox ": must not have leading or trailing whitespace']],
+  },
+  {
+    name: 'regular containers may not set restartPolicy',
+    pod: podWith((p) => (p.spec.containers[0]!.restartPolicy = 'Always')),
+    want: [['FieldValueForbidden', 'spec.containers[0].restartPolicy: Forbidden: may not be set for non-init containers']],
+  },
+  {
+    name: 'init container restartPolicy may only be Always',
+    pod: podWith((p) => (p.spec.initContainers = [container('init', { restartPolicy: 'OnFailure' })])),
+    want: [['FieldValueNotSupported', 'spec.initContainers[0].restartPolicy: Unsupported value: "OnFailure": supported values: "Always"']],
+  },
+  {
+    name: 'a sidecar (restartPolicy Always) may have probes',
+    pod: podWith((p) => (p.spec.initContainers = [container('side', { restartPolicy: 'Always', livenessProbe: { exec: { command: ['true'] } } })])),
+    want: [],
+  },
+  {
+    name: 'a plain init container may not have probes',
+    pod: podWith((p) => (p.spec.initContainers = [container('init', { livenessProbe: { exec: { command: ['true'] } } })])),
+    want: [['FieldValueForbidden', 'spec.initContainers[0].livenessProbe: Forbidden: may not be set for init containers without restartPolicy=Always']],
+  },
+  {
+    name: 'imagePullPolicy must be a known policy',
+    pod: podWith((p) => (p.spec.containers[0]!.imagePullPolicy = 'Sometimes')),
+    want: [['FieldValueNotSupported', 'spec.containers[0].imagePullPolicy: Unsupported value: "Sometimes": supported values: "Always", "IfNotPresent", "Never"']],
+  },
+  {
+    name: 'terminationMessagePolicy must be a known policy',
+    pod: podWith((p) => (p.spec.containers[0]!.terminationMessagePolicy = 'Log')),
+    want: [['FieldValueNotSupported', 'spec.containers[0].terminationMessagePolicy: Unsupported value: "Log": supported values: "File", "FallbackToLogsOnError"']],
+  },
+  {
+    name: 'env var names are required',
+    pod: podWith((p) => (p.spec.containers[0]!.env = [{ name: '', value: 'x' }])),
+    want: [['FieldValueRequired', 'spec.containers[0].env[0].name: Required value']],
+  },
+  {
+    name: 'container runAsUser must be a Unix ID',
+    pod: podWith((p) => (p.spec.containers[0]!.securityContext = { runAsUser: -1 })),
+    want: [['FieldValueInvalid', 'spec.containers[0].securityContext.runAsUser: Invalid value: -1: must be between 0 and 4294967295, inclusive']],
+  },
+  {
+    name: 'procMount Unmasked needs hostUsers false',
+    pod: podWith((p) => (p.spec.containers[0]!.securityContext = { procMount: 'Unmasked' })),
+    want: [['FieldValueInvalid', 'spec.containers[0].securityContext.procMount: Invalid value: "Unmasked": `hostUsers` must be false to use `Unmasked`']],
+  },
+
+  // ports
+  {
+    name: 'containerPort is required',
+    pod: podWith((p) => (p.spec.containers[0]!.ports = [{ containerPort: 0, protocol: 'TCP' }])),
+    want: [['FieldValueRequired', 'spec.containers[0].ports[0].containerPort: Required value']],
+  },
+  {
+    name: 'containerPort must be at most 65535',
+    pod: podWith((p) => (p.spec.containers[0]!.ports = [{ containerPort: 65536, protocol: 'TCP' }])),
+    want: [['FieldValueInvalid', 'spec.containers[0].ports[0].containerPort: Invalid value: 65536: must be between 1 and 65535, inclusive']],
+  },
+  {
+    name: 'hostPort 0 means none and 65535 is the top',
+    pod: podWith((p) => (p.spec.containers[0]!.ports = [{ containerPort: 80, hostPort: 0, protocol: 'TCP' }, { containerPort: 81, hostPort: 65535, protocol: 'TCP' }])),
+    want: [],
+  },
+  {
+    name: 'a negative hostPort gets the port-number range',
+    pod: podWith((p) => (p.spec.containers[0]!.ports = [{ containerPort: 80, hostPort: -1, protocol: 'TCP' }])),
+    want: [['FieldValueInvalid', 'spec.containers[0].ports[0].hostPort: Invalid value: -1: must be between 1 and 65535, inclusive']],
+  },
+  {
+    name: 'protocol must be TCP, UDP or SCTP',
+    pod: podWith((p) => (p.spec.containers[0]!.ports = [{ containerPort: 80, protocol: 'HTTP' }])),
+    want: [['FieldValueNotSupported', 'spec.containers[0].ports[0].protocol: Unsupported value: "HTTP": supported values: "SCTP", "TCP", "UDP"']],
+  },
+  {
+    name: 'port names are unique within a container',
+    pod: podWith((p) => (p.spec.containers[0]!.ports = [{ name: 'http', containerPort: 80, protocol: 'TCP' }, { name: 'http', containerPort: 81, protocol: 'TCP' }])),
+    want: [['FieldValueDuplicate', 'spec.containers[0].ports[1].name: Duplicate value: "http"']],
+  },
+  {
+    name: 'host ports may not collide across containers',
+    pod: podWith((p) => {
+      p.spec.containers[0]!.ports = [{ containerPort: 80, hostPort: 8080, protocol: 'TCP' }];
+      p.spec.containers.push(container('d', { ports: [{ containerPort: 81, hostPort: 8080, protocol: 'TCP' }] }));
+    }),
+    want: [['FieldValueDuplicate', 'spec.containers[1].ports[0].hostPort: Duplicate value: "TCP//8080"']],
+  },
+  {
+    name: 'with hostNetwork the hostPort must equal the containerPort',
+    pod: podWith((p) => {
+      p.spec.hostNetwork = true;
+      p.spec.containers[0]!.ports = [{ containerPort: 8080, hostPort: 80, protocol: 'TCP' }];
+    }),
+    want: [['FieldValueInvalid', 'spec.containers[0].ports[0].hostPort: Invalid value: 80: must match `containerPort` when `hostNetwork` is true']],
+  },
+
+  // pod spec fields
+  {
+    name: 'restartPolicy must be Always, OnFailure or Never',
+    pod: podWith((p) => (p.spec.restartPolicy = 'Sometimes')),
+    want: [['FieldValueNotSupported', 'spec.restartPolicy: Unsupported value: "Sometimes": supported values: "Always", "OnFailure", "Never"']],
+  },
+  { name: 'an empty restartPolicy is required', pod: podWith((p) => (p.spec.restartPolicy = '')), want: [['FieldValueRequired', 'spec.restartPolicy: Required value']] },
+  {
+    name: 'dnsPolicy must be a known policy',
+    pod: podWith((p) => (p.spec.dnsPolicy = 'Google')),
+    want: [['FieldValueNotSupported', 'spec.dnsPolicy: Unsupported value: "Google": supported values: "ClusterFirstWithHostNet", "ClusterFirst", "Default", "None"']],
+  },
+  {
+    name: 'activeDeadlineSeconds 0 is below the range',
+    pod: podWith((p) => (p.spec.activeDeadlineSeconds = 0)),
+    want: [['FieldValueInvalid', 'spec.activeDeadlineSeconds: Invalid value: 0: must be between 1 and 2147483647, inclusive']],
+  },
+  {
+    name: 'activeDeadlineSeconds above MaxInt32 is out of range',
+    pod: podWith((p) => (p.spec.activeDeadlineSeconds = 2147483648)),
+    want: [['FieldValueInvalid', 'spec.activeDeadlineSeconds: Invalid value: 2147483648: must be between 1 and 2147483647, inclusive']],
+  },
+  { name: 'activeDeadlineSeconds 1 is the lowest accepted', pod: podWith((p) => (p.spec.activeDeadlineSeconds = 1)), want: [] },
+  { name: 'activeDeadlineSeconds 2147483647 is the highest accepted', pod: podWith((p) => (p.spec.activeDeadlineSeconds = 2147483647)), want: [] },
+  {
+    name: 'terminationGracePeriodSeconds may not be negative',
+    pod: podWith((p) => (p.spec.terminationGracePeriodSeconds = -1)),
+    want: [['FieldValueInvalid', 'spec.terminationGracePeriodSeconds: Invalid value: -1: must be greater than or equal to 0']],
+  },
+  { name: 'terminationGracePeriodSeconds 0 is accepted', pod: podWith((p) => (p.spec.terminationGracePeriodSeconds = 0)), want: [] },
+  {
+    name: 'spec.os.name must be linux or windows',
+    pod: podWith((p) => (p.spec.os = { name: 'plan9' })),
+    want: [['FieldValueNotSupported', 'spec.os: Unsupported value: "plan9": supported values: "linux", "windows"']],
+  },
+  { name: 'spec.os.name may not be empty', pod: podWith((p) => (p.spec.os = { name: '' })), want: [['FieldValueRequired', 'spec.os.name: Required value: cannot be empty']] },
+  {
+    name: 'nodeName must be a DNS-1123 subdomain',
+    pod: podWith((p) => (p.spec.nodeName = 'Node_1')),
+    want: [['FieldValueInvalid', `spec.nodeName: Invalid value: "Node_1": ${dnsSubdomainMsg}`]],
+  },
+  {
+    name: 'hostname must be a DNS-1123 label',
+    pod: podWith((p) => (p.spec.hostname = 'a.b')),
+    want: [['FieldValueInvalid', 'spec.hostname: Invalid value: "a.b": must not contain dots']],
+  },
+  {
+    name: 'nodeSelector labels are validated at spec.nodeSelector',
+    pod: podWith((p) => (p.spec.nodeSelector = { disk: 'fast ssd' })),
+    want: [['FieldValueInvalid', `spec.nodeSelector: Invalid value: "fast ssd": ${labelValueMsg}`]],
+  },
+  {
+    name: 'preemptionPolicy must be known',
+    pod: podWith((p) => (p.spec.preemptionPolicy = 'Always')),
+    want: [['FieldValueNotSupported', 'spec.preemptionPolicy: Unsupported value: "Always": supported values: "PreemptLowerPriority", "Never"']],
+  },
+
+  // ephemeral containers
+  {
+    name: 'ephemeral containers may not set ports or resources',
+    pod: podWith((p) => (p.spec.ephemeralContainers = [{ ...container('debug'), ports: [{ containerPort: 80 }], resources: { limits: { cpu: '1' } } }])),
+    want: [
+      ['FieldValueForbidden', 'spec.ephemeralContainers[0].ports: Forbidden: cannot be set for an Ephemeral Container'],
+      ['FieldValueForbidden', 'spec.ephemeralContainers[0].resources: Forbidden: cannot be set for an Ephemeral Container'],
+      ['FieldValueForbidden', 'spec.ephemeralContainers: Forbidden: cannot be set on create'],
+    ],
+  },
+  {
+    name: 'ephemeral targetContainerName must name a container',
+    pod: podWith((p) => (p.spec.ephemeralContainers = [{ ...container('debug'), targetContainerName: 'nope' }])),
+    want: [
+      ['FieldValueNotFound', 'spec.ephemeralContainers[0].targetContainerName: Not found: "nope"'],
+      ['FieldValueForbidden', 'spec.ephemeralContainers: Forbidden: cannot be set on create'],
+    ],
+  },
+
+  // robustness
+  {
+    name: 'a pod before defaulting is not refused for the fields defaulting fills',
+    pod: { metadata: { name: 'raw', namespace: 'default' }, spec: { containers: [{ name: 'c', image: 'nginx', ports: [{ containerPort: 80 }] }] } },
+    want: [],
+  },
+  {
+    name: 'errors come in upstream order: metadata, spec, then pod-only image checks',
+    pod: podWith((p) => {
+      p.metadata.name = 'Bad';
+      p.spec.containers[0]!.image = ' busybox';
+      p.spec.restartPolicy = 'Sometimes';
+    }),
+    want: [
+      ['FieldValueInvalid', `metadata.name: Invalid value: "Bad": ${dnsSubdomainMsg}`],
+      ['FieldValueNotSupported', 'spec.restartPolicy: Unsupported value: "Sometimes": supported values: "Always", "OnFailure", "Never"'],
+      ['FieldValueInvalid', 'spec.containers[0].image: Invalid value: " busybox": must not have leading or trailing whitespace'],
+    ],
+  },
+];
+
+describe('validatePodCreate', () => {
+  for (const r of rows) test(r.name, () => assertErrors(validatePodCreate(r.pod, { gates: allGates }), r.want));
+});
