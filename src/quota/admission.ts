@@ -3,6 +3,7 @@
 // pod matches must allow it; the first that does not ends the request with Kubernetes' message.
 
 import type { FeatureGates } from '../api/featuregates.js';
+import { isPodLevelResourcesSet } from '../api/podresources.js';
 import { Quantity } from '../api/quantity.js';
 import { parseResourceList, type Resources } from '../api/resourcelist.js';
 import type { Pod, ResourceQuota } from '../api/types.js';
@@ -52,8 +53,13 @@ export function quotaMatchesPod(q: ResourceQuota, pod: Pod, gates: Pick<FeatureG
   return podMatchesAllScopes(pod, quotaSelectors(q), gates);
 }
 
-/** Constraints: cpu/memory quotas require every container and init container to state them. */
-export function quotaConstraints(required: readonly string[], pod: Pod): string | undefined {
+/**
+ * Constraints: cpu/memory quotas require every container and init container to state them.
+ * Skipped entirely when pod-level resources are set and the PodLevelResources gate is on
+ * (pods.go Constraints); without `gates` the check always applies.
+ */
+export function quotaConstraints(required: readonly string[], pod: Pod, gates?: Pick<FeatureGates, 'PodLevelResources'>): string | undefined {
+  if (gates?.PodLevelResources && isPodLevelResourcesSet(pod)) return undefined;
   const requiredSet = required.filter((r) => quotaValidationSet.has(r));
   if (requiredSet.length === 0) return undefined;
   const missing = new Map<string, Set<string>>();
@@ -72,12 +78,14 @@ export function quotaConstraints(required: readonly string[], pod: Pod): string 
 }
 
 export function decideQuotas(pod: Pod, quotas: readonly ResourceQuota[], opts: QuotaDecisionOptions): QuotaDecision {
+  // No quotas in the namespace (and no limitedResources configuration): allowed outright.
+  if (quotas.length === 0) return { allowed: true, charges: [] };
   const interesting: ResourceQuota[] = [];
   for (const q of quotas) {
     if (!quotaMatchesPod(q, pod, opts.gates)) continue;
     const hard = q.status?.hard ?? {};
     const restricted = podMatchingResources(Object.keys(hard));
-    const constraint = quotaConstraints(restricted, pod);
+    const constraint = quotaConstraints(restricted, pod, opts.gates);
     if (constraint) return { allowed: false, quota: q.metadata.name, message: `failed quota: ${q.metadata.name}: ${constraint}` };
     const used = q.status?.used ?? {};
     if (restricted.some((r) => !(r in used))) {

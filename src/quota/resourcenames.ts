@@ -55,8 +55,20 @@ export function isHugePageResourceName(name: string): boolean {
   return name.startsWith('hugepages-');
 }
 
-/** `requests.<extended>`: the only way quota tracks an extended resource. */
+/** DRA implicit extended resources: `deviceclass.resource.kubernetes.io/<device class>`. */
+const deviceClassResourcePrefix = 'deviceclass.resource.kubernetes.io/';
+
+/** IsDRAExtendedResourceName: an extended resource, or a DRA implicit one (native namespace). */
+export function isDRAExtendedResourceName(name: string): boolean {
+  return isExtendedResourceName(name) || name.startsWith(deviceClassResourcePrefix);
+}
+
+/**
+ * `requests.<extended>`: the only way quota tracks an extended resource; this includes the DRA
+ * implicit `requests.deviceclass.resource.kubernetes.io/<class>`.
+ */
 export function isExtendedResourceNameForQuota(name: string): boolean {
+  if (name.startsWith(requestsPrefix + deviceClassResourcePrefix)) return true;
   return name.startsWith(requestsPrefix) && isExtendedResourceName(name.slice(requestsPrefix.length));
 }
 

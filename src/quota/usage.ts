@@ -6,7 +6,7 @@ import { Quantity } from '../api/quantity.js';
 import type { Resources } from '../api/resourcelist.js';
 import type { Container, Pod } from '../api/types.js';
 import { parseResourceList } from '../api/resourcelist.js';
-import { isExtendedResourceName, podObjectCountName, requestsPrefix } from './resourcenames.js';
+import { isDRAExtendedResourceName, podObjectCountName, requestsPrefix } from './resourcenames.js';
 
 const one = Quantity.fromInt(1, 'DecimalSI');
 const computeNames = ['cpu', 'memory', 'ephemeral-storage'];
@@ -41,7 +41,7 @@ export function computeUsage(requests: Resources, limits: Resources): Resources 
       out.set(name, q);
       out.set(requestsPrefix + name, q);
     }
-    if (isExtendedResourceName(name)) out.set(requestsPrefix + name, q);
+    if (isDRAExtendedResourceName(name)) out.set(requestsPrefix + name, q);
   }
   return out;
 }
