@@ -57,7 +57,11 @@ function podLines(p: PodPlan): string[] {
       out.push(`    pod cgroup: ${vals || '(nothing written)'}; sandbox oom_score_adj ${p.sandbox?.oomScoreAdj}`);
     }
   }
-  for (const r of p.rejections) out.push(`    refused by ${r.by}: ${r.message}`);
+  for (const r of p.rejections) {
+    // With field errors listed below, the headline alone avoids printing each error twice.
+    const head = p.errors.length ? /^(.*? is invalid|.*? cannot be handled as a \w+)/.exec(r.message)?.[1] ?? r.message : r.message;
+    out.push(`    refused by ${r.by}: ${head}${p.errors.length ? ':' : ''}`);
+  }
   for (const e of p.errors) out.push(`      ${e.field}: ${e.message}`);
   for (const w of p.warnings) out.push(`    warning: ${w}`);
   return out;
