@@ -37,8 +37,9 @@ function rlimitCell(c: ContainerPlan): string {
 function podLines(p: PodPlan): string[] {
   const out: string[] = [];
   const verdict = p.admitted ? 'admitted' : 'REFUSED';
-  out.push(formatTable([[`${p.namespace}/${p.name}`, p.qosClass ?? '-', verdict, p.podCgroup?.path ?? '', formatSource(p.source)]])[0]!);
-  if (p.containers && p.containers.length) {
+  out.push(formatTable([[`${p.namespace}/${p.name}`, p.qosClass ?? '-', verdict, p.admitted ? p.podCgroup?.path ?? '' : '', formatSource(p.source)]])[0]!);
+  // A refused pod never reaches the node; -o json still carries what it would have become.
+  if (p.admitted && p.containers && p.containers.length) {
     const rows = [['CONTAINER', 'KIND', 'OOM_SCORE_ADJ', 'OOM KILL MODE', 'MEMORY', 'CPU', 'RLIMITS (soft:hard)']];
     for (const c of p.containers) {
       rows.push([
