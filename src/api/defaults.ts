@@ -3,8 +3,9 @@
 // Functions return new objects; callers' input is never mutated.
 
 import type { FeatureGates } from './featuregates.js';
-import { aggregateContainerRequests, isSupportedPodLevelResource } from './podresources.js';
+import { aggregateContainerLimits, aggregateContainerRequests, isSupportedPodLevelResource } from './podresources.js';
 import { Quantity } from './quantity.js';
+import { HugePagesPrefix } from './resourcelist.js';
 import type { Container, Pod, PodSpec, Probe, ResourceList, Toleration, Volume } from './types.js';
 
 const volumeSourceKeys = [
@@ -25,8 +26,9 @@ function clone<T>(v: T): T {
 }
 
 /**
- * Canonical quantity strings, so that the stored object prints "1Gi" for "1024Mi". A value
- * that does not parse is left for validation to report.
+ * SetDefaults_ResourceList: every quantity rounded up to milli scale, printed as the API server
+ * prints it after a round trip: "1Gi" for "1024Mi", but a parse-time spelling such as "100.035k"
+ * kept unless rounding changed the value. A value that does not parse is left for validation.
  */
 function canonicalList(rl: ResourceList | undefined): ResourceList | undefined {
   if (!rl || typeof rl !== 'object') return rl;
@@ -34,7 +36,7 @@ function canonicalList(rl: ResourceList | undefined): ResourceList | undefined {
   for (const k of Object.keys(rl).sort()) {
     const raw = rl[k];
     const q = typeof raw === 'string' || typeof raw === 'number' ? tryQuantity(raw) : undefined;
-    out[k] = q ? q.canonical() : raw!;
+    out[k] = q ? q.roundUp(-3).q.toString() : raw!;
   }
   return out;
 }
@@ -91,13 +93,36 @@ function defaultContainer(c: Container, copyLimitsToRequests: boolean): void {
         if (!(k in c.resources.requests)) c.resources.requests[k] = v;
       }
     }
-    const limits = canonicalList(c.resources.limits);
-    const requests = canonicalList(c.resources.requests);
-    if (limits) c.resources.limits = limits;
-    if (requests) c.resources.requests = requests;
   } else {
     c.resources = {};
   }
+}
+
+/** The ResourceList pass over a container; it runs after pod-level defaulting, as upstream's does. */
+function roundContainerResources(c: Container): void {
+  if (!c.resources) return;
+  const limits = canonicalList(c.resources.limits);
+  const requests = canonicalList(c.resources.requests);
+  if (limits) c.resources.limits = limits;
+  if (requests) c.resources.requests = requests;
+}
+
+const has = (rl: ResourceList | undefined, k: string) => !!rl && Object.prototype.hasOwnProperty.call(rl, k);
+
+/**
+ * defaultHugePagePodLimits: with pod-level resources partly specified, a hugepage limit set only
+ * on containers becomes the pod's (the aggregate), unless the pod requests that hugepage size.
+ */
+function defaultHugePagePodLimits(pod: Pod): void {
+  const r = pod.spec.resources;
+  if (!r) return;
+  if (Object.keys(r.limits ?? {}).length === 0 && Object.keys(r.requests ?? {}).length === 0) return;
+  const limits: ResourceList = { ...(r.limits ?? {}) };
+  for (const [k, q] of aggregateContainerLimits(pod)) {
+    if (!k.startsWith(HugePagesPrefix) || has(r.requests, k) || has(limits, k)) continue;
+    limits[k] = q.toString();
+  }
+  if (Object.keys(limits).length > 0) r.limits = limits;
 }
 
 function defaultVolume(v: Volume): void {
@@ -105,15 +130,15 @@ function defaultVolume(v: Volume): void {
 }
 
 /**
- * Pod-level requests default from what the containers request, else from pod-level limits,
- * and only when pod-level limits are set.
+ * Pod-level requests default from what the containers request (overcommittable resources, i.e.
+ * cpu and memory, only), else from pod-level limits, and only when pod-level limits are set.
  */
 function defaultPodRequests(pod: Pod): void {
   const r = pod.spec.resources;
   if (!r?.limits || Object.keys(r.limits).length === 0) return;
   const requests: ResourceList = { ...(r.requests ?? {}) };
   for (const [k, q] of aggregateContainerRequests(pod)) {
-    if (!(k in requests) && isSupportedPodLevelResource(k)) requests[k] = q.canonical();
+    if (!(k in requests) && isSupportedPodLevelResource(k) && !k.startsWith(HugePagesPrefix)) requests[k] = q.toString();
   }
   for (const [k, v] of Object.entries(r.limits)) {
     if (!(k in requests) && isSupportedPodLevelResource(k)) requests[k] = v;
@@ -158,12 +183,14 @@ export function defaultPod(input: Pod, opts: PodDefaultingOptions): Pod {
     }
   }
   if (opts.gates.PodLevelResources && spec.resources) {
+    defaultHugePagePodLimits(pod);
     defaultPodRequests(pod);
     const limits = canonicalList(spec.resources.limits);
     const requests = canonicalList(spec.resources.requests);
     if (limits) spec.resources.limits = limits;
     if (requests) spec.resources.requests = requests;
   }
+  for (const c of [...(spec.containers ?? []), ...(spec.initContainers ?? []), ...(spec.ephemeralContainers ?? [])]) roundContainerResources(c);
   if (spec.overhead) spec.overhead = canonicalList(spec.overhead);
   // Priority admission: a system class gives its value; no class, the default of zero.
   if (spec.priority === undefined) {
