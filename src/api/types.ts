@@ -489,3 +489,14 @@ export type ContainerKind = 'container' | 'init' | 'sidecar' | 'ephemeral';
 export function isSidecar(c: Container): boolean {
   return c.restartPolicy === 'Always';
 }
+
+export interface Lease extends KubeObject {
+  metadata: ObjectMeta;
+  spec?: {
+    holderIdentity?: string;
+    leaseDurationSeconds?: number;
+    acquireTime?: string;
+    renewTime?: string;
+    leaseTransitions?: number;
+  };
+}
