@@ -1,0 +1,355 @@
+// The embedded store: an MVCC log in SQLite (WAL), in the style of kine and etcd.
+//
+// Schema (user_version 1):
+//
+//   log      one row per change: id INTEGER PRIMARY KEY (log order), revision, key, value (NULL
+//            for a deletion), create_revision, prev_revision (modRevision of the key's state
+//            before this change; NULL when the key was absent), version, deleted.
+//            A transaction writing n keys appends n rows with the same revision, in op order,
+//            so the row id, not the revision, is the primary key (etcd's main/sub revision).
+//            Indexes: (key, revision) UNIQUE for reads at a revision and compaction;
+//            (revision) for the start of a watch replay and compaction slices.
+//   current  key -> id of the key's latest row, for live keys only (WITHOUT ROWID), updated in
+//            the same transaction as the log: get, list and count of the current state are
+//            B-tree lookups and range scans, O(log n) plus the rows returned.
+//   meta     name -> value; holds compact_revision.
+//
+// The current revision is the highest revision in the log: the newest row is never removed by
+// compaction (it only removes rows below the compact revision, which is at most the current
+// revision), so the counter survives restarts and compactions without a separate write.
+//
+// Writes are synchronous better-sqlite3 transactions (BEGIN IMMEDIATE ... COMMIT): once a write
+// method's promise resolves, the write is committed.
+//
+// Durability. In WAL mode every COMMIT appends the transaction's pages to the -wal file with
+// write(2) before it returns. With synchronous=NORMAL (the default here) the WAL is fsync'ed only
+// at checkpoints, so a committed transaction may still sit in the operating system's page cache;
+// that cache belongs to the kernel, not to the process, so killing the process (kill -9, a crash,
+// an OOM kill) loses nothing: the next open recovers the WAL. What NORMAL can lose is the last
+// transactions before an operating-system crash or power cut (the database stays consistent; it
+// rolls back to an earlier commit). synchronous=FULL also fsyncs the WAL on every commit, so an
+// acknowledged write survives power loss too, at the price of one fsync per write.
+//
+// One process owns the database: watchers live in that process and see only its writes, so a
+// second writer would silently break watches and the cached revision. The connection therefore
+// uses locking_mode=EXCLUSIVE and takes the write lock at open; a second open of the same file
+// (from any process) fails with "database is locked" after the busy timeout.
+
+import Database from 'better-sqlite3';
+import { closeSync, mkdirSync, openSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { KeyValue, WatchEvent } from './store.js';
+import { LogStore, deleteEvent, putEvent, type HistoryPage, type LogBackend, type RangeQuery } from './engine.js';
+import { prefixUpperBound } from './keys.js';
+
+export interface SqliteStoreOptions {
+  /** NORMAL (default): durable against a killed process. FULL: also against power loss, one fsync per write. */
+  synchronous?: 'NORMAL' | 'FULL';
+  /** How long to wait for a lock held by another connection, in milliseconds (default 5000). */
+  busyTimeoutMs?: number;
+}
+
+const schemaVersion = 1;
+
+const schema = `
+CREATE TABLE IF NOT EXISTS log (
+  id              INTEGER PRIMARY KEY,
+  revision        INTEGER NOT NULL,
+  key             TEXT    NOT NULL,
+  value           TEXT,
+  create_revision INTEGER NOT NULL,
+  prev_revision   INTEGER,
+  version         INTEGER NOT NULL,
+  deleted         INTEGER NOT NULL DEFAULT 0
+);
+CREATE UNIQUE INDEX IF NOT EXISTS log_key_revision ON log (key, revision);
+CREATE INDEX IF NOT EXISTS log_revision ON log (revision);
+CREATE TABLE IF NOT EXISTS current (
+  key TEXT    PRIMARY KEY,
+  id  INTEGER NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS meta (
+  name  TEXT    PRIMARY KEY,
+  value INTEGER NOT NULL
+) WITHOUT ROWID;
+`;
+
+/** Revisions per compaction slice; each slice is one short transaction. */
+const compactSlice = 5000;
+
+interface KvRow {
+  key: string;
+  value: string;
+  create_revision: number;
+  revision: number;
+  version: number;
+}
+
+interface AtRow extends Omit<KvRow, 'value'> {
+  value: string | null;
+  deleted: number;
+}
+
+interface HistoryRow {
+  id: number;
+  revision: number;
+  key: string;
+  value: string | null;
+  create_revision: number;
+  version: number;
+  deleted: number;
+  prev_revision: number | null;
+  p_value: string | null;
+  p_create_revision: number | null;
+  p_version: number | null;
+}
+
+function toKeyValue(r: KvRow): KeyValue {
+  return { key: r.key, value: r.value, createRevision: r.create_revision, modRevision: r.revision, version: r.version };
+}
+
+const kvColumns = 'l.key, l.value, l.create_revision, l.revision, l.version';
+
+type Stmt = Database.Statement<unknown[], unknown>;
+
+class SqliteBackend implements LogBackend {
+  readonly #db: Database.Database;
+  readonly #statements = new Map<string, Stmt>();
+  readonly #tx: Database.Transaction<(body: () => unknown) => unknown>;
+
+  constructor(db: Database.Database) {
+    this.#db = db;
+    this.#tx = db.transaction((body: () => unknown) => body());
+  }
+
+  /** A prepared statement, prepared once per connection. */
+  #stmt(sql: string): Stmt {
+    let s = this.#statements.get(sql);
+    if (!s) {
+      s = this.#db.prepare(sql);
+      this.#statements.set(sql, s);
+    }
+    return s;
+  }
+
+  loadRevision(): number {
+    const row = this.#stmt('SELECT max(revision) AS r FROM log').get() as { r: number | null };
+    return row.r ?? 0;
+  }
+
+  loadCompactRevision(): number {
+    const row = this.#stmt(`SELECT value FROM meta WHERE name = 'compact_revision'`).get() as { value: number } | undefined;
+    return row?.value ?? 0;
+  }
+
+  current(key: string): KeyValue | undefined {
+    const row = this.#stmt(`SELECT ${kvColumns} FROM current c JOIN log l ON l.id = c.id WHERE c.key = ?`).get(key) as KvRow | undefined;
+    return row && toKeyValue(row);
+  }
+
+  at(key: string, revision: number): KeyValue | undefined {
+    const row = this.#stmt(
+      `SELECT ${kvColumns}, l.deleted FROM log l WHERE l.key = ? AND l.revision <= ? ORDER BY l.revision DESC LIMIT 1`,
+    ).get(key, revision) as AtRow | undefined;
+    return row && !row.deleted ? toKeyValue(row as KvRow) : undefined;
+  }
+
+  range(q: RangeQuery): KeyValue[] {
+    const lower = q.fromInclusive ? '>=' : '>';
+    let rows: KvRow[];
+    if (q.revision === undefined) {
+      const upper = q.to === undefined ? '' : 'AND c.key < @to';
+      rows = this.#stmt(
+        `SELECT ${kvColumns} FROM current c JOIN log l ON l.id = c.id
+         WHERE c.key ${lower} @from ${upper} ORDER BY c.key LIMIT @limit`,
+      ).all({ from: q.from, to: q.to, limit: q.limit }) as KvRow[];
+    } else {
+      // The latest row of each key at or below the revision, unless that row is a deletion.
+      const upper = q.to === undefined ? '' : 'AND l.key < @to';
+      rows = this.#stmt(
+        `SELECT ${kvColumns} FROM log l
+         WHERE l.key ${lower} @from ${upper} AND l.revision <= @rev AND l.deleted = 0
+           AND NOT EXISTS (SELECT 1 FROM log n WHERE n.key = l.key AND n.revision > l.revision AND n.revision <= @rev)
+         ORDER BY l.key LIMIT @limit`,
+      ).all({ from: q.from, to: q.to, limit: q.limit, rev: q.revision }) as KvRow[];
+    }
+    return rows.map(toKeyValue);
+  }
+
+  count(from: string, to: string | undefined): number {
+    const row = (to === undefined
+      ? this.#stmt('SELECT count(*) AS n FROM current WHERE key >= ?').get(from)
+      : this.#stmt('SELECT count(*) AS n FROM current WHERE key >= ? AND key < ?').get(from, to)) as { n: number };
+    return row.n;
+  }
+
+  transaction<T>(body: () => T): T {
+    return this.#tx.immediate(body) as T;
+  }
+
+  append(events: readonly WatchEvent[]): void {
+    const insert = this.#stmt(
+      `INSERT INTO log (revision, key, value, create_revision, prev_revision, version, deleted) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    );
+    const setCurrent = this.#stmt('INSERT INTO current (key, id) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET id = excluded.id');
+    const dropCurrent = this.#stmt('DELETE FROM current WHERE key = ?');
+    for (const e of events) {
+      const { kv } = e;
+      const prev = e.prevKv?.modRevision ?? null;
+      if (e.type === 'PUT') {
+        const { lastInsertRowid } = insert.run(kv.modRevision, kv.key, kv.value, kv.createRevision, prev, kv.version, 0);
+        setCurrent.run(kv.key, lastInsertRowid);
+      } else {
+        insert.run(kv.modRevision, kv.key, null, kv.createRevision, prev, kv.version, 1);
+        dropCurrent.run(kv.key);
+      }
+    }
+  }
+
+  historyStart(afterRevision: number): number {
+    // Ids grow with revisions; min(id) would scan the table from the start instead of the index.
+    const row = this.#stmt('SELECT id FROM log WHERE revision > ? ORDER BY revision, id LIMIT 1').get(afterRevision) as { id: number } | undefined;
+    return row?.id ?? Number.MAX_SAFE_INTEGER;
+  }
+
+  history(prefix: string, cursor: number, throughRevision: number, limit: number): HistoryPage {
+    const to = prefixUpperBound(prefix);
+    const upper = to === undefined ? '' : 'AND +l.key < @to';
+    // The log is read in id order from the cursor, filtering keys: linear in the log after the
+    // watch's revision. (The unary + keeps the planner off the key index, which would sort the
+    // prefix's whole history again for every page.) The previous state is joined from the log:
+    // it is never compacted while a later row of the key is replayable (it is that key's state
+    // as of the compact revision).
+    const rows = this.#stmt(
+      `SELECT l.id, l.revision, l.key, l.value, l.create_revision, l.version, l.deleted, l.prev_revision,
+              p.value AS p_value, p.create_revision AS p_create_revision, p.version AS p_version
+       FROM log l LEFT JOIN log p ON p.key = l.key AND p.revision = l.prev_revision
+       WHERE l.id >= @cursor AND +l.revision <= @through AND +l.key >= @from ${upper}
+       ORDER BY l.id LIMIT @limit`,
+    ).all({ cursor, through: throughRevision, from: prefix, to, limit }) as HistoryRow[];
+    const events = rows.map((r) => {
+      let prev: KeyValue | undefined;
+      if (r.prev_revision !== null) {
+        if (r.p_value === null) throw new Error(`storage log is missing ${r.key}@${r.prev_revision}, the state before revision ${r.revision}`);
+        prev = { key: r.key, value: r.p_value, createRevision: r.p_create_revision!, modRevision: r.prev_revision, version: r.p_version! };
+      }
+      if (!r.deleted) return putEvent(r.key, r.value!, r.revision, prev);
+      if (!prev) throw new Error(`storage log has a deletion of ${r.key} at revision ${r.revision} without a previous state`);
+      return deleteEvent(r.revision, prev);
+    });
+    const last = rows.at(-1);
+    return { events, cursor: last ? last.id + 1 : cursor, done: rows.length < limit };
+  }
+
+  recordCompaction(revision: number): void {
+    this.#stmt(
+      `INSERT INTO meta (name, value) VALUES ('compact_revision', ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value`,
+    ).run(revision);
+  }
+
+  compactStart(): number {
+    const row = this.#stmt('SELECT min(revision) AS r FROM log').get() as { r: number | null };
+    return row.r ?? 0;
+  }
+
+  compactStep(revision: number, from: number): number | undefined {
+    const to = Math.min(from + compactSlice, revision);
+    // Below the compact revision a row is needed only as its key's state at that revision:
+    // drop rows superseded by a later row at or below it, and every deletion.
+    this.#tx.immediate(() =>
+      this.#stmt(
+        `DELETE FROM log WHERE revision >= @from AND revision < @to
+           AND (deleted = 1 OR EXISTS (SELECT 1 FROM log n WHERE n.key = log.key AND n.revision > log.revision AND n.revision <= @rev))`,
+      ).run({ from, to, rev: revision }),
+    );
+    return to < revision ? to : undefined;
+  }
+
+  close(): void {
+    this.#statements.clear();
+    this.#db.close();
+  }
+}
+
+export interface SqliteSettings {
+  path: string;
+  sqliteVersion: string;
+  journalMode: string;
+  synchronous: 'OFF' | 'NORMAL' | 'FULL' | 'EXTRA';
+  lockingMode: string;
+  busyTimeoutMs: number;
+  schemaVersion: number;
+}
+
+export class SqliteStore extends LogStore {
+  /** The file the store lives in. */
+  readonly path: string;
+  readonly #db: Database.Database;
+
+  private constructor(db: Database.Database, path: string) {
+    super(new SqliteBackend(db));
+    this.#db = db;
+    this.path = path;
+  }
+
+  /** The connection's settings as SQLite reports them (for diagnostics and tests). */
+  settings(): SqliteSettings {
+    const pragma = (name: string) => this.#db.pragma(name, { simple: true });
+    const synchronous = (['OFF', 'NORMAL', 'FULL', 'EXTRA'] as const)[pragma('synchronous') as number]!;
+    return {
+      path: this.path,
+      sqliteVersion: (this.#db.prepare('SELECT sqlite_version() AS v').get() as { v: string }).v,
+      journalMode: String(pragma('journal_mode')),
+      synchronous,
+      lockingMode: String(pragma('locking_mode')),
+      busyTimeoutMs: pragma('busy_timeout') as number,
+      schemaVersion: pragma('user_version') as number,
+    };
+  }
+
+  /**
+   * Opens (creating when needed) the store at `path`. The file is created readable by its owner
+   * only (the WAL and shared-memory files inherit its mode), since it holds every API object.
+   */
+  static async open(path: string, opts: SqliteStoreOptions = {}): Promise<SqliteStore> {
+    const synchronous = opts.synchronous ?? 'NORMAL';
+    if (synchronous !== 'NORMAL' && synchronous !== 'FULL') throw new TypeError(`synchronous must be NORMAL or FULL, got ${String(synchronous)}`);
+    const busyTimeoutMs = opts.busyTimeoutMs ?? 5000;
+    const inMemory = path === ':memory:';
+    if (!inMemory) {
+      if (path === '') throw new TypeError('sqlite store path is empty');
+      mkdirSync(dirname(path), { recursive: true });
+      // Only when absent: closing any descriptor of a file drops every POSIX lock this process
+      // holds on it, including the lock of a connection already open on that file.
+      try {
+        closeSync(openSync(path, 'wx', 0o600));
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      }
+    }
+    const db = new Database(path, { timeout: busyTimeoutMs });
+    try {
+      db.pragma('locking_mode = EXCLUSIVE');
+      db.pragma(`busy_timeout = ${Math.trunc(busyTimeoutMs)}`);
+      const mode = db.pragma('journal_mode = WAL', { simple: true });
+      if (!inMemory && mode !== 'wal') throw new Error(`${path}: SQLite refused WAL mode (journal_mode is ${String(mode)})`);
+      db.pragma(`synchronous = ${synchronous}`);
+      db.pragma('foreign_keys = OFF');
+      db.pragma('journal_size_limit = 67108864');
+      // Creating (or checking) the schema in a write transaction also takes the exclusive lock.
+      db.transaction(() => {
+        const version = db.pragma('user_version', { simple: true }) as number;
+        if (version > schemaVersion) throw new Error(`${path}: store schema version ${version} is newer than this program's (${schemaVersion})`);
+        db.exec(schema);
+        if (version < schemaVersion) db.pragma(`user_version = ${schemaVersion}`);
+      }).immediate();
+    } catch (err) {
+      db.close();
+      if ((err as { code?: string }).code === 'SQLITE_BUSY') {
+        throw new Error(`${path}: the store is in use by another process or connection (database is locked)`, { cause: err });
+      }
+      throw err;
+    }
+    return new SqliteStore(db, path);
+  }
+}

@@ -1,0 +1,88 @@
+// The backends every storage rule runs against, with temporary databases under os.tmpdir()
+// that are removed when the store is disposed. No side effects on import (the test runner may
+// load this file as a test).
+
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Store, WatchEvent } from '../../src/storage/store.js';
+import { MemoryStore } from '../../src/storage/memory.js';
+import { SqliteStore } from '../../src/storage/sqlite.js';
+
+export interface Backend {
+  name: string;
+  /** A fresh, empty store. */
+  open(): Promise<Store>;
+  /** Closes `store` and opens the same data again; undefined when nothing persists. */
+  reopen?(store: Store): Promise<Store>;
+  /** Closes the store and removes its files. */
+  dispose(store: Store): Promise<void>;
+}
+
+export function tempDir(tag: string): string {
+  return mkdtempSync(join(tmpdir(), `bulkhead-storage-${tag}-`));
+}
+
+const dirs = new WeakMap<Store, string>();
+
+export const memoryBackend: Backend = {
+  name: 'memory',
+  async open() {
+    return new MemoryStore();
+  },
+  async dispose(store) {
+    await store.close();
+  },
+};
+
+export const sqliteBackend: Backend = {
+  name: 'sqlite',
+  async open() {
+    const dir = tempDir('sqlite');
+    const store = await SqliteStore.open(join(dir, 'store.db'));
+    dirs.set(store, dir);
+    return store;
+  },
+  async reopen(store) {
+    const dir = dirs.get(store)!;
+    await store.close();
+    const again = await SqliteStore.open(join(dir, 'store.db'));
+    dirs.set(again, dir);
+    return again;
+  },
+  async dispose(store) {
+    await store.close();
+    const dir = dirs.get(store);
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  },
+};
+
+export const allBackends: readonly Backend[] = [memoryBackend, sqliteBackend];
+
+/** Collects the events (and error) of a watch. */
+export class Recorder {
+  readonly events: WatchEvent[] = [];
+  error: Error | undefined;
+  readonly handlers = {
+    event: (e: WatchEvent) => {
+      this.events.push(e);
+    },
+    error: (err: Error) => {
+      this.error = err;
+    },
+  };
+  /** [type, key, modRevision] of each event, for compact assertions. */
+  get summary(): [string, string, number][] {
+    return this.events.map((e) => [e.type, e.kv.key, e.kv.modRevision]);
+  }
+}
+
+/** The class name and message of a rejection, or 'ok' with the value: comparable across backends. */
+export async function outcome<T>(p: Promise<T>): Promise<{ ok: T } | { error: string; message: string }> {
+  try {
+    return { ok: await p };
+  } catch (err) {
+    const e = err as Error;
+    return { error: e.constructor.name, message: e.message };
+  }
+}
