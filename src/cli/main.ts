@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { UsageError } from './errors.js';
 import { planCommand } from './plan.js';
+import { serverCommand, upCommand } from './server.js';
 
 const version = '0.1.0';
 
@@ -12,7 +13,7 @@ class Exit {
   constructor(readonly code: number) {}
 }
 
-export function main(argv: string[]): number {
+export async function main(argv: string[]): Promise<number> {
   const io = {
     stdout: (s: string) => process.stdout.write(s),
     readStdin: () => readFileSync(0, 'utf8'),
@@ -27,6 +28,8 @@ export function main(argv: string[]): number {
     .configureOutput({ writeErr: (s) => process.stderr.write(s) })
     .showSuggestionAfterError(true);
   program.addCommand(planCommand(io).exitOverride());
+  program.addCommand(upCommand().exitOverride());
+  program.addCommand(serverCommand().exitOverride());
   program.addHelpText('after', `
 Examples:
   bulkhead plan examples/ --node-memory 16Gi --node-cpu 4 --cgroup-version 2
@@ -36,7 +39,7 @@ Examples:
     return 0;
   }
   try {
-    program.parse(argv, { from: 'user' });
+    await program.parseAsync(argv, { from: 'user' });
     return 0;
   } catch (e) {
     if (e instanceof Exit) return e.code;
@@ -52,4 +55,20 @@ Examples:
   }
 }
 
-process.exitCode = main(process.argv.slice(2));
+// A reader that stops early (`| head`) is not an error.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw e;
+  });
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (e: unknown) => {
+    process.stderr.write(`error: ${e instanceof Error ? e.message : String(e)}\n`);
+    process.exitCode = 1;
+  },
+);

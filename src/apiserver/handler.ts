@@ -1,0 +1,345 @@
+// The HTTP front of the API server: routes Kubernetes REST paths to the generic registry,
+// negotiates Tables, streams watches, maps every failure to a Status, and serves discovery,
+// OpenAPI, version, health and metrics.
+
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { KubeObject } from '../api/types.js';
+import { aggregatedDiscovery, aggregatedV2, aggregatedV2beta1, apiResourceList, legacyAPIGroup, legacyAPIGroupList, legacyAPIVersions, wantsAggregated } from './discovery.js';
+import type { Api, DeleteOptions, ListOptions, RequestInfo, UserInfo, WatchEventType } from './rest.js';
+import { decodeBody, isObject, mediaType, parseAccept, parseResourcePath, queryBool, readBody, sendJSON, sendStatusError, warningHeaders, type ResourcePath } from './request.js';
+import { groupVersion, type ResourceDef } from './resources.js';
+import { statusErrors, StatusError, successStatus } from './status.js';
+import { toTable, type IncludeObject } from './tables.js';
+
+export const serverVersion = {
+  major: '1',
+  minor: '32',
+  gitVersion: 'v1.32.4-bulkhead',
+  gitCommit: '0000000000000000000000000000000000000000',
+  gitTreeState: 'clean',
+  buildDate: '2026-11-22T00:00:00Z',
+  goVersion: 'go1.23.6',
+  compiler: 'gc',
+  platform: 'linux/amd64',
+};
+
+export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
+
+export interface Authorizer {
+  /** Undefined when allowed; otherwise the reason (Kubernetes' "User X cannot …" text). */
+  authorize(user: UserInfo, verb: Verb, def: ResourceDef, path: ResourcePath, query: URLSearchParams): string | undefined;
+  /** For rules that depend on the object itself (a node and the pods bound to it). */
+  checkObject?(user: UserInfo, verb: Verb, def: ResourceDef, obj: KubeObject | undefined): string | undefined;
+}
+
+export interface HandlerOptions {
+  api: Api;
+  /** Resolves the caller; undefined for anonymous. Throws a 401 StatusError for a bad token. */
+  authenticate(req: IncomingMessage): UserInfo | undefined;
+  authorizer: Authorizer;
+  serverAddress: string;
+  openapi?: { index(): unknown; document(path: string): unknown | undefined };
+  patch?(api: Api, def: ResourceDef, path: ResourcePath, type: string, body: Buffer, req: RequestInfo, query: URLSearchParams): Promise<{ obj: KubeObject; created: boolean }>;
+  decode?(def: ResourceDef, obj: unknown, req: RequestInfo): KubeObject;
+  subresources?: Record<string, (api: Api, def: ResourceDef, path: ResourcePath, req: IncomingMessage, res: ServerResponse, info: RequestInfo, query: URLSearchParams) => Promise<void>>;
+  metrics?(): Promise<string>;
+  onRequest?(verb: string, resource: string, code: number, seconds: number): void;
+}
+
+const anonymousPaths = new Set(['/version', '/healthz', '/readyz', '/livez']);
+
+function verbFor(method: string, path: ResourcePath, query: URLSearchParams): Verb | undefined {
+  switch (method) {
+    case 'GET':
+      if (queryBool(query.get('watch'))) return 'watch';
+      return path.name === undefined ? 'list' : 'get';
+    case 'POST':
+      return 'create';
+    case 'PUT':
+      return 'update';
+    case 'PATCH':
+      return 'patch';
+    case 'DELETE':
+      return path.name === undefined ? 'deletecollection' : 'delete';
+  }
+  return undefined;
+}
+
+function listOptions(q: URLSearchParams): ListOptions {
+  const limit = q.get('limit');
+  return {
+    labelSelector: q.get('labelSelector') ?? undefined,
+    fieldSelector: q.get('fieldSelector') ?? undefined,
+    resourceVersion: q.get('resourceVersion') ?? undefined,
+    resourceVersionMatch: q.get('resourceVersionMatch') ?? undefined,
+    limit: limit ? Number(limit) : undefined,
+    continue: q.get('continue') ?? undefined,
+  };
+}
+
+function requestInfo(user: UserInfo, path: ResourcePath, q: URLSearchParams): RequestInfo {
+  const fv = q.get('fieldValidation') ?? 'Strict';
+  if (fv !== 'Strict' && fv !== 'Warn' && fv !== 'Ignore') {
+    throw statusErrors.badRequest(`fieldValidation parameter unsupported: ${fv}`);
+  }
+  const dryRun = q.getAll('dryRun');
+  for (const d of dryRun) if (d !== 'All') throw statusErrors.badRequest(`dryRun: Unsupported value: "${d}": supported values: "All"`);
+  return {
+    user,
+    namespace: path.namespace,
+    dryRun: dryRun.length > 0,
+    fieldManager: q.get('fieldManager') ?? undefined,
+    fieldValidation: fv,
+    warnings: [],
+  };
+}
+
+function listKindOf(def: ResourceDef): { apiVersion: string; kind: string } {
+  return { apiVersion: groupVersion(def), kind: def.listKind };
+}
+
+export function createHandler(opts: HandlerOptions): (req: IncomingMessage, res: ServerResponse) => void {
+  const { api } = opts;
+  return (req, res) => {
+    const started = process.hrtime.bigint();
+    let metricVerb = req.method ?? '';
+    let metricResource = '';
+    res.on('finish', () => opts.onRequest?.(metricVerb, metricResource, res.statusCode, Number(process.hrtime.bigint() - started) / 1e9));
+    handle().catch((e) => {
+      if (res.headersSent) {
+        res.destroy();
+        return;
+      }
+      if (e instanceof StatusError) sendStatusError(res, e);
+      else sendStatusError(res, statusErrors.internal(e instanceof Error ? e.message : String(e)));
+    });
+
+    async function handle(): Promise<void> {
+      const url = new URL(req.url ?? '/', 'https://bulkhead.invalid');
+      const pathname = url.pathname.replace(/\/+$/, '') || '/';
+      const q = url.searchParams;
+      let user: UserInfo | undefined;
+      try {
+        user = opts.authenticate(req);
+      } catch (e) {
+        if (e instanceof StatusError) return sendStatusError(res, e);
+        throw e;
+      }
+      if (anonymousPaths.has(pathname)) return serveMeta(pathname);
+      if (!user) return sendStatusError(res, statusErrors.unauthorized());
+      if (pathname === '/metrics') {
+        const text = (await opts.metrics?.()) ?? '';
+        res.writeHead(200, { 'Content-Type': 'text/plain; version=0.0.4; charset=utf-8' });
+        res.end(text);
+        return;
+      }
+      if (pathname === '/api' || pathname === '/apis') return serveDiscovery(pathname);
+      if (pathname.startsWith('/openapi/v3')) return serveOpenAPI(pathname);
+      const path = parseResourcePath(pathname);
+      if (!path) {
+        const list = discoveryFor(pathname);
+        if (list) return sendJSON(res, 200, list);
+        return sendStatusError(res, statusErrors.pathNotFound());
+      }
+      const normalized = normalizeNamespacePath(path);
+      const def = api.resource(normalized.group, normalized.version, normalized.resource);
+      if (!def) return sendStatusError(res, statusErrors.pathNotFound());
+      metricResource = def.resource;
+      if (!def.namespaced && normalized.namespace !== undefined) return sendStatusError(res, statusErrors.pathNotFound());
+      if (normalized.subresource && !def.subresources.some((s) => s.name === normalized.subresource)) {
+        return sendStatusError(res, statusErrors.pathNotFound());
+      }
+      const verb = verbFor(req.method ?? 'GET', normalized, q);
+      if (!verb) return sendStatusError(res, statusErrors.methodNotSupported({ group: def.group, resource: def.resource }, req.method ?? ''));
+      metricVerb = verb;
+      const denied = opts.authorizer.authorize(user, verb, def, normalized, q);
+      if (denied) {
+        return sendStatusError(res, statusErrors.forbidden({ group: def.group, resource: def.resource }, normalized.name ?? '', denied));
+      }
+      if (opts.authorizer.checkObject && normalized.name !== undefined && verb !== 'create') {
+        const current = await api.tryGet(def, normalized.namespace, normalized.name);
+        const why = opts.authorizer.checkObject(user, verb, def, current);
+        if (why) {
+          return sendStatusError(res, statusErrors.forbidden({ group: def.group, resource: def.resource }, normalized.name, why));
+        }
+      }
+      const info = requestInfo(user, normalized, q);
+      const sub = normalized.subresource;
+      if (sub && sub !== 'status' && sub !== 'finalize') {
+        const handler = opts.subresources?.[sub];
+        if (!handler) return sendStatusError(res, statusErrors.pathNotFound());
+        return handler(api, def, normalized, req, res, info, q);
+      }
+      return serveResource(def, normalized, verb, info, q);
+    }
+
+    function normalizeNamespacePath(p: ResourcePath): ResourcePath {
+      // parseResourcePath reads /api/v1/namespaces/<ns>/<x> as a namespaced resource <x>; for
+      // the namespaces resource itself, <x> is a subresource of namespace <ns>.
+      if (p.group === '' && p.namespace !== undefined && (p.resource === 'status' || p.resource === 'finalize') && p.name === undefined) {
+        return { group: '', version: p.version, resource: 'namespaces', name: p.namespace, subresource: p.resource };
+      }
+      return p;
+    }
+
+    function serveMeta(pathname: string): void {
+      if (pathname === '/version') return sendJSON(res, 200, serverVersion);
+      res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff' });
+      res.end('ok');
+    }
+
+    function serveDiscovery(pathname: string): void {
+      const agg = wantsAggregated(req.headers.accept);
+      if (agg) {
+        res.writeHead(200, { 'Content-Type': agg === 'v2' ? aggregatedV2 : aggregatedV2beta1, Vary: 'Accept' });
+        res.end(JSON.stringify(aggregatedDiscovery(pathname === '/api', agg)));
+        return;
+      }
+      sendJSON(res, 200, pathname === '/api' ? legacyAPIVersions(opts.serverAddress) : legacyAPIGroupList());
+    }
+
+    function discoveryFor(pathname: string): unknown | undefined {
+      const parts = pathname.split('/').filter(Boolean);
+      if (parts[0] === 'api' && parts.length === 2) return apiResourceList('', parts[1]!);
+      if (parts[0] === 'apis' && parts.length === 3) return apiResourceList(parts[1]!, parts[2]!);
+      if (parts[0] === 'apis' && parts.length === 2) return legacyAPIGroup(parts[1]!);
+      return undefined;
+    }
+
+    function serveOpenAPI(pathname: string): void {
+      if (!opts.openapi) return sendStatusError(res, statusErrors.pathNotFound());
+      if (pathname === '/openapi/v3') return sendJSON(res, 200, opts.openapi.index());
+      const doc = opts.openapi.document(pathname.slice('/openapi/v3/'.length));
+      if (!doc) return sendStatusError(res, statusErrors.pathNotFound());
+      const text = JSON.stringify(doc);
+      res.writeHead(200, {
+        'Content-Type': 'application/json',
+        // The URL carries the document's hash, so a cached copy is never stale.
+        'Cache-Control': 'public, immutable',
+        Expires: new Date(Date.now() + 365 * 864e5).toUTCString(),
+      });
+      res.end(text);
+    }
+
+    function respondObject(code: number, obj: KubeObject, def: ResourceDef, info: RequestInfo, q: URLSearchParams): void {
+      if (parseAccept(req.headers.accept).table && req.method === 'GET') {
+        return sendJSON(res, code, toTable(def.resource, [obj], { include: includeObject(q), now: api.now().getTime(), resourceVersion: obj.metadata?.resourceVersion }), info.warnings);
+      }
+      sendJSON(res, code, obj, info.warnings);
+    }
+
+    function includeObject(q: URLSearchParams): IncludeObject {
+      const v = q.get('includeObject');
+      return v === 'Object' || v === 'None' ? v : 'Metadata';
+    }
+
+    async function bodyObject(def: ResourceDef, info: RequestInfo): Promise<KubeObject> {
+      const type = mediaType(req);
+      const raw = decodeBody(await readBody(req), type, `${def.kind} in version "${def.version}" cannot be handled as a ${def.kind}`);
+      if (!isObject(raw)) throw statusErrors.badRequest(`${def.kind} in version "${def.version}" cannot be handled as a ${def.kind}: the body must be a JSON object`);
+      if (raw.kind !== undefined && raw.kind !== def.kind) {
+        throw statusErrors.badRequest(`${def.kind} in version "${def.version}" cannot be handled as a ${def.kind}: the kind of the object (${String(raw.kind)}) does not match the kind of the request (${def.kind})`);
+      }
+      if (raw.apiVersion !== undefined && raw.apiVersion !== groupVersion(def)) {
+        throw statusErrors.badRequest(`the API version in the data (${String(raw.apiVersion)}) does not match the expected API version (${groupVersion(def)})`);
+      }
+      return opts.decode ? opts.decode(def, raw, info) : (raw as KubeObject);
+    }
+
+    async function serveResource(def: ResourceDef, path: ResourcePath, verb: Verb, info: RequestInfo, q: URLSearchParams): Promise<void> {
+      const ns = path.namespace;
+      switch (verb) {
+        case 'get':
+          return respondObject(200, await api.get(def, ns, path.name!), def, info, q);
+        case 'list': {
+          const list = await api.list(def, ns, listOptions(q));
+          if (parseAccept(req.headers.accept).table) {
+            const t = toTable(def.resource, list.items, { include: includeObject(q), now: api.now().getTime(), resourceVersion: list.resourceVersion });
+            if (list.continue) t.metadata.continue = list.continue;
+            return sendJSON(res, 200, t);
+          }
+          const meta: Record<string, string> = { resourceVersion: list.resourceVersion };
+          if (list.continue) meta.continue = list.continue;
+          return sendJSON(res, 200, { ...listKindOf(def), metadata: meta, items: list.items });
+        }
+        case 'watch':
+          return serveWatch(def, ns, q);
+        case 'create': {
+          const obj = await bodyObject(def, info);
+          const created = await api.create(def, ns, obj, info);
+          return respondObject(201, created, def, info, q);
+        }
+        case 'update': {
+          const obj = await bodyObject(def, info);
+          const updated = await api.update(def, ns, path.name!, obj, info, path.subresource);
+          return respondObject(200, updated, def, info, q);
+        }
+        case 'patch': {
+          if (!opts.patch) throw statusErrors.methodNotSupported({ group: def.group, resource: def.resource }, 'patch');
+          const body = await readBody(req);
+          const r = await opts.patch(api, def, path, mediaType(req), body, info, q);
+          return respondObject(r.created ? 201 : 200, r.obj, def, info, q);
+        }
+        case 'delete': {
+          const body = await readBody(req);
+          const delOpts: DeleteOptions = body.length ? (decodeBody(body, mediaType(req), 'DeleteOptions') as DeleteOptions) : {};
+          const grace = q.get('gracePeriodSeconds');
+          if (grace !== null) delOpts.gracePeriodSeconds = Number(grace);
+          const out = await api.delete(def, ns, path.name!, delOpts, info);
+          return sendJSON(res, 200, out, info.warnings);
+        }
+        case 'deletecollection': {
+          const body = await readBody(req);
+          const delOpts: DeleteOptions = body.length ? (decodeBody(body, mediaType(req), 'DeleteOptions') as DeleteOptions) : {};
+          const items = await api.deleteCollection(def, ns, delOpts, listOptions(q), info);
+          return sendJSON(res, 200, { ...listKindOf(def), metadata: {}, items }, info.warnings);
+        }
+      }
+    }
+
+    async function serveWatch(def: ResourceDef, ns: string | undefined, q: URLSearchParams): Promise<void> {
+      const table = parseAccept(req.headers.accept).table;
+      const include = includeObject(q);
+      res.writeHead(200, { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked', 'Cache-Control': 'no-cache, private' });
+      res.flushHeaders();
+      let first = true;
+      let closed = false;
+      const send = (type: WatchEventType, object: unknown) => {
+        if (closed) return;
+        let payload = object;
+        if (table && type !== 'ERROR' && type !== 'BOOKMARK') {
+          payload = toTable(def.resource, [object as KubeObject], { include, now: api.now().getTime(), withColumns: first });
+          first = false;
+        }
+        res.write(JSON.stringify({ type, object: payload }) + '\n');
+      };
+      const timeout = q.get('timeoutSeconds');
+      let timer: NodeJS.Timeout | undefined;
+      const finish = () => {
+        if (closed) return;
+        closed = true;
+        if (timer) clearTimeout(timer);
+        watch?.cancel();
+        res.end();
+      };
+      let watch: { cancel(): void } | undefined;
+      req.on('close', finish);
+      try {
+        watch = await api.watch(def, ns, listOptions(q), { send, close: finish });
+      } catch (e) {
+        if (e instanceof StatusError) send('ERROR', e.status);
+        finish();
+        return;
+      }
+      if (closed) watch.cancel();
+      // Without timeoutSeconds a watch stays open: kubectl get -w exits when the stream closes.
+      if (timeout !== null && Number(timeout) > 0) timer = setTimeout(finish, Number(timeout) * 1000);
+    }
+  };
+}
+
+export function deleteSuccess(def: ResourceDef, name: string): unknown {
+  return successStatus({ name, group: def.group, kind: def.resource });
+}
+
+export { warningHeaders };

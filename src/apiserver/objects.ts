@@ -1,0 +1,49 @@
+// Stored objects and their metadata bookkeeping: resourceVersion from the store revision,
+// uid, creation time, generateName, and the JSON encoding kept in the store.
+
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { KubeObject } from '../api/types.js';
+import type { KeyValue } from '../storage/store.js';
+
+/** The object in a KeyValue with metadata.resourceVersion set from its modRevision. */
+export function decodeStored<T extends KubeObject>(kv: KeyValue): T {
+  const obj = JSON.parse(kv.value) as T;
+  obj.metadata = { ...(obj.metadata ?? {}), resourceVersion: String(kv.modRevision) };
+  return obj;
+}
+
+/** What goes into the store: the object without its resourceVersion (the revision is the truth). */
+export function encodeForStore(obj: KubeObject): string {
+  if (obj.metadata?.resourceVersion === undefined) return JSON.stringify(obj);
+  const { resourceVersion: _rv, ...meta } = obj.metadata;
+  return JSON.stringify({ ...obj, metadata: meta });
+}
+
+const alphanumerics = 'bcdfghjklmnpqrstvwxz2456789';
+
+/** names.SimpleNameGenerator: the prefix plus five random characters from a vowel-free alphabet. */
+export function generateName(prefix: string): string {
+  const bytes = randomBytes(5);
+  let suffix = '';
+  for (const b of bytes) suffix += alphanumerics[b % alphanumerics.length];
+  const maxPrefix = 63 - 5;
+  return (prefix.length > maxPrefix ? prefix.slice(0, maxPrefix) : prefix) + suffix;
+}
+
+/** RFC 3339 with second precision, as metav1.Time serialises. */
+export function timestamp(d: Date): string {
+  return d.toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+/** metav1.MicroTime. */
+export function microTimestamp(d: Date): string {
+  return d.toISOString().replace(/Z$/, '000Z');
+}
+
+export function newUID(): string {
+  return randomUUID();
+}
+
+export function deepEqualJSON(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}

@@ -1,0 +1,102 @@
+// The cluster's certificates: a CA made on first start and a serving certificate for the
+// addresses the server answers on, both ECDSA P-256, kept in the data directory.
+
+import 'reflect-metadata';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { webcrypto } from 'node:crypto';
+import * as x509 from '@peculiar/x509';
+
+x509.cryptoProvider.set(webcrypto as unknown as Crypto);
+
+const alg = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' } as const;
+
+export interface PKI {
+  caCert: string;
+  serverCert: string;
+  serverKey: string;
+}
+
+async function exportKey(key: CryptoKey): Promise<string> {
+  const der = await webcrypto.subtle.exportKey('pkcs8', key as webcrypto.CryptoKey);
+  const b64 = Buffer.from(der).toString('base64').replace(/(.{64})/g, '$1\n').replace(/\n$/, '');
+  return `-----BEGIN PRIVATE KEY-----\n${b64}\n-----END PRIVATE KEY-----\n`;
+}
+
+async function importKey(pem: string): Promise<CryptoKey> {
+  const der = Buffer.from(pem.replace(/-----[^-]+-----/g, '').replace(/\s+/g, ''), 'base64');
+  return (await webcrypto.subtle.importKey('pkcs8', der, alg, true, ['sign'])) as unknown as CryptoKey;
+}
+
+function serial(): string {
+  return Buffer.from(webcrypto.getRandomValues(new Uint8Array(16))).toString('hex').replace(/^[89a-f]/, '1');
+}
+
+async function makeCA(): Promise<{ cert: string; key: string }> {
+  const keys = (await webcrypto.subtle.generateKey(alg, true, ['sign', 'verify'])) as unknown as CryptoKeyPair;
+  const cert = await x509.X509CertificateGenerator.createSelfSigned({
+    serialNumber: serial(),
+    name: 'CN=bulkhead-ca',
+    notBefore: new Date(Date.now() - 60_000),
+    notAfter: new Date(Date.now() + 10 * 365 * 864e5),
+    keys,
+    signingAlgorithm: alg,
+    extensions: [
+      new x509.BasicConstraintsExtension(true, undefined, true),
+      new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign | x509.KeyUsageFlags.digitalSignature, true),
+      await x509.SubjectKeyIdentifierExtension.create(keys.publicKey),
+    ],
+  });
+  return { cert: cert.toString('pem') + '\n', key: await exportKey(keys.privateKey) };
+}
+
+async function makeServing(ca: { cert: string; key: string }, hosts: string[]): Promise<{ cert: string; key: string }> {
+  const keys = (await webcrypto.subtle.generateKey(alg, true, ['sign', 'verify'])) as unknown as CryptoKeyPair;
+  const caCert = new x509.X509Certificate(ca.cert);
+  const names = hosts.map((h) => (/^[\d.]+$|:/.test(h) ? { type: 'ip' as const, value: h } : { type: 'dns' as const, value: h }));
+  const cert = await x509.X509CertificateGenerator.create({
+    serialNumber: serial(),
+    subject: 'CN=bulkhead-apiserver',
+    issuer: caCert.subject,
+    notBefore: new Date(Date.now() - 60_000),
+    notAfter: new Date(Date.now() + 365 * 864e5),
+    signingKey: await importKey(ca.key),
+    publicKey: keys.publicKey,
+    signingAlgorithm: alg,
+    extensions: [
+      new x509.BasicConstraintsExtension(false, undefined, true),
+      new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature | x509.KeyUsageFlags.keyEncipherment, true),
+      new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.serverAuth]),
+      new x509.SubjectAlternativeNameExtension(names),
+    ],
+  });
+  return { cert: cert.toString('pem') + '\n', key: await exportKey(keys.privateKey) };
+}
+
+/** Loads the PKI from `dir`, creating what is missing; the serving cert covers `extraHosts` too. */
+export async function ensurePKI(dir: string, extraHosts: string[] = []): Promise<PKI> {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const caCertPath = join(dir, 'ca.crt');
+  const caKeyPath = join(dir, 'ca.key');
+  let ca: { cert: string; key: string };
+  if (existsSync(caCertPath) && existsSync(caKeyPath)) {
+    ca = { cert: readFileSync(caCertPath, 'utf8'), key: readFileSync(caKeyPath, 'utf8') };
+  } else {
+    ca = await makeCA();
+    writeFileSync(caKeyPath, ca.key, { mode: 0o600 });
+    writeFileSync(caCertPath, ca.cert, { mode: 0o644 });
+  }
+  const hosts = [...new Set(['localhost', '127.0.0.1', '::1', hostname(), ...extraHosts])];
+  const certPath = join(dir, 'apiserver.crt');
+  const keyPath = join(dir, 'apiserver.key');
+  const hostsPath = join(dir, 'apiserver.hosts');
+  const sameHosts = existsSync(hostsPath) && readFileSync(hostsPath, 'utf8') === hosts.join('\n');
+  if (!(existsSync(certPath) && existsSync(keyPath) && sameHosts)) {
+    const serving = await makeServing(ca, hosts);
+    writeFileSync(keyPath, serving.key, { mode: 0o600 });
+    writeFileSync(certPath, serving.cert, { mode: 0o644 });
+    writeFileSync(hostsPath, hosts.join('\n'));
+  }
+  return { caCert: ca.cert, serverCert: readFileSync(certPath, 'utf8'), serverKey: readFileSync(keyPath, 'utf8') };
+}

@@ -1,0 +1,119 @@
+// Parsing the parts of an HTTP request kube-apiserver looks at: the resource path, query
+// options, Accept (Tables), bodies (JSON or YAML, size-limited), and writing responses.
+
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { load as loadYAML } from 'js-yaml';
+import { statusErrors, StatusError } from './status.js';
+
+/** kube-apiserver refuses request bodies over 3 MiB. */
+export const maxBodyBytes = 3 * 1024 * 1024;
+
+export interface ResourcePath {
+  group: string;
+  version: string;
+  namespace?: string;
+  resource: string;
+  name?: string;
+  subresource?: string;
+}
+
+/**
+ * /api/v1/..., /apis/<group>/<version>/...: `namespaces/<ns>/<resource>[/<name>[/<sub>]]`,
+ * or `<resource>[/<name>[/<sub>]]` for cluster-scoped resources and all-namespace lists.
+ */
+export function parseResourcePath(pathname: string): ResourcePath | undefined {
+  const parts = pathname.split('/').filter((p) => p !== '').map(decodeURIComponent);
+  let group: string;
+  let version: string;
+  let rest: string[];
+  if (parts[0] === 'api' && parts.length >= 3) {
+    group = '';
+    version = parts[1]!;
+    rest = parts.slice(2);
+  } else if (parts[0] === 'apis' && parts.length >= 4) {
+    group = parts[1]!;
+    version = parts[2]!;
+    rest = parts.slice(3);
+  } else return undefined;
+  if (rest[0] === 'namespaces' && rest.length >= 3) {
+    const [, namespace, resource, name, subresource, ...extra] = rest;
+    if (extra.length) return undefined;
+    return { group, version, namespace, resource: resource!, name, subresource };
+  }
+  const [resource, name, subresource, ...extra] = rest;
+  if (extra.length || !resource) return undefined;
+  return { group, version, resource, name, subresource };
+}
+
+export interface AcceptInfo {
+  table: boolean;
+}
+
+export function parseAccept(header: string | undefined): AcceptInfo {
+  const h = header ?? '';
+  return { table: /as=Table/.test(h) && /g=meta\.k8s\.io/.test(h) };
+}
+
+export async function readBody(req: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > maxBodyBytes) throw statusErrors.tooLarge('Request entity too large: limit is 3145728');
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+export function mediaType(req: IncomingMessage): string {
+  return (req.headers['content-type'] ?? 'application/json').split(';')[0]!.trim().toLowerCase();
+}
+
+/** Decodes a JSON or YAML body into an object; anything else is a 400/415 Status. */
+export function decodeBody(body: Buffer, type: string, what: string): unknown {
+  const text = body.toString('utf8');
+  if (type === 'application/vnd.kubernetes.protobuf') throw statusErrors.unsupportedMediaType(type);
+  let value: unknown;
+  try {
+    value = type.includes('yaml') && !text.trimStart().startsWith('{') ? loadYAML(text) : JSON.parse(text);
+  } catch (e) {
+    throw statusErrors.badRequest(`${what}: couldn't get version/kind; json parse error: ${(e as Error).message}`);
+  }
+  return value;
+}
+
+export function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+export function sendJSON(res: ServerResponse, code: number, body: unknown, warnings: readonly string[] = []): void {
+  const text = JSON.stringify(body);
+  const headers: Record<string, string | string[]> = { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private' };
+  if (warnings.length) headers['Warning'] = warningHeaders(warnings);
+  res.writeHead(code, headers);
+  res.end(text);
+}
+
+export function sendStatusError(res: ServerResponse, e: StatusError): void {
+  sendJSON(res, e.code, e.status);
+}
+
+/** Warning: 299 - "<text>", Go-quoted, de-duplicated, capped as the apiserver's recorder caps them. */
+export function warningHeaders(warnings: readonly string[]): string[] {
+  const unique = [...new Set(warnings)];
+  let total = 0;
+  const truncate = unique.reduce((n, w) => n + [...w].length, 0) > 4096;
+  const out: string[] = [];
+  for (const w of unique) {
+    let text = w;
+    if (truncate && [...text].length > 256) text = [...text].slice(0, 256).join('');
+    total += [...text].length;
+    if (total > 4096) break;
+    out.push(`299 - ${JSON.stringify(text)}`);
+  }
+  return out;
+}
+
+export function queryBool(v: string | null): boolean {
+  return v === 'true' || v === '1';
+}

@@ -1,0 +1,124 @@
+// The resources the API server serves: names kubectl discovers (plural, singular, short
+// names, categories), scope, verbs, subresources, and the fields each one can be selected by.
+
+import type { KubeObject } from '../api/types.js';
+
+export interface SubresourceDef {
+  name: string;
+  kind: string;
+  group?: string;
+  version?: string;
+  verbs: string[];
+}
+
+export interface ResourceDef {
+  group: string;
+  version: string;
+  resource: string;
+  kind: string;
+  listKind: string;
+  singular: string;
+  shortNames: string[];
+  categories: string[];
+  namespaced: boolean;
+  verbs: string[];
+  subresources: SubresourceDef[];
+  /** Field selector values of an object (metadata.name and metadata.namespace always). */
+  fields(obj: KubeObject): Record<string, string>;
+}
+
+const allVerbs = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
+
+function metaFields(o: KubeObject): Record<string, string> {
+  return { 'metadata.name': o.metadata?.name ?? '', 'metadata.namespace': o.metadata?.namespace ?? '' };
+}
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+export const resources: ResourceDef[] = [
+  {
+    group: '', version: 'v1', resource: 'pods', kind: 'Pod', listKind: 'PodList', singular: 'pod', shortNames: ['po'], categories: ['all'],
+    namespaced: true, verbs: allVerbs,
+    subresources: [
+      { name: 'status', kind: 'Pod', verbs: ['get', 'patch', 'update'] },
+      { name: 'binding', kind: 'Binding', verbs: ['create'] },
+      { name: 'eviction', kind: 'Eviction', group: 'policy', version: 'v1', verbs: ['create'] },
+      { name: 'log', kind: 'Pod', verbs: ['get'] },
+    ],
+    fields: (o: any) => ({
+      ...metaFields(o),
+      'spec.nodeName': o.spec?.nodeName ?? '',
+      'spec.restartPolicy': o.spec?.restartPolicy ?? '',
+      'spec.schedulerName': o.spec?.schedulerName ?? '',
+      'spec.serviceAccountName': o.spec?.serviceAccountName ?? '',
+      'spec.hostNetwork': String(!!o.spec?.hostNetwork),
+      'status.phase': o.status?.phase ?? '',
+      'status.podIP': o.status?.podIP ?? '',
+      'status.nominatedNodeName': o.status?.nominatedNodeName ?? '',
+    }),
+  },
+  {
+    group: '', version: 'v1', resource: 'namespaces', kind: 'Namespace', listKind: 'NamespaceList', singular: 'namespace', shortNames: ['ns'], categories: [],
+    namespaced: false, verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'],
+    subresources: [
+      { name: 'status', kind: 'Namespace', verbs: ['get', 'patch', 'update'] },
+      { name: 'finalize', kind: 'Namespace', verbs: ['update'] },
+    ],
+    fields: (o: any) => ({ ...metaFields(o), 'status.phase': o.status?.phase ?? '' }),
+  },
+  {
+    group: '', version: 'v1', resource: 'nodes', kind: 'Node', listKind: 'NodeList', singular: 'node', shortNames: ['no'], categories: [],
+    namespaced: false, verbs: allVerbs,
+    subresources: [{ name: 'status', kind: 'Node', verbs: ['get', 'patch', 'update'] }],
+    fields: (o: any) => ({ ...metaFields(o), 'spec.unschedulable': String(!!o.spec?.unschedulable) }),
+  },
+  {
+    group: '', version: 'v1', resource: 'resourcequotas', kind: 'ResourceQuota', listKind: 'ResourceQuotaList', singular: 'resourcequota', shortNames: ['quota'], categories: [],
+    namespaced: true, verbs: allVerbs,
+    subresources: [{ name: 'status', kind: 'ResourceQuota', verbs: ['get', 'patch', 'update'] }],
+    fields: metaFields,
+  },
+  {
+    group: '', version: 'v1', resource: 'limitranges', kind: 'LimitRange', listKind: 'LimitRangeList', singular: 'limitrange', shortNames: ['limits'], categories: [],
+    namespaced: true, verbs: allVerbs, subresources: [], fields: metaFields,
+  },
+  {
+    group: '', version: 'v1', resource: 'events', kind: 'Event', listKind: 'EventList', singular: 'event', shortNames: ['ev'], categories: [],
+    namespaced: true, verbs: allVerbs, subresources: [],
+    fields: (o: any) => ({
+      ...metaFields(o),
+      'involvedObject.kind': o.involvedObject?.kind ?? '',
+      'involvedObject.namespace': o.involvedObject?.namespace ?? '',
+      'involvedObject.name': o.involvedObject?.name ?? '',
+      'involvedObject.uid': o.involvedObject?.uid ?? '',
+      'involvedObject.apiVersion': o.involvedObject?.apiVersion ?? '',
+      'involvedObject.resourceVersion': o.involvedObject?.resourceVersion ?? '',
+      'involvedObject.fieldPath': o.involvedObject?.fieldPath ?? '',
+      reason: o.reason ?? '',
+      reportingComponent: o.reportingComponent ?? '',
+      source: o.source?.component ?? '',
+      type: o.type ?? '',
+    }),
+  },
+  {
+    group: 'coordination.k8s.io', version: 'v1', resource: 'leases', kind: 'Lease', listKind: 'LeaseList', singular: 'lease', shortNames: [], categories: [],
+    namespaced: true, verbs: allVerbs, subresources: [], fields: metaFields,
+  },
+];
+
+export function groupVersion(r: { group: string; version: string }): string {
+  return r.group ? `${r.group}/${r.version}` : r.version;
+}
+
+export function findResource(group: string, version: string, resource: string): ResourceDef | undefined {
+  return resources.find((r) => r.group === group && r.version === version && r.resource === resource);
+}
+
+/** Storage key of an object; the collection prefix when `name` is omitted. */
+export function storageKey(r: ResourceDef, namespace: string | undefined, name?: string): string {
+  const base = `/registry/${r.group ? `${r.group}/` : ''}${r.resource}/`;
+  if (r.namespaced) {
+    if (namespace === undefined) return base;
+    return name === undefined ? `${base}${namespace}/` : `${base}${namespace}/${name}`;
+  }
+  return name === undefined ? base : `${base}${name}`;
+}

@@ -1,0 +1,427 @@
+// Generic REST semantics over the store, as the generic registry of kube-apiserver implements
+// them: get, list (selectors, resourceVersion rules), watch, create, update (optimistic
+// concurrency), delete, deletecollection. Kind-specific rules come from a Strategy.
+
+import type { FeatureGates } from '../api/featuregates.js';
+import { matchesFields, matchesLabels, parseFieldSelector, parseLabelSelector, SelectorParseError, type FieldRequirement, type LabelRequirement } from '../api/selectors.js';
+import type { KubeObject, Namespace } from '../api/types.js';
+import {
+  CompactedError,
+  FutureRevisionError,
+  KeyExistsError,
+  type Compare,
+  type KeyValue,
+  type Operation,
+  type Store,
+  type Watch,
+  type WatchEvent,
+} from '../storage/store.js';
+import { decodeStored, encodeForStore, generateName, newUID, timestamp } from './objects.js';
+import { findResource, groupVersion, resources, storageKey, type ResourceDef } from './resources.js';
+import { statusErrors, StatusError, type GroupResource } from './status.js';
+
+export interface UserInfo {
+  name: string;
+  groups: string[];
+}
+
+export interface RequestInfo {
+  user: UserInfo;
+  namespace?: string;
+  dryRun: boolean;
+  fieldManager?: string;
+  fieldValidation: 'Strict' | 'Warn' | 'Ignore';
+  /** Warnings for the response's Warning headers. */
+  warnings: string[];
+}
+
+/** Extra writes that must commit with the object (e.g. quota status), guarded by their revision. */
+export interface GuardedWrite {
+  key: string;
+  modRevision: number;
+  value: string;
+}
+
+export interface Strategy {
+  /** Turns a decoded request body into the object to store, or throws a StatusError. */
+  create?(obj: KubeObject, req: RequestInfo, api: Api): Promise<{ obj: KubeObject; writes?: GuardedWrite[] }>;
+  update?(obj: KubeObject, old: KubeObject, req: RequestInfo, api: Api, subresource?: string): Promise<{ obj: KubeObject; writes?: GuardedWrite[] }>;
+  /** Decides how a delete happens: at once, or by marking the object (graceful pods, namespaces). */
+  delete?(obj: KubeObject, opts: DeleteOptions, req: RequestInfo, api: Api): Promise<{ mark?: KubeObject } | undefined>;
+}
+
+export interface DeleteOptions {
+  gracePeriodSeconds?: number;
+  propagationPolicy?: string;
+  preconditions?: { uid?: string; resourceVersion?: string };
+  dryRun?: string[];
+}
+
+export interface ListOptions {
+  labelSelector?: string;
+  fieldSelector?: string;
+  resourceVersion?: string;
+  resourceVersionMatch?: string;
+  limit?: number;
+  continue?: string;
+}
+
+export interface ListResult {
+  items: KubeObject[];
+  resourceVersion: string;
+  continue?: string;
+}
+
+export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
+
+export interface WatchSink {
+  send(type: WatchEventType, object: unknown): void;
+  /** Called when the watch ends on its own (e.g. the store gave up). */
+  close(): void;
+}
+
+export interface ApiOptions {
+  store: Store;
+  gates: FeatureGates;
+  now?: () => Date;
+}
+
+function gr(def: ResourceDef): GroupResource {
+  return { group: def.group, resource: def.resource };
+}
+
+function tooOld(requested: number, current: number): StatusError {
+  return statusErrors.gone(`too old resource version: ${requested} (${current})`);
+}
+
+function parseRV(rv: string | undefined): number | undefined {
+  if (rv === undefined || rv === '') return undefined;
+  if (!/^\d+$/.test(rv)) throw statusErrors.badRequest(`invalid resource version "${rv}"`);
+  return Number(rv);
+}
+
+interface Selection {
+  labels: LabelRequirement[];
+  fields: FieldRequirement[];
+}
+
+function selection(def: ResourceDef, opts: { labelSelector?: string; fieldSelector?: string }): Selection {
+  try {
+    const fields = parseFieldSelector(opts.fieldSelector ?? '');
+    const known = def.fields({ metadata: {} } as KubeObject);
+    for (const f of fields) {
+      if (!(f.field in known)) {
+        throw statusErrors.badRequest(`"${f.field}" is not a known field selector: only "${Object.keys(known).join('", "')}"`);
+      }
+    }
+    return { labels: parseLabelSelector(opts.labelSelector ?? ''), fields };
+  } catch (e) {
+    if (e instanceof SelectorParseError) throw statusErrors.badRequest(`unable to parse requirement: ${e.message}`);
+    throw e;
+  }
+}
+
+function selects(def: ResourceDef, s: Selection, obj: KubeObject): boolean {
+  return matchesLabels(s.labels, obj.metadata?.labels) && (s.fields.length === 0 || matchesFields(s.fields, def.fields(obj)));
+}
+
+const maxCreateRetries = 16;
+
+export class Api {
+  readonly store: Store;
+  readonly gates: FeatureGates;
+  readonly now: () => Date;
+  readonly strategies = new Map<string, Strategy>();
+
+  constructor(opts: ApiOptions) {
+    this.store = opts.store;
+    this.gates = opts.gates;
+    this.now = opts.now ?? (() => new Date());
+  }
+
+  resource(group: string, version: string, resource: string): ResourceDef | undefined {
+    return findResource(group, version, resource);
+  }
+
+  def(resource: string): ResourceDef {
+    const d = resources.find((r) => r.resource === resource);
+    if (!d) throw new Error(`unknown resource ${resource}`);
+    return d;
+  }
+
+  strategy(def: ResourceDef): Strategy {
+    return this.strategies.get(def.resource) ?? {};
+  }
+
+  async getKV(def: ResourceDef, namespace: string | undefined, name: string): Promise<KeyValue | undefined> {
+    return this.store.get(storageKey(def, namespace, name));
+  }
+
+  async get<T extends KubeObject = KubeObject>(def: ResourceDef, namespace: string | undefined, name: string): Promise<T> {
+    const kv = await this.getKV(def, namespace, name);
+    if (!kv) throw statusErrors.notFound(gr(def), name);
+    return decodeStored<T>(kv);
+  }
+
+  async tryGet<T extends KubeObject = KubeObject>(def: ResourceDef, namespace: string | undefined, name: string): Promise<T | undefined> {
+    const kv = await this.getKV(def, namespace, name);
+    return kv ? decodeStored<T>(kv) : undefined;
+  }
+
+  async list(def: ResourceDef, namespace: string | undefined, opts: ListOptions = {}): Promise<ListResult> {
+    const sel = selection(def, opts);
+    const rv = parseRV(opts.resourceVersion);
+    const prefix = storageKey(def, namespace);
+    let readAt: number | undefined;
+    if (rv !== undefined && rv !== 0 && opts.resourceVersionMatch === 'Exact') readAt = rv;
+    if (rv !== undefined && rv !== 0 && opts.resourceVersionMatch !== 'Exact') {
+      const current = await this.store.currentRevision();
+      if (rv > current) throw statusErrors.timeout(`Too large resource version: ${rv}, current: ${current}`);
+    }
+    let after: string | undefined;
+    if (opts.continue) {
+      try {
+        const c = JSON.parse(Buffer.from(opts.continue, 'base64url').toString('utf8')) as { rv: number; start: string };
+        readAt = c.rv;
+        after = c.start;
+      } catch {
+        throw statusErrors.badRequest('continue key is not valid: illegal base64 data');
+      }
+    }
+    try {
+      const items: KubeObject[] = [];
+      const limit = opts.limit && opts.limit > 0 ? opts.limit : 0;
+      let revision = 0;
+      let more = false;
+      let last: string | undefined;
+      // Page through the store until `limit` matching items are found (selectors filter after reading).
+      for (;;) {
+        const page = await this.store.list(prefix, { revision: readAt, after, limit: limit ? Math.max(limit, 256) : 0 });
+        revision = page.revision;
+        readAt ??= page.revision;
+        for (const kv of page.items) {
+          last = kv.key;
+          const obj = decodeStored(kv);
+          if (!selects(def, sel, obj)) continue;
+          items.push(obj);
+          if (limit && items.length === limit) break;
+        }
+        if (limit && items.length === limit) {
+          more = page.more || page.items[page.items.length - 1]?.key !== last;
+          break;
+        }
+        if (!page.more) break;
+        after = last;
+      }
+      const result: ListResult = { items, resourceVersion: String(revision) };
+      if (more && last) result.continue = Buffer.from(JSON.stringify({ rv: revision, start: last })).toString('base64url');
+      return result;
+    } catch (e) {
+      if (e instanceof CompactedError) throw statusErrors.gone(`The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.`);
+      if (e instanceof FutureRevisionError) throw statusErrors.timeout(`Too large resource version: ${e.requested}, current: ${e.current}`);
+      throw e;
+    }
+  }
+
+  /** Starts a watch; resolves once the initial state (if any) has been sent. */
+  async watch(def: ResourceDef, namespace: string | undefined, opts: ListOptions, sink: WatchSink): Promise<Watch> {
+    const sel = selection(def, opts);
+    const prefix = storageKey(def, namespace);
+    let from = parseRV(opts.resourceVersion);
+    if (from === undefined || from === 0) {
+      // Start from "now": the current objects arrive as ADDED events first.
+      const snapshot = await this.list(def, namespace, { labelSelector: opts.labelSelector, fieldSelector: opts.fieldSelector });
+      for (const o of snapshot.items) sink.send('ADDED', o);
+      from = Number(snapshot.resourceVersion);
+    }
+    const onEvent = (e: WatchEvent) => {
+      const obj = decodeStored(e.kv);
+      if (e.type === 'DELETE') {
+        const last = e.prevKv ? decodeStored(e.prevKv) : obj;
+        last.metadata = { ...last.metadata, resourceVersion: String(e.kv.modRevision) };
+        if (selects(def, sel, last)) sink.send('DELETED', last);
+        return;
+      }
+      const now = selects(def, sel, obj);
+      const before = e.prevKv && !e.created ? selects(def, sel, decodeStored(e.prevKv)) : false;
+      if (now && before) sink.send('MODIFIED', obj);
+      else if (now) sink.send('ADDED', obj);
+      else if (before) sink.send('DELETED', obj);
+    };
+    try {
+      return await this.store.watch(prefix, from, {
+        event: onEvent,
+        error: (err) => {
+          if (err instanceof CompactedError) sink.send('ERROR', tooOld(err.requested, err.compactRevision).status);
+          sink.close();
+        },
+      });
+    } catch (e) {
+      if (e instanceof CompactedError) {
+        sink.send('ERROR', tooOld(from, e.compactRevision).status);
+        sink.close();
+        return { cancel() {} };
+      }
+      throw e;
+    }
+  }
+
+  async requireNamespace(def: ResourceDef, namespace: string | undefined, name: string, forCreate: boolean): Promise<Namespace | undefined> {
+    if (!def.namespaced || namespace === undefined) return undefined;
+    const ns = await this.tryGet<Namespace>(this.def('namespaces'), undefined, namespace);
+    if (!ns) throw statusErrors.notFound({ group: '', resource: 'namespaces' }, namespace);
+    if (forCreate && (ns.status?.phase === 'Terminating' || ns.metadata.deletionTimestamp)) {
+      throw statusErrors.forbidden(gr(def), name, `unable to create new content in namespace ${namespace} because it is being terminated`);
+    }
+    return ns;
+  }
+
+  async create(def: ResourceDef, namespace: string | undefined, body: KubeObject, req: RequestInfo): Promise<KubeObject> {
+    const meta = body.metadata ?? {};
+    if (def.namespaced) {
+      if (meta.namespace && namespace && meta.namespace !== namespace) {
+        throw statusErrors.badRequest('the namespace of the provided object does not match the namespace sent on the request');
+      }
+    }
+    const generated = !meta.name && meta.generateName ? generateName(meta.generateName) : undefined;
+    for (let attempt = 0; attempt < maxCreateRetries; attempt++) {
+      const obj: KubeObject = structuredClone(body);
+      obj.apiVersion = groupVersion(def);
+      obj.kind = def.kind;
+      obj.metadata = { ...(obj.metadata ?? {}) };
+      if (def.namespaced) obj.metadata.namespace = namespace;
+      else delete obj.metadata.namespace;
+      if (generated) obj.metadata.name = generated;
+      const name = obj.metadata.name ?? '';
+      await this.requireNamespace(def, namespace, name, true);
+      // Fields the server owns.
+      delete obj.metadata.resourceVersion;
+      delete obj.metadata.deletionTimestamp;
+      delete obj.metadata.deletionGracePeriodSeconds;
+      obj.metadata.uid = newUID();
+      obj.metadata.creationTimestamp = timestamp(this.now());
+      obj.metadata.generation = 1;
+      const strat = this.strategy(def);
+      const prepared = strat.create ? await strat.create(obj, req, this) : { obj };
+      const key = storageKey(def, namespace, prepared.obj.metadata?.name ?? name);
+      if (req.dryRun) {
+        if (await this.store.get(key)) throw statusErrors.alreadyExists(gr(def), name);
+        return prepared.obj;
+      }
+      const compares: Compare[] = [{ key, modRevision: 0 }];
+      const ops: Operation[] = [{ op: 'put', key, value: encodeForStore(prepared.obj) }];
+      for (const w of prepared.writes ?? []) {
+        compares.push({ key: w.key, modRevision: w.modRevision });
+        ops.push({ op: 'put', key: w.key, value: w.value });
+      }
+      const r = await this.store.txn(compares, ops);
+      if (r.succeeded) {
+        const created = structuredClone(prepared.obj);
+        created.metadata!.resourceVersion = String(r.revision);
+        return created;
+      }
+      if (await this.store.get(key)) throw statusErrors.alreadyExists(gr(def), name);
+      // A guarded write (quota status) changed under us: admit again against the new state.
+    }
+    throw statusErrors.conflict(gr(def), body.metadata?.name ?? '', 'too many concurrent changes to the objects this create depends on; please retry');
+  }
+
+  /**
+   * Replaces an object (PUT, or the result of a PATCH). With `expectRV` the write is a
+   * compare-and-swap; a stale resourceVersion is a 409 Conflict.
+   */
+  async update(def: ResourceDef, namespace: string | undefined, name: string, body: KubeObject, req: RequestInfo, subresource?: string): Promise<KubeObject> {
+    const key = storageKey(def, namespace, name);
+    if (body.metadata?.name && body.metadata.name !== name) {
+      throw statusErrors.badRequest(`the name of the object (${body.metadata.name}) does not match the name on the URL (${name})`);
+    }
+    if (def.namespaced && body.metadata?.namespace && body.metadata.namespace !== namespace) {
+      throw statusErrors.badRequest('the namespace of the provided object does not match the namespace sent on the request');
+    }
+    for (let attempt = 0; attempt < maxCreateRetries; attempt++) {
+      const kv = await this.store.get(key);
+      if (!kv) throw statusErrors.notFound(gr(def), name);
+      const old = decodeStored(kv);
+      const wantRV = body.metadata?.resourceVersion;
+      if (wantRV && wantRV !== String(kv.modRevision)) throw statusErrors.modified(gr(def), name);
+      const obj: KubeObject = structuredClone(body);
+      obj.apiVersion = groupVersion(def);
+      obj.kind = def.kind;
+      obj.metadata = { ...(obj.metadata ?? {}), name, uid: old.metadata?.uid, creationTimestamp: old.metadata?.creationTimestamp };
+      if (def.namespaced) obj.metadata.namespace = namespace;
+      if (old.metadata?.deletionTimestamp) {
+        obj.metadata.deletionTimestamp = old.metadata.deletionTimestamp;
+        obj.metadata.deletionGracePeriodSeconds = old.metadata.deletionGracePeriodSeconds;
+      }
+      const strat = this.strategy(def);
+      const prepared = strat.update ? await strat.update(obj, old, req, this, subresource) : { obj };
+      if (req.dryRun) return prepared.obj;
+      const compares: Compare[] = [{ key, modRevision: kv.modRevision }];
+      const ops: Operation[] = [{ op: 'put', key, value: encodeForStore(prepared.obj) }];
+      for (const w of prepared.writes ?? []) {
+        compares.push({ key: w.key, modRevision: w.modRevision });
+        ops.push({ op: 'put', key: w.key, value: w.value });
+      }
+      const r = await this.store.txn(compares, ops);
+      if (r.succeeded) {
+        const out = structuredClone(prepared.obj);
+        out.metadata!.resourceVersion = String(r.revision);
+        return out;
+      }
+      if (wantRV) throw statusErrors.modified(gr(def), name);
+    }
+    throw statusErrors.modified(gr(def), name);
+  }
+
+  /** Removes the object now (after preconditions); returns its last state. */
+  async remove(def: ResourceDef, namespace: string | undefined, name: string, preconditions?: DeleteOptions['preconditions']): Promise<KubeObject> {
+    const key = storageKey(def, namespace, name);
+    for (;;) {
+      const kv = await this.store.get(key);
+      if (!kv) throw statusErrors.notFound(gr(def), name);
+      const obj = decodeStored(kv);
+      checkPreconditions(def, name, obj, preconditions);
+      const r = await this.store.txn([{ key, modRevision: kv.modRevision }], [{ op: 'delete', key }]);
+      if (r.succeeded) {
+        obj.metadata = { ...obj.metadata, resourceVersion: String(r.revision) };
+        return obj;
+      }
+    }
+  }
+
+  async delete(def: ResourceDef, namespace: string | undefined, name: string, opts: DeleteOptions, req: RequestInfo): Promise<KubeObject> {
+    const obj = await this.get(def, namespace, name);
+    checkPreconditions(def, name, obj, opts.preconditions);
+    const strat = this.strategy(def);
+    const decision = strat.delete ? await strat.delete(obj, opts, req, this) : undefined;
+    if (req.dryRun) return decision?.mark ?? obj;
+    if (decision?.mark) return this.update(def, namespace, name, decision.mark, { ...req, fieldManager: undefined }, 'delete');
+    return this.remove(def, namespace, name, opts.preconditions);
+  }
+
+  async deleteCollection(def: ResourceDef, namespace: string | undefined, opts: DeleteOptions, list: ListOptions, req: RequestInfo): Promise<KubeObject[]> {
+    const items = (await this.list(def, namespace, list)).items;
+    const out: KubeObject[] = [];
+    for (const o of items) {
+      try {
+        out.push(await this.delete(def, o.metadata?.namespace, o.metadata!.name!, opts, req));
+      } catch (e) {
+        if (e instanceof StatusError && e.code === 404) continue;
+        throw e;
+      }
+    }
+    return out;
+  }
+}
+
+function checkPreconditions(def: ResourceDef, name: string, obj: KubeObject, pre: DeleteOptions['preconditions']): void {
+  if (!pre) return;
+  if (pre.uid && pre.uid !== obj.metadata?.uid) {
+    throw statusErrors.conflict(gr(def), name, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${obj.metadata?.uid ?? ''}`);
+  }
+  if (pre.resourceVersion && pre.resourceVersion !== obj.metadata?.resourceVersion) {
+    throw statusErrors.conflict(gr(def), name, `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${obj.metadata?.resourceVersion ?? ''}`);
+  }
+}
+
+export { KeyExistsError };

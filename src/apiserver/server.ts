@@ -1,0 +1,149 @@
+// Assembles a running API server: the store, certificates and tokens in the data directory,
+// the registry with its strategies, the HTTPS listener, the controllers, and an admin
+// kubeconfig that the real kubectl can use.
+
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { join, resolve } from 'node:path';
+import { defaultFeatureGates, type FeatureGates } from '../api/featuregates.js';
+import type { PodSecurityDefaults } from '../admission/podsecurity.js';
+import { NamespaceController } from '../controllers/namespace.js';
+import { QuotaController } from '../controllers/quota.js';
+import { openStore } from '../storage/index.js';
+import type { Store } from '../storage/store.js';
+import { adminUser, bearerAuthenticator, mastersGroup, NodeAwareAuthorizer, nodesGroup, nodeUserPrefix, TokenFile } from './auth.js';
+import { createHandler, type HandlerOptions } from './handler.js';
+import { ensurePKI } from './pki.js';
+import { Api, type RequestInfo } from './rest.js';
+import { installStrategies } from './strategies.js';
+import { StatusError } from './status.js';
+import { ApiMetrics } from './metrics.js';
+
+export interface ServerOptions {
+  dataDir: string;
+  /** `sqlite:PATH` (default `sqlite:<dataDir>/bulkhead.db`) or `memory:`. */
+  store?: string;
+  host?: string;
+  /** 0 picks a free port. */
+  port?: number;
+  gates?: FeatureGates;
+  podSecurityDefaults?: PodSecurityDefaults;
+  /** Extra names or addresses for the serving certificate. */
+  advertise?: string[];
+  /** Seconds between full quota resyncs. */
+  quotaResyncSeconds?: number;
+  extend?: (opts: HandlerOptions) => void;
+}
+
+export interface RunningServer {
+  url: string;
+  api: Api;
+  store: Store;
+  caCert: string;
+  adminToken: string;
+  kubeconfigPath: string;
+  tokens: TokenFile;
+  /** The token of a node identity, created on first use. */
+  nodeToken(node: string): string;
+  quota: QuotaController;
+  namespaces: NamespaceController;
+  close(): Promise<void>;
+}
+
+export const systemNamespaces = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
+
+const bootstrap: RequestInfo = { user: { name: 'system:apiserver', groups: [mastersGroup] }, dryRun: false, fieldValidation: 'Ignore', warnings: [] };
+
+export function kubeconfig(server: string, caCert: string, user: string, token: string, context = 'bulkhead'): string {
+  const ca = Buffer.from(caCert).toString('base64');
+  return [
+    'apiVersion: v1',
+    'kind: Config',
+    'clusters:',
+    `- name: ${context}`,
+    '  cluster:',
+    `    server: ${server}`,
+    `    certificate-authority-data: ${ca}`,
+    'users:',
+    `- name: ${user}`,
+    '  user:',
+    `    token: ${token}`,
+    'contexts:',
+    `- name: ${context}`,
+    '  context:',
+    `    cluster: ${context}`,
+    `    user: ${user}`,
+    '    namespace: default',
+    `current-context: ${context}`,
+    '',
+  ].join('\n');
+}
+
+export async function startServer(opts: ServerOptions): Promise<RunningServer> {
+  const dataDir = resolve(opts.dataDir);
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const store = await openStore(opts.store ?? `sqlite:${join(dataDir, 'bulkhead.db')}`);
+  const api = new Api({ store, gates: opts.gates ?? defaultFeatureGates });
+  installStrategies(api, opts.podSecurityDefaults ?? {});
+  for (const name of systemNamespaces) {
+    try {
+      await api.create(api.def('namespaces'), undefined, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } }, { ...bootstrap, warnings: [] });
+    } catch (e) {
+      if (!(e instanceof StatusError && e.code === 409)) throw e;
+    }
+  }
+  const host = opts.host ?? '127.0.0.1';
+  const pki = await ensurePKI(join(dataDir, 'pki'), [host, ...(opts.advertise ?? [])].filter((h) => h !== '0.0.0.0' && h !== '::'));
+  const tokens = new TokenFile(join(dataDir, 'tokens.json'));
+  const adminToken = tokens.ensure(adminUser, [mastersGroup]);
+  const metrics = new ApiMetrics();
+  const handlerOpts: HandlerOptions = {
+    api,
+    authenticate: bearerAuthenticator(tokens),
+    authorizer: new NodeAwareAuthorizer(),
+    serverAddress: `${host}:${opts.port ?? 6443}`,
+    metrics: () => metrics.render(),
+    onRequest: (verb, resource, code, seconds) => metrics.observe(verb, resource, code, seconds),
+  };
+  opts.extend?.(handlerOpts);
+  const server: Server = createServer({ cert: pki.serverCert, key: pki.serverKey, keepAliveTimeout: 65_000 }, createHandler(handlerOpts));
+  server.requestTimeout = 0;
+  await new Promise<void>((ok, fail) => {
+    server.once('error', fail);
+    server.listen(opts.port ?? 6443, host, () => ok());
+  });
+  const port = (server.address() as AddressInfo).port;
+  const urlHost = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
+  const url = `https://${urlHost}:${port}`;
+  handlerOpts.serverAddress = `${urlHost}:${port}`;
+
+  const quota = new QuotaController(api, (opts.quotaResyncSeconds ?? 30) * 1000);
+  const namespaces = new NamespaceController(api);
+  await quota.start();
+  await namespaces.start();
+  await quota.resyncAll();
+
+  const kubeconfigPath = join(dataDir, 'kubeconfig');
+  writeFileSync(kubeconfigPath, kubeconfig(url, pki.caCert, adminUser, adminToken), { mode: 0o600 });
+
+  return {
+    url,
+    api,
+    store,
+    caCert: pki.caCert,
+    adminToken,
+    kubeconfigPath,
+    tokens,
+    nodeToken: (node) => tokens.ensure(`${nodeUserPrefix}${node}`, [nodesGroup]),
+    quota,
+    namespaces,
+    async close() {
+      quota.stop();
+      namespaces.stop();
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+      await store.close();
+    },
+  };
+}

@@ -1,0 +1,206 @@
+// What is special about each kind on create, update and delete: the pod admission path with
+// its quota charge committed in the same transaction as the pod, pod update rules and
+// graceful deletion, namespace lifecycle, quota and LimitRange validation and defaulting.
+
+import { admitPodCreate, podDisplayName, type Rejection } from '../admission/pod.js';
+import { validateNamespaceObject } from '../admission/namespace.js';
+import type { PodSecurityDefaults } from '../admission/podsecurity.js';
+import { fieldError, type FieldError } from '../api/fielderrors.js';
+import type { KubeObject, LimitRange, Namespace, Pod, ResourceQuota, Status } from '../api/types.js';
+import { validateLimitRange, validateResourceQuota, validateResourceQuotaUpdate } from '../api/validation/index.js';
+import { validateNamespaceLabelsUpdate } from '../podsecurity/index.js';
+import { defaultLimitRangeItem } from '../quota/limitranger.js';
+import { decodeStored, encodeForStore, timestamp } from './objects.js';
+import type { Api, GuardedWrite, RequestInfo, Strategy } from './rest.js';
+import { storageKey } from './resources.js';
+import { statusErrors, StatusError } from './status.js';
+
+function rejectionError(r: Rejection, pod: Pod, causes: { field: string; type: string; message: string }[]): StatusError {
+  const name = podDisplayName(pod);
+  const s: Status = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: r.message, reason: r.reason, code: r.code };
+  if (r.code === 422) s.details = { name, group: '', kind: 'Pod', causes: causes.map((c) => ({ reason: c.type, message: c.message, field: c.field })) };
+  else if (r.code === 403) s.details = { name, group: '', kind: 'pods' };
+  return new StatusError(s);
+}
+
+function invalid(kind: string, name: string, errs: FieldError[]): StatusError {
+  return statusErrors.invalid(kind, '', name, errs);
+}
+
+const podUpdateForbidden =
+  'pod updates may not change fields other than `spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)';
+
+/** The spec with the fields a pod update may change blanked out, for comparison. */
+function immutablePodSpec(pod: Pod): unknown {
+  const spec = structuredClone(pod.spec) as Pod['spec'] & Record<string, unknown>;
+  for (const c of [...(spec.containers ?? []), ...(spec.initContainers ?? [])]) delete c.image;
+  delete spec.activeDeadlineSeconds;
+  delete spec.tolerations;
+  delete spec.terminationGracePeriodSeconds;
+  // Binding sets nodeName once; the scheduler and agent own it afterwards.
+  delete spec.nodeName;
+  return spec;
+}
+
+function sameJSON(a: unknown, b: unknown): boolean {
+  return stableJSON(a) === stableJSON(b);
+}
+
+export function stableJSON(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(stableJSON).join(',')}]`;
+  if (v && typeof v === 'object') {
+    return `{${Object.keys(v as object).filter((k) => (v as Record<string, unknown>)[k] !== undefined).sort().map((k) => `${JSON.stringify(k)}:${stableJSON((v as Record<string, unknown>)[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(v);
+}
+
+export function podStrategy(podSecurityDefaults: PodSecurityDefaults): Strategy {
+  return {
+    async create(obj, req, api) {
+      const pod = obj as Pod;
+      const namespace = pod.metadata.namespace!;
+      const ns = await api.tryGet<Namespace>(api.def('namespaces'), undefined, namespace);
+      const limitRanges = (await api.list(api.def('limitranges'), namespace)).items as LimitRange[];
+      const quotaPage = await api.store.list(storageKey(api.def('resourcequotas'), namespace));
+      const quotaKVs = new Map(quotaPage.items.map((kv) => [decodeStored<ResourceQuota>(kv).metadata.name!, kv]));
+      const quotas = [...quotaKVs.values()].map((kv) => decodeStored<ResourceQuota>(kv));
+      const result = admitPodCreate({
+        pod,
+        namespaceLabels: ns?.metadata.labels ?? {},
+        limitRanges,
+        quotas,
+        gates: api.gates,
+        podSecurityDefaults,
+        now: api.now(),
+      });
+      if (result.rejection) throw rejectionError(result.rejection, pod, result.errors);
+      req.warnings.push(...result.warnings);
+      const stored = result.pod!;
+      const writes: GuardedWrite[] = [];
+      for (const charge of result.charges) {
+        const kv = quotaKVs.get(charge.name)!;
+        const q = decodeStored<ResourceQuota>(kv);
+        if (sameJSON(q.status?.used, charge.used)) continue;
+        q.status = { ...(q.status ?? {}), used: charge.used };
+        writes.push({ key: kv.key, modRevision: kv.modRevision, value: encodeForStore(q) });
+      }
+      return { obj: stored, writes };
+    },
+    async update(obj, old, _req, _api, subresource) {
+      const pod = obj as Pod;
+      const prev = old as Pod;
+      if (subresource === 'status') {
+        return { obj: { ...prev, metadata: { ...prev.metadata, ...pickMutableMeta(pod) }, status: pod.status } };
+      }
+      if (subresource !== 'delete' && !sameJSON(immutablePodSpec(pod), immutablePodSpec(prev))) {
+        throw invalid('Pod', prev.metadata.name ?? '', [fieldError.forbidden('spec', podUpdateForbidden)]);
+      }
+      // Status is owned by the status subresource; the QoS class never changes.
+      return { obj: { ...pod, status: prev.status } };
+    },
+    async delete(obj, opts, _req, api) {
+      const pod = obj as Pod;
+      if (!pod.spec.nodeName) return undefined;
+      const grace = opts.gracePeriodSeconds ?? pod.spec.terminationGracePeriodSeconds ?? 30;
+      if (grace <= 0) return undefined;
+      const current = pod.metadata.deletionGracePeriodSeconds;
+      if (current !== undefined && current <= grace) return { mark: pod };
+      const mark = structuredClone(pod);
+      mark.metadata.deletionTimestamp = timestamp(new Date(api.now().getTime() + grace * 1000));
+      mark.metadata.deletionGracePeriodSeconds = grace;
+      return { mark };
+    },
+  };
+}
+
+function pickMutableMeta(o: KubeObject): Partial<KubeObject['metadata']> {
+  return { labels: o.metadata?.labels, annotations: o.metadata?.annotations };
+}
+
+const protectedNamespaces = new Set(['default', 'kube-system', 'kube-public']);
+
+export const namespaceStrategy: Strategy = {
+  async create(obj) {
+    const ns = obj as Namespace;
+    const errs = validateNamespaceObject(ns);
+    if (errs.length) throw invalid('Namespace', ns.metadata?.name ?? '', errs);
+    ns.spec = { finalizers: ['kubernetes'] };
+    ns.status = { phase: 'Active' };
+    return { obj: ns };
+  },
+  async update(obj, old, _req, _api, subresource) {
+    const ns = obj as Namespace;
+    const prev = old as Namespace;
+    if (subresource === 'status') return { obj: { ...prev, status: ns.status } };
+    if (subresource === 'finalize') return { obj: { ...prev, spec: { finalizers: ns.spec?.finalizers ?? [] } } };
+    const errs = validateNamespaceLabelsUpdate(ns.metadata?.labels ?? {}, prev.metadata?.labels ?? {});
+    if (errs.length) throw invalid('Namespace', prev.metadata.name ?? '', errs);
+    return { obj: { ...ns, spec: prev.spec, status: prev.status } };
+  },
+  async delete(obj, _opts, _req, api) {
+    const ns = obj as Namespace;
+    if (protectedNamespaces.has(ns.metadata.name ?? '')) {
+      throw statusErrors.forbidden({ group: '', resource: 'namespaces' }, ns.metadata.name!, 'this namespace may not be deleted');
+    }
+    if (ns.metadata.deletionTimestamp) return { mark: ns };
+    const mark = structuredClone(ns);
+    mark.metadata.deletionTimestamp = timestamp(api.now());
+    mark.metadata.deletionGracePeriodSeconds = 0;
+    mark.status = { phase: 'Terminating' };
+    return { mark };
+  },
+};
+
+export const resourceQuotaStrategy: Strategy = {
+  async create(obj) {
+    const q = obj as ResourceQuota;
+    q.status = {};
+    const errs = validateResourceQuota(q);
+    if (errs.length) throw invalid('ResourceQuota', q.metadata?.name ?? '', errs);
+    return { obj: q };
+  },
+  async update(obj, old, _req, _api, subresource) {
+    const q = obj as ResourceQuota;
+    const prev = old as ResourceQuota;
+    if (subresource === 'status') return { obj: { ...prev, status: q.status } };
+    const next = { ...q, status: prev.status };
+    const errs = validateResourceQuotaUpdate(next, prev);
+    if (errs.length) throw invalid('ResourceQuota', prev.metadata.name ?? '', errs);
+    return { obj: next };
+  },
+};
+
+export const limitRangeStrategy: Strategy = {
+  async create(obj) {
+    const lr = obj as LimitRange;
+    const errs = validateLimitRange(lr);
+    if (errs.length) throw invalid('LimitRange', lr.metadata?.name ?? '', errs);
+    lr.spec = { limits: (lr.spec?.limits ?? []).map(defaultLimitRangeItem) };
+    return { obj: lr };
+  },
+  async update(obj, old) {
+    const lr = obj as LimitRange;
+    const errs = validateLimitRange(lr);
+    if (errs.length) throw invalid('LimitRange', old.metadata?.name ?? '', errs);
+    lr.spec = { limits: (lr.spec?.limits ?? []).map(defaultLimitRangeItem) };
+    return { obj: lr };
+  },
+};
+
+/** Main-resource writes keep status; the status subresource changes only status. */
+export const statusSplitStrategy: Strategy = {
+  async update(obj, old, _req: RequestInfo, _api: Api, subresource) {
+    const o = obj as KubeObject & { status?: unknown };
+    const prev = old as KubeObject & { status?: unknown };
+    if (subresource === 'status') return { obj: { ...prev, status: o.status } };
+    return { obj: { ...o, status: prev.status } };
+  },
+};
+
+export function installStrategies(api: Api, podSecurityDefaults: PodSecurityDefaults): void {
+  api.strategies.set('pods', podStrategy(podSecurityDefaults));
+  api.strategies.set('namespaces', namespaceStrategy);
+  api.strategies.set('resourcequotas', resourceQuotaStrategy);
+  api.strategies.set('limitranges', limitRangeStrategy);
+  api.strategies.set('nodes', statusSplitStrategy);
+}

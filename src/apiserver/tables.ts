@@ -1,0 +1,311 @@
+// Server-side Tables (meta.k8s.io/v1) with the columns kube-apiserver's printers send, so
+// that `kubectl get` prints what it prints against Kubernetes. Cells are final strings: the
+// server computes ages and placeholders. Bulkhead adds QoS and OOM kill mode to pods' wide view.
+
+import type { Event, KubeObject, Lease, Namespace, Node, Pod, ResourceQuota } from '../api/types.js';
+
+export interface TableColumn {
+  name: string;
+  type: string;
+  format: string;
+  description: string;
+  priority: number;
+}
+
+export interface TableRow {
+  cells: (string | number)[];
+  object: unknown;
+}
+
+export interface Table {
+  kind: 'Table';
+  apiVersion: 'meta.k8s.io/v1';
+  metadata: { resourceVersion?: string; continue?: string };
+  columnDefinitions: TableColumn[];
+  rows: TableRow[];
+}
+
+/** k8s.io/apimachinery/pkg/util/duration.HumanDuration. */
+export function humanDuration(ms: number): string {
+  const seconds = Math.trunc(ms / 1000);
+  if (seconds < -1) return '<invalid>';
+  if (seconds < 0) return '0s';
+  if (seconds < 120) return `${seconds}s`;
+  const minutes = Math.trunc(seconds / 60);
+  if (minutes < 10) {
+    const s = seconds % 60;
+    return s === 0 ? `${minutes}m` : `${minutes}m${s}s`;
+  }
+  if (minutes < 180) return `${minutes}m`;
+  const hours = Math.trunc(minutes / 60);
+  if (hours < 8) {
+    const m = minutes % 60;
+    return m === 0 ? `${hours}h` : `${hours}h${m}m`;
+  }
+  if (hours < 48) return `${hours}h`;
+  if (hours < 24 * 8) {
+    const h = hours % 24;
+    return h === 0 ? `${Math.trunc(hours / 24)}d` : `${Math.trunc(hours / 24)}d${h}h`;
+  }
+  if (hours < 24 * 365 * 2) return `${Math.trunc(hours / 24)}d`;
+  if (hours < 24 * 365 * 8) {
+    const dy = Math.trunc(hours / 24) % 365;
+    return dy === 0 ? `${Math.trunc(hours / 24 / 365)}y` : `${Math.trunc(hours / 24 / 365)}y${dy}d`;
+  }
+  return `${Math.trunc(hours / 24 / 365)}y`;
+}
+
+export function age(ts: string | undefined | null, now: number): string {
+  if (!ts) return '<unknown>';
+  const t = Date.parse(ts);
+  return Number.isNaN(t) ? '<unknown>' : humanDuration(now - t);
+}
+
+const col = (name: string, type: string, description: string, priority = 0, format = ''): TableColumn => ({ name, type, format, description, priority });
+const nameCol = col('Name', 'string', 'Name must be unique within a namespace.', 0, 'name');
+const ageCol = col('Age', 'string', 'CreationTimestamp is a timestamp representing the server time when this object was created.');
+
+interface Printer<T> {
+  columns: TableColumn[];
+  cells(obj: T, now: number): (string | number)[];
+}
+
+function podStatusReason(pod: Pod): { reason: string; ready: number; total: number; restarts: number; lastRestart?: string } {
+  const spec = pod.spec ?? { containers: [] };
+  const st = pod.status ?? {};
+  let reason = st.reason || st.phase || 'Pending';
+  const total = (spec.containers?.length ?? 0) + (spec.initContainers ?? []).filter((c) => c.restartPolicy === 'Always').length;
+  let ready = 0;
+  let restarts = 0;
+  let lastRestart: string | undefined;
+  const noteRestart = (cs: { restartCount?: number; lastState?: { terminated?: { finishedAt?: string } } }) => {
+    restarts += cs.restartCount ?? 0;
+    const t = cs.lastState?.terminated?.finishedAt;
+    if (t && (!lastRestart || t > lastRestart)) lastRestart = t;
+  };
+  let initializing = false;
+  const inits = spec.initContainers ?? [];
+  (st.initContainerStatuses ?? []).forEach((cs, i) => {
+    noteRestart(cs);
+    if (initializing) return;
+    const isSidecar = inits.find((c) => c.name === cs.name)?.restartPolicy === 'Always';
+    if (isSidecar) {
+      if (cs.ready) ready++;
+      if (cs.started) return;
+    }
+    const term = cs.state?.terminated;
+    if (term && term.exitCode === 0) return;
+    if (term) {
+      reason = term.reason ? `Init:${term.reason}` : term.signal ? `Init:Signal:${term.signal}` : `Init:ExitCode:${term.exitCode}`;
+    } else if (cs.state?.waiting?.reason && cs.state.waiting.reason !== 'PodInitializing') {
+      reason = `Init:${cs.state.waiting.reason}`;
+    } else {
+      reason = `Init:${i}/${inits.length}`;
+    }
+    initializing = true;
+  });
+  if (!initializing) {
+    let hasRunning = false;
+    const statuses = st.containerStatuses ?? [];
+    for (let i = statuses.length - 1; i >= 0; i--) {
+      const cs = statuses[i]!;
+      noteRestart(cs);
+      if (cs.state?.waiting?.reason) reason = cs.state.waiting.reason;
+      else if (cs.state?.terminated?.reason) reason = cs.state.terminated.reason;
+      else if (cs.state?.terminated) reason = cs.state.terminated.signal ? `Signal:${cs.state.terminated.signal}` : `ExitCode:${cs.state.terminated.exitCode}`;
+      else if (cs.ready && cs.state?.running) {
+        hasRunning = true;
+        ready++;
+      }
+    }
+    if (reason === 'Completed' && hasRunning) {
+      const isReady = (st.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
+      reason = isReady ? 'Running' : 'NotReady';
+    }
+  }
+  if (pod.metadata?.deletionTimestamp) reason = st.reason === 'NodeLost' ? 'Unknown' : 'Terminating';
+  return { reason, ready, total, restarts, lastRestart };
+}
+
+function effectiveOOMKillModes(pod: Pod): string {
+  const modes = new Set<string>();
+  for (const c of pod.spec?.containers ?? []) modes.add(c.oomKillMode ?? '<default>');
+  return [...modes].join(',') || '<none>';
+}
+
+const podPrinter: Printer<Pod> = {
+  columns: [
+    nameCol,
+    col('Ready', 'string', 'The aggregate readiness state of this pod for accepting traffic.'),
+    col('Status', 'string', 'The aggregate status of the containers in this pod.'),
+    col('Restarts', 'string', 'The number of times the containers in this pod have been restarted and when the last container in this pod has restarted.'),
+    ageCol,
+    col('IP', 'string', 'IP address allocated to the pod. Routable at least within the cluster. Empty if not yet allocated.', 1),
+    col('Node', 'string', 'NodeName is a request to schedule this pod onto a specific node.', 1),
+    col('Nominated Node', 'string', 'nominatedNodeName is set only when this pod preempts other pods on the node.', 1),
+    col('Readiness Gates', 'string', 'If specified, all readiness gates will be evaluated for pod readiness.', 1),
+    col('QoS', 'string', 'The Quality of Service class of the pod: Guaranteed, Burstable or BestEffort.', 1),
+    col('OOM Kill Mode', 'string', "The containers' oomKillMode (Single or Group); <default> where the node decides.", 1),
+  ],
+  cells(pod, now) {
+    const s = podStatusReason(pod);
+    const restarts = s.lastRestart && s.restarts > 0 ? `${s.restarts} (${humanDuration(now - Date.parse(s.lastRestart))} ago)` : String(s.restarts);
+    return [
+      pod.metadata?.name ?? '',
+      `${s.ready}/${s.total}`,
+      s.reason,
+      restarts,
+      age(pod.metadata?.creationTimestamp, now),
+      pod.status?.podIP || '<none>',
+      pod.spec?.nodeName || '<none>',
+      '<none>',
+      '<none>',
+      pod.status?.qosClass ?? '<none>',
+      effectiveOOMKillModes(pod),
+    ];
+  },
+};
+
+const namespacePrinter: Printer<Namespace> = {
+  columns: [nameCol, col('Status', 'string', 'The status of the namespace'), ageCol],
+  cells: (ns, now) => [ns.metadata?.name ?? '', ns.status?.phase ?? '', age(ns.metadata?.creationTimestamp, now)],
+};
+
+function nodeRoles(node: Node): string {
+  const roles: string[] = [];
+  for (const [k, v] of Object.entries(node.metadata?.labels ?? {})) {
+    if (k.startsWith('node-role.kubernetes.io/')) roles.push(k.slice('node-role.kubernetes.io/'.length));
+    else if (k === 'kubernetes.io/role' && v) roles.push(v);
+  }
+  return roles.length ? roles.sort().join(',') : '<none>';
+}
+
+const nodePrinter: Printer<Node> = {
+  columns: [
+    nameCol,
+    col('Status', 'string', 'The status of the node'),
+    col('Roles', 'string', 'The roles of the node'),
+    ageCol,
+    col('Version', 'string', 'Kubelet Version reported by the node.'),
+    col('Internal-IP', 'string', 'List of addresses reachable to the node. Queried from cloud provider, if available.', 1),
+    col('External-IP', 'string', 'List of addresses reachable to the node. Queried from cloud provider, if available.', 1),
+    col('OS-Image', 'string', 'OS Image reported by the node from /etc/os-release (e.g. Debian GNU/Linux 7 (wheezy)).', 1),
+    col('Kernel-Version', 'string', "Kernel Version reported by the node from 'uname -r' (e.g. 3.16.0-0.bpo.4-amd64).", 1),
+    col('Container-Runtime', 'string', 'Container runtime version reported by the node through runtime remote API (e.g. containerd://1.4.2).', 1),
+  ],
+  cells(node, now) {
+    const ready = (node.status?.conditions ?? []).find((c) => c.type === 'Ready');
+    let status = ready?.status === 'True' ? 'Ready' : ready ? 'NotReady' : 'Unknown';
+    if (node.spec?.unschedulable) status += ',SchedulingDisabled';
+    const addr = (t: string) => node.status?.addresses?.find((a) => a.type === t)?.address ?? '<none>';
+    const info = node.status?.nodeInfo ?? {};
+    return [
+      node.metadata?.name ?? '',
+      status,
+      nodeRoles(node),
+      age(node.metadata?.creationTimestamp, now),
+      info.kubeletVersion ?? '',
+      addr('InternalIP'),
+      addr('ExternalIP'),
+      info.osImage ?? '<unknown>',
+      info.kernelVersion ?? '<unknown>',
+      info.containerRuntimeVersion ?? '<unknown>',
+    ];
+  },
+};
+
+const quotaPrinter: Printer<ResourceQuota> = {
+  columns: [
+    nameCol,
+    ageCol,
+    col('Request', 'string', 'Request represents a minimum amount of cpu/memory that a container may consume.'),
+    col('Limit', 'string', 'Limits control the maximum amount of cpu/memory that a container may use independent of contention on the node.'),
+  ],
+  cells(q, now) {
+    const hard = q.status?.hard ?? {};
+    const used = q.status?.used ?? {};
+    const requests: string[] = [];
+    const limits: string[] = [];
+    for (const k of Object.keys(hard).sort()) {
+      const cell = `${k}: ${used[k] ?? '0'}/${hard[k]}`;
+      (k.startsWith('limits.') ? limits : requests).push(cell);
+    }
+    return [q.metadata?.name ?? '', age(q.metadata?.creationTimestamp, now), requests.join(', '), limits.join(', ')];
+  },
+};
+
+const limitRangePrinter: Printer<KubeObject> = {
+  columns: [nameCol, col('Created At', 'date', 'CreationTimestamp is a timestamp representing the server time when this object was created.')],
+  cells: (lr) => [lr.metadata?.name ?? '', lr.metadata?.creationTimestamp ?? ''],
+};
+
+const eventPrinter: Printer<Event> = {
+  columns: [
+    col('Last Seen', 'string', 'Time when last this event was observed.'),
+    col('Type', 'string', 'Type of this event (Normal, Warning), new types could be added in the future.'),
+    col('Reason', 'string', "This should be a short, machine understandable string that gives the reason for this event being generated."),
+    col('Object', 'string', 'The object that this event is about.'),
+    col('Subobject', 'string', 'The subobject that this event is about.', 1),
+    col('Source', 'string', 'The component reporting this event. Should be a short machine understandable string.', 1),
+    col('Message', 'string', 'A human-readable description of the status of this operation.'),
+    col('First Seen', 'string', 'The time at which the event was first recorded. (Time of server receipt is in TypeMeta.)', 1),
+    col('Count', 'string', 'The number of times this event has occurred.', 1),
+    { ...nameCol, priority: 1 },
+  ],
+  cells(e, now) {
+    const last = e.lastTimestamp || e.eventTime || e.metadata?.creationTimestamp;
+    const first = e.firstTimestamp || e.eventTime || e.metadata?.creationTimestamp;
+    const source = [e.source?.component || e.reportingComponent, e.source?.host].filter(Boolean).join(', ');
+    return [
+      age(last, now),
+      e.type ?? '',
+      e.reason ?? '',
+      `${(e.involvedObject?.kind ?? '').toLowerCase()}/${e.involvedObject?.name ?? ''}`,
+      e.involvedObject?.fieldPath ?? '',
+      source,
+      (e.message ?? '').trim(),
+      age(first, now),
+      String(e.count ?? 1),
+      e.metadata?.name ?? '',
+    ];
+  },
+};
+
+const leasePrinter: Printer<Lease> = {
+  columns: [nameCol, col('Holder', 'string', 'The holder of the lease.'), ageCol],
+  cells: (l, now) => [l.metadata?.name ?? '', l.spec?.holderIdentity ?? '', age(l.metadata?.creationTimestamp, now)],
+};
+
+const defaultPrinter: Printer<KubeObject> = {
+  columns: [nameCol, ageCol],
+  cells: (o, now) => [o.metadata?.name ?? '', age(o.metadata?.creationTimestamp, now)],
+};
+
+const printers: Record<string, Printer<never>> = {
+  pods: podPrinter,
+  namespaces: namespacePrinter,
+  nodes: nodePrinter,
+  resourcequotas: quotaPrinter,
+  limitranges: limitRangePrinter,
+  events: eventPrinter,
+  leases: leasePrinter,
+};
+
+export type IncludeObject = 'None' | 'Metadata' | 'Object';
+
+function rowObject(o: KubeObject, include: IncludeObject): unknown {
+  if (include === 'None') return undefined;
+  if (include === 'Object') return o;
+  return { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: o.metadata ?? {} };
+}
+
+export function toTable(resource: string, objects: readonly KubeObject[], opts: { resourceVersion?: string; include: IncludeObject; now: number; withColumns?: boolean }): Table {
+  const p = (printers[resource] ?? defaultPrinter) as Printer<KubeObject>;
+  return {
+    kind: 'Table',
+    apiVersion: 'meta.k8s.io/v1',
+    metadata: opts.resourceVersion !== undefined ? { resourceVersion: opts.resourceVersion } : {},
+    columnDefinitions: opts.withColumns === false ? [] : p.columns,
+    rows: objects.map((o) => ({ cells: p.cells(o, opts.now), object: rowObject(o, opts.include) })),
+  };
+}

@@ -1,0 +1,107 @@
+// `bulkhead server` and `bulkhead up`: run the API server (and, for up, everything a
+// single-node cluster needs) until interrupted.
+
+import { Command } from 'commander';
+import { parsePodSecurityDefault } from '../admission/podsecurity.js';
+import { FeatureGateError, parseFeatureGates } from '../api/featuregates.js';
+import { startServer, type RunningServer } from '../apiserver/server.js';
+import { UsageError } from './errors.js';
+
+interface ServerFlags {
+  dataDir: string;
+  store?: string;
+  listen: string;
+  featureGates?: string;
+  podSecurity: string;
+  advertise?: string[];
+}
+
+function parseListen(v: string): { host: string; port: number } {
+  const m = /^(\[[^\]]+\]|[^:]*):(\d+)$/.exec(v);
+  if (!m) throw new UsageError(`invalid value "${v}" for --listen: expected HOST:PORT, e.g. 127.0.0.1:6443`);
+  const port = Number(m[2]);
+  if (port > 65535) throw new UsageError(`invalid value "${v}" for --listen: port must be at most 65535`);
+  return { host: m[1]!.replace(/^\[|\]$/g, '') || '127.0.0.1', port };
+}
+
+export async function runServer(f: ServerFlags, banner: (s: RunningServer) => string): Promise<RunningServer> {
+  const { host, port } = parseListen(f.listen);
+  let gates;
+  try {
+    gates = parseFeatureGates(f.featureGates ?? '');
+  } catch (e) {
+    if (e instanceof FeatureGateError) throw new UsageError(`invalid value "${f.featureGates}" for --feature-gates: ${e.message}`);
+    throw e;
+  }
+  let podSecurityDefaults;
+  try {
+    podSecurityDefaults = parsePodSecurityDefault(f.podSecurity);
+  } catch (e) {
+    throw new UsageError(`invalid value "${f.podSecurity}" for --pod-security: ${(e as Error).message}`);
+  }
+  if (f.store && !/^(sqlite:.+|memory:)$/.test(f.store)) {
+    throw new UsageError(`invalid value "${f.store}" for --store: supported engines are sqlite:PATH and memory: (etcd is not available yet)`);
+  }
+  process.stderr.write(`bulkhead: starting the API server (data in ${f.dataDir})…\n`);
+  let running: RunningServer;
+  try {
+    running = await startServer({ dataDir: f.dataDir, store: f.store, host, port, gates, podSecurityDefaults, advertise: f.advertise });
+  } catch (e) {
+    const err = e as NodeJS.ErrnoException;
+    if (err.code === 'EADDRINUSE') throw new UsageError(`cannot listen on ${f.listen}: the address is already in use (another bulkhead running?)`);
+    if (err.code === 'EACCES') throw new UsageError(`cannot listen on ${f.listen}: permission denied`);
+    throw e;
+  }
+  process.stdout.write(banner(running));
+  const stop = () => {
+    process.stderr.write('bulkhead: shutting down…\n');
+    void running.close().then(() => process.exit(0));
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  return running;
+}
+
+function addServerFlags(c: Command, defaultDataDir: string): Command {
+  return c
+    .option('--data-dir <dir>', 'where the database, certificates, tokens and kubeconfig live', defaultDataDir)
+    .option('--store <engine>', 'sqlite:PATH (default: <data-dir>/bulkhead.db) or memory: (nothing survives a restart)')
+    .option('--listen <host:port>', 'address to serve HTTPS on', '127.0.0.1:6443')
+    .option('--advertise <name...>', 'extra DNS names or IPs for the serving certificate')
+    .option('--feature-gates <gates>', 'feature gates, e.g. ContainerUlimits=false')
+    .option('--pod-security <level[:version]>', 'Pod Security enforce level for namespaces without labels', 'privileged:latest');
+}
+
+const kubectlHint = (s: RunningServer) => `Bulkhead API server is running at ${s.url}
+
+Point kubectl at it:
+  export KUBECONFIG=${s.kubeconfigPath}
+  kubectl get namespaces
+  kubectl apply -f examples/
+
+Stop with Ctrl-C; data stays in the data directory.
+`;
+
+export function serverCommand(): Command {
+  return addServerFlags(new Command('server'), '.bulkhead')
+    .description('Run the API server with the embedded SQLite store and the quota and namespace controllers.')
+    .addHelpText('after', `
+Examples:
+  bulkhead server --data-dir /var/lib/bulkhead --listen 0.0.0.0:6443 --advertise my-host
+  KUBECONFIG=/var/lib/bulkhead/kubeconfig kubectl get ns`)
+    .action(async (f: ServerFlags) => {
+      await runServer(f, kubectlHint);
+    });
+}
+
+export function upCommand(): Command {
+  return addServerFlags(new Command('up'), '.bulkhead')
+    .description('Start a Bulkhead cluster on this machine (today: the API server and its controllers) and print how to point kubectl at it.')
+    .addHelpText('after', `
+Examples:
+  bulkhead up
+  bulkhead up --data-dir /tmp/demo --listen 127.0.0.1:7443`)
+    .action(async (f: ServerFlags) => {
+      await runServer(f, kubectlHint);
+    });
+}

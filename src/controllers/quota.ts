@@ -1,0 +1,79 @@
+// The quota controller: status.hard from spec.hard and status.used recomputed from the pods of
+// the namespace whenever a quota or a pod changes, and on a period to repair drift. Admission
+// charges optimistically; this controller is the source of truth (it releases what finished
+// or deleted pods held).
+
+import type { Pod, ResourceQuota } from '../api/types.js';
+import { computeQuotaStatus } from '../quota/admission.js';
+import type { Api, RequestInfo } from '../apiserver/rest.js';
+import { StatusError } from '../apiserver/status.js';
+import { stableJSON } from '../apiserver/strategies.js';
+import { KeyedQueue } from './queue.js';
+
+const controllerUser: RequestInfo = {
+  user: { name: 'system:serviceaccount:kube-system:resourcequota-controller', groups: ['system:masters'] },
+  dryRun: false,
+  fieldValidation: 'Ignore',
+  warnings: [],
+};
+
+export class QuotaController {
+  private readonly queue: KeyedQueue;
+  private timer?: NodeJS.Timeout;
+  private watches: { cancel(): void }[] = [];
+
+  constructor(private readonly api: Api, private readonly resyncMs = 30_000) {
+    this.queue = new KeyedQueue((ns) => this.syncNamespace(ns));
+  }
+
+  async start(): Promise<void> {
+    const quotas = this.api.def('resourcequotas');
+    const pods = this.api.def('pods');
+    const enqueue = (o: unknown) => {
+      const ns = (o as ResourceQuota).metadata?.namespace;
+      if (ns) this.queue.add(ns);
+    };
+    const sink = { send: (_t: string, o: unknown) => enqueue(o), close: () => undefined };
+    this.watches.push(await this.api.watch(quotas, undefined, {}, sink));
+    this.watches.push(await this.api.watch(pods, undefined, {}, sink));
+    this.timer = setInterval(() => void this.resyncAll(), this.resyncMs);
+    this.timer.unref();
+  }
+
+  async resyncAll(): Promise<void> {
+    const list = await this.api.list(this.api.def('resourcequotas'), undefined);
+    for (const q of list.items) this.queue.add(q.metadata!.namespace!);
+  }
+
+  /** Recomputes every quota of a namespace; a conflicting write is retried by requeueing. */
+  async syncNamespace(namespace: string): Promise<void> {
+    const quotas = (await this.api.list(this.api.def('resourcequotas'), namespace)).items as ResourceQuota[];
+    if (quotas.length === 0) return;
+    const pods = (await this.api.list(this.api.def('pods'), namespace)).items as Pod[];
+    const opts = { gates: this.api.gates, now: this.api.now() };
+    for (const q of quotas) {
+      const fresh = computeQuotaStatus(q, pods, opts);
+      const status = { hard: fresh.hard, used: fresh.used };
+      if (stableJSON(q.status) === stableJSON(status)) continue;
+      try {
+        await this.api.update(this.api.def('resourcequotas'), namespace, q.metadata.name!, { ...q, status } as ResourceQuota, { ...controllerUser, warnings: [] }, 'status');
+      } catch (e) {
+        if (e instanceof StatusError && (e.code === 409 || e.code === 404)) {
+          if (e.code === 409) this.queue.add(namespace);
+          continue;
+        }
+        throw e;
+      }
+    }
+  }
+
+  async idle(): Promise<void> {
+    await this.queue.idle();
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    for (const w of this.watches) w.cancel();
+    this.queue.stop();
+  }
+}
