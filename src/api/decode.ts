@@ -244,9 +244,13 @@ function walk(v: unknown, s: Schema, path: string, goPath: string, owner: string
           return;
         }
         try {
-          Quantity.fromJSON(v);
+          // value() forces the exact magnitude: an exponent like 1e999999999 parses but
+          // cannot be computed with, so it is refused here rather than failing deep inside.
+          Quantity.fromJSON(v).value();
         } catch (e) {
-          out.push({ field: path, message: e instanceof QuantityError ? e.message : String(e) });
+          if (e instanceof QuantityError) out.push({ field: path, message: e.message });
+          else if (e instanceof RangeError) out.push({ field: path, message: `quantity ${JSON.stringify(v)} is too large` });
+          else throw e;
         }
         return;
     }

@@ -166,6 +166,8 @@ export function defaultPod(input: Pod, opts: PodDefaultingOptions): Pod {
   pod.apiVersion ??= 'v1';
   pod.kind ??= 'Pod';
   pod.metadata ??= {};
+  // A pod without a spec decodes to an empty one; validation then names what is missing.
+  pod.spec ??= {} as PodSpec;
   const spec = pod.spec;
   spec.restartPolicy ??= 'Always';
   spec.terminationGracePeriodSeconds ??= 30;

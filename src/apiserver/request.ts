@@ -54,14 +54,18 @@ export function parseAccept(header: string | undefined): AcceptInfo {
   return { table: /as=Table/.test(h) && /g=meta\.k8s\.io/.test(h) };
 }
 
+/** How much of an oversized body is read and discarded so the client can see the 413. */
+const drainBytes = 16 * 1024 * 1024;
+
 export async function readBody(req: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > maxBodyBytes) throw statusErrors.tooLarge('Request entity too large: limit is 3145728');
-    chunks.push(chunk as Buffer);
+    if (size > drainBytes) break;
+    if (size <= maxBodyBytes) chunks.push(chunk as Buffer);
   }
+  if (size > maxBodyBytes) throw statusErrors.tooLarge('Request entity too large: limit is 3145728');
   return Buffer.concat(chunks);
 }
 

@@ -19,6 +19,8 @@ import { Api, type RequestInfo } from './rest.js';
 import { installStrategies } from './strategies.js';
 import { StatusError } from './status.js';
 import { ApiMetrics } from './metrics.js';
+import { openAPIBundle } from '../api/schema/index.js';
+import { decodeRequestObject } from './decode.js';
 
 export interface ServerOptions {
   dataDir: string;
@@ -98,12 +100,22 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const tokens = new TokenFile(join(dataDir, 'tokens.json'));
   const adminToken = tokens.ensure(adminUser, [mastersGroup]);
   const metrics = new ApiMetrics();
+  // Built once: the documents are large and only change with the code.
+  const openapi = openAPIBundle();
   const handlerOpts: HandlerOptions = {
     api,
     authenticate: bearerAuthenticator(tokens),
     authorizer: new NodeAwareAuthorizer(),
     serverAddress: `${host}:${opts.port ?? 6443}`,
     metrics: () => metrics.render(),
+    decode: decodeRequestObject,
+    openapi: {
+      index: () => openapi.index,
+      document: (path) => {
+        const d = openapi.documents[path];
+        return d ? d.doc : undefined;
+      },
+    },
     onRequest: (verb, resource, code, seconds) => metrics.observe(verb, resource, code, seconds),
   };
   opts.extend?.(handlerOpts);

@@ -1,0 +1,53 @@
+// A minimal HTTPS client for tests and benchmarks: keep-alive, the cluster CA, a bearer token.
+
+import { Agent, request } from 'node:https';
+
+export interface Response {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+  json<T = any>(): T; // eslint-disable-line @typescript-eslint/no-explicit-any
+}
+
+export class Client {
+  private readonly agent: Agent;
+  constructor(readonly baseURL: string, private readonly ca: string, private readonly token?: string, maxSockets = 64) {
+    this.agent = new Agent({ ca, keepAlive: true, maxSockets });
+  }
+
+  request(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Response> {
+    const url = new URL(path, this.baseURL);
+    const payload = body === undefined ? undefined : Buffer.isBuffer(body) ? body : Buffer.from(typeof body === 'string' ? body : JSON.stringify(body));
+    return new Promise((resolve, reject) => {
+      const req = request(
+        url,
+        {
+          method,
+          agent: this.agent,
+          headers: {
+            ...(this.token ? { Authorization: `Bearer ${this.token}` } : {}),
+            ...(payload ? { 'Content-Type': 'application/json', 'Content-Length': String(payload.length) } : {}),
+            Accept: 'application/json',
+            ...headers,
+          },
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => {
+            const text = Buffer.concat(chunks).toString('utf8');
+            resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json: () => JSON.parse(text) });
+          });
+          res.on('error', reject);
+        },
+      );
+      req.on('error', reject);
+      if (payload) req.write(payload);
+      req.end();
+    });
+  }
+
+  close(): void {
+    this.agent.destroy();
+  }
+}
