@@ -77,7 +77,7 @@ function listOptions(q: URLSearchParams): ListOptions {
   };
 }
 
-function requestInfo(user: UserInfo, path: ResourcePath, q: URLSearchParams): RequestInfo {
+function requestInfo(user: UserInfo, path: ResourcePath, q: URLSearchParams, userAgent: string | undefined): RequestInfo {
   const fv = q.get('fieldValidation') ?? 'Strict';
   if (fv !== 'Strict' && fv !== 'Warn' && fv !== 'Ignore') {
     throw statusErrors.badRequest(`fieldValidation parameter unsupported: ${fv}`);
@@ -91,6 +91,7 @@ function requestInfo(user: UserInfo, path: ResourcePath, q: URLSearchParams): Re
     fieldManager: q.get('fieldManager') ?? undefined,
     fieldValidation: fv,
     warnings: [],
+    userAgent,
   };
 }
 
@@ -163,7 +164,7 @@ export function createHandler(opts: HandlerOptions): (req: IncomingMessage, res:
           return sendStatusError(res, statusErrors.forbidden({ group: def.group, resource: def.resource }, normalized.name, why));
         }
       }
-      const info = requestInfo(user, normalized, q);
+      const info = requestInfo(user, normalized, q, req.headers['user-agent']);
       const sub = normalized.subresource;
       if (sub && sub !== 'status' && sub !== 'finalize') {
         const handler = opts.subresources?.[sub];

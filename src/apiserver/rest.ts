@@ -16,6 +16,7 @@ import {
   type Watch,
   type WatchEvent,
 } from '../storage/store.js';
+import type { ObjectCache } from './cache.js';
 import { decodeStored, encodeForStore, generateName, newUID, timestamp } from './objects.js';
 import { findResource, groupVersion, resources, storageKey, type ResourceDef } from './resources.js';
 import { statusErrors, StatusError, type GroupResource } from './status.js';
@@ -33,6 +34,10 @@ export interface RequestInfo {
   fieldValidation: 'Strict' | 'Warn' | 'Ignore';
   /** Warnings for the response's Warning headers. */
   warnings: string[];
+  /** The User-Agent, the field manager's fallback name. */
+  userAgent?: string;
+  /** Set when metadata.managedFields was already computed (server-side apply). */
+  managedFieldsDone?: boolean;
 }
 
 /** Extra writes that must commit with the object (e.g. quota status), guarded by their revision. */
@@ -43,6 +48,12 @@ export interface GuardedWrite {
 }
 
 export interface Strategy {
+  /**
+   * Creates in one namespace run one at a time: their admission reads and writes shared
+   * objects (quota status), and running them concurrently would only make all but one of
+   * them fail their compare-and-swap and start over.
+   */
+  serializeCreatesPerNamespace?: boolean;
   /** Turns a decoded request body into the object to store, or throws a StatusError. */
   create?(obj: KubeObject, req: RequestInfo, api: Api): Promise<{ obj: KubeObject; writes?: GuardedWrite[] }>;
   update?(obj: KubeObject, old: KubeObject, req: RequestInfo, api: Api, subresource?: string): Promise<{ obj: KubeObject; writes?: GuardedWrite[] }>;
@@ -132,6 +143,10 @@ export class Api {
   readonly gates: FeatureGates;
   readonly now: () => Date;
   readonly strategies = new Map<string, Strategy>();
+  /** Watch-fed copies of hot resources (see cache.ts), by resource name. */
+  readonly caches = new Map<string, ObjectCache>();
+  /** Records a write in metadata.managedFields (installed by the server; absent in bare tests). */
+  trackWrite?: (def: ResourceDef, old: KubeObject | undefined, next: KubeObject, req: RequestInfo, subresource?: string) => KubeObject;
 
   constructor(opts: ApiOptions) {
     this.store = opts.store;
@@ -243,7 +258,9 @@ export class Api {
         return;
       }
       const now = selects(def, sel, obj);
-      const before = e.prevKv && !e.created ? selects(def, sel, decodeStored(e.prevKv)) : false;
+      // Without selectors the previous state cannot change the event type; skip decoding it.
+      const unfiltered = sel.labels.length === 0 && sel.fields.length === 0;
+      const before = e.prevKv && !e.created ? unfiltered || selects(def, sel, decodeStored(e.prevKv)) : false;
       if (now && before) sink.send('MODIFIED', obj);
       else if (now) sink.send('ADDED', obj);
       else if (before) sink.send('DELETED', obj);
@@ -268,7 +285,8 @@ export class Api {
 
   async requireNamespace(def: ResourceDef, namespace: string | undefined, name: string, forCreate: boolean): Promise<Namespace | undefined> {
     if (!def.namespaced || namespace === undefined) return undefined;
-    const ns = await this.tryGet<Namespace>(this.def('namespaces'), undefined, namespace);
+    const cached = this.caches.get('namespaces');
+    const ns = cached ? (cached.get(undefined, namespace)?.obj as Namespace | undefined) : await this.tryGet<Namespace>(this.def('namespaces'), undefined, namespace);
     if (!ns) throw statusErrors.notFound({ group: '', resource: 'namespaces' }, namespace);
     if (forCreate && (ns.status?.phase === 'Terminating' || ns.metadata.deletionTimestamp)) {
       throw statusErrors.forbidden(gr(def), name, `unable to create new content in namespace ${namespace} because it is being terminated`);
@@ -276,7 +294,28 @@ export class Api {
     return ns;
   }
 
+  private readonly namespaceLocks = new Map<string, Promise<unknown>>();
+
+  /** Runs `fn` after every earlier call with the same key has finished. */
+  private serialize<T>(key: string, fn: () => Promise<T>): Promise<T> {
+    const prev = this.namespaceLocks.get(key) ?? Promise.resolve();
+    const run = prev.then(fn, fn);
+    const tail = run.catch(() => undefined);
+    this.namespaceLocks.set(key, tail);
+    void tail.then(() => {
+      if (this.namespaceLocks.get(key) === tail) this.namespaceLocks.delete(key);
+    });
+    return run;
+  }
+
   async create(def: ResourceDef, namespace: string | undefined, body: KubeObject, req: RequestInfo): Promise<KubeObject> {
+    if (this.strategy(def).serializeCreatesPerNamespace && namespace !== undefined) {
+      return this.serialize(`${def.resource}/${namespace}`, () => this.createNow(def, namespace, body, req));
+    }
+    return this.createNow(def, namespace, body, req);
+  }
+
+  private async createNow(def: ResourceDef, namespace: string | undefined, body: KubeObject, req: RequestInfo): Promise<KubeObject> {
     const meta = body.metadata ?? {};
     if (def.namespaced) {
       if (meta.namespace && namespace && meta.namespace !== namespace) {
@@ -303,6 +342,7 @@ export class Api {
       obj.metadata.generation = 1;
       const strat = this.strategy(def);
       const prepared = strat.create ? await strat.create(obj, req, this) : { obj };
+      if (this.trackWrite) prepared.obj = this.trackWrite(def, undefined, prepared.obj, req);
       const key = storageKey(def, namespace, prepared.obj.metadata?.name ?? name);
       if (req.dryRun) {
         if (await this.store.get(key)) throw statusErrors.alreadyExists(gr(def), name);
@@ -355,6 +395,7 @@ export class Api {
       }
       const strat = this.strategy(def);
       const prepared = strat.update ? await strat.update(obj, old, req, this, subresource) : { obj };
+      if (this.trackWrite && subresource !== 'delete') prepared.obj = this.trackWrite(def, old, prepared.obj, req, subresource);
       if (req.dryRun) return prepared.obj;
       const compares: Compare[] = [{ key, modRevision: kv.modRevision }];
       const ops: Operation[] = [{ op: 'put', key, value: encodeForStore(prepared.obj) }];

@@ -19,8 +19,11 @@ import { Api, type RequestInfo } from './rest.js';
 import { installStrategies } from './strategies.js';
 import { StatusError } from './status.js';
 import { ApiMetrics } from './metrics.js';
+import { ObjectCache } from './cache.js';
 import { openAPIBundle } from '../api/schema/index.js';
 import { decodeRequestObject } from './decode.js';
+import { patchResource, trackUpdate } from './patching.js';
+import { podSubresources, type LogSource } from './subresources.js';
 
 export interface ServerOptions {
   dataDir: string;
@@ -50,6 +53,8 @@ export interface RunningServer {
   nodeToken(node: string): string;
   quota: QuotaController;
   namespaces: NamespaceController;
+  /** Where pods/log requests are served from (the node agent). */
+  setLogSource(src: LogSource | undefined): void;
   close(): Promise<void>;
 }
 
@@ -88,6 +93,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const store = await openStore(opts.store ?? `sqlite:${join(dataDir, 'bulkhead.db')}`);
   const api = new Api({ store, gates: opts.gates ?? defaultFeatureGates });
   installStrategies(api, opts.podSecurityDefaults ?? {});
+  api.trackWrite = trackUpdate;
   for (const name of systemNamespaces) {
     try {
       await api.create(api.def('namespaces'), undefined, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } }, { ...bootstrap, warnings: [] });
@@ -95,11 +101,17 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       if (!(e instanceof StatusError && e.code === 409)) throw e;
     }
   }
+  for (const resource of ['namespaces', 'limitranges', 'resourcequotas']) {
+    const cache = new ObjectCache(store, api.def(resource));
+    await cache.start();
+    api.caches.set(resource, cache);
+  }
   const host = opts.host ?? '127.0.0.1';
   const pki = await ensurePKI(join(dataDir, 'pki'), [host, ...(opts.advertise ?? [])].filter((h) => h !== '0.0.0.0' && h !== '::'));
   const tokens = new TokenFile(join(dataDir, 'tokens.json'));
   const adminToken = tokens.ensure(adminUser, [mastersGroup]);
   const metrics = new ApiMetrics();
+  let logSource: LogSource | undefined;
   // Built once: the documents are large and only change with the code.
   const openapi = openAPIBundle();
   const handlerOpts: HandlerOptions = {
@@ -109,6 +121,8 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     serverAddress: `${host}:${opts.port ?? 6443}`,
     metrics: () => metrics.render(),
     decode: decodeRequestObject,
+    patch: patchResource,
+    subresources: podSubresources(() => logSource),
     openapi: {
       index: () => openapi.index,
       document: (path) => {
@@ -150,9 +164,13 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     nodeToken: (node) => tokens.ensure(`${nodeUserPrefix}${node}`, [nodesGroup]),
     quota,
     namespaces,
+    setLogSource: (src) => {
+      logSource = src;
+    },
     async close() {
       quota.stop();
       namespaces.stop();
+      for (const c of api.caches.values()) c.stop();
       server.closeAllConnections();
       await new Promise<void>((r) => server.close(() => r()));
       await store.close();

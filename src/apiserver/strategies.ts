@@ -56,14 +56,12 @@ export function stableJSON(v: unknown): string {
 
 export function podStrategy(podSecurityDefaults: PodSecurityDefaults): Strategy {
   return {
+    serializeCreatesPerNamespace: true,
     async create(obj, req, api) {
       const pod = obj as Pod;
       const namespace = pod.metadata.namespace!;
-      const ns = await api.tryGet<Namespace>(api.def('namespaces'), undefined, namespace);
-      const limitRanges = (await api.list(api.def('limitranges'), namespace)).items as LimitRange[];
-      const quotaPage = await api.store.list(storageKey(api.def('resourcequotas'), namespace));
-      const quotaKVs = new Map(quotaPage.items.map((kv) => [decodeStored<ResourceQuota>(kv).metadata.name!, kv]));
-      const quotas = [...quotaKVs.values()].map((kv) => decodeStored<ResourceQuota>(kv));
+      const { ns, limitRanges, quotaKVs } = await admissionInputs(api, namespace);
+      const quotas = quotaKVs.map((q) => q.quota);
       const result = admitPodCreate({
         pod,
         namespaceLabels: ns?.metadata.labels ?? {},
@@ -78,10 +76,9 @@ export function podStrategy(podSecurityDefaults: PodSecurityDefaults): Strategy 
       const stored = result.pod!;
       const writes: GuardedWrite[] = [];
       for (const charge of result.charges) {
-        const kv = quotaKVs.get(charge.name)!;
-        const q = decodeStored<ResourceQuota>(kv);
-        if (sameJSON(q.status?.used, charge.used)) continue;
-        q.status = { ...(q.status ?? {}), used: charge.used };
+        const { kv, quota } = quotaKVs.find((q) => q.quota.metadata.name === charge.name)!;
+        if (sameJSON(quota.status?.used, charge.used)) continue;
+        const q = { ...quota, status: { ...(quota.status ?? {}), used: charge.used } };
         writes.push({ key: kv.key, modRevision: kv.modRevision, value: encodeForStore(q) });
       }
       return { obj: stored, writes };
@@ -111,6 +108,24 @@ export function podStrategy(podSecurityDefaults: PodSecurityDefaults): Strategy 
       return { mark };
     },
   };
+}
+
+/** What pod admission reads about a namespace: from the caches when the server has them. */
+async function admissionInputs(api: Api, namespace: string): Promise<{ ns?: Namespace; limitRanges: LimitRange[]; quotaKVs: { kv: { key: string; modRevision: number }; quota: ResourceQuota }[] }> {
+  const nsCache = api.caches.get('namespaces');
+  const lrCache = api.caches.get('limitranges');
+  const quotaCache = api.caches.get('resourcequotas');
+  if (nsCache && lrCache && quotaCache) {
+    return {
+      ns: nsCache.get(undefined, namespace)?.obj as Namespace | undefined,
+      limitRanges: lrCache.list(namespace).map((c) => c.obj as LimitRange),
+      quotaKVs: quotaCache.list(namespace).map((c) => ({ kv: c, quota: c.obj as ResourceQuota })),
+    };
+  }
+  const ns = await api.tryGet<Namespace>(api.def('namespaces'), undefined, namespace);
+  const limitRanges = (await api.list(api.def('limitranges'), namespace)).items as LimitRange[];
+  const quotaPage = await api.store.list(storageKey(api.def('resourcequotas'), namespace));
+  return { ns, limitRanges, quotaKVs: quotaPage.items.map((kv) => ({ kv, quota: decodeStored<ResourceQuota>(kv) })) };
 }
 
 function pickMutableMeta(o: KubeObject): Partial<KubeObject['metadata']> {

@@ -29,13 +29,33 @@ export class QuotaController {
   async start(): Promise<void> {
     const quotas = this.api.def('resourcequotas');
     const pods = this.api.def('pods');
-    const enqueue = (o: unknown) => {
-      const ns = (o as ResourceQuota).metadata?.namespace;
+    const enqueue = (o: { metadata?: { namespace?: string } }) => {
+      const ns = o.metadata?.namespace;
       if (ns) this.queue.add(ns);
     };
-    const sink = { send: (_t: string, o: unknown) => enqueue(o), close: () => undefined };
-    this.watches.push(await this.api.watch(quotas, undefined, {}, sink));
-    this.watches.push(await this.api.watch(pods, undefined, {}, sink));
+    // A quota needs a sync when it is new or its spec.hard is not yet reflected in status.
+    this.watches.push(
+      await this.api.watch(quotas, undefined, {}, {
+        send: (t, o) => {
+          const q = o as ResourceQuota;
+          if (t === 'ADDED' || t === 'MODIFIED') {
+            if (!q.status?.used || stableJSON(q.spec?.hard ?? {}) !== stableJSON(q.status?.hard ?? {})) enqueue(q);
+          }
+        },
+        close: () => undefined,
+      }),
+    );
+    // Admission charged every pod when it was created; usage only has to be given back when a
+    // pod goes away, finishes, or starts terminating (replenishment, as upstream does it).
+    this.watches.push(
+      await this.api.watch(pods, undefined, {}, {
+        send: (t, o) => {
+          const p = o as Pod;
+          if (t === 'DELETED' || (t === 'MODIFIED' && (p.status?.phase === 'Succeeded' || p.status?.phase === 'Failed' || p.metadata?.deletionTimestamp))) enqueue(p);
+        },
+        close: () => undefined,
+      }),
+    );
     this.timer = setInterval(() => void this.resyncAll(), this.resyncMs);
     this.timer.unref();
   }

@@ -1,0 +1,162 @@
+// PATCH for every resource (merge, JSON, strategic merge, server-side apply) and field
+// ownership (metadata.managedFields) for every write, on top of the patch engines.
+
+import { load as loadYAML } from 'js-yaml';
+import { kindSchemaName, schemaView, type SchemaView } from '../api/schema/index.js';
+import type { KubeObject } from '../api/types.js';
+import {
+  applyConflictError,
+  applyJSONPatch,
+  applyMergePatch,
+  applyPatch,
+  applyStrategicMergePatch,
+  managerOrUserAgent,
+  PatchError,
+  POD_ZERO_OBJECT,
+  resourceVersionConflicts,
+  updateManagedFields,
+  type JSONObject,
+} from './patch/index.js';
+import { decodeStored } from './objects.js';
+import type { Api, RequestInfo } from './rest.js';
+import type { ResourcePath } from './request.js';
+import { groupVersion, type ResourceDef } from './resources.js';
+import { statusErrors, StatusError } from './status.js';
+
+const mergePatch = 'application/merge-patch+json';
+const jsonPatch = 'application/json-patch+json';
+const strategicPatch = 'application/strategic-merge-patch+json';
+const applyPatchType = 'application/apply-patch+yaml';
+const applyCBOR = 'application/apply-patch+cbor';
+
+const views = new Map<string, SchemaView | undefined>();
+
+export function schemaOf(def: ResourceDef): SchemaView | undefined {
+  const key = `${def.group}/${def.version}/${def.kind}`;
+  if (!views.has(key)) {
+    const name = kindSchemaName({ group: def.group, version: def.version, kind: def.kind });
+    views.set(key, name ? schemaView(name) : undefined);
+  }
+  return views.get(key);
+}
+
+function fromPatchError(e: unknown): never {
+  if (e instanceof PatchError) throw new StatusError(e.toStatus());
+  throw e;
+}
+
+/** Records an ordinary write (create, update, non-apply patch) in metadata.managedFields. */
+export function trackUpdate(def: ResourceDef, old: KubeObject | undefined, next: KubeObject, req: RequestInfo, subresource?: string): KubeObject {
+  if (req.managedFieldsDone) return next;
+  const schema = schemaOf(def);
+  if (!schema) return next;
+  const manager = managerOrUserAgent(req.fieldManager, req.userAgent);
+  try {
+    return updateManagedFields(old as JSONObject | undefined, next as JSONObject, manager, 'Update', {
+      schema,
+      apiVersion: groupVersion(def),
+      subresource: subresource === 'status' ? 'status' : '',
+      // Writes to the main resource do not own status, and status writes do not own spec.
+      ...(def.subresources.some((s) => s.name === 'status') ? { resetFields: subresource === 'status' ? [['spec']] : [['status']] } : {}),
+      ...(def.resource === 'pods' ? { zero: POD_ZERO_OBJECT } : {}),
+    }) as KubeObject;
+  } catch (e) {
+    fromPatchError(e);
+  }
+}
+
+function parseBody(body: Buffer, type: string): unknown {
+  const text = body.toString('utf8');
+  try {
+    if (type === applyPatchType) return loadYAML(text);
+    return JSON.parse(text);
+  } catch (e) {
+    throw statusErrors.badRequest(`error decoding patch: ${(e as Error).message}`);
+  }
+}
+
+/** The handler's PATCH: read, patch, write with compare-and-swap, retry on a lost race. */
+export async function patchResource(
+  api: Api,
+  def: ResourceDef,
+  path: ResourcePath,
+  type: string,
+  body: Buffer,
+  req: RequestInfo,
+  query: URLSearchParams,
+): Promise<{ obj: KubeObject; created: boolean }> {
+  if (![mergePatch, jsonPatch, strategicPatch, applyPatchType].includes(type)) {
+    if (type === applyCBOR) throw statusErrors.unsupportedMediaType(type);
+    throw statusErrors.unsupportedMediaType(type);
+  }
+  const name = path.name!;
+  const ns = path.namespace;
+  const schema = schemaOf(def);
+  const patch = parseBody(body, type);
+  const force = query.get('force') === 'true';
+  if (type === applyPatchType && !req.fieldManager) {
+    throw statusErrors.badRequest('PatchOptions.meta.k8s.io "" is invalid: fieldManager: Required value: is required for apply patch');
+  }
+  if (type !== applyPatchType && query.get('force') !== null) {
+    throw statusErrors.badRequest('PatchOptions.meta.k8s.io "" is invalid: force: Forbidden: may not be specified for non-apply patch');
+  }
+  for (let attempt = 0; attempt < 8; attempt++) {
+    const kv = await api.getKV(def, ns, name);
+    if (!kv) {
+      if (type !== applyPatchType) throw statusErrors.notFound({ group: def.group, resource: def.resource }, name);
+      if (!schema) throw statusErrors.methodNotSupported({ group: def.group, resource: def.resource }, 'apply');
+      let result;
+      try {
+        result = applyPatch(undefined, patch, { manager: req.fieldManager!, force, schema, apiVersion: groupVersion(def), kind: def.kind, now: api.now() });
+      } catch (e) {
+        fromPatchError(e);
+      }
+      if (result.conflicts) throw new StatusError(applyConflictError(result.conflicts).toStatus());
+      const created = await api.create(def, ns, result.object as KubeObject, { ...req, managedFieldsDone: true });
+      return { obj: created, created: true };
+    }
+    const live = decodeStored(kv) as JSONObject;
+    let next: JSONObject;
+    try {
+      switch (type) {
+        case mergePatch:
+          next = applyMergePatch(live, patch) as JSONObject;
+          break;
+        case jsonPatch:
+          next = applyJSONPatch(live, patch) as JSONObject;
+          if (resourceVersionConflicts(live, next)) throw statusErrors.modified({ group: def.group, resource: def.resource }, name);
+          break;
+        case strategicPatch:
+          next = applyStrategicMergePatch(live, patch, schema);
+          break;
+        default: {
+          const r = applyPatch(live, patch, { manager: req.fieldManager!, force, schema: schema!, apiVersion: groupVersion(def), kind: def.kind, now: api.now(), subresource: path.subresource ?? '' });
+          if (r.conflicts) throw new StatusError(applyConflictError(r.conflicts).toStatus());
+          next = r.object;
+        }
+      }
+    } catch (e) {
+      if (e instanceof StatusError) throw e;
+      fromPatchError(e);
+    }
+    if (next === null || typeof next !== 'object' || Array.isArray(next)) throw statusErrors.badRequest('the patch must leave an object');
+    // A patch that names a resourceVersion is a precondition; otherwise the write is guarded by
+    // the version just read, and a lost race is retried.
+    const explicitRV = isRecord(next.metadata) && typeof next.metadata.resourceVersion === 'string' && next.metadata.resourceVersion !== String(kv.modRevision);
+    if (explicitRV) throw statusErrors.modified({ group: def.group, resource: def.resource }, name);
+    const candidate = next as KubeObject;
+    candidate.metadata = { ...(candidate.metadata ?? {}), resourceVersion: String(kv.modRevision) };
+    try {
+      const obj = await api.update(def, ns, name, candidate, { ...req, managedFieldsDone: type === applyPatchType }, path.subresource);
+      return { obj, created: false };
+    } catch (e) {
+      if (e instanceof StatusError && e.code === 409 && e.status.reason === 'Conflict' && !String(e.status.message).startsWith('Apply failed')) continue;
+      throw e;
+    }
+  }
+  throw statusErrors.modified({ group: def.group, resource: def.resource }, name);
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}

@@ -1,0 +1,193 @@
+// REST semantics of the API server over HTTPS: status codes and Status bodies, selectors,
+// paging, watch framing and 410 after compaction, subresources, authentication and the node
+// authorizer.
+
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { request } from 'node:https';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { startServer, type RunningServer } from '../../src/apiserver/server.js';
+import { Client } from './client.js';
+
+const pod = (name: string, extra: Record<string, unknown> = {}, labels: Record<string, string> = {}) => ({
+  apiVersion: 'v1',
+  kind: 'Pod',
+  metadata: { name, labels },
+  spec: { containers: [{ name: 'c', image: 'busybox' }], ...extra },
+});
+
+describe('API server REST semantics', () => {
+  let s: RunningServer;
+  let dir: string;
+  let admin: Client;
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'bulkhead-api-'));
+    s = await startServer({ dataDir: join(dir, 'data'), store: 'memory:', port: 0 });
+    admin = new Client(s.url, s.caCert, s.adminToken);
+    for (const [name, labels] of [['a', { app: 'web', tier: 'fe' }], ['b', { app: 'web', tier: 'be' }], ['c', { app: 'db' }]] as const) {
+      assert.equal((await admin.request('POST', '/api/v1/namespaces/default/pods', pod(name, {}, labels))).status, 201);
+    }
+  });
+  after(async () => {
+    admin?.close();
+    await s?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const cases: { name: string; method: string; path: string; body?: unknown; status: number; reason?: string; message?: string | RegExp; names?: string[] }[] = [
+    { name: 'get of a missing pod is 404 NotFound with the resource in details', method: 'GET', path: '/api/v1/namespaces/default/pods/nope', status: 404, reason: 'NotFound', message: 'pods "nope" not found' },
+    { name: 'create in a missing namespace is 404 for the namespace', method: 'POST', path: '/api/v1/namespaces/missing/pods', body: pod('x'), status: 404, reason: 'NotFound', message: 'namespaces "missing" not found' },
+    { name: 'a body namespace that differs from the URL is 400', method: 'POST', path: '/api/v1/namespaces/default/pods', body: { ...pod('x'), metadata: { name: 'x', namespace: 'kube-system' } }, status: 400, reason: 'BadRequest', message: 'the namespace of the provided object does not match the namespace sent on the request' },
+    { name: 'a kind that does not match the resource is 400', method: 'POST', path: '/api/v1/namespaces/default/pods', body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'x' } }, status: 400, reason: 'BadRequest', message: /does not match the kind of the request/ },
+    { name: 'label selector with set syntax', method: 'GET', path: '/api/v1/namespaces/default/pods?labelSelector=app%20in%20(web),tier!=be', status: 200, names: ['a'] },
+    { name: 'label selector existence', method: 'GET', path: '/api/v1/namespaces/default/pods?labelSelector=tier', status: 200, names: ['a', 'b'] },
+    { name: 'field selector metadata.name', method: 'GET', path: '/api/v1/namespaces/default/pods?fieldSelector=metadata.name%3Dc', status: 200, names: ['c'] },
+    { name: 'field selector status.phase!=', method: 'GET', path: '/api/v1/pods?fieldSelector=status.phase!%3DRunning,spec.nodeName%3D', status: 200, names: ['a', 'b', 'c'] },
+    { name: 'an unknown field selector is 400', method: 'GET', path: '/api/v1/namespaces/default/pods?fieldSelector=spec.bogus%3D1', status: 400, reason: 'BadRequest', message: /"spec.bogus" is not a known field selector/ },
+    { name: 'an unknown resource is a 404 Status', method: 'GET', path: '/api/v1/widgets', status: 404, reason: 'NotFound' },
+    { name: 'a pod update that changes a container resource is forbidden by validation', method: 'PATCH', path: '/api/v1/namespaces/default/pods/a', body: { spec: { containers: [{ name: 'c', resources: { limits: { cpu: '1' } } }] } }, status: 422, reason: 'Invalid', message: /^Pod "a" is invalid: spec: Forbidden: pod updates may not change fields other than/ },
+    { name: 'binding without a target is 422', method: 'POST', path: '/api/v1/namespaces/default/pods/c/binding', body: { apiVersion: 'v1', kind: 'Binding', metadata: { name: 'c' }, target: {} }, status: 422, reason: 'Invalid', message: 'Binding "c" is invalid: target.name: Required value' },
+    { name: 'logs of an unscheduled pod are a 400', method: 'GET', path: '/api/v1/namespaces/default/pods/c/log', status: 400, reason: 'BadRequest', message: 'pod c does not have a host assigned' },
+    { name: 'deleting the default namespace is forbidden', method: 'DELETE', path: '/api/v1/namespaces/default', status: 403, reason: 'Forbidden', message: 'namespaces "default" is forbidden: this namespace may not be deleted' },
+  ];
+  for (const c of cases) {
+    it(c.name, async () => {
+      const r = await admin.request(c.method, c.path, c.body, c.method === 'PATCH' ? { 'Content-Type': 'application/strategic-merge-patch+json' } : {});
+      assert.equal(r.status, c.status, r.text);
+      const body = r.json();
+      if (c.reason) {
+        assert.equal(body.kind, 'Status');
+        assert.equal(body.reason, c.reason);
+        assert.equal(body.code, c.status);
+      }
+      if (typeof c.message === 'string') assert.equal(body.message, c.message);
+      else if (c.message) assert.match(body.message, c.message);
+      if (c.names) assert.deepEqual(body.items.map((p: { metadata: { name: string } }) => p.metadata.name), c.names);
+    });
+  }
+
+  it('paging with limit and continue returns every item once', async () => {
+    const first = (await admin.request('GET', '/api/v1/namespaces/default/pods?limit=2')).json();
+    assert.equal(first.items.length, 2);
+    assert.ok(first.metadata.continue);
+    const second = (await admin.request('GET', `/api/v1/namespaces/default/pods?limit=2&continue=${first.metadata.continue}`)).json();
+    assert.deepEqual([...first.items, ...second.items].map((p: { metadata: { name: string } }) => p.metadata.name), ['a', 'b', 'c']);
+    assert.equal(second.metadata.continue, undefined);
+  });
+
+  it('binding assigns the node once; a second binding conflicts', async () => {
+    const bind = { apiVersion: 'v1', kind: 'Binding', metadata: { name: 'b' }, target: { kind: 'Node', name: 'node-1' } };
+    const r = await admin.request('POST', '/api/v1/namespaces/default/pods/b/binding', bind);
+    assert.equal(r.status, 201, r.text);
+    assert.equal((await admin.request('GET', '/api/v1/namespaces/default/pods/b')).json().spec.nodeName, 'node-1');
+    const again = await admin.request('POST', '/api/v1/namespaces/default/pods/b/binding', bind);
+    assert.equal(again.status, 409);
+    assert.equal(again.json().message, 'Operation cannot be fulfilled on pods/binding "b": pod b is already assigned to node "node-1"');
+  });
+
+  it('deleting a bound pod is graceful: deletionTimestamp and grace period, the pod stays', async () => {
+    const r = await admin.request('DELETE', '/api/v1/namespaces/default/pods/b', { gracePeriodSeconds: 30 });
+    assert.equal(r.status, 200, r.text);
+    const p = r.json();
+    assert.equal(p.metadata.deletionGracePeriodSeconds, 30);
+    assert.ok(p.metadata.deletionTimestamp);
+    const table = (await admin.request('GET', '/api/v1/namespaces/default/pods/b', undefined, { Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' })).json();
+    assert.equal(table.kind, 'Table');
+    assert.equal(table.rows[0].cells[2], 'Terminating');
+    const force = await admin.request('DELETE', '/api/v1/namespaces/default/pods/b', { gracePeriodSeconds: 0 });
+    assert.equal(force.status, 200);
+    assert.equal((await admin.request('GET', '/api/v1/namespaces/default/pods/b')).status, 404);
+  });
+
+  it('eviction deletes an unscheduled pod and answers 201 Success', async () => {
+    assert.equal((await admin.request('POST', '/api/v1/namespaces/default/pods', pod('evictee'))).status, 201);
+    const r = await admin.request('POST', '/api/v1/namespaces/default/pods/evictee/eviction', { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: 'evictee' } });
+    assert.equal(r.status, 201, r.text);
+    assert.equal(r.json().status, 'Success');
+    assert.equal((await admin.request('GET', '/api/v1/namespaces/default/pods/evictee')).status, 404);
+  });
+
+  it('a stale resourceVersion on update is 409 Conflict', async () => {
+    const cur = (await admin.request('GET', '/api/v1/namespaces/default/pods/a')).json();
+    const stale = { ...cur, metadata: { ...cur.metadata, resourceVersion: '1' } };
+    const r = await admin.request('PUT', '/api/v1/namespaces/default/pods/a', stale);
+    assert.equal(r.status, 409);
+    assert.equal(r.json().message, 'Operation cannot be fulfilled on pods "a": the object has been modified; please apply your changes to the latest version and try again');
+  });
+
+  it('watch streams newline-delimited events from a resourceVersion', async () => {
+    const list = (await admin.request('GET', '/api/v1/namespaces/default/pods')).json();
+    const events: { type: string; object: { metadata: { name: string } } }[] = [];
+    const done = new Promise<void>((resolve, reject) => {
+      const req = request(new URL(`/api/v1/namespaces/default/pods?watch=true&resourceVersion=${list.metadata.resourceVersion}&timeoutSeconds=2`, s.url), { ca: s.caCert, headers: { Authorization: `Bearer ${s.adminToken}` } }, (res) => {
+        let buf = '';
+        res.on('data', (d: Buffer) => {
+          buf += d.toString();
+          let i;
+          while ((i = buf.indexOf('\n')) >= 0) {
+            events.push(JSON.parse(buf.slice(0, i)));
+            buf = buf.slice(i + 1);
+          }
+        });
+        res.on('end', () => resolve());
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    await new Promise((r) => setTimeout(r, 200));
+    await admin.request('POST', '/api/v1/namespaces/default/pods', pod('watched'));
+    await admin.request('DELETE', '/api/v1/namespaces/default/pods/watched', {});
+    await done;
+    assert.deepEqual(events.map((e) => [e.type, e.object.metadata.name]), [['ADDED', 'watched'], ['DELETED', 'watched']]);
+  });
+
+  it('a watch from a compacted revision gets an ERROR event with 410 Expired', async () => {
+    const rev = await s.store.currentRevision();
+    await admin.request('POST', '/api/v1/namespaces/default/pods', pod('compact-me'));
+    await s.store.compact(await s.store.currentRevision());
+    const r = await admin.request('GET', `/api/v1/namespaces/default/pods?watch=true&resourceVersion=${rev - 1}`);
+    const ev = JSON.parse(r.text.trim().split('\n')[0]!);
+    assert.equal(ev.type, 'ERROR');
+    assert.equal(ev.object.code, 410);
+    assert.equal(ev.object.reason, 'Expired');
+    assert.match(ev.object.message, /^too old resource version: \d+ \(\d+\)$/);
+  });
+
+  it('anonymous callers reach version and health only', async () => {
+    const anon = new Client(s.url, s.caCert);
+    try {
+      assert.equal((await anon.request('GET', '/version')).status, 200);
+      assert.equal((await anon.request('GET', '/readyz')).text, 'ok');
+      const r = await anon.request('GET', '/api/v1/pods');
+      assert.equal(r.status, 401);
+      assert.equal(r.json().reason, 'Unauthorized');
+      const bad = new Client(s.url, s.caCert, 'not-a-token');
+      assert.equal((await bad.request('GET', '/version')).status, 401);
+      bad.close();
+    } finally {
+      anon.close();
+    }
+  });
+
+  it('a node may list only its own pods, touch only pods bound to it, and not create pods', async () => {
+    const node = new Client(s.url, s.caCert, s.nodeToken('node-9'));
+    try {
+      const all = await node.request('GET', '/api/v1/pods');
+      assert.equal(all.status, 403);
+      assert.match(all.json().message, /^pods is forbidden: User "system:node:node-9" cannot list resource "pods" in API group "" at the cluster scope/);
+      assert.equal((await node.request('GET', '/api/v1/pods?fieldSelector=spec.nodeName%3Dnode-9')).status, 200);
+      const other = await node.request('GET', '/api/v1/namespaces/default/pods/a');
+      assert.equal(other.status, 403);
+      assert.match(other.json().message, /no relationship found between node 'node-9' and this object/);
+      assert.equal((await node.request('POST', '/api/v1/namespaces/default/pods', pod('sneaky'))).status, 403);
+      const ownNode = await node.request('POST', '/api/v1/nodes', { apiVersion: 'v1', kind: 'Node', metadata: { name: 'node-9' } });
+      assert.equal(ownNode.status, 201, ownNode.text);
+      const otherNode = await node.request('PATCH', '/api/v1/nodes/node-9x', { metadata: { labels: { x: 'y' } } }, { 'Content-Type': 'application/merge-patch+json' });
+      assert.equal(otherNode.status, 403);
+    } finally {
+      node.close();
+    }
+  });
+});
