@@ -45,6 +45,15 @@ function fromPatchError(e: unknown): never {
   throw e;
 }
 
+/** What a write through `subresource` neither owns nor may touch, and the kind's empty object. */
+function ownershipOptions(def: ResourceDef, subresource?: string): { resetFields?: string[][]; zero?: JSONObject } {
+  return {
+    // Writes to the main resource do not own status, and status writes do not own spec.
+    ...(def.subresources.some((s) => s.name === 'status') ? { resetFields: subresource === 'status' ? [['spec']] : [['status']] } : {}),
+    ...(def.resource === 'pods' ? { zero: POD_ZERO_OBJECT } : {}),
+  };
+}
+
 /** Records an ordinary write (create, update, non-apply patch) in metadata.managedFields. */
 export function trackUpdate(def: ResourceDef, old: KubeObject | undefined, next: KubeObject, req: RequestInfo, subresource?: string): KubeObject {
   if (req.managedFieldsDone) return next;
@@ -56,9 +65,7 @@ export function trackUpdate(def: ResourceDef, old: KubeObject | undefined, next:
       schema,
       apiVersion: groupVersion(def),
       subresource: subresource === 'status' ? 'status' : '',
-      // Writes to the main resource do not own status, and status writes do not own spec.
-      ...(def.subresources.some((s) => s.name === 'status') ? { resetFields: subresource === 'status' ? [['spec']] : [['status']] } : {}),
-      ...(def.resource === 'pods' ? { zero: POD_ZERO_OBJECT } : {}),
+      ...ownershipOptions(def, subresource),
     }) as KubeObject;
   } catch (e) {
     fromPatchError(e);
@@ -107,7 +114,7 @@ export async function patchResource(
       if (!schema) throw statusErrors.methodNotSupported({ group: def.group, resource: def.resource }, 'apply');
       let result;
       try {
-        result = applyPatch(undefined, patch, { manager: req.fieldManager!, force, schema, apiVersion: groupVersion(def), kind: def.kind, now: api.now() });
+        result = applyPatch(undefined, patch, { manager: req.fieldManager!, force, schema, apiVersion: groupVersion(def), kind: def.kind, now: api.now(), ...ownershipOptions(def) });
       } catch (e) {
         fromPatchError(e);
       }
@@ -130,7 +137,7 @@ export async function patchResource(
           next = applyStrategicMergePatch(live, patch, schema);
           break;
         default: {
-          const r = applyPatch(live, patch, { manager: req.fieldManager!, force, schema: schema!, apiVersion: groupVersion(def), kind: def.kind, now: api.now(), subresource: path.subresource ?? '' });
+          const r = applyPatch(live, patch, { manager: req.fieldManager!, force, schema: schema!, apiVersion: groupVersion(def), kind: def.kind, now: api.now(), subresource: path.subresource ?? '', ...ownershipOptions(def, path.subresource) });
           if (r.conflicts) throw new StatusError(applyConflictError(r.conflicts).toStatus());
           next = r.object;
         }
