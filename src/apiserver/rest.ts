@@ -47,6 +47,27 @@ export interface GuardedWrite {
   value: string;
 }
 
+/** Shared objects changed by the creates of one batch, with the revision they were read at. */
+export interface CreateBatch {
+  pending: Map<string, { modRevision: number; obj: KubeObject }>;
+}
+
+interface PendingCreate {
+  def: ResourceDef;
+  namespace: string | undefined;
+  body: KubeObject;
+  req: RequestInfo;
+  resolve(obj: KubeObject): void;
+  reject(e: unknown): void;
+}
+
+interface PreparedCreate {
+  key: string;
+  name: string;
+  obj: KubeObject;
+  writes: GuardedWrite[];
+}
+
 export interface Strategy {
   /**
    * Creates in one namespace run one at a time: their admission reads and writes shared
@@ -55,7 +76,11 @@ export interface Strategy {
    */
   serializeCreatesPerNamespace?: boolean;
   /** Turns a decoded request body into the object to store, or throws a StatusError. */
-  create?(obj: KubeObject, req: RequestInfo, api: Api): Promise<{ obj: KubeObject; writes?: GuardedWrite[] }>;
+  /**
+   * With `batch`, the create is one of several committed together: shared objects it changes go
+   * into `batch.pending` (read them from there first) instead of `writes`.
+   */
+  create?(obj: KubeObject, req: RequestInfo, api: Api, batch?: CreateBatch): Promise<{ obj: KubeObject; writes?: GuardedWrite[] }>;
   update?(obj: KubeObject, old: KubeObject, req: RequestInfo, api: Api, subresource?: string): Promise<{ obj: KubeObject; writes?: GuardedWrite[] }>;
   /** Decides how a delete happens: at once, or by marking the object (graceful pods, namespaces). */
   delete?(obj: KubeObject, opts: DeleteOptions, req: RequestInfo, api: Api): Promise<{ mark?: KubeObject } | undefined>;
@@ -95,6 +120,11 @@ export interface ApiOptions {
   store: Store;
   gates: FeatureGates;
   now?: () => Date;
+}
+
+/** Request bodies and stored objects are plain JSON; a JSON round trip copies them fastest. */
+function cloneJSON<T>(v: T): T {
+  return JSON.parse(JSON.stringify(v)) as T;
 }
 
 function gr(def: ResourceDef): GroupResource {
@@ -137,6 +167,8 @@ function selects(def: ResourceDef, s: Selection, obj: KubeObject): boolean {
 }
 
 const maxCreateRetries = 16;
+/** Creates committed in one store transaction at most. */
+const maxCreateBatch = 64;
 
 export class Api {
   readonly store: Store;
@@ -294,71 +326,137 @@ export class Api {
     return ns;
   }
 
-  private readonly namespaceLocks = new Map<string, Promise<unknown>>();
-
-  /** Runs `fn` after every earlier call with the same key has finished. */
-  private serialize<T>(key: string, fn: () => Promise<T>): Promise<T> {
-    const prev = this.namespaceLocks.get(key) ?? Promise.resolve();
-    const run = prev.then(fn, fn);
-    const tail = run.catch(() => undefined);
-    this.namespaceLocks.set(key, tail);
-    void tail.then(() => {
-      if (this.namespaceLocks.get(key) === tail) this.namespaceLocks.delete(key);
-    });
-    return run;
-  }
+  private readonly createQueues = new Map<string, PendingCreate[]>();
 
   async create(def: ResourceDef, namespace: string | undefined, body: KubeObject, req: RequestInfo): Promise<KubeObject> {
-    if (this.strategy(def).serializeCreatesPerNamespace && namespace !== undefined) {
-      return this.serialize(`${def.resource}/${namespace}`, () => this.createNow(def, namespace, body, req));
+    if (this.strategy(def).serializeCreatesPerNamespace && namespace !== undefined && !req.dryRun) {
+      // Creates of one namespace are admitted one after another against the running quota
+      // state and committed together (as upstream's quota admission batches a namespace's
+      // requests), so concurrent creators never race each other on the quota objects.
+      const queueKey = `${def.resource}/${namespace}`;
+      return new Promise((resolve, reject) => {
+        let queue = this.createQueues.get(queueKey);
+        const start = !queue;
+        if (!queue) this.createQueues.set(queueKey, (queue = []));
+        queue.push({ def, namespace, body, req, resolve, reject });
+        // setImmediate, not a microtask: requests already read from the sockets join this batch.
+        if (start) setImmediate(() => void this.drainCreates(queueKey));
+      });
     }
     return this.createNow(def, namespace, body, req);
   }
 
-  private async createNow(def: ResourceDef, namespace: string | undefined, body: KubeObject, req: RequestInfo): Promise<KubeObject> {
-    const meta = body.metadata ?? {};
-    if (def.namespaced) {
-      if (meta.namespace && namespace && meta.namespace !== namespace) {
-        throw statusErrors.badRequest('the namespace of the provided object does not match the namespace sent on the request');
+  private async drainCreates(queueKey: string): Promise<void> {
+    const queue = this.createQueues.get(queueKey)!;
+    try {
+      while (queue.length > 0) await this.createBatch(queue.splice(0, maxCreateBatch));
+    } finally {
+      this.createQueues.delete(queueKey);
+      // Anything queued after the loop saw it empty starts a new drain.
+      if (queue.length > 0) {
+        this.createQueues.set(queueKey, queue);
+        void this.drainCreates(queueKey);
       }
     }
-    const generated = !meta.name && meta.generateName ? generateName(meta.generateName) : undefined;
+  }
+
+  private async createBatch(items: PendingCreate[]): Promise<void> {
+    const batch: CreateBatch = { pending: new Map() };
+    const accepted: { item: PendingCreate; prepared: PreparedCreate }[] = [];
+    const keys = new Set<string>();
+    for (const item of items) {
+      const before = new Map(batch.pending);
+      try {
+        const prepared = await this.prepareCreate(item.def, item.namespace, item.body, item.req, batch);
+        if (keys.has(prepared.key) || (await this.store.get(prepared.key))) throw statusErrors.alreadyExists(gr(item.def), prepared.name);
+        keys.add(prepared.key);
+        accepted.push({ item, prepared });
+      } catch (e) {
+        batch.pending = before;
+        item.reject(e);
+      }
+    }
+    if (accepted.length === 0) return;
+    const compares: Compare[] = [];
+    const ops: Operation[] = [];
+    for (const { prepared } of accepted) {
+      compares.push({ key: prepared.key, modRevision: 0 });
+      ops.push({ op: 'put', key: prepared.key, value: encodeForStore(prepared.obj) });
+    }
+    for (const [key, p] of batch.pending) {
+      compares.push({ key, modRevision: p.modRevision });
+      ops.push({ op: 'put', key, value: encodeForStore(p.obj) });
+    }
+    let r;
+    try {
+      r = await this.store.txn(compares, ops);
+    } catch (e) {
+      for (const { item } of accepted) item.reject(e);
+      return;
+    }
+    if (r.succeeded) {
+      for (const { item, prepared } of accepted) {
+        prepared.obj.metadata!.resourceVersion = String(r.revision);
+        item.resolve(prepared.obj);
+      }
+      return;
+    }
+    // Something outside this queue changed a quota meanwhile: admit each again, one by one.
+    for (const { item } of accepted) {
+      try {
+        item.resolve(await this.createNow(item.def, item.namespace, item.body, item.req));
+      } catch (e) {
+        item.reject(e);
+      }
+    }
+  }
+
+  /** Everything a create does before its write: server-owned metadata, strategy, ownership. */
+  private async prepareCreate(def: ResourceDef, namespace: string | undefined, body: KubeObject, req: RequestInfo, batch?: CreateBatch): Promise<PreparedCreate> {
+    const meta = body.metadata ?? {};
+    if (def.namespaced && meta.namespace && namespace && meta.namespace !== namespace) {
+      throw statusErrors.badRequest('the namespace of the provided object does not match the namespace sent on the request');
+    }
+    const obj = cloneJSON(body);
+    obj.apiVersion = groupVersion(def);
+    obj.kind = def.kind;
+    obj.metadata = { ...(obj.metadata ?? {}) };
+    if (def.namespaced) obj.metadata.namespace = namespace;
+    else delete obj.metadata.namespace;
+    if (!meta.name && meta.generateName) obj.metadata.name = generateName(meta.generateName);
+    const name = obj.metadata.name ?? '';
+    await this.requireNamespace(def, namespace, name, true);
+    // Fields the server owns.
+    delete obj.metadata.resourceVersion;
+    delete obj.metadata.deletionTimestamp;
+    delete obj.metadata.deletionGracePeriodSeconds;
+    obj.metadata.uid = newUID();
+    obj.metadata.creationTimestamp = timestamp(this.now());
+    obj.metadata.generation = 1;
+    const strat = this.strategy(def);
+    const prepared = strat.create ? await strat.create(obj, req, this, batch) : { obj };
+    if (this.trackWrite) prepared.obj = this.trackWrite(def, undefined, prepared.obj, req);
+    return { key: storageKey(def, namespace, prepared.obj.metadata?.name ?? name), name, obj: prepared.obj, writes: prepared.writes ?? [] };
+  }
+
+  private async createNow(def: ResourceDef, namespace: string | undefined, body: KubeObject, req: RequestInfo): Promise<KubeObject> {
     for (let attempt = 0; attempt < maxCreateRetries; attempt++) {
-      const obj: KubeObject = structuredClone(body);
-      obj.apiVersion = groupVersion(def);
-      obj.kind = def.kind;
-      obj.metadata = { ...(obj.metadata ?? {}) };
-      if (def.namespaced) obj.metadata.namespace = namespace;
-      else delete obj.metadata.namespace;
-      if (generated) obj.metadata.name = generated;
-      const name = obj.metadata.name ?? '';
-      await this.requireNamespace(def, namespace, name, true);
-      // Fields the server owns.
-      delete obj.metadata.resourceVersion;
-      delete obj.metadata.deletionTimestamp;
-      delete obj.metadata.deletionGracePeriodSeconds;
-      obj.metadata.uid = newUID();
-      obj.metadata.creationTimestamp = timestamp(this.now());
-      obj.metadata.generation = 1;
-      const strat = this.strategy(def);
-      const prepared = strat.create ? await strat.create(obj, req, this) : { obj };
-      if (this.trackWrite) prepared.obj = this.trackWrite(def, undefined, prepared.obj, req);
-      const key = storageKey(def, namespace, prepared.obj.metadata?.name ?? name);
+      const prepared = await this.prepareCreate(def, namespace, body, req);
+      const { key, name } = prepared;
       if (req.dryRun) {
         if (await this.store.get(key)) throw statusErrors.alreadyExists(gr(def), name);
         return prepared.obj;
       }
       const compares: Compare[] = [{ key, modRevision: 0 }];
       const ops: Operation[] = [{ op: 'put', key, value: encodeForStore(prepared.obj) }];
-      for (const w of prepared.writes ?? []) {
+      for (const w of prepared.writes) {
         compares.push({ key: w.key, modRevision: w.modRevision });
         ops.push({ op: 'put', key: w.key, value: w.value });
       }
       const r = await this.store.txn(compares, ops);
       if (r.succeeded) {
-        const created = structuredClone(prepared.obj);
-        created.metadata!.resourceVersion = String(r.revision);
-        return created;
+        prepared.obj.metadata!.resourceVersion = String(r.revision);
+        return prepared.obj;
       }
       if (await this.store.get(key)) throw statusErrors.alreadyExists(gr(def), name);
       // A guarded write (quota status) changed under us: admit again against the new state.
@@ -384,7 +482,7 @@ export class Api {
       const old = decodeStored(kv);
       const wantRV = body.metadata?.resourceVersion;
       if (wantRV && wantRV !== String(kv.modRevision)) throw statusErrors.modified(gr(def), name);
-      const obj: KubeObject = structuredClone(body);
+      const obj = cloneJSON(body);
       obj.apiVersion = groupVersion(def);
       obj.kind = def.kind;
       obj.metadata = { ...(obj.metadata ?? {}), name, uid: old.metadata?.uid, creationTimestamp: old.metadata?.creationTimestamp };
@@ -405,7 +503,7 @@ export class Api {
       }
       const r = await this.store.txn(compares, ops);
       if (r.succeeded) {
-        const out = structuredClone(prepared.obj);
+        const out = cloneJSON(prepared.obj);
         out.metadata!.resourceVersion = String(r.revision);
         return out;
       }

@@ -57,10 +57,15 @@ export function stableJSON(v: unknown): string {
 export function podStrategy(podSecurityDefaults: PodSecurityDefaults): Strategy {
   return {
     serializeCreatesPerNamespace: true,
-    async create(obj, req, api) {
+    async create(obj, req, api, batch) {
       const pod = obj as Pod;
       const namespace = pod.metadata.namespace!;
-      const { ns, limitRanges, quotaKVs } = await admissionInputs(api, namespace);
+      const { ns, limitRanges, quotaKVs: current } = await admissionInputs(api, namespace);
+      // Within a batch, quotas already charged by earlier pods of the batch are read as charged.
+      const quotaKVs = current.map((q) => {
+        const pending = batch?.pending.get(q.kv.key);
+        return pending ? { kv: { key: q.kv.key, modRevision: pending.modRevision }, quota: pending.obj as ResourceQuota } : q;
+      });
       const quotas = quotaKVs.map((q) => q.quota);
       const result = admitPodCreate({
         pod,
@@ -70,6 +75,8 @@ export function podStrategy(podSecurityDefaults: PodSecurityDefaults): Strategy 
         gates: api.gates,
         podSecurityDefaults,
         now: api.now(),
+        // The handler decoded the body against the full Pod schema before this point.
+        decoded: true,
       });
       if (result.rejection) throw rejectionError(result.rejection, pod, result.errors);
       req.warnings.push(...result.warnings);
@@ -79,7 +86,8 @@ export function podStrategy(podSecurityDefaults: PodSecurityDefaults): Strategy 
         const { kv, quota } = quotaKVs.find((q) => q.quota.metadata.name === charge.name)!;
         if (sameJSON(quota.status?.used, charge.used)) continue;
         const q = { ...quota, status: { ...(quota.status ?? {}), used: charge.used } };
-        writes.push({ key: kv.key, modRevision: kv.modRevision, value: encodeForStore(q) });
+        if (batch) batch.pending.set(kv.key, { modRevision: kv.modRevision, obj: q });
+        else writes.push({ key: kv.key, modRevision: kv.modRevision, value: encodeForStore(q) });
       }
       return { obj: stored, writes };
     },

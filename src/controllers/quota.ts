@@ -9,6 +9,7 @@ import type { Api, RequestInfo } from '../apiserver/rest.js';
 import { StatusError } from '../apiserver/status.js';
 import { stableJSON } from '../apiserver/strategies.js';
 import { KeyedQueue } from './queue.js';
+import { storageKey } from '../apiserver/resources.js';
 
 const controllerUser: RequestInfo = {
   user: { name: 'system:serviceaccount:kube-system:resourcequota-controller', groups: ['system:masters'] },
@@ -46,14 +47,17 @@ export class QuotaController {
       }),
     );
     // Admission charged every pod when it was created; usage only has to be given back when a
-    // pod goes away, finishes, or starts terminating (replenishment, as upstream does it).
+    // pod goes away, finishes, or starts terminating (replenishment, as upstream does it). The
+    // raw store watch lets the common case, a new pod, pass without decoding it.
+    const podPrefix = storageKey(pods, undefined);
     this.watches.push(
-      await this.api.watch(pods, undefined, {}, {
-        send: (t, o) => {
-          const p = o as Pod;
-          if (t === 'DELETED' || (t === 'MODIFIED' && (p.status?.phase === 'Succeeded' || p.status?.phase === 'Failed' || p.metadata?.deletionTimestamp))) enqueue(p);
+      await this.api.store.watch(podPrefix, await this.api.store.currentRevision(), {
+        event: (e) => {
+          const releases =
+            e.type === 'DELETE' ||
+            (!e.created && (e.kv.value.includes('"deletionTimestamp"') || e.kv.value.includes('"phase":"Succeeded"') || e.kv.value.includes('"phase":"Failed"')));
+          if (releases) this.queue.add(e.kv.key.slice(podPrefix.length).split('/')[0]!);
         },
-        close: () => undefined,
       }),
     );
     this.timer = setInterval(() => void this.resyncAll(), this.resyncMs);

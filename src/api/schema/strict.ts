@@ -297,11 +297,14 @@ const quantityCache = new Map<string, string>();
 
 function quantityMessage(v: unknown): string {
   try {
-    Quantity.fromJSON(v);
+    // value() forces the exact magnitude. Upstream accepts 1e999999999 and then cannot compute
+    // with it; Bulkhead refuses it here (DESIGN: validation caps what could exhaust a node).
+    Quantity.fromJSON(v).value();
     return '';
   } catch (e) {
     if (e instanceof QuantityError) return e.message;
-    return ''; // RangeError and the like: upstream parses these (it has no size limit)
+    if (e instanceof RangeError) return `quantity ${JSON.stringify(v)} is too large`;
+    throw e;
   }
 }
 
