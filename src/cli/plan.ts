@@ -3,8 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import * as yaml from 'js-yaml';
-import { parsePodSecurityDefault } from '../admission/podsecurity.js';
-import { parseFeatureGates, FeatureGateError, parseGoBool } from '../api/featuregates.js';
+import { parseGoBool } from '../api/featuregates.js';
 import { Quantity } from '../api/quantity.js';
 import { defaultEvictionHard, EvictionConfigError, parseEvictionThresholds } from '../policy/eviction.js';
 import { validateSingleProcessOOMKill } from '../policy/oomkillmode.js';
@@ -14,6 +13,7 @@ import { renderPlanTable } from '../plan/table.js';
 import { hostCgroupVersion, hostMemoryBytes, hostMilliCPU, hostNrOpen } from './host.js';
 import { checkKinds, ManifestError, readManifests } from './manifests.js';
 import { UsageError } from './errors.js';
+import { featureGatesFlag, podSecurityFlag } from './flags.js';
 
 interface PlanFlags {
   nodeMemory?: string;
@@ -105,19 +105,8 @@ export function renderPlan(r: PlanResult, output: string): string {
 export function runPlan(paths: string[], f: PlanFlags, io: { stdout: (s: string) => void; readStdin: () => string }): number {
   if (!['table', 'json', 'yaml'].includes(f.output)) throw new UsageError(`invalid value "${f.output}" for --output: must be table, json or yaml`);
   if (paths.length === 0) throw new UsageError('no manifests given: pass files, directories or - for standard input');
-  let gates;
-  try {
-    gates = parseFeatureGates(f.featureGates ?? '');
-  } catch (e) {
-    if (e instanceof FeatureGateError) throw new UsageError(`invalid value "${f.featureGates}" for --feature-gates: ${e.message}`);
-    throw e;
-  }
-  let podSecurity;
-  try {
-    podSecurity = parsePodSecurityDefault(f.podSecurity);
-  } catch (e) {
-    throw new UsageError(`invalid value "${f.podSecurity}" for --pod-security: ${(e as Error).message}`);
-  }
+  const gates = featureGatesFlag(f.featureGates);
+  const podSecurity = podSecurityFlag(f.podSecurity);
   let evictionHard;
   try {
     evictionHard = parseEvictionThresholds(f.evictionHard);

@@ -2,10 +2,9 @@
 // single-node cluster needs) until interrupted.
 
 import { Command } from 'commander';
-import { parsePodSecurityDefault } from '../admission/podsecurity.js';
-import { FeatureGateError, parseFeatureGates } from '../api/featuregates.js';
 import { startServer, type RunningServer } from '../apiserver/server.js';
 import { UsageError } from './errors.js';
+import { featureGatesFlag, podSecurityFlag } from './flags.js';
 
 interface ServerFlags {
   dataDir: string;
@@ -26,19 +25,8 @@ function parseListen(v: string): { host: string; port: number } {
 
 export async function runServer(f: ServerFlags, banner: (s: RunningServer) => string): Promise<RunningServer> {
   const { host, port } = parseListen(f.listen);
-  let gates;
-  try {
-    gates = parseFeatureGates(f.featureGates ?? '');
-  } catch (e) {
-    if (e instanceof FeatureGateError) throw new UsageError(`invalid value "${f.featureGates}" for --feature-gates: ${e.message}`);
-    throw e;
-  }
-  let podSecurityDefaults;
-  try {
-    podSecurityDefaults = parsePodSecurityDefault(f.podSecurity);
-  } catch (e) {
-    throw new UsageError(`invalid value "${f.podSecurity}" for --pod-security: ${(e as Error).message}`);
-  }
+  const gates = featureGatesFlag(f.featureGates);
+  const podSecurityDefaults = podSecurityFlag(f.podSecurity);
   if (f.store && !/^(sqlite:.+|memory:)$/.test(f.store)) {
     throw new UsageError(`invalid value "${f.store}" for --store: supported engines are sqlite:PATH and memory: (etcd is not available yet)`);
   }

@@ -1,0 +1,22 @@
+// Flag values shared by several commands, turned into settings or a one-line UsageError.
+
+import { parsePodSecurityDefault, type PodSecurityDefaults } from '../admission/podsecurity.js';
+import { FeatureGateError, parseFeatureGates, type FeatureGates } from '../api/featuregates.js';
+import { UsageError } from './errors.js';
+
+export function featureGatesFlag(value: string | undefined): FeatureGates {
+  try {
+    return parseFeatureGates(value ?? '');
+  } catch (e) {
+    if (e instanceof FeatureGateError) throw new UsageError(`invalid value "${value}" for --feature-gates: ${e.message}`);
+    throw e;
+  }
+}
+
+export function podSecurityFlag(value: string): PodSecurityDefaults {
+  try {
+    return parsePodSecurityDefault(value);
+  } catch (e) {
+    throw new UsageError(`invalid value "${value}" for --pod-security: ${(e as Error).message}`);
+  }
+}
