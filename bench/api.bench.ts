@@ -15,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { measureRawStoreWrites } from '../src/storage/bench.js';
 import { SqliteStore } from '../src/storage/sqlite.js';
 import { Client } from '../test/apiserver/client.js';
+import { nodeFlags } from '../src/cli/nodeflags.js';
 
 const creates = Number(process.env.BENCH_CREATES ?? 3000);
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 16);
@@ -48,7 +49,8 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'bulkhead-bench-api-'));
   const dataDir = join(dir, 'data');
   const port = await freePort();
-  const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  // The server runs as ./bulkhead runs it, plus any extra flags (e.g. --cpu-prof) for profiling.
+  const nodeArgs = [...nodeFlags, ...(process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean)];
   const server = spawn(process.execPath, [...nodeArgs, mainJs, 'server', '--data-dir', dataDir, '--listen', `127.0.0.1:${port}`], { stdio: ['ignore', 'pipe', 'pipe'] });
   let log = '';
   server.stdout.on('data', (d) => (log += d));

@@ -38,6 +38,8 @@ export interface ServerOptions {
   advertise?: string[];
   /** Seconds between full quota resyncs. */
   quotaResyncSeconds?: number;
+  /** Seconds between store compactions (history older than one to two intervals goes). */
+  compactionSeconds?: number;
   extend?: (opts: HandlerOptions) => void;
 }
 
@@ -144,6 +146,18 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const url = `https://${urlHost}:${port}`;
   handlerOpts.serverAddress = `${urlHost}:${port}`;
 
+  // As kube-apiserver does with etcd: every interval, compact history up to the revision seen
+  // one interval earlier, so watches can resume from any point of the last interval or two.
+  let compactAt = await store.currentRevision();
+  const compactor = setInterval(() => {
+    void (async () => {
+      const target = compactAt;
+      compactAt = await store.currentRevision();
+      if (target > (await store.compactRevision())) await store.compact(target);
+    })().catch((e: unknown) => process.stderr.write(`bulkhead: compaction failed: ${e instanceof Error ? e.message : String(e)}\n`));
+  }, (opts.compactionSeconds ?? 300) * 1000);
+  compactor.unref();
+
   const quota = new QuotaController(api, (opts.quotaResyncSeconds ?? 30) * 1000);
   const namespaces = new NamespaceController(api);
   await quota.start();
@@ -168,6 +182,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       logSource = src;
     },
     async close() {
+      clearInterval(compactor);
       quota.stop();
       namespaces.stop();
       for (const c of api.caches.values()) c.stop();

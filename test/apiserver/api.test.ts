@@ -155,6 +155,25 @@ describe('API server REST semantics', () => {
     assert.match(ev.object.message, /^too old resource version: \d+ \(\d+\)$/);
   });
 
+  it('the server compacts history on its interval; a watch from before it gets 410', async () => {
+    const dir2 = mkdtempSync(join(tmpdir(), 'bulkhead-compact-'));
+    const s2 = await startServer({ dataDir: join(dir2, 'data'), store: 'memory:', port: 0, compactionSeconds: 0.2 });
+    try {
+      const before = await s2.store.currentRevision();
+      const c2 = new Client(s2.url, s2.caCert, s2.adminToken);
+      await c2.request('POST', '/api/v1/namespaces/default/pods', pod('later'));
+      const deadline = Date.now() + 5000;
+      while ((await s2.store.compactRevision()) <= before && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      assert.ok((await s2.store.compactRevision()) > before, 'no compaction happened');
+      const r = await c2.request('GET', `/api/v1/namespaces/default/pods?watch=true&resourceVersion=${before - 1}`);
+      assert.equal(JSON.parse(r.text.trim().split('\n')[0]!).object.code, 410);
+      c2.close();
+    } finally {
+      await s2.close();
+      rmSync(dir2, { recursive: true, force: true });
+    }
+  });
+
   it('anonymous callers reach version and health only', async () => {
     const anon = new Client(s.url, s.caCert);
     try {

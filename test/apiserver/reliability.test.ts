@@ -79,6 +79,8 @@ describe('API server reliability', () => {
       JSON.stringify({ apiVersion: 'v1', kind: 'LimitRange', metadata: { name: 'l' }, spec: { limits: [{ type: 5 }] } }),
       JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'UPPER' } }),
       JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: 7 }),
+      JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'x', bogus: true }, spec: { containers: [{ name: 'c', image: 'i', extra: 1 }], nope: {} } }),
+      JSON.stringify({ apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'q' }, spec: { hard: { pods: '1' }, unknown: [] } }),
       '['.repeat(100000) + ']'.repeat(100000),
       Buffer.alloc(4 * 1024 * 1024, 0x20),
     ];

@@ -84,10 +84,21 @@ describe('properties', () => {
     );
   });
 
+  const nullInsideArray = (v: unknown, inArray: boolean): boolean => {
+    if (v === null) return inArray;
+    if (Array.isArray(v)) return v.some((x) => nullInsideArray(x, true));
+    if (typeof v === 'object') return Object.values(v as object).some((x) => nullInsideArray(x, inArray));
+    return false;
+  };
+
   it('an empty merge patch is the identity, and merge patches are idempotent', () => {
     fc.assert(
       fc.property(jsonObject, jsonObject, (doc, patch) => {
         assert.deepEqual(applyMergePatch(doc, {}), doc);
+        // evanphx (and so kube-apiserver) prunes nulls inside a patch's arrays only when the
+        // current value is not an object, so {"a":{}} + {"a":[{"b":null}]} keeps the null the
+        // first time and drops it the second: not idempotent, faithfully. Leave those out.
+        fc.pre(!nullInsideArray(patch, false));
         const once = applyMergePatch(doc, patch);
         assert.deepEqual(applyMergePatch(once, patch), once);
       }),
