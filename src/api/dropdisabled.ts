@@ -11,14 +11,6 @@ export interface DropResult {
   warnings: string[];
 }
 
-function containerLists(pod: Pod): [string, Container[] | undefined][] {
-  return [
-    ['initContainers', pod.spec.initContainers],
-    ['containers', pod.spec.containers],
-    ['ephemeralContainers', pod.spec.ephemeralContainers],
-  ];
-}
-
 export function droppedFieldWarning(path: string, gate: string): string {
   return `${path}: field dropped because the ${gate} feature gate is disabled`;
 }
@@ -29,7 +21,7 @@ export function dropDisabledPodFields(pod: Pod, gates: Pick<FeatureGates, 'Conta
   const warnings: string[] = [];
   let copy: Pod | undefined;
   const spec = FieldPath.root('spec');
-  for (const [listName] of containerLists(pod)) {
+  for (const listName of ['initContainers', 'containers', 'ephemeralContainers']) {
     const list = (pod.spec as unknown as Record<string, Container[] | undefined>)[listName];
     if (!Array.isArray(list)) continue;
     list.forEach((c, i) => {

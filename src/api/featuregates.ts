@@ -52,7 +52,3 @@ export function parseFeatureGates(spec: string, base: FeatureGates = defaultFeat
   }
   return Object.freeze(out) as FeatureGates;
 }
-
-export function formatFeatureGates(g: FeatureGates): string {
-  return (Object.keys(featureGateDefaults) as FeatureGateName[]).map((k) => `${k}=${g[k]}`).join(',');
-}

@@ -6,9 +6,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { KubeObject } from '../api/types.js';
 import { aggregatedDiscovery, aggregatedV2, aggregatedV2beta1, apiResourceList, legacyAPIGroup, legacyAPIGroupList, legacyAPIVersions, wantsAggregated } from './discovery.js';
 import type { Api, DeleteOptions, ListOptions, RequestInfo, UserInfo, WatchEventType } from './rest.js';
-import { decodeBody, isObject, mediaType, parseAccept, parseResourcePath, queryBool, readBody, sendJSON, sendStatusError, warningHeaders, type ResourcePath } from './request.js';
+import { decodeBody, isObject, mediaType, parseAccept, parseResourcePath, queryBool, readBody, sendJSON, sendStatusError, type ResourcePath } from './request.js';
 import { groupVersion, type ResourceDef } from './resources.js';
-import { statusErrors, StatusError, successStatus } from './status.js';
+import { statusErrors, StatusError } from './status.js';
 import { toTable, type IncludeObject } from './tables.js';
 
 export const serverVersion = {
@@ -339,8 +339,3 @@ export function createHandler(opts: HandlerOptions): (req: IncomingMessage, res:
   };
 }
 
-export function deleteSuccess(def: ResourceDef, name: string): unknown {
-  return successStatus({ name, group: def.group, kind: def.resource });
-}
-
-export { warningHeaders };

@@ -35,15 +35,6 @@ export function timestamp(d: Date): string {
   return d.toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
-/** metav1.MicroTime. */
-export function microTimestamp(d: Date): string {
-  return d.toISOString().replace(/Z$/, '000Z');
-}
-
 export function newUID(): string {
   return randomUUID();
-}
-
-export function deepEqualJSON(a: unknown, b: unknown): boolean {
-  return JSON.stringify(a) === JSON.stringify(b);
 }

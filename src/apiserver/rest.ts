@@ -8,7 +8,6 @@ import type { KubeObject, Namespace } from '../api/types.js';
 import {
   CompactedError,
   FutureRevisionError,
-  KeyExistsError,
   type Compare,
   type KeyValue,
   type Operation,
@@ -563,4 +562,3 @@ function checkPreconditions(def: ResourceDef, name: string, obj: KubeObject, pre
   }
 }
 
-export { KeyExistsError };
