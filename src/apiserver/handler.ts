@@ -4,6 +4,7 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { KubeObject } from '../api/types.js';
+import { kubernetesVersion } from '../api/version.js';
 import { aggregatedDiscovery, aggregatedV2, aggregatedV2beta1, apiResourceList, legacyAPIGroup, legacyAPIGroupList, legacyAPIVersions, wantsAggregated } from './discovery.js';
 import type { Api, DeleteOptions, ListOptions, RequestInfo, UserInfo, WatchEventType } from './rest.js';
 import { decodeBody, isObject, mediaType, parseAccept, parseResourcePath, queryBool, readBody, sendJSON, sendStatusError, type ResourcePath } from './request.js';
@@ -11,17 +12,7 @@ import { groupVersion, type ResourceDef } from './resources.js';
 import { statusErrors, StatusError } from './status.js';
 import { toTable, type IncludeObject } from './tables.js';
 
-export const serverVersion = {
-  major: '1',
-  minor: '32',
-  gitVersion: 'v1.32.4-bulkhead',
-  gitCommit: '0000000000000000000000000000000000000000',
-  gitTreeState: 'clean',
-  buildDate: '2026-11-22T00:00:00Z',
-  goVersion: 'go1.23.6',
-  compiler: 'gc',
-  platform: 'linux/amd64',
-};
+export const serverVersion = kubernetesVersion;
 
 export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
 

@@ -10,6 +10,7 @@ import type { KubeObject, LimitRange, Namespace, Pod, ResourceQuota, Status } fr
 import { validateLimitRange, validateResourceQuota, validateResourceQuotaUpdate } from '../api/validation/index.js';
 import { validateNamespaceLabelsUpdate } from '../podsecurity/index.js';
 import { defaultLimitRangeItem } from '../quota/limitranger.js';
+import { stableJSON } from '../api/stablejson.js';
 import { decodeStored, encodeForStore, timestamp } from './objects.js';
 import type { Api, GuardedWrite, RequestInfo, Strategy } from './rest.js';
 import { storageKey } from './resources.js';
@@ -46,13 +47,6 @@ function sameJSON(a: unknown, b: unknown): boolean {
   return stableJSON(a) === stableJSON(b);
 }
 
-export function stableJSON(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(stableJSON).join(',')}]`;
-  if (v && typeof v === 'object') {
-    return `{${Object.keys(v as object).filter((k) => (v as Record<string, unknown>)[k] !== undefined).sort().map((k) => `${JSON.stringify(k)}:${stableJSON((v as Record<string, unknown>)[k])}`).join(',')}}`;
-  }
-  return JSON.stringify(v);
-}
 
 export function podStrategy(podSecurityDefaults: PodSecurityDefaults): Strategy {
   return {

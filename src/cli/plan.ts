@@ -10,7 +10,7 @@ import { validateSingleProcessOOMKill } from '../policy/oomkillmode.js';
 import { plan, type PlanResult } from '../plan/engine.js';
 import type { NodeConfig } from '../plan/node.js';
 import { renderPlanTable } from '../plan/table.js';
-import { hostCgroupVersion, hostMemoryBytes, hostMilliCPU, hostNrOpen } from './host.js';
+import { hostCgroupVersion, hostMemoryBytes, hostMilliCPU, hostNrOpen } from '../agent/host.js';
 import { checkKinds, ManifestError, readManifests } from './manifests.js';
 import { UsageError } from './errors.js';
 import { featureGatesFlag, podSecurityFlag } from './flags.js';

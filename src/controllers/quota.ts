@@ -7,7 +7,7 @@ import type { Pod, ResourceQuota } from '../api/types.js';
 import { computeQuotaStatus } from '../quota/admission.js';
 import type { Api, RequestInfo } from '../apiserver/rest.js';
 import { StatusError } from '../apiserver/status.js';
-import { stableJSON } from '../apiserver/strategies.js';
+import { stableJSON } from '../api/stablejson.js';
 import { KeyedQueue } from './queue.js';
 import { storageKey } from '../apiserver/resources.js';
 

@@ -33,3 +33,34 @@ export function hostNrOpen(): bigint | undefined {
     return undefined;
   }
 }
+
+export function hostOSImage(): string {
+  try {
+    const m = /^PRETTY_NAME="?([^"\n]*)"?$/m.exec(readFileSync('/etc/os-release', 'utf8'));
+    return m ? m[1]! : 'Linux';
+  } catch {
+    return 'Linux';
+  }
+}
+
+/** Go's GOARCH spelling of this machine's architecture. */
+export function hostArch(): string {
+  const map: Record<string, string> = { x64: 'amd64', arm64: 'arm64', arm: 'arm', ia32: '386', ppc64: 'ppc64le', s390x: 's390x' };
+  return map[process.arch] ?? process.arch;
+}
+
+export function hostMachineID(): string {
+  try {
+    return readFileSync('/etc/machine-id', 'utf8').trim();
+  } catch {
+    return '';
+  }
+}
+
+export function hostBootID(): string {
+  try {
+    return readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
+  } catch {
+    return '';
+  }
+}

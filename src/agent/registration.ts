@@ -1,0 +1,111 @@
+// Node registration and heartbeats over the API: create the Node (or take over the existing
+// one), write its status every period, and renew its Lease in kube-node-lease, as the kubelet
+// does. Failures are retried on the next beat; nothing here throws after start().
+
+import type { Lease, Node } from '../api/types.js';
+import { KubeClient, KubeError } from './kubeclient.js';
+import { buildNode, type NodeFacts, type NodeHealth } from './nodeobject.js';
+import { stableJSON } from '../api/stablejson.js';
+
+export const leaseNamespace = 'kube-node-lease';
+export const leaseDurationSeconds = 40;
+
+function microTime(d: Date): string {
+  return d.toISOString().replace(/Z$/, '000Z');
+}
+
+function time(d: Date): string {
+  return d.toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+export interface RegistrationOptions {
+  client: KubeClient;
+  facts: NodeFacts;
+  /** The node's health at each beat (pressure conditions come from the eviction manager). */
+  health: () => NodeHealth;
+  periodMs?: number;
+  now?: () => Date;
+  log?: (msg: string) => void;
+}
+
+export class NodeRegistration {
+  private timer?: NodeJS.Timeout;
+  private node?: Node;
+  private stopped = false;
+
+  constructor(private readonly opts: RegistrationOptions) {}
+
+  private get now(): Date {
+    return (this.opts.now ?? (() => new Date()))();
+  }
+
+  /** Registers the node and renews its lease once; then keeps beating until stop(). */
+  async start(): Promise<Node> {
+    await this.beat();
+    this.timer = setInterval(() => {
+      void this.beat().catch((e: unknown) => this.opts.log?.(`node heartbeat failed: ${e instanceof Error ? e.message : String(e)}`));
+    }, this.opts.periodMs ?? 10_000);
+    this.timer.unref();
+    return this.node!;
+  }
+
+  stop(): void {
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+  }
+
+  async beat(): Promise<void> {
+    if (this.stopped) return;
+    await this.syncNode();
+    await this.renewLease();
+  }
+
+  private async syncNode(): Promise<void> {
+    const c = this.opts.client;
+    const name = this.opts.facts.name;
+    const path = `/api/v1/nodes/${encodeURIComponent(name)}`;
+    let current: Node | undefined;
+    try {
+      current = await c.get<Node>(path);
+    } catch (e) {
+      if (!(e instanceof KubeError && e.code === 404)) throw e;
+    }
+    const desired = buildNode(this.opts.facts, this.opts.health(), current, time(this.now));
+    if (!current) {
+      try {
+        current = await c.create<Node>('/api/v1/nodes', { ...desired, metadata: { ...desired.metadata, resourceVersion: undefined } });
+      } catch (e) {
+        if (!(e instanceof KubeError && e.code === 409)) throw e;
+        current = await c.get<Node>(path);
+      }
+    }
+    // Labels, annotations and taints go through the main resource; the rest through status.
+    const metaChanged =
+      stableJSON(current.metadata.labels) !== stableJSON(desired.metadata.labels) ||
+      stableJSON(current.metadata.annotations) !== stableJSON(desired.metadata.annotations) ||
+      stableJSON(current.spec ?? {}) !== stableJSON(desired.spec ?? {});
+    if (metaChanged) {
+      current = await c.update<Node>(path, { ...desired, metadata: { ...desired.metadata, resourceVersion: current.metadata.resourceVersion }, status: current.status });
+    }
+    this.node = await c.update<Node>(`${path}/status`, { ...current, status: desired.status });
+  }
+
+  private async renewLease(): Promise<void> {
+    const c = this.opts.client;
+    const name = this.opts.facts.name;
+    const path = `/apis/coordination.k8s.io/v1/namespaces/${leaseNamespace}/leases/${encodeURIComponent(name)}`;
+    const spec = { holderIdentity: name, leaseDurationSeconds, renewTime: microTime(this.now) };
+    try {
+      const lease = await c.get<Lease>(path);
+      await c.update<Lease>(path, { ...lease, spec: { ...lease.spec, ...spec } });
+    } catch (e) {
+      if (!(e instanceof KubeError && e.code === 404)) throw e;
+      await c.create<Lease>(`/apis/coordination.k8s.io/v1/namespaces/${leaseNamespace}/leases`, {
+        apiVersion: 'coordination.k8s.io/v1',
+        kind: 'Lease',
+        metadata: { name },
+        spec: { ...spec, acquireTime: microTime(this.now) },
+      });
+    }
+  }
+}
