@@ -163,4 +163,12 @@ describe('kubectl against bulkhead server', { skip: missing }, () => {
     (await ok(['delete', 'namespace', 'doomed', '--timeout=30s']));
     assert.match((await c.kubectl(['get', 'namespace', 'doomed'])).stderr, /namespaces "doomed" not found/);
   });
+
+  it("kubectl apply -f examples/ (the README's suggestion) applies every example", async () => {
+    const r = await ok(['apply', '-f', 'examples/']);
+    for (const line of ['namespace/qos', 'pod/guaranteed', 'pod/burstable', 'pod/besteffort', 'namespace/shop', 'pod/web-and-db', 'namespace/search', 'pod/elasticsearch']) {
+      assert.match(r.stdout, new RegExp(`^${line} (created|configured|unchanged)$`, 'm'));
+    }
+    assert.equal((await ok(['get', 'pod', 'burstable', '-n', 'qos', '-o', 'jsonpath={.status.qosClass}'])).stdout, 'Burstable');
+  });
 });
