@@ -4,11 +4,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { fieldError } from '../api/fielderrors.js';
 import type { Pod } from '../api/types.js';
+import { bindPod } from './binding.js';
 import type { Api, RequestInfo } from './rest.js';
 import { decodeBody, isObject, mediaType, readBody, sendJSON } from './request.js';
 import type { ResourcePath } from './request.js';
 import type { ResourceDef } from './resources.js';
-import { statusErrors, successStatus, StatusError } from './status.js';
+import { statusErrors, successStatus } from './status.js';
 
 export type SubresourceHandler = (api: Api, def: ResourceDef, path: ResourcePath, req: IncomingMessage, res: ServerResponse, info: RequestInfo, query: URLSearchParams) => Promise<void>;
 
@@ -31,21 +32,7 @@ const binding: SubresourceHandler = async (api, def, path, req, res, info) => {
   const target = isObject(b.target) ? b.target : undefined;
   const node = typeof target?.name === 'string' ? target.name : '';
   if (!node) throw statusErrors.invalid('Binding', '', path.name!, [fieldError.required('target.name')]);
-  for (;;) {
-    const pod = await api.get<Pod>(def, path.namespace, path.name!);
-    if (pod.spec.nodeName) {
-      throw statusErrors.conflict({ group: '', resource: 'pods/binding' }, path.name!, `pod ${path.name} is already assigned to node "${pod.spec.nodeName}"`);
-    }
-    if (pod.metadata.deletionTimestamp) throw statusErrors.conflict({ group: '', resource: 'pods/binding' }, path.name!, `pod ${path.name} is being deleted, cannot be assigned to a host`);
-    const next: Pod = { ...pod, spec: { ...pod.spec, nodeName: node } };
-    try {
-      await api.update(def, path.namespace, path.name!, next, { ...info, fieldManager: info.fieldManager ?? 'bulkhead-scheduler' }, 'binding');
-      break;
-    } catch (e) {
-      if (e instanceof StatusError && e.code === 409 && e.status.reason === 'Conflict') continue;
-      throw e;
-    }
-  }
+  await bindPod(api, path.namespace!, path.name!, node, info);
   sendJSON(res, 201, { ...successStatus(), code: 201 });
 };
 

@@ -1,0 +1,151 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { failedSchedulingMessage, pickNode } from '../../src/scheduler/index.js';
+import type { Node, Pod } from '../../src/api/types.js';
+import { node, pod } from './helpers.js';
+
+describe('failedSchedulingMessage (FitError.Error)', () => {
+  const rows: { name: string; n: number; reasons: string[]; post?: string; want: string }[] = [
+    { name: 'one reason on every node', n: 2, reasons: ['Insufficient memory', 'Insufficient memory'], want: '0/2 nodes are available: 2 Insufficient memory.' },
+    {
+      name: 'mixed reasons, counted and sorted as strings',
+      n: 3,
+      reasons: ["node(s) didn't match Pod's node affinity/selector", 'Insufficient cpu', "node(s) didn't match Pod's node affinity/selector"],
+      want: "0/3 nodes are available: 1 Insufficient cpu, 2 node(s) didn't match Pod's node affinity/selector.",
+    },
+    {
+      name: 'a node with two reasons counts in both',
+      n: 2,
+      reasons: ['Insufficient cpu', 'Insufficient memory', 'Insufficient memory'],
+      want: '0/2 nodes are available: 1 Insufficient cpu, 2 Insufficient memory.',
+    },
+    { name: 'counts sort as text (10 before 2)', n: 12, reasons: [...Array(10).fill('Insufficient memory'), 'Too many pods', 'Too many pods'], want: '0/12 nodes are available: 10 Insufficient memory, 2 Too many pods.' },
+    {
+      name: 'with the preemption message',
+      n: 1,
+      reasons: ['Insufficient cpu'],
+      post: 'preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.',
+      want: '0/1 nodes are available: 1 Insufficient cpu. preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.',
+    },
+  ];
+  for (const r of rows) it(r.name, () => assert.equal(failedSchedulingMessage(r.n, r.reasons, r.post), r.want));
+});
+
+describe('pickNode', () => {
+  const two = [node('n1', { cpu: '1', memory: '1Gi', pods: '110' }), node('n2', { cpu: '1', memory: '1Gi', pods: '110' })];
+  const rows: { name: string; pod: Pod; nodes: Node[]; bound?: Record<string, Pod[]>; node?: string; message?: string }[] = [
+    { name: 'ties go to the first name', pod: pod('p', { memory: '100Mi' }), nodes: two, node: 'n1' },
+    { name: 'the least requested node wins', pod: pod('p', { memory: '100Mi' }), nodes: two, bound: { n1: [pod('a', { memory: '500Mi', cpu: '500m' }, {}, { nodeName: 'n1' })] }, node: 'n2' },
+    {
+      name: 'scoring counts a pod without requests as 100m/200Mi',
+      pod: pod('p', { memory: '100Mi' }),
+      nodes: two,
+      bound: { n1: [pod('a', undefined, {}, { nodeName: 'n1' })] },
+      node: 'n2',
+    },
+    {
+      name: 'nowhere enough memory',
+      pod: pod('p', { memory: '2Gi' }),
+      nodes: two,
+      message: '0/2 nodes are available: 2 Insufficient memory. preemption: 0/2 nodes are available: 2 No preemption victims found for incoming pod.',
+    },
+    {
+      name: 'mixed: a tainted node and a full one',
+      pod: pod('p', { memory: '2Gi' }),
+      nodes: [node('n1', { cpu: '1', memory: '1Gi', pods: '110' }), node('n2', undefined, { spec: { taints: [{ key: 'dedicated', value: 'db', effect: 'NoSchedule' }] } })],
+      message:
+        '0/2 nodes are available: 1 Insufficient memory, 1 node(s) had untolerated taint(s). preemption: 0/2 nodes are available: 1 No preemption victims found for incoming pod, 1 Preemption is not helpful for scheduling.',
+    },
+    {
+      name: 'nodeSelector matches no node',
+      pod: pod('p', { memory: '10Mi' }, { nodeSelector: { disk: 'ssd' } }),
+      nodes: two,
+      message: "0/2 nodes are available: 2 node(s) didn't match Pod's node affinity/selector. preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling.",
+    },
+    {
+      name: 'nodeName pinned to a node that does not exist',
+      pod: pod('p', { memory: '10Mi' }, {}, { nodeName: 'ghost' }),
+      nodes: two,
+      message: "0/2 nodes are available: 2 node(s) didn't match the requested node name. preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling.",
+    },
+    {
+      name: 'BestEffort pod, both nodes under memory pressure',
+      pod: pod('p'),
+      nodes: two.map((n) => ({ ...n, status: { ...n.status, conditions: [{ type: 'Ready', status: 'True' }, { type: 'MemoryPressure', status: 'True' }] } })),
+      message: '0/2 nodes are available: 2 node(s) had untolerated taint(s). preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling.',
+    },
+    {
+      name: 'Burstable pod, both nodes under memory pressure',
+      pod: pod('p', { memory: '10Mi' }),
+      nodes: two.map((n) => ({ ...n, status: { ...n.status, conditions: [{ type: 'Ready', status: 'True' }, { type: 'MemoryPressure', status: 'True' }] } })),
+      node: 'n1',
+    },
+    {
+      name: 'ulimits, one node declares the feature',
+      pod: (() => {
+        const p = pod('p', { memory: '10Mi' });
+        p.spec.containers[0]!.securityContext = { ulimits: [{ name: 'nofile', soft: 1024, hard: 4096 }] };
+        return p;
+      })(),
+      nodes: [two[0]!, node('n2', undefined, { declaredFeatures: ['ContainerUlimits'] })],
+      node: 'n2',
+    },
+    {
+      name: 'ulimits, no node declares the feature',
+      pod: (() => {
+        const p = pod('p', { memory: '10Mi' });
+        p.spec.containers[0]!.securityContext = { ulimits: [{ name: 'nofile', soft: 1024, hard: 4096 }] };
+        return p;
+      })(),
+      nodes: two,
+      message: "0/2 nodes are available: 2 node(s) didn't match Pod's required features. preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling.",
+    },
+    {
+      name: 'preemptionPolicy Never',
+      pod: pod('p', { memory: '2Gi' }, { preemptionPolicy: 'Never' }),
+      nodes: two,
+      message: '0/2 nodes are available: 2 Insufficient memory. preemption: not eligible due to preemptionPolicy=Never.',
+    },
+    {
+      name: 'lower-priority pods whose removal would not help',
+      pod: pod('p', { memory: '2Gi' }, { priority: 100 }),
+      nodes: two,
+      bound: { n1: [pod('a', { memory: '100Mi' }, { priority: 0 }, { nodeName: 'n1' })] },
+      message: '0/2 nodes are available: 2 Insufficient memory. preemption: 0/2 nodes are available: 1 Insufficient memory, 1 No preemption victims found for incoming pod.',
+    },
+    {
+      name: 'lower-priority pods whose removal would help: no preemption message (upstream would nominate)',
+      pod: pod('p', { memory: '800Mi' }, { priority: 100 }),
+      nodes: [two[0]!],
+      bound: { n1: [pod('a', { memory: '500Mi' }, { priority: 0 }, { nodeName: 'n1' })] },
+      message: '0/1 nodes are available: 1 Insufficient memory.',
+    },
+    { name: 'no nodes at all', pod: pod('p', { memory: '10Mi' }), nodes: [], message: 'no nodes available to schedule pods' },
+  ];
+  for (const r of rows) {
+    it(r.name, () => {
+      const d = pickNode(r.pod, r.nodes, r.bound ?? {});
+      assert.equal(d.node, r.node);
+      assert.equal(d.message, r.message);
+    });
+  }
+
+  it('accepts a Map of pods by node and fills up nodes in turn', () => {
+    const nodes = [node('a', { cpu: '2', memory: '1Gi', pods: '110' }), node('b', { cpu: '2', memory: '1Gi', pods: '110' })];
+    const byNode = new Map<string, Pod[]>();
+    const placed: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const p = pod(`p${i}`, { memory: '400Mi' });
+      const d = pickNode(p, nodes, byNode);
+      placed.push(d.node ?? d.message!);
+      if (d.node) byNode.set(d.node, [...(byNode.get(d.node) ?? []), { ...p, spec: { ...p.spec, nodeName: d.node } }]);
+    }
+    assert.deepEqual(placed, [
+      'a',
+      'b',
+      'a',
+      'b',
+      '0/2 nodes are available: 2 Insufficient memory. preemption: 0/2 nodes are available: 2 No preemption victims found for incoming pod.',
+    ]);
+  });
+});
