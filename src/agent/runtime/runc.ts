@@ -1,0 +1,214 @@
+// A thin typed wrapper over the runc CLI, one state directory (`runc --root`) per instance.
+// runc's own messages go to a per-call JSON log (`--log … --log-format json`), so a failure can
+// be told apart from the container's output: RuncError carries runc's log messages and stderr.
+
+import { spawn } from 'node:child_process';
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+
+export interface RuncOptions {
+  /** State directory (runc --root). Created if missing. */
+  root: string;
+  /** Default: "runc" from PATH. */
+  binary?: string;
+  /** Per-call timeout; default 20 s. */
+  timeoutMs?: number;
+}
+
+export class RuncError extends Error {
+  constructor(
+    readonly args: string[],
+    readonly exitCode: number | null,
+    /** runc's log messages (error/fatal levels), oldest first. */
+    readonly runcMessages: string[],
+    readonly stderr: string,
+  ) {
+    const detail = runcMessages.length ? runcMessages.join('; ') : stderr.trim() || `exit code ${exitCode}`;
+    super(`runc ${args.join(' ')}: ${detail}`);
+    this.name = 'RuncError';
+  }
+}
+
+export type RuncStatus = 'creating' | 'created' | 'running' | 'paused' | 'stopped';
+
+export interface RuncState {
+  ociVersion: string;
+  id: string;
+  pid: number;
+  status: RuncStatus;
+  bundle: string;
+  rootfs: string;
+  created: string;
+  annotations?: Record<string, string>;
+}
+
+export interface RunResult {
+  /** The container's exit status (runc run exits with it), null if killed by a signal. */
+  exitCode: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface DetachedIO {
+  /** Files that receive the container's stdout/stderr; default /dev/null. */
+  stdoutPath?: string;
+  stderrPath?: string;
+}
+
+interface Exec {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+  messages: string[];
+}
+
+let callSeq = 0;
+
+export class Runc {
+  readonly root: string;
+  readonly binary: string;
+  readonly timeoutMs: number;
+
+  constructor(opts: RuncOptions) {
+    this.root = opts.root;
+    this.binary = opts.binary ?? 'runc';
+    this.timeoutMs = opts.timeoutMs ?? 20000;
+    mkdirSync(this.root, { recursive: true, mode: 0o700 });
+  }
+
+  /** `runc --version` first line, e.g. "runc version 1.1.5+ds1". */
+  async version(): Promise<string> {
+    const r = await this.exec(['--version'], { log: false });
+    if (r.code !== 0) throw new RuncError(['--version'], r.code, r.messages, r.stderr);
+    return r.stdout.split('\n')[0]!.trim();
+  }
+
+  /**
+   * `runc run` in the foreground, stdout/stderr captured: resolves with the container's exit
+   * status. Rejects with RuncError when runc itself failed (it logged an error).
+   */
+  async run(id: string, bundle: string): Promise<RunResult> {
+    const args = ['run', '--bundle', bundle, id];
+    const r = await this.exec(args, { pipe: true, onTimeout: () => this.kill(id, 'KILL').catch(() => undefined) });
+    if (r.messages.length) throw new RuncError(args, r.code, r.messages, r.stderr);
+    return { exitCode: r.code, signal: r.signal, stdout: r.stdout, stderr: r.stderr };
+  }
+
+  /** `runc run --detach`: the container's init is reparented away from the agent; its exit code is lost. */
+  async runDetached(id: string, bundle: string, io: DetachedIO = {}): Promise<void> {
+    await this.ok(['run', '--detach', '--bundle', bundle, id], io);
+  }
+
+  /** `runc create`: namespaces, cgroups and limits are set up; the process waits for start. */
+  async create(id: string, bundle: string, io: DetachedIO = {}): Promise<void> {
+    await this.ok(['create', '--bundle', bundle, id], io);
+  }
+
+  async start(id: string): Promise<void> {
+    await this.ok(['start', id]);
+  }
+
+  async state(id: string): Promise<RuncState> {
+    const r = await this.ok(['state', id]);
+    return JSON.parse(r.stdout) as RuncState;
+  }
+
+  /** Ids in this state directory. */
+  async list(): Promise<RuncState[]> {
+    const r = await this.ok(['list', '--format', 'json']);
+    const parsed = JSON.parse(r.stdout.trim() || 'null') as RuncState[] | null;
+    return parsed ?? [];
+  }
+
+  async kill(id: string, signal: string = 'TERM', opts: { all?: boolean } = {}): Promise<void> {
+    await this.ok(['kill', ...(opts.all ? ['--all'] : []), id, signal]);
+  }
+
+  async delete(id: string, opts: { force?: boolean } = {}): Promise<void> {
+    await this.ok(['delete', ...(opts.force ? ['--force'] : []), id]);
+  }
+
+  private async ok(args: string[], io?: DetachedIO): Promise<Exec> {
+    const r = await this.exec(args, io ? { io } : {});
+    if (r.code !== 0 || r.messages.length) throw new RuncError(args, r.code, r.messages, r.stderr);
+    return r;
+  }
+
+  private exec(args: string[], opts: { pipe?: boolean; io?: DetachedIO; log?: boolean; onTimeout?: () => void } = {}): Promise<Exec> {
+    const useLog = opts.log !== false;
+    const logPath = join(this.root, `.call-${process.pid}-${++callSeq}.log`);
+    const full = useLog ? ['--root', this.root, '--log', logPath, '--log-format', 'json', ...args] : ['--root', this.root, ...args];
+    // A detached container keeps runc's stdout/stderr as its own: give it files, not pipes,
+    // or the pipes stay open for the container's lifetime.
+    const fds: number[] = [];
+    let stdio: ('ignore' | 'pipe' | number)[];
+    if (opts.io) {
+      const out = openSync(opts.io.stdoutPath ?? '/dev/null', 'a');
+      const err = openSync(opts.io.stderrPath ?? '/dev/null', 'a');
+      fds.push(out, err);
+      stdio = ['ignore', out, err];
+    } else {
+      stdio = ['ignore', 'pipe', 'pipe'];
+    }
+    return new Promise<Exec>((resolve, reject) => {
+      const child = spawn(this.binary, full, { stdio });
+      for (const fd of fds) closeSync(fd);
+      let stdout = '';
+      let stderr = '';
+      child.stdout?.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+      child.stderr?.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+      const timer = setTimeout(() => {
+        opts.onTimeout?.();
+        child.kill('SIGKILL');
+        stderr += `\n[bulkhead] runc ${args.join(' ')} timed out after ${this.timeoutMs} ms`;
+      }, this.timeoutMs);
+      child.once('error', (e) => {
+        clearTimeout(timer);
+        reject(e);
+      });
+      // 'close' waits for the pipes; with files (detached IO) 'exit' is the end.
+      child.once(opts.io ? 'exit' : 'close', (code: number | null, signal: NodeJS.Signals | null) => {
+        clearTimeout(timer);
+        const messages = useLog ? readLogErrors(logPath) : [];
+        if (useLog) rmSync(logPath, { force: true });
+        resolve({ code, signal, stdout, stderr, messages });
+      });
+    });
+  }
+}
+
+/** error/fatal messages of a runc JSON log (other levels are dropped). */
+export function parseRuncLog(text: string): string[] {
+  const out: string[] = [];
+  for (const line of text.split('\n')) {
+    if (!line.trim()) continue;
+    try {
+      const e = JSON.parse(line) as { level?: string; msg?: string };
+      if ((e.level === 'error' || e.level === 'fatal') && e.msg) out.push(e.msg);
+    } catch {
+      out.push(line.trim());
+    }
+  }
+  return out;
+}
+
+function readLogErrors(path: string): string[] {
+  try {
+    return parseRuncLog(readFileSync(path, 'utf8'));
+  } catch {
+    return [];
+  }
+}
+
+/** Whether a runc binary can be started ("runc version …"), without throwing. */
+export async function runcAvailable(binary = 'runc'): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    const c = spawn(binary, ['--version'], { stdio: ['ignore', 'pipe', 'ignore'] });
+    let out = '';
+    c.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
+    c.once('error', () => resolve(undefined));
+    c.once('close', (code) => resolve(code === 0 ? out.split('\n')[0]!.trim() : undefined));
+  });
+}
