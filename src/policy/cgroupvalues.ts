@@ -237,3 +237,29 @@ export function containerCgroupFiles(cfg: ContainerResourceConfig, version: Cgro
   }
   return f;
 }
+
+/**
+ * The QoS tier cgroups (qos_container_manager): besteffort gets the minimum shares,
+ * burstable the shares of all Burstable pods' cpu requests together.
+ */
+export function qosTierConfigs(pods: readonly { pod: Pod; qos: QOSClass }[], opts: { gates: Pick<FeatureGates, 'PodLevelResources'> }): { burstable: ResourceConfig; besteffort: ResourceConfig } {
+  let burstableMilli = 0n;
+  for (const { pod, qos } of pods) {
+    if (qos !== 'Burstable') continue;
+    burstableMilli += milli(podRequests(pod, { podLevelResources: opts.gates.PodLevelResources }), ResourceCPU);
+  }
+  return { burstable: { cpuShares: milliCPUToShares(burstableMilli) }, besteffort: { cpuShares: MinShares } };
+}
+
+/**
+ * The node-level cgroup that holds every pod (`kubepods`): it enforces the node's size, so a
+ * node declared smaller than the machine really is that small.
+ */
+export function nodeCgroupConfig(node: { memoryBytes: bigint; milliCPU: bigint }, period: bigint = QuotaPeriod): ResourceConfig {
+  return {
+    cpuShares: milliCPUToShares(node.milliCPU),
+    cpuQuota: milliCPUToQuota(node.milliCPU, period),
+    cpuPeriod: period,
+    memory: node.memoryBytes,
+  };
+}
