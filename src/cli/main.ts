@@ -6,6 +6,7 @@ import { Command, CommanderError } from 'commander';
 import { UsageError } from './errors.js';
 import { planCommand } from './plan.js';
 import { serverCommand, upCommand } from './server.js';
+import { imageCommand } from './image.js';
 
 const version = '0.1.0';
 
@@ -30,6 +31,10 @@ export async function main(argv: string[]): Promise<number> {
   program.addCommand(planCommand(io).exitOverride());
   program.addCommand(upCommand().exitOverride());
   program.addCommand(serverCommand().exitOverride());
+  const image = imageCommand(io);
+  image.exitOverride();
+  for (const sub of image.commands) sub.exitOverride();
+  program.addCommand(image);
   program.addHelpText('after', `
 Examples:
   bulkhead plan examples/ --node-memory 16Gi --node-cpu 4 --cgroup-version 2

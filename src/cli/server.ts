@@ -2,7 +2,7 @@
 // single-node cluster needs) until interrupted.
 
 import { Command } from 'commander';
-import { startServer, type RunningServer } from '../apiserver/server.js';
+import type { RunningServer } from '../apiserver/server.js';
 import { UsageError } from './errors.js';
 import { featureGatesFlag, podSecurityFlag } from './flags.js';
 
@@ -31,6 +31,8 @@ export async function runServer(f: ServerFlags, banner: (s: RunningServer) => st
     throw new UsageError(`invalid value "${f.store}" for --store: supported engines are sqlite:PATH and memory: (etcd is not available yet)`);
   }
   process.stderr.write(`bulkhead: starting the API server (data in ${f.dataDir})…\n`);
+  // Loaded here, not at the top: the server's modules (schemas, SQLite, X.509) would slow every other command's start.
+  const { startServer } = await import('../apiserver/server.js');
   let running: RunningServer;
   try {
     running = await startServer({ dataDir: f.dataDir, store: f.store, host, port, gates, podSecurityDefaults, advertise: f.advertise });
