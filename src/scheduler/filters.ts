@@ -14,6 +14,8 @@
 //                                             "Insufficient memory", "Insufficient <name>"
 //   nodedeclaredfeatures/nodedeclaredfeatures.go "node(s) didn't match Pod's required features"
 
+import { decodeCapabilities, hardCeilingsAsBigInt } from '../policy/nodecapabilities.js';
+import { ulimitsToRlimits } from '../policy/rlimits.js';
 import type { FeatureGates } from '../api/featuregates.js';
 import { podRequests } from '../api/podresources.js';
 import { addInto, parseResourceList, ResourceCPU, ResourceEphemeralStorage, ResourceMemory, type Resources } from '../api/resourcelist.js';
@@ -314,6 +316,31 @@ export function nodeDeclaredFeaturesFilter(pod: Pod, node: Node, _pods: readonly
   return { code: 'UnschedulableAndUnresolvable', plugin: 'NodeDeclaredFeatures', reasons: [ReasonRequiredFeatures] };
 }
 
+// ---------------------------------------------------------------- Bulkhead: ulimit ceilings
+
+/**
+ * Bulkhead's own filter (the ulimits design and DESIGN "Hosts that cannot grant a value"): a
+ * node whose agent cannot raise hard rlimits as high as a container asks (no
+ * CAP_SYS_RESOURCE) declares its ceilings, and such pods are not scheduled there.
+ */
+export const ReasonUlimitCeilings = "node(s) cannot grant the Pod's hard ulimits";
+
+export function nodeUlimitCeilingsFilter(pod: Pod, node: Node, _pods: readonly Pod[], gates: SchedulerGates): Rejection | undefined {
+  if (!gates.ContainerUlimits) return undefined;
+  const caps = decodeCapabilities(node.metadata?.annotations);
+  if (!caps) return undefined;
+  const ceilings = hardCeilingsAsBigInt(caps);
+  const all = [...(pod.spec.initContainers ?? []), ...(pod.spec.containers ?? []), ...(pod.spec.ephemeralContainers ?? [])];
+  for (const c of all) {
+    // No ceilings passed: these are the values the container would need the node to grant.
+    for (const r of ulimitsToRlimits(c.securityContext?.ulimits).rlimits) {
+      const ceiling = ceilings[r.type];
+      if (ceiling !== undefined && r.hard > ceiling) return { code: 'UnschedulableAndUnresolvable', plugin: 'NodeUlimitCeilings', reasons: [ReasonUlimitCeilings] };
+    }
+  }
+  return undefined;
+}
+
 // ---------------------------------------------------------------- all together
 
 /** The filters in the order of upstream's default profile. */
@@ -324,6 +351,7 @@ export const filters: readonly Filter[] = [
   nodeAffinityFilter,
   nodeResourcesFitFilter,
   nodeDeclaredFeaturesFilter,
+  nodeUlimitCeilingsFilter,
 ];
 
 /** Runs the filters on one node; the first rejection decides the reasons. */

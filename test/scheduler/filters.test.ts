@@ -7,11 +7,18 @@ import {
   ReasonNodeAffinity,
   ReasonNodeName,
   ReasonRequiredFeatures,
+  ReasonUlimitCeilings,
   ReasonTooManyPods,
   ReasonUnschedulable,
   ReasonUntoleratedTaint,
 } from '../../src/scheduler/index.js';
 import { container, node, pod } from './helpers.js';
+import { capabilitiesAnnotation, encodeCapabilities } from '../../src/policy/nodecapabilities.js';
+
+const withCeilings = (n: Node, hardRlimitCeilings: Record<string, string>): Node => ({
+  ...n,
+  metadata: { ...n.metadata, annotations: { [capabilitiesAnnotation]: encodeCapabilities({ cgroupVersion: 1, oomGroup: 'unsupported', minOOMScoreAdj: 0, hardRlimitCeilings }) } },
+});
 
 const gates = defaultFeatureGates;
 const memoryPressure = [
@@ -145,6 +152,8 @@ const rows: Row[] = [
   // NodeDeclaredFeatures
   { name: 'ulimits on a node that does not declare ContainerUlimits', pod: ulimits('p'), node: node('n1'), reasons: [ReasonRequiredFeatures] },
   { name: 'ulimits on a node that declares ContainerUlimits', pod: ulimits('p'), node: node('n1', undefined, { declaredFeatures: ['ContainerUlimits'] }), reasons: [] },
+  { name: 'ulimits whose hard value is above the ceiling the node declares', pod: ulimits('p'), node: withCeilings(node('n1', undefined, { declaredFeatures: ['ContainerUlimits'] }), { RLIMIT_NOFILE: '1024' }), reasons: [ReasonUlimitCeilings] },
+  { name: 'ulimits within the ceilings the node declares', pod: ulimits('p'), node: withCeilings(node('n1', undefined, { declaredFeatures: ['ContainerUlimits'] }), { RLIMIT_NOFILE: '1048576' }), reasons: [] },
   // The first rejecting filter decides.
   { name: 'cordoned and too small: only the first filter reports', pod: pod('p', { cpu: '3' }), node: node('n1', undefined, { spec: { unschedulable: true } }), reasons: [ReasonUnschedulable] },
   { name: 'tainted and too small: the taint reports', pod: pod('p', { cpu: '3' }), node: node('n1', undefined, { spec: { taints: [{ key: 'x', effect: 'NoSchedule' }] } }), reasons: [ReasonUntoleratedTaint] },
