@@ -4,7 +4,7 @@
 # Idempotent: installs only what is missing, and says what it does. Needs root and apt-get;
 # without them it prints why and exits 0, and the runtime tests skip with that reason.
 set -euo pipefail
-pkgs=(runc busybox-static)
+pkgs=(runc busybox-static conmon)
 missing=()
 for p in "${pkgs[@]}"; do
   if dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q '^install ok installed$'; then

@@ -1,0 +1,259 @@
+// conmon as the per-container monitor. The parser tests are pure; the others run real
+// containers under conmon + runc on this kernel. They need root, conmon, runc, /bin/busybox
+// (scripts/install-host-deps.sh) and a cgroup v1 memory hierarchy; otherwise they skip and say
+// why on stderr. Every cgroup lives below /<hierarchy>/bulkhead-test-<random>/ and is removed in
+// `after`, with the bundles, runc state, logs and exit files under one os.tmpdir() directory.
+
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { pathToFileURL } from 'node:url';
+import { buildBusyboxRootfs } from '../../../src/agent/runtime/rootfs.js';
+import { adaptToHost, ociSpec, serializeSpec, type AdaptedContainer } from '../../../src/agent/runtime/ocispec.js';
+import { probeCgroups, probeHost } from '../../../src/agent/runtime/hostprobe.js';
+import { Runc, RuncError } from '../../../src/agent/runtime/runc.js';
+import {
+  adopt, formatLogs, kubeTimestamp, MonitorError, monitorDir, parseK8sFileLog, processAlive, readExit, readLogLines, readLogs, startMonitored, stopContainer, waitExit,
+} from '../../../src/agent/monitor/conmon.js';
+
+describe('k8s-file log parsing (pure)', () => {
+  const text = [
+    '2026-11-22T05:40:26.395786010+00:00 stdout F out1',
+    '2026-11-22T05:40:26.395786010+00:00 stdout P partial',
+    '2026-11-22T05:40:26.395893820+00:00 stderr F err1',
+    '2026-11-22T05:40:26.597181895+00:00 stdout F  more',
+    '2026-11-22T05:40:26.600000000+00:00 stderr F ',
+    '2026-11-22T05:40:26.700000000+00:00 stdout P no end yet',
+    '2026-11-22T05:40:26.800000000+00:00 stdout F being writ',
+  ].join('\n');
+
+  it('joins P fragments with the same stream\'s next F, keeps order of first fragments, drops the unterminated record', () => {
+    assert.deepEqual(parseK8sFileLog(text), [
+      { time: '2026-11-22T05:40:26.395786010+00:00', stream: 'stdout', text: 'out1', partial: false },
+      { time: '2026-11-22T05:40:26.395786010+00:00', stream: 'stdout', text: 'partial more', partial: false },
+      { time: '2026-11-22T05:40:26.395893820+00:00', stream: 'stderr', text: 'err1', partial: false },
+      { time: '2026-11-22T05:40:26.600000000+00:00', stream: 'stderr', text: '', partial: false },
+      { time: '2026-11-22T05:40:26.700000000+00:00', stream: 'stdout', text: 'no end yet', partial: true },
+    ]);
+  });
+
+  it('formats like kubectl logs: --tail, --timestamps (Go RFC3339Nano, UTC), a partial last line without newline', () => {
+    const lines = parseK8sFileLog(text);
+    assert.equal(formatLogs(lines), 'out1\npartial more\nerr1\n\nno end yet');
+    assert.equal(formatLogs(lines, { tailLines: 2 }), '\nno end yet');
+    assert.equal(formatLogs(lines, { tailLines: 0 }), '');
+    assert.equal(formatLogs(lines.slice(0, 1), { timestamps: true }), '2026-11-22T05:40:26.39578601Z out1\n');
+    assert.equal(kubeTimestamp('2026-11-22T05:40:26.000000000+00:00'), '2026-11-22T05:40:26Z');
+    assert.equal(kubeTimestamp('2026-11-22T07:40:26.5+02:00'), '2026-11-22T05:40:26.5Z');
+  });
+
+  it('a message with tabs or " F " inside survives; foreign lines are skipped', () => {
+    const t = 'garbage\n2026-11-22T05:40:26.1+00:00 stdout F a\tb stdout F c\n';
+    assert.deepEqual(parseK8sFileLog(t).map((l) => l.text), ['a\tb stdout F c']);
+  });
+});
+
+function which(name: string): boolean {
+  try {
+    execFileSync('sh', ['-c', `command -v ${name}`], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function skipReason(): string | undefined {
+  if (process.platform !== 'linux') return 'not Linux';
+  if (process.getuid?.() !== 0) return 'not root (runc needs root to create cgroups and namespaces)';
+  if (!existsSync('/bin/busybox')) return '/bin/busybox is missing (run scripts/install-host-deps.sh: busybox-static)';
+  if (!which('runc')) return 'runc is not installed (run scripts/install-host-deps.sh)';
+  if (!which('conmon')) return 'conmon is not installed (run scripts/install-host-deps.sh)';
+  try {
+    if (!probeCgroups().v1.memory) return 'no cgroup v1 memory hierarchy';
+  } catch (e) {
+    return `cannot read cgroup mounts: ${(e as Error).message}`;
+  }
+  return undefined;
+}
+
+const reason = skipReason();
+if (reason) console.error(`test/agent/monitor/conmon.test: SKIPPING real-kernel conmon tests: ${reason}`);
+const opts = reason ? { skip: reason } : {};
+const top = `bulkhead-test-${randomBytes(6).toString('hex')}`;
+
+function removeCgroupTree(dir: string): void {
+  if (!existsSync(dir)) return;
+  for (const e of readdirSync(dir)) {
+    const p = join(dir, e);
+    if (statSync(p).isDirectory()) removeCgroupTree(p);
+  }
+  rmdirSync(dir);
+}
+
+function hierarchyRoots(): string[] {
+  const c = probeCgroups();
+  return [...new Set([...Object.values(c.v1), ...(c.unified ? [c.unified] : [])])];
+}
+
+describe('conmon monitor on this host (real kernel)', opts, () => {
+  let base = '';
+  let rootfs = '';
+  let stateDir = '';
+  let exitDir = '';
+  let runc: Runc;
+  let adapted: AdaptedContainer;
+  const ids: string[] = [];
+  let seq = 0;
+
+  before(async () => {
+    if (reason) return;
+    base = mkdtempSync(join(tmpdir(), 'bulkhead-monitor-test-'));
+    rootfs = join(base, 'rootfs');
+    stateDir = join(base, 'state');
+    exitDir = join(base, 'exits');
+    buildBusyboxRootfs(rootfs);
+    adapted = adaptToHost({ oomScoreAdj: 500, rlimits: [] }, await probeHost());
+    runc = new Runc({ root: stateDir });
+    console.error(`monitor test: ${execFileSync('conmon', ['--version'], { encoding: 'utf8' }).split('\n')[0]}, ${await runc.version()}, top ${top}`);
+  });
+
+  after(async () => {
+    if (reason) return;
+    const problems: string[] = [];
+    for (const id of ids) {
+      // Our own containers only: kill, wait for our conmon to record the exit, delete.
+      try {
+        const st = await runc.state(id);
+        if (st.status !== 'stopped') {
+          await runc.kill(id, 'KILL').catch(() => undefined);
+          await waitExit(exitDir, id, 5000);
+        }
+        await runc.delete(id, { force: true });
+      } catch (e) {
+        if (!(e instanceof RuncError && /does not exist/.test(e.message))) problems.push(`delete ${id}: ${(e as Error).message}`);
+      }
+      const pidFile = join(monitorDir(join(base, id)), 'conmon.pid');
+      const pid = existsSync(pidFile) ? Number(readFileSync(pidFile, 'utf8').trim()) : 0;
+      if (pid > 0 && processAlive(pid, 'conmon')) {
+        // conmon exits right after writing the exit file; give it a moment before acting.
+        for (let i = 0; i < 100 && processAlive(pid, 'conmon'); i++) await new Promise((r) => setTimeout(r, 20));
+        if (processAlive(pid, 'conmon')) {
+          problems.push(`conmon ${pid} for ${id} still alive; killed`);
+          process.kill(pid, 'SIGKILL');
+        }
+      }
+    }
+    for (const h of hierarchyRoots()) {
+      try {
+        removeCgroupTree(join(h, top));
+      } catch (e) {
+        problems.push(`rmdir ${join(h, top)}: ${(e as Error).message}`);
+      }
+    }
+    if (base) rmSync(base, { recursive: true, force: true });
+    const left = hierarchyRoots().filter((h) => existsSync(join(h, top)));
+    if (left.length || problems.length) throw new Error(`cleanup incomplete: ${[...problems, ...left].join('; ')}`);
+  });
+
+  function bundle(args: string[], oomScoreAdj = adapted.oomScoreAdj): { id: string; dir: string; logPath: string } {
+    const id = `${top}-${++seq}`;
+    const dir = join(base, id);
+    mkdirSync(dir);
+    const spec = ociSpec({ args, rootfs, cgroupsPath: `/${top}/${id}`, cgroupVersion: 1, oomScoreAdj, rlimits: adapted.rlimits, resources: { memory: { limit: 64n * 1024n * 1024n } }, pidsLimit: 64n });
+    writeFileSync(join(dir, 'config.json'), serializeSpec(spec));
+    ids.push(id);
+    return { id, dir, logPath: join(base, 'logs', `${id}.log`) };
+  }
+
+  it('stdout and stderr lines in order with their stream, exit code 3 from the exit file', async () => {
+    // conmon reads each pipe on its own: writes to the two streams closer together than one
+    // event-loop turn may be logged in either order (seen: "out1" and "part" before "err1"
+    // written between them), so the script pauses at each switch of stream.
+    const b = bundle(['sh', '-c', 'echo out1; sleep 0.05; echo err1 >&2; sleep 0.05; printf "part"; sleep 0.1; echo "ial"; sleep 0.05; echo err2 >&2; exit 3']);
+    const t0 = Date.now();
+    const s = await startMonitored({ id: b.id, bundle: b.dir, stateDir, exitDir, logPath: b.logPath });
+    const tStart = Date.now() - t0;
+    assert.ok(s.containerPid > 0 && s.conmonPid > 0);
+    const code = await waitExit(exitDir, b.id, 5000);
+    console.error(`monitor test: start ${tStart} ms, start→exit file ${Date.now() - t0} ms`);
+    assert.equal(code, 3);
+    assert.equal(readFileSync(join(exitDir, b.id), 'utf8'), '3', 'conmon writes the bare decimal code, no newline');
+    assert.equal(readFileSync(join(monitorDir(b.dir), 'exit'), 'utf8'), '3', 'and the same into --persist-dir/exit');
+    const lines = readLogLines(b.logPath);
+    assert.deepEqual(lines.map((l) => [l.stream, l.text, l.partial]), [
+      ['stdout', 'out1', false],
+      ['stderr', 'err1', false],
+      ['stdout', 'partial', false],
+      ['stderr', 'err2', false],
+    ]);
+    for (const l of lines) assert.match(l.time, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{9}\+00:00$/);
+    assert.equal(readLogs(b.logPath), 'out1\nerr1\npartial\nerr2\n');
+    assert.equal(readLogs(b.logPath, { tailLines: 1 }), 'err2\n');
+    assert.match(readFileSync(b.logPath, 'utf8'), / stdout P part\n.* stdout F ial\n/, 'the raw file has the P fragment');
+    assert.deepEqual(await adopt(stateDir, exitDir, b.id), { state: 'exited', exitCode: 3, bundle: b.dir });
+  });
+
+  it('a create failure rejects with runc\'s message and leaves no exit file', async () => {
+    const b = bundle(['true'], -5);
+    await assert.rejects(startMonitored({ id: b.id, bundle: b.dir, stateDir, exitDir, logPath: b.logPath }), (e: unknown) => {
+      assert.ok(e instanceof MonitorError);
+      assert.match(e.message, /failed to update \/proc\/self\/oom_score_adj: Permission denied/);
+      return true;
+    });
+    assert.equal(readExit(exitDir, b.id), undefined);
+  });
+
+  it('survives an agent restart: started by a Node process that exits, adopted, SIGTERM → the shell exits 143', async () => {
+    const b = bundle(['sh', '-c', 'trap "echo got TERM; exit 143" TERM; echo started; sleep 1000 & wait']);
+    const mod = pathToFileURL(join(import.meta.dirname, '../../../src/agent/monitor/conmon.js')).href;
+    const code = `const m = await import(${JSON.stringify(mod)}); const s = await m.startMonitored(${JSON.stringify({ id: b.id, bundle: b.dir, stateDir, exitDir, logPath: b.logPath })}); console.log(JSON.stringify({ ...s, agentPid: process.pid }));`;
+    const t0 = Date.now();
+    const agent = spawn(process.execPath, ['--input-type=module', '-e', code], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    agent.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
+    agent.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
+    const exit = await new Promise<number | null>((r) => agent.once('close', (c) => r(c)));
+    console.error(`monitor test: "agent" process started the container and exited in ${Date.now() - t0} ms`);
+    assert.equal(exit, 0, err);
+    const s = JSON.parse(out) as { containerPid: number; conmonPid: number; agentPid: number };
+    assert.equal(processAlive(s.agentPid), false);
+    // conmon is not a child of the dead agent and not of this process.
+    const ppid = Number(readFileSync(`/proc/${s.conmonPid}/stat`, 'utf8').split(') ')[1]!.split(' ')[1]);
+    assert.notEqual(ppid, s.agentPid);
+    assert.notEqual(ppid, process.pid);
+
+    const a = await adopt(stateDir, exitDir, b.id);
+    assert.deepEqual(a, { state: 'running', containerPid: s.containerPid, conmonPid: s.conmonPid, bundle: b.dir });
+    for (let i = 0; i < 100 && !readLogs(b.logPath).includes('started'); i++) await new Promise((r) => setTimeout(r, 10));
+    const t1 = Date.now();
+    const code143 = await stopContainer(runc, b.id, 5, { exitDir });
+    console.error(`monitor test: SIGTERM → exit file in ${Date.now() - t1} ms`);
+    assert.equal(code143, 143);
+    assert.equal(readLogs(b.logPath), 'started\ngot TERM\n');
+    assert.deepEqual(await adopt(stateDir, exitDir, b.id), { state: 'exited', exitCode: 143, bundle: b.dir });
+    // Starting again is refused: the monitor files say it was started before.
+    await assert.rejects(startMonitored({ id: b.id, bundle: b.dir, stateDir, exitDir, logPath: b.logPath }), /was started before/);
+  });
+
+  it('a container that ignores SIGTERM is SIGKILLed after a 1 s grace: 137', async () => {
+    const b = bundle(['sh', '-c', "trap '' TERM; echo ready; sleep 100"]);
+    await startMonitored({ id: b.id, bundle: b.dir, stateDir, exitDir, logPath: b.logPath });
+    for (let i = 0; i < 100 && !readLogs(b.logPath).includes('ready'); i++) await new Promise((r) => setTimeout(r, 10));
+    const t0 = Date.now();
+    const code = await stopContainer(runc, b.id, 1, { exitDir });
+    const ms = Date.now() - t0;
+    console.error(`monitor test: TERM ignored, SIGKILL after grace, exit file after ${ms} ms`);
+    assert.equal(code, 137);
+    assert.ok(ms >= 1000 && ms < 4000, `${ms} ms`);
+    assert.equal(await stopContainer(runc, b.id, 1, { exitDir }), 137, 'stopping an exited container yields its code');
+  });
+
+  it('adopt of an unknown id is absent', async () => {
+    assert.deepEqual(await adopt(stateDir, exitDir, `${top}-none`), { state: 'absent' });
+  });
+});
