@@ -3,6 +3,7 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { load as loadYAML } from 'js-yaml';
+import { decodeProtobufBody } from './protobuf.js';
 import { statusErrors, StatusError } from './status.js';
 
 /** kube-apiserver refuses request bodies over 3 MiB. */
@@ -75,8 +76,8 @@ export function mediaType(req: IncomingMessage): string {
 
 /** Decodes a JSON or YAML body into an object; anything else is a 400/415 Status. */
 export function decodeBody(body: Buffer, type: string, what: string): unknown {
+  if (type === 'application/vnd.kubernetes.protobuf') return decodeProtobufBody(body, type);
   const text = body.toString('utf8');
-  if (type === 'application/vnd.kubernetes.protobuf') throw statusErrors.unsupportedMediaType(type);
   let value: unknown;
   try {
     value = type.includes('yaml') && !text.trimStart().startsWith('{') ? loadYAML(text) : JSON.parse(text);

@@ -171,4 +171,14 @@ describe('kubectl against bulkhead server', { skip: missing }, () => {
     }
     assert.equal((await ok(['get', 'pod', 'burstable', '-n', 'qos', '-o', 'jsonpath={.status.qosClass}'])).stdout, 'Burstable');
   });
+
+  it('typed generators that send protobuf: kubectl create namespace and kubectl create quota', async () => {
+    assert.equal((await ok(['create', 'namespace', 'typed', '--dry-run=none'])).stdout.trim(), 'namespace/typed created');
+    const q = await ok(['create', 'quota', 'typed-q', '-n', 'typed', '--hard=pods=3,requests.cpu=2', '--scopes=NotTerminating']);
+    assert.equal(q.stdout.trim(), 'resourcequota/typed-q created');
+    const got = JSON.parse((await ok(['get', 'quota', 'typed-q', '-n', 'typed', '-o', 'json'])).stdout);
+    assert.deepEqual(got.spec, { hard: { pods: '3', 'requests.cpu': '2' }, scopes: ['NotTerminating'] });
+    const other = await c.kubectl(['create', 'configmap', 'x', '--from-literal=a=b']);
+    assert.equal(other.code, 1, 'configmaps are not served');
+  });
 });

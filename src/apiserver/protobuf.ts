@@ -1,0 +1,186 @@
+// The Kubernetes protobuf envelope for the request bodies typed kubectl generators send
+// (`kubectl create namespace X`, `kubectl create quota …` send `application/vnd.kubernetes.protobuf`
+// and do not retry as JSON after a 415). Decodes the `k8s\0` + runtime.Unknown envelope and the
+// messages of Namespace and ResourceQuota into the same JSON objects a JSON body gives; every
+// other kind still answers 415.
+
+import { statusErrors } from './status.js';
+
+const magic = Buffer.from([0x6b, 0x38, 0x73, 0x00]);
+
+type Field = { no: number; wire: number; value: bigint | Buffer };
+
+class ProtoError extends Error {}
+
+function readVarint(b: Buffer, pos: number): [bigint, number] {
+  let result = 0n;
+  let shift = 0n;
+  for (;;) {
+    if (pos >= b.length) throw new ProtoError('truncated varint');
+    const byte = b[pos++]!;
+    result |= BigInt(byte & 0x7f) << shift;
+    if ((byte & 0x80) === 0) return [result, pos];
+    shift += 7n;
+    if (shift > 63n) throw new ProtoError('varint too long');
+  }
+}
+
+function fields(b: Buffer): Field[] {
+  const out: Field[] = [];
+  let pos = 0;
+  while (pos < b.length) {
+    const [key, p1] = readVarint(b, pos);
+    pos = p1;
+    const no = Number(key >> 3n);
+    const wire = Number(key & 7n);
+    if (wire === 0) {
+      const [v, p2] = readVarint(b, pos);
+      out.push({ no, wire, value: v });
+      pos = p2;
+    } else if (wire === 2) {
+      const [len, p2] = readVarint(b, pos);
+      const end = p2 + Number(len);
+      if (end > b.length) throw new ProtoError('truncated field');
+      out.push({ no, wire, value: b.subarray(p2, end) });
+      pos = end;
+    } else if (wire === 1) {
+      out.push({ no, wire, value: b.subarray(pos, pos + 8) });
+      pos += 8;
+    } else if (wire === 5) {
+      out.push({ no, wire, value: b.subarray(pos, pos + 4) });
+      pos += 4;
+    } else throw new ProtoError(`unsupported wire type ${wire}`);
+  }
+  return out;
+}
+
+const str = (f: Field) => (f.value as Buffer).toString('utf8');
+const bytes = (f: Field) => f.value as Buffer;
+
+function stringMap(entries: Field[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const e of entries) {
+    let k = '';
+    let v = '';
+    for (const f of fields(bytes(e))) {
+      if (f.no === 1) k = str(f);
+      else if (f.no === 2) v = str(f);
+    }
+    out[k] = v;
+  }
+  return out;
+}
+
+/** The ObjectMeta fields a create request carries. */
+function objectMeta(b: Buffer): Record<string, unknown> {
+  const m: Record<string, unknown> = {};
+  const labels: Field[] = [];
+  const annotations: Field[] = [];
+  const finalizers: string[] = [];
+  for (const f of fields(b)) {
+    if (f.no === 1) m.name = str(f);
+    else if (f.no === 2) m.generateName = str(f);
+    else if (f.no === 3) m.namespace = str(f);
+    else if (f.no === 11) labels.push(f);
+    else if (f.no === 12) annotations.push(f);
+    else if (f.no === 14) finalizers.push(str(f));
+  }
+  if (labels.length) m.labels = stringMap(labels);
+  if (annotations.length) m.annotations = stringMap(annotations);
+  if (finalizers.length) m.finalizers = finalizers;
+  return m;
+}
+
+/** map<string, Quantity> where Quantity is `{ string string = 1 }`. */
+function quantityMap(entries: Field[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const e of entries) {
+    let k = '';
+    let v = '';
+    for (const f of fields(bytes(e))) {
+      if (f.no === 1) k = str(f);
+      else if (f.no === 2) for (const q of fields(bytes(f))) if (q.no === 1) v = str(q);
+    }
+    out[k] = v;
+  }
+  return out;
+}
+
+function namespace(raw: Buffer): Record<string, unknown> {
+  const obj: Record<string, unknown> = { apiVersion: 'v1', kind: 'Namespace' };
+  for (const f of fields(raw)) {
+    if (f.no === 1) obj.metadata = objectMeta(bytes(f));
+    else if (f.no === 2) {
+      const finalizers = fields(bytes(f)).filter((x) => x.no === 1).map(str);
+      obj.spec = finalizers.length ? { finalizers } : {};
+    }
+  }
+  return obj;
+}
+
+function scopeSelector(b: Buffer): Record<string, unknown> {
+  const exprs = fields(b)
+    .filter((f) => f.no === 1)
+    .map((e) => {
+      const r: Record<string, unknown> = {};
+      const values: string[] = [];
+      for (const f of fields(bytes(e))) {
+        if (f.no === 1) r.scopeName = str(f);
+        else if (f.no === 2) r.operator = str(f);
+        else if (f.no === 3) values.push(str(f));
+      }
+      if (values.length) r.values = values;
+      return r;
+    });
+  return { matchExpressions: exprs };
+}
+
+function resourceQuota(raw: Buffer): Record<string, unknown> {
+  const obj: Record<string, unknown> = { apiVersion: 'v1', kind: 'ResourceQuota' };
+  for (const f of fields(raw)) {
+    if (f.no === 1) obj.metadata = objectMeta(bytes(f));
+    else if (f.no === 2) {
+      const spec: Record<string, unknown> = {};
+      const hard: Field[] = [];
+      const scopes: string[] = [];
+      for (const s of fields(bytes(f))) {
+        if (s.no === 1) hard.push(s);
+        else if (s.no === 2) scopes.push(str(s));
+        else if (s.no === 3) spec.scopeSelector = scopeSelector(bytes(s));
+      }
+      if (hard.length) spec.hard = quantityMap(hard);
+      if (scopes.length) spec.scopes = scopes;
+      obj.spec = spec;
+    }
+  }
+  return obj;
+}
+
+const decoders: Record<string, (raw: Buffer) => Record<string, unknown>> = {
+  'v1/Namespace': namespace,
+  'v1/ResourceQuota': resourceQuota,
+};
+
+/** The JSON form of a protobuf request body, or a 415 for kinds Bulkhead does not decode. */
+export function decodeProtobufBody(body: Buffer, contentType: string): Record<string, unknown> {
+  if (body.length < 4 || !body.subarray(0, 4).equals(magic)) throw statusErrors.badRequest('protobuf body does not start with the "k8s\\0" envelope');
+  try {
+    let apiVersion = '';
+    let kind = '';
+    let raw: Buffer = Buffer.alloc(0);
+    for (const f of fields(body.subarray(4))) {
+      if (f.no === 1) {
+        for (const t of fields(bytes(f))) {
+          if (t.no === 1) apiVersion = str(t);
+          else if (t.no === 2) kind = str(t);
+        }
+      } else if (f.no === 2) raw = bytes(f);
+    }
+    const decode = decoders[`${apiVersion}/${kind}`];
+    if (!decode) throw statusErrors.unsupportedMediaType(contentType);
+    return decode(raw);
+  } catch (e) {
+    if (e instanceof ProtoError) throw statusErrors.badRequest(`cannot decode protobuf body: ${e.message}`);
+    throw e;
+  }
+}

@@ -1,0 +1,59 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { decodeProtobufBody } from '../../src/apiserver/protobuf.js';
+import { StatusError } from '../../src/apiserver/status.js';
+
+// A minimal encoder for the test: length-delimited fields only.
+const varint = (n: number): Buffer => {
+  const out: number[] = [];
+  do {
+    let b = n & 0x7f;
+    n >>>= 7;
+    if (n) b |= 0x80;
+    out.push(b);
+  } while (n);
+  return Buffer.from(out);
+};
+const field = (no: number, value: Buffer | string): Buffer => {
+  const v = typeof value === 'string' ? Buffer.from(value) : value;
+  return Buffer.concat([varint((no << 3) | 2), varint(v.length), v]);
+};
+const envelope = (apiVersion: string, kind: string, raw: Buffer): Buffer =>
+  Buffer.concat([Buffer.from('k8s\0', 'latin1'), field(1, Buffer.concat([field(1, apiVersion), field(2, kind)])), field(2, raw)]);
+const mapEntry = (k: string, v: Buffer | string) => Buffer.concat([field(1, k), field(2, v)]);
+
+describe('protobuf request bodies', () => {
+  it('a Namespace with labels decodes to its JSON form', () => {
+    const meta = Buffer.concat([field(1, 'typed'), field(11, mapEntry('team', 'a'))]);
+    assert.deepEqual(decodeProtobufBody(envelope('v1', 'Namespace', field(1, meta)), 'application/vnd.kubernetes.protobuf'), {
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      metadata: { name: 'typed', labels: { team: 'a' } },
+    });
+  });
+
+  it('a ResourceQuota decodes hard quantities, scopes and a scope selector', () => {
+    const spec = Buffer.concat([
+      field(1, mapEntry('pods', field(1, '3'))),
+      field(2, 'NotTerminating'),
+      field(3, field(1, Buffer.concat([field(1, 'PriorityClass'), field(2, 'In'), field(3, 'high')]))),
+    ]);
+    assert.deepEqual(decodeProtobufBody(envelope('v1', 'ResourceQuota', Buffer.concat([field(1, field(1, 'q')), field(2, spec)])), 'application/vnd.kubernetes.protobuf'), {
+      apiVersion: 'v1',
+      kind: 'ResourceQuota',
+      metadata: { name: 'q' },
+      spec: { hard: { pods: '3' }, scopes: ['NotTerminating'], scopeSelector: { matchExpressions: [{ scopeName: 'PriorityClass', operator: 'In', values: ['high'] }] } },
+    });
+  });
+
+  const refusals: { name: string; body: Buffer; code: number }[] = [
+    { name: 'a kind Bulkhead does not decode is 415', body: envelope('v1', 'ConfigMap', Buffer.alloc(0)), code: 415 },
+    { name: 'a body without the k8s envelope is 400', body: Buffer.from('{"kind":"Namespace"}'), code: 400 },
+    { name: 'a truncated message is 400', body: Buffer.concat([Buffer.from('k8s\0', 'latin1'), Buffer.from([0x0a, 0x50, 0x01])]), code: 400 },
+  ];
+  for (const r of refusals) {
+    it(r.name, () => {
+      assert.throws(() => decodeProtobufBody(r.body, 'application/vnd.kubernetes.protobuf'), (e: unknown) => e instanceof StatusError && e.code === r.code);
+    });
+  }
+});
