@@ -57,19 +57,22 @@ function fields(b: Buffer): Field[] {
 const str = (f: Field) => (f.value as Buffer).toString('utf8');
 const bytes = (f: Field) => f.value as Buffer;
 
-function stringMap(entries: Field[]): Record<string, string> {
+/** A proto map (repeated key=1/value=2 entries), each value read by `value`. */
+function mapOf(entries: Field[], value: (f: Field) => string): Record<string, string> {
   const out: Record<string, string> = {};
   for (const e of entries) {
     let k = '';
     let v = '';
     for (const f of fields(bytes(e))) {
       if (f.no === 1) k = str(f);
-      else if (f.no === 2) v = str(f);
+      else if (f.no === 2) v = value(f);
     }
     out[k] = v;
   }
   return out;
 }
+
+const stringMap = (entries: Field[]) => mapOf(entries, str);
 
 /** The ObjectMeta fields a create request carries. */
 function objectMeta(b: Buffer): Record<string, unknown> {
@@ -92,19 +95,7 @@ function objectMeta(b: Buffer): Record<string, unknown> {
 }
 
 /** map<string, Quantity> where Quantity is `{ string string = 1 }`. */
-function quantityMap(entries: Field[]): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const e of entries) {
-    let k = '';
-    let v = '';
-    for (const f of fields(bytes(e))) {
-      if (f.no === 1) k = str(f);
-      else if (f.no === 2) for (const q of fields(bytes(f))) if (q.no === 1) v = str(q);
-    }
-    out[k] = v;
-  }
-  return out;
-}
+const quantityMap = (entries: Field[]) => mapOf(entries, (f) => fields(bytes(f)).filter((q) => q.no === 1).map(str).pop() ?? '');
 
 function namespace(raw: Buffer): Record<string, unknown> {
   const obj: Record<string, unknown> = { apiVersion: 'v1', kind: 'Namespace' };

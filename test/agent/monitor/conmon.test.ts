@@ -15,6 +15,7 @@ import { pathToFileURL } from 'node:url';
 import { buildBusyboxRootfs } from '../../../src/agent/runtime/rootfs.js';
 import { adaptToHost, ociSpec, serializeSpec, type AdaptedContainer } from '../../../src/agent/runtime/ocispec.js';
 import { probeCgroups, probeHost } from '../../../src/agent/runtime/hostprobe.js';
+import { hierarchyRoots, removeCgroupTree } from '../cgrouptrees.js';
 import { Runc, RuncError } from '../../../src/agent/runtime/runc.js';
 import {
   adopt, formatLogs, kubeTimestamp, MonitorError, monitorDir, parseK8sFileLog, processAlive, readExit, readLogLines, readLogs, startMonitored, stopContainer, waitExit,
@@ -85,19 +86,6 @@ if (reason) console.error(`test/agent/monitor/conmon.test: SKIPPING real-kernel 
 const opts = reason ? { skip: reason } : {};
 const top = `bulkhead-test-${randomBytes(6).toString('hex')}`;
 
-function removeCgroupTree(dir: string): void {
-  if (!existsSync(dir)) return;
-  for (const e of readdirSync(dir)) {
-    const p = join(dir, e);
-    if (statSync(p).isDirectory()) removeCgroupTree(p);
-  }
-  rmdirSync(dir);
-}
-
-function hierarchyRoots(): string[] {
-  const c = probeCgroups();
-  return [...new Set([...Object.values(c.v1), ...(c.unified ? [c.unified] : [])])];
-}
 
 describe('conmon monitor on this host (real kernel)', opts, () => {
   let base = '';

@@ -15,6 +15,7 @@ import { randomBytes } from 'node:crypto';
 import { buildBusyboxRootfs } from '../../../src/agent/runtime/rootfs.js';
 import { adaptToHost, ociSpec, resourcesFromCgroupFiles, serializeSpec, type AdaptedContainer } from '../../../src/agent/runtime/ocispec.js';
 import { parseProcLimits, probeCgroups, probeHost, type HostProbe } from '../../../src/agent/runtime/hostprobe.js';
+import { hierarchyRoots, removeCgroupTree } from '../cgrouptrees.js';
 import { Runc, RuncError } from '../../../src/agent/runtime/runc.js';
 import { planPodOnNode, type ContainerPlan, type NodeConfig } from '../../../src/plan/node.js';
 import { defaultFeatureGates } from '../../../src/api/featuregates.js';
@@ -53,20 +54,6 @@ function pod(name: string, resources: { requests?: Record<string, string>; limit
   } as Pod;
 }
 
-/** Remove <hierarchy>/<top> and everything below it, deepest first (rmdir only: cgroups). */
-function removeCgroupTree(dir: string): void {
-  if (!existsSync(dir)) return;
-  for (const e of readdirSync(dir)) {
-    const p = join(dir, e);
-    if (statSync(p).isDirectory()) removeCgroupTree(p);
-  }
-  rmdirSync(dir);
-}
-
-function hierarchyRoots(): string[] {
-  const c = probeCgroups();
-  return [...new Set([...Object.values(c.v1), ...(c.unified ? [c.unified] : [])])];
-}
 
 describe('runc backend on this host (real kernel)', opts, () => {
   let base = '';
