@@ -21,32 +21,11 @@ import { PodWorker, type StartedContainer } from '../../src/agent/podworker.js';
 import { planPodOnNode, type NodeConfig } from '../../src/plan/node.js';
 import { defaultFeatureGates } from '../../src/api/featuregates.js';
 import type { Container, Pod } from '../../src/api/types.js';
-import { hierarchyRoots, removeCgroupTree } from './cgrouptrees.js';
+import { hierarchyRoots, realKernelSkipReason, removeTestCgroups } from './cgrouptrees.js';
 
-function have(name: string): boolean {
-  try {
-    execFileSync('sh', ['-c', `command -v ${name}`], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
-function skipReason(): string | undefined {
-  if (process.platform !== 'linux') return 'not Linux';
-  if (process.getuid?.() !== 0) return 'not root (runc needs root to create cgroups and namespaces)';
-  if (!existsSync('/bin/busybox')) return '/bin/busybox is missing (run scripts/install-host-deps.sh: busybox-static)';
-  if (!have('runc')) return 'runc is not installed (run scripts/install-host-deps.sh)';
-  if (!have('conmon')) return 'conmon is not installed (run scripts/install-host-deps.sh)';
-  try {
-    if (!probeCgroups().v1.memory) return 'no cgroup v1 memory hierarchy (PodWorker supports v1 only)';
-  } catch (e) {
-    return `cannot read cgroup mounts: ${(e as Error).message}`;
-  }
-  return undefined;
-}
 
-const reason = skipReason();
+const reason = realKernelSkipReason(['runc', 'conmon']);
 if (reason) console.error(`test/agent/podworker.test: SKIPPING real-kernel PodWorker tests: ${reason}`);
 const opts = reason ? { skip: reason } : {};
 const top = `bulkhead-test-${randomBytes(6).toString('hex')}`;
@@ -133,16 +112,9 @@ describe('PodWorker on this host (real kernel)', opts, () => {
         }
       }
     }
-    for (const h of hierarchyRoots()) {
-      try {
-        removeCgroupTree(join(h, top));
-      } catch (e) {
-        problems.push(`rmdir ${join(h, top)}: ${(e as Error).message}`);
-      }
-    }
+    problems.push(...removeTestCgroups(top));
     if (base) rmSync(base, { recursive: true, force: true });
-    const left = hierarchyRoots().filter((h) => existsSync(join(h, top)));
-    if (left.length || problems.length) throw new Error(`cleanup incomplete: ${[...problems, ...left].join('; ')}`);
+    if (problems.length) throw new Error(`cleanup incomplete: ${problems.join('; ')}`);
   });
 
   it('start: pod cgroup at the planned path with the planned values, c1 running in <pod>/c1 with the planned oom_score_adj and rlimits', async () => {

@@ -15,7 +15,7 @@ import { pathToFileURL } from 'node:url';
 import { buildBusyboxRootfs } from '../../../src/agent/runtime/rootfs.js';
 import { adaptToHost, ociSpec, serializeSpec, type AdaptedContainer } from '../../../src/agent/runtime/ocispec.js';
 import { probeCgroups, probeHost } from '../../../src/agent/runtime/hostprobe.js';
-import { hierarchyRoots, removeCgroupTree } from '../cgrouptrees.js';
+import { realKernelSkipReason, removeTestCgroups } from '../cgrouptrees.js';
 import { Runc, RuncError } from '../../../src/agent/runtime/runc.js';
 import {
   adopt, formatLogs, kubeTimestamp, MonitorError, monitorDir, parseK8sFileLog, processAlive, readExit, readLogLines, readLogs, startMonitored, stopContainer, waitExit,
@@ -58,30 +58,9 @@ describe('k8s-file log parsing (pure)', () => {
   });
 });
 
-function which(name: string): boolean {
-  try {
-    execFileSync('sh', ['-c', `command -v ${name}`], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
-function skipReason(): string | undefined {
-  if (process.platform !== 'linux') return 'not Linux';
-  if (process.getuid?.() !== 0) return 'not root (runc needs root to create cgroups and namespaces)';
-  if (!existsSync('/bin/busybox')) return '/bin/busybox is missing (run scripts/install-host-deps.sh: busybox-static)';
-  if (!which('runc')) return 'runc is not installed (run scripts/install-host-deps.sh)';
-  if (!which('conmon')) return 'conmon is not installed (run scripts/install-host-deps.sh)';
-  try {
-    if (!probeCgroups().v1.memory) return 'no cgroup v1 memory hierarchy';
-  } catch (e) {
-    return `cannot read cgroup mounts: ${(e as Error).message}`;
-  }
-  return undefined;
-}
 
-const reason = skipReason();
+const reason = realKernelSkipReason(['runc', 'conmon']);
 if (reason) console.error(`test/agent/monitor/conmon.test: SKIPPING real-kernel conmon tests: ${reason}`);
 const opts = reason ? { skip: reason } : {};
 const top = `bulkhead-test-${randomBytes(6).toString('hex')}`;
@@ -135,16 +114,9 @@ describe('conmon monitor on this host (real kernel)', opts, () => {
         }
       }
     }
-    for (const h of hierarchyRoots()) {
-      try {
-        removeCgroupTree(join(h, top));
-      } catch (e) {
-        problems.push(`rmdir ${join(h, top)}: ${(e as Error).message}`);
-      }
-    }
+    problems.push(...removeTestCgroups(top));
     if (base) rmSync(base, { recursive: true, force: true });
-    const left = hierarchyRoots().filter((h) => existsSync(join(h, top)));
-    if (left.length || problems.length) throw new Error(`cleanup incomplete: ${[...problems, ...left].join('; ')}`);
+    if (problems.length) throw new Error(`cleanup incomplete: ${problems.join('; ')}`);
   });
 
   function bundle(args: string[], oomScoreAdj = adapted.oomScoreAdj): { id: string; dir: string; logPath: string } {

@@ -15,30 +15,14 @@ import { randomBytes } from 'node:crypto';
 import { buildBusyboxRootfs } from '../../../src/agent/runtime/rootfs.js';
 import { adaptToHost, ociSpec, resourcesFromCgroupFiles, serializeSpec, type AdaptedContainer } from '../../../src/agent/runtime/ocispec.js';
 import { parseProcLimits, probeCgroups, probeHost, type HostProbe } from '../../../src/agent/runtime/hostprobe.js';
-import { hierarchyRoots, removeCgroupTree } from '../cgrouptrees.js';
+import { realKernelSkipReason, removeTestCgroups } from '../cgrouptrees.js';
 import { Runc, RuncError } from '../../../src/agent/runtime/runc.js';
 import { planPodOnNode, type ContainerPlan, type NodeConfig } from '../../../src/plan/node.js';
 import { defaultFeatureGates } from '../../../src/api/featuregates.js';
 import type { Pod, Ulimit } from '../../../src/api/types.js';
 
-function skipReason(): string | undefined {
-  if (process.platform !== 'linux') return 'not Linux';
-  if (process.getuid?.() !== 0) return 'not root (runc needs root to create cgroups and namespaces)';
-  if (!existsSync('/bin/busybox')) return '/bin/busybox is missing (run scripts/install-host-deps.sh: busybox-static)';
-  try {
-    execFileSync('runc', ['--version'], { stdio: 'ignore' });
-  } catch {
-    return 'runc is not installed (run scripts/install-host-deps.sh)';
-  }
-  try {
-    if (!probeCgroups().v1.memory) return 'no cgroup v1 memory hierarchy (these tests check v1 files)';
-  } catch (e) {
-    return `cannot read cgroup mounts: ${(e as Error).message}`;
-  }
-  return undefined;
-}
 
-const reason = skipReason();
+const reason = realKernelSkipReason(['runc']);
 if (reason) console.error(`test/agent/runtime/runc.test: SKIPPING real-kernel runc tests: ${reason}`);
 const opts = reason ? { skip: reason } : {};
 
@@ -93,16 +77,9 @@ describe('runc backend on this host (real kernel)', opts, () => {
         if (!/does not exist/.test((e as Error).message)) problems.push(`delete ${id}: ${(e as Error).message}`);
       }
     }
-    for (const h of hierarchyRoots()) {
-      try {
-        removeCgroupTree(join(h, top));
-      } catch (e) {
-        problems.push(`rmdir ${join(h, top)}: ${(e as Error).message}`);
-      }
-    }
+    problems.push(...removeTestCgroups(top));
     if (base) rmSync(base, { recursive: true, force: true });
-    const left = hierarchyRoots().filter((h) => existsSync(join(h, top)));
-    if (left.length || problems.length) throw new Error(`cleanup incomplete: ${[...problems, ...left].join('; ')}`);
+    if (problems.length) throw new Error(`cleanup incomplete: ${problems.join('; ')}`);
   });
 
   /** A bundle for one planned container; returns the id and where its cgroup is. */
