@@ -1,8 +1,9 @@
 // Kubelet node-pressure eviction (pkg/kubelet/eviction): threshold parsing with the kubelet's
-// messages, threshold evaluation, the memory-pressure ranking and the eviction message.
+// messages, threshold evaluation, node conditions with their transition period, the
+// memory-pressure ranking, and the eviction and admission messages.
 
 import type { FeatureGates } from '../api/featuregates.js';
-import { podRequests } from '../api/podresources.js';
+import { isPodLevelResourcesSet, podRequests } from '../api/podresources.js';
 import { parseResourceList, ResourceMemory } from '../api/resourcelist.js';
 import { Quantity, QuantityError } from '../api/quantity.js';
 import type { Pod } from '../api/types.js';
@@ -162,18 +163,46 @@ export interface ContainerUsage {
   usageBytes: bigint;
 }
 
-/** The pod status message of a memory eviction. */
+/**
+ * GetThresholdQuantity: a literal threshold is the configured Quantity itself (so a message
+ * prints it as configured, e.g. `120M`), a percentage becomes BinarySI bytes of capacity.
+ */
+export function thresholdAsQuantity(t: Threshold, capacity: bigint): Quantity {
+  return t.quantity ?? Quantity.fromInt(thresholdQuantity(t, capacity), 'BinarySI');
+}
+
+export interface EvictionMessageOptions {
+  /** The pod's working set, for the pod-level sentence. A pod without stats gets no pod or container sentences: pass none. */
+  podUsageBytes?: bigint;
+  /** With PodLevelResources on and pod-level resources set, a `Pod … was using` sentence comes first. */
+  gates?: Pick<FeatureGates, 'PodLevelResources'>;
+}
+
+/**
+ * The pod status message of a node-pressure eviction (helpers.go evictionMessage). Container
+ * sentences follow the order of `containerUsage` (upstream: the stats' order), for regular and
+ * init containers whose usage is strictly above their own request (a missing request prints 0).
+ * The pod sentence has no such comparison upstream: it is printed whenever the pod-level
+ * request for the resource is set.
+ */
 export function evictionMessage(
   pod: Pod,
   resource: string,
-  threshold: { quantity: bigint; available: bigint } | undefined,
+  threshold: { quantity: Quantity; available: bigint } | undefined,
   containerUsage: readonly ContainerUsage[],
+  opts: EvictionMessageOptions = {},
 ): string {
   let msg = `The node was low on resource: ${resource}. `;
   if (threshold) {
-    msg += `Threshold quantity: ${Quantity.fromInt(threshold.quantity, 'BinarySI').toString()}, available: ${Quantity.fromInt(threshold.available, 'BinarySI').toString()}. `;
+    msg += `Threshold quantity: ${threshold.quantity.toString()}, available: ${Quantity.fromInt(threshold.available, 'BinarySI').toString()}. `;
   }
-  const containers = [...(pod.spec.initContainers ?? []), ...(pod.spec.containers ?? [])];
+  if (resource === ResourceMemory && opts.gates?.PodLevelResources && isPodLevelResourcesSet(pod) && opts.podUsageBytes !== undefined) {
+    const podReq = parseResourceList(pod.spec.resources?.requests).get(resource);
+    if (podReq) {
+      msg += `Pod ${pod.metadata.name ?? ''} was using ${Quantity.fromInt(opts.podUsageBytes, 'BinarySI').toString()}, request is ${podReq.toString()}, has larger consumption of ${resource}. `;
+    }
+  }
+  const containers = [...(pod.spec.containers ?? []), ...(pod.spec.initContainers ?? [])];
   for (const u of containerUsage) {
     const c = containers.find((x) => x.name === u.name);
     if (!c) continue;
@@ -184,4 +213,95 @@ export function evictionMessage(
     }
   }
   return msg;
+}
+
+// ---------------------------------------------------------------------------------------------
+// One housekeeping pass (eviction_manager.go synchronize): which thresholds are met, which node
+// conditions that gives, and how long a condition is still reported after its threshold cleared.
+
+export type PressureCondition = 'MemoryPressure' | 'DiskPressure' | 'PIDPressure';
+
+export const signalNodeCondition: Readonly<Record<EvictionSignal, PressureCondition>> = {
+  'memory.available': 'MemoryPressure',
+  'allocatableMemory.available': 'MemoryPressure',
+  'nodefs.available': 'DiskPressure',
+  'nodefs.inodesFree': 'DiskPressure',
+  'imagefs.available': 'DiskPressure',
+  'imagefs.inodesFree': 'DiskPressure',
+  'containerfs.available': 'DiskPressure',
+  'containerfs.inodesFree': 'DiskPressure',
+  'pid.available': 'PIDPressure',
+};
+
+/** The resource a signal reclaims; `inodes` and `pids` are the kubelet's internal names. */
+export const signalResource: Readonly<Record<EvictionSignal, string>> = {
+  'memory.available': 'memory',
+  'allocatableMemory.available': 'memory',
+  'nodefs.available': 'ephemeral-storage',
+  'nodefs.inodesFree': 'inodes',
+  'imagefs.available': 'ephemeral-storage',
+  'imagefs.inodesFree': 'inodes',
+  'containerfs.available': 'ephemeral-storage',
+  'containerfs.inodesFree': 'inodes',
+  'pid.available': 'pids',
+};
+
+export interface SignalObservation {
+  /** Signed: a working set above capacity gives a negative value, as the kubelet's int64 does. */
+  available: bigint;
+  capacity: bigint;
+}
+export type SignalObservations = ReadonlyMap<EvictionSignal, SignalObservation>;
+
+/** A memory signal from a memcg: available = capacity − working set, capacity as given. */
+export function memoryObservation(capacity: bigint, workingSet: bigint): SignalObservation {
+  return { available: capacity - workingSet, capacity };
+}
+
+/** The thresholds met by the observations; a threshold without an observation is skipped. */
+export function thresholdsMet(thresholds: readonly Threshold[], observations: SignalObservations): Threshold[] {
+  return thresholds.filter((t) => {
+    const o = observations.get(t.signal);
+    return o !== undefined && thresholdMet(t, o.available, o.capacity);
+  });
+}
+
+/** The conditions the thresholds raise, each once, in threshold order. */
+export function nodeConditionsOf(thresholds: readonly Threshold[]): PressureCondition[] {
+  const out: PressureCondition[] = [];
+  for (const t of thresholds) {
+    const c = signalNodeCondition[t.signal];
+    if (!out.includes(c)) out.push(c);
+  }
+  return out;
+}
+
+/**
+ * The transition period: conditions seen now are stamped `now`, others keep their last time,
+ * and a condition is reported while `now − lastSeen < periodMs`.
+ */
+export function conditionsWithinTransition(
+  observedNow: readonly PressureCondition[],
+  lastObservedAt: ReadonlyMap<PressureCondition, number>,
+  now: number,
+  periodMs: number,
+): { lastObservedAt: Map<PressureCondition, number>; conditions: PressureCondition[] } {
+  const next = new Map(lastObservedAt);
+  for (const c of observedNow) next.set(c, now);
+  const conditions = [...next].filter(([, at]) => now - at < periodMs).map(([c]) => c);
+  return { lastObservedAt: next, conditions };
+}
+
+/** The threshold acted on: memory signals first (byEvictionPriority), otherwise the first met. */
+export function thresholdToReclaim(met: readonly Threshold[]): { threshold: Threshold; resource: string } | undefined {
+  const t = met.find((x) => x.signal === 'memory.available' || x.signal === 'allocatableMemory.available') ?? met[0];
+  return t ? { threshold: t, resource: signalResource[t.signal] } : undefined;
+}
+
+/** Reason of an eviction and of a pod refused under node pressure. */
+export const evictedReason = 'Evicted';
+
+/** The admission refusal message; Go prints the condition slice as `[A B]`. */
+export function nodeConditionMessage(conditions: readonly string[]): string {
+  return `The node had condition: [${conditions.join(' ')}]. `;
 }

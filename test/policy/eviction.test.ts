@@ -4,6 +4,10 @@
 //   TestThresholdsMet, TestPercentageThresholdsMet, TestOrderedByExceedsRequestMemory,
 //   TestOrderedByPriority, TestOrderedByMemory, TestOrderedByPriorityMemory and
 //   TestEvictonMessageWithResourceResize (the InPlacePodVerticalScaling-off half).
+// Plus rows read from upstream helpers.go itself: evictionMessage (threshold printed as
+// configured via GetThresholdQuantity, the pod-level sentence), thresholdsMet,
+// nodeConditionsLastObservedAt/nodeConditionsObservedSince, byEvictionPriority and
+// nodeConditionMessageFmt.
 // Plus reference/quota-validation-eviction.md §5 (float32 percentages, strict "<", ranking order,
 // sidecar-aware request with overhead only on a non-zero request, message format). An older copy
 // of TestParseThresholdConfig expects an error for a duplicated signal in one flag value; the
@@ -15,13 +19,22 @@ import {
   EvictionConfigError,
   defaultEvictionHard,
   evictionCandidates,
+  conditionsWithinTransition,
   evictionMessage,
+  memoryObservation,
   memoryRequestForEviction,
+  nodeConditionMessage,
+  nodeConditionsOf,
   parseEvictionThresholds,
   parseThresholdStatement,
   rankForMemoryPressure,
+  thresholdAsQuantity,
   thresholdMet,
   thresholdQuantity,
+  thresholdsMet,
+  thresholdToReclaim,
+  type PressureCondition,
+  type SignalObservation,
   type Threshold,
 } from '../../src/policy/eviction.js';
 import { Quantity } from '../../src/api/quantity.js';
@@ -290,10 +303,10 @@ describe('evictionMessage: reference §5.5 format', () => {
   const p = pod('web', 0, [ctr('app', memReq('100Mi')), ctr('helper'), ctr('small', memReq('1Gi'))], { init: [ctr('side', memReq('10Mi'), {}, 'Always')] });
   const rows: [string, Parameters<typeof evictionMessage>[2], Parameters<typeof evictionMessage>[3], string][] = [
     ['no threshold observation, nobody over request', undefined, [{ name: 'small', usageBytes: 10n * Mi }], 'The node was low on resource: memory. '],
-    ['threshold quantity and available are printed as BinarySI quantities', { quantity: 100n * Mi, available: 50n * Mi }, [], 'The node was low on resource: memory. Threshold quantity: 100Mi, available: 50Mi. '],
+    ['threshold quantity and available are printed as BinarySI quantities', { quantity: Quantity.parse('100Mi'), available: 50n * Mi }, [], 'The node was low on resource: memory. Threshold quantity: 100Mi, available: 50Mi. '],
     [
       'one sentence per container over its request, each ending in ". "',
-      { quantity: 100n * Mi, available: 50n * Mi },
+      { quantity: Quantity.parse('100Mi'), available: 50n * Mi },
       [{ name: 'app', usageBytes: 150n * Mi }, { name: 'small', usageBytes: 10n * Mi }],
       'The node was low on resource: memory. Threshold quantity: 100Mi, available: 50Mi. Container app was using 150Mi, request is 100Mi, has larger consumption of memory. ',
     ],
@@ -331,4 +344,152 @@ describe('evictionMessage: reference §5.5 format', () => {
       'The node was low on resource: memory. Container c was using 200000, request is 100.035k, has larger consumption of memory. ',
     );
   });
+});
+
+describe('thresholdAsQuantity (GetThresholdQuantity): what the eviction message prints', () => {
+  const t = (v: string) => parseThresholdStatement('memory.available', v)!;
+  const rows: [string, Threshold, bigint, string][] = [
+    ['a literal threshold prints as configured: 120Mi', t('120Mi'), Gi, '120Mi'],
+    ['a decimal literal prints as configured: 120M (not 120000000)', t('120M'), Gi, '120M'],
+    ['an exponent literal prints in Go\'s canonical form: 1e8 is 100e6', t('1e8'), Gi, '100e6'],
+    ['a literal prints in canonical form: 1024Ki is 1Mi', t('1024Ki'), Gi, '1Mi'],
+    ['a fractional binary literal prints as Go canonicalises it: 0.1Gi', t('0.1Gi'), Gi, '107374182400m'],
+    ['a percentage prints as BinarySI bytes of capacity: 10% (float32) of 1Gi', t('10%'), Gi, '107374184'],
+    ['a percentage that lands on a binary unit: 25% of 1Gi is 256Mi', t('25%'), Gi, '256Mi'],
+  ];
+  for (const [name, th, cap, want] of rows) it(name, () => assert.equal(thresholdAsQuantity(th, cap).toString(), want));
+});
+
+describe('evictionMessage: upstream helpers.go evictionMessage details', () => {
+  const mem = (m: string) => ({ memory: m });
+  type Row = [string, Pod, Parameters<typeof evictionMessage>[2], Parameters<typeof evictionMessage>[3], Parameters<typeof evictionMessage>[4], string, string?];
+  const rows: Row[] = [
+    [
+      'the threshold prints as configured (120M), available as BinarySI',
+      pod('p', 0, [ctr('c')]),
+      { quantity: Quantity.parse('120M'), available: 100n * Mi },
+      [],
+      {},
+      'The node was low on resource: memory. Threshold quantity: 120M, available: 100Mi. ',
+    ],
+    [
+      'available below zero prints negative (the kubelet keeps it as int64)',
+      pod('p', 0, [ctr('c')]),
+      { quantity: Quantity.parse('100Mi'), available: -5n * Mi },
+      [],
+      {},
+      'The node was low on resource: memory. Threshold quantity: 100Mi, available: -5Mi. ',
+    ],
+    [
+      'pod-level resources set (gate on): a Pod sentence comes before the container sentences',
+      pod('web', 0, [ctr('app')], { resources: { requests: mem('200Mi') } }),
+      undefined,
+      [{ name: 'app', usageBytes: 300n * Mi }],
+      { podUsageBytes: 300n * Mi, gates: ON },
+      'The node was low on resource: memory. Pod web was using 300Mi, request is 200Mi, has larger consumption of memory. Container app was using 300Mi, request is 0, has larger consumption of memory. ',
+    ],
+    [
+      'the Pod sentence has no usage comparison upstream: printed even below the pod request',
+      pod('web', 0, [ctr('app')], { resources: { requests: mem('1Gi') } }),
+      undefined,
+      [],
+      { podUsageBytes: 100n * Mi, gates: ON },
+      'The node was low on resource: memory. Pod web was using 100Mi, request is 1Gi, has larger consumption of memory. ',
+    ],
+    [
+      'no Pod sentence with the gate off',
+      pod('web', 0, [ctr('app')], { resources: { requests: mem('200Mi') } }),
+      undefined,
+      [],
+      { podUsageBytes: 300n * Mi, gates: OFF },
+      'The node was low on resource: memory. ',
+    ],
+    [
+      'no Pod sentence when only pod-level limits are set (no pod-level request to print)',
+      pod('web', 0, [ctr('app')], { resources: { limits: mem('200Mi') } }),
+      undefined,
+      [],
+      { podUsageBytes: 300n * Mi, gates: ON },
+      'The node was low on resource: memory. ',
+    ],
+    [
+      'no Pod sentence without pod stats',
+      pod('web', 0, [ctr('app')], { resources: { requests: mem('200Mi') } }),
+      undefined,
+      [],
+      { gates: ON },
+      'The node was low on resource: memory. ',
+    ],
+    [
+      'no Pod sentence for another resource',
+      pod('web', 0, [ctr('app')], { resources: { requests: mem('200Mi') } }),
+      undefined,
+      [],
+      { podUsageBytes: 300n * Mi, gates: ON },
+      'The node was low on resource: ephemeral-storage. ',
+      'ephemeral-storage',
+    ],
+    [
+      'container sentences follow the stats order, init containers included',
+      pod('p', 0, [ctr('b', mem('1Mi')), ctr('a', mem('1Mi'))], { init: [ctr('s', mem('1Mi'), {}, 'Always')] }),
+      undefined,
+      [{ name: 's', usageBytes: 2n * Mi }, { name: 'a', usageBytes: 2n * Mi }, { name: 'b', usageBytes: 2n * Mi }],
+      {},
+      'The node was low on resource: memory. Container s was using 2Mi, request is 1Mi, has larger consumption of memory. Container a was using 2Mi, request is 1Mi, has larger consumption of memory. Container b was using 2Mi, request is 1Mi, has larger consumption of memory. ',
+    ],
+  ];
+  for (const [name, p, th, usage, opts, want, resource = 'memory'] of rows) it(name, () => assert.equal(evictionMessage(p, resource, th, usage, opts), want));
+});
+
+describe('signal observations and met thresholds (helpers.go thresholdsMet, makeSignalObservations)', () => {
+  const obs = (entries: [Threshold['signal'], SignalObservation][]) => new Map(entries);
+  const hard = (s: string) => parseEvictionThresholds(s);
+  it('memory.available = capacity − working set, capacity as given', () => assert.deepEqual(memoryObservation(Gi, 300n * Mi), { available: Gi - 300n * Mi, capacity: Gi }));
+  it('a working set above capacity gives a negative available', () => assert.equal(memoryObservation(Gi, Gi + Mi).available, -Mi));
+  const rows: [string, Threshold[], Map<Threshold['signal'], SignalObservation>, string[]][] = [
+    ['met: available strictly below the quantity', hard('memory.available<100Mi'), obs([['memory.available', memoryObservation(Gi, Gi - 99n * Mi)]]), ['memory.available']],
+    ['not met: available equal to the quantity', hard('memory.available<100Mi'), obs([['memory.available', memoryObservation(Gi, Gi - 100n * Mi)]]), []],
+    ['a threshold without an observation is skipped (nodefs is not observed here)', hard('memory.available<100Mi,nodefs.available<10%'), obs([['memory.available', memoryObservation(Gi, Gi)]]), ['memory.available']],
+    ['a percentage uses the observation\'s capacity', hard('memory.available<10%'), obs([['memory.available', memoryObservation(1000n * Mi, 900n * Mi)]]), ['memory.available']],
+    [
+      'allocatableMemory.available is judged on its own observation',
+      hard('memory.available<100Mi,allocatableMemory.available<100Mi'),
+      obs([['memory.available', memoryObservation(2n * Gi, Gi)], ['allocatableMemory.available', memoryObservation(Gi, Gi - Mi)]]),
+      ['allocatableMemory.available'],
+    ],
+  ];
+  for (const [name, ts, o, want] of rows) it(name, () => assert.deepEqual(thresholdsMet(ts, o).map((t) => t.signal), want));
+});
+
+describe('node conditions and the pressure transition period (nodeConditionsLastObservedAt, nodeConditionsObservedSince)', () => {
+  const th = (s: string) => parseEvictionThresholds(s);
+  it('memory signals give MemoryPressure once; disk and pid give their own', () => {
+    assert.deepEqual(nodeConditionsOf(th('memory.available<1Mi,allocatableMemory.available<1Mi,nodefs.available<1%,pid.available<1%')), ['MemoryPressure', 'DiskPressure', 'PIDPressure']);
+  });
+  const period = 300_000;
+  const rows: [string, PressureCondition[], [PressureCondition, number][], number, PressureCondition[]][] = [
+    ['observed now: reported', ['MemoryPressure'], [], 1000, ['MemoryPressure']],
+    ['cleared 1 ms before the period ends: still reported', [], [['MemoryPressure', 0]], period - 1, ['MemoryPressure']],
+    ['cleared exactly one period ago: no longer reported (now − last < period)', [], [['MemoryPressure', 0]], period, []],
+    ['seen again: the clock restarts', ['MemoryPressure'], [['MemoryPressure', 0]], period + 10, ['MemoryPressure']],
+    ['never seen: not reported', [], [], 5, []],
+  ];
+  for (const [name, now, last, at, want] of rows) it(name, () => assert.deepEqual(conditionsWithinTransition(now, new Map(last), at, period).conditions, want));
+  it('the last-observed time is kept for conditions not seen now', () => {
+    const r = conditionsWithinTransition([], new Map([['MemoryPressure', 42]]), 100, period);
+    assert.equal(r.lastObservedAt.get('MemoryPressure'), 42);
+  });
+});
+
+describe('thresholdToReclaim (byEvictionPriority) and the admission message', () => {
+  const th = (s: string) => parseEvictionThresholds(s);
+  it('memory before disk whatever the order', () => assert.deepEqual(thresholdToReclaim(th('nodefs.available<1%,memory.available<1Mi'))?.resource, 'memory'));
+  it('allocatableMemory.available reclaims memory', () => assert.deepEqual(thresholdToReclaim(th('allocatableMemory.available<1Mi'))?.resource, 'memory'));
+  it('pid.available reclaims "pids", nodefs.inodesFree "inodes"', () => {
+    assert.equal(thresholdToReclaim(th('pid.available<1%'))?.resource, 'pids');
+    assert.equal(thresholdToReclaim(th('nodefs.inodesFree<1%'))?.resource, 'inodes');
+  });
+  it('nothing met: nothing to reclaim', () => assert.equal(thresholdToReclaim([]), undefined));
+  it('"The node had condition: [MemoryPressure]. " (Go %v of a slice, trailing space)', () => assert.equal(nodeConditionMessage(['MemoryPressure']), 'The node had condition: [MemoryPressure]. '));
+  it('several conditions are space-separated inside the brackets', () => assert.equal(nodeConditionMessage(['MemoryPressure', 'DiskPressure']), 'The node had condition: [MemoryPressure DiskPressure]. '));
 });

@@ -1,0 +1,449 @@
+// The eviction manager's decisions over fake cgroup files and a fake clock: one pass of the
+// kubelet's synchronize (eviction_manager.go) per synchronize() call. Pins: MemoryPressure
+// from met thresholds with the transition period, at most one eviction per pass in the
+// memory-pressure ranking, the eviction message, no pod evicted twice, terminal/deleting and
+// critical pods skipped, and the admission handler (eviction_manager.go Admit).
+// The loop itself (start/stop, the usage poll, waiting for cleanup) runs on real timers at the end.
+
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { admitUnderPressure } from '../../src/agent/eviction/admission.js';
+import { EvictionManager, type EvictionManagerOptions } from '../../src/agent/eviction/manager.js';
+import { defaultFeatureGates } from '../../src/api/featuregates.js';
+import type { Pod } from '../../src/api/types.js';
+import { parseEvictionThresholds, type PressureCondition } from '../../src/policy/eviction.js';
+import { ctr, fakeReader, mkPod, removeMemcg, setMemcg } from './eviction-fakes.js';
+
+const Mi = 1n << 20n;
+const Gi = 1n << 30n;
+const NODE = '/cg/memory/kubepods';
+const podDir = (p: Pod) => `${NODE}/pod${p.metadata.uid}`;
+
+interface Harness {
+  m: EvictionManager;
+  files: Map<string, string>;
+  pods: Pod[];
+  evicted: { pod: string; reason: string; message: string }[];
+  pressure: boolean[];
+  logs: string[];
+  clock: { t: number };
+  /** Sets a pod's memcg usage (and its one container's, named like the pod's first container). */
+  use(p: Pod, bytes: bigint): void;
+  node(bytes: bigint, inactiveFile?: bigint): void;
+}
+
+type HarnessOptions = Partial<Omit<EvictionManagerOptions, 'thresholds'>> & { thresholds?: string; pods?: Pod[] };
+
+function harness(o: HarnessOptions = {}): Harness {
+  const files = new Map<string, string>();
+  const clock = { t: 1_000_000 };
+  const evicted: Harness['evicted'] = [];
+  const pressure: boolean[] = [];
+  const logs: string[] = [];
+  const pods = [...(o.pods ?? [])];
+  const { thresholds, pods: _p, ...rest } = o;
+  const m = new EvictionManager({
+    capacityBytes: Gi,
+    thresholds: parseEvictionThresholds(thresholds ?? 'memory.available<100Mi'),
+    pressureTransitionMs: 60_000,
+    nodeMemcgDir: NODE,
+    activePods: () => pods,
+    podMemcgDir: podDir,
+    evict: async (pod, reason, message) => {
+      evicted.push({ pod: pod.metadata.name!, reason, message });
+    },
+    onPressureChange: (p) => pressure.push(p),
+    gates: defaultFeatureGates,
+    now: () => clock.t,
+    readCgroupFile: fakeReader(files),
+    log: (l) => logs.push(l),
+    fastPollMs: 0,
+    ...rest,
+  });
+  return {
+    m,
+    files,
+    pods,
+    evicted,
+    pressure,
+    logs,
+    clock,
+    use(p, bytes) {
+      setMemcg(files, podDir(p), { usage: bytes });
+      setMemcg(files, `${podDir(p)}/${p.spec.containers[0]!.name}`, { usage: bytes });
+    },
+    node(bytes, inactiveFile = 0n) {
+      setMemcg(files, NODE, { usage: bytes, inactiveFile, limit: Gi });
+    },
+  };
+}
+
+const mem = (m: string) => ({ memory: m });
+const bestEffort = (name: string, priority?: number) => mkPod(name, [ctr(name)], priority === undefined ? {} : { priority });
+const burstable = (name: string, request: string) => mkPod(name, [ctr(name, mem(request), mem('1Gi'))]);
+
+describe('EvictionManager.synchronize: memory.available from the node memcg', () => {
+  const rows: [string, bigint, bigint, boolean][] = [
+    ['working set 900Mi of 1Gi: 124Mi available, not below 100Mi', 900n * Mi, 0n, false],
+    ['working set 925Mi: 99Mi available < 100Mi: met', 925n * Mi, 0n, true],
+    ['usage 925Mi but 50Mi inactive file: 149Mi available, not met', 925n * Mi, 50n * Mi, false],
+    ['exactly 100Mi available: not met (strict)', 924n * Mi, 0n, false],
+    ['usage above capacity: negative available, met', Gi + Mi, 0n, true],
+  ];
+  for (const [name, usage, inactive, met] of rows) {
+    it(name, async () => {
+      const h = harness();
+      h.node(usage, inactive);
+      await h.m.synchronize();
+      assert.equal(h.m.memoryPressure(), met);
+      assert.equal(h.m.observations().get('memory.available')?.available, Gi - (usage - inactive));
+    });
+  }
+  it('allocatableMemory.available is observed from the node memcg limit', async () => {
+    const h = harness({ capacityBytes: 2n * Gi, thresholds: 'allocatableMemory.available<100Mi' });
+    h.node(950n * Mi);
+    await h.m.synchronize();
+    assert.deepEqual(h.m.observations().get('allocatableMemory.available'), { available: Gi - 950n * Mi, capacity: Gi });
+    assert.equal(h.m.memoryPressure(), true);
+  });
+  it('without a limit on the node memcg there is no allocatableMemory.available observation', async () => {
+    const h = harness({ thresholds: 'allocatableMemory.available<100Mi' });
+    setMemcg(h.files, NODE, { usage: Gi });
+    await h.m.synchronize();
+    assert.equal(h.m.observations().has('allocatableMemory.available'), false);
+    assert.equal(h.m.memoryPressure(), false);
+  });
+  it('thresholds without an observation here (nodefs, imagefs) are never met and are named once at construction', async () => {
+    const h = harness({ thresholds: 'memory.available<100Mi,nodefs.available<10%,imagefs.available<15%' });
+    assert.deepEqual(h.logs, [
+      'eviction manager: no observation for nodefs.available on this node; threshold nodefs.available<10% is never met',
+      'eviction manager: no observation for imagefs.available on this node; threshold imagefs.available<15% is never met',
+    ]);
+    h.node(0n);
+    await h.m.synchronize();
+    assert.equal(h.m.memoryPressure(), false);
+  });
+  it('a missing node memcg: no observation, no pressure, logged', async () => {
+    const h = harness();
+    await h.m.synchronize();
+    assert.equal(h.m.memoryPressure(), false);
+    assert.match(h.logs.at(-1)!, /node memory cgroup \/cg\/memory\/kubepods does not exist/);
+  });
+});
+
+describe('EvictionManager.synchronize: one eviction per pass, in ranking order, with the kubelet message', () => {
+  it('evicts the pod furthest over its request, reason Evicted, with the threshold as configured', async () => {
+    const be = bestEffort('be');
+    const bu = burstable('bu', '600Mi');
+    const h = harness({ pods: [bu, be] });
+    h.use(be, 200n * Mi);
+    h.use(bu, 700n * Mi);
+    h.node(950n * Mi);
+    await h.m.synchronize();
+    assert.deepEqual(h.evicted, [
+      {
+        pod: 'be',
+        reason: 'Evicted',
+        message: 'The node was low on resource: memory. Threshold quantity: 100Mi, available: 74Mi. Container be was using 200Mi, request is 0, has larger consumption of memory. ',
+      },
+    ]);
+  });
+  it('a percentage threshold prints BinarySI bytes of capacity', async () => {
+    const be = bestEffort('be');
+    const h = harness({ pods: [be], thresholds: 'memory.available<25%' });
+    h.use(be, 900n * Mi);
+    h.node(900n * Mi);
+    await h.m.synchronize();
+    assert.match(h.evicted[0]!.message, /^The node was low on resource: memory\. Threshold quantity: 256Mi, available: 124Mi\. /);
+  });
+  it('a container within its request gets no sentence', async () => {
+    const bu = burstable('bu', '600Mi');
+    const h = harness({ pods: [bu] });
+    h.use(bu, 500n * Mi);
+    h.node(1000n * Mi);
+    await h.m.synchronize();
+    assert.equal(h.evicted[0]!.message, 'The node was low on resource: memory. Threshold quantity: 100Mi, available: 24Mi. ');
+  });
+  it('pod-level resources: the Pod sentence comes first', async () => {
+    const p = mkPod('pl', [ctr('app')]);
+    p.spec.resources = { requests: mem('100Mi'), limits: mem('1Gi') };
+    const h = harness({ pods: [p] });
+    h.use(p, 300n * Mi);
+    h.node(1000n * Mi);
+    await h.m.synchronize();
+    assert.equal(
+      h.evicted[0]!.message,
+      'The node was low on resource: memory. Threshold quantity: 100Mi, available: 24Mi. Pod pl was using 300Mi, request is 100Mi, has larger consumption of memory. Container app was using 300Mi, request is 0, has larger consumption of memory. ',
+    );
+  });
+  it('a pod without stats ranks first and its message has no container sentences', async () => {
+    const be = bestEffort('be');
+    const nostats = burstable('nostats', '900Mi');
+    const h = harness({ pods: [be, nostats] });
+    h.use(be, 500n * Mi);
+    h.node(1000n * Mi);
+    await h.m.synchronize();
+    assert.deepEqual(h.evicted.map((e) => [e.pod, e.message]), [['nostats', 'The node was low on resource: memory. Threshold quantity: 100Mi, available: 24Mi. ']]);
+  });
+  it('at most one pod per pass; the next pass takes the next pod, never the same one twice', async () => {
+    const [a, b, c] = [bestEffort('a'), bestEffort('b'), bestEffort('c')];
+    const h = harness({ pods: [a, b, c] });
+    h.use(a, 300n * Mi);
+    h.use(b, 200n * Mi);
+    h.use(c, 100n * Mi);
+    h.node(1000n * Mi);
+    await h.m.synchronize();
+    assert.deepEqual(h.evicted.map((e) => e.pod), ['a']);
+    // a is still among the active pods (its kill is under way) and still shows usage.
+    await h.m.synchronize();
+    assert.deepEqual(h.evicted.map((e) => e.pod), ['a', 'b']);
+  });
+  it('once an evicted pod has left the active pods and come back (same uid), it is a candidate again', async () => {
+    const a = bestEffort('a');
+    const h = harness({ pods: [a] });
+    h.use(a, 300n * Mi);
+    h.node(1000n * Mi);
+    await h.m.synchronize();
+    h.pods.length = 0;
+    await h.m.synchronize();
+    h.pods.push(a);
+    await h.m.synchronize();
+    assert.deepEqual(h.evicted.map((e) => e.pod), ['a', 'a']);
+  });
+  it('the threshold cleared: no eviction even though pressure is still reported', async () => {
+    const a = bestEffort('a');
+    const h = harness({ pods: [a] });
+    h.use(a, 300n * Mi);
+    h.node(1000n * Mi);
+    await h.m.synchronize();
+    h.node(500n * Mi);
+    h.pods.push(bestEffort('b'));
+    h.use(h.pods[1]!, 300n * Mi);
+    await h.m.synchronize();
+    assert.deepEqual(h.evicted.map((e) => e.pod), ['a']);
+    assert.equal(h.m.memoryPressure(), true);
+  });
+
+  const skipped: [string, Pod][] = [
+    ['a pod being deleted (deletionTimestamp) is not a candidate', { ...bestEffort('deleting'), metadata: { ...bestEffort('deleting').metadata, deletionTimestamp: '2026-01-01T00:00:00Z' } }],
+    ['a Failed pod is not a candidate', { ...bestEffort('failed'), status: { phase: 'Failed' } }],
+    ['a Succeeded pod is not a candidate', { ...bestEffort('done'), status: { phase: 'Succeeded' } }],
+    ['a static pod is critical and never evicted', mkPod('static', [ctr('static')], { annotations: { 'kubernetes.io/config.source': 'file' } })],
+    ['a pod at system-cluster-critical priority is never evicted', mkPod('critical', [ctr('critical')], { priority: 2000000000 })],
+  ];
+  for (const [name, skip] of skipped) {
+    it(`${name}: the next pod in the ranking is evicted`, async () => {
+      const other = bestEffort('other');
+      const h = harness({ pods: [skip, other] });
+      h.use(skip, 800n * Mi);
+      h.use(other, 100n * Mi);
+      h.node(1000n * Mi);
+      await h.m.synchronize();
+      assert.deepEqual(h.evicted.map((e) => e.pod), ['other']);
+    });
+  }
+  it('only critical pods: pressure but no eviction, logged', async () => {
+    const crit = mkPod('critical', [ctr('critical')], { priority: 2000000000 });
+    const h = harness({ pods: [crit] });
+    h.use(crit, 900n * Mi);
+    h.node(1000n * Mi);
+    await h.m.synchronize();
+    assert.deepEqual(h.evicted, []);
+    assert.equal(h.m.memoryPressure(), true);
+    assert.match(h.logs.at(-1)!, /unable to evict any pods/);
+  });
+  it('no active pods: pressure, nothing to evict, logged once', async () => {
+    const h = harness();
+    h.node(1000n * Mi);
+    await h.m.synchronize();
+    await h.m.synchronize();
+    assert.equal(h.m.memoryPressure(), true);
+    assert.equal(h.logs.filter((l) => l.includes('no pods are active to evict')).length, 1);
+  });
+  it('a failed evict ends the pass; the pod stays a candidate for the next one', async () => {
+    const a = bestEffort('a');
+    let fail = true;
+    const tried: string[] = [];
+    const h = harness({
+      pods: [a, bestEffort('b')],
+      evict: async (p) => {
+        tried.push(p.metadata.name!);
+        if (fail) throw new Error('runc kill: boom');
+      },
+    });
+    h.use(a, 300n * Mi);
+    h.use(h.pods[1]!, 100n * Mi);
+    h.node(1000n * Mi);
+    await h.m.synchronize();
+    fail = false;
+    await h.m.synchronize();
+    assert.deepEqual(tried, ['a', 'a']);
+    assert.ok(h.logs.some((l) => l.includes('pod default/a failed to evict: runc kill: boom')));
+  });
+  it('concurrent synchronize calls run one pass at a time', async () => {
+    let inFlight = 0;
+    let maxInFlight = 0;
+    const h = harness({
+      pods: [bestEffort('a'), bestEffort('b'), bestEffort('c')],
+      evict: async () => {
+        inFlight++;
+        maxInFlight = Math.max(maxInFlight, inFlight);
+        await new Promise((r) => setTimeout(r, 5));
+        inFlight--;
+      },
+    });
+    for (const p of h.pods) h.use(p, 100n * Mi);
+    h.node(1000n * Mi);
+    await Promise.all([h.m.synchronize(), h.m.synchronize(), h.m.synchronize()]);
+    assert.equal(maxInFlight, 1);
+  });
+});
+
+describe('EvictionManager: MemoryPressure and the transition period', () => {
+  it('raised when met, kept while now − lastSeen < period, dropped after; onPressureChange on each change only', async () => {
+    const h = harness({ pressureTransitionMs: 60_000 });
+    h.node(1000n * Mi);
+    await h.m.synchronize();
+    assert.equal(h.m.memoryPressure(), true);
+    const seen = h.clock.t;
+    h.node(100n * Mi);
+    h.clock.t = seen + 59_999;
+    await h.m.synchronize();
+    assert.equal(h.m.memoryPressure(), true);
+    h.clock.t = seen + 60_000;
+    await h.m.synchronize();
+    assert.equal(h.m.memoryPressure(), false);
+    await h.m.synchronize();
+    assert.deepEqual(h.pressure, [true, false]);
+    assert.deepEqual(h.m.nodeConditions(), []);
+  });
+  it('met again inside the period restarts it', async () => {
+    const h = harness({ pressureTransitionMs: 60_000 });
+    h.node(1000n * Mi);
+    await h.m.synchronize();
+    h.clock.t += 50_000;
+    await h.m.synchronize();
+    h.node(0n);
+    h.clock.t += 59_000;
+    await h.m.synchronize();
+    assert.equal(h.m.memoryPressure(), true);
+    assert.deepEqual(h.pressure, [true]);
+  });
+  it('the default period is 5 minutes', async () => {
+    const h = harness({ pressureTransitionMs: undefined });
+    h.node(1000n * Mi);
+    await h.m.synchronize();
+    h.node(0n);
+    h.clock.t += 5 * 60_000 - 1;
+    await h.m.synchronize();
+    assert.equal(h.m.memoryPressure(), true);
+    h.clock.t += 1;
+    await h.m.synchronize();
+    assert.equal(h.m.memoryPressure(), false);
+  });
+});
+
+describe('admission under node pressure (eviction_manager.go Admit)', () => {
+  const tolerating = mkPod('tolerates', [ctr('c')], { tolerations: [{ key: 'node.kubernetes.io/memory-pressure', operator: 'Exists', effect: 'NoSchedule' }] });
+  const rows: [string, Pod, PressureCondition[], ReturnType<typeof admitUnderPressure>][] = [
+    ['no pressure: every pod is admitted', bestEffort('be'), [], { admit: true }],
+    ['MemoryPressure: a BestEffort pod is refused, reason Evicted', bestEffort('be'), ['MemoryPressure'], { admit: false, reason: 'Evicted', message: 'The node had condition: [MemoryPressure]. ' }],
+    ['MemoryPressure: a Burstable pod is admitted', burstable('bu', '10Mi'), ['MemoryPressure'], { admit: true }],
+    ['MemoryPressure: a Guaranteed pod is admitted', mkPod('g', [ctr('g', { cpu: '1', memory: '1Gi' }, { cpu: '1', memory: '1Gi' })]), ['MemoryPressure'], { admit: true }],
+    ['MemoryPressure: a BestEffort pod tolerating the memory-pressure taint is admitted', tolerating, ['MemoryPressure'], { admit: true }],
+    ['MemoryPressure: a BestEffort critical pod is admitted', bestEffort('crit', 2000000000), ['MemoryPressure'], { admit: true }],
+    ['MemoryPressure: status.qosClass wins over the spec (GetPodQOS)', mkPod('q', [ctr('q', mem('1Mi'))], { qosClass: 'BestEffort' }), ['MemoryPressure'], { admit: false, reason: 'Evicted', message: 'The node had condition: [MemoryPressure]. ' }],
+    [
+      'another condition besides MemoryPressure refuses every non-critical pod',
+      burstable('bu', '10Mi'),
+      ['MemoryPressure', 'DiskPressure'],
+      { admit: false, reason: 'Evicted', message: 'The node had condition: [MemoryPressure DiskPressure]. ' },
+    ],
+    ['DiskPressure: the memory-pressure toleration does not help', tolerating, ['DiskPressure'], { admit: false, reason: 'Evicted', message: 'The node had condition: [DiskPressure]. ' }],
+  ];
+  for (const [name, pod, conditions, want] of rows) it(name, () => assert.deepEqual(admitUnderPressure(pod, conditions, defaultFeatureGates), want));
+
+  it('the manager admits from its current conditions', async () => {
+    const h = harness();
+    h.node(0n);
+    await h.m.synchronize();
+    assert.deepEqual(h.m.admit(bestEffort('be')), { admit: true });
+    h.node(1000n * Mi);
+    await h.m.synchronize();
+    assert.deepEqual(h.m.admit(bestEffort('be')), { admit: false, reason: 'Evicted', message: 'The node had condition: [MemoryPressure]. ' });
+    assert.deepEqual(h.m.admit(burstable('bu', '1Mi')), { admit: true });
+  });
+});
+
+describe('EvictionManager options', () => {
+  const bad: [string, HarnessOptions, RegExp][] = [
+    ['capacity must be positive', { capacityBytes: 0n }, /capacityBytes must be positive/],
+    ['intervalMs must be positive', { intervalMs: 0 }, /intervalMs must be positive/],
+    ['a negative transition period is refused', { pressureTransitionMs: -1 }, /pressureTransitionMs must be a non-negative/],
+    ['NaN is refused', { fastPollMs: Number.NaN }, /fastPollMs must be a non-negative/],
+  ];
+  for (const [name, o, re] of bad) it(name, () => assert.throws(() => harness(o), re));
+});
+
+const until = async (cond: () => boolean, ms: number) => {
+  const end = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > end) return false;
+    await new Promise((r) => setTimeout(r, 2));
+  }
+  return true;
+};
+
+describe('EvictionManager loop on real timers', () => {
+  it('start() runs a pass at once, then every intervalMs; stop() ends it', async () => {
+    let passes = 0;
+    const h = harness({ intervalMs: 20, activePods: () => (passes++, []) });
+    h.node(0n);
+    h.m.start();
+    assert.ok(await until(() => passes >= 3, 2000), `only ${passes} passes`);
+    h.m.stop();
+    await new Promise((r) => setTimeout(r, 50));
+    const after = passes;
+    await new Promise((r) => setTimeout(r, 80));
+    assert.equal(passes, after);
+  });
+  it('the usage poll wakes the loop when node usage crosses capacity − threshold + inactive_file upward', async () => {
+    const a = bestEffort('a');
+    const h = harness({ pods: [a], intervalMs: 60_000, fastPollMs: 5 });
+    h.use(a, 300n * Mi);
+    h.node(800n * Mi, 100n * Mi); // working set 700Mi; the trigger is 1Gi − 100Mi + 100Mi = 1Gi of usage
+    h.m.start();
+    try {
+      assert.ok(await until(() => h.m.observations().size > 0, 1000));
+      h.node(Gi - 1n, 100n * Mi);
+      await new Promise((r) => setTimeout(r, 60));
+      assert.deepEqual(h.evicted, [], 'usage below the trigger must not wake the loop');
+      h.node(Gi + 30n * Mi, 100n * Mi); // working set 954Mi: 70Mi available
+      assert.ok(await until(() => h.evicted.length === 1, 1000), 'the poll did not wake the loop');
+      assert.equal(h.m.memoryPressure(), true);
+    } finally {
+      h.m.stop();
+    }
+  });
+  it('after an eviction the next pass runs as soon as the pod has left the active pods', async () => {
+    const [a, b] = [bestEffort('a'), bestEffort('b')];
+    const h = harness({ pods: [a, b], intervalMs: 60_000 });
+    h.use(a, 300n * Mi);
+    h.use(b, 200n * Mi);
+    h.node(1000n * Mi);
+    h.m.start();
+    try {
+      assert.ok(await until(() => h.evicted.length === 1, 1000));
+      await new Promise((r) => setTimeout(r, 30));
+      assert.equal(h.evicted.length, 1, 'a second eviction before the first pod was cleaned up');
+      // The kill of a frees its memory but not enough; a leaves the active pods.
+      h.pods.splice(h.pods.indexOf(a), 1);
+      removeMemcg(h.files, podDir(a));
+      h.node(960n * Mi);
+      assert.ok(await until(() => h.evicted.length === 2, 3000), 'no pass after the cleanup');
+      assert.deepEqual(h.evicted.map((e) => e.pod), ['a', 'b']);
+    } finally {
+      h.m.stop();
+    }
+  });
+});
