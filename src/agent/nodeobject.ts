@@ -26,6 +26,8 @@ export interface NodeFacts {
   capabilities: NodeCapabilities;
   /** Whether the runtime can apply per-container ulimits. */
   ulimits: boolean;
+  /** The agent endpoint's port (the kubelet's 10250), where the API server fetches logs. */
+  endpointPort?: number;
 }
 
 export interface NodeHealth {
@@ -120,6 +122,7 @@ export function buildNode(facts: NodeFacts, health: NodeHealth, previous: Node |
         { type: 'InternalIP', address: facts.internalIP },
         { type: 'Hostname', address: facts.hostname },
       ],
+      ...(facts.endpointPort ? { daemonEndpoints: { kubeletEndpoint: { Port: facts.endpointPort } } } : {}),
       nodeInfo: {
         machineID: facts.machineID,
         systemUUID: facts.machineID,

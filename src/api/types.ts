@@ -358,7 +358,9 @@ export interface PodStatus {
   message?: string;
   reason?: string;
   hostIP?: string;
+  hostIPs?: { ip: string }[];
   podIP?: string;
+  podIPs?: { ip: string }[];
   startTime?: string;
   initContainerStatuses?: ContainerStatus[];
   containerStatuses?: ContainerStatus[];
@@ -433,6 +435,7 @@ export interface Node extends KubeObject {
     conditions?: NodeCondition[];
     addresses?: { type: string; address: string }[];
     nodeInfo?: Record<string, string>;
+    daemonEndpoints?: { kubeletEndpoint?: { Port: number } };
     declaredFeatures?: string[];
   };
 }

@@ -1,0 +1,189 @@
+// The agent's HTTP endpoint, the counterpart of the kubelet's port 10250: the API server
+// proxies `kubectl logs` to /containerLogs, and /metrics serves the agent's Prometheus
+// metrics. Callers authenticate with the node's own bearer token (the API server knows every
+// node's token); /healthz is open. Errors are core/v1 Status bodies with the kubelet's words,
+// which the API server passes through to kubectl.
+
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { openSync, readSync, closeSync, fstatSync } from 'node:fs';
+import { timingSafeEqual } from 'node:crypto';
+import { formatLogs, parseK8sFileLog, type LogLine } from './monitor/conmon.js';
+
+export interface LogTarget {
+  /** The log file of the container's current (or previous) instance, if it has one. */
+  path?: string;
+  /** Why there is no log, in the kubelet's words (used when path is undefined). */
+  missing?: string;
+  /** Whether the instance may still write (follow keeps reading while true). */
+  running: () => boolean;
+}
+
+export interface EndpointOptions {
+  host: string;
+  port: number;
+  token: string;
+  logs: (namespace: string, pod: string, container: string, previous: boolean) => LogTarget;
+  metrics: () => Promise<string>;
+  metricsContentType: string;
+  log?: (msg: string) => void;
+}
+
+function status(res: ServerResponse, code: number, reason: string, message: string): void {
+  res.writeHead(code, { 'Content-Type': 'application/json' });
+  res.end(JSON.stringify({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, code }));
+}
+
+function authorized(req: IncomingMessage, token: string): boolean {
+  const m = /^Bearer (.+)$/.exec(req.headers.authorization ?? '');
+  if (!m) return false;
+  const a = Buffer.from(m[1]!);
+  const b = Buffer.from(token);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** Lines of `text` that are complete records, and where the incomplete rest begins. */
+function completeRecords(text: string): { done: string; rest: string } {
+  const i = text.lastIndexOf('\n');
+  return i < 0 ? { done: '', rest: text } : { done: text.slice(0, i + 1), rest: text.slice(i + 1) };
+}
+
+interface LogQuery {
+  follow: boolean;
+  tailLines?: number;
+  timestamps: boolean;
+  limitBytes?: number;
+  sinceSeconds?: number;
+}
+
+function selectLines(lines: LogLine[], q: LogQuery, now: number): LogLine[] {
+  if (q.sinceSeconds === undefined) return lines;
+  const since = now - q.sinceSeconds * 1000;
+  return lines.filter((l) => Date.parse(l.time) >= since);
+}
+
+async function serveLogs(target: LogTarget, q: LogQuery, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  res.writeHead(200, { 'Content-Type': 'text/plain', 'Transfer-Encoding': 'chunked' });
+  // A follower must see the headers before the first line arrives.
+  res.flushHeaders();
+  let budget = q.limitBytes ?? Infinity;
+  const write = (s: string): boolean => {
+    if (!s || budget <= 0) return budget > 0;
+    const b = Buffer.from(s);
+    const out = b.length > budget ? b.subarray(0, budget) : b;
+    budget -= out.length;
+    res.write(out);
+    return budget > 0;
+  };
+  if (!target.path) {
+    res.end();
+    return;
+  }
+  let fd: number;
+  try {
+    fd = openSync(target.path, 'r');
+  } catch {
+    res.end();
+    return;
+  }
+  let offset = 0;
+  let pending = '';
+  const readMore = (): string => {
+    const size = fstatSync(fd).size;
+    if (size <= offset) return '';
+    const buf = Buffer.alloc(size - offset);
+    const n = readSync(fd, buf, 0, buf.length, offset);
+    offset += n;
+    return buf.toString('utf8', 0, n);
+  };
+  try {
+    const first = completeRecords(readMore());
+    pending = first.rest;
+    const lines = selectLines(parseK8sFileLog(first.done), q, Date.now());
+    if (!write(formatLogs(lines, { tailLines: q.tailLines, timestamps: q.timestamps })) || !q.follow) return;
+    let closed = false;
+    req.on('close', () => (closed = true));
+    res.on('close', () => (closed = true));
+    for (;;) {
+      await new Promise((r) => setTimeout(r, 100));
+      if (closed) return;
+      const running = target.running();
+      const chunk = completeRecords(pending + readMore());
+      pending = chunk.rest;
+      if (chunk.done && !write(formatLogs(parseK8sFileLog(chunk.done), { timestamps: q.timestamps }))) return;
+      if (!running && !chunk.done) return;
+    }
+  } finally {
+    closeSync(fd);
+    if (!res.writableEnded) res.end();
+  }
+}
+
+function intParam(v: string | null): number | undefined {
+  if (v === null || v === '') return undefined;
+  const n = Number(v);
+  return Number.isInteger(n) ? n : undefined;
+}
+
+export async function startEndpoint(opts: EndpointOptions): Promise<{ server: Server; port: number; close(): Promise<void> }> {
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://agent');
+    if (url.pathname === '/healthz') {
+      res.writeHead(200, { 'Content-Type': 'text/plain' }).end('ok');
+      return;
+    }
+    if (!authorized(req, opts.token)) {
+      status(res, 401, 'Unauthorized', 'Unauthorized');
+      return;
+    }
+    if (req.method !== 'GET') {
+      status(res, 405, 'MethodNotAllowed', `method ${req.method} is not allowed`);
+      return;
+    }
+    if (url.pathname === '/metrics') {
+      opts.metrics().then(
+        (text) => res.writeHead(200, { 'Content-Type': opts.metricsContentType }).end(text),
+        (e: unknown) => status(res, 500, 'InternalError', String(e)),
+      );
+      return;
+    }
+    const m = /^\/containerLogs\/([^/]+)\/([^/]+)\/([^/]+)$/.exec(url.pathname);
+    if (!m) {
+      status(res, 404, 'NotFound', `404 page not found`);
+      return;
+    }
+    const [ns, pod, container] = m.slice(1).map(decodeURIComponent) as [string, string, string];
+    const q = url.searchParams;
+    const previous = q.get('previous') === 'true';
+    const target = opts.logs(ns, pod, container, previous);
+    if (!target.path && target.missing) {
+      status(res, 400, 'BadRequest', target.missing);
+      return;
+    }
+    const query: LogQuery = {
+      follow: q.get('follow') === 'true',
+      timestamps: q.get('timestamps') === 'true',
+      tailLines: intParam(q.get('tailLines')),
+      limitBytes: intParam(q.get('limitBytes')),
+      sinceSeconds: intParam(q.get('sinceSeconds')),
+    };
+    serveLogs(target, query, req, res).catch((e: unknown) => {
+      opts.log?.(`containerLogs ${ns}/${pod}/${container}: ${e instanceof Error ? e.message : String(e)}`);
+      if (!res.headersSent) status(res, 500, 'InternalError', String(e));
+      else res.destroy();
+    });
+  });
+  await new Promise<void>((ok, fail) => {
+    server.once('error', fail);
+    server.listen(opts.port, opts.host, () => ok());
+  });
+  return {
+    server,
+    port: (server.address() as AddressInfo).port,
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  };
+}
