@@ -10,6 +10,7 @@ import { podCgroupPath, type CgroupDriver } from '../policy/cgrouplayout.js';
 import {
   containerCgroupFiles,
   containerResourceConfig,
+  milliCPUToQuota,
   podCgroupFiles,
   podResourceConfig,
   type CgroupFiles,
@@ -91,11 +92,23 @@ function adjustmentJSON(a: RlimitAdjustment): NonNullable<ContainerPlan['rlimitA
   };
 }
 
+/**
+ * On cgroup v1 the kernel refuses (EINVAL) a CFS quota above the parent's, and the node cgroup
+ * that holds every pod carries the node's CPU as its quota; so a CPU limit above the node's
+ * size is written as the node's quota (it could never get more CPU time anyway). v2 accepts a
+ * child cpu.max above the parent's, and the parent limits it.
+ */
+function capCPUQuota<T extends { cpuQuota?: bigint }>(cfg: T, node: NodeConfig): T {
+  if (node.cgroupVersion !== 1 || cfg.cpuQuota === undefined) return cfg;
+  const nodeQuota = milliCPUToQuota(node.milliCPU);
+  return cfg.cpuQuota > nodeQuota ? { ...cfg, cpuQuota: nodeQuota } : cfg;
+}
+
 /** What this node does with an admitted (defaulted, valid) pod. */
 export function planPodOnNode(pod: Pod, node: NodeConfig, gates: FeatureGates): PodNodePlan {
   const qos = getPodQOS(pod, gates);
   const uid = pod.metadata.uid ?? derivedPodUID(pod.metadata.namespace ?? 'default', pod.metadata.name ?? '');
-  const podCfg = podResourceConfig(pod, qos, { gates });
+  const podCfg = capCPUQuota(podResourceConfig(pod, qos, { gates }), node);
   const containers: ContainerPlan[] = containerKinds(pod).map(([c, kind]) => {
     const mode = effectiveOOMKillMode({
       containerMode: gates.ContainerOOMKillMode ? c.oomKillMode : undefined,
@@ -103,7 +116,7 @@ export function planPodOnNode(pod: Pod, node: NodeConfig, gates: FeatureGates): 
       cgroupVersion: node.cgroupVersion,
       groupEmulation: node.oomGroupEmulation,
     });
-    const cfg = containerResourceConfig(pod, c, { gates });
+    const cfg = capCPUQuota(containerResourceConfig(pod, c, { gates }), node);
     const { rlimits, adjustments } = ulimitsToRlimits(gates.ContainerUlimits ? c.securityContext?.ulimits : undefined, {
       nrOpen: node.nrOpen,
       hardCeilings: node.hardRlimitCeilings,
