@@ -1,78 +1,118 @@
-// PodWorker on the real kernel: a Burstable pod with two containers is planned, its pod cgroup
-// made, its containers run under conmon + runc, observed from the host side, stopped and
-// cleaned up. Needs root, runc, conmon, /bin/busybox (scripts/install-host-deps.sh) and a cgroup
-// v1 memory hierarchy; otherwise the tests skip and say why on stderr. Every cgroup lives below
-// /<hierarchy>/bulkhead-test-<random>/ and is removed in `after`; bundles, runc state, logs and
-// exit files live under one os.tmpdir() directory.
+// PodWorker on the real kernel: pods run as runc containers under conmon in a busybox sandbox,
+// from the local image store (the host-busybox image), observed from the host side, stopped and
+// removed. Needs root, runc, conmon, mount, /bin/busybox (scripts/install-host-deps.sh) and a
+// cgroup v1 memory hierarchy; otherwise the tests skip and say why on stderr. Every cgroup lives
+// below /<hierarchy>/bulkhead-test-<random>/ and is removed in `after`; images, bundles, runc
+// state, logs and exit files live under one os.tmpdir() directory. The tests run concurrently,
+// each with its own pod; the back-off is shortened to 200 ms doubling to 800 ms.
 
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { buildBusyboxRootfs } from '../../src/agent/runtime/rootfs.js';
-import { probeCgroups, probeHost, type HostProbe } from '../../src/agent/runtime/hostprobe.js';
+import { probeHost, type HostProbe } from '../../src/agent/runtime/hostprobe.js';
+import { readLogs } from '../../src/agent/monitor/conmon.js';
+import { mountPoints } from '../../src/agent/runtime/overlay.js';
 import { CgroupV1Manager } from '../../src/agent/cgroups/v1.js';
-import { monitorDir, processAlive, readExit, readLogs, waitExit } from '../../src/agent/monitor/conmon.js';
-import { RuncError } from '../../src/agent/runtime/runc.js';
-import { PodWorker, type StartedContainer } from '../../src/agent/podworker.js';
-import { planPodOnNode, type NodeConfig } from '../../src/plan/node.js';
+import { ImageStore } from '../../src/agent/images/store.js';
+import { ensureBusyboxImage } from '../../src/agent/images/busybox.js';
+import { PodWorker, type EventSink, type PodWorkerOptions } from '../../src/agent/podworker.js';
+import type { NodeConfig } from '../../src/plan/node.js';
 import { defaultFeatureGates } from '../../src/api/featuregates.js';
-import type { Container, Pod } from '../../src/api/types.js';
+import type { Container, ContainerStatus, Pod, PodSpec, PodStatus } from '../../src/api/types.js';
+import { groupRequiresCgroupV2 } from '../../src/policy/oomkillmode.js';
 import { hierarchyRoots, realKernelSkipReason, removeTestCgroups } from './cgrouptrees.js';
 
-
-
-const reason = realKernelSkipReason(['runc', 'conmon']);
+const reason = realKernelSkipReason(['runc', 'conmon', 'mount', 'umount']);
 if (reason) console.error(`test/agent/podworker.test: SKIPPING real-kernel PodWorker tests: ${reason}`);
 const opts = reason ? { skip: reason } : {};
 const top = `bulkhead-test-${randomBytes(6).toString('hex')}`;
 const gates = defaultFeatureGates;
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
-function container(name: string, script: string): Container {
+interface Ev {
+  at: number;
+  type: string;
+  reason: string;
+  message: string;
+}
+
+function recorder(): { sink: EventSink; events: Ev[]; reasons: () => string[] } {
+  const events: Ev[] = [];
   return {
-    name,
-    image: 'busybox',
-    command: ['sh', '-c'],
-    args: [script],
-    env: [{ name: 'GREETING', value: 'hello' }],
-    resources: { requests: { cpu: '100m', memory: '32Mi' }, limits: { memory: '64Mi' } },
-    securityContext: { ulimits: [{ name: 'nofile', soft: 2048, hard: 4096 }] },
+    events,
+    sink: (_pod, type, reason, message) => events.push({ at: Date.now(), type, reason, message }),
+    reasons: () => events.map((e) => `${e.reason} ${e.message}`),
   };
 }
 
-const pod: Pod = {
-  apiVersion: 'v1',
-  kind: 'Pod',
-  metadata: { name: 'two', namespace: 'default', uid: `00000000-0000-4000-8000-${randomBytes(6).toString('hex')}` },
-  spec: { containers: [container('c1', 'echo $GREETING; sleep 100'), container('c2', 'exit 3')] },
-} as Pod;
-
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
-
-/** Directories below `dir`, recursively (relative paths). */
-function subdirs(dir: string, rel = ''): string[] {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir).flatMap((e) => {
-    const p = join(dir, e);
-    return statSync(p).isDirectory() ? [join(rel, e), ...subdirs(p, join(rel, e))] : [];
-  });
+const pods: Pod[] = [];
+function mkpod(name: string, spec: Partial<PodSpec>): Pod {
+  const pod = {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name, namespace: 'default', uid: `00000000-0000-4000-8000-${randomBytes(6).toString('hex')}` },
+    spec: { restartPolicy: 'Always', terminationGracePeriodSeconds: 1, containers: [], ...spec },
+  } as Pod;
+  pods.push(pod);
+  return pod;
 }
 
-describe('PodWorker on this host (real kernel)', opts, () => {
+/** A busybox container running `script` under sh; it exits 0 on SIGTERM unless the script traps otherwise. */
+function bb(name: string, script: string, extra: Partial<Container> = {}): Container {
+  return { name, image: 'busybox', imagePullPolicy: 'IfNotPresent', command: ['sh', '-c', script], resources: { requests: { cpu: '50m', memory: '16Mi' }, limits: { memory: '64Mi' } }, ...extra };
+}
+const forever = 'trap "exit 0" TERM; sleep 1000 & wait';
+
+function cs(status: PodStatus, name: string): ContainerStatus {
+  const s = [...(status.initContainerStatuses ?? []), ...(status.containerStatuses ?? [])].find((c) => c.name === name);
+  assert.ok(s, `no status for ${name}: ${JSON.stringify(status)}`);
+  return s;
+}
+function cond(status: PodStatus, type: string) {
+  return status.conditions?.find((c) => c.type === type);
+}
+
+describe('PodWorker on this host (real kernel)', { ...opts, concurrency: true }, () => {
   let base = '';
   let host: HostProbe;
   let node: NodeConfig;
+  let images: ImageStore;
   let worker: PodWorker;
-  let started: StartedContainer[] = [];
+  /** Same directories, a 1 s back-off: for assertions about what happens within one. */
+  let slow: PodWorker;
+  let wopts: PodWorkerOptions;
+  const configErrors = { n: 0 };
+  const configured: { mode: string; seconds: number }[] = [];
+
+  /** Syncs (as the agent does on exits and timers) until `until` holds. */
+  async function converge(w: PodWorker, pod: Pod, sink: EventSink, until: (s: PodStatus) => boolean, timeoutMs = 8000): Promise<PodStatus> {
+    const deadline = Date.now() + timeoutMs;
+    let last: PodStatus | undefined;
+    for (;;) {
+      const r = await w.sync(pod, sink);
+      last = r.status;
+      if (until(r.status)) return r.status;
+      if (Date.now() > deadline) throw new Error(`pod ${pod.metadata.name} did not converge in ${timeoutMs} ms; last status ${JSON.stringify(last, null, 1)}`);
+      await sleep(Math.min(r.nextSyncMs ?? 20, 20));
+    }
+  }
+
+  function instances(uid: string) {
+    return worker.records.listInstances(uid);
+  }
 
   before(async () => {
     if (reason) return;
     base = mkdtempSync(join(tmpdir(), 'bulkhead-podworker-test-'));
-    buildBusyboxRootfs(join(base, 'rootfs'));
+    images = new ImageStore(join(base, 'images'));
+    const t0 = Date.now();
+    await ensureBusyboxImage(images);
     host = await probeHost();
+    console.error(`podworker test: busybox image + host probe in ${Date.now() - t0} ms; top ${top}, min oom_score_adj ${host.minOomScoreAdj}`);
     node = {
       memoryBytes: BigInt(totalmem()),
       milliCPU: BigInt(availableParallelism()) * 1000n,
@@ -81,35 +121,50 @@ describe('PodWorker on this host (real kernel)', opts, () => {
       hardRlimitCeilings: host.hardRlimitCeilings,
       ...(host.nrOpen !== undefined ? { nrOpen: host.nrOpen } : {}),
     };
-    worker = new PodWorker({ cgroupRoot: `/${top}`, stateDir: join(base, 'state'), runDir: join(base, 'run'), rootfs: join(base, 'rootfs'), node, host, gates });
-    console.error(`podworker test: top ${top}, min oom_score_adj ${host.minOomScoreAdj}, CAP_SYS_RESOURCE ${host.capSysResource}`);
+    wopts = {
+      cgroupRoot: `/${top}`,
+      stateDir: join(base, 'state'),
+      runDir: join(base, 'run'),
+      node,
+      host,
+      gates,
+      images,
+      backoff: { initialMs: 200, maxMs: 800 },
+      metrics: { configured: (mode, seconds) => configured.push({ mode, seconds }), configError: () => configErrors.n++ },
+    };
+    worker = new PodWorker(wopts);
+    slow = new PodWorker({ ...wopts, backoff: { initialMs: 1000, maxMs: 4000 } });
   });
 
   after(async () => {
     if (reason) return;
     const problems: string[] = [];
-    // Our own containers only (ids from this pod's random uid): kill, wait for the exit file, delete.
-    for (const c of pod.spec.containers) {
-      const id = worker.containerID(pod, c.name);
+    for (const pod of pods) {
       try {
-        const st = await worker.runc.state(id);
-        if (st.status !== 'stopped') {
-          await worker.runc.kill(id, 'KILL').catch(() => undefined);
-          await waitExit(worker.exitDir, id, 5000);
-        }
-        await worker.runc.delete(id, { force: true });
-        problems.push(`container ${id} was left behind by the test`);
+        await worker.terminate(pod, 0, () => undefined);
+        await worker.remove(pod.metadata.uid!);
       } catch (e) {
-        if (!(e instanceof RuncError && /does not exist/.test(e.message))) problems.push(`delete ${id}: ${(e as Error).message}`);
+        problems.push(`cleanup of ${pod.metadata.name}: ${(e as Error).message}`);
       }
-      const pidFile = join(monitorDir(worker.bundleDir(pod, c.name)), 'conmon.pid');
-      const pid = existsSync(pidFile) ? Number(readFileSync(pidFile, 'utf8').trim()) : 0;
-      if (pid > 0) {
-        for (let i = 0; i < 100 && processAlive(pid, 'conmon'); i++) await sleep(20);
-        if (processAlive(pid, 'conmon')) {
-          problems.push(`conmon ${pid} for ${id} still alive; killed`);
-          process.kill(pid, 'SIGKILL');
+    }
+    const left = await worker.runcList();
+    if (left.length) problems.push(`runc containers left: ${left.map((s) => s.id).join(' ')}`);
+    for (const m of mountPoints()) {
+      if (m.startsWith(base)) {
+        problems.push(`mount left: ${m}`);
+        try {
+          execFileSync('umount', [m]);
+        } catch {
+          // reported above
         }
+      }
+    }
+    // Only the cgroup root itself may be left: pod cgroups and the parents the worker made are gone.
+    for (const h of hierarchyRoots()) {
+      const d = join(h, top);
+      if (existsSync(d)) {
+        const below = readdirSync(d, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
+        if (below.length) problems.push(`cgroup dirs left under ${d}: ${below.join(' ')}`);
       }
     }
     problems.push(...removeTestCgroups(top));
@@ -117,62 +172,338 @@ describe('PodWorker on this host (real kernel)', opts, () => {
     if (problems.length) throw new Error(`cleanup incomplete: ${problems.join('; ')}`);
   });
 
-  it('start: pod cgroup at the planned path with the planned values, c1 running in <pod>/c1 with the planned oom_score_adj and rlimits', async () => {
-    const plan = planPodOnNode(pod, node, gates);
-    assert.equal(plan.qosClass, 'Burstable');
+  it('init containers run one at a time in order, then the regular container, in the sandbox\'s network/IPC/UTS namespaces with loopback up', async () => {
+    const rec = recorder();
+    const work = [{ name: 'work', mountPath: '/work' }];
+    const pod = mkpod('inits', {
+      volumes: [{ name: 'work', emptyDir: {} }],
+      initContainers: [bb('i1', 'sleep 0.3; echo one >> /work/order', { volumeMounts: work }), bb('i2', 'echo two >> /work/order', { volumeMounts: work })],
+      containers: [
+        bb('main', `ip link show lo; echo written > /hello; cat /hello; cat /work/order; echo $GREETING; ${forever}`, {
+          volumeMounts: work,
+          env: [{ name: 'GREETING', value: 'hello from $(POD)' }],
+          securityContext: { ulimits: [{ name: 'nofile', soft: 2048, hard: 4096 }] },
+        }),
+      ],
+    });
+    pod.spec.containers[0]!.env!.unshift({ name: 'POD', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } });
+    const uid = pod.metadata.uid!;
     const t0 = Date.now();
-    started = await worker.start(pod);
-    console.error(`podworker test: start of 2 containers in ${Date.now() - t0} ms`);
-    assert.deepEqual(started.map((s) => [s.name, s.containerID]), [['c1', `${pod.metadata.uid}-c1`], ['c2', `${pod.metadata.uid}-c2`]]);
+    const first = (await worker.sync(pod, rec.sink)).status;
+    console.error(`podworker test: first sync (sandbox + first init container) in ${Date.now() - t0} ms`);
+    assert.equal(first.phase, 'Pending');
+    assert.ok(cs(first, 'i1').state?.running, JSON.stringify(cs(first, 'i1')));
+    assert.deepEqual(cs(first, 'i2').state, { waiting: { reason: 'PodInitializing' } });
+    assert.deepEqual(cs(first, 'main').state, { waiting: { reason: 'PodInitializing' } });
+    assert.equal(cond(first, 'PodReadyToStartContainers')?.status, 'True');
+    assert.deepEqual(
+      { ...cond(first, 'Initialized'), lastTransitionTime: undefined },
+      { type: 'Initialized', status: 'False', reason: 'ContainersNotInitialized', message: 'containers with incomplete status: [i1 i2]', lastProbeTime: null, lastTransitionTime: undefined },
+    );
+    assert.equal(first.qosClass, 'Burstable');
 
-    const podPath = `/${top}${plan.podCgroup.path}`;
-    assert.equal(worker.podCgroupPath(pod), podPath);
-    assert.match(podPath, new RegExp(`^/${top}/kubepods/burstable/pod${pod.metadata.uid}$`));
-    assert.ok(Object.keys(plan.podCgroup.values).length > 0);
-    assert.deepEqual(new CgroupV1Manager().readBack(podPath, plan.podCgroup.values), plan.podCgroup.values);
-
-    const c1 = started[0]!;
-    const c1Plan = plan.containers[0]!;
-    assert.ok(c1Plan.oomScoreAdj >= 3 && c1Plan.oomScoreAdj <= 999, 'Burstable value, no host clamping needed');
-    assert.equal(readFileSync(`/proc/${c1.pid}/oom_score_adj`, 'utf8').trim(), String(c1Plan.oomScoreAdj));
-    assert.match(readFileSync(`/proc/${c1.pid}/cgroup`, 'utf8'), new RegExp(`^\\d+:memory:${podPath}/c1$`, 'm'));
-    assert.match(readFileSync(`/proc/${c1.pid}/limits`, 'utf8'), /^Max open files\s+2048\s+4096\s+files\s*$/m);
-    assert.equal(readFileSync(join(host.cgroups.v1.memory!, podPath, 'c1', 'memory.limit_in_bytes'), 'utf8').trim(), String(64 * 1024 * 1024));
-    assert.ok(c1.adjustments.every((m) => !/oom_score_adj|RLIMIT_NOFILE 2048/.test(m)), c1.adjustments.join('\n'));
-  });
-
-  it('status: c1 running, c2 terminated with exit code 3 and reason Error; c1 logs "hello"', async () => {
-    assert.ok(started.length === 2, 'start test ran');
-    const c2id = worker.containerID(pod, 'c2');
-    assert.equal(await waitExit(worker.exitDir, c2id, 5000), 3);
-    const st = await worker.status(pod);
-    assert.deepEqual(st.map((s) => s.name), ['c1', 'c2']);
-    const [s1, s2] = st as [typeof st[0], typeof st[0]];
-    assert.ok(s1.state?.running, JSON.stringify(s1));
-    assert.match(s1.state.running.startedAt ?? '', /^\d{4}-\d\d-\d\dT/);
-    assert.equal(s1.ready, true);
-    assert.equal(s2.state?.terminated?.exitCode, 3, JSON.stringify(s2));
-    assert.equal(s2.state.terminated.reason, 'Error');
-    assert.equal(s2.ready, false);
-    let logs = '';
-    for (let i = 0; i < 200 && !(logs = readLogs(worker.logPath(pod, 'c1'))).includes('hello'); i++) await sleep(10);
-    assert.equal(logs, 'hello\n');
-  });
-
-  it('stop: exit codes recorded, containers deleted, no cgroup directory left under the test top', async () => {
-    assert.ok(started.length === 2, 'start test ran');
-    const t0 = Date.now();
-    const codes = await worker.stop(pod, 1);
-    console.error(`podworker test: stop (grace 1 s) in ${Date.now() - t0} ms, codes ${JSON.stringify(codes)}`);
-    assert.equal(codes.c2, 3);
-    assert.ok(codes.c1 === 137 || codes.c1 === 143, String(codes.c1));
-    assert.equal(readExit(worker.exitDir, worker.containerID(pod, 'c1')), codes.c1);
-    for (const c of ['c1', 'c2']) {
-      await assert.rejects(worker.runc.state(worker.containerID(pod, c)), /does not exist/);
+    const st = await converge(worker, pod, rec.sink, (s) => cs(s, 'main').state?.running !== undefined);
+    assert.equal(st.phase, 'Running');
+    for (const n of ['i1', 'i2']) {
+      assert.equal(cs(st, n).state?.terminated?.exitCode, 0);
+      assert.equal(cs(st, n).state?.terminated?.reason, 'Completed');
+      assert.equal(cs(st, n).ready, true);
     }
-    for (const h of hierarchyRoots()) assert.deepEqual(subdirs(join(h, top)), [], `cgroup dirs left under ${join(h, top)}`);
-    const st = await worker.status(pod);
-    assert.equal(st[0]!.state?.terminated?.exitCode, codes.c1);
-    assert.equal(st[1]!.state?.terminated?.reason, 'Error');
+    assert.deepEqual(st.conditions?.map((c) => `${c.type}=${c.status}`), ['PodReadyToStartContainers=True', 'Initialized=True', 'Ready=True', 'ContainersReady=True']);
+    const started = rec.events.filter((e) => e.reason === 'Started').map((e) => e.message);
+    assert.deepEqual(started, ['Started container i1', 'Started container i2', 'Started container main']);
+    const i1Done = Date.parse(cs(st, 'i1').state!.terminated!.finishedAt!);
+    assert.ok(Date.parse(cs(st, 'i2').state!.terminated!.startedAt!) >= i1Done, 'i2 started after i1 finished');
+    assert.ok(rec.reasons().includes('Pulled Container image "busybox" already present on machine'), rec.reasons().join('\n'));
+    assert.ok(rec.reasons().includes('Created Created container: main'));
+    assert.equal(cs(st, 'main').image, 'busybox');
+    assert.match(cs(st, 'main').imageID, /^sha256:[0-9a-f]{64}$/);
+    assert.equal(cs(st, 'main').containerID, `runc://${uid}-main-0`);
+
+    // Namespaces: main joined the sandbox's net/ipc/uts, has its own pid and mount namespaces.
+    const recs = instances(uid);
+    const sb = recs.find((r) => r.kind === 'sandbox')!;
+    const main = recs.find((r) => r.container === 'main')!;
+    for (const ns of ['net', 'ipc', 'uts']) assert.equal(readlinkSync(`/proc/${main.pid}/ns/${ns}`), readlinkSync(`/proc/${sb.pid}/ns/${ns}`), ns);
+    for (const ns of ['pid', 'mnt']) assert.notEqual(readlinkSync(`/proc/${main.pid}/ns/${ns}`), readlinkSync(`/proc/${sb.pid}/ns/${ns}`), ns);
+    assert.equal(readFileSync(`/proc/${sb.pid}/oom_score_adj`, 'utf8').trim(), String(Math.max(-998, host.minOomScoreAdj)));
+    const podPath = worker.podCgroupPath(pod);
+    assert.match(readFileSync(`/proc/${main.pid}/cgroup`, 'utf8'), new RegExp(`^\\d+:memory:${podPath}/${uid}-main-0$`, 'm'));
+    // The plan's values: pod cgroup, container limit, oom_score_adj, rlimits.
+    const plan = worker.plan(pod);
+    assert.equal(podPath, `/${top}${plan.podCgroup.path}`);
+    assert.deepEqual(new CgroupV1Manager().readBack(podPath, plan.podCgroup.values), plan.podCgroup.values);
+    assert.equal(readFileSync(join(host.cgroups.v1.memory!, podPath, `${uid}-main-0`, 'memory.limit_in_bytes'), 'utf8').trim(), String(64 * 1024 * 1024));
+    const mainPlan = plan.containers.find((p) => p.name === 'main')!;
+    assert.ok(mainPlan.oomScoreAdj >= 3 && mainPlan.oomScoreAdj <= 999);
+    assert.equal(readFileSync(`/proc/${main.pid}/oom_score_adj`, 'utf8').trim(), String(mainPlan.oomScoreAdj));
+    assert.match(readFileSync(`/proc/${main.pid}/limits`, 'utf8'), /^Max open files\s+2048\s+4096\s+files\s*$/m);
+    assert.match(readFileSync(`/proc/${sb.pid}/cgroup`, 'utf8'), new RegExp(`^\\d+:memory:${podPath}/${uid}-POD-0$`, 'm'));
+
+    // Loopback is up; the root is writable and writes land in the overlay's upper layer only.
+    let logs = '';
+    for (let i = 0; i < 100 && !(logs = readLogs(worker.logPath('default', 'inits', 'main', false) ?? '/nonexistent')).includes('hello from'); i++) await sleep(20);
+    assert.match(logs, /^1: lo: <LOOPBACK,UP,LOWER_UP>/m);
+    assert.match(logs, /^written\none\ntwo\nhello from inits\n/m, 'emptyDir shared in order; env expanded');
+    assert.equal(readFileSync(join(worker.records.bundleDir(main.id), 'overlay', 'upper', 'hello'), 'utf8'), 'written\n');
+    assert.equal(existsSync(join((await images.resolve('busybox'))!.rootfs, 'hello')), false);
+    assert.ok(worker.logPath('default', 'inits', 'main', false)!.endsWith(`/logs/default_inits_${uid}/main/0.log`));
+    assert.equal(worker.logPath('default', 'inits', 'main', true), undefined);
+
+    // containerByMemcg, as the OOM watcher will ask.
+    const owner = worker.containerByMemcg(`${podPath}/${uid}-main-0`);
+    assert.deepEqual(owner, {
+      podUID: uid,
+      namespace: 'default',
+      pod: 'inits',
+      container: 'main',
+      containerID: `runc://${uid}-main-0`,
+      oomKillMode: 'Single',
+      emulated: false,
+      cgroupDir: join(host.cgroups.v1.memory!, podPath, `${uid}-main-0`),
+    });
+    assert.ok(existsSync(owner.cgroupDir));
+    assert.equal(worker.containerByMemcg(`${podPath}/${uid}-POD-0`), undefined);
+    assert.ok(configured.some((c) => c.mode === 'Single' && c.seconds > 0 && c.seconds < 10));
+
+    // A sync with nothing to do starts nothing and emits nothing.
+    const before = rec.events.length;
+    const again = (await worker.sync(pod, rec.sink)).status;
+    assert.equal(rec.events.length, before);
+    assert.equal(cs(again, 'main').containerID, `runc://${uid}-main-0`);
+  });
+
+  it('a sidecar starts first and keeps running beside the main container; when a Never pod\'s main container exits the sidecar is stopped and the pod Succeeds', async () => {
+    const rec = recorder();
+    const pod = mkpod('sidecar', {
+      restartPolicy: 'Never',
+      initContainers: [bb('side', forever, { restartPolicy: 'Always' })],
+      containers: [bb('main', 'sleep 0.6; exit 0')],
+    });
+    const running = await converge(worker, pod, rec.sink, (s) => cs(s, 'main').state?.running !== undefined);
+    const side = cs(running, 'side');
+    assert.ok(side.state?.running, JSON.stringify(side));
+    assert.equal(side.started, true);
+    assert.equal(side.ready, true);
+    assert.equal(running.initContainerStatuses?.length, 1);
+    assert.equal(running.phase, 'Running');
+    assert.equal(cond(running, 'Initialized')?.status, 'True');
+
+    const done = await converge(worker, pod, rec.sink, (s) => s.phase === 'Succeeded');
+    assert.equal(cs(done, 'main').state?.terminated?.reason, 'Completed');
+    assert.equal(cs(done, 'side').state?.terminated?.exitCode, 0);
+    assert.ok(rec.reasons().includes('Killing Stopping container side'), rec.reasons().join('\n'));
+    assert.deepEqual({ ...cond(done, 'Ready'), lastTransitionTime: undefined }, { type: 'Ready', status: 'False', reason: 'PodCompleted', lastProbeTime: null, lastTransitionTime: undefined });
+    assert.equal(cond(done, 'PodReadyToStartContainers')?.status, 'False');
+    assert.ok(instances(pod.metadata.uid!).every((r) => r.state === 'exited'));
+    // Terminal: later syncs start nothing.
+    await sleep(50);
+    const later = (await worker.sync(pod, rec.sink)).status;
+    assert.equal(later.phase, 'Succeeded');
+    assert.equal(cs(later, 'main').restartCount, 0);
+    assert.ok(instances(pod.metadata.uid!).every((r) => r.state === 'exited'));
+  });
+
+  it('restartPolicy Always: an exiting container restarts with a growing back-off, CrashLoopBackOff in the kubelet\'s words; logs of the current and previous instance', async () => {
+    const rec = recorder();
+    const pod = mkpod('crash', { containers: [bb('c', 'echo attempt; exit 1')] });
+    const uid = pod.metadata.uid!;
+    const st = await converge(worker, pod, rec.sink, (s) => cs(s, 'c').state?.waiting?.reason === 'CrashLoopBackOff' && cs(s, 'c').restartCount >= 2);
+    const c = cs(st, 'c');
+    assert.match(c.state!.waiting!.message!, new RegExp(`^back-off (200ms|400ms|800ms) restarting failed container=c pod=crash_default\\(${uid}\\)$`));
+    assert.equal(c.lastState?.terminated?.exitCode, 1);
+    assert.equal(c.lastState?.terminated?.reason, 'Error');
+    assert.equal(c.lastState?.terminated?.containerID, `runc://${uid}-c-${c.restartCount}`);
+    assert.equal(c.ready, false);
+    assert.equal(st.phase, 'Running');
+    assert.deepEqual({ ...cond(st, 'ContainersReady'), lastTransitionTime: undefined }, { type: 'ContainersReady', status: 'False', reason: 'ContainersNotReady', message: 'containers with unready status: [c]', lastProbeTime: null, lastTransitionTime: undefined });
+
+    const more = await converge(worker, pod, rec.sink, (s) => cs(s, 'c').restartCount >= 4, 10000);
+    const starts = rec.events.filter((e) => e.reason === 'Started').map((e) => e.at);
+    const gaps = starts.slice(1).map((t, i) => t - starts[i]!);
+    console.error(`podworker test: restart gaps ${gaps.join(' ')} ms`);
+    assert.ok(gaps[2]! >= 200 && gaps[3]! >= 400, `back-off grows: ${gaps.join(' ')}`);
+    const backoffs = rec.events.filter((e) => e.reason === 'BackOff');
+    assert.ok(backoffs.length >= 2 && backoffs.length <= cs(more, 'c').restartCount, `${backoffs.length} BackOff events`);
+    assert.ok(backoffs.every((e) => e.type === 'Warning' && e.message === `Back-off restarting failed container c in pod crash_default(${uid})`));
+    // At most the current and the last terminated instance are kept.
+    assert.ok(instances(uid).filter((r) => r.kind !== 'sandbox').length <= 2);
+    const prev = worker.logPath('default', 'crash', 'c', true);
+    assert.ok(prev, 'previous log');
+    assert.equal(readLogs(prev), 'attempt\n');
+  });
+
+  it('OnFailure: a container that exits 0 makes the pod Succeeded; Never: one that exits 2 makes it Failed', async () => {
+    const recA = recorder();
+    const ok = mkpod('onfailure', { restartPolicy: 'OnFailure', containers: [bb('c', 'exit 0')] });
+    const recB = recorder();
+    const bad = mkpod('never', { restartPolicy: 'Never', containers: [bb('c', 'exit 2')] });
+    const [a, b] = await Promise.all([
+      converge(worker, ok, recA.sink, (s) => s.phase === 'Succeeded'),
+      converge(worker, bad, recB.sink, (s) => s.phase === 'Failed'),
+    ]);
+    assert.deepEqual(cs(a, 'c').state?.terminated && { code: cs(a, 'c').state!.terminated!.exitCode, reason: cs(a, 'c').state!.terminated!.reason }, { code: 0, reason: 'Completed' });
+    assert.equal(cond(a, 'ContainersReady')?.reason, 'PodCompleted');
+    assert.deepEqual({ code: cs(b, 'c').state?.terminated?.exitCode, reason: cs(b, 'c').state?.terminated?.reason }, { code: 2, reason: 'Error' });
+    assert.equal(cond(b, 'Ready')?.reason, 'PodFailed');
+    for (const p of [ok, bad]) assert.ok(instances(p.metadata.uid!).every((r) => r.state === 'exited'), 'sandbox stopped too');
+  });
+
+  it('an init container killed by its 32Mi memory limit is OOMKilled with 137; with restartPolicy Never the pod fails', async () => {
+    const rec = recorder();
+    const pod = mkpod('oom', {
+      restartPolicy: 'Never',
+      initContainers: [bb('hog', 'exec tail /dev/zero', { resources: { limits: { memory: '32Mi' } } })],
+      containers: [bb('main', 'true')],
+    });
+    const st = await converge(worker, pod, rec.sink, (s) => s.phase === 'Failed');
+    const hog = cs(st, 'hog');
+    assert.equal(hog.state?.terminated?.exitCode, 137);
+    assert.equal(hog.state?.terminated?.reason, 'OOMKilled');
+    assert.equal(hog.ready, false);
+    assert.deepEqual(cs(st, 'main').state, { waiting: { reason: 'PodInitializing' } });
+    assert.equal(cond(st, 'Initialized')?.message, 'containers with incomplete status: [hog]');
+    assert.ok(!rec.reasons().some((r) => r.includes('container main')), 'main never started');
+  });
+
+  it('oomKillMode Group on cgroup v1 without emulation: no container, CreateContainerConfigError with the design\'s message, a Failed event, configError(); retried on the back-off', async () => {
+    const rec = recorder();
+    const pod = mkpod('group', { containers: [bb('c', forever, { oomKillMode: 'Group' })] });
+    const errorsBefore = configErrors.n;
+    const r1 = await slow.sync(pod, rec.sink);
+    const c = cs(r1.status, 'c');
+    assert.deepEqual(c.state, { waiting: { reason: 'CreateContainerConfigError', message: groupRequiresCgroupV2 } });
+    assert.equal(groupRequiresCgroupV2, 'oomKillMode=Group requires cgroup v2 support on the node');
+    assert.equal(r1.status.phase, 'Pending');
+    assert.ok(rec.reasons().includes(`Failed Error: ${groupRequiresCgroupV2}`), rec.reasons().join('\n'));
+    assert.equal(rec.events.find((e) => e.reason === 'Failed')?.type, 'Warning');
+    assert.equal(configErrors.n - errorsBefore, 1);
+    assert.ok(r1.nextSyncMs !== undefined && r1.nextSyncMs > 500 && r1.nextSyncMs <= 1000, String(r1.nextSyncMs));
+    assert.ok(instances(pod.metadata.uid!).every((r) => r.kind === 'sandbox'), 'no container was created');
+    // Within the back-off: no retry; after it: retried, still refused, no repeated event.
+    await slow.sync(pod, rec.sink);
+    assert.equal(configErrors.n - errorsBefore, 1);
+    await sleep(1050);
+    const r3 = await slow.sync(pod, rec.sink);
+    assert.equal(configErrors.n - errorsBefore, 2);
+    assert.equal(r3.nextSyncMs, 2000);
+    assert.equal(rec.events.filter((e) => e.reason === 'Failed').length, 1);
+  });
+
+  it('a missing image: ErrImageNeverPull with pull policy Never; ErrImagePull then ImagePullBackOff otherwise, pointing at `bulkhead image import`', async () => {
+    const recN = recorder();
+    const never = mkpod('neverpull', { containers: [bb('c', 'true', { image: 'nope:1.0', imagePullPolicy: 'Never' })] });
+    const n = (await slow.sync(never, recN.sink)).status;
+    assert.deepEqual(cs(n, 'c').state, { waiting: { reason: 'ErrImageNeverPull', message: 'Container image "nope:1.0" is not present with pull policy of Never' } });
+    assert.deepEqual(recN.events.map((e) => [e.type, e.reason, e.message]), [
+      ['Warning', 'ErrImageNeverPull', 'Container image "nope:1.0" is not present with pull policy of Never'],
+      ['Warning', 'Failed', 'Error: ErrImageNeverPull'],
+    ]);
+    assert.equal(n.phase, 'Pending');
+
+    const recP = recorder();
+    const pull = mkpod('pull', { containers: [bb('c', 'true', { image: 'nope:1.0' })] });
+    const p1 = (await slow.sync(pull, recP.sink)).status;
+    assert.equal(cs(p1, 'c').state?.waiting?.reason, 'ErrImagePull');
+    assert.match(cs(p1, 'c').state!.waiting!.message!, /bulkhead image import/);
+    assert.ok(recP.events.some((e) => e.reason === 'Failed' && e.message.startsWith('Failed to pull image "nope:1.0": ')));
+    const p2 = (await slow.sync(pull, recP.sink)).status;
+    assert.equal(cs(p2, 'c').state?.waiting?.reason, 'ImagePullBackOff');
+    assert.match(cs(p2, 'c').state!.waiting!.message!, /^Back-off pulling image "nope:1\.0": ErrImagePull: image "nope:1\.0" is not in this node's image store/);
+    assert.ok(recP.reasons().includes('BackOff Back-off pulling image "nope:1.0"'));
+    assert.ok(recP.reasons().includes('Failed Error: ImagePullBackOff'));
+  });
+
+  it('terminate: SIGTERM first (143), SIGKILL after the grace (137), the sandbox last; remove leaves no cgroup, bundle or mount behind, logs stay', async () => {
+    const rec = recorder();
+    const pod = mkpod('term', {
+      containers: [
+        bb('polite', 'trap "kill \\$!; wait \\$!; exit \\$?" TERM; sleep 1000 & wait'),
+        bb('stubborn', 'trap "" TERM; while true; do sleep 1; done'),
+      ],
+    });
+    const uid = pod.metadata.uid!;
+    await converge(worker, pod, rec.sink, (s) => (s.containerStatuses ?? []).every((c) => c.state?.running));
+    const podDirs = hierarchyRoots().map((h) => join(h, worker.podCgroupPath(pod)));
+    assert.ok(podDirs.filter((d) => existsSync(d)).length >= 5, 'pod cgroup in the v1 hierarchies and the cgroup2 tree');
+    const t0 = Date.now();
+    const st = await worker.terminate(pod, 1, rec.sink);
+    const ms = Date.now() - t0;
+    console.error(`podworker test: terminate (grace 1 s, kubelet minimum 2 s) in ${ms} ms`);
+    assert.equal(cs(st, 'polite').state?.terminated?.exitCode, 143);
+    assert.equal(cs(st, 'stubborn').state?.terminated?.exitCode, 137);
+    assert.ok(ms >= 1900 && ms < 4000, `${ms} ms`);
+    assert.equal(st.phase, 'Failed');
+    assert.ok(rec.reasons().includes('Killing Stopping container polite') && rec.reasons().includes('Killing Stopping container stubborn'));
+    assert.ok(instances(uid).every((r) => r.state === 'exited'));
+
+    const logs = worker.logPath('default', 'term', 'polite', false);
+    assert.ok(logs && existsSync(logs));
+    await worker.remove(uid);
+    for (const d of podDirs) assert.equal(existsSync(d), false, `${d} left`);
+    assert.deepEqual(readdirSync(join(base, 'run', 'bundles')).filter((b) => b.startsWith(uid)), []);
+    assert.deepEqual([...mountPoints()].filter((m) => m.includes(uid)), []);
+    assert.deepEqual((await worker.runcList()).filter((s) => s.id.startsWith(uid)), []);
+    assert.ok(existsSync(logs), 'logs stay');
+    assert.ok(!(await worker.knownPods()).some((p) => p.uid === uid));
+  });
+
+  it('a new PodWorker over the same directories (agent restart) adopts the pod: knownPods lists it, sync starts nothing twice; HostAdjusted was emitted once', async () => {
+    const rec = recorder();
+    const res = { requests: { cpu: '100m', memory: '32Mi' }, limits: { cpu: '100m', memory: '32Mi' } };
+    const pod = mkpod('adopt', { containers: [bb('c', `echo hi; ${forever}`, { resources: res })] });
+    const uid = pod.metadata.uid!;
+    const st = await converge(worker, pod, rec.sink, (s) => cs(s, 'c').state?.running !== undefined);
+    assert.equal(st.qosClass, 'Guaranteed');
+    const adjusted = rec.events.filter((e) => e.reason === 'HostAdjusted');
+    if (host.minOomScoreAdj > -997) {
+      assert.equal(adjusted.length, 1);
+      assert.equal(adjusted[0]!.type, 'Warning');
+      assert.match(adjusted[0]!.message, /oom_score_adj -997 applied as 0: this host cannot set negative values/);
+    }
+    const pid = instances(uid).find((r) => r.container === 'c')!.pid;
+    const startedAt = cs(st, 'c').state!.running!.startedAt;
+
+    const rec2 = recorder();
+    const worker2 = new PodWorker(wopts);
+    assert.ok((await worker2.knownPods()).some((p) => p.uid === uid && p.namespace === 'default' && p.name === 'adopt'));
+    const st2 = (await worker2.sync(pod, rec2.sink)).status;
+    assert.deepEqual(rec2.events, [], 'nothing started, nothing re-announced');
+    assert.equal(cs(st2, 'c').containerID, `runc://${uid}-c-0`);
+    assert.equal(cs(st2, 'c').restartCount, 0);
+    assert.equal(cs(st2, 'c').state?.running?.startedAt, startedAt);
+    assert.equal(cond(st2, 'PodReadyToStartContainers')?.status, 'True');
+    assert.equal(instances(uid).find((r) => r.container === 'c')!.pid, pid);
+    assert.equal((await worker2.runcList()).filter((s) => s.id.startsWith(uid)).length, 2, 'sandbox and c, as before');
+    assert.equal(worker2.containerByMemcg(`${worker2.podCgroupPath(pod)}/${uid}-c-0`)?.container, 'c');
+    assert.equal(await worker2.containerPid(`runc://${uid}-c-0`), pid);
+    assert.equal(worker2.podUIDOfContainer(`${uid}-c-0`), uid);
+    assert.equal(worker2.containerRunning('default', 'adopt', 'c'), true);
+    assert.equal(readLogs(worker2.logPath('default', 'adopt', 'c', false)!), 'hi\n');
+    // The adopted container's exit is seen by the new worker.
+    await worker2.runc.kill(`${uid}-c-0`, 'TERM');
+    const st3 = await converge(worker2, pod, rec2.sink, (s) => cs(s, 'c').restartCount === 1 && cs(s, 'c').state?.running !== undefined);
+    assert.equal(cs(st3, 'c').lastState?.terminated?.exitCode, 0);
+    await worker2.terminate(pod, 0, rec2.sink);
+    await worker2.remove(uid);
+  });
+
+  it('when the sandbox dies, the pod\'s containers are stopped and started again in a new sandbox', async () => {
+    const rec = recorder();
+    const pod = mkpod('sandbox', { containers: [bb('c', forever)] });
+    const uid = pod.metadata.uid!;
+    await converge(worker, pod, rec.sink, (s) => cs(s, 'c').state?.running !== undefined);
+    await worker.runc.kill(worker.sandboxID(uid, 0), 'KILL');
+    const st = await converge(worker, pod, rec.sink, (s) => cs(s, 'c').restartCount === 1 && cs(s, 'c').state?.running !== undefined);
+    assert.equal(cs(st, 'c').lastState?.terminated?.exitCode, 0);
+    assert.ok(rec.reasons().includes('Killing Stopping container c'));
+    const recs = instances(uid);
+    const sb = recs.find((r) => r.kind === 'sandbox')!;
+    assert.equal(sb.id, worker.sandboxID(uid, 1));
+    const c = recs.find((r) => r.container === 'c' && r.state === 'running')!;
+    assert.equal(c.sandboxID, sb.id);
+    assert.equal(readlinkSync(`/proc/${c.pid}/ns/net`), readlinkSync(`/proc/${sb.pid}/ns/net`));
+    assert.equal(cond(st, 'PodReadyToStartContainers')?.status, 'True');
   });
 });
+

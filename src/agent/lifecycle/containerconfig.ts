@@ -1,0 +1,225 @@
+// A container's process as Kubernetes defines it from the pod spec and the image config: the
+// kubelet's environment (makeEnvironmentVariables: value with $(VAR) expansion over earlier
+// variables, valueFrom.fieldRef), command/args expansion (ExpandContainerCommandAndArgs), and
+// the CRI runtime's merge with the image (containerd: command replaces the entrypoint and drops
+// the image cmd; args alone replace the cmd; image env first, container env overriding it;
+// HOSTNAME set), the user (runAsUser/runAsGroup, else the image's user looked up in the image's
+// /etc/passwd) and the kubelet's runAsNonRoot check. Pure: the image files are passed in.
+
+import type { Container, Pod } from '../../api/types.js';
+import { formatPod, reasons } from './wording.js';
+
+/** A container that cannot be created as specified; `reason` is the waiting reason it shows. */
+export class ContainerConfigError extends Error {
+  constructor(
+    message: string,
+    readonly reason: string = reasons.createContainerConfigError,
+  ) {
+    super(message);
+    this.name = 'ContainerConfigError';
+  }
+}
+
+export interface ImageProcessConfig {
+  env: string[];
+  entrypoint: string[] | null;
+  cmd: string[] | null;
+  workingDir: string;
+  user: string;
+}
+
+/** third_party/forked/golang/expansion.Expand: $(VAR) from `lookup` (left as written when unknown), $$ → $. */
+export function expand(input: string, lookup: (name: string) => string | undefined): string {
+  let out = '';
+  let checkpoint = 0;
+  for (let cursor = 0; cursor < input.length; cursor++) {
+    if (input[cursor] !== '$' || cursor + 1 >= input.length) continue;
+    out += input.slice(checkpoint, cursor);
+    const rest = input.slice(cursor + 1);
+    let read: string;
+    let advance = 1;
+    if (rest[0] === '$') read = '$';
+    else if (rest[0] === '(') {
+      const close = rest.indexOf(')', 1);
+      if (close > 0) {
+        const name = rest.slice(1, close);
+        read = lookup(name) ?? `$(${name})`;
+        advance = close + 1;
+      } else read = '$(';
+    } else read = `$${rest[0]}`;
+    out += read;
+    cursor += advance;
+    checkpoint = cursor + 1;
+  }
+  return out + input.slice(checkpoint);
+}
+
+interface FieldRef {
+  fieldPath?: string;
+}
+
+function fieldRefValue(pod: Pod, path: string, envName: string): string {
+  const m = /^metadata\.(labels|annotations)\['(.*)'\]$/.exec(path);
+  if (m) return (m[1] === 'labels' ? pod.metadata.labels : pod.metadata.annotations)?.[m[2]!] ?? '';
+  switch (path) {
+    case 'metadata.name':
+      return pod.metadata.name ?? '';
+    case 'metadata.namespace':
+      return pod.metadata.namespace ?? 'default';
+    case 'metadata.uid':
+      return pod.metadata.uid ?? '';
+    case 'spec.nodeName':
+      return pod.spec.nodeName ?? '';
+    case 'spec.serviceAccountName':
+      return pod.spec.serviceAccountName ?? '';
+    case 'status.hostIP':
+      return pod.status?.hostIP ?? '';
+    case 'status.podIP':
+      return pod.status?.podIP ?? '';
+    default:
+      throw new ContainerConfigError(`env ${envName}: fieldRef ${JSON.stringify(path)} is not supported by Bulkhead's node agent`);
+  }
+}
+
+/** The container's environment as the kubelet hands it to the runtime, in spec order. */
+export function containerEnv(pod: Pod, c: Container): [string, string][] {
+  const out: [string, string][] = [];
+  const lookup = (name: string) => {
+    for (let i = out.length - 1; i >= 0; i--) if (out[i]![0] === name) return out[i]![1];
+    return undefined;
+  };
+  for (const e of c.env ?? []) {
+    let value: string;
+    if (e.valueFrom !== undefined && e.valueFrom !== null) {
+      const from = e.valueFrom as { fieldRef?: FieldRef; resourceFieldRef?: unknown; configMapKeyRef?: unknown; secretKeyRef?: unknown };
+      if (from.fieldRef?.fieldPath) value = fieldRefValue(pod, from.fieldRef.fieldPath, e.name);
+      else {
+        const kind = from.secretKeyRef ? 'secretKeyRef' : from.configMapKeyRef ? 'configMapKeyRef' : from.resourceFieldRef ? 'resourceFieldRef' : 'valueFrom';
+        throw new ContainerConfigError(`env ${e.name}: ${kind} is not supported by Bulkhead's node agent yet`);
+      }
+    } else value = expand(e.value ?? '', lookup);
+    const i = out.findIndex(([n]) => n === e.name);
+    if (i >= 0) out[i] = [e.name, value];
+    else out.push([e.name, value]);
+  }
+  return out;
+}
+
+/** process.args: the spec's command/args (with $(VAR) from the container env) over the image's entrypoint/cmd. */
+export function processArgs(c: Container, image: Pick<ImageProcessConfig, 'entrypoint' | 'cmd'>, env: [string, string][]): string[] {
+  const map = new Map(env);
+  const lookup = (n: string) => map.get(n);
+  let command = (c.command ?? []).map((s) => expand(s, lookup));
+  let args = (c.args ?? []).map((s) => expand(s, lookup));
+  if (command.length === 0) {
+    if (args.length === 0) args = [...(image.cmd ?? [])];
+    const ep = image.entrypoint ?? [];
+    if (!(ep.length === 1 && ep[0] === '')) command = [...ep];
+  }
+  const all = [...command, ...args];
+  if (all.length === 0) throw new ContainerConfigError('no command specified', reasons.createContainerError);
+  return all;
+}
+
+/** process.env: the image's, then HOSTNAME, then the container's (same name: replaced in place). */
+export function processEnv(imageEnv: readonly string[], hostname: string, env: [string, string][]): string[] {
+  const out: string[] = [];
+  const set = (name: string, value: string) => {
+    const i = out.findIndex((x) => x.slice(0, x.indexOf('=') < 0 ? x.length : x.indexOf('=')) === name);
+    if (i >= 0) out[i] = `${name}=${value}`;
+    else out.push(`${name}=${value}`);
+  };
+  for (const e of imageEnv) {
+    const eq = e.indexOf('=');
+    if (eq > 0) set(e.slice(0, eq), e.slice(eq + 1));
+  }
+  set('HOSTNAME', hostname);
+  for (const [n, v] of env) set(n, v);
+  return out;
+}
+
+export interface ProcessUser {
+  uid: number;
+  gid: number;
+  additionalGids?: number[];
+}
+
+function parseDb(text: string | undefined): string[][] {
+  return (text ?? '').split('\n').filter((l) => l && !l.startsWith('#')).map((l) => l.split(':'));
+}
+
+const numeric = /^[0-9]+$/;
+
+/** The effective runAsUser/runAsGroup/runAsNonRoot/supplementalGroups (container over pod). */
+function effective(pod: Pod, c: Container) {
+  const psc = pod.spec.securityContext;
+  const sc = c.securityContext;
+  return {
+    runAsUser: sc?.runAsUser ?? psc?.runAsUser,
+    runAsGroup: sc?.runAsGroup ?? psc?.runAsGroup,
+    runAsNonRoot: sc?.runAsNonRoot ?? psc?.runAsNonRoot,
+    supplementalGroups: psc?.supplementalGroups ?? [],
+  };
+}
+
+/**
+ * uid/gid for the process. `passwd`/`group`: the image's /etc/passwd and /etc/group text
+ * (undefined when absent). Throws ContainerConfigError for an unknown user name and for
+ * runAsNonRoot violations (the kubelet's wording).
+ */
+export function processUser(pod: Pod, c: Container, imageUser: string, passwd: string | undefined, group: string | undefined): ProcessUser {
+  const eff = effective(pod, c);
+  const users = parseDb(passwd);
+  const groups = parseDb(group);
+  const [userPart = '', groupPart] = imageUser.split(':');
+
+  if (eff.runAsNonRoot) {
+    if (eff.runAsUser !== undefined) {
+      if (eff.runAsUser === 0) throw new ContainerConfigError(`container's runAsUser breaks non-root policy (pod: "${formatPod(pod)}", container: ${c.name})`);
+    } else if (userPart === '' || (numeric.test(userPart) && Number(userPart) === 0)) {
+      throw new ContainerConfigError(`container has runAsNonRoot and image will run as root (pod: "${formatPod(pod)}", container: ${c.name})`);
+    } else if (!numeric.test(userPart)) {
+      throw new ContainerConfigError(`container has runAsNonRoot and image has non-numeric user (${userPart}), cannot verify user is non-root (pod: "${formatPod(pod)}", container: ${c.name})`);
+    }
+  }
+
+  let uid: number;
+  let gid: number | undefined;
+  if (eff.runAsUser !== undefined) {
+    uid = eff.runAsUser;
+    const row = users.find((r) => r[2] === String(uid));
+    gid = row && numeric.test(row[3] ?? '') ? Number(row[3]) : 0;
+  } else if (userPart === '') {
+    uid = 0;
+    gid = 0;
+  } else if (numeric.test(userPart)) {
+    uid = Number(userPart);
+    const row = users.find((r) => r[2] === userPart);
+    gid = row && numeric.test(row[3] ?? '') ? Number(row[3]) : 0;
+  } else {
+    const row = users.find((r) => r[0] === userPart);
+    if (!row || !numeric.test(row[2] ?? '')) throw new ContainerConfigError(`unable to find user ${userPart}: no matching entries in passwd file`, reasons.createContainerError);
+    uid = Number(row[2]);
+    gid = numeric.test(row[3] ?? '') ? Number(row[3]) : 0;
+  }
+  if (eff.runAsUser === undefined && groupPart !== undefined && groupPart !== '') {
+    if (numeric.test(groupPart)) gid = Number(groupPart);
+    else {
+      const row = groups.find((r) => r[0] === groupPart);
+      if (!row || !numeric.test(row[2] ?? '')) throw new ContainerConfigError(`unable to find group ${groupPart}: no matching entries in group file`, reasons.createContainerError);
+      gid = Number(row[2]);
+    }
+  }
+  if (eff.runAsGroup !== undefined) gid = eff.runAsGroup;
+  const extra = eff.supplementalGroups.filter((g) => g !== gid);
+  return { uid, gid, ...(extra.length ? { additionalGids: [...new Set(extra)] } : {}) };
+}
+
+/** A volumeMount subPath: relative, no `..`, no empty components. */
+export function checkSubPath(subPath: string, mountName: string): string[] {
+  const parts = subPath.split('/').filter((p) => p !== '' && p !== '.');
+  if (subPath.startsWith('/') || parts.some((p) => p === '..')) {
+    throw new ContainerConfigError(`volumeMount ${mountName}: subPath ${JSON.stringify(subPath)} must be a relative path without '..'`);
+  }
+  return parts;
+}
