@@ -7,6 +7,7 @@ import { UsageError } from './errors.js';
 import { planCommand } from './plan.js';
 import { serverCommand, upCommand } from './server.js';
 import { imageCommand } from './image.js';
+import { agentCommand } from './agent.js';
 
 const version = '0.1.0';
 
@@ -31,6 +32,7 @@ export async function main(argv: string[]): Promise<number> {
   program.addCommand(planCommand(io).exitOverride());
   program.addCommand(upCommand().exitOverride());
   program.addCommand(serverCommand().exitOverride());
+  program.addCommand(agentCommand().exitOverride());
   const image = imageCommand(io);
   image.exitOverride();
   for (const sub of image.commands) sub.exitOverride();

@@ -5,6 +5,7 @@ import { Command } from 'commander';
 import type { RunningServer } from '../apiserver/server.js';
 import { UsageError } from './errors.js';
 import { featureGatesFlag, podSecurityFlag } from './flags.js';
+import { addAgentFlags, agentSettingsFromFlags, runAgent, type AgentFlags } from './agent.js';
 
 interface ServerFlags {
   dataDir: string;
@@ -23,7 +24,7 @@ function parseListen(v: string): { host: string; port: number } {
   return { host: m[1]!.replace(/^\[|\]$/g, '') || '127.0.0.1', port };
 }
 
-export async function runServer(f: ServerFlags, banner: (s: RunningServer) => string): Promise<RunningServer> {
+export async function runServer(f: ServerFlags, banner: (s: RunningServer) => string, withAgent?: (s: RunningServer) => Promise<{ stop(): Promise<void> }>): Promise<RunningServer> {
   const { host, port } = parseListen(f.listen);
   const gates = featureGatesFlag(f.featureGates);
   const podSecurityDefaults = podSecurityFlag(f.podSecurity);
@@ -42,10 +43,30 @@ export async function runServer(f: ServerFlags, banner: (s: RunningServer) => st
     if (err.code === 'EACCES') throw new UsageError(`cannot listen on ${f.listen}: permission denied`);
     throw e;
   }
+  // A kubeconfig with this host's node identity, for `bulkhead agent --kubeconfig`.
+  const { kubeconfig } = await import('../apiserver/server.js');
+  const { defaultNodeName } = await import('../agent/setup.js');
+  const { writeFileSync } = await import('node:fs');
+  const { join } = await import('node:path');
+  const nodeName = defaultNodeName();
+  writeFileSync(join(f.dataDir, 'node.kubeconfig'), kubeconfig(running.url, running.caCert, `system:node:${nodeName}`, running.nodeToken(nodeName)), { mode: 0o600 });
+  let agent: { stop(): Promise<void> } | undefined;
+  if (withAgent) {
+    try {
+      agent = await withAgent(running);
+    } catch (e) {
+      await running.close();
+      throw e;
+    }
+  }
   process.stdout.write(banner(running));
   const stop = () => {
     process.stderr.write('bulkhead: shutting down…\n');
-    void running.close().then(() => process.exit(0));
+    void (async () => {
+      await agent?.stop();
+      await running.close();
+      process.exit(0);
+    })();
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
@@ -85,13 +106,20 @@ Examples:
 }
 
 export function upCommand(): Command {
-  return addServerFlags(new Command('up'), '.bulkhead')
-    .description('Start a Bulkhead cluster on this machine (today: the API server and its controllers) and print how to point kubectl at it.')
+  return addAgentFlags(addServerFlags(new Command('up'), '.bulkhead'))
+    .description('Start a single-node Bulkhead cluster on this machine: the API server with its controllers and scheduler, and a node agent that runs pods with runc (needs root). Prints how to point kubectl at it.')
     .addHelpText('after', `
 Examples:
-  bulkhead up
-  bulkhead up --data-dir /tmp/demo --listen 127.0.0.1:7443`)
-    .action(async (f: ServerFlags) => {
-      await runServer(f, kubectlHint);
+  sudo bulkhead up
+  sudo bulkhead up --data-dir /tmp/demo --listen 127.0.0.1:7443 --node-memory 2Gi --node-cpu 1`)
+    .action(async (f: ServerFlags & AgentFlags) => {
+      const gates = featureGatesFlag(f.featureGates);
+      // The agent of `up` talks to its server over loopback unless told otherwise.
+      const settings = agentSettingsFromFlags({ ...f, nodeIp: f.nodeIp ?? '127.0.0.1' }, gates, f.dataDir);
+      await runServer(f, kubectlHint, async (s) => {
+        const nodeName = settings.nodeName ?? (await import('../agent/setup.js')).defaultNodeName();
+        process.stderr.write(`bulkhead: starting the node agent for ${nodeName}…\n`);
+        return runAgent({ ...settings, nodeName, server: s.url, ca: s.caCert, token: s.nodeToken(nodeName) });
+      });
     });
 }

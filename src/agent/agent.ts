@@ -1,0 +1,504 @@
+// The node agent: a client of the API server like any other. It registers its Node (and
+// renews a Lease), watches the pods bound to it, runs them through the PodWorker, writes their
+// status and events, reports OOM kills from the kernel (and emulates Group on cgroup v1 when
+// asked), evicts pods under memory pressure, and serves logs and metrics on its endpoint.
+//
+// Each pod is worked on by one task at a time; a change that arrives meanwhile queues one more
+// pass. Container exits are noticed from conmon's exit files (fs.watch on the exit directory),
+// so no pod is polled through the runtime more often than every `resyncMs`.
+
+import { existsSync, mkdirSync, watch, type FSWatcher } from 'node:fs';
+import { join } from 'node:path';
+import type { FeatureGates } from '../api/featuregates.js';
+import { stableJSON } from '../api/stablejson.js';
+import type { KubeObject, Pod, PodCondition, PodStatus } from '../api/types.js';
+import type { NodeConfig } from '../plan/node.js';
+import { getPodQOS } from '../policy/qos.js';
+import { EventRecorder } from './events.js';
+import { startEndpoint, type LogTarget } from './endpoint.js';
+import { KubeClient, KubeError, type WatchHandle } from './kubeclient.js';
+import { AgentMetrics } from './metrics.js';
+import { NodeCgroups } from './nodecgroups.js';
+import type { NodeFacts, NodeHealth } from './nodeobject.js';
+import { KmsgOOMWatcher, type OOMKill } from './oom/kmsg.js';
+import { killCgroup } from './oom/groupkill.js';
+import { NodeRegistration } from './registration.js';
+
+export type EventSink = (pod: Pod, type: 'Normal' | 'Warning', reason: string, message: string) => void;
+
+/** The container a memory cgroup belongs to (PodWorker.containerByMemcg). */
+export interface MemcgOwner {
+  podUID: string;
+  namespace: string;
+  pod: string;
+  container: string;
+  containerID: string;
+  oomKillMode: 'Single' | 'Group';
+  emulated: boolean;
+  cgroupDir: string;
+}
+
+/** What the agent needs of the pod worker (src/agent/podworker.ts). */
+export interface PodRuntime {
+  sync(pod: Pod, record: EventSink): Promise<{ status: PodStatus; nextSyncMs?: number }>;
+  terminate(pod: Pod, graceSeconds: number, record: EventSink): Promise<PodStatus>;
+  remove(podUID: string): Promise<void>;
+  knownPods(): Promise<{ uid: string; namespace: string; name: string }[]>;
+  containerByMemcg(memcgPath: string): MemcgOwner | undefined;
+  logPath(namespace: string, pod: string, container: string, previous: boolean): string | undefined;
+  /** conmon's exit directory: a file per exited container, named by container ID. */
+  readonly exitDir: string;
+  /** The pod UID a container ID belongs to. */
+  podUIDOfContainer(containerID: string): string | undefined;
+  /** Whether the container has a running instance. */
+  containerRunning(namespace: string, pod: string, container: string): boolean;
+  /** The host pid of a container's init, if it is running. */
+  containerPid(containerID: string): Promise<number | undefined>;
+}
+
+/** The eviction manager, as far as the agent uses it (src/agent/eviction). */
+export interface PodAdmitter {
+  admit(pod: Pod): { admit: true } | { admit: false; reason: string; message: string };
+  memoryPressure(): boolean;
+  start(): void;
+  stop(): void;
+}
+
+export interface AgentOptions {
+  client: KubeClient;
+  /** The node's own token: the API server presents it to the endpoint. */
+  token: string;
+  facts: NodeFacts;
+  node: NodeConfig;
+  gates: FeatureGates;
+  runtime: PodRuntime;
+  metrics: AgentMetrics;
+  /** The node cgroups (kubepods, QoS tiers); undefined leaves them to the runtime. */
+  nodeCgroups?: NodeCgroups;
+  /** Built once the agent can list its pods (it needs activePods and evict). */
+  eviction?: (agent: Agent) => PodAdmitter;
+  endpoint: { host: string; port: number };
+  /** Seconds between full resyncs of every pod (kubelet: 60-90 s; container exits are seen at once). */
+  resyncMs?: number;
+  heartbeatMs?: number;
+  /** Watch /dev/kmsg for OOM kills (needs root). */
+  oomWatcher?: boolean;
+  log?: (msg: string) => void;
+}
+
+interface PodEntry {
+  uid: string;
+  pod: Pod;
+  /** Deleted from the API (DELETED event), or an orphan found at start. */
+  gone: boolean;
+  running: boolean;
+  again: boolean;
+  timer?: NodeJS.Timeout;
+  lastStatus?: string;
+  rejected?: { reason: string; message: string; evicted?: boolean };
+  admitted: boolean;
+  /** A terminal pod whose containers have been stopped. */
+  finished: boolean;
+  status?: PodStatus;
+}
+
+const terminalPhases = new Set(['Succeeded', 'Failed']);
+
+function podPath(p: KubeObject): string {
+  return `/api/v1/namespaces/${encodeURIComponent(p.metadata?.namespace ?? 'default')}/pods/${encodeURIComponent(p.metadata?.name ?? '')}`;
+}
+
+function errText(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+export class Agent {
+  readonly metrics: AgentMetrics;
+  readonly events: EventRecorder;
+  private readonly pods = new Map<string, PodEntry>();
+  private registration?: NodeRegistration;
+  private watchHandle?: WatchHandle;
+  private exitWatcher?: FSWatcher;
+  private oom?: KmsgOOMWatcher;
+  private endpoint?: { port: number; close(): Promise<void> };
+  private eviction?: PodAdmitter;
+  private resyncTimer?: NodeJS.Timeout;
+  private stopped = false;
+  private readonly log: (msg: string) => void;
+  /** Resolves after the first list of bound pods has been taken over. */
+  private synced!: Promise<void>;
+
+  constructor(private readonly opts: AgentOptions) {
+    this.metrics = opts.metrics;
+    this.log = opts.log ?? ((m) => process.stderr.write(`bulkhead agent: ${m}\n`));
+    this.events = new EventRecorder(opts.client, { component: 'kubelet', host: opts.facts.name }, this.log);
+  }
+
+  get nodeName(): string {
+    return this.opts.facts.name;
+  }
+
+  get endpointPort(): number | undefined {
+    return this.endpoint?.port;
+  }
+
+  private record: EventSink = (pod, type, reason, message) => this.events.record(pod, type, reason, message);
+
+  private health(): NodeHealth {
+    return { memoryPressure: this.eviction?.memoryPressure() ?? false, diskPressure: false, pidPressure: false, ready: true };
+  }
+
+  async start(): Promise<void> {
+    const o = this.opts;
+    o.nodeCgroups?.ensure();
+    const ep = await startEndpoint({
+      host: o.endpoint.host,
+      port: o.endpoint.port,
+      token: o.token,
+      logs: (ns, pod, container, previous) => this.logTarget(ns, pod, container, previous),
+      metrics: () => this.metrics.render(),
+      metricsContentType: this.metrics.contentType,
+      log: this.log,
+    });
+    this.endpoint = ep;
+    this.registration = new NodeRegistration({
+      client: o.client,
+      facts: { ...o.facts, endpointPort: ep.port },
+      health: () => this.health(),
+      periodMs: o.heartbeatMs ?? 10_000,
+      log: this.log,
+    });
+    await this.registration.start();
+    if (o.eviction) {
+      this.eviction = o.eviction(this);
+      this.eviction.start();
+    }
+    if (o.oomWatcher !== false) {
+      this.oom = new KmsgOOMWatcher((k) => void this.onOOMKill(k).catch((e: unknown) => this.log(`OOM report: ${errText(e)}`)));
+      try {
+        this.oom.start();
+      } catch (e) {
+        this.log(`cannot read /dev/kmsg (${errText(e)}): OOM kills will only be seen from exit codes and memory.oom_control`);
+        this.oom = undefined;
+      }
+    }
+    mkdirSync(o.runtime.exitDir, { recursive: true });
+    this.exitWatcher = watch(o.runtime.exitDir, (_type, file) => {
+      if (!file) return;
+      const uid = o.runtime.podUIDOfContainer(String(file));
+      if (uid) this.kick(uid);
+    });
+    this.synced = this.listAndWatch();
+    await this.synced;
+    this.resyncTimer = setInterval(() => {
+      for (const uid of this.pods.keys()) this.kick(uid);
+    }, o.resyncMs ?? 30_000);
+    this.resyncTimer.unref();
+  }
+
+  /** Stops watching and serving; containers keep running (a restarted agent adopts them). */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.registration?.stop();
+    this.watchHandle?.stop();
+    this.exitWatcher?.close();
+    this.oom?.stop();
+    this.eviction?.stop();
+    if (this.resyncTimer) clearInterval(this.resyncTimer);
+    for (const e of this.pods.values()) if (e.timer) clearTimeout(e.timer);
+    await Promise.all([...this.pods.values()].filter((e) => e.running).map((e) => this.idleEntry(e)));
+    await this.events.flush();
+    await this.endpoint?.close();
+  }
+
+  private async idleEntry(e: PodEntry): Promise<void> {
+    while (e.running) await new Promise((r) => setTimeout(r, 10));
+  }
+
+  /** Resolves when no pod has work running or queued (tests). */
+  async idle(): Promise<void> {
+    for (;;) {
+      const busy = [...this.pods.values()].filter((e) => e.running || e.again);
+      if (!busy.length) return;
+      await Promise.all(busy.map((e) => this.idleEntry(e)));
+    }
+  }
+
+  /** Pods bound here that are admitted and not finished: what eviction ranks. */
+  activePods(): Pod[] {
+    return [...this.pods.values()].filter((e) => !e.gone && e.admitted && !e.rejected && !e.finished && !e.pod.metadata.deletionTimestamp).map((e) => e.pod);
+  }
+
+  /** Kills a pod and marks it Failed with the given reason (node-pressure eviction). */
+  async evict(pod: Pod, reason: string, message: string): Promise<void> {
+    const e = this.pods.get(pod.metadata.uid ?? '');
+    if (!e) return;
+    e.rejected = { reason, message, evicted: true };
+    this.record(pod, 'Warning', reason, message);
+    this.kick(e.uid);
+    await this.idleEntry(e);
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // Watching the pods bound to this node
+
+  private selector(): Record<string, string> {
+    return { fieldSelector: `spec.nodeName=${this.nodeName}` };
+  }
+
+  private async listAndWatch(): Promise<void> {
+    const c = this.opts.client;
+    const list = await c.request<{ items: Pod[]; metadata: { resourceVersion: string } }>('GET', `/api/v1/pods?fieldSelector=${encodeURIComponent(`spec.nodeName=${this.nodeName}`)}`);
+    const seen = new Set<string>();
+    for (const p of list.items) {
+      seen.add(p.metadata.uid!);
+      this.upsert(p);
+    }
+    // Pods the agent ran that are gone from the API (deleted while it was down) are orphans.
+    for (const known of await this.opts.runtime.knownPods()) {
+      if (seen.has(known.uid)) continue;
+      const e = this.pods.get(known.uid);
+      if (e && !e.gone) {
+        e.gone = true;
+        this.kick(known.uid);
+      } else if (!e) {
+        const orphan: Pod = { apiVersion: 'v1', kind: 'Pod', metadata: { uid: known.uid, namespace: known.namespace, name: known.name }, spec: { containers: [], terminationGracePeriodSeconds: 0 } };
+        this.pods.set(known.uid, { uid: known.uid, pod: orphan, gone: true, running: false, again: false, admitted: true, finished: false });
+        this.kick(known.uid);
+      }
+    }
+    for (const [uid, e] of this.pods) if (!seen.has(uid) && !e.gone) {
+      e.gone = true;
+      this.kick(uid);
+    }
+    this.watchFrom(list.metadata.resourceVersion);
+  }
+
+  private watchFrom(resourceVersion: string): void {
+    if (this.stopped) return;
+    let last = resourceVersion;
+    let expired = false;
+    const h = this.opts.client.watch<Pod>('/api/v1/pods', { ...this.selector(), resourceVersion, allowWatchBookmarks: 'true' }, (ev) => {
+      if (ev.type === 'ERROR') {
+        expired = true;
+        return;
+      }
+      const p = ev.object;
+      if (p.metadata?.resourceVersion) last = p.metadata.resourceVersion;
+      if (ev.type === 'BOOKMARK') return;
+      if (ev.type === 'DELETED') {
+        const e = this.pods.get(p.metadata.uid!);
+        if (e) {
+          e.pod = p;
+          e.gone = true;
+          this.kick(e.uid);
+        }
+        return;
+      }
+      this.upsert(p);
+    });
+    this.watchHandle = h;
+    void h.done.then(() => {
+      if (this.stopped) return;
+      setTimeout(() => {
+        if (this.stopped) return;
+        if (expired) void this.listAndWatch().catch((e: unknown) => this.relistLater(e));
+        else this.watchFrom(last);
+      }, 200).unref();
+    });
+  }
+
+  private relistLater(e: unknown): void {
+    this.log(`listing pods: ${errText(e)}`);
+    setTimeout(() => void this.listAndWatch().catch((x: unknown) => this.relistLater(x)), 1000).unref();
+  }
+
+  private upsert(p: Pod): void {
+    const uid = p.metadata.uid!;
+    const e = this.pods.get(uid);
+    if (e) {
+      e.pod = p;
+      if (e.gone) return;
+    } else {
+      this.pods.set(uid, { uid, pod: p, gone: false, running: false, again: false, admitted: false, finished: false });
+    }
+    this.kick(uid);
+  }
+
+  private kick(uid: string): void {
+    const e = this.pods.get(uid);
+    if (!e || this.stopped) return;
+    if (e.running) {
+      e.again = true;
+      return;
+    }
+    if (e.timer) {
+      clearTimeout(e.timer);
+      e.timer = undefined;
+    }
+    e.running = true;
+    void (async () => {
+      try {
+        do {
+          e.again = false;
+          await this.work(e);
+        } while (e.again && !this.stopped);
+      } catch (err) {
+        this.log(`pod ${e.pod.metadata.namespace}/${e.pod.metadata.name}: ${errText(err)}`);
+        if (!this.stopped && this.pods.has(uid)) e.timer = setTimeout(() => this.kick(uid), 2000);
+      } finally {
+        e.running = false;
+      }
+    })();
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // One pass over one pod
+
+  private async work(e: PodEntry): Promise<void> {
+    const rt = this.opts.runtime;
+    const pod = e.pod;
+    if (e.gone) {
+      await rt.terminate(pod, 0, this.record);
+      await rt.remove(e.uid);
+      this.pods.delete(e.uid);
+      this.updateTiers();
+      return;
+    }
+    if (pod.metadata.deletionTimestamp) {
+      const grace = pod.metadata.deletionGracePeriodSeconds ?? pod.spec.terminationGracePeriodSeconds ?? 30;
+      const status = await rt.terminate(pod, grace, this.record);
+      await this.writeStatus(e, status);
+      try {
+        await this.opts.client.delete(podPath(pod), { apiVersion: 'v1', kind: 'DeleteOptions', gracePeriodSeconds: 0, preconditions: { uid: e.uid } });
+      } catch (err) {
+        if (!(err instanceof KubeError && (err.code === 404 || err.code === 409))) throw err;
+      }
+      await rt.remove(e.uid);
+      this.pods.delete(e.uid);
+      this.updateTiers();
+      return;
+    }
+    if (!e.admitted) {
+      const verdict = this.eviction?.admit(pod) ?? { admit: true as const };
+      if (!verdict.admit) e.rejected = { reason: verdict.reason, message: verdict.message };
+      e.admitted = true;
+      this.updateTiers();
+    }
+    if (e.rejected) {
+      if (e.finished) return;
+      // A hard-threshold eviction gives the pod 1 s, as the kubelet does; a refused admission has nothing running.
+      const status = await rt.terminate(pod, e.rejected.evicted ? 1 : 0, this.record);
+      const conditions = [...(status.conditions ?? [])];
+      if (e.rejected.evicted) {
+        conditions.push({ type: 'DisruptionTarget', status: 'True', lastProbeTime: null, lastTransitionTime: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'), reason: 'TerminationByKubelet', message: e.rejected.message });
+      }
+      await this.writeStatus(e, { ...status, conditions, phase: 'Failed', reason: e.rejected.reason, message: e.rejected.message });
+      e.finished = true;
+      this.updateTiers();
+      return;
+    }
+    if (terminalPhases.has(pod.status?.phase ?? '') || terminalPhases.has(e.status?.phase ?? '')) {
+      if (e.finished) return;
+      // A finished pod keeps its (exited) containers for logs until it is deleted; sidecars stop.
+      const status = await rt.terminate(pod, pod.spec.terminationGracePeriodSeconds ?? 30, this.record);
+      if (!terminalPhases.has(pod.status?.phase ?? '')) await this.writeStatus(e, status);
+      e.finished = true;
+      this.updateTiers();
+      return;
+    }
+    const { status, nextSyncMs } = await rt.sync(pod, this.record);
+    await this.writeStatus(e, status);
+    if (nextSyncMs !== undefined && !this.stopped) {
+      if (e.timer) clearTimeout(e.timer);
+      e.timer = setTimeout(() => this.kick(e.uid), Math.max(10, nextSyncMs));
+    }
+  }
+
+  private updateTiers(): void {
+    try {
+      this.opts.nodeCgroups?.updateTiers(this.activePods());
+    } catch (err) {
+      this.log(`QoS tier cgroups: ${errText(err)}`);
+    }
+  }
+
+  /** The status the API should show: the runtime's, plus what only the agent knows. */
+  private fullStatus(pod: Pod, s: PodStatus): PodStatus {
+    const ip = this.opts.facts.internalIP;
+    const scheduled = pod.status?.conditions?.find((c) => c.type === 'PodScheduled');
+    const conditions: PodCondition[] = (s.conditions ?? []).filter((c) => c.type !== 'PodScheduled');
+    if (scheduled) {
+      // PodScheduled goes after PodReadyToStartContainers/Initialized, as the kubelet orders them.
+      const i = conditions.findIndex((c) => c.type === 'Ready');
+      conditions.splice(i < 0 ? conditions.length : i + 1, 0, scheduled);
+    }
+    return {
+      ...s,
+      conditions,
+      hostIP: ip,
+      hostIPs: [{ ip }],
+      qosClass: s.qosClass ?? pod.status?.qosClass ?? getPodQOS(pod, this.opts.gates),
+    };
+  }
+
+  private async writeStatus(e: PodEntry, s: PodStatus): Promise<void> {
+    const status = this.fullStatus(e.pod, s);
+    e.status = status;
+    const text = stableJSON(status);
+    if (text === e.lastStatus) return;
+    try {
+      const updated = await this.opts.client.mergePatch<Pod>(`${podPath(e.pod)}/status`, { metadata: { uid: e.uid }, status: { ...status, conditions: status.conditions ?? null, initContainerStatuses: status.initContainerStatuses ?? null, containerStatuses: status.containerStatuses ?? null } });
+      e.lastStatus = text;
+      if (updated?.metadata?.uid === e.uid) e.pod = { ...e.pod, status: updated.status };
+    } catch (err) {
+      if (err instanceof KubeError && err.code === 404) return;
+      throw err;
+    }
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // Logs and OOM kills
+
+  private findPod(namespace: string, name: string): PodEntry | undefined {
+    for (const e of this.pods.values()) if (e.pod.metadata.namespace === namespace && e.pod.metadata.name === name) return e;
+    return undefined;
+  }
+
+  private logTarget(namespace: string, pod: string, container: string, previous: boolean): LogTarget {
+    const rt = this.opts.runtime;
+    const path = rt.logPath(namespace, pod, container, previous);
+    const running = () => rt.containerRunning(namespace, pod, container);
+    if (path && existsSync(path)) return { path, running };
+    if (previous) return { missing: `previous terminated container "${container}" in pod "${pod}" not found`, running };
+    const e = this.findPod(namespace, pod);
+    const cs = [...(e?.status?.initContainerStatuses ?? []), ...(e?.status?.containerStatuses ?? [])].find((c) => c.name === container);
+    const reason = cs?.state?.waiting?.reason ?? 'ContainerCreating';
+    return { missing: `container "${container}" in pod "${pod}" is waiting to start: ${reason}`, running };
+  }
+
+  private async onOOMKill(k: OOMKill): Promise<void> {
+    const owner = this.opts.runtime.containerByMemcg(k.taskMemcg);
+    if (!owner) return;
+    const started = performance.now();
+    this.metrics.oomEvent(owner.oomKillMode);
+    const entry = this.pods.get(owner.podUID);
+    const pod = entry?.pod;
+    const initPid = await this.opts.runtime.containerPid(owner.containerID).catch(() => undefined);
+    const wasInit = initPid === undefined || initPid === k.pid;
+    if (owner.oomKillMode === 'Group' && owner.emulated) {
+      const r = await killCgroup(owner.cgroupDir).catch((err: unknown) => {
+        this.log(`group kill of ${owner.cgroupDir}: ${errText(err)}`);
+        return undefined;
+      });
+      const ms = performance.now() - started;
+      if (r) this.metrics.groupKillEmulated(ms / 1000);
+      if (pod) {
+        this.record(pod, 'Warning', 'OOMKilling', `Memory cgroup out of memory: Killed process ${k.pid} (${k.task}) in container ${owner.container}; oomKillMode Group (emulated): killed the rest of the container (${r ? `${r.killed.length} more, in ${ms.toFixed(1)} ms` : 'failed'})`);
+      }
+    } else if (pod && !wasInit) {
+      this.record(pod, 'Warning', 'OOMKilling', `Memory cgroup out of memory: Killed process ${k.pid} (${k.task}) in container ${owner.container}; oomKillMode ${owner.oomKillMode}: the container keeps running`);
+    }
+    if (entry) this.kick(entry.uid);
+  }
+}

@@ -1,0 +1,193 @@
+// Assembling a node agent for this host from its settings: probe what the host can enforce,
+// decide the node's size and OOM settings, declare capabilities, make sure the busybox image
+// exists, and wire the pod worker, node cgroups, eviction manager and endpoint together. Used
+// by `bulkhead agent` and `bulkhead up`.
+
+import { mkdirSync } from 'node:fs';
+import { hostname, networkInterfaces, release } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { FeatureGates } from '../api/featuregates.js';
+import type { NodeConfig } from '../plan/node.js';
+import { parseEvictionThresholds, thresholdQuantity, type Threshold } from '../policy/eviction.js';
+import type { NodeCapabilities } from '../policy/nodecapabilities.js';
+import { ulimitRlimitTypes, type RlimitType } from '../policy/rlimits.js';
+import { validateSingleProcessOOMKill } from '../policy/oomkillmode.js';
+import { Agent, type PodAdmitter, type PodRuntime } from './agent.js';
+import { hostArch, hostBootID, hostMachineID, hostMemoryBytes, hostMilliCPU, hostOSImage } from './host.js';
+import { ensureBusyboxImage } from './images/busybox.js';
+import { ImageStore } from './images/store.js';
+import { KubeClient } from './kubeclient.js';
+import { AgentMetrics } from './metrics.js';
+import { NodeCgroups } from './nodecgroups.js';
+import type { NodeFacts } from './nodeobject.js';
+import { probeHost, type HostProbe } from './runtime/hostprobe.js';
+import { Runc } from './runtime/runc.js';
+import { which } from './monitor/conmon.js';
+
+export interface AgentSettings {
+  server: string;
+  ca: string;
+  token: string;
+  dataDir: string;
+  nodeName?: string;
+  nodeIP?: string;
+  /** Declared node size; undefined: this machine's. */
+  memoryBytes?: bigint;
+  milliCPU?: bigint;
+  maxPods?: number;
+  cgroupRoot: string;
+  singleProcessOOMKill?: boolean;
+  oomGroupEmulation: boolean;
+  evictionHard: string;
+  gates: FeatureGates;
+  endpoint: { host?: string; port: number };
+  resyncMs?: number;
+  heartbeatMs?: number;
+  /** Report progress (startup takes a few seconds on first run: the busybox image is built). */
+  progress?: (msg: string) => void;
+  log?: (msg: string) => void;
+}
+
+export class AgentSetupError extends Error {}
+
+/** The node name the kubelet would pick: the hostname, lowercased. */
+export function defaultNodeName(): string {
+  return hostname().toLowerCase();
+}
+
+/** The first non-internal IPv4 address of this machine, else loopback. */
+export function defaultNodeIP(): string {
+  for (const addrs of Object.values(networkInterfaces())) {
+    for (const a of addrs ?? []) if (a.family === 'IPv4' && !a.internal) return a.address;
+  }
+  return '127.0.0.1';
+}
+
+/** The capabilities a node with this host and configuration declares. */
+export function nodeCapabilities(node: NodeConfig, probe: Pick<HostProbe, 'minOomScoreAdj' | 'hardRlimitCeilings'>): NodeCapabilities {
+  const ceilings: Partial<Record<RlimitType, string>> = {};
+  for (const t of Object.values(ulimitRlimitTypes)) {
+    const v = probe.hardRlimitCeilings[t];
+    if (v !== undefined) ceilings[t] = v.toString();
+  }
+  return {
+    cgroupVersion: node.cgroupVersion,
+    oomGroup: node.cgroupVersion === 2 ? 'native' : node.oomGroupEmulation ? 'emulated' : 'unsupported',
+    minOOMScoreAdj: probe.minOomScoreAdj,
+    hardRlimitCeilings: ceilings,
+  };
+}
+
+/** The node configuration the plans of this agent are made with (one implementation: src/plan/node.ts). */
+export function agentNodeConfig(s: Pick<AgentSettings, 'memoryBytes' | 'milliCPU' | 'singleProcessOOMKill' | 'oomGroupEmulation'>, probe: HostProbe): NodeConfig {
+  const cgroupVersion = probe.cgroups.memoryVersion;
+  if (s.singleProcessOOMKill !== undefined) {
+    const err = validateSingleProcessOOMKill(s.singleProcessOOMKill, cgroupVersion);
+    if (err) throw new AgentSetupError(err);
+  }
+  const hardRlimitCeilings: Partial<Record<RlimitType, bigint>> = {};
+  for (const t of Object.values(ulimitRlimitTypes)) {
+    const v = probe.hardRlimitCeilings[t];
+    if (v !== undefined) hardRlimitCeilings[t] = v;
+  }
+  return {
+    memoryBytes: s.memoryBytes ?? hostMemoryBytes(),
+    milliCPU: s.milliCPU ?? hostMilliCPU(),
+    cgroupVersion,
+    cgroupDriver: 'cgroupfs',
+    ...(s.singleProcessOOMKill !== undefined ? { singleProcessOOMKill: s.singleProcessOOMKill } : {}),
+    oomGroupEmulation: cgroupVersion === 1 && s.oomGroupEmulation,
+    ...(probe.nrOpen !== undefined ? { nrOpen: probe.nrOpen } : {}),
+    hardRlimitCeilings,
+  };
+}
+
+export interface RuntimeContext {
+  node: NodeConfig;
+  host: HostProbe;
+  gates: FeatureGates;
+  images: ImageStore;
+  metrics: AgentMetrics;
+  cgroupRoot: string;
+  stateDir: string;
+  runDir: string;
+}
+
+export interface EvictionContext {
+  node: NodeConfig;
+  host: HostProbe;
+  thresholds: Threshold[];
+  nodeCgroups: NodeCgroups;
+  gates: FeatureGates;
+  runtime: PodRuntime;
+  agent: Agent;
+}
+
+export interface AssembleHooks {
+  runtime: (ctx: RuntimeContext) => PodRuntime;
+  eviction?: (ctx: EvictionContext) => PodAdmitter;
+}
+
+export async function assembleAgent(s: AgentSettings, hooks: AssembleHooks): Promise<{ agent: Agent; node: NodeConfig; host: HostProbe; facts: NodeFacts }> {
+  const progress = s.progress ?? (() => undefined);
+  if (!/^\/[A-Za-z0-9._/-]*$/.test(s.cgroupRoot) || s.cgroupRoot.split('/').includes('..')) {
+    throw new AgentSetupError(`invalid value "${s.cgroupRoot}" for --cgroup-root: an absolute cgroup path like /bulkhead`);
+  }
+  let thresholds: Threshold[];
+  try {
+    thresholds = parseEvictionThresholds(s.evictionHard);
+  } catch (e) {
+    throw new AgentSetupError(`invalid value "${s.evictionHard}" for --eviction-hard: ${(e as Error).message}`);
+  }
+  progress('probing what this host can enforce…');
+  const host = await probeHost();
+  if (host.cgroups.memoryVersion !== 1) throw new AgentSetupError('this agent enforces pods through cgroup v1 only so far; this host has the memory controller on cgroup v2');
+  for (const bin of ['runc', 'conmon']) if (!which(bin)) throw new AgentSetupError(`${bin} is not installed (apt-get install ${bin}; scripts/install-host-deps.sh does it)`);
+  const node = agentNodeConfig(s, host);
+  const dataDir = resolve(s.dataDir, 'agent');
+  const stateDir = join(dataDir, 'state');
+  const runDir = join(dataDir, 'run');
+  mkdirSync(stateDir, { recursive: true });
+  mkdirSync(runDir, { recursive: true });
+  const images = new ImageStore(join(resolve(s.dataDir), 'images'));
+  progress('making sure the busybox image is in the local image store…');
+  await ensureBusyboxImage(images);
+  const runcVersion = (await new Runc({ root: join(stateDir, 'runc') }).version().catch(() => '')).replace(/^runc version /, '') || 'unknown';
+  const evictionMemory = thresholds.find((t) => t.signal === 'memory.available');
+  const facts: NodeFacts = {
+    name: s.nodeName ?? defaultNodeName(),
+    memoryBytes: node.memoryBytes,
+    milliCPU: node.milliCPU,
+    maxPods: s.maxPods ?? 110,
+    evictionHardMemoryBytes: evictionMemory ? thresholdQuantity(evictionMemory, node.memoryBytes) : 0n,
+    internalIP: s.nodeIP ?? defaultNodeIP(),
+    hostname: hostname(),
+    kernelVersion: release(),
+    osImage: hostOSImage(),
+    architecture: hostArch(),
+    machineID: hostMachineID(),
+    bootID: hostBootID(),
+    containerRuntimeVersion: `runc://${runcVersion}`,
+    capabilities: nodeCapabilities(node, host),
+    ulimits: s.gates.ContainerUlimits,
+  };
+  const metrics = new AgentMetrics();
+  const nodeCgroups = new NodeCgroups(s.cgroupRoot === '/' ? '' : s.cgroupRoot.replace(/\/+$/, ''), node, s.gates);
+  const runtime = hooks.runtime({ node, host, gates: s.gates, images, metrics, cgroupRoot: s.cgroupRoot, stateDir, runDir });
+  const agent: Agent = new Agent({
+    client: new KubeClient({ server: s.server, ca: s.ca, token: s.token, userAgent: `bulkhead-agent/${facts.name}` }),
+    token: s.token,
+    facts,
+    node,
+    gates: s.gates,
+    runtime,
+    metrics,
+    nodeCgroups,
+    ...(hooks.eviction ? { eviction: (a: Agent) => hooks.eviction!({ node, host, thresholds, nodeCgroups, gates: s.gates, runtime, agent: a }) } : {}),
+    endpoint: { host: s.endpoint.host ?? facts.internalIP, port: s.endpoint.port },
+    ...(s.resyncMs !== undefined ? { resyncMs: s.resyncMs } : {}),
+    ...(s.heartbeatMs !== undefined ? { heartbeatMs: s.heartbeatMs } : {}),
+    ...(s.log ? { log: s.log } : {}),
+  });
+  return { agent, node, host, facts };
+}

@@ -1,0 +1,37 @@
+// The concrete parts behind assembleAgent's hooks: the PodWorker as the agent's pod runtime,
+// and the eviction manager reading the node cgroup (which holds every pod) and the pod cgroups.
+
+import { join } from 'node:path';
+import type { Pod } from '../api/types.js';
+import { EvictionManager } from './eviction/manager.js';
+import { PodWorker } from './podworker.js';
+import type { PodAdmitter, PodRuntime } from './agent.js';
+import type { EvictionContext, RuntimeContext } from './setup.js';
+
+export function createPodRuntime(ctx: RuntimeContext): PodRuntime & PodWorker {
+  return new PodWorker({
+    cgroupRoot: ctx.cgroupRoot,
+    stateDir: ctx.stateDir,
+    runDir: ctx.runDir,
+    node: ctx.node,
+    host: ctx.host,
+    gates: ctx.gates,
+    images: ctx.images,
+    metrics: ctx.metrics.oomConfig,
+  });
+}
+
+export function createEviction(ctx: EvictionContext): PodAdmitter {
+  const worker = ctx.runtime as PodRuntime & PodWorker;
+  const memoryMount = ctx.host.cgroups.v1.memory;
+  return new EvictionManager({
+    capacityBytes: ctx.node.memoryBytes,
+    thresholds: ctx.thresholds,
+    nodeMemcgDir: ctx.nodeCgroups.memoryDir(),
+    activePods: () => ctx.agent.activePods(),
+    podMemcgDir: (pod: Pod) => (memoryMount ? join(memoryMount, worker.podCgroupPath(pod)) : undefined),
+    evict: (pod, reason, message) => ctx.agent.evict(pod, reason, message),
+    gates: ctx.gates,
+    log: (line) => process.stderr.write(`bulkhead agent: eviction: ${line}\n`),
+  });
+}

@@ -1,0 +1,139 @@
+// `bulkhead agent`: the node agent for this host, a client of an API server; and the agent
+// flags `bulkhead up` shares.
+
+import { Command } from 'commander';
+import { Quantity, QuantityError } from '../api/quantity.js';
+import { defaultEvictionHard } from '../policy/eviction.js';
+import type { FeatureGates } from '../api/featuregates.js';
+import type { AgentSettings } from '../agent/setup.js';
+import { UsageError } from './errors.js';
+import { featureGatesFlag } from './flags.js';
+
+export interface AgentFlags {
+  nodeName?: string;
+  nodeIp?: string;
+  nodeMemory?: string;
+  nodeCpu?: string;
+  maxPods: string;
+  cgroupRoot: string;
+  singleProcessOomKill?: string | boolean;
+  oomGroupEmulation?: boolean;
+  evictionHard: string;
+  agentListen?: string;
+}
+
+export function addAgentFlags(c: Command): Command {
+  return c
+    .option('--node-name <name>', 'name of this node (default: the hostname, lowercased)')
+    .option('--node-ip <ip>', 'the InternalIP this node registers; the agent endpoint listens on it')
+    .option('--node-memory <quantity>', 'declared node memory, e.g. 4Gi; enforced by the node cgroup that holds every pod (default: this machine)')
+    .option('--node-cpu <quantity>', 'declared node CPU, e.g. 2 or 1500m; enforced by the node cgroup (default: this machine)')
+    .option('--max-pods <n>', 'pods this node accepts', '110')
+    .option('--cgroup-root <path>', 'cgroup below which kubepods/ is made in every hierarchy', '/bulkhead')
+    .option('--single-process-oom-kill [bool]', 'node default OOM kill mode for containers without oomKillMode: true = Single (cgroup v1 always kills single processes)')
+    .option('--oom-group-emulation', 'on cgroup v1, emulate oomKillMode: Group by killing the rest of a container after its first OOM kill (otherwise Group containers are refused)')
+    .option('--eviction-hard <thresholds>', 'hard eviction thresholds', defaultEvictionHard)
+    .option('--agent-listen <host:port>', 'address of the agent endpoint (logs, metrics), like the kubelet\'s :10250 (default: <node-ip>:10250)');
+}
+
+function positiveQuantity(flag: string, v: string): Quantity {
+  let q: Quantity;
+  try {
+    q = Quantity.parse(v);
+  } catch (e) {
+    throw new UsageError(`invalid value "${v}" for ${flag}: ${e instanceof QuantityError ? e.message : String(e)}`);
+  }
+  if (q.sign() <= 0) throw new UsageError(`invalid value "${v}" for ${flag}: must be positive`);
+  return q;
+}
+
+function goBool(flag: string, v: string | boolean | undefined): boolean | undefined {
+  if (v === undefined || typeof v === 'boolean') return v;
+  if (/^(1|t|T|TRUE|true|True)$/.test(v)) return true;
+  if (/^(0|f|F|FALSE|false|False)$/.test(v)) return false;
+  throw new UsageError(`invalid value "${v}" for ${flag}: must be true or false`);
+}
+
+export function parseHostPort(flag: string, v: string): { host?: string; port: number } {
+  const m = /^(\[[^\]]+\]|[^:]*):(\d+)$/.exec(v);
+  if (!m || Number(m[2]) > 65535) throw new UsageError(`invalid value "${v}" for ${flag}: expected HOST:PORT, e.g. 127.0.0.1:10250`);
+  const host = m[1]!.replace(/^\[|\]$/g, '');
+  return { ...(host ? { host } : {}), port: Number(m[2]) };
+}
+
+/** Agent settings from flags; connection fields are filled in by the caller. */
+export function agentSettingsFromFlags(f: AgentFlags, gates: FeatureGates, dataDir: string): Omit<AgentSettings, 'server' | 'ca' | 'token'> {
+  if (!/^[1-9][0-9]{0,5}$/.test(f.maxPods)) throw new UsageError(`invalid value "${f.maxPods}" for --max-pods: a positive integer`);
+  if (f.nodeName !== undefined && !/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/.test(f.nodeName)) {
+    throw new UsageError(`invalid value "${f.nodeName}" for --node-name: a lowercase RFC 1123 subdomain, e.g. node-1`);
+  }
+  const endpoint = f.agentListen ? parseHostPort('--agent-listen', f.agentListen) : { port: 10250 };
+  const single = goBool('--single-process-oom-kill', f.singleProcessOomKill);
+  return {
+    dataDir,
+    ...(f.nodeName ? { nodeName: f.nodeName } : {}),
+    ...(f.nodeIp ? { nodeIP: f.nodeIp } : {}),
+    ...(f.nodeMemory !== undefined ? { memoryBytes: positiveQuantity('--node-memory', f.nodeMemory).value() } : {}),
+    ...(f.nodeCpu !== undefined ? { milliCPU: positiveQuantity('--node-cpu', f.nodeCpu).milliValue() } : {}),
+    maxPods: Number(f.maxPods),
+    cgroupRoot: f.cgroupRoot,
+    ...(single !== undefined ? { singleProcessOOMKill: single } : {}),
+    oomGroupEmulation: !!f.oomGroupEmulation,
+    evictionHard: f.evictionHard,
+    gates,
+    endpoint,
+    progress: (m) => process.stderr.write(`bulkhead: ${m}\n`),
+  };
+}
+
+/** Starts an agent with these settings (loaded lazily: the runtime modules are only for agents). */
+export async function runAgent(s: AgentSettings): Promise<{ stop(): Promise<void>; nodeName: string; endpointPort?: number }> {
+  const { assembleAgent, AgentSetupError } = await import('../agent/setup.js');
+  const { createPodRuntime, createEviction } = await import('../agent/wiring.js');
+  try {
+    const { agent } = await assembleAgent(s, { runtime: createPodRuntime, eviction: createEviction });
+    await agent.start();
+    return { stop: () => agent.stop(), nodeName: agent.nodeName, endpointPort: agent.endpointPort };
+  } catch (e) {
+    if (e instanceof AgentSetupError) throw new UsageError(e.message);
+    throw e;
+  }
+}
+
+interface AgentCommandFlags extends AgentFlags {
+  kubeconfig?: string;
+  dataDir: string;
+  featureGates?: string;
+}
+
+export function agentCommand(): Command {
+  return addAgentFlags(new Command('agent'))
+    .description('Run the node agent for this host against a Bulkhead (or Kubernetes-compatible) API server: registers the Node, runs the pods bound to it with runc under conmon, enforces QoS cgroups, oom_score_adj, OOM kill modes and ulimits, and evicts under memory pressure. Needs root.')
+    .option('--kubeconfig <file>', 'kubeconfig with the node identity (bulkhead server writes <data-dir>/node.kubeconfig)')
+    .option('--data-dir <dir>', 'where images, container state and logs live', '.bulkhead')
+    .option('--feature-gates <gates>', 'feature gates, e.g. ContainerUlimits=false')
+    .addHelpText('after', `
+Examples:
+  bulkhead agent --kubeconfig .bulkhead/node.kubeconfig
+  bulkhead agent --kubeconfig node.kubeconfig --node-memory 2Gi --node-cpu 1 --oom-group-emulation`)
+    .action(async (f: AgentCommandFlags) => {
+      if (!f.kubeconfig) throw new UsageError('--kubeconfig is required: the agent is a client of an API server (bulkhead server writes <data-dir>/node.kubeconfig)');
+      const { readKubeconfig, KubeconfigError } = await import('../agent/kubeconfig.js');
+      let conn;
+      try {
+        conn = readKubeconfig(f.kubeconfig);
+      } catch (e) {
+        if (e instanceof KubeconfigError) throw new UsageError(e.message);
+        throw e;
+      }
+      const settings = { ...agentSettingsFromFlags(f, featureGatesFlag(f.featureGates), f.dataDir), ...conn };
+      const running = await runAgent(settings);
+      process.stdout.write(`Bulkhead agent is running as node ${running.nodeName} (endpoint port ${running.endpointPort}).\nStop with Ctrl-C; containers keep running and are adopted at the next start.\n`);
+      const stop = () => {
+        process.stderr.write('bulkhead: stopping the agent…\n');
+        void running.stop().then(() => process.exit(0));
+      };
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+    });
+}

@@ -1,0 +1,228 @@
+// The OOM kill mode and ulimits designs' test plans, end to end on the real kernel: `bulkhead
+// up` (server, scheduler, agent running pods with runc under conmon) driven by the real
+// kubectl, with what the kernel applied read back from /proc and /sys/fs/cgroup and compared
+// with what `bulkhead plan` prints for the same pod and node. Two clusters run side by side:
+// one as the design's default cgroup v1 node (Group refused), one with --oom-group-emulation.
+// Needs root, runc, conmon, busybox-static, kubectl and a cgroup v1 memory hierarchy; anywhere
+// else the suite skips and prints why.
+
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { realKernelSkipReason } from '../agent/cgrouptrees.js';
+import { kubectlAvailable } from './cluster.js';
+import { startUp, type ContainerStatusJSON, type UpCluster } from './upcluster.js';
+import { probeCgroups } from '../../src/agent/runtime/hostprobe.js';
+
+const reason = realKernelSkipReason(['runc', 'conmon']) ?? kubectlAvailable();
+if (reason) console.error(`test/e2e/node.test: SKIPPING end-to-end node tests: ${reason}`);
+const skip = reason ? { skip: reason } : {};
+
+const nodeFlags = ['--node-memory', '4Gi', '--node-cpu', '2'];
+
+function podYAML(name: string, containers: string, extra = ''): string {
+  return `apiVersion: v1
+kind: Pod
+metadata: {name: ${name}}
+spec:
+  terminationGracePeriodSeconds: 1
+${extra}  containers:
+${containers}`;
+}
+
+/** A container that prints "alive N" every 200 ms and, after a second, starts a memory hog. */
+function hogContainer(name: string, mode: string | undefined, hogFirst = 1): string {
+  return `  - name: ${name}
+    image: busybox
+    command: ["sh", "-c", "(sleep ${hogFirst}; exec tail /dev/zero) & sleep 3600 & i=0; while true; do i=$((i+1)); echo alive $i; sleep 0.2; done"]
+${mode ? `    oomKillMode: ${mode}\n` : ''}    resources: {requests: {cpu: 100m, memory: 32Mi}, limits: {memory: 48Mi}}
+`;
+}
+
+function containerStatus(p: { status: { containerStatuses?: ContainerStatusJSON[] } }, name: string): ContainerStatusJSON | undefined {
+  return p.status.containerStatuses?.find((c) => c.name === name);
+}
+
+async function events(c: UpCluster, pod: string): Promise<{ reason: string; message: string; type: string; source?: { component?: string } }[]> {
+  const list = JSON.parse(await c.ok(['get', 'events', '-o', 'json', '--field-selector', `involvedObject.name=${pod}`])) as { items: { reason: string; message: string; type: string; source?: { component?: string } }[] };
+  return list.items;
+}
+
+function aliveCount(logs: string): number {
+  const m = [...logs.matchAll(/^alive (\d+)$/gm)];
+  return m.length ? Number(m[m.length - 1]![1]) : 0;
+}
+
+/** The host pid of a container's init, from its runc state. */
+function containerPid(c: UpCluster, containerID: string): number {
+  const id = containerID.replace(/^runc:\/\//, '');
+  const state = JSON.parse(execFileSync('runc', ['--root', join(c.dataDir, 'agent', 'state', 'runc'), 'state', id], { encoding: 'utf8' })) as { pid: number };
+  return state.pid;
+}
+
+/** The memory cgroup of a process, below the memory hierarchy's mount point. */
+function memcgOf(pid: number, controller = 'memory'): string {
+  const line = readFileSync(`/proc/${pid}/cgroup`, 'utf8').split('\n').find((l) => l.split(':')[1]?.split(',').includes(controller));
+  if (!line) throw new Error(`no ${controller} cgroup for pid ${pid}`);
+  return line.split(':')[2]!;
+}
+
+describe('end to end on the real kernel: the OOM kill mode and ulimits test plans', skip, () => {
+  let v1: UpCluster;
+  let emu: UpCluster;
+
+  before(async () => {
+    [v1, emu] = await Promise.all([startUp(nodeFlags), startUp([...nodeFlags, '--oom-group-emulation'])]);
+  });
+
+  after(async () => {
+    await Promise.all([v1?.stop(), emu?.stop()]);
+  });
+
+  it('the node registers with the declared size and what it can enforce', async () => {
+    const node = JSON.parse(await v1.ok(['get', 'node', v1.nodeName, '-o', 'json'])) as { metadata: { annotations: Record<string, string> }; status: { capacity: Record<string, string>; allocatable: Record<string, string>; declaredFeatures?: string[]; conditions: { type: string; status: string }[] } };
+    assert.equal(node.status.capacity.memory, '4Gi');
+    assert.equal(node.status.capacity.cpu, '2');
+    assert.equal(node.status.allocatable.memory, `${4 * 1024 - 100}Mi`, 'allocatable = capacity − the hard memory eviction threshold');
+    assert.ok(node.status.conditions.some((c) => c.type === 'Ready' && c.status === 'True'));
+    assert.deepEqual(node.status.declaredFeatures, ['ContainerUlimits']);
+    const caps = JSON.parse(node.metadata.annotations['bulkhead.dev/node-capabilities']!) as { cgroupVersion: number; oomGroup: string; minOOMScoreAdj: number; hardRlimitCeilings: Record<string, string> };
+    assert.equal(caps.cgroupVersion, 1);
+    assert.equal(caps.oomGroup, 'unsupported');
+    const emuCaps = JSON.parse(JSON.parse(await emu.ok(['get', 'node', emu.nodeName, '-o', 'json'])).metadata.annotations['bulkhead.dev/node-capabilities']) as { oomGroup: string };
+    assert.equal(emuCaps.oomGroup, 'emulated');
+    // The node cgroup really holds the declared size.
+    const mem = probeCgroups().v1.memory!;
+    assert.equal(readFileSync(join(mem, v1.cgroupRoot, 'kubepods', 'memory.limit_in_bytes'), 'utf8').trim(), String(4 * 1024 ** 3));
+  });
+
+  it('Single: a multi-process container loses only the hog and keeps serving', async () => {
+    await v1.ok(['apply', '-f', v1.file('single.yaml', podYAML('single', hogContainer('web', 'Single')))]);
+    const ev = await v1.until('an OOMKilling event naming the hog', async () => (await events(v1, 'single')).find((e) => e.reason === 'OOMKilling'), 60_000);
+    assert.match(ev.message, /Killed process \d+ \(tail\) in container web/);
+    assert.equal(ev.type, 'Warning');
+    const before = aliveCount(await v1.ok(['logs', 'single']));
+    await new Promise((r) => setTimeout(r, 1000));
+    const p = await v1.pod('single');
+    const cs = containerStatus(p, 'web')!;
+    assert.ok(cs.state.running, `still running: ${JSON.stringify(cs)}`);
+    assert.equal(cs.restartCount, 0);
+    assert.equal(p.status.phase, 'Running');
+    assert.ok(aliveCount(await v1.ok(['logs', 'single'])) > before, 'the shell kept printing after the hog was killed');
+    assert.match(await v1.agentGet('/metrics'), /^container_oom_events_by_mode\{mode="Single"\} [1-9]/m);
+  });
+
+  it('Group on a cgroup v1 node is refused with the design\'s message, event and metric', async () => {
+    await v1.ok(['apply', '-f', v1.file('group.yaml', podYAML('group', hogContainer('db', 'Group')))]);
+    const cs = await v1.until('CreateContainerConfigError', async () => {
+      const s = containerStatus(await v1.pod('group'), 'db');
+      return s?.state.waiting?.reason === 'CreateContainerConfigError' ? s : undefined;
+    });
+    assert.equal(cs.state.waiting!.message, 'oomKillMode=Group requires cgroup v2 support on the node');
+    const describe = await v1.ok(['describe', 'pod', 'group']);
+    assert.match(describe, /Warning\s+Failed\s+.*Error: oomKillMode=Group requires cgroup v2 support on the node/);
+    assert.equal((await v1.pod('group')).status.phase, 'Pending');
+    assert.match(await v1.agentGet('/metrics'), /^container_oom_config_errors_total [1-9]/m);
+  });
+
+  it('Group with --oom-group-emulation: the first OOM kill takes the whole container', async () => {
+    await emu.ok(['apply', '-f', emu.file('group.yaml', podYAML('group', hogContainer('db', 'Group'), '  restartPolicy: Never\n'))]);
+    const cs = await emu.until('the container terminated', async () => {
+      const s = containerStatus(await emu.pod('group'), 'db');
+      return s?.state.terminated ? s : undefined;
+    }, 60_000);
+    assert.equal(cs.state.terminated!.exitCode, 137);
+    assert.equal(cs.state.terminated!.reason, 'OOMKilled');
+    assert.equal((await emu.pod('group')).status.phase, 'Failed');
+    const metrics = await emu.agentGet('/metrics');
+    assert.match(metrics, /^container_oom_events_by_mode\{mode="Group"\} [1-9]/m);
+    const latency = /^bulkhead_oom_group_kill_emulation_seconds_sum ([\d.e-]+)$/m.exec(metrics);
+    assert.ok(latency && Number(latency[1]) > 0 && Number(latency[1]) < 1, `group kill latency recorded: ${latency?.[1]}`);
+  });
+
+  it('a pod with containers in different modes: the Single one keeps running, the Group one dies whole', async () => {
+    await emu.ok(['apply', '-f', emu.file('mixed.yaml', podYAML('mixed', hogContainer('single', 'Single') + hogContainer('group', 'Group')))]);
+    const p = await emu.until('the Group container restarted after its OOM kill', async () => {
+      const q = await emu.pod('mixed');
+      const g = containerStatus(q, 'group');
+      return g && g.restartCount >= 1 ? q : undefined;
+    }, 60_000);
+    const g = containerStatus(p, 'group')!;
+    assert.equal(g.lastState?.terminated?.reason, 'OOMKilled');
+    assert.equal(g.lastState?.terminated?.exitCode, 137);
+    const s = containerStatus(p, 'single')!;
+    assert.equal(s.restartCount, 0, 'the Single container was not restarted');
+    assert.ok(s.state.running);
+    const ev = (await events(emu, 'mixed')).filter((e) => e.reason === 'OOMKilling').map((e) => e.message);
+    assert.ok(ev.some((m) => /in container single; oomKillMode Single/.test(m)), ev.join('\n'));
+    assert.ok(ev.some((m) => /in container group; oomKillMode Group \(emulated\)/.test(m)), ev.join('\n'));
+  });
+
+  it('ulimits, oom_score_adj and cgroup values read back from the kernel equal what bulkhead plan printed', async () => {
+    const yaml = podYAML('limits', `  - name: c
+    image: busybox
+    command: ["sh", "-c", "cat /proc/self/limits; echo oom_score_adj=$(cat /proc/self/oom_score_adj); sleep 3600"]
+    resources: {requests: {cpu: 250m, memory: 64Mi}, limits: {cpu: 500m, memory: 128Mi}}
+    securityContext:
+      ulimits:
+      - {name: nofile, soft: 1024, hard: 4096}
+      - {name: core, soft: 0, hard: -1}
+`);
+    const file = v1.file('limits.yaml', yaml);
+    const plan = JSON.parse((await v1.bulkhead(['plan', file, ...nodeFlags, '-o', 'json'])).stdout) as {
+      pods: { podCgroup: { path: string; values: Record<string, string> }; containers: { oomScoreAdj: number; cgroup: Record<string, string>; rlimits: { type: string; soft: number | string; hard: number | string }[] }[] }[];
+    };
+    const planned = plan.pods[0]!;
+    await v1.ok(['apply', '-f', file]);
+    const logs = await v1.until('the container printed its limits', async () => {
+      const l = (await v1.kubectl(['logs', 'limits'])).stdout;
+      return /oom_score_adj=/.test(l) ? l : undefined;
+    }, 60_000);
+    // /proc/self/limits inside the container.
+    const row = (label: string) => {
+      const m = new RegExp(`^${label}\\s+(\\S+)\\s+(\\S+)`, 'm').exec(logs);
+      assert.ok(m, `${label} in /proc/self/limits:\n${logs}`);
+      return { soft: m![1], hard: m![2] };
+    };
+    const want = (t: string) => planned.containers[0]!.rlimits.find((r) => r.type === t)!;
+    const show = (v: number | string) => (v === 'unlimited' ? 'unlimited' : String(v));
+    assert.deepEqual(row('Max open files'), { soft: show(want('RLIMIT_NOFILE').soft), hard: show(want('RLIMIT_NOFILE').hard) });
+    assert.deepEqual(row('Max core file size'), { soft: show(want('RLIMIT_CORE').soft), hard: show(want('RLIMIT_CORE').hard) });
+    // oom_score_adj: Burstable, so the plan's value is one this host can grant.
+    assert.match(logs, new RegExp(`^oom_score_adj=${planned.containers[0]!.oomScoreAdj}$`, 'm'));
+    const p = await v1.pod('limits');
+    const pid = containerPid(v1, containerStatus(p, 'c')!.containerID!);
+    assert.equal(readFileSync(`/proc/${pid}/oom_score_adj`, 'utf8').trim(), String(planned.containers[0]!.oomScoreAdj));
+    // Cgroup files: the pod cgroup at the planned path (with the real uid) and the container's.
+    const roots = probeCgroups().v1;
+    const podPath = join(v1.cgroupRoot, planned.podCgroup.path.replace(/pod[0-9a-f-]+$/, `pod${p.metadata.uid}`));
+    for (const [f, v] of Object.entries(planned.podCgroup.values)) {
+      assert.equal(readFileSync(join(roots[f.split('.')[0]!]!, podPath, f), 'utf8').trim(), v, `pod cgroup ${f}`);
+    }
+    const containerCg = memcgOf(pid);
+    assert.ok(containerCg.startsWith(podPath + '/'), `container cgroup ${containerCg} is below the pod cgroup ${podPath}`);
+    for (const [f, v] of Object.entries(planned.containers[0]!.cgroup)) {
+      assert.equal(readFileSync(join(roots[f.split('.')[0]!]!, memcgOf(pid, f.split('.')[0]!), f), 'utf8').trim(), v, `container cgroup ${f}`);
+    }
+  });
+
+  it('a pod needing ulimits above what the node can grant stays Pending with a clear reason', async () => {
+    await v1.ok(['apply', '-f', 'examples/elasticsearch-nofile.yaml']);
+    const cond = await v1.until('PodScheduled=False', async () => {
+      const p = await v1.pod('elasticsearch', 'search');
+      return p.status.conditions?.find((c) => c.type === 'PodScheduled' && c.status === 'False');
+    });
+    assert.equal(cond.reason, 'Unschedulable');
+    assert.equal(cond.message, "0/1 nodes are available: 1 node(s) cannot grant the Pod's hard ulimits. preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.");
+    assert.equal((await v1.pod('elasticsearch', 'search')).status.phase, 'Pending');
+    assert.match(await v1.ok(['describe', 'pod', 'elasticsearch', '-n', 'search']), /Warning\s+FailedScheduling\s+.*0\/1 nodes are available: 1 node\(s\) cannot grant the Pod's hard ulimits/);
+  });
+
+  it('Pod Security baseline refuses ulimits', async () => {
+    const r = await v1.kubectl(['create', '-f', 'examples/refused/ulimits-baseline.yaml']);
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /violates PodSecurity "baseline:latest": ulimits \(container "elasticsearch" must not set securityContext\.ulimits\)/);
+  });
+});

@@ -1,0 +1,178 @@
+// A real single-node cluster for end-to-end tests: `bulkhead up` as a child process (API
+// server, scheduler and node agent running pods with runc on this host) and the real kubectl.
+// Every cgroup lives below the test's own --cgroup-root; stop() deletes the pods through the
+// API (so the agent stops their containers), stops `up`, then kills whatever containers of
+// this cluster's runc state directory are left and removes the cgroup tree.
+
+import { spawn, execFile, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { promisify } from 'node:util';
+import { removeTestCgroups } from '../agent/cgrouptrees.js';
+
+const execFileP = promisify(execFile);
+
+export interface Result {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export interface UpCluster {
+  dir: string;
+  dataDir: string;
+  cgroupRoot: string;
+  nodeName: string;
+  kubeconfig: string;
+  kubectl(args: string[], input?: string): Promise<Result>;
+  /** kubectl that must succeed; returns stdout. */
+  ok(args: string[], input?: string): Promise<string>;
+  file(name: string, text: string): string;
+  /** `bulkhead` (this build) with the given args. */
+  bulkhead(args: string[]): Promise<Result>;
+  /** The agent's endpoint (metrics, logs) with the node's token. */
+  agentGet(path: string): Promise<string>;
+  /** Waits until `check` returns a value (not undefined), polling every 200 ms. */
+  until<T>(what: string, check: () => Promise<T | undefined>, timeoutMs?: number): Promise<T>;
+  /** The pod as JSON. */
+  pod(name: string, namespace?: string): Promise<PodJSON>;
+  log(): string;
+  stop(): Promise<void>;
+}
+
+export interface PodJSON {
+  metadata: { name: string; uid: string; namespace: string };
+  spec: { nodeName?: string };
+  status: {
+    phase?: string;
+    qosClass?: string;
+    conditions?: { type: string; status: string; reason?: string; message?: string }[];
+    containerStatuses?: ContainerStatusJSON[];
+    initContainerStatuses?: ContainerStatusJSON[];
+  };
+}
+
+export interface ContainerStatusJSON {
+  name: string;
+  ready: boolean;
+  restartCount: number;
+  containerID?: string;
+  state: { running?: { startedAt?: string }; waiting?: { reason?: string; message?: string }; terminated?: { exitCode: number; reason?: string; signal?: number } };
+  lastState?: { terminated?: { exitCode: number; reason?: string } };
+}
+
+export const mainJS = join(process.cwd(), 'dist/src/cli/main.js');
+
+export async function startUp(extraFlags: string[] = [], opts: { startTimeoutMs?: number } = {}): Promise<UpCluster> {
+  const dir = mkdtempSync(join(tmpdir(), 'bulkhead-up-'));
+  const dataDir = join(dir, 'data');
+  const cgroupRoot = `/bulkhead-test-${randomBytes(6).toString('hex')}`;
+  const nodeName = `node-${randomBytes(3).toString('hex')}`;
+  let output = '';
+  const child: ChildProcess = spawn(process.execPath, ['--max-semi-space-size=32', mainJS, 'up', '--data-dir', dataDir, '--listen', '127.0.0.1:0', '--agent-listen', '127.0.0.1:0', '--cgroup-root', cgroupRoot, '--node-name', nodeName, ...extraFlags], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout!.on('data', (d) => (output += d));
+  child.stderr!.on('data', (d) => (output += d));
+  const exited = new Promise<number>((r) => child.on('exit', (code) => r(code ?? -1)));
+  const started = Date.now();
+  while (!/Bulkhead API server is running at/.test(output)) {
+    if (child.exitCode !== null) throw new Error(`bulkhead up exited with ${child.exitCode}:\n${output}`);
+    if (Date.now() - started > (opts.startTimeoutMs ?? 60_000)) {
+      child.kill('SIGKILL');
+      throw new Error(`bulkhead up did not start in time:\n${output}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const kubeconfig = join(dataDir, 'kubeconfig');
+  const env = { ...process.env, KUBECONFIG: kubeconfig, HOME: dir };
+  const base = ['--cache-dir', join(dir, 'kube-cache'), '--request-timeout', '30s'];
+  const run = (cmd: string, args: string[], input?: string): Promise<Result> =>
+    new Promise((resolve) => {
+      const c = spawn(cmd, args, { env });
+      let stdout = '';
+      let stderr = '';
+      c.stdout.on('data', (d) => (stdout += d));
+      c.stderr.on('data', (d) => (stderr += d));
+      const timer = setTimeout(() => c.kill('SIGKILL'), 90_000);
+      c.stdin.end(input ?? '');
+      c.on('close', (code) => {
+        clearTimeout(timer);
+        resolve({ code: code ?? -1, stdout, stderr });
+      });
+    });
+  const nodeToken = (): string => {
+    const entries = JSON.parse(readFileSync(join(dataDir, 'tokens.json'), 'utf8')) as { user: string; token: string }[];
+    const e = entries.find((x) => x.user === `system:node:${nodeName}`);
+    if (!e) throw new Error(`no token for system:node:${nodeName} in tokens.json`);
+    return e.token;
+  };
+  const c: UpCluster = {
+    dir,
+    dataDir,
+    cgroupRoot,
+    nodeName,
+    kubeconfig,
+    kubectl: (args, input) => run('kubectl', [...base, ...args], input),
+    async ok(args, input) {
+      const r = await run('kubectl', [...base, ...args], input);
+      if (r.code !== 0) throw new Error(`kubectl ${args.join(' ')} failed (${r.code}): ${r.stderr}`);
+      return r.stdout;
+    },
+    file(name, text) {
+      const p = join(dir, name);
+      writeFileSync(p, text);
+      return p;
+    },
+    bulkhead: (args) => run(process.execPath, [mainJS, ...args]),
+    async agentGet(path) {
+      const port = (await c.ok(['get', 'node', nodeName, '-o', 'jsonpath={.status.daemonEndpoints.kubeletEndpoint.Port}'])).trim();
+      const res = await fetch(`http://127.0.0.1:${port}${path}`, { headers: { Authorization: `Bearer ${nodeToken()}` } });
+      const text = await res.text();
+      if (!res.ok) throw new Error(`GET ${path}: ${res.status} ${text}`);
+      return text;
+    },
+    async until(what, check, timeoutMs = 30_000) {
+      const t0 = Date.now();
+      let last: unknown;
+      for (;;) {
+        try {
+          const v = await check();
+          if (v !== undefined) return v;
+        } catch (e) {
+          last = e;
+        }
+        if (Date.now() - t0 > timeoutMs) throw new Error(`timed out waiting for ${what}${last ? `: ${(last as Error).message}` : ''}\n--- bulkhead up output ---\n${output.slice(-4000)}`);
+        await new Promise((r) => setTimeout(r, 200));
+      }
+    },
+    async pod(name, namespace = 'default') {
+      return JSON.parse(await c.ok(['get', 'pod', name, '-n', namespace, '-o', 'json'])) as PodJSON;
+    },
+    log: () => output,
+    async stop() {
+      if (child.exitCode === null) {
+        await run('kubectl', [...base, 'delete', 'pods', '--all', '-A', '--grace-period=1', '--wait=true', '--timeout=60s']).catch(() => undefined);
+        child.kill('SIGTERM');
+        const t = setTimeout(() => child.kill('SIGKILL'), 15_000);
+        await exited;
+        clearTimeout(t);
+      }
+      // Containers this cluster's runtime still has (only ours: its own runc state directory).
+      const runcRoot = join(dataDir, 'agent', 'state', 'runc');
+      if (existsSync(runcRoot)) {
+        const list = await execFileP('runc', ['--root', runcRoot, 'list', '-q']).catch(() => ({ stdout: '' }));
+        for (const id of list.stdout.split('\n').filter(Boolean)) await execFileP('runc', ['--root', runcRoot, 'delete', '--force', id]).catch(() => undefined);
+      }
+      // Rootfs overlay mounts of containers left behind (below this cluster's directory only).
+      const mounts = readFileSync('/proc/mounts', 'utf8').split('\n').map((l) => l.split(' ')[1] ?? '').filter((m) => m.startsWith(dir + '/'));
+      for (const m of mounts.sort().reverse()) await execFileP('umount', ['-l', m]).catch(() => undefined);
+      const left = removeTestCgroups(cgroupRoot.slice(1));
+      rmSync(dir, { recursive: true, force: true });
+      if (left.length) throw new Error(`cgroups left behind: ${left.join(', ')}`);
+    },
+  };
+  return c;
+}
