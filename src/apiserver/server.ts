@@ -1,6 +1,8 @@
 // Assembles a running API server: the store, certificates and tokens in the data directory,
-// the registry with its strategies, the HTTPS listener, the controllers, and an admin
-// kubeconfig that the real kubectl can use.
+// the registry with its strategies, the HTTPS listener, the controllers (quota, namespace and
+// the scheduler, fed by watch caches of pods and nodes), and an admin kubeconfig that the real
+// kubectl can use. pods/log is proxied to the agent of the pod's node, as kube-apiserver proxies
+// it to the kubelet.
 
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
@@ -10,6 +12,8 @@ import { defaultFeatureGates, type FeatureGates } from '../api/featuregates.js';
 import type { PodSecurityDefaults } from '../admission/podsecurity.js';
 import { NamespaceController } from '../controllers/namespace.js';
 import { QuotaController } from '../controllers/quota.js';
+import { SchedulerController } from '../controllers/scheduler.js';
+import type { Node, Pod } from '../api/types.js';
 import { openStore } from '../storage/index.js';
 import type { Store } from '../storage/store.js';
 import { adminUser, bearerAuthenticator, mastersGroup, NodeAwareAuthorizer, nodesGroup, nodeUserPrefix, TokenFile } from './auth.js';
@@ -23,7 +27,7 @@ import { ObjectCache } from './cache.js';
 import { openAPIBundle } from '../api/schema/index.js';
 import { decodeRequestObject } from './decode.js';
 import { patchResource, trackUpdate } from './patching.js';
-import { podSubresources, type LogSource } from './subresources.js';
+import { podSubresources } from './subresources.js';
 
 export interface ServerOptions {
   dataDir: string;
@@ -40,6 +44,8 @@ export interface ServerOptions {
   quotaResyncSeconds?: number;
   /** Seconds between store compactions (history older than one to two intervals goes). */
   compactionSeconds?: number;
+  /** Run the scheduler in the server (default true). */
+  scheduler?: boolean;
   extend?: (opts: HandlerOptions) => void;
 }
 
@@ -55,8 +61,8 @@ export interface RunningServer {
   nodeToken(node: string): string;
   quota: QuotaController;
   namespaces: NamespaceController;
-  /** Where pods/log requests are served from (the node agent). */
-  setLogSource(src: LogSource | undefined): void;
+  /** The scheduler, unless started with `scheduler: false`. */
+  scheduler?: SchedulerController;
   close(): Promise<void>;
 }
 
@@ -113,7 +119,6 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const tokens = new TokenFile(join(dataDir, 'tokens.json'));
   const adminToken = tokens.ensure(adminUser, [mastersGroup]);
   const metrics = new ApiMetrics();
-  let logSource: LogSource | undefined;
   // Built once: the documents are large and only change with the code.
   const openapi = openAPIBundle();
   const handlerOpts: HandlerOptions = {
@@ -124,7 +129,8 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     metrics: () => metrics.render(),
     decode: decodeRequestObject,
     patch: patchResource,
-    subresources: podSubresources(() => logSource),
+    // The agent authenticates the API server by its own node token (see src/agent/endpoint.ts).
+    subresources: podSubresources({ nodeToken: (node) => tokens.ensure(`${nodeUserPrefix}${node}`, [nodesGroup]) }),
     openapi: {
       index: () => openapi.index,
       document: (path) => {
@@ -164,6 +170,18 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   await namespaces.start();
   await quota.resyncAll();
 
+  let scheduler: SchedulerController | undefined;
+  if (opts.scheduler ?? true) {
+    const pods = new ObjectCache<Pod>(store, api.def('pods'));
+    const nodes = new ObjectCache<Node>(store, api.def('nodes'));
+    await pods.start();
+    await nodes.start();
+    api.caches.set('pods', pods as unknown as ObjectCache);
+    api.caches.set('nodes', nodes as unknown as ObjectCache);
+    scheduler = new SchedulerController(api, { pods, nodes });
+    await scheduler.start();
+  }
+
   const kubeconfigPath = join(dataDir, 'kubeconfig');
   writeFileSync(kubeconfigPath, kubeconfig(url, pki.caCert, adminUser, adminToken), { mode: 0o600 });
 
@@ -178,11 +196,10 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     nodeToken: (node) => tokens.ensure(`${nodeUserPrefix}${node}`, [nodesGroup]),
     quota,
     namespaces,
-    setLogSource: (src) => {
-      logSource = src;
-    },
+    scheduler,
     async close() {
       clearInterval(compactor);
+      await scheduler?.stop();
       quota.stop();
       namespaces.stop();
       for (const c of api.caches.values()) c.stop();

@@ -11,6 +11,7 @@ import { validateLimitRange, validateResourceQuota, validateResourceQuotaUpdate 
 import { validateNamespaceLabelsUpdate } from '../podsecurity/index.js';
 import { defaultLimitRangeItem } from '../quota/limitranger.js';
 import { stableJSON } from '../api/stablejson.js';
+import { podDeleteDecision } from '../api/poddeletion.js';
 import { decodeStored, encodeForStore, timestamp } from './objects.js';
 import type { Api, GuardedWrite, RequestInfo, Strategy } from './rest.js';
 import { storageKey } from './resources.js';
@@ -91,25 +92,54 @@ export function podStrategy(podSecurityDefaults: PodSecurityDefaults): Strategy 
       if (subresource === 'status') {
         return { obj: { ...prev, metadata: { ...prev.metadata, ...pickMutableMeta(pod) }, status: pod.status } };
       }
-      if (subresource !== 'delete' && !sameJSON(immutablePodSpec(pod), immutablePodSpec(prev))) {
+      if (subresource === 'delete') return { obj: deletionMarked(pod, prev) };
+      if (!sameJSON(immutablePodSpec(pod), immutablePodSpec(prev))) {
         throw invalid('Pod', prev.metadata.name ?? '', [fieldError.forbidden('spec', podUpdateForbidden)]);
       }
       // Status is owned by the status subresource; the QoS class never changes.
       return { obj: { ...pod, status: prev.status } };
     },
-    async delete(obj, opts, _req, api) {
+    async delete(obj, opts, req, api) {
       const pod = obj as Pod;
-      if (!pod.spec.nodeName) return undefined;
-      const grace = opts.gracePeriodSeconds ?? pod.spec.terminationGracePeriodSeconds ?? 30;
-      if (grace <= 0) return undefined;
-      const current = pod.metadata.deletionGracePeriodSeconds;
-      if (current !== undefined && current <= grace) return { mark: pod };
+      const uid = pod.metadata.uid ?? '';
+      shortenedDeletions.delete(uid);
+      const d = podDeleteDecision(pod, opts.gracePeriodSeconds, api.now());
+      if (d.action === 'delete') return undefined;
+      // The mark is applied to the pod as stored when the write happens (deletionMarked), so a
+      // concurrent status write does not fail the delete.
       const mark = structuredClone(pod);
-      mark.metadata.deletionTimestamp = timestamp(new Date(api.now().getTime() + grace * 1000));
-      mark.metadata.deletionGracePeriodSeconds = grace;
+      if (!req.dryRun) delete mark.metadata.resourceVersion;
+      if (d.action === 'pending') return { mark };
+      mark.metadata.deletionTimestamp = timestamp(d.deletionTimestamp);
+      mark.metadata.deletionGracePeriodSeconds = d.deletionGracePeriodSeconds;
+      if (d.bumpGeneration && (mark.metadata.generation ?? 0) > 0) mark.metadata.generation! += 1;
+      if (pod.metadata.deletionTimestamp && !req.dryRun) {
+        shortenedDeletions.set(uid, { deletionTimestamp: mark.metadata.deletionTimestamp, deletionGracePeriodSeconds: d.deletionGracePeriodSeconds });
+      }
       return { mark };
     },
   };
+}
+
+/**
+ * Shortened deletion marks on their way from delete() to the write: Api.update keeps the
+ * deletion fields of a pod already being deleted, which is right for every other write.
+ */
+const shortenedDeletions = new Map<string, { deletionTimestamp: string; deletionGracePeriodSeconds: number }>();
+
+/** The stored pod with the deletion fields of `marked` (or of a shortening decided for it). */
+function deletionMarked(marked: Pod, stored: Pod): Pod {
+  const meta = { ...stored.metadata };
+  meta.deletionTimestamp = marked.metadata.deletionTimestamp;
+  meta.deletionGracePeriodSeconds = marked.metadata.deletionGracePeriodSeconds;
+  if (marked.metadata.generation !== undefined) meta.generation = Math.max(marked.metadata.generation, stored.metadata.generation ?? 0);
+  const uid = stored.metadata.uid ?? '';
+  const shorter = shortenedDeletions.get(uid);
+  if (shorter) {
+    shortenedDeletions.delete(uid);
+    if (shorter.deletionGracePeriodSeconds < (stored.metadata.deletionGracePeriodSeconds ?? Infinity)) Object.assign(meta, shorter);
+  }
+  return { ...stored, metadata: meta };
 }
 
 /** What pod admission reads about a namespace: from the caches when the server has them. */

@@ -1,10 +1,11 @@
 // Pod subresources beyond status: binding (the scheduler's write), eviction (policy/v1) and
-// log (served by the node agent that runs the pod).
+// log (proxied to the agent of the pod's node, see podlogs.ts).
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { fieldError } from '../api/fielderrors.js';
-import type { Pod } from '../api/types.js';
+import type { Node, Pod } from '../api/types.js';
 import { bindPod } from './binding.js';
+import { containerLogsURL, logContainer, parsePodLogOptions, proxyLogs } from './podlogs.js';
 import type { Api, RequestInfo } from './rest.js';
 import { decodeBody, isObject, mediaType, readBody, sendJSON } from './request.js';
 import type { ResourcePath } from './request.js';
@@ -12,11 +13,6 @@ import type { ResourceDef } from './resources.js';
 import { statusErrors, successStatus } from './status.js';
 
 export type SubresourceHandler = (api: Api, def: ResourceDef, path: ResourcePath, req: IncomingMessage, res: ServerResponse, info: RequestInfo, query: URLSearchParams) => Promise<void>;
-
-/** Where pod logs come from: the node agent registers one (see the agent), tests may too. */
-export interface LogSource {
-  stream(pod: Pod, container: string, opts: { follow: boolean; tailLines?: number; previous: boolean; timestamps: boolean }, res: ServerResponse): Promise<void>;
-}
 
 const podsGR = { group: '', resource: 'pods' };
 
@@ -45,28 +41,29 @@ const eviction: SubresourceHandler = async (api, def, path, req, res, info) => {
   sendJSON(res, 201, { ...successStatus(), code: 201 });
 };
 
-export function logHandler(source: () => LogSource | undefined): SubresourceHandler {
+export interface PodSubresourceOptions {
+  /** The bearer token the agent of a node accepts: the node's own. */
+  nodeToken(node: string): string;
+}
+
+export function logHandler(opts: PodSubresourceOptions): SubresourceHandler {
   return async (api, def, path, req, res, _info, q) => {
     if (req.method !== 'GET') throw statusErrors.methodNotSupported(podsGR, req.method ?? '');
-    const pod = await api.get<Pod>(def, path.namespace, path.name!);
-    const names = (pod.spec.containers ?? []).map((c) => c.name);
-    const all = [...(pod.spec.initContainers ?? []), ...(pod.spec.containers ?? []), ...(pod.spec.ephemeralContainers ?? [])].map((c) => c.name);
-    let container = q.get('container') ?? '';
-    if (!container) {
-      if (names.length !== 1) {
-        throw statusErrors.badRequest(`a container name must be specified for pod ${path.name}, choose one of: [${names.join(' ')}]`);
-      }
-      container = names[0]!;
+    const name = path.name!;
+    const logOpts = parsePodLogOptions(q, name);
+    const pod = await api.get<Pod>(def, path.namespace, name);
+    const container = logContainer(pod, logOpts.container);
+    // No node, no location: kube-apiserver streams nothing and answers 204.
+    if (!pod.spec.nodeName) {
+      res.writeHead(204);
+      res.end();
+      return;
     }
-    if (!all.includes(container)) throw statusErrors.badRequest(`container ${container} is not valid for pod ${path.name}`);
-    if (!pod.spec.nodeName) throw statusErrors.badRequest(`pod ${path.name} does not have a host assigned`);
-    const src = source();
-    if (!src) throw statusErrors.badRequest(`container "${container}" in pod "${path.name}" is waiting to start: no node agent serves its logs`);
-    const tail = q.get('tailLines');
-    await src.stream(pod, container, { follow: q.get('follow') === 'true', tailLines: tail ? Number(tail) : undefined, previous: q.get('previous') === 'true', timestamps: q.get('timestamps') === 'true' }, res);
+    const node = await api.get<Node>(api.def('nodes'), undefined, pod.spec.nodeName);
+    await proxyLogs(containerLogsURL(node, pod, container, logOpts), opts.nodeToken(pod.spec.nodeName), name, res);
   };
 }
 
-export function podSubresources(logs: () => LogSource | undefined): Record<string, SubresourceHandler> {
-  return { binding, eviction, log: logHandler(logs) };
+export function podSubresources(opts: PodSubresourceOptions): Record<string, SubresourceHandler> {
+  return { binding, eviction, log: logHandler(opts) };
 }

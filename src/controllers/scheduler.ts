@@ -1,24 +1,50 @@
 // The scheduler: an in-process controller that binds pending pods (no spec.nodeName,
 // schedulerName default-scheduler) to nodes, one pod at a time so that every decision sees the
 // pods bound before it. The rules are in src/scheduler (filters, scoring, messages); binding
-// goes through the binding subresource's rules (src/scheduler/bind.ts).
+// goes through the binding subresource's rules (src/apiserver/binding.ts).
+//
+// Pods and nodes are read from watch-fed caches (src/apiserver/cache.ts), as kube-scheduler
+// reads its informers: the pod cache keeps an index of the active pods bound to each node, so an
+// attempt costs O(nodes + pods on the nodes it looks at), never a listing of the store. The store
+// delivers a write's watch event before the write resolves, so the attempt after a binding sees
+// the bound pod.
+//
+// Its writes are paced as kube-scheduler's are by its client: a token bucket of `qps` per second
+// and `burst` (KubeSchedulerConfiguration's clientConnection defaults, 50 and 100), one token per
+// binding and per failure's condition write, and a bucket of the same size for its events. A
+// flood of pods that cannot be placed therefore costs the server at most that many writes a
+// second, the rest wait in the queue, as they would for kube-scheduler.
 //
 // A pod that fits nowhere gets, as kube-scheduler gives it, a Warning event FailedScheduling
-// (source default-scheduler; repeats of the same message bump the event's count) and the
-// condition PodScheduled=False/Unschedulable with the same message. It is tried again when a
+// (source default-scheduler, written in the background; repeats of the same message bump the
+// event's count) and the condition PodScheduled=False/Unschedulable with the same message; with
+// no node at all the message is "no nodes available to schedule pods". It is tried again when a
 // node appears or changes in a way that matters to scheduling, when a bound pod goes away or
 // finishes, when its own spec or labels change, and every `resyncMs`.
 
-import type { Event, KubeObject, Node, Pod, PodCondition } from '../api/types.js';
+import type { KubeObject, Node, Pod, PodCondition } from '../api/types.js';
 import type { Api, RequestInfo } from '../apiserver/rest.js';
+import { ObjectCache } from '../apiserver/cache.js';
 import { timestamp } from '../apiserver/objects.js';
 import { StatusError } from '../apiserver/status.js';
 import { bindPod } from '../apiserver/binding.js';
 import { isActivePod } from '../scheduler/filters.js';
 import { pickNode, type ScheduleDecision } from '../scheduler/pick.js';
+import { ApiEventRecorder } from './events.js';
+import { TokenBucket } from './ratelimit.js';
 import { KeyedQueue } from './queue.js';
 
 export const defaultSchedulerName = 'default-scheduler';
+
+/** The pod cache index of active pods by the node they are bound to. */
+export const activePodsByNodeIndex = 'scheduler/active-by-node';
+
+/** kube-scheduler's DefaultPodMaxInUnschedulablePodsDuration: an unschedulable pod is retried at least this often. */
+export const defaultResyncMs = 5 * 60_000;
+
+/** KubeSchedulerConfiguration clientConnection defaults. */
+export const defaultClientQPS = 50;
+export const defaultClientBurst = 100;
 
 const schedulerUser: RequestInfo = {
   user: { name: 'system:kube-scheduler', groups: ['system:masters'] },
@@ -29,11 +55,17 @@ const schedulerUser: RequestInfo = {
 };
 
 export interface SchedulerOptions {
-  /** Milliseconds between retries of every unschedulable pod (upstream: at most 5 minutes). */
+  /** Milliseconds between retries of every unschedulable pod (default: upstream's 5 minutes). */
   resyncMs?: number;
   schedulerName?: string;
   /** Called after every attempt (tests, metrics). */
   onDecision?: (pod: Pod, decision: ScheduleDecision) => void;
+  /** The client-side rate limit of the scheduler's writes (default 50 per second, burst 100; 0: none). */
+  qps?: number;
+  burst?: number;
+  /** Watch-fed caches to read from (the server's); the scheduler starts its own when absent. */
+  pods?: ObjectCache<Pod>;
+  nodes?: ObjectCache<Node>;
 }
 
 /** JSON with object keys sorted, so that equal values print equally. */
@@ -43,13 +75,16 @@ function stableJSON(v: unknown): string {
   );
 }
 
-function podKey(p: KubeObject): string {
-  return `${p.metadata?.namespace ?? ''}/${p.metadata?.name ?? ''}`;
+/**
+ * Whether a change of a pending pod can change a scheduling decision: its spec or labels. Both
+ * states were decoded from the store's JSON, which keeps key order, so plain JSON compares them.
+ */
+function schedulingInputsChanged(old: Pod, p: Pod): boolean {
+  return JSON.stringify(old.spec) !== JSON.stringify(p.spec) || JSON.stringify(old.metadata.labels ?? {}) !== JSON.stringify(p.metadata.labels ?? {});
 }
 
-/** What of a pending pod can change a scheduling decision. */
-function podFingerprint(p: Pod): string {
-  return stableJSON({ spec: p.spec, labels: p.metadata.labels ?? {} });
+function podKey(p: KubeObject): string {
+  return `${p.metadata?.namespace ?? ''}/${p.metadata?.name ?? ''}`;
 }
 
 /** What of a node can change a scheduling decision (not heartbeats). */
@@ -63,26 +98,51 @@ function nodeFingerprint(n: Node): string {
   });
 }
 
+function boundActiveNode(p: Pod): string | undefined {
+  return p.spec.nodeName && isActivePod(p) ? p.spec.nodeName : undefined;
+}
+
+/** The pods of each node as pickNode reads them, taken from the index only for the nodes it asks about. */
+class PodsOnNodes extends Map<string, readonly Pod[]> {
+  constructor(private readonly pods: ObjectCache<Pod>) {
+    super();
+  }
+
+  override get(node: string): readonly Pod[] {
+    let list = super.get(node);
+    if (!list) super.set(node, (list = [...this.pods.byIndex(activePodsByNodeIndex, node).values()]));
+    return list;
+  }
+}
+
 export class SchedulerController {
   private readonly queue: KeyedQueue;
   private readonly schedulerName: string;
   private readonly resyncMs: number;
+  private readonly events: ApiEventRecorder;
+  private readonly limiter: TokenBucket;
   private timer?: NodeJS.Timeout;
-  private watches: { cancel(): void }[] = [];
   private stopped = false;
+  private pods?: ObjectCache<Pod>;
+  private nodes?: ObjectCache<Node>;
+  /** Caches this scheduler started itself (and stops). */
+  private own: ObjectCache[] = [];
+  private unsubscribe: (() => void)[] = [];
   /** One decision at a time. */
   private chain: Promise<void> = Promise.resolve();
-  /** Pending pods that fit nowhere at their last attempt, with the spec that was tried. */
-  private readonly unschedulable = new Map<string, string>();
-  private readonly nodes = new Map<string, string>();
-  /** FailedScheduling events written, by pod uid and message. */
-  private readonly events = new Map<string, string>();
-  private eventSeq = 0;
+  /** Pending pods that fit nowhere at their last attempt. */
+  private readonly unschedulable = new Set<string>();
+  private readonly nodeFingerprints = new Map<string, string>();
 
   constructor(private readonly api: Api, private readonly opts: SchedulerOptions = {}) {
     this.schedulerName = opts.schedulerName ?? defaultSchedulerName;
-    this.resyncMs = opts.resyncMs ?? 60_000;
+    this.resyncMs = opts.resyncMs ?? defaultResyncMs;
     this.queue = new KeyedQueue((key) => this.serialized(() => this.scheduleOne(key)));
+    const qps = opts.qps ?? defaultClientQPS;
+    const burst = opts.burst ?? defaultClientBurst;
+    this.limiter = new TokenBucket(qps, burst);
+    // kube-scheduler's event clientset is a second client with the same limits.
+    this.events = new ApiEventRecorder(api, { component: this.schedulerName }, schedulerUser, new TokenBucket(qps, burst));
   }
 
   /** Whether this scheduler is responsible for a pod that still needs a node. */
@@ -90,76 +150,65 @@ export class SchedulerController {
     return !p.spec.nodeName && !p.metadata.deletionTimestamp && (p.spec.schedulerName ?? defaultSchedulerName) === this.schedulerName && isActivePod(p);
   }
 
+  private async cache<T extends KubeObject>(given: ObjectCache<T> | undefined, resource: string): Promise<ObjectCache<T>> {
+    if (given) return given;
+    const c = new ObjectCache<T>(this.api.store, this.api.def(resource));
+    await c.start();
+    this.own.push(c as unknown as ObjectCache);
+    return c;
+  }
+
   async start(): Promise<void> {
-    await this.watchPods();
-    await this.watchNodes();
-    this.timer = setInterval(() => void this.resyncAll().catch(() => undefined), this.resyncMs);
+    const pods = (this.pods = await this.cache(this.opts.pods, 'pods'));
+    const nodes = (this.nodes = await this.cache(this.opts.nodes, 'nodes'));
+    pods.addIndex(activePodsByNodeIndex, boundActiveNode);
+    this.unsubscribe.push(pods.subscribe((type, p, old) => this.onPod(type, p, old)));
+    this.unsubscribe.push(nodes.subscribe((type, n) => this.onNode(type, n)));
+    for (const { obj } of nodes.values()) this.nodeFingerprints.set(obj.metadata.name ?? '', nodeFingerprint(obj));
+    this.resyncAll();
+    this.timer = setInterval(() => this.resyncAll(), this.resyncMs);
     this.timer.unref();
   }
 
-  private async watchPods(): Promise<void> {
-    const w = await this.api.watch(this.api.def('pods'), undefined, {}, {
-      send: (t, o) => {
-        if (t !== 'ADDED' && t !== 'MODIFIED' && t !== 'DELETED') return;
-        const p = o as Pod;
-        const key = podKey(p);
-        if (t === 'DELETED') {
-          this.unschedulable.delete(key);
-          // A bound pod going away frees its node's resources.
-          if (p.spec.nodeName && isActivePod(p)) this.retryUnschedulable();
-          return;
-        }
-        if (this.responsibleFor(p)) {
-          const tried = this.unschedulable.get(key);
-          // Our own status writes (the PodScheduled condition) change nothing that matters.
-          if (tried === undefined || tried !== podFingerprint(p)) this.queue.add(key);
-          return;
-        }
-        this.unschedulable.delete(key);
-        // A bound pod that finished frees its node's resources.
-        if (p.spec.nodeName && !isActivePod(p)) this.retryUnschedulable();
-      },
-      close: () => this.rewatch(() => this.watchPods()),
-    });
-    this.watches.push(w);
+  private onPod(type: string, p: Pod, old: Pod | undefined): void {
+    const key = podKey(p);
+    if (type === 'DELETED') {
+      this.unschedulable.delete(key);
+      this.events.forget(p.metadata.uid);
+      // A bound pod going away frees its node's resources.
+      if (boundActiveNode(p)) this.retryUnschedulable();
+      return;
+    }
+    if (this.responsibleFor(p)) {
+      // Our own status writes (the PodScheduled condition) change nothing that matters.
+      if (!this.unschedulable.has(key) || !old || !this.responsibleFor(old) || schedulingInputsChanged(old, p)) this.queue.add(key);
+      return;
+    }
+    this.unschedulable.delete(key);
+    // A bound pod that finished frees its node's resources.
+    if (old && boundActiveNode(old) && !boundActiveNode(p)) this.retryUnschedulable();
   }
 
-  private async watchNodes(): Promise<void> {
-    const w = await this.api.watch(this.api.def('nodes'), undefined, {}, {
-      send: (t, o) => {
-        const n = o as Node;
-        const name = n.metadata?.name ?? '';
-        if (t === 'DELETED') {
-          this.nodes.delete(name);
-          return;
-        }
-        if (t !== 'ADDED' && t !== 'MODIFIED') return;
-        const fp = nodeFingerprint(n);
-        if (this.nodes.get(name) === fp) return;
-        this.nodes.set(name, fp);
-        this.retryUnschedulable();
-      },
-      close: () => this.rewatch(() => this.watchNodes()),
-    });
-    this.watches.push(w);
-  }
-
-  /** A watch that ended (compaction) starts over from a fresh list. */
-  private rewatch(again: () => Promise<void>): void {
-    if (this.stopped) return;
-    setTimeout(() => {
-      if (!this.stopped) void again().catch((e: unknown) => console.error(`scheduler: watch: ${e instanceof Error ? e.message : String(e)}`));
-    }, 200).unref();
+  private onNode(type: string, n: Node): void {
+    const name = n.metadata?.name ?? '';
+    if (type === 'DELETED') {
+      this.nodeFingerprints.delete(name);
+      return;
+    }
+    const fp = nodeFingerprint(n);
+    if (this.nodeFingerprints.get(name) === fp) return;
+    this.nodeFingerprints.set(name, fp);
+    this.retryUnschedulable();
   }
 
   private retryUnschedulable(): void {
-    for (const key of this.unschedulable.keys()) this.queue.add(key);
+    for (const key of this.unschedulable) this.queue.add(key);
   }
 
   /** Tries every pending pod again (the periodic flush of upstream's unschedulable queue). */
-  async resyncAll(): Promise<void> {
-    const pods = (await this.api.list(this.api.def('pods'), undefined)).items as Pod[];
-    for (const p of pods) if (this.responsibleFor(p)) this.queue.add(podKey(p));
+  resyncAll(): void {
+    if (!this.pods) return;
+    for (const { obj } of this.pods.values()) if (this.responsibleFor(obj)) this.queue.add(podKey(obj));
   }
 
   private serialized(work: () => Promise<void>): Promise<void> {
@@ -170,26 +219,21 @@ export class SchedulerController {
 
   /** One scheduling attempt for one pod. */
   async scheduleOne(key: string): Promise<void> {
+    if (!this.pods || !this.nodes || this.stopped) return;
     const slash = key.indexOf('/');
     const namespace = key.slice(0, slash);
     const name = key.slice(slash + 1);
-    const pod = await this.api.tryGet<Pod>(this.api.def('pods'), namespace, name);
+    const pod = this.pods.get(namespace, name)?.obj;
     if (!pod || !this.responsibleFor(pod)) {
       this.unschedulable.delete(key);
       return;
     }
-    const nodes = (await this.api.list(this.api.def('nodes'), undefined)).items as Node[];
-    const all = (await this.api.list(this.api.def('pods'), undefined)).items as Pod[];
-    const podsByNode = new Map<string, Pod[]>();
-    for (const p of all) {
-      if (!p.spec.nodeName || !isActivePod(p)) continue;
-      let list = podsByNode.get(p.spec.nodeName);
-      if (!list) podsByNode.set(p.spec.nodeName, (list = []));
-      list.push(p);
-    }
-    const decision = pickNode(pod, nodes, podsByNode, this.api.gates);
+    const nodes = Array.from(this.nodes.values(), (c) => c.obj);
+    const decision = pickNode(pod, nodes, new PodsOnNodes(this.pods), this.api.gates);
     this.opts.onDecision?.(pod, decision);
     if (decision.node) {
+      await this.limiter.take();
+      if (this.stopped) return;
       try {
         await bindPod(this.api, namespace, name, decision.node, { ...schedulerUser, warnings: [] });
       } catch (e) {
@@ -201,21 +245,23 @@ export class SchedulerController {
         throw e;
       }
       this.unschedulable.delete(key);
-      await this.setScheduledCondition(namespace, name, { type: 'PodScheduled', status: 'True' });
-      await this.recordEvent(pod, 'Normal', 'Scheduled', 'Binding', `Successfully assigned ${namespace}/${name} to ${decision.node}`);
+      // Upstream the binding subresource sets this condition in the binding's own write (one
+      // request); binding.ts does not yet, so it is written here, outside the rate limit.
+      await this.setScheduledCondition(namespace, name, { type: 'PodScheduled', status: 'True' }, false);
+      this.events.record(pod, 'Normal', 'Scheduled', 'Binding', `Successfully assigned ${namespace}/${name} to ${decision.node}`);
       return;
     }
     const message = decision.message!;
-    this.unschedulable.set(key, podFingerprint(pod));
-    await this.recordEvent(pod, 'Warning', 'FailedScheduling', 'Scheduling', message);
-    await this.setScheduledCondition(namespace, name, { type: 'PodScheduled', status: 'False', reason: 'Unschedulable', message });
+    this.unschedulable.add(key);
+    this.events.record(pod, 'Warning', 'FailedScheduling', 'Scheduling', message);
+    await this.setScheduledCondition(namespace, name, { type: 'PodScheduled', status: 'False', reason: 'Unschedulable', message }, true);
   }
 
-  /** Sets the PodScheduled condition through the status subresource, when it changes. */
-  private async setScheduledCondition(namespace: string, name: string, cond: PodCondition): Promise<void> {
+  /** Sets the PodScheduled condition through the status subresource, when it changes (a request: `limited`). */
+  private async setScheduledCondition(namespace: string, name: string, cond: PodCondition, limited: boolean): Promise<void> {
     const def = this.api.def('pods');
     for (let attempt = 0; attempt < 5; attempt++) {
-      const pod = await this.api.tryGet<Pod>(def, namespace, name);
+      const pod = this.pods?.get(namespace, name)?.obj;
       if (!pod) return;
       const conditions = [...(pod.status?.conditions ?? [])];
       const i = conditions.findIndex((c) => c.type === cond.type);
@@ -231,7 +277,14 @@ export class SchedulerController {
       };
       if (i >= 0) conditions[i] = next;
       else conditions.push(next);
+      if (limited) {
+        await this.limiter.take();
+        if (this.stopped) return;
+        // The pod may have changed while this waited for its turn.
+        if (this.pods?.get(namespace, name)?.obj !== pod) continue;
+      }
       try {
+        // Guarded by the cached resourceVersion: a newer status is read again, never overwritten.
         await this.api.update(def, namespace, name, { ...pod, status: { ...(pod.status ?? {}), conditions } } as Pod, { ...schedulerUser, warnings: [] }, 'status');
         return;
       } catch (e) {
@@ -242,62 +295,24 @@ export class SchedulerController {
     }
   }
 
-  /** Writes a core/v1 event about a pod, or bumps the count of the same one written before. */
-  private async recordEvent(pod: Pod, type: string, reason: string, action: string, message: string): Promise<void> {
-    const def = this.api.def('events');
-    const namespace = pod.metadata.namespace!;
-    const now = timestamp(this.api.now());
-    const cacheKey = `${pod.metadata.uid}\u0000${reason}\u0000${message}`;
-    const known = this.events.get(cacheKey);
-    if (known) {
-      const ev = await this.api.tryGet<Event>(def, namespace, known);
-      if (ev) {
-        try {
-          await this.api.update(def, namespace, known, { ...ev, count: (ev.count ?? 1) + 1, lastTimestamp: now } as Event, { ...schedulerUser, warnings: [] });
-          return;
-        } catch (e) {
-          if (!(e instanceof StatusError && (e.code === 404 || e.code === 409))) throw e;
-        }
-      }
-    }
-    const name = `${pod.metadata.name}.${(Date.now() * 1000 + (this.eventSeq++ % 1000)).toString(16)}`;
-    const ev: Event = {
-      apiVersion: 'v1',
-      kind: 'Event',
-      metadata: { name, namespace },
-      involvedObject: { kind: 'Pod', namespace, name: pod.metadata.name, uid: pod.metadata.uid, apiVersion: 'v1', resourceVersion: pod.metadata.resourceVersion },
-      reason,
-      message,
-      source: { component: this.schedulerName },
-      firstTimestamp: now,
-      lastTimestamp: now,
-      count: 1,
-      type,
-      eventTime: null,
-      reportingComponent: this.schedulerName,
-      reportingInstance: this.schedulerName,
-      action,
-    };
-    try {
-      await this.api.create(def, namespace, ev, { ...schedulerUser, warnings: [] });
-      this.events.set(cacheKey, name);
-    } catch (e) {
-      // The namespace may be going away; an event is not worth failing the attempt for.
-      if (!(e instanceof StatusError)) throw e;
-    }
-  }
-
-  /** Resolves when no scheduling attempt is queued or running. */
+  /** Resolves when no scheduling attempt is queued or running and every event is written. */
   async idle(): Promise<void> {
     await this.queue.idle();
     await this.chain;
+    await this.events.flush();
   }
 
-  stop(): void {
+  /** Stops taking work; resolves once the attempt and the event write in progress are done. */
+  async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
-    for (const w of this.watches) w.cancel();
-    this.watches = [];
+    for (const u of this.unsubscribe) u();
+    this.unsubscribe = [];
     this.queue.stop();
+    this.limiter.releaseAll();
+    await this.chain;
+    await this.events.stop();
+    for (const c of this.own) c.stop();
+    this.own = [];
   }
 }

@@ -1,4 +1,5 @@
-// The scheduler against the real in-process API server.
+// The scheduler against the real in-process API server, which starts it (startServer's
+// `scheduler` option) and feeds it from its watch caches of pods and nodes.
 
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -8,7 +9,7 @@ import { join } from 'node:path';
 import { startServer, type RunningServer } from '../../src/apiserver/server.js';
 import type { RequestInfo } from '../../src/apiserver/rest.js';
 import type { Event, KubeObject, Pod } from '../../src/api/types.js';
-import { SchedulerController } from '../../src/controllers/scheduler.js';
+import type { SchedulerController } from '../../src/controllers/scheduler.js';
 import { node, pod } from './helpers.js';
 
 const admin: RequestInfo = { user: { name: 'admin', groups: ['system:masters'] }, dryRun: false, fieldValidation: 'Ignore', warnings: [] };
@@ -38,12 +39,10 @@ describe('SchedulerController', () => {
     dir = mkdtempSync(join(tmpdir(), 'bulkhead-sched-'));
     s = await startServer({ dataDir: join(dir, 'data'), store: 'memory:', port: 0 });
     for (const n of ['n1', 'n2']) await s.api.create(s.api.def('nodes'), undefined, node(n, { cpu: '2', memory: '1Gi', pods: '110' }), { ...admin, warnings: [] });
-    sched = new SchedulerController(s.api, { resyncMs: 600_000 });
-    await sched.start();
+    sched = s.scheduler!;
   });
 
   after(async () => {
-    sched?.stop();
     await s?.close();
     rmSync(dir, { recursive: true, force: true });
   });
@@ -106,5 +105,98 @@ describe('SchedulerController', () => {
     await sched.idle();
     assert.equal((await get('other')).spec.nodeName, undefined);
     assert.equal((await failedEvents('other')).length, 0);
+  });
+});
+
+describe('SchedulerController on watch caches', () => {
+  const servers: { s: RunningServer; dir: string }[] = [];
+  async function server(opts: { scheduler?: boolean } = {}): Promise<RunningServer> {
+    const dir = mkdtempSync(join(tmpdir(), 'bulkhead-sched-'));
+    const s = await startServer({ dataDir: join(dir, 'data'), store: 'memory:', port: 0, ...opts });
+    servers.push({ s, dir });
+    return s;
+  }
+  after(async () => {
+    for (const { s, dir } of servers) {
+      await s.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+  const create = (s: RunningServer, p: Pod) => s.api.create(s.api.def('pods'), 'default', { ...p, metadata: { name: p.metadata.name } } as KubeObject, { ...admin, warnings: [] });
+  const addNode = (s: RunningServer, name: string, memory: string) => s.api.create(s.api.def('nodes'), undefined, node(name, { cpu: '4', memory, pods: '110' }), { ...admin, warnings: [] });
+  const pods = async (s: RunningServer) => (await s.api.list(s.api.def('pods'), 'default')).items as Pod[];
+
+  it('with no node registered, reports what kube-scheduler reports: no nodes available to schedule pods', async () => {
+    const s = await server();
+    await create(s, pod('lonely', { memory: '10Mi' }));
+    await s.scheduler!.idle();
+    const p = await s.api.get<Pod>(s.api.def('pods'), 'default', 'lonely');
+    const cond = p.status?.conditions?.find((c) => c.type === 'PodScheduled');
+    assert.deepEqual([cond?.status, cond?.reason, cond?.message], ['False', 'Unschedulable', 'no nodes available to schedule pods']);
+    const evs = ((await s.api.list(s.api.def('events'), 'default')).items as Event[]).filter((e) => e.involvedObject.name === 'lonely');
+    assert.deepEqual(evs.map((e) => [e.type, e.reason, e.message, e.source?.component, e.action]), [['Warning', 'FailedScheduling', 'no nodes available to schedule pods', 'default-scheduler', 'Scheduling']]);
+    // A node appearing is what it waits for.
+    await addNode(s, 'late', '1Gi');
+    await waitFor('lonely bound', async () => (await s.api.get<Pod>(s.api.def('pods'), 'default', 'lonely')).spec.nodeName || undefined);
+  });
+
+  it('a burst of pods created at once never overcommits a node: each attempt sees the pods bound before it', async () => {
+    const s = await server();
+    await addNode(s, 'a', '1Gi');
+    await addNode(s, 'b', '1Gi');
+    // 300Mi each: three fit on a node, the seventh fits nowhere.
+    await Promise.all(Array.from({ length: 7 }, (_, i) => create(s, pod(`burst-${i}`, { memory: '300Mi' }))));
+    await s.scheduler!.idle();
+    const all = await pods(s);
+    const perNode = new Map<string, number>();
+    for (const p of all) if (p.spec.nodeName) perNode.set(p.spec.nodeName, (perNode.get(p.spec.nodeName) ?? 0) + 1);
+    assert.deepEqual([...perNode].sort(), [['a', 3], ['b', 3]]);
+    const left = all.filter((p) => !p.spec.nodeName);
+    assert.equal(left.length, 1);
+    assert.equal(left[0]!.status?.conditions?.find((c) => c.type === 'PodScheduled')?.message, '0/2 nodes are available: 2 Insufficient memory. preemption: 0/2 nodes are available: 2 No preemption victims found for incoming pod.');
+  });
+
+  it('attempts read pods and nodes from the caches, never by listing the store', async () => {
+    const s = await server();
+    await addNode(s, 'n', '8Gi');
+    const store = s.api.store;
+    const list = store.list.bind(store);
+    let lists = 0;
+    store.list = (...args) => {
+      lists++;
+      return list(...args);
+    };
+    try {
+      for (let i = 0; i < 20; i++) await create(s, pod(`cheap-${i}`, { memory: '10Mi' }));
+      await s.scheduler!.idle();
+    } finally {
+      store.list = list;
+    }
+    assert.equal((await pods(s)).filter((p) => p.spec.nodeName === 'n').length, 20);
+    assert.equal(lists, 0);
+  });
+
+  it('a bound pod that finishes frees its node for a waiting pod', async () => {
+    const s = await server();
+    await addNode(s, 'solo', '512Mi');
+    await create(s, pod('first', { memory: '400Mi' }));
+    await s.scheduler!.idle();
+    await create(s, pod('second', { memory: '400Mi' }));
+    await s.scheduler!.idle();
+    assert.equal((await s.api.get<Pod>(s.api.def('pods'), 'default', 'second')).spec.nodeName, undefined);
+    const first = await s.api.get<Pod>(s.api.def('pods'), 'default', 'first');
+    await s.api.update(s.api.def('pods'), 'default', 'first', { ...first, status: { ...first.status, phase: 'Succeeded' } } as KubeObject, { ...admin, warnings: [] }, 'status');
+    await waitFor('second bound', async () => (await s.api.get<Pod>(s.api.def('pods'), 'default', 'second')).spec.nodeName || undefined);
+  });
+
+  it('scheduler: false leaves pending pods alone', async () => {
+    const s = await server({ scheduler: false });
+    assert.equal(s.scheduler, undefined);
+    await addNode(s, 'idle', '1Gi');
+    await create(s, pod('waits', { memory: '10Mi' }));
+    await new Promise((r) => setTimeout(r, 100));
+    const p = await s.api.get<Pod>(s.api.def('pods'), 'default', 'waits');
+    assert.equal(p.spec.nodeName, undefined);
+    assert.equal(p.status?.conditions?.find((c) => c.type === 'PodScheduled'), undefined);
   });
 });

@@ -1,0 +1,84 @@
+// ObjectCache: current as soon as a write resolves, indexes that follow objects between
+// buckets, listeners that see the previous state, and a listener's failure kept away from the
+// watch that feeds every reader.
+
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { Pod } from '../../src/api/types.js';
+import { ObjectCache, type CacheEventType } from '../../src/apiserver/cache.js';
+import { findResource, storageKey } from '../../src/apiserver/resources.js';
+import { MemoryStore } from '../../src/storage/index.js';
+
+const podsDef = findResource('', 'v1', 'pods')!;
+const key = (name: string) => storageKey(podsDef, 'default', name);
+const value = (name: string, node?: string, phase?: string) =>
+  JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'default' }, spec: { containers: [], ...(node ? { nodeName: node } : {}) }, ...(phase ? { status: { phase } } : {}) });
+const byNode = (p: Pod) => (p.spec.nodeName && p.status?.phase !== 'Succeeded' ? p.spec.nodeName : undefined);
+const names = (m: ReadonlyMap<string, Pod>) => [...m.values()].map((p) => p.metadata.name).sort();
+
+describe('ObjectCache', () => {
+  it('has every write by the time the write resolves, and starts from what is stored', async () => {
+    const store = new MemoryStore();
+    await store.create(key('old'), value('old'));
+    const c = new ObjectCache<Pod>(store, podsDef);
+    await c.start();
+    assert.equal(c.get('default', 'old')?.obj.metadata.name, 'old');
+    const kv = await store.create(key('new'), value('new', 'n1'));
+    assert.equal(c.get('default', 'new')?.modRevision, kv.modRevision);
+    assert.equal(c.get('default', 'new')?.obj.metadata.resourceVersion, String(kv.modRevision));
+    assert.ok(Object.isFrozen(c.get('default', 'new')!.obj));
+    assert.equal(c.size, 2);
+    c.stop();
+  });
+
+  it('keeps an index current through adds, moves, bucket exits and deletes', async () => {
+    const store = new MemoryStore();
+    await store.create(key('a'), value('a', 'n1'));
+    const c = new ObjectCache<Pod>(store, podsDef);
+    await c.start();
+    c.addIndex('node', byNode);
+    const steps: { name: string; write: () => Promise<unknown>; want: Record<string, string[]> }[] = [
+      { name: 'built from the current contents', write: async () => undefined, want: { n1: ['a'], n2: [] } },
+      { name: 'an added object joins its bucket', write: () => store.create(key('b'), value('b', 'n1')), want: { n1: ['a', 'b'], n2: [] } },
+      { name: 'an object without a value is in no bucket', write: () => store.create(key('c'), value('c')), want: { n1: ['a', 'b'], n2: [] } },
+      { name: 'a change of value moves it', write: () => store.update(key('b'), value('b', 'n2')), want: { n1: ['a'], n2: ['b'] } },
+      { name: 'a change to no value takes it out', write: () => store.update(key('a'), value('a', 'n1', 'Succeeded')), want: { n1: [], n2: ['b'] } },
+      { name: 'a delete takes it out', write: () => store.delete(key('b')), want: { n1: [], n2: [] } },
+      { name: 'a value gained puts it in', write: () => store.update(key('c'), value('c', 'n2')), want: { n1: [], n2: ['c'] } },
+    ];
+    for (const s of steps) {
+      await s.write();
+      for (const [bucket, want] of Object.entries(s.want)) assert.deepEqual(names(c.byIndex('node', bucket)), want, `${s.name}: ${bucket}`);
+    }
+    c.stop();
+  });
+
+  it('tells listeners the change, the new state and the previous one; a throwing listener stops nothing', async () => {
+    const store = new MemoryStore();
+    const c = new ObjectCache<Pod>(store, podsDef);
+    await c.start();
+    const seen: [CacheEventType, string | undefined, string | undefined][] = [];
+    c.subscribe(() => {
+      throw new Error('listener bug');
+    });
+    const stopListening = c.subscribe((type, obj, old) => seen.push([type, obj.spec.nodeName, old?.spec.nodeName]));
+    const error = console.error;
+    console.error = () => undefined;
+    try {
+      await store.create(key('p'), value('p'));
+      await store.update(key('p'), value('p', 'n1'));
+      await store.delete(key('p'));
+    } finally {
+      console.error = error;
+    }
+    stopListening();
+    await store.create(key('q'), value('q'));
+    assert.deepEqual(seen, [
+      ['ADDED', undefined, undefined],
+      ['MODIFIED', 'n1', undefined],
+      ['DELETED', 'n1', 'n1'],
+    ]);
+    assert.equal(c.get('default', 'q')?.obj.metadata.name, 'q');
+    c.stop();
+  });
+});
