@@ -1,7 +1,8 @@
 // An in-memory copy of one resource, kept current by a store watch: what an informer is to
 // kube-apiserver's admission plugins and to kube-scheduler. The server keeps one for the small,
-// hot objects every pod admission reads (namespaces, LimitRanges, ResourceQuotas) and, for the
-// scheduler, one of pods and one of nodes.
+// hot objects every pod admission reads (namespaces, LimitRanges, ResourceQuotas); the
+// scheduler keeps one of nodes and one of the pods that have not finished, without their
+// managedFields, as kube-scheduler's informers hold them.
 //
 // The store delivers watch events before a write's promise resolves, so the copy is never behind
 // a write this process has finished: a scheduling attempt that follows a binding sees the bound
@@ -33,11 +34,16 @@ interface Index<T extends KubeObject> {
 
 const noObjects: ReadonlyMap<string, never> = new Map<string, never>();
 
-/** decodeStored for an object nobody else holds: resourceVersion set in place, then frozen. */
-function decode<T extends KubeObject>(kv: KeyValue): CachedObject<T> {
-  const obj = JSON.parse(kv.value) as T;
-  (obj.metadata ??= {}).resourceVersion = String(kv.modRevision);
-  return { key: kv.key, modRevision: kv.modRevision, obj: Object.freeze(obj) };
+export interface ObjectCacheOptions<T extends KubeObject> {
+  /** Which objects to hold (a field selector's job upstream); one that stops matching leaves as DELETED. */
+  keep?: (obj: T) => boolean;
+  /** Changes a decoded object before it is cached (an informer's TransformFunc). */
+  transform?: (obj: T) => void;
+}
+
+/** kube-scheduler's informer transform: managedFields only cost memory in a cache. */
+export function stripManagedFields(obj: KubeObject): void {
+  if (obj.metadata?.managedFields) delete obj.metadata.managedFields;
 }
 
 export class ObjectCache<T extends KubeObject = KubeObject> {
@@ -48,14 +54,23 @@ export class ObjectCache<T extends KubeObject = KubeObject> {
   private readonly lists = new Map<string, CachedObject<T>[]>();
   private watch?: Watch;
 
-  constructor(private readonly store: Store, readonly def: ResourceDef) {}
+  constructor(private readonly store: Store, readonly def: ResourceDef, private readonly opts: ObjectCacheOptions<T> = {}) {}
+
+  /** decodeStored for an object nobody else holds: resourceVersion set in place, then frozen. */
+  private decode(kv: KeyValue): CachedObject<T> | undefined {
+    const obj = JSON.parse(kv.value) as T;
+    (obj.metadata ??= {}).resourceVersion = String(kv.modRevision);
+    if (this.opts.keep && !this.opts.keep(obj)) return undefined;
+    this.opts.transform?.(obj);
+    return { key: kv.key, modRevision: kv.modRevision, obj: Object.freeze(obj) };
+  }
 
   async start(): Promise<void> {
     const prefix = storageKey(this.def, undefined);
     const snapshot = await this.store.list(prefix);
-    for (const kv of snapshot.items) this.apply(kv.key, decode<T>(kv));
+    for (const kv of snapshot.items) this.apply(kv.key, this.decode(kv));
     this.watch = await this.store.watch(prefix, snapshot.revision, {
-      event: (e) => this.apply(e.kv.key, e.type === 'DELETE' ? undefined : decode<T>(e.kv)),
+      event: (e) => this.apply(e.kv.key, e.type === 'DELETE' ? undefined : this.decode(e.kv)),
     });
   }
 

@@ -1,8 +1,8 @@
 // Assembles a running API server: the store, certificates and tokens in the data directory,
 // the registry with its strategies, the HTTPS listener, the controllers (quota, namespace and
-// the scheduler, fed by watch caches of pods and nodes), and an admin kubeconfig that the real
-// kubectl can use. pods/log is proxied to the agent of the pod's node, as kube-apiserver proxies
-// it to the kubelet.
+// the scheduler, which keeps its own watch caches of pods and nodes), and an admin kubeconfig
+// that the real kubectl can use. pods/log is proxied to the agent of the pod's node, as
+// kube-apiserver proxies it to the kubelet.
 
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
@@ -13,7 +13,6 @@ import type { PodSecurityDefaults } from '../admission/podsecurity.js';
 import { NamespaceController } from '../controllers/namespace.js';
 import { QuotaController } from '../controllers/quota.js';
 import { SchedulerController } from '../controllers/scheduler.js';
-import type { Node, Pod } from '../api/types.js';
 import { openStore } from '../storage/index.js';
 import type { Store } from '../storage/store.js';
 import { adminUser, bearerAuthenticator, mastersGroup, NodeAwareAuthorizer, nodesGroup, nodeUserPrefix, TokenFile } from './auth.js';
@@ -172,13 +171,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
 
   let scheduler: SchedulerController | undefined;
   if (opts.scheduler ?? true) {
-    const pods = new ObjectCache<Pod>(store, api.def('pods'));
-    const nodes = new ObjectCache<Node>(store, api.def('nodes'));
-    await pods.start();
-    await nodes.start();
-    api.caches.set('pods', pods as unknown as ObjectCache);
-    api.caches.set('nodes', nodes as unknown as ObjectCache);
-    scheduler = new SchedulerController(api, { pods, nodes });
+    scheduler = new SchedulerController(api);
     await scheduler.start();
   }
 

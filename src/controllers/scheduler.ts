@@ -4,10 +4,11 @@
 // goes through the binding subresource's rules (src/apiserver/binding.ts).
 //
 // Pods and nodes are read from watch-fed caches (src/apiserver/cache.ts), as kube-scheduler
-// reads its informers: the pod cache keeps an index of the active pods bound to each node, so an
-// attempt costs O(nodes + pods on the nodes it looks at), never a listing of the store. The store
-// delivers a write's watch event before the write resolves, so the attempt after a binding sees
-// the bound pod.
+// reads its informers: the pod cache holds the pods that have not finished, without their
+// managedFields (kube-scheduler's pod informer selects status.phase!=Succeeded,Failed and trims
+// them), and keeps an index of the pods bound to each node, so an attempt costs O(nodes + pods on
+// the nodes it looks at), never a listing of the store. The store delivers a write's watch event
+// before the write resolves, so the attempt after a binding sees the bound pod.
 //
 // Its writes are paced as kube-scheduler's are by its client: a token bucket of `qps` per second
 // and `burst` (KubeSchedulerConfiguration's clientConnection defaults, 50 and 100), one token per
@@ -24,7 +25,7 @@
 
 import type { KubeObject, Node, Pod, PodCondition } from '../api/types.js';
 import type { Api, RequestInfo } from '../apiserver/rest.js';
-import { ObjectCache } from '../apiserver/cache.js';
+import { ObjectCache, stripManagedFields, type ObjectCacheOptions } from '../apiserver/cache.js';
 import { timestamp } from '../apiserver/objects.js';
 import { StatusError } from '../apiserver/status.js';
 import { bindPod } from '../apiserver/binding.js';
@@ -63,7 +64,7 @@ export interface SchedulerOptions {
   /** The client-side rate limit of the scheduler's writes (default 50 per second, burst 100; 0: none). */
   qps?: number;
   burst?: number;
-  /** Watch-fed caches to read from (the server's); the scheduler starts its own when absent. */
+  /** Watch-fed caches to read from; the scheduler starts its own when absent. */
   pods?: ObjectCache<Pod>;
   nodes?: ObjectCache<Node>;
 }
@@ -150,16 +151,16 @@ export class SchedulerController {
     return !p.spec.nodeName && !p.metadata.deletionTimestamp && (p.spec.schedulerName ?? defaultSchedulerName) === this.schedulerName && isActivePod(p);
   }
 
-  private async cache<T extends KubeObject>(given: ObjectCache<T> | undefined, resource: string): Promise<ObjectCache<T>> {
+  private async cache<T extends KubeObject>(given: ObjectCache<T> | undefined, resource: string, opts: ObjectCacheOptions<T> = {}): Promise<ObjectCache<T>> {
     if (given) return given;
-    const c = new ObjectCache<T>(this.api.store, this.api.def(resource));
+    const c = new ObjectCache<T>(this.api.store, this.api.def(resource), opts);
     await c.start();
     this.own.push(c as unknown as ObjectCache);
     return c;
   }
 
   async start(): Promise<void> {
-    const pods = (this.pods = await this.cache(this.opts.pods, 'pods'));
+    const pods = (this.pods = await this.cache<Pod>(this.opts.pods, 'pods', { keep: isActivePod, transform: stripManagedFields }));
     const nodes = (this.nodes = await this.cache(this.opts.nodes, 'nodes'));
     pods.addIndex(activePodsByNodeIndex, boundActiveNode);
     this.unsubscribe.push(pods.subscribe((type, p, old) => this.onPod(type, p, old)));
@@ -185,7 +186,8 @@ export class SchedulerController {
       return;
     }
     this.unschedulable.delete(key);
-    // A bound pod that finished frees its node's resources.
+    // A bound pod that finished frees its node's resources (a cache that drops finished pods
+    // reports this as DELETED above).
     if (old && boundActiveNode(old) && !boundActiveNode(p)) this.retryUnschedulable();
   }
 

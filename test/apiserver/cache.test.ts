@@ -1,11 +1,11 @@
 // ObjectCache: current as soon as a write resolves, indexes that follow objects between
-// buckets, listeners that see the previous state, and a listener's failure kept away from the
-// watch that feeds every reader.
+// buckets, a filter and a transform as informers have them, listeners that see the previous
+// state, and a listener's failure kept away from the watch that feeds every reader.
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Pod } from '../../src/api/types.js';
-import { ObjectCache, type CacheEventType } from '../../src/apiserver/cache.js';
+import { ObjectCache, stripManagedFields, type CacheEventType } from '../../src/apiserver/cache.js';
 import { findResource, storageKey } from '../../src/apiserver/resources.js';
 import { MemoryStore } from '../../src/storage/index.js';
 
@@ -50,6 +50,27 @@ describe('ObjectCache', () => {
       await s.write();
       for (const [bucket, want] of Object.entries(s.want)) assert.deepEqual(names(c.byIndex('node', bucket)), want, `${s.name}: ${bucket}`);
     }
+    c.stop();
+  });
+
+  it('holds only what `keep` accepts (leaving as DELETED) and transforms what it holds', async () => {
+    const store = new MemoryStore();
+    const withFields = (name: string, phase?: string) => JSON.stringify({ ...JSON.parse(value(name, 'n1', phase)), metadata: { name, namespace: 'default', managedFields: [{ manager: 'x' }] } });
+    await store.create(key('done'), withFields('done', 'Succeeded'));
+    const c = new ObjectCache<Pod>(store, podsDef, { keep: (p) => p.status?.phase !== 'Succeeded', transform: stripManagedFields });
+    await c.start();
+    const seen: [CacheEventType, string | undefined][] = [];
+    c.subscribe((type, obj) => seen.push([type, obj.status?.phase]));
+    assert.equal(c.get('default', 'done'), undefined);
+    await store.create(key('live'), withFields('live', 'Running'));
+    assert.equal(c.get('default', 'live')?.obj.metadata.managedFields, undefined);
+    await store.update(key('live'), withFields('live', 'Succeeded'));
+    assert.equal(c.get('default', 'live'), undefined);
+    // The last state held is what listeners get for the departure.
+    assert.deepEqual(seen, [
+      ['ADDED', 'Running'],
+      ['DELETED', 'Running'],
+    ]);
     c.stop();
   });
 

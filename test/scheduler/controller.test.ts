@@ -133,6 +133,14 @@ describe('SchedulerController on watch caches', () => {
     const p = await s.api.get<Pod>(s.api.def('pods'), 'default', 'lonely');
     const cond = p.status?.conditions?.find((c) => c.type === 'PodScheduled');
     assert.deepEqual([cond?.status, cond?.reason, cond?.message], ['False', 'Unschedulable', 'no nodes available to schedule pods']);
+    // The condition is the scheduler's own field on the status subresource; what others own stays.
+    assert.deepEqual(
+      (p.metadata.managedFields ?? []).map((m) => [m.manager, m.operation, m.subresource ?? '']).sort(),
+      [
+        ['default-scheduler', 'Update', 'status'],
+        ['unknown', 'Update', ''],
+      ],
+    );
     const evs = ((await s.api.list(s.api.def('events'), 'default')).items as Event[]).filter((e) => e.involvedObject.name === 'lonely');
     assert.deepEqual(evs.map((e) => [e.type, e.reason, e.message, e.source?.component, e.action]), [['Warning', 'FailedScheduling', 'no nodes available to schedule pods', 'default-scheduler', 'Scheduling']]);
     // A node appearing is what it waits for.
