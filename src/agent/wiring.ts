@@ -24,9 +24,12 @@ export function createPodRuntime(ctx: RuntimeContext): PodRuntime & PodWorker {
 export function createEviction(ctx: EvictionContext): PodAdmitter {
   const worker = ctx.runtime as PodRuntime & PodWorker;
   const memoryMount = ctx.host.cgroups.v1.memory;
+  // Only memory is observed so far; the disk signals of the default --eviction-hard are named once.
+  const unobserved = ctx.thresholds.filter((t) => !t.signal.startsWith('memory.') && !t.signal.startsWith('allocatableMemory.'));
+  if (unobserved.length) process.stderr.write(`bulkhead agent: eviction: ${unobserved.map((t) => t.signal).join(', ')} are not observed on this node yet; only memory.available evicts\n`);
   return new EvictionManager({
     capacityBytes: ctx.node.memoryBytes,
-    thresholds: ctx.thresholds,
+    thresholds: ctx.thresholds.filter((t) => !unobserved.includes(t)),
     nodeMemcgDir: ctx.nodeCgroups.memoryDir(),
     activePods: () => ctx.agent.activePods(),
     podMemcgDir: (pod: Pod) => (memoryMount ? join(memoryMount, worker.podCgroupPath(pod)) : undefined),
