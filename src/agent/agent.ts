@@ -229,6 +229,11 @@ export class Agent {
     return [...this.pods.values()].filter((e) => !e.gone && e.admitted && !e.rejected && !e.finished && !e.pod.metadata.deletionTimestamp).map((e) => e.pod);
   }
 
+  /** Writes the Node's status now (a pressure condition changed), not at the next heartbeat. */
+  nodeStatusChanged(): void {
+    void this.registration?.beat().catch((e: unknown) => this.log(`node status: ${errText(e)}`));
+  }
+
   /** Kills a pod and marks it Failed with the given reason (node-pressure eviction). */
   async evict(pod: Pod, reason: string, message: string): Promise<void> {
     const e = this.pods.get(pod.metadata.uid ?? '');

@@ -34,6 +34,7 @@ export function createEviction(ctx: EvictionContext): PodAdmitter {
     activePods: () => ctx.agent.activePods(),
     podMemcgDir: (pod: Pod) => (memoryMount ? join(memoryMount, worker.podCgroupPath(pod)) : undefined),
     evict: (pod, reason, message) => ctx.agent.evict(pod, reason, message),
+    onPressureChange: () => ctx.agent.nodeStatusChanged(),
     gates: ctx.gates,
     log: (line) => process.stderr.write(`bulkhead agent: eviction: ${line}\n`),
   });

@@ -225,4 +225,74 @@ describe('end to end on the real kernel: the OOM kill mode and ulimits test plan
     assert.equal(r.code, 1);
     assert.match(r.stderr, /violates PodSecurity "baseline:latest": ulimits \(container "elasticsearch" must not set securityContext\.ulimits\)/);
   });
+
+  it('after an agent restart it adopts running containers: nothing started twice', async () => {
+    await v1.ok(['apply', '-f', v1.file('adopt.yaml', podYAML('adopt', `  - name: c
+    image: busybox
+    command: ["sh", "-c", "i=0; while true; do i=$((i+1)); echo tick $i; sleep 0.2; done"]
+`))]);
+    const before = await v1.until('adopt running', async () => {
+      const p = await v1.pod('adopt');
+      return containerStatus(p, 'c')?.state.running ? p : undefined;
+    }, 60_000);
+    const id = containerStatus(before, 'c')!.containerID!;
+    const pid = containerPid(v1, id);
+    await v1.restart();
+    await new Promise((r) => setTimeout(r, 1500));
+    const after = await v1.pod('adopt');
+    const cs = containerStatus(after, 'c')!;
+    assert.equal(cs.containerID, id, 'the same container');
+    assert.equal(cs.restartCount, 0);
+    assert.ok(cs.state.running);
+    assert.equal(containerPid(v1, id), pid, 'the same process, not a second start');
+    const ids = execFileSync('runc', ['--root', join(v1.dataDir, 'agent', 'state', 'runc'), 'list', '-q'], { encoding: 'utf8' }).split('\n').filter((x) => x.startsWith(after.metadata.uid));
+    assert.equal(ids.length, 2, `one sandbox and one container: ${ids.join(' ')}`);
+    // The restarted agent serves its logs and stops the pod when it is deleted.
+    assert.match(await v1.ok(['logs', 'adopt', '--tail', '1']), /^tick \d+$/m);
+    await v1.ok(['delete', 'pod', 'adopt', '--grace-period=1']);
+    const left = execFileSync('runc', ['--root', join(v1.dataDir, 'agent', 'state', 'runc'), 'list', '-q'], { encoding: 'utf8' }).split('\n').filter((x) => x.startsWith(after.metadata.uid));
+    assert.deepEqual(left, [], 'nothing of the pod is left in the runtime');
+  });
+});
+
+describe('end to end on the real kernel: node memory pressure', skip, () => {
+  let small: UpCluster;
+  before(async () => {
+    // A 700Mi node whose hard threshold is 520Mi available: a BestEffort pod holding ~240Mi trips it.
+    small = await startUp(['--node-memory', '700Mi', '--node-cpu', '2', '--eviction-hard', 'memory.available<520Mi']);
+  });
+  after(async () => {
+    await small?.stop();
+  });
+
+  it('evicts the BestEffort pod over its request, keeps the Guaranteed one, reports MemoryPressure and keeps new BestEffort pods off the node', async () => {
+    await small.ok(['apply', '-f', small.file('g.yaml', podYAML('steady', `  - name: c
+    image: busybox
+    command: ["sleep", "3600"]
+    resources: {requests: {cpu: 100m, memory: 64Mi}, limits: {cpu: 100m, memory: 64Mi}}
+`))]);
+    await small.until('steady running', async () => ((await small.pod('steady')).status.phase === 'Running' ? true : undefined), 60_000);
+    await small.ok(['apply', '-f', small.file('hog.yaml', podYAML('hog', `  - name: c
+    image: busybox
+    command: ["sh", "-c", "x=$(head -c 250000000 /dev/zero | tr '\\\\0' a); echo held; sleep 3600"]
+`))]);
+    const hog = await small.until('the hog evicted', async () => {
+      const p = await small.pod('hog');
+      return p.status.phase === 'Failed' ? p : undefined;
+    }, 60_000);
+    const st = hog.status as { reason?: string; message?: string; conditions?: { type: string; reason?: string }[] };
+    assert.equal(st.reason, 'Evicted');
+    assert.match(st.message ?? '', /^The node was low on resource: memory\. Threshold quantity: 520Mi, available: -?\d+(Ki|Mi)?\. /);
+    assert.ok(st.conditions?.some((c) => c.type === 'DisruptionTarget' && c.reason === 'TerminationByKubelet'));
+    assert.equal((await small.pod('steady')).status.phase, 'Running', 'the Guaranteed pod stays');
+    const node = JSON.parse(await small.ok(['get', 'node', small.nodeName, '-o', 'json'])) as { spec: { taints?: { key: string }[] }; status: { conditions: { type: string; status: string }[] } };
+    assert.ok(node.status.conditions.some((c) => c.type === 'MemoryPressure' && c.status === 'True'));
+    assert.ok(node.spec.taints?.some((t) => t.key === 'node.kubernetes.io/memory-pressure'));
+    await small.ok(['apply', '-f', small.file('late.yaml', podYAML('late', `  - name: c
+    image: busybox
+    command: ["sleep", "3600"]
+`))]);
+    const cond = await small.until('the new BestEffort pod unschedulable', async () => (await small.pod('late')).status.conditions?.find((c) => c.type === 'PodScheduled' && c.status === 'False'));
+    assert.equal(cond.message, '0/1 nodes are available: 1 node(s) had untolerated taint(s). preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.');
+  });
 });

@@ -39,6 +39,8 @@ export interface UpCluster {
   /** The pod as JSON. */
   pod(name: string, namespace?: string): Promise<PodJSON>;
   log(): string;
+  /** Stops `bulkhead up` (its containers keep running) and starts it again on the same data. */
+  restart(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -71,21 +73,33 @@ export async function startUp(extraFlags: string[] = [], opts: { startTimeoutMs?
   const cgroupRoot = `/bulkhead-test-${randomBytes(6).toString('hex')}`;
   const nodeName = `node-${randomBytes(3).toString('hex')}`;
   let output = '';
-  const child: ChildProcess = spawn(process.execPath, ['--max-semi-space-size=32', mainJS, 'up', '--data-dir', dataDir, '--listen', '127.0.0.1:0', '--agent-listen', '127.0.0.1:0', '--cgroup-root', cgroupRoot, '--node-name', nodeName, ...extraFlags], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout!.on('data', (d) => (output += d));
-  child.stderr!.on('data', (d) => (output += d));
-  const exited = new Promise<number>((r) => child.on('exit', (code) => r(code ?? -1)));
-  const started = Date.now();
-  while (!/Bulkhead API server is running at/.test(output)) {
-    if (child.exitCode !== null) throw new Error(`bulkhead up exited with ${child.exitCode}:\n${output}`);
-    if (Date.now() - started > (opts.startTimeoutMs ?? 60_000)) {
-      child.kill('SIGKILL');
-      throw new Error(`bulkhead up did not start in time:\n${output}`);
+  let child!: ChildProcess;
+  let exited!: Promise<number>;
+  const args = [mainJS, 'up', '--data-dir', dataDir, '--listen', '127.0.0.1:0', '--agent-listen', '127.0.0.1:0', '--cgroup-root', cgroupRoot, '--node-name', nodeName, ...extraFlags];
+  const launch = async () => {
+    const from = output.length;
+    child = spawn(process.execPath, ['--max-semi-space-size=32', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout!.on('data', (d) => (output += d));
+    child.stderr!.on('data', (d) => (output += d));
+    const c = child;
+    exited = new Promise<number>((r) => c.on('exit', (code) => r(code ?? -1)));
+    const started = Date.now();
+    while (!/Bulkhead API server is running at/.test(output.slice(from))) {
+      if (c.exitCode !== null) throw new Error(`bulkhead up exited with ${c.exitCode}:\n${output}`);
+      if (Date.now() - started > (opts.startTimeoutMs ?? 60_000)) {
+        c.kill('SIGKILL');
+        throw new Error(`bulkhead up did not start in time:\n${output}`);
+      }
+      await new Promise((r) => setTimeout(r, 100));
     }
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  };
+  const terminate = async () => {
+    child.kill('SIGTERM');
+    const t = setTimeout(() => child.kill('SIGKILL'), 15_000);
+    await exited;
+    clearTimeout(t);
+  };
+  await launch();
   const kubeconfig = join(dataDir, 'kubeconfig');
   const env = { ...process.env, KUBECONFIG: kubeconfig, HOME: dir };
   const base = ['--cache-dir', join(dir, 'kube-cache'), '--request-timeout', '30s'];
@@ -152,13 +166,14 @@ export async function startUp(extraFlags: string[] = [], opts: { startTimeoutMs?
       return JSON.parse(await c.ok(['get', 'pod', name, '-n', namespace, '-o', 'json'])) as PodJSON;
     },
     log: () => output,
+    async restart() {
+      await terminate();
+      await launch();
+    },
     async stop() {
       if (child.exitCode === null) {
         await run('kubectl', [...base, 'delete', 'pods', '--all', '-A', '--grace-period=1', '--wait=true', '--timeout=60s']).catch(() => undefined);
-        child.kill('SIGTERM');
-        const t = setTimeout(() => child.kill('SIGKILL'), 15_000);
-        await exited;
-        clearTimeout(t);
+        await terminate();
       }
       // Containers this cluster's runtime still has (only ours: its own runc state directory).
       const runcRoot = join(dataDir, 'agent', 'state', 'runc');
