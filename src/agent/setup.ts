@@ -99,6 +99,7 @@ export function agentNodeConfig(s: Pick<AgentSettings, 'memoryBytes' | 'milliCPU
     oomGroupEmulation: cgroupVersion === 1 && s.oomGroupEmulation,
     ...(probe.nrOpen !== undefined ? { nrOpen: probe.nrOpen } : {}),
     hardRlimitCeilings,
+    host: { minOomScoreAdj: probe.minOomScoreAdj, hardRlimitCeilings: probe.hardRlimitCeilings },
   };
 }
 

@@ -7,6 +7,7 @@ import { parseGoBool } from '../api/featuregates.js';
 import { Quantity } from '../api/quantity.js';
 import { defaultEvictionHard, EvictionConfigError, parseEvictionThresholds } from '../policy/eviction.js';
 import { validateSingleProcessOOMKill } from '../policy/oomkillmode.js';
+import { ulimitRlimitTypes } from '../policy/rlimits.js';
 import { plan, type PlanResult } from '../plan/engine.js';
 import type { NodeConfig } from '../plan/node.js';
 import { renderPlanTable } from '../plan/table.js';
@@ -29,6 +30,7 @@ interface PlanFlags {
   nrOpen?: string;
   output: string;
   recursive?: boolean;
+  thisHost?: boolean;
 }
 
 function parsePositiveQuantity(flag: string, v: string): Quantity {
@@ -66,10 +68,10 @@ function parseUsageFile(path: string): Map<string, bigint> {
   return out;
 }
 
-function nodeFromFlags(f: PlanFlags): NodeConfig {
+function nodeFromFlags(f: PlanFlags, host?: HostFacts): NodeConfig {
   const memoryBytes = f.nodeMemory !== undefined ? parsePositiveQuantity('--node-memory', f.nodeMemory).value() : hostMemoryBytes();
   const milliCPU = f.nodeCpu !== undefined ? parsePositiveQuantity('--node-cpu', f.nodeCpu).milliValue() : hostMilliCPU();
-  let cgroupVersion = hostCgroupVersion();
+  let cgroupVersion = host?.memoryVersion ?? hostCgroupVersion();
   if (f.cgroupVersion !== undefined) {
     if (f.cgroupVersion !== '1' && f.cgroupVersion !== '2') throw new UsageError(`invalid value "${f.cgroupVersion}" for --cgroup-version: must be 1 or 2`);
     cgroupVersion = f.cgroupVersion === '1' ? 1 : 2;
@@ -88,7 +90,15 @@ function nodeFromFlags(f: PlanFlags): NodeConfig {
     if (!/^[1-9][0-9]*$/.test(f.nrOpen)) throw new UsageError(`invalid value "${f.nrOpen}" for --nr-open: must be a positive integer`);
     nrOpen = BigInt(f.nrOpen);
   }
-  return { memoryBytes, milliCPU, cgroupVersion, cgroupDriver: f.cgroupDriver, singleProcessOOMKill, oomGroupEmulation: !!f.oomGroupEmulation, nrOpen };
+  const node: NodeConfig = { memoryBytes, milliCPU, cgroupVersion, cgroupDriver: f.cgroupDriver, singleProcessOOMKill, oomGroupEmulation: !!f.oomGroupEmulation, nrOpen };
+  if (host) {
+    // The node agent's own view of this machine (src/agent/setup.ts agentNodeConfig does the same).
+    const designCeilings: NonNullable<NodeConfig['hardRlimitCeilings']> = {};
+    for (const t of Object.values(ulimitRlimitTypes)) if (host.hardRlimitCeilings[t] !== undefined) designCeilings[t] = host.hardRlimitCeilings[t];
+    node.hardRlimitCeilings = designCeilings;
+    node.host = { minOomScoreAdj: host.minOomScoreAdj, hardRlimitCeilings: host.hardRlimitCeilings };
+  }
+  return node;
 }
 
 /** Exit code: 0 every pod admitted, 1 any refused. */
@@ -102,7 +112,14 @@ export function renderPlan(r: PlanResult, output: string): string {
   return renderPlanTable(r);
 }
 
-export function runPlan(paths: string[], f: PlanFlags, io: { stdout: (s: string) => void; readStdin: () => string }): number {
+/** What `--this-host` reads from the machine (src/agent/runtime/hostprobe.ts probeHost). */
+export interface HostFacts {
+  memoryVersion: 1 | 2;
+  minOomScoreAdj: number;
+  hardRlimitCeilings: Partial<Record<string, bigint>>;
+}
+
+export function runPlan(paths: string[], f: PlanFlags, io: { stdout: (s: string) => void; readStdin: () => string }, host?: HostFacts): number {
   if (!['table', 'json', 'yaml'].includes(f.output)) throw new UsageError(`invalid value "${f.output}" for --output: must be table, json or yaml`);
   if (paths.length === 0) throw new UsageError('no manifests given: pass files, directories or - for standard input');
   const gates = featureGatesFlag(f.featureGates);
@@ -114,7 +131,7 @@ export function runPlan(paths: string[], f: PlanFlags, io: { stdout: (s: string)
     if (e instanceof EvictionConfigError) throw new UsageError(`invalid value "${f.evictionHard}" for --eviction-hard: ${e.message}`);
     throw e;
   }
-  const node = nodeFromFlags(f);
+  const node = nodeFromFlags(f, host);
   const usage = f.usage !== undefined ? parseUsageFile(f.usage) : undefined;
   let objects;
   try {
@@ -144,6 +161,7 @@ export function planCommand(io: { stdout: (s: string) => void; readStdin: () => 
     .option('--usage <file>', 'YAML map "namespace/name: workingSetBytes"; turns on the memory-pressure eviction ranking')
     .option('--eviction-hard <thresholds>', 'hard eviction thresholds', defaultEvictionHard)
     .option('--nr-open <n>', 'the node\'s /proc/sys/fs/nr_open, to which nofile is clamped (default: this machine, else 1048576)')
+    .option('--this-host', 'plan for this machine as the node agent sees it: its cgroup version, the lowest oom_score_adj and the hard rlimits it can set, and what it applies instead')
     .option('-R, --recursive', 'read directories recursively')
     .addOption(new Option('-o, --output <format>', 'output format').choices(['table', 'json', 'yaml']).default('table'))
     .addHelpText('after', `
@@ -153,6 +171,9 @@ Examples:
   # Plan the bundled examples on a 16 GiB, 4-CPU cgroup v2 node
   bulkhead plan examples/ --node-memory 16Gi --node-cpu 4 --cgroup-version 2
 
+  # What the node agent on this machine applies, including values the host cannot grant
+  bulkhead plan examples/qos-trio.yaml --this-host --node-memory 4Gi --node-cpu 2
+
   # Which pod of this release does the namespace quota refuse, and why?
   bulkhead plan examples/quota-scopes.yaml -o json | jq '.pods[] | select(.admitted == false) | .rejections'
 
@@ -161,7 +182,13 @@ Examples:
 
   # Read a manifest from standard input
   cat pod.yaml | bulkhead plan - --pod-security baseline`)
-    .action((paths: string[], flags: PlanFlags) => {
-      io.exit(runPlan(paths, flags, io));
+    .action(async (paths: string[], flags: PlanFlags) => {
+      let host: HostFacts | undefined;
+      if (flags.thisHost) {
+        const { probeHost } = await import('../agent/runtime/hostprobe.js');
+        const p = await probeHost();
+        host = { memoryVersion: p.cgroups.memoryVersion, minOomScoreAdj: p.minOomScoreAdj, hardRlimitCeilings: p.hardRlimitCeilings };
+      }
+      io.exit(runPlan(paths, flags, io, host));
     });
 }

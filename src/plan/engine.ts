@@ -13,6 +13,7 @@ import type { KubeObject, LimitRange, Namespace, Pod, ResourceQuota } from '../a
 import { validateLimitRange, validateResourceQuota } from '../api/validation/index.js';
 import { evictionCandidates, rankForMemoryPressure, thresholdQuantity, type Threshold } from '../policy/eviction.js';
 import { computeQuotaStatus } from '../quota/admission.js';
+import { ReasonUlimitCeilings } from '../scheduler/filters.js';
 import { derivedPodUID, planPodOnNode, type NodeConfig, type PodNodePlan } from './node.js';
 
 export interface Source {
@@ -194,6 +195,10 @@ export function plan(objects: readonly PlanObject[], opts: PlanOptions): PlanRes
       for (const c of onNode.containers) {
         if (c.oomKillModeError) entry.warnings.push(`container "${c.name}" cannot be created on this node: ${c.oomKillModeError}`);
         for (const a of c.rlimitAdjustments ?? []) entry.warnings.push(`container "${c.name}": ${a.type} ${a.reason}; applied soft=${a.applied.soft} hard=${a.applied.hard}`);
+      }
+      // The node declares these ceilings, and the scheduler keeps such a pod off it (src/scheduler/filters.ts).
+      if (opts.node.host && onNode.containers.some((c) => c.rlimitAdjustments?.length)) {
+        entry.warnings.push(`the scheduler would not place this pod on this node: ${ReasonUlimitCeilings}`);
       }
     }
     if (result.pod) entry.object = result.pod;

@@ -20,6 +20,7 @@ import { effectiveOOMKillMode, type OOMKillModeSource, type OOMKillModeValue } f
 import { containerOOMScoreAdj, sandboxOOMScoreAdj } from '../policy/oomscore.js';
 import { getPodQOS } from '../policy/qos.js';
 import { formatRlimitValue, RLIM_INFINITY, ulimitsToRlimits, type RlimitAdjustment, type RlimitType } from '../policy/rlimits.js';
+import { adaptToHost, type HostCapabilities, type RlimitValue } from '../policy/hostadapt.js';
 
 export interface NodeConfig {
   /** Machine memory capacity in bytes: the C of the Burstable oom_score_adj formula. */
@@ -35,9 +36,11 @@ export interface NodeConfig {
   nrOpen?: bigint;
   /** Hard rlimit ceilings of a host without CAP_SYS_RESOURCE. */
   hardRlimitCeilings?: Partial<Record<RlimitType, bigint>>;
+  /** What this host lets the agent set (plan --this-host): the plan then also says what it applies instead. */
+  host?: HostCapabilities;
 }
 
-export type RlimitValue = number | string;
+export type { RlimitValue };
 
 export interface ContainerPlan {
   name: string;
@@ -51,12 +54,14 @@ export interface ContainerPlan {
   cgroup: CgroupFiles;
   rlimits: { type: RlimitType; soft: RlimitValue; hard: RlimitValue }[];
   rlimitAdjustments?: { type: RlimitType; requested: { soft: RlimitValue; hard: RlimitValue }; applied: { soft: RlimitValue; hard: RlimitValue }; reason: string }[];
+  /** With NodeConfig.host: the oom_score_adj the agent applies, and each planned value the host changes (the agent's HostAdjusted event). */
+  onHost?: { oomScoreAdj: number; adjustments: string[] };
 }
 
 export interface PodNodePlan {
   qosClass: QOSClass;
   podCgroup: { path: string; values: CgroupFiles };
-  sandbox: { oomScoreAdj: number };
+  sandbox: { oomScoreAdj: number; onHost?: { oomScoreAdj: number } };
   containers: ContainerPlan[];
 }
 
@@ -133,12 +138,16 @@ export function planPodOnNode(pod: Pod, node: NodeConfig, gates: FeatureGates): 
     if (mode.error) plan.oomKillModeError = mode.error;
     if (mode.emulated) plan.oomKillModeEmulated = true;
     if (adjustments.length) plan.rlimitAdjustments = adjustments.map(adjustmentJSON);
+    if (node.host) {
+      const a = adaptToHost(plan, node.host);
+      plan.onHost = { oomScoreAdj: a.oomScoreAdj, adjustments: a.adjustments.filter((x) => x.source === 'plan').map((x) => x.message) };
+    }
     return plan;
   });
   return {
     qosClass: qos,
     podCgroup: { path: podCgroupPath(qos, uid, node.cgroupDriver), values: podCgroupFiles(podCfg, node.cgroupVersion) },
-    sandbox: { oomScoreAdj: sandboxOOMScoreAdj },
+    sandbox: node.host ? { oomScoreAdj: sandboxOOMScoreAdj, onHost: { oomScoreAdj: adaptToHost({ oomScoreAdj: sandboxOOMScoreAdj, rlimits: [] }, node.host).oomScoreAdj } } : { oomScoreAdj: sandboxOOMScoreAdj },
     containers,
   };
 }

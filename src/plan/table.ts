@@ -45,7 +45,7 @@ function podLines(p: PodPlan): string[] {
       rows.push([
         c.name,
         c.kind,
-        String(c.oomScoreAdj),
+        c.onHost && c.onHost.oomScoreAdj !== c.oomScoreAdj ? `${c.oomScoreAdj} (host: ${c.onHost.oomScoreAdj})` : String(c.oomScoreAdj),
         `${c.oomKillMode} (${c.oomKillModeSource}${c.oomKillModeEmulated ? ', emulated' : ''})${c.oomKillModeError ? ' ERROR' : ''}`,
         cgroupCell(c.cgroup, 'memory.'),
         cgroupCell(c.cgroup, 'cpu.'),
@@ -55,8 +55,10 @@ function podLines(p: PodPlan): string[] {
     out.push(...formatTable(rows, '    '));
     if (p.podCgroup) {
       const vals = Object.entries(p.podCgroup.values).map(([k, v]) => `${k}=${v}`).join(' ');
-      out.push(`    pod cgroup: ${vals || '(nothing written)'}; sandbox oom_score_adj ${p.sandbox?.oomScoreAdj}`);
+      const sandboxHost = p.sandbox?.onHost && p.sandbox.onHost.oomScoreAdj !== p.sandbox.oomScoreAdj ? ` (host: ${p.sandbox.onHost.oomScoreAdj})` : '';
+      out.push(`    pod cgroup: ${vals || '(nothing written)'}; sandbox oom_score_adj ${p.sandbox?.oomScoreAdj}${sandboxHost}`);
     }
+    for (const c of p.containers) for (const a of c.onHost?.adjustments ?? []) out.push(`    host: container "${c.name}": ${a}`);
   }
   for (const r of p.rejections) {
     // With field errors listed below, the headline alone avoids printing each error twice.

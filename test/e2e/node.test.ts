@@ -208,6 +208,27 @@ describe('end to end on the real kernel: the OOM kill mode and ulimits test plan
     }
   });
 
+  it('a Guaranteed container gets the oom_score_adj plan --this-host says the host applies instead of -997', async () => {
+    const file = v1.file('guaranteed.yaml', podYAML('guaranteed', `  - name: c
+    image: busybox
+    command: ["sleep", "3600"]
+    resources: {requests: {cpu: 100m, memory: 32Mi}, limits: {cpu: 100m, memory: 32Mi}}
+`));
+    const plan = JSON.parse((await v1.bulkhead(['plan', file, ...nodeFlags, '--this-host', '-o', 'json'])).stdout) as { pods: { containers: { oomScoreAdj: number; onHost: { oomScoreAdj: number; adjustments: string[] } }[] }[] };
+    const c = plan.pods[0]!.containers[0]!;
+    assert.equal(c.oomScoreAdj, -997);
+    await v1.ok(['apply', '-f', file]);
+    const p = await v1.until('guaranteed running', async () => {
+      const q = await v1.pod('guaranteed');
+      return containerStatus(q, 'c')?.state.running ? q : undefined;
+    }, 60_000);
+    const pid = containerPid(v1, containerStatus(p, 'c')!.containerID!);
+    assert.equal(readFileSync(`/proc/${pid}/oom_score_adj`, 'utf8').trim(), String(c.onHost.oomScoreAdj));
+    const ev = (await events(v1, 'guaranteed')).find((e) => e.reason === 'HostAdjusted');
+    assert.ok(ev, 'a HostAdjusted event');
+    for (const a of c.onHost.adjustments) assert.ok(ev.message.includes(a), `event names "${a}": ${ev.message}`);
+  });
+
   it('a pod needing ulimits above what the node can grant stays Pending with a clear reason', async () => {
     await v1.ok(['apply', '-f', 'examples/elasticsearch-nofile.yaml']);
     const cond = await v1.until('PodScheduled=False', async () => {

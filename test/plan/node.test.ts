@@ -39,3 +39,26 @@ describe('planPodOnNode CPU quota and the node cgroup', () => {
     assert.equal(p.containers[0]!.cgroup['cpu.max'], '400000 100000');
   });
 });
+
+describe('planPodOnNode on a host that cannot grant every value (plan --this-host)', () => {
+  const host = { minOomScoreAdj: 0, hardRlimitCeilings: { RLIMIT_NOFILE: 20000n } };
+  const guaranteed = { ...pod('1'), spec: { containers: [{ name: 'c', image: 'busybox', resources: { requests: { cpu: '1', memory: '64Mi' }, limits: { cpu: '1', memory: '64Mi' } } }] } } as Pod;
+  const burstable = pod('1');
+  const rows: [string, Pod, number, number, string[]][] = [
+    ['Guaranteed -997 is applied as the host minimum 0, and says why', guaranteed, -997, 0, ['oom_score_adj -997 applied as 0: this host cannot set negative values (no CAP_SYS_RESOURCE)']],
+    ['a Burstable value the host can set is applied as planned', burstable, 999, 999, []],
+  ];
+  for (const [name, p, planned, applied, messages] of rows) {
+    it(name, () => {
+      const plan = planPodOnNode(p, { ...node(1, 2000n), host }, defaultFeatureGates);
+      assert.equal(plan.containers[0]!.oomScoreAdj, planned);
+      assert.deepEqual(plan.containers[0]!.onHost, { oomScoreAdj: applied, adjustments: messages });
+      assert.deepEqual(plan.sandbox, { oomScoreAdj: -998, onHost: { oomScoreAdj: 0 } });
+    });
+  }
+  it('without host facts the plan says nothing about the host', () => {
+    const plan = planPodOnNode(guaranteed, node(1, 2000n), defaultFeatureGates);
+    assert.equal(plan.containers[0]!.onHost, undefined);
+    assert.deepEqual(plan.sandbox, { oomScoreAdj: -998 });
+  });
+});
