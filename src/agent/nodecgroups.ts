@@ -12,6 +12,12 @@ import { getPodQOS } from '../policy/qos.js';
 import { CgroupV1Manager } from './cgroups/v1.js';
 import type { NodeConfig } from '../plan/node.js';
 
+/** Why `root` cannot be a --cgroup-root, or undefined when it can. */
+export function cgroupRootProblem(root: string): string | undefined {
+  if (!/^\/[A-Za-z0-9._/-]*$/.test(root) || root.split('/').includes('..')) return 'an absolute cgroup path like /bulkhead';
+  return undefined;
+}
+
 export class NodeCgroups {
   private readonly cgroups: CgroupV1Manager;
   private lastTiers = '';

@@ -18,7 +18,7 @@ import { ensureBusyboxImage } from './images/busybox.js';
 import { ImageStore } from './images/store.js';
 import { KubeClient } from './kubeclient.js';
 import { AgentMetrics } from './metrics.js';
-import { NodeCgroups } from './nodecgroups.js';
+import { cgroupRootProblem, NodeCgroups } from './nodecgroups.js';
 import type { NodeFacts } from './nodeobject.js';
 import { probeHost, type HostProbe } from './runtime/hostprobe.js';
 import { Runc } from './runtime/runc.js';
@@ -131,14 +131,16 @@ export interface AssembleHooks {
 
 export async function assembleAgent(s: AgentSettings, hooks: AssembleHooks): Promise<{ agent: Agent; node: NodeConfig; host: HostProbe; facts: NodeFacts }> {
   const progress = s.progress ?? (() => undefined);
-  if (!/^\/[A-Za-z0-9._/-]*$/.test(s.cgroupRoot) || s.cgroupRoot.split('/').includes('..')) {
-    throw new AgentSetupError(`invalid value "${s.cgroupRoot}" for --cgroup-root: an absolute cgroup path like /bulkhead`);
-  }
+  const rootProblem = cgroupRootProblem(s.cgroupRoot);
+  if (rootProblem) throw new AgentSetupError(`invalid value "${s.cgroupRoot}" for --cgroup-root: ${rootProblem}`);
   let thresholds: Threshold[];
   try {
     thresholds = parseEvictionThresholds(s.evictionHard);
   } catch (e) {
     throw new AgentSetupError(`invalid value "${s.evictionHard}" for --eviction-hard: ${(e as Error).message}`);
+  }
+  if (process.getuid?.() !== 0) {
+    throw new AgentSetupError('the node agent needs root: it creates cgroups and runs containers with runc (use sudo, or `bulkhead server` for the API server alone)');
   }
   progress('probing what this host can enforce…');
   const host = await probeHost();

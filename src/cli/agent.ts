@@ -3,7 +3,8 @@
 
 import { Command } from 'commander';
 import { Quantity, QuantityError } from '../api/quantity.js';
-import { defaultEvictionHard } from '../policy/eviction.js';
+import { defaultEvictionHard, parseEvictionThresholds } from '../policy/eviction.js';
+import { cgroupRootProblem } from '../agent/nodecgroups.js';
 import type { FeatureGates } from '../api/featuregates.js';
 import type { AgentSettings } from '../agent/setup.js';
 import { UsageError } from './errors.js';
@@ -66,6 +67,13 @@ export function agentSettingsFromFlags(f: AgentFlags, gates: FeatureGates, dataD
   if (!/^[1-9][0-9]{0,5}$/.test(f.maxPods)) throw new UsageError(`invalid value "${f.maxPods}" for --max-pods: a positive integer`);
   if (f.nodeName !== undefined && !/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/.test(f.nodeName)) {
     throw new UsageError(`invalid value "${f.nodeName}" for --node-name: a lowercase RFC 1123 subdomain, e.g. node-1`);
+  }
+  const rootProblem = cgroupRootProblem(f.cgroupRoot);
+  if (rootProblem) throw new UsageError(`invalid value "${f.cgroupRoot}" for --cgroup-root: ${rootProblem}`);
+  try {
+    parseEvictionThresholds(f.evictionHard);
+  } catch (e) {
+    throw new UsageError(`invalid value "${f.evictionHard}" for --eviction-hard: ${(e as Error).message}`);
   }
   const endpoint = f.agentListen ? parseHostPort('--agent-listen', f.agentListen) : { port: 10250 };
   const single = goBool('--single-process-oom-kill', f.singleProcessOomKill);

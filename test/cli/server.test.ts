@@ -13,6 +13,15 @@ describe('bulkhead up / server: bad flags are one line and exit 2', () => {
     { name: 'an unsupported store engine', args: ['up', '--store', 'etcd:http://127.0.0.1:2379'], stderr: /^error: invalid value "etcd:http:\/\/127.0.0.1:2379" for --store: supported engines are sqlite:PATH and memory: \(etcd is not available yet\)\n$/ },
     { name: 'an unknown feature gate', args: ['server', '--feature-gates', 'Nope=true'], stderr: /^error: invalid value "Nope=true" for --feature-gates: unrecognized feature gate: Nope\n$/ },
     { name: 'a bad pod security level', args: ['up', '--pod-security', 'strict'], stderr: /^error: invalid value "strict" for --pod-security: must be one of privileged, baseline, restricted\n$/ },
+    { name: 'a relative cgroup root', args: ['up', '--cgroup-root', 'relative'], stderr: /^error: invalid value "relative" for --cgroup-root: an absolute cgroup path like \/bulkhead\n$/ },
+    { name: 'a cgroup root that climbs out', args: ['up', '--cgroup-root', '/a/../b'], stderr: /^error: invalid value "\/a\/..\/b" for --cgroup-root: an absolute cgroup path like \/bulkhead\n$/ },
+    { name: 'a node memory that is not a quantity', args: ['up', '--node-memory', 'lots'], stderr: /^error: invalid value "lots" for --node-memory: quantities must match the regular expression/ },
+    { name: 'a node CPU of zero', args: ['up', '--node-cpu', '0'], stderr: /^error: invalid value "0" for --node-cpu: must be positive\n$/ },
+    { name: 'a bad eviction threshold', args: ['up', '--eviction-hard', 'memory.free<1Gi'], stderr: /^error: invalid value "memory.free<1Gi" for --eviction-hard: unsupported eviction signal memory.free\n$/ },
+    { name: 'a non-boolean single-process-oom-kill', args: ['up', '--single-process-oom-kill', 'maybe'], stderr: /^error: invalid value "maybe" for --single-process-oom-kill: must be true or false\n$/ },
+    { name: 'max pods of zero', args: ['up', '--max-pods', '0'], stderr: /^error: invalid value "0" for --max-pods: a positive integer\n$/ },
+    { name: 'an agent without a kubeconfig', args: ['agent'], stderr: /^error: --kubeconfig is required: the agent is a client of an API server/ },
+    { name: 'an agent with a missing kubeconfig', args: ['agent', '--kubeconfig', '/nonexistent/kubeconfig'], stderr: /^error: cannot read kubeconfig \/nonexistent\/kubeconfig: ENOENT\n$/ },
   ];
   for (const c of cases) {
     it(c.name, () => {
@@ -25,6 +34,12 @@ describe('bulkhead up / server: bad flags are one line and exit 2', () => {
 });
 
 describe('bulkhead up / server --help', () => {
+  it('bulkhead agent --help describes the flags and exits 0', () => {
+    const r = bulkhead(['agent', '--help']);
+    assert.equal(r.code, 0);
+    assert.match(r.stdout, /Usage: bulkhead agent \[options\]/);
+    for (const flag of ['--kubeconfig <file>', '--node-memory <quantity>', '--oom-group-emulation', '--single-process-oom-kill', '--eviction-hard <thresholds>']) assert.ok(r.stdout.includes(flag), flag);
+  });
   for (const cmd of ['up', 'server']) {
     it(`bulkhead ${cmd} --help describes the flags and exits 0`, () => {
       const r = bulkhead([cmd, '--help']);
