@@ -132,7 +132,9 @@ export async function startMonitored(opts: StartOptions): Promise<Started> {
   // conmon (without --sync) forks: the process we spawn writes the monitor's pid to the conmon
   // pidfile and exits at once; the monitor child lives on in its own session. A file, not a
   // pipe, for stderr: nothing ties conmon to this process.
-  const child = spawn(opts.conmon ?? 'conmon', args, { detached: true, stdio: ['ignore', 'ignore', err] });
+  // cwd: conmon writes an `oom` marker file into its working directory when the container is
+  // OOM-killed; it belongs with the container's other monitor files.
+  const child = spawn(opts.conmon ?? 'conmon', args, { cwd: dir, detached: true, stdio: ['ignore', 'ignore', err] });
   closeSync(err);
   const parentExit = await new Promise<number | null>((resolve, reject) => {
     child.once('error', reject);
