@@ -412,8 +412,17 @@ export class Agent {
       this.updateTiers();
       return;
     }
-    const { status, nextSyncMs } = await rt.sync(pod, this.record);
-    await this.writeStatus(e, status);
+    // The sync's events are written after its status: both go to the same server, and a pod's
+    // Running is what its owner waits for, not its Created and Started events.
+    const held: Parameters<EventSink>[] = [];
+    let nextSyncMs: number | undefined;
+    try {
+      const r = await rt.sync(pod, (...ev) => void held.push(ev));
+      nextSyncMs = r.nextSyncMs;
+      await this.writeStatus(e, r.status);
+    } finally {
+      for (const ev of held) this.record(...ev);
+    }
     if (nextSyncMs !== undefined && !this.stopped) {
       if (e.timer) clearTimeout(e.timer);
       e.timer = setTimeout(() => this.kick(e.uid), Math.max(10, nextSyncMs));
@@ -435,8 +444,11 @@ export class Agent {
     const conditions: PodCondition[] = (s.conditions ?? []).filter((c) => c.type !== 'PodScheduled');
     if (scheduled) {
       // PodScheduled goes after PodReadyToStartContainers/Initialized, as the kubelet orders them.
+      // Its lastProbeTime null as in the agent's own conditions: the scheduler's copy has the null,
+      // the copy this node's merge patch gets back has not, and the two must compare equal, or
+      // every pod would get a second, identical status write.
       const i = conditions.findIndex((c) => c.type === 'Ready');
-      conditions.splice(i < 0 ? conditions.length : i + 1, 0, scheduled);
+      conditions.splice(i < 0 ? conditions.length : i + 1, 0, { ...scheduled, lastProbeTime: scheduled.lastProbeTime ?? null });
     }
     return {
       ...s,

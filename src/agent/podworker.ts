@@ -9,20 +9,27 @@
 // the constructor rather than run untested), no probes, no lifecycle hooks, emptyDir volumes only,
 // no ephemeral containers, no Secrets/ConfigMaps in env. Every container is a runc container under
 // conmon; the pod's sandbox is a busybox `sleep` holding the network, IPC and UTS namespaces that
-// the containers join (runc brings up loopback in a new network namespace).
+// the containers join (runc brings up loopback in a new network namespace). The sandbox runs
+// without conmon, by a bare `runc run -d`: its exit code and output matter to no one, and conmon
+// + `runc start` took half as long again as that (bench:startup); its end is seen on its cgroup
+// (runtime/exitwatch.ts). While a new sandbox starts, the containers that follow it in the same
+// sync get their records and overlay roots, as only their namespaces wait for the sandbox.
 //
 // Layout:
 //   runc state            <stateDir>/runc
 //   cgroup parents made   <stateDir>/created-cgroups.json (only these are ever removed)
 //   pod records           <runDir>/pods/<uid>/pod.json, emptyDir volumes in <runDir>/pods/<uid>/volumes/
-//   bundles               <runDir>/bundles/<id>/{instance.json,config.json,conmon/,rootfs/,overlay/}
-//   exit codes            <runDir>/exits/<id>  (conmon --exit-dir; watch it to notice exits)
+//   bundles               <runDir>/bundles/<id>/{instance.json,config.json,conmon/,rootfs/,overlay/},
+//                         a sandbox's {instance.json,config.json,sandbox.pid,sandbox.log}
+//   exit codes            <runDir>/exits/<id>  (conmon --exit-dir; watch it to notice exits; an empty
+//                         file: a sandbox that ended, code unknown)
 //   logs                  <runDir>/logs/<ns>_<pod>_<uid>/<container>/<attempt>.log (kubelet's layout)
 //   container id          <pod uid>-<container name>-<attempt>; the sandbox <pod uid>-POD-<attempt>
 //   container cgroup      <cgroupRoot><pod cgroup>/<id>
 
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, rmdirSync, statSync, writeFileSync, chmodSync, renameSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import type { FeatureGates } from '../api/featuregates.js';
 import type { Container, ContainerStatus, Pod, PodStatus } from '../api/types.js';
@@ -32,7 +39,7 @@ import { CgroupV1Manager } from './cgroups/v1.js';
 import { ensureBusyboxImage } from './images/busybox.js';
 import { InvalidReferenceError } from './images/reference.js';
 import type { ImageRecord, ImageStore } from './images/store.js';
-import { computePodActions, type KillRequest } from './lifecycle/actions.js';
+import { computePodActions, type KillRequest, type PodActions } from './lifecycle/actions.js';
 import { Backoff, kubeletBackoff, type BackoffConfig } from './lifecycle/backoff.js';
 import { podConditions } from './lifecycle/conditions.js';
 import { checkSubPath, ContainerConfigError, containerEnv, processArgs, processEnv, processUser } from './lifecycle/containerconfig.js';
@@ -42,10 +49,12 @@ import type { ContainerInstance, PodRuntime } from './lifecycle/runtime.js';
 import { messages, reasons } from './lifecycle/wording.js';
 import { monitorDir, processAlive, readExit, startMonitored, which } from './monitor/conmon.js';
 import { PodRecords, type InstanceKind, type InstanceRecord, type PodRecord } from './podrecords.js';
+import { ExitWatch } from './runtime/exitwatch.js';
 import type { HostProbe } from './runtime/hostprobe.js';
 import { adaptToHost, ociSpec, resourcesFromCgroupFiles, serializeSpec, type OciMount, type OciSpec } from './runtime/ocispec.js';
 import { mountOverlay, unmountIfMounted } from './runtime/overlay.js';
 import { Runc, RuncError, type RuncState } from './runtime/runc.js';
+import { StartSlots } from './startslots.js';
 
 export type EventSink = (pod: Pod, type: 'Normal' | 'Warning', reason: string, message: string) => void;
 
@@ -80,6 +89,8 @@ export interface PodWorkerOptions {
   /** conmon/runc binaries; default from PATH. */
   conmon?: string;
   runtime?: string;
+  /** How many pods create sandboxes and containers at the same time; default four per CPU (see startslots.ts). */
+  parallelStarts?: number;
 }
 
 export interface MemcgContainer {
@@ -108,6 +119,8 @@ const defaultGraceSeconds = 30;
 /** How long one sync waits for stopped containers to exit before it returns (and asks to be called again). */
 const syncStopBudgetMs = 500;
 const sandboxName = 'POD';
+/** runc --pid-file of a sandbox, in its bundle. */
+const sandboxPidFile = 'sandbox.pid';
 const defaultPath = 'PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
 const idRe = /^[A-Za-z0-9][A-Za-z0-9_.+-]*$/;
 /** Start refusals that happen before any container exists; they are retried on their own back-off. */
@@ -178,6 +191,14 @@ interface View {
   rt: PodRuntime;
 }
 
+type ContainerKind = 'init' | 'sidecar' | 'container';
+
+/** A container's record and overlay root, made while its sandbox starts (see prepareStarts). */
+interface Prepared {
+  rec: InstanceRecord;
+  img: ImageRecord;
+}
+
 interface StartResult {
   started: boolean;
   /** When this container wants the next sync. */
@@ -200,6 +221,8 @@ export class PodWorker {
   private readonly createdFile: string;
   private readonly created: Set<string>;
   private sandboxRootfsP: Promise<{ rootfs: string; imageID: string }> | undefined;
+  private readonly sandboxExits = new ExitWatch();
+  private readonly startSlots: StartSlots;
   private readonly clock: () => Date;
   /** conmon's process name (/proc/<pid>/stat comm: the executable's name, at most 15 characters). */
   private readonly conmonComm: string;
@@ -222,6 +245,7 @@ export class PodWorker {
     this.retryBackoff = new Backoff(opts.backoff ?? kubeletBackoff);
     this.clock = opts.now ?? (() => new Date());
     this.conmonComm = basename(opts.conmon ?? 'conmon').slice(0, 15);
+    this.startSlots = new StartSlots(opts.parallelStarts ?? 4 * availableParallelism());
     this.createdFile = join(opts.stateDir, 'created-cgroups.json');
     this.created = new Set(this.readCreated());
   }
@@ -434,6 +458,41 @@ export class PodWorker {
     return pid !== undefined && processAlive(pid, this.conmonComm);
   }
 
+  /** The sandbox's init is alive, and is still the process runc started (in the sandbox's own cgroup, not a reused pid). */
+  private sandboxAlive(rec: InstanceRecord): boolean {
+    if (rec.pid === undefined || !processAlive(rec.pid)) return false;
+    try {
+      return readFileSync(`/proc/${rec.pid}/cgroup`, 'utf8')
+        .split('\n')
+        .some((l) => l.endsWith(`:${rec.cgroupsPath}`));
+    } catch {
+      return false;
+    }
+  }
+
+  /**
+   * Announces the end of a running sandbox the way conmon announces a container's: a file named
+   * by its id appears in exitDir (which the agent watches). The file is empty, as the exit code
+   * is unknown (readExit reads no code from it); observe() then finds the sandbox dead.
+   */
+  private watchSandbox(rec: InstanceRecord): void {
+    const unified = this.opts.host.cgroups.unified;
+    this.sandboxExits.add(
+      rec.id,
+      unified ? join(unified, rec.cgroupsPath, 'cgroup.events') : undefined,
+      () => this.sandboxAlive(rec),
+      () => {
+        // Not for a sandbox that this worker (or another over the same directories) has finished or removed meanwhile.
+        if (this.records.readInstance(rec.id)?.state !== 'running') return;
+        try {
+          writeFileSync(join(this.exitDir, rec.id), '', { flag: 'a' });
+        } catch {
+          // The next sync (resync, or the pod's containers' own exits) finds it dead all the same.
+        }
+      },
+    );
+  }
+
   /** runc container, overlay mount and bundle contents of an instance, keeping instance.json (and the log). */
   private async cleanupInstance(rec: InstanceRecord): Promise<void> {
     try {
@@ -450,8 +509,9 @@ export class PodWorker {
     } catch (e) {
       if (errno(e) !== 'ENOENT') throw new PodWorkerError(`removing ${rootfs}: ${errno(e) ?? (e as Error).message}`);
     }
-    for (const p of ['overlay', 'conmon', 'config.json']) rmSync(join(bundle, p), { recursive: true, force: true });
+    for (const p of ['overlay', 'conmon', 'config.json', sandboxPidFile]) rmSync(join(bundle, p), { recursive: true, force: true });
     rmSync(join(this.exitDir, rec.id), { force: true });
+    this.sandboxExits.delete(rec.id);
   }
 
   /** Records how an instance ended (exit code, OOM, times), then frees its runtime resources. */
@@ -483,6 +543,8 @@ export class PodWorker {
   /** rm -r of a bundle, after making sure no overlay is still mounted in it (that would be the image's files). */
   private async removeBundle(id: string): Promise<void> {
     const bundle = this.records.bundleDir(id);
+    // Nothing can be mounted in a bundle that does not exist (a new instance's, on the hot path).
+    if (!existsSync(bundle)) return;
     await unmountIfMounted(join(bundle, 'rootfs'));
     rmSync(bundle, { recursive: true, force: true });
   }
@@ -491,16 +553,30 @@ export class PodWorker {
    * Brings the records up to date with the runtime (an exit noticed is recorded and the
    * container deleted; a creation a crashed agent left behind is adopted or discarded), keeps the
    * two newest instances per container and the newest sandbox, and returns the pod's view.
+   * `preparing`: instances this sync is making (see prepareStarts), not yet part of the pod.
    */
-  private async observe(uid: string, mem: PodMemory): Promise<View> {
+  private async observe(uid: string, mem: PodMemory, preparing?: ReadonlyMap<string, Prepared>): Promise<View> {
+    const made = new Set([...(preparing?.values() ?? [])].map((p) => p.rec.id));
     for (const r of this.records.listInstances(uid)) {
-      if (r.state === 'exited') continue;
+      if (r.state === 'exited' || made.has(r.id)) continue;
       const code = readExit(this.exitDir, r.id);
       if (code !== undefined) {
         await this.finalize(r, code, mem);
         continue;
       }
-      if (r.state === 'running' && this.conmonAlive(r)) continue;
+      if (r.state === 'running') {
+        if (r.kind !== 'sandbox') {
+          if (this.conmonAlive(r)) continue;
+        } else if (this.sandboxAlive(r)) {
+          // Adopted from an earlier agent: it needs a watch in this process.
+          this.watchSandbox(r);
+          continue;
+        } else if (r.pid !== undefined) {
+          // A sandbox's end needs no runtime state: it is gone, and its exit code matters to no one.
+          await this.finalize(r, readExit(this.exitDir, r.id), mem);
+          continue;
+        }
+      }
       // conmon is gone, or a previous agent stopped in the middle of a creation: ask runc.
       const st = await this.runcState(r.id);
       const late = readExit(this.exitDir, r.id);
@@ -530,7 +606,7 @@ export class PodWorker {
     }
 
     // Keep what status and logs need: per container the current and the last terminated instance.
-    const recs = this.records.listInstances(uid);
+    const recs = this.records.listInstances(uid).filter((r) => !made.has(r.id));
     const byName = new Map<string, InstanceRecord[]>();
     for (const r of recs) {
       const k = r.kind === 'sandbox' ? `\u0000${sandboxName}` : r.container;
@@ -722,15 +798,22 @@ export class PodWorker {
       this.records.writeInstance(rec);
       writeFileSync(join(bundle, 'config.json'), serializeSpec(spec));
       try {
-        const s = await startMonitored(this.startOptions(id, bundle, rec.logPath));
+        // No conmon: nobody reads the sandbox's exit code or output, and a bare `runc run -d` is
+        // the quickest start there is (a `runc start` of its own would cost as much again as the
+        // start inside `run`). Its end is noticed by watchSandbox instead.
+        const pidFile = join(bundle, sandboxPidFile);
+        await this.runc.runDetached(id, bundle, { pidFile, stdoutPath: rec.logPath, stderrPath: rec.logPath });
+        const pid = readPid(pidFile);
+        if (pid === undefined) throw new PodWorkerError(`runc run ${id}: no pid in ${pidFile}`);
         rec.state = 'running';
-        rec.pid = s.containerPid;
+        rec.pid = pid;
         rec.startedAt = this.nowISO();
         this.records.writeInstance(rec);
       } catch (e) {
         await this.discard(rec);
         throw e;
       }
+      this.watchSandbox(rec);
       this.retryBackoff.reset(key);
       return { started: true };
     } catch (e) {
@@ -795,10 +878,91 @@ export class PodWorker {
   }
 
   /**
+   * A container instance's record, written in state 'creating' before anything of it exists on
+   * the host (so that a crash leaves something for observe() to discard), after whatever an
+   * earlier try of the same id left behind is gone.
+   */
+  private async newInstance(podRec: PodRecord, c: Container, kind: ContainerKind, cp: ContainerPlan, attempt: number, sandboxID: string, img: ImageRecord): Promise<InstanceRecord> {
+    const id = this.containerID(podRec.uid, c.name, attempt);
+    const leftover = this.records.readInstance(id);
+    if (leftover) await this.discard(leftover);
+    await this.removeBundle(id);
+    const logPath = join(this.logDir(podRec.namespace, podRec.name, podRec.uid), c.name, `${attempt}.log`);
+    rmSync(logPath, { force: true });
+    const rec: InstanceRecord = {
+      id,
+      podUID: podRec.uid,
+      namespace: podRec.namespace,
+      pod: podRec.name,
+      container: c.name,
+      kind,
+      attempt,
+      sandboxID,
+      image: c.image ?? '',
+      imageID: img.id,
+      specHash: this.specHash(c),
+      cgroupsPath: `${podRec.cgroupPath}/${id}`,
+      logPath,
+      overlay: true,
+      oomKillMode: cp.oomKillMode,
+      ...(cp.oomKillModeEmulated ? { oomKillModeEmulated: true } : {}),
+      state: 'creating',
+      createdAt: this.nowISO(),
+    };
+    this.records.writeInstance(rec);
+    return rec;
+  }
+
+  /** The instance's writable root: an overlay over the image at <bundle>/rootfs. */
+  private async mountRoot(rec: InstanceRecord, img: ImageRecord): Promise<void> {
+    const bundle = this.records.bundleDir(rec.id);
+    await mountOverlay(img.rootfs, join(bundle, 'overlay', 'upper'), join(bundle, 'overlay', 'work'), join(bundle, 'rootfs'));
+  }
+
+  /**
+   * While a new sandbox starts: the records and overlay roots of the containers that start in it
+   * right after (only their namespaces need the sandbox). First starts only, as a restart may be
+   * held back by its back-off; a container whose start then goes another way (a refusal, another
+   * attempt, a sandbox that failed) has its preparation discarded. Failures here are not
+   * reported: startContainer meets them again and reports them.
+   */
+  private async prepareStarts(pod: Pod, podRec: PodRecord, plan: PodNodePlan, actions: PodActions, view: View, sandboxID: string, mem: PodMemory): Promise<Map<string, Prepared>> {
+    const out = new Map<string, Prepared>();
+    const inits = pod.spec.initContainers ?? [];
+    const wanted: { c: Container; kind: ContainerKind }[] = [
+      ...actions.initContainersToStart.map((i) => ({ c: inits[i]!, kind: isSidecar(inits[i]!) ? ('sidecar' as const) : ('init' as const) })),
+      ...actions.containersToStart.map((i) => ({ c: pod.spec.containers[i]!, kind: 'container' as const })),
+    ];
+    await Promise.all(
+      wanted.map(async ({ c, kind }) => {
+        if (view.rt.containers[c.name]?.length || mem.failures.has(c.name)) return;
+        const cp = plan.containers.find((p) => p.name === c.name && p.kind === kind);
+        if (!cp || cp.oomKillModeError) return;
+        let img: ImageRecord | undefined;
+        try {
+          img = await this.opts.images.resolve(c.image ?? '');
+        } catch {
+          return;
+        }
+        if (!img) return;
+        const rec = await this.newInstance(podRec, c, kind, cp, 0, sandboxID, img);
+        try {
+          await this.mountRoot(rec, img);
+        } catch {
+          await this.discard(rec);
+          return;
+        }
+        out.set(c.name, { rec, img });
+      }),
+    );
+    return out;
+  }
+
+  /**
    * Starts one container of the pod, the kubelet's way: back-off check, image, config, create +
    * start. Never waits for a back-off: reports when it wants to be tried again.
    */
-  private async startContainer(pod: Pod, podRec: PodRecord, plan: PodNodePlan, c: Container, kind: 'init' | 'sidecar' | 'container', view: View, record: EventSink, mem: PodMemory, planAt: number): Promise<StartResult> {
+  private async startContainer(pod: Pod, podRec: PodRecord, plan: PodNodePlan, c: Container, kind: ContainerKind, view: View, record: EventSink, mem: PodMemory, planAt: number, prepared?: Map<string, Prepared>): Promise<StartResult> {
     const uid = podRec.uid;
     const name = c.name;
     const key = `${uid}/${name}`;
@@ -835,7 +999,9 @@ export class PodWorker {
     const imageRef = c.image ?? '';
     let img: ImageRecord | undefined;
     try {
-      img = await this.opts.images.resolve(imageRef);
+      // Resolved a moment ago, while the sandbox started.
+      const early = prepared?.get(name);
+      img = early && early.rec.image === imageRef ? early.img : await this.opts.images.resolve(imageRef);
     } catch (e) {
       if (!(e instanceof InvalidReferenceError)) throw e;
       const msg = messages.invalidImageName(imageRef, e.message);
@@ -899,36 +1065,16 @@ export class PodWorker {
     // Create and start.
     const id = this.containerID(uid, name, attempt);
     const bundle = this.records.bundleDir(id);
-    const leftover = this.records.readInstance(id);
-    if (leftover) await this.discard(leftover);
-    await this.removeBundle(id);
-    const logPath = join(this.logDir(podRec.namespace, podRec.name, uid), name, `${attempt}.log`);
-    rmSync(logPath, { force: true });
-    const rec: InstanceRecord = {
-      id,
-      podUID: uid,
-      namespace: podRec.namespace,
-      pod: podRec.name,
-      container: name,
-      kind,
-      attempt,
-      sandboxID: sandbox.id,
-      image: imageRef,
-      imageID: img.id,
-      specHash: this.specHash(c),
-      cgroupsPath: `${podRec.cgroupPath}/${id}`,
-      logPath,
-      overlay: true,
-      oomKillMode: cp.oomKillMode,
-      ...(cp.oomKillModeEmulated ? { oomKillModeEmulated: true } : {}),
-      state: 'creating',
-      createdAt: this.nowISO(),
-    };
-    this.records.writeInstance(rec);
+    const prep = prepared?.get(name);
+    prepared?.delete(name);
+    const ready = prep !== undefined && prep.rec.id === id && prep.rec.kind === kind && prep.rec.sandboxID === sandbox.id && prep.img.id === img.id;
+    if (prep && !ready) await this.discard(prep.rec);
+    const rec = ready ? prep.rec : await this.newInstance(podRec, c, kind, cp, attempt, sandbox.id, img);
+    const logPath = rec.logPath;
     const adapted = adaptToHost(cp, this.opts.host);
     let spec: OciSpec;
     try {
-      await mountOverlay(img.rootfs, join(bundle, 'overlay', 'upper'), join(bundle, 'overlay', 'work'), join(bundle, 'rootfs'));
+      if (!ready) await this.mountRoot(rec, img);
       spec = ociSpec({
         args,
         env,
@@ -1083,9 +1229,10 @@ export class PodWorker {
       const rounds = 2 + inits.length + pod.spec.containers.length;
       // One start attempt per container and sync, as the kubelet makes.
       const tried = new Set<string>();
-      const start = async (c: Container, kind: 'init' | 'sidecar' | 'container'): Promise<StartResult> => {
+      let prepared: Map<string, Prepared> | undefined;
+      const start = async (c: Container, kind: ContainerKind): Promise<StartResult> => {
         if (tried.has(c.name)) return { started: false };
-        const r = await this.startContainer(pod, podRec, plan, c, kind, view, record, mem, planAt);
+        const r = await this.startContainer(pod, podRec, plan, c, kind, view, record, mem, planAt, prepared);
         if (!r.started) tried.add(c.name);
         return r;
       };
@@ -1100,27 +1247,43 @@ export class PodWorker {
           }
           if (actions.killPod && !actions.createSandbox) break;
         }
-        let progressed = false;
-        if (actions.createSandbox) {
-          const r = await this.createSandbox(pod, podRec, plan, actions.sandboxAttempt, record, mem);
-          want(r.retryMs);
-          if (!r.started) break;
-          progressed = true;
-          view = await this.observe(uid, mem);
-        }
-        for (const idx of actions.initContainersToStart) {
-          const c = inits[idx]!;
-          const r = await start(c, isSidecar(c) ? 'sidecar' : 'init');
-          want(r.retryMs);
-          if (r.started) progressed = true;
-          else if (!isSidecar(c)) break;
-        }
-        const regular = await Promise.all(actions.containersToStart.map((idx) => start(pod.spec.containers[idx]!, 'container')));
-        for (const r of regular) {
-          want(r.retryMs);
-          if (r.started) progressed = true;
-        }
-        if (!progressed) break;
+        // One round's creations, in a start slot: whether anything started.
+        const startRound = async (): Promise<boolean> => {
+          let progressed = false;
+          try {
+            if (actions.createSandbox) {
+              const preparing = this.prepareStarts(pod, podRec, plan, actions, view, this.sandboxID(uid, actions.sandboxAttempt), mem).catch(() => new Map<string, Prepared>());
+              let r: StartResult;
+              try {
+                r = await this.createSandbox(pod, podRec, plan, actions.sandboxAttempt, record, mem);
+              } finally {
+                prepared = await preparing;
+              }
+              want(r.retryMs);
+              if (!r.started) return false;
+              progressed = true;
+              view = await this.observe(uid, mem, prepared);
+            }
+            for (const idx of actions.initContainersToStart) {
+              const c = inits[idx]!;
+              const r = await start(c, isSidecar(c) ? 'sidecar' : 'init');
+              want(r.retryMs);
+              if (r.started) progressed = true;
+              else if (!isSidecar(c)) break;
+            }
+            const regular = await Promise.all(actions.containersToStart.map((idx) => start(pod.spec.containers[idx]!, 'container')));
+            for (const r of regular) {
+              want(r.retryMs);
+              if (r.started) progressed = true;
+            }
+            return progressed;
+          } finally {
+            if (prepared?.size) for (const p of prepared.values()) await this.discard(p.rec);
+            prepared = undefined;
+          }
+        };
+        const creates = actions.createSandbox || actions.initContainersToStart.length > 0 || actions.containersToStart.length > 0;
+        if (!(creates ? await this.startSlots.run(startRound) : await startRound())) break;
         view = await this.observe(uid, mem);
       }
     }

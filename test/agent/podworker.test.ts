@@ -9,7 +9,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -504,6 +504,78 @@ describe('PodWorker on this host (real kernel)', { ...opts, concurrency: true },
     assert.equal(c.sandboxID, sb.id);
     assert.equal(readlinkSync(`/proc/${c.pid}/ns/net`), readlinkSync(`/proc/${sb.pid}/ns/net`));
     assert.equal(cond(st, 'PodReadyToStartContainers')?.status, 'True');
+  });
+
+  it('the sandbox is bare runc, no conmon; killed, it is announced by an empty file in exitDir before any sync', async () => {
+    const rec = recorder();
+    const pod = mkpod('bare-sandbox', { containers: [bb('c', forever)] });
+    const uid = pod.metadata.uid!;
+    await converge(worker, pod, rec.sink, (s) => cs(s, 'c').state?.running !== undefined);
+    const sbID = worker.sandboxID(uid, 0);
+    const sb = instances(uid).find((r) => r.id === sbID)!;
+    assert.equal((await worker.runc.state(sbID)).pid, sb.pid);
+    assert.equal(existsSync(join(base, 'run', 'bundles', sbID, 'conmon')), false, 'no conmon files in the sandbox bundle');
+    const ppid = Number(readFileSync(`/proc/${sb.pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[1]);
+    assert.notEqual(readFileSync(`/proc/${ppid}/comm`, 'utf8').trim(), 'conmon');
+
+    const marker = join(worker.exitDir, sbID);
+    const t0 = Date.now();
+    await worker.runc.kill(sbID, 'KILL');
+    while (!existsSync(marker)) {
+      assert.ok(Date.now() - t0 < 3000, 'no exit file for the sandbox within 3 s');
+      await sleep(2);
+    }
+    const ms = Date.now() - t0;
+    console.error(`podworker test: a killed sandbox announced in exitDir after ${ms} ms (${host.cgroups.unified ? 'cgroup.events' : '1 s poll'})`);
+    assert.equal(readFileSync(marker, 'utf8'), '', 'no exit code: nobody knows it');
+    if (host.cgroups.unified) assert.ok(ms < 900, `${ms} ms: inotify on cgroup.events, not the 1 s poll`);
+    const st = await converge(worker, pod, rec.sink, (s) => cs(s, 'c').restartCount === 1 && cs(s, 'c').state?.running !== undefined);
+    assert.equal(cond(st, 'PodReadyToStartContainers')?.status, 'True');
+    assert.equal(existsSync(marker), false, 'removed with the sandbox');
+  });
+
+  it('the container\'s record and overlay root are made while the sandbox starts (a runtime wrapper holding the sandbox\'s `runc run` sees them)', async () => {
+    const rec = recorder();
+    const pod = mkpod('prepared', { containers: [bb('c', forever)] });
+    const uid = pod.metadata.uid!;
+    const root = join(base, 'run', 'bundles', `${uid}-c-0`, 'rootfs');
+    const seen = join(base, `seen-${uid}`);
+    const wrapper = join(base, `runtime-${uid}`);
+    // Only the sandbox is started with `run`; conmon's call is `create`.
+    writeFileSync(
+      wrapper,
+      [
+        '#!/bin/sh',
+        'case " $* " in *" run "*)',
+        `  for i in $(seq 1 500); do if grep -qF " ${root} " /proc/self/mountinfo && [ -e "${join(base, 'run', 'bundles', `${uid}-c-0`, 'instance.json')}" ]; then echo mounted > "${seen}"; break; fi; sleep 0.01; done;;`,
+        'esac',
+        `exec ${execFileSync('sh', ['-c', 'command -v runc'], { encoding: 'utf8' }).trim()} "$@"`,
+        '',
+      ].join('\n'),
+      { mode: 0o755 },
+    );
+    const held = new PodWorker({ ...wopts, runtime: wrapper });
+    const st = await converge(held, pod, rec.sink, (x) => cs(x, 'c').state?.running !== undefined);
+    assert.equal(existsSync(seen) && readFileSync(seen, 'utf8').trim(), 'mounted', 'the root was not mounted while the sandbox started');
+    assert.equal(cs(st, 'c').containerID, `runc://${uid}-c-0`, 'the prepared instance is the one that runs');
+    assert.ok(mountPoints().has(root));
+  });
+
+  it('a sandbox that fails leaves nothing of the container prepared meanwhile: no record, bundle or mount; FailedCreatePodSandBox', async () => {
+    const rec = recorder();
+    const empty = join(base, 'empty-rootfs');
+    mkdirSync(empty, { recursive: true });
+    const failing = new PodWorker({ ...wopts, rootfs: empty });
+    const pod = mkpod('no-sandbox', { containers: [bb('c', forever)] });
+    const uid = pod.metadata.uid!;
+    const r = await failing.sync(pod, rec.sink);
+    assert.equal(cs(r.status, 'c').state?.waiting?.reason, 'ContainerCreating');
+    assert.ok(r.nextSyncMs !== undefined && r.nextSyncMs > 0, 'retried on the back-off');
+    assert.ok(rec.reasons().some((x) => x.startsWith('FailedCreatePodSandBox Failed to create pod sandbox: ')), rec.reasons().join('\n'));
+    assert.deepEqual(instances(uid), []);
+    assert.deepEqual(readdirSync(join(base, 'run', 'bundles')).filter((b) => b.startsWith(uid)), []);
+    assert.deepEqual([...mountPoints()].filter((m) => m.includes(uid)), []);
+    assert.deepEqual((await worker.runcList()).filter((st) => st.id.startsWith(uid)), []);
   });
 });
 

@@ -15,7 +15,7 @@
 //   <logPath>                      `<RFC3339Nano time> stdout|stderr F|P <text>` lines
 
 import { spawn } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, watch, type FSWatcher } from 'node:fs';
 import { delimiter, isAbsolute, join } from 'node:path';
 import { parseRuncLog, Runc, RuncError, type RuncState } from '../runtime/runc.js';
 
@@ -65,6 +65,46 @@ export function which(name: string): string | undefined {
 }
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/**
+ * Wakes a waiter when `name` is created or renamed into `dir` (inotify), or after the poll
+ * period at the latest: a pidfile is seen the moment it is written, and what inotify cannot
+ * report (a process dying) is still checked every `pollMs`. Without inotify (e.g. the limit of
+ * watches is reached) it is a plain poll.
+ */
+class FileArrival {
+  private watcher?: FSWatcher;
+  private wake?: () => void;
+
+  constructor(dir: string, name: string) {
+    try {
+      this.watcher = watch(dir, (_type, file) => {
+        if (file === null || String(file) === name) this.wake?.();
+      });
+      this.watcher.on('error', () => this.close());
+    } catch {
+      this.watcher = undefined;
+    }
+  }
+
+  wait(pollMs: number): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        if (this.wake === done) this.wake = undefined;
+        resolve();
+      };
+      const timer = setTimeout(done, this.watcher ? pollMs : Math.min(pollMs, 5));
+      this.wake = done;
+    });
+  }
+
+  close(): void {
+    this.watcher?.close();
+    this.watcher = undefined;
+    this.wake?.();
+  }
+}
 
 function readPid(path: string): number | undefined {
   try {
@@ -156,17 +196,23 @@ export async function startMonitored(opts: StartOptions): Promise<Started> {
   // writing an exit file when create fails.
   const deadline = Date.now() + timeoutMs;
   let containerPid: number | undefined;
-  for (;;) {
-    containerPid = readPid(containerPidFile);
-    if (containerPid !== undefined) break;
-    if (!processAlive(conmonPid)) {
+  // Each pass reads the pidfile before it waits, so an arrival before the watch is not missed.
+  const arrival = new FileArrival(dir, 'container.pid');
+  try {
+    for (;;) {
       containerPid = readPid(containerPidFile);
       if (containerPid !== undefined) break;
-      const msgs = readRuncErrors(runcLog);
-      throw new MonitorError(`runc create ${opts.id} failed: ${msgs.join('; ') || conmonErr() || 'conmon exited'}`, msgs);
+      if (!processAlive(conmonPid)) {
+        containerPid = readPid(containerPidFile);
+        if (containerPid !== undefined) break;
+        const msgs = readRuncErrors(runcLog);
+        throw new MonitorError(`runc create ${opts.id} failed: ${msgs.join('; ') || conmonErr() || 'conmon exited'}`, msgs);
+      }
+      if (Date.now() > deadline) throw new MonitorError(`runc create ${opts.id}: no container pidfile after ${timeoutMs} ms`);
+      await arrival.wait(10);
     }
-    if (Date.now() > deadline) throw new MonitorError(`runc create ${opts.id}: no container pidfile after ${timeoutMs} ms`);
-    await sleep(5);
+  } finally {
+    arrival.close();
   }
   const runc = new Runc({ root: opts.stateDir, binary: runtime, timeoutMs });
   await runc.start(opts.id);

@@ -54,6 +54,8 @@ export interface DetachedIO {
   /** Files that receive the container's stdout/stderr; default /dev/null. */
   stdoutPath?: string;
   stderrPath?: string;
+  /** runc --pid-file: where runc writes the container init's host pid once it exists. */
+  pidFile?: string;
 }
 
 interface Exec {
@@ -65,6 +67,10 @@ interface Exec {
 }
 
 let callSeq = 0;
+
+function pidFileArgs(io: DetachedIO): string[] {
+  return io.pidFile ? ['--pid-file', io.pidFile] : [];
+}
 
 export class Runc {
   readonly root: string;
@@ -98,12 +104,12 @@ export class Runc {
 
   /** `runc run --detach`: the container's init is reparented away from the agent; its exit code is lost. */
   async runDetached(id: string, bundle: string, io: DetachedIO = {}): Promise<void> {
-    await this.ok(['run', '--detach', '--bundle', bundle, id], io);
+    await this.ok(['run', '--detach', '--bundle', bundle, ...pidFileArgs(io), id], io);
   }
 
   /** `runc create`: namespaces, cgroups and limits are set up; the process waits for start. */
   async create(id: string, bundle: string, io: DetachedIO = {}): Promise<void> {
-    await this.ok(['create', '--bundle', bundle, id], io);
+    await this.ok(['create', '--bundle', bundle, ...pidFileArgs(io), id], io);
   }
 
   async start(id: string): Promise<void> {

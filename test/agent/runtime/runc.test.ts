@@ -231,6 +231,25 @@ describe('runc backend on this host (real kernel)', opts, () => {
     assert.equal(existsSync(memDir), false, 'runc delete removes the container cgroup');
   });
 
+  it('--pid-file: create and run --detach write the init\'s host pid, the one runc state reports', async () => {
+    const p = pod('pidfile', { requests: { cpu: '100m', memory: '16Mi' }, limits: { memory: '32Mi' } }, []);
+    const c = planPodOnNode(p, node, gates).containers[0]!;
+    const a = adaptToHost(c, host);
+    const ways: [string, (id: string, dir: string, pidFile: string) => Promise<void>, string][] = [
+      ['create', (id, dir, pidFile) => runc.create(id, dir, { pidFile }), 'created'],
+      ['run --detach', (id, dir, pidFile) => runc.runDetached(id, dir, { pidFile }), 'running'],
+    ];
+    for (const [name, start, status] of ways) {
+      const b = bundle(c, a, ['sleep', '30']);
+      const pidFile = join(b.dir, 'init.pid');
+      await start(b.id, b.dir, pidFile);
+      const st = await runc.state(b.id);
+      assert.equal(st.status, status, name);
+      assert.equal(Number(readFileSync(pidFile, 'utf8')), st.pid, name);
+      await runc.delete(b.id, { force: true });
+    }
+  });
+
   it('buildBusyboxRootfs is idempotent: a second run over the same directory creates nothing', () => {
     const again = buildBusyboxRootfs(rootfs);
     assert.equal(again.created, 0);
