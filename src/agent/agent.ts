@@ -8,7 +8,6 @@
 // so no pod is polled through the runtime more often than every `resyncMs`.
 
 import { existsSync, mkdirSync, watch, type FSWatcher } from 'node:fs';
-import { join } from 'node:path';
 import type { FeatureGates } from '../api/featuregates.js';
 import { stableJSON } from '../api/stablejson.js';
 import type { KubeObject, Pod, PodCondition, PodStatus } from '../api/types.js';
@@ -24,19 +23,9 @@ import { KmsgOOMWatcher, type OOMKill } from './oom/kmsg.js';
 import { killCgroup } from './oom/groupkill.js';
 import { NodeRegistration } from './registration.js';
 
-export type EventSink = (pod: Pod, type: 'Normal' | 'Warning', reason: string, message: string) => void;
-
-/** The container a memory cgroup belongs to (PodWorker.containerByMemcg). */
-export interface MemcgOwner {
-  podUID: string;
-  namespace: string;
-  pod: string;
-  container: string;
-  containerID: string;
-  oomKillMode: 'Single' | 'Group';
-  emulated: boolean;
-  cgroupDir: string;
-}
+// The pod worker's own types: one definition of what a sync reports and whom a memcg belongs to.
+export type { EventSink, MemcgContainer as MemcgOwner } from './podworker.js';
+import type { EventSink, MemcgContainer as MemcgOwner } from './podworker.js';
 
 /** What the agent needs of the pod worker (src/agent/podworker.ts). */
 export interface PodRuntime {

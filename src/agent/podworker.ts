@@ -47,7 +47,7 @@ import { initContainerStatuses, kubeTime, regularContainerStatuses, runtimeConta
 import { getPhase, isTerminalPhase, type PodPhase } from './lifecycle/phase.js';
 import type { ContainerInstance, PodRuntime } from './lifecycle/runtime.js';
 import { messages, reasons } from './lifecycle/wording.js';
-import { monitorDir, processAlive, readExit, startMonitored, which } from './monitor/conmon.js';
+import { monitorDir, processAlive, readExit, startMonitored, which, readPid } from './monitor/conmon.js';
 import { PodRecords, type InstanceKind, type InstanceRecord, type PodRecord } from './podrecords.js';
 import { ExitWatch } from './runtime/exitwatch.js';
 import type { HostProbe } from './runtime/hostprobe.js';
@@ -143,14 +143,6 @@ function prefixes(path: string): string[] {
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
-function readPid(path: string): number | undefined {
-  try {
-    const n = Number(readFileSync(path, 'utf8').trim());
-    return Number.isInteger(n) && n > 0 ? n : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 function notExist(e: unknown): boolean {
   return e instanceof RuncError && /does not exist/.test(e.message);

@@ -106,7 +106,8 @@ class FileArrival {
   }
 }
 
-function readPid(path: string): number | undefined {
+/** The pid in a pidfile, or undefined while it is missing or not a pid yet. */
+export function readPid(path: string): number | undefined {
   try {
     const n = Number(readFileSync(path, 'utf8').trim());
     return Number.isInteger(n) && n > 0 ? n : undefined;
