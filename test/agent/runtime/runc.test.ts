@@ -250,6 +250,42 @@ describe('runc backend on this host (real kernel)', opts, () => {
     }
   });
 
+  it('startCreated (the exec fifo, no runc start): the process execs, runc state says running, its output is the program\'s', async () => {
+    const p = pod('fifo-start', { requests: { cpu: '100m', memory: '16Mi' }, limits: { memory: '32Mi' } }, []);
+    const c = planPodOnNode(p, node, gates).containers[0]!;
+    const a = adaptToHost(c, host);
+    const b = bundle(c, a, ['sh', '-c', 'echo started; exec sleep 30']);
+    const out = join(b.dir, 'out.log');
+    await runc.create(b.id, b.dir, { stdoutPath: out, stderrPath: out });
+    const created = await runc.state(b.id);
+    assert.equal(created.status, 'created');
+    assert.equal(readFileSync(`/proc/${created.pid}/comm`, 'utf8').trim(), 'runc:[2:INIT]');
+    await runc.startCreated(b.id, created.pid);
+    assert.equal((await runc.state(b.id)).status, 'running');
+    assert.equal(existsSync(join(runc.root, b.id, 'exec.fifo')), false);
+    const deadline = Date.now() + 5000;
+    while (readFileSync(`/proc/${created.pid}/comm`, 'utf8').trim() !== 'sleep') {
+      assert.ok(Date.now() < deadline, 'the init did not exec sleep within 5 s');
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    assert.equal(readFileSync(out, 'utf8'), 'started\n');
+    await runc.delete(b.id, { force: true });
+  });
+
+  it('startCreated on a created container whose init was killed: rejects with runc\'s "container process is already dead", without hanging', async () => {
+    const p = pod('fifo-dead', { requests: { cpu: '100m', memory: '16Mi' }, limits: { memory: '32Mi' } }, []);
+    const c = planPodOnNode(p, node, gates).containers[0]!;
+    const a = adaptToHost(c, host);
+    const b = bundle(c, a, ['sleep', '30']);
+    await runc.create(b.id, b.dir);
+    const { pid } = await runc.state(b.id);
+    process.kill(pid, 'SIGKILL');
+    const t0 = Date.now();
+    await assert.rejects(runc.startCreated(b.id, pid), (e: unknown) => e instanceof RuncError && /container process is already dead/.test(e.message));
+    assert.ok(Date.now() - t0 < 2000, `took ${Date.now() - t0} ms`);
+    await runc.delete(b.id, { force: true });
+  });
+
   it('buildBusyboxRootfs is idempotent: a second run over the same directory creates nothing', () => {
     const again = buildBusyboxRootfs(rootfs);
     assert.equal(again.created, 0);
