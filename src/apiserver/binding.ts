@@ -1,23 +1,46 @@
 // Binding a pod to a node: the rules of the pods/binding subresource in one place, for the
-// HTTP handler (subresources.ts) and the in-process scheduler alike. A pod that
-// already has a node, or is being deleted, cannot be bound (409); a write that lost a race
-// with another update is retried on the fresh object.
+// HTTP handler (subresources.ts) and the in-process scheduler alike, as upstream's
+// BindingREST: a pod that already has a node, or is being deleted, cannot be bound (409); the
+// Binding's annotations are copied onto the pod, and PodScheduled=True is set in the same
+// write (a watcher never sees a bound pod without it). A write that lost a race with another
+// update is retried on the fresh object.
 
-import type { Pod } from '../api/types.js';
+import type { Pod, PodCondition } from '../api/types.js';
+import { timestamp } from './objects.js';
 import type { Api, RequestInfo } from './rest.js';
 import { statusErrors, StatusError } from './status.js';
 
 const bindingGR = { group: '', resource: 'pods/binding' };
 
-export async function bindPod(api: Api, namespace: string, name: string, node: string, req: RequestInfo): Promise<Pod> {
+export interface BindOptions {
+  /** Copied onto the pod's annotations. */
+  annotations?: Record<string, string>;
+  /** Preconditions from the Binding's metadata (uid, resourceVersion), when set. */
+  uid?: string;
+  resourceVersion?: string;
+}
+
+export async function bindPod(api: Api, namespace: string, name: string, node: string, req: RequestInfo, opts: BindOptions = {}): Promise<Pod> {
   const def = api.def('pods');
   for (;;) {
     const pod = await api.get<Pod>(def, namespace, name);
+    if (opts.uid && opts.uid !== pod.metadata.uid) {
+      throw statusErrors.conflict({ group: '', resource: 'pods' }, name, `Precondition failed: UID in precondition: ${opts.uid}, UID in object meta: ${pod.metadata.uid ?? ''}`);
+    }
+    if (opts.resourceVersion && opts.resourceVersion !== pod.metadata.resourceVersion) {
+      throw statusErrors.conflict({ group: '', resource: 'pods' }, name, `Precondition failed: ResourceVersion in precondition: ${opts.resourceVersion}, ResourceVersion in object meta: ${pod.metadata.resourceVersion ?? ''}`);
+    }
+    if (pod.metadata.deletionTimestamp) throw statusErrors.conflict(bindingGR, name, `pod ${name} is being deleted, cannot be assigned to a host`);
     if (pod.spec.nodeName) {
       throw statusErrors.conflict(bindingGR, name, `pod ${name} is already assigned to node "${pod.spec.nodeName}"`);
     }
-    if (pod.metadata.deletionTimestamp) throw statusErrors.conflict(bindingGR, name, `pod ${name} is being deleted, cannot be assigned to a host`);
-    const next: Pod = { ...pod, spec: { ...pod.spec, nodeName: node } };
+    const annotations = opts.annotations && Object.keys(opts.annotations).length ? { ...(pod.metadata.annotations ?? {}), ...opts.annotations } : pod.metadata.annotations;
+    const next: Pod = {
+      ...pod,
+      metadata: { ...pod.metadata, ...(annotations ? { annotations } : {}) },
+      spec: { ...pod.spec, nodeName: node },
+      status: { ...(pod.status ?? {}), conditions: withScheduled(pod.status?.conditions ?? [], timestamp(api.now())) },
+    };
     try {
       return (await api.update(def, namespace, name, next, { ...req, fieldManager: req.fieldManager ?? 'bulkhead-scheduler' }, 'binding')) as Pod;
     } catch (e) {
@@ -25,4 +48,15 @@ export async function bindPod(api: Api, namespace: string, name: string, node: s
       throw e;
     }
   }
+}
+
+/** UpdatePodCondition with PodScheduled=True: its transition time kept when it was True already. */
+function withScheduled(conditions: PodCondition[], now: string): PodCondition[] {
+  const i = conditions.findIndex((c) => c.type === 'PodScheduled');
+  const old = i >= 0 ? conditions[i] : undefined;
+  const cond: PodCondition = { type: 'PodScheduled', status: 'True', lastProbeTime: null, lastTransitionTime: old?.status === 'True' && old.lastTransitionTime ? old.lastTransitionTime : now };
+  const out = [...conditions];
+  if (i >= 0) out[i] = cond;
+  else out.push(cond);
+  return out;
 }

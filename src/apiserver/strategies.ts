@@ -39,8 +39,6 @@ function immutablePodSpec(pod: Pod): unknown {
   delete spec.activeDeadlineSeconds;
   delete spec.tolerations;
   delete spec.terminationGracePeriodSeconds;
-  // Binding sets nodeName once; the scheduler and agent own it afterwards.
-  delete spec.nodeName;
   return spec;
 }
 
@@ -93,6 +91,9 @@ export function podStrategy(podSecurityDefaults: PodSecurityDefaults): Strategy 
         return { obj: { ...prev, metadata: { ...prev.metadata, ...pickMutableMeta(pod) }, status: pod.status } };
       }
       if (subresource === 'delete') return { obj: deletionMarked(pod, prev) };
+      // binding.ts made this object from the stored one: nodeName, the Binding's annotations and
+      // PodScheduled, in one write. A client's update can change none of them.
+      if (subresource === 'binding') return { obj: pod };
       if (!sameJSON(immutablePodSpec(pod), immutablePodSpec(prev))) {
         throw invalid('Pod', prev.metadata.name ?? '', [fieldError.forbidden('spec', podUpdateForbidden)]);
       }

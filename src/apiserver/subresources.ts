@@ -26,9 +26,21 @@ const binding: SubresourceHandler = async (api, def, path, req, res, info) => {
   if (req.method !== 'POST') throw statusErrors.methodNotSupported(podsGR, req.method ?? '');
   const b = await body(req, 'Binding in version "v1" cannot be handled as a Binding');
   const target = isObject(b.target) ? b.target : undefined;
+  const meta = isObject(b.metadata) ? b.metadata : {};
+  if (meta.name !== path.name) throw statusErrors.badRequest('name in URL does not match name in Binding object');
   const node = typeof target?.name === 'string' ? target.name : '';
-  if (!node) throw statusErrors.invalid('Binding', '', path.name!, [fieldError.required('target.name')]);
-  await bindPod(api, path.namespace!, path.name!, node, info);
+  const kind = typeof target?.kind === 'string' ? target.kind : '';
+  const errs = [
+    ...(kind && kind !== 'Node' ? [fieldError.notSupported('target.kind', kind, ['Node', '<empty>'])] : []),
+    ...(node ? [] : [fieldError.required('target.name')]),
+  ];
+  if (errs.length) throw statusErrors.invalid('Binding', '', path.name!, errs);
+  const annotations = isObject(meta.annotations) ? (meta.annotations as Record<string, string>) : undefined;
+  await bindPod(api, path.namespace!, path.name!, node, info, {
+    ...(annotations ? { annotations } : {}),
+    ...(typeof meta.uid === 'string' && meta.uid ? { uid: meta.uid } : {}),
+    ...(typeof meta.resourceVersion === 'string' && meta.resourceVersion ? { resourceVersion: meta.resourceVersion } : {}),
+  });
   sendJSON(res, 201, { ...successStatus(), code: 201 });
 };
 

@@ -246,21 +246,19 @@ export class SchedulerController {
         }
         throw e;
       }
+      // The binding set PodScheduled=True in the same write.
       this.unschedulable.delete(key);
-      // Upstream the binding subresource sets this condition in the binding's own write (one
-      // request); binding.ts does not yet, so it is written here, outside the rate limit.
-      await this.setScheduledCondition(namespace, name, { type: 'PodScheduled', status: 'True' }, false);
       this.events.record(pod, 'Normal', 'Scheduled', 'Binding', `Successfully assigned ${namespace}/${name} to ${decision.node}`);
       return;
     }
     const message = decision.message!;
     this.unschedulable.add(key);
     this.events.record(pod, 'Warning', 'FailedScheduling', 'Scheduling', message);
-    await this.setScheduledCondition(namespace, name, { type: 'PodScheduled', status: 'False', reason: 'Unschedulable', message }, true);
+    await this.setScheduledCondition(namespace, name, { type: 'PodScheduled', status: 'False', reason: 'Unschedulable', message });
   }
 
-  /** Sets the PodScheduled condition through the status subresource, when it changes (a request: `limited`). */
-  private async setScheduledCondition(namespace: string, name: string, cond: PodCondition, limited: boolean): Promise<void> {
+  /** Sets the PodScheduled condition through the status subresource, when it changes (a rate-limited request). */
+  private async setScheduledCondition(namespace: string, name: string, cond: PodCondition): Promise<void> {
     const def = this.api.def('pods');
     for (let attempt = 0; attempt < 5; attempt++) {
       const pod = this.pods?.get(namespace, name)?.obj;
@@ -279,12 +277,10 @@ export class SchedulerController {
       };
       if (i >= 0) conditions[i] = next;
       else conditions.push(next);
-      if (limited) {
-        await this.limiter.take();
-        if (this.stopped) return;
-        // The pod may have changed while this waited for its turn.
-        if (this.pods?.get(namespace, name)?.obj !== pod) continue;
-      }
+      await this.limiter.take();
+      if (this.stopped) return;
+      // The pod may have changed while this waited for its turn.
+      if (this.pods?.get(namespace, name)?.obj !== pod) continue;
       try {
         // Guarded by the cached resourceVersion: a newer status is read again, never overwritten.
         await this.api.update(def, namespace, name, { ...pod, status: { ...(pod.status ?? {}), conditions } } as Pod, { ...schedulerUser, warnings: [] }, 'status');

@@ -50,6 +50,10 @@ describe('API server REST semantics', () => {
     { name: 'an unknown resource is a 404 Status', method: 'GET', path: '/api/v1/widgets', status: 404, reason: 'NotFound' },
     { name: 'a pod update that changes a container resource is forbidden by validation', method: 'PATCH', path: '/api/v1/namespaces/default/pods/a', body: { spec: { containers: [{ name: 'c', resources: { limits: { cpu: '1' } } }] } }, status: 422, reason: 'Invalid', message: /^Pod "a" is invalid: spec: Forbidden: pod updates may not change fields other than/ },
     { name: 'binding without a target is 422', method: 'POST', path: '/api/v1/namespaces/default/pods/c/binding', body: { apiVersion: 'v1', kind: 'Binding', metadata: { name: 'c' }, target: {} }, status: 422, reason: 'Invalid', message: 'Binding "c" is invalid: target.name: Required value' },
+    { name: 'binding whose name differs from the URL\'s is 400 (BindingREST)', method: 'POST', path: '/api/v1/namespaces/default/pods/c/binding', body: { apiVersion: 'v1', kind: 'Binding', metadata: { name: 'other' }, target: { name: 'node-1' } }, status: 400, reason: 'BadRequest', message: 'name in URL does not match name in Binding object' },
+    { name: 'binding to something other than a Node is 422 (ValidatePodBinding)', method: 'POST', path: '/api/v1/namespaces/default/pods/c/binding', body: { apiVersion: 'v1', kind: 'Binding', metadata: { name: 'c' }, target: { kind: 'Pod', name: 'x' } }, status: 422, reason: 'Invalid', message: 'Binding "c" is invalid: target.kind: Unsupported value: "Pod": supported values: "Node", "<empty>"' },
+    { name: 'binding with a stale uid precondition is 409', method: 'POST', path: '/api/v1/namespaces/default/pods/c/binding', body: { apiVersion: 'v1', kind: 'Binding', metadata: { name: 'c', uid: 'not-its-uid' }, target: { name: 'node-1' } }, status: 409, reason: 'Conflict', message: /^Operation cannot be fulfilled on pods "c": Precondition failed: UID in precondition: not-its-uid, UID in object meta: / },
+    { name: 'a pod update cannot set spec.nodeName (only the binding can)', method: 'PATCH', path: '/api/v1/namespaces/default/pods/a', body: { spec: { nodeName: 'node-1' } }, status: 422, reason: 'Invalid', message: /^Pod "a" is invalid: spec: Forbidden: pod updates may not change fields other than/ },
     { name: 'deleting the default namespace is forbidden', method: 'DELETE', path: '/api/v1/namespaces/default', status: 403, reason: 'Forbidden', message: 'namespaces "default" is forbidden: this namespace may not be deleted' },
   ];
   for (const c of cases) {
@@ -77,11 +81,16 @@ describe('API server REST semantics', () => {
     assert.equal(second.metadata.continue, undefined);
   });
 
-  it('binding assigns the node once; a second binding conflicts', async () => {
-    const bind = { apiVersion: 'v1', kind: 'Binding', metadata: { name: 'b' }, target: { kind: 'Node', name: 'node-1' } };
+  it('binding assigns the node once, with the Binding\'s annotations and PodScheduled=True in the same write; a second binding conflicts', async () => {
+    const bind = { apiVersion: 'v1', kind: 'Binding', metadata: { name: 'b', annotations: { 'example.com/bound-by': 'test' } }, target: { kind: 'Node', name: 'node-1' } };
     const r = await admin.request('POST', '/api/v1/namespaces/default/pods/b/binding', bind);
     assert.equal(r.status, 201, r.text);
-    assert.equal((await admin.request('GET', '/api/v1/namespaces/default/pods/b')).json().spec.nodeName, 'node-1');
+    const bound = (await admin.request('GET', '/api/v1/namespaces/default/pods/b')).json();
+    assert.equal(bound.spec.nodeName, 'node-1');
+    assert.equal(bound.metadata.annotations['example.com/bound-by'], 'test');
+    const scheduled = bound.status.conditions.find((c: { type: string }) => c.type === 'PodScheduled');
+    assert.equal(scheduled.status, 'True');
+    assert.match(scheduled.lastTransitionTime, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
     const again = await admin.request('POST', '/api/v1/namespaces/default/pods/b/binding', bind);
     assert.equal(again.status, 409);
     assert.equal(again.json().message, 'Operation cannot be fulfilled on pods/binding "b": pod b is already assigned to node "node-1"');
