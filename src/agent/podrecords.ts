@@ -51,6 +51,8 @@ export interface InstanceRecord {
   reason?: string;
   message?: string;
   pid?: number;
+  /** A sandbox's pinned namespaces (runtime/nspin.ts), which the pod's containers join. */
+  namespaces?: Partial<Record<'network' | 'ipc' | 'uts', string>>;
 }
 
 function writeJSON(path: string, value: unknown): void {

@@ -9,18 +9,18 @@
 // the constructor rather than run untested), no probes, no lifecycle hooks, emptyDir volumes only,
 // no ephemeral containers, no Secrets/ConfigMaps in env. Every container is a runc container under
 // conmon; the pod's sandbox is a busybox `sleep` holding the network, IPC and UTS namespaces that
-// the containers join (runc brings up loopback in a new network namespace). The sandbox runs
-// without conmon, by a bare `runc run -d`: its exit code and output matter to no one, and conmon
-// + `runc start` took half as long again as that (bench:startup); its end is seen on its cgroup
-// (runtime/exitwatch.ts). While a new sandbox starts, the containers that follow it in the same
-// sync get their records and overlay roots, as only their namespaces wait for the sandbox.
+// the containers join. Those namespaces are made and pinned to files first (runtime/nspin.ts,
+// which also brings up loopback), so that the sandbox and the pod's first containers are created
+// at the same time, each joining the pins. The sandbox runs without conmon, by a bare
+// `runc run -d`: its exit code and output matter to no one, and conmon + `runc start` took half
+// as long again as that (bench:startup); its end is seen on its cgroup (runtime/exitwatch.ts).
 //
 // Layout:
 //   runc state            <stateDir>/runc
 //   cgroup parents made   <stateDir>/created-cgroups.json (only these are ever removed)
 //   pod records           <runDir>/pods/<uid>/pod.json, emptyDir volumes in <runDir>/pods/<uid>/volumes/
 //   bundles               <runDir>/bundles/<id>/{instance.json,config.json,conmon/,rootfs/,overlay/},
-//                         a sandbox's {instance.json,config.json,sandbox.pid,sandbox.log}
+//                         a sandbox's {instance.json,config.json,sandbox.pid,sandbox.log,ns/{network,ipc,uts}}
 //   exit codes            <runDir>/exits/<id>  (conmon --exit-dir; watch it to notice exits; an empty
 //                         file: a sandbox that ended, code unknown)
 //   logs                  <runDir>/logs/<ns>_<pod>_<uid>/<container>/<attempt>.log (kubelet's layout)
@@ -47,11 +47,12 @@ import { initContainerStatuses, kubeTime, regularContainerStatuses, runtimeConta
 import { getPhase, isTerminalPhase, type PodPhase } from './lifecycle/phase.js';
 import type { ContainerInstance, PodRuntime } from './lifecycle/runtime.js';
 import { messages, reasons } from './lifecycle/wording.js';
-import { monitorDir, processAlive, readExit, startMonitored, which, readPid } from './monitor/conmon.js';
+import { monitorDir, NotStartedError, processAlive, readExit, startMonitored, which, readPid } from './monitor/conmon.js';
 import { PodRecords, type InstanceKind, type InstanceRecord, type PodRecord } from './podrecords.js';
 import { ExitWatch } from './runtime/exitwatch.js';
 import type { HostProbe } from './runtime/hostprobe.js';
 import { adaptToHost, ociSpec, resourcesFromCgroupFiles, serializeSpec, type OciMount, type OciSpec } from './runtime/ocispec.js';
+import { pinNamespaces, unpinNamespaces, type PinnedKind } from './runtime/nspin.js';
 import { mountOverlay, unmountIfMounted } from './runtime/overlay.js';
 import { Runc, RuncError, type RuncState } from './runtime/runc.js';
 import { StartSlots } from './startslots.js';
@@ -121,6 +122,8 @@ const syncStopBudgetMs = 500;
 const sandboxName = 'POD';
 /** runc --pid-file of a sandbox, in its bundle. */
 const sandboxPidFile = 'sandbox.pid';
+/** A sandbox's pinned namespaces, in its bundle. */
+const sandboxNsDir = 'ns';
 const defaultPath = 'PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
 const idRe = /^[A-Za-z0-9][A-Za-z0-9_.+-]*$/;
 /** Start refusals that happen before any container exists; they are retried on their own back-off. */
@@ -501,6 +504,7 @@ export class PodWorker {
     } catch (e) {
       if (errno(e) !== 'ENOENT') throw new PodWorkerError(`removing ${rootfs}: ${errno(e) ?? (e as Error).message}`);
     }
+    if (rec.kind === 'sandbox') await unpinNamespaces(join(bundle, sandboxNsDir));
     for (const p of ['overlay', 'conmon', 'config.json', sandboxPidFile]) rmSync(join(bundle, p), { recursive: true, force: true });
     rmSync(join(this.exitDir, rec.id), { force: true });
     this.sandboxExits.delete(rec.id);
@@ -538,6 +542,7 @@ export class PodWorker {
     // Nothing can be mounted in a bundle that does not exist (a new instance's, on the hot path).
     if (!existsSync(bundle)) return;
     await unmountIfMounted(join(bundle, 'rootfs'));
+    await unpinNamespaces(join(bundle, sandboxNsDir));
     rmSync(bundle, { recursive: true, force: true });
   }
 
@@ -545,12 +550,13 @@ export class PodWorker {
    * Brings the records up to date with the runtime (an exit noticed is recorded and the
    * container deleted; a creation a crashed agent left behind is adopted or discarded), keeps the
    * two newest instances per container and the newest sandbox, and returns the pod's view.
-   * `preparing`: instances this sync is making (see prepareStarts), not yet part of the pod.
+   * `preparing`: instances this sync is making (see prepareStarts), not yet part of the pod;
+   * `startingSandbox`: the sandbox this sync is starting (part of the pod, left as it is).
    */
-  private async observe(uid: string, mem: PodMemory, preparing?: ReadonlyMap<string, Prepared>): Promise<View> {
+  private async observe(uid: string, mem: PodMemory, preparing?: ReadonlyMap<string, Prepared>, startingSandbox?: string): Promise<View> {
     const made = new Set([...(preparing?.values() ?? [])].map((p) => p.rec.id));
     for (const r of this.records.listInstances(uid)) {
-      if (r.state === 'exited' || made.has(r.id)) continue;
+      if (r.state === 'exited' || made.has(r.id) || r.id === startingSandbox) continue;
       const code = readExit(this.exitDir, r.id);
       if (code !== undefined) {
         await this.finalize(r, code, mem);
@@ -741,7 +747,13 @@ export class PodWorker {
     return createHash('sha256').update(JSON.stringify({ image: c.image ?? '' })).digest('hex').slice(0, 16);
   }
 
-  private async createSandbox(pod: Pod, podRec: PodRecord, plan: PodNodePlan, attempt: number, record: EventSink, mem: PodMemory): Promise<StartResult> {
+  /**
+   * A new sandbox, in two steps: its namespaces are pinned (runtime/nspin.ts), and this resolves
+   * with `running` while its `runc run -d` goes on, so that the pod's first containers are
+   * created in the same namespaces at the same time. `running` resolves once the sandbox runs,
+   * or has failed (reported, and discarded with its pins).
+   */
+  private async createSandbox(pod: Pod, podRec: PodRecord, plan: PodNodePlan, attempt: number, record: EventSink, mem: PodMemory): Promise<StartResult & { running?: Promise<StartResult> }> {
     const uid = podRec.uid;
     const id = this.sandboxID(uid, attempt);
     const bundle = this.records.bundleDir(id);
@@ -751,6 +763,12 @@ export class PodWorker {
     const key = `${uid}/${sandboxName}`;
     const gate = this.retryBackoff.remainingSinceUpdate(key, this.now());
     if (gate > 0) return { started: false, retryMs: gate };
+    const failed = (e: unknown): StartResult => {
+      this.retryBackoff.next(key, this.now(), this.now());
+      this.emitOnce(mem, `${sandboxName}/${attempt}`, record, pod, 'Warning', 'FailedCreatePodSandBox', `Failed to create pod sandbox: ${(e as Error).message}`);
+      return { started: false, retryMs: this.retryBackoff.get(key) };
+    };
+    let rec: InstanceRecord | undefined;
     try {
       const { rootfs, imageID } = await this.sandboxRootfs();
       const adapted = adaptToHost({ oomScoreAdj: plan.sandbox.oomScoreAdj, rlimits: [] }, this.opts.host);
@@ -768,10 +786,9 @@ export class PodWorker {
         annotations: this.annotations(podRec, sandboxName, 'sandbox', attempt),
       });
       const drop = new Set([...(pod.spec.hostNetwork ? ['network', 'uts'] : []), ...(pod.spec.hostIPC ? ['ipc'] : []), ...(pod.spec.hostPID ? ['pid'] : [])]);
-      spec.linux.namespaces = spec.linux.namespaces.filter((n) => !drop.has(n.type));
       // runc refuses a hostname without a UTS namespace of the container's own.
       if (drop.has('uts')) delete (spec as Partial<OciSpec>).hostname;
-      const rec: InstanceRecord = {
+      rec = {
         id,
         podUID: uid,
         namespace: podRec.namespace,
@@ -787,32 +804,41 @@ export class PodWorker {
         state: 'creating',
         createdAt: this.nowISO(),
       };
+      // The record first: whatever a crash leaves after it is found and discarded by observe().
       this.records.writeInstance(rec);
+      const shared = (['network', 'ipc', 'uts'] as const).filter((k) => !drop.has(k));
+      rec.namespaces = await pinNamespaces(join(bundle, sandboxNsDir), shared);
+      this.records.writeInstance(rec);
+      const pins = rec.namespaces;
+      spec.linux.namespaces = spec.linux.namespaces.filter((n) => !drop.has(n.type)).map((n) => (pins[n.type as PinnedKind] ? { type: n.type, path: pins[n.type as PinnedKind] } : n));
       writeFileSync(join(bundle, 'config.json'), serializeSpec(spec));
+    } catch (e) {
+      if (rec) await this.discard(rec).catch(() => undefined);
+      return failed(e);
+    }
+    const sandbox = rec;
+    const running = (async (): Promise<StartResult> => {
       try {
         // No conmon: nobody reads the sandbox's exit code or output, and a bare `runc run -d` is
         // the quickest start there is (a `runc start` of its own would cost as much again as the
         // start inside `run`). Its end is noticed by watchSandbox instead.
         const pidFile = join(bundle, sandboxPidFile);
-        await this.runc.runDetached(id, bundle, { pidFile, stdoutPath: rec.logPath, stderrPath: rec.logPath });
+        await this.runc.runDetached(id, bundle, { pidFile, stdoutPath: sandbox.logPath, stderrPath: sandbox.logPath });
         const pid = readPid(pidFile);
         if (pid === undefined) throw new PodWorkerError(`runc run ${id}: no pid in ${pidFile}`);
-        rec.state = 'running';
-        rec.pid = pid;
-        rec.startedAt = this.nowISO();
-        this.records.writeInstance(rec);
+        sandbox.state = 'running';
+        sandbox.pid = pid;
+        sandbox.startedAt = this.nowISO();
+        this.records.writeInstance(sandbox);
       } catch (e) {
-        await this.discard(rec);
-        throw e;
+        await this.discard(sandbox).catch(() => undefined);
+        return failed(e);
       }
-      this.watchSandbox(rec);
+      this.watchSandbox(sandbox);
       this.retryBackoff.reset(key);
       return { started: true };
-    } catch (e) {
-      this.retryBackoff.next(key, this.now(), this.now());
-      this.emitOnce(mem, `${sandboxName}/${attempt}`, record, pod, 'Warning', 'FailedCreatePodSandBox', `Failed to create pod sandbox: ${(e as Error).message}`);
-      return { started: false, retryMs: this.retryBackoff.get(key) };
-    }
+    })();
+    return { started: true, running };
   }
 
   private annotations(podRec: PodRecord, container: string, kind: InstanceKind, attempt: number): Record<string, string> {
@@ -954,14 +980,17 @@ export class PodWorker {
    * Starts one container of the pod, the kubelet's way: back-off check, image, config, create +
    * start. Never waits for a back-off: reports when it wants to be tried again.
    */
-  private async startContainer(pod: Pod, podRec: PodRecord, plan: PodNodePlan, c: Container, kind: ContainerKind, view: View, record: EventSink, mem: PodMemory, planAt: number, prepared?: Map<string, Prepared>): Promise<StartResult> {
+  private async startContainer(pod: Pod, podRec: PodRecord, plan: PodNodePlan, c: Container, kind: ContainerKind, view: View, record: EventSink, mem: PodMemory, planAt: number, prepared?: Map<string, Prepared>, sandboxStarting?: Promise<StartResult>): Promise<StartResult> {
     const uid = podRec.uid;
     const name = c.name;
     const key = `${uid}/${name}`;
     const now = this.now();
     const latest = view.rt.containers[name]?.[0];
     const sandbox = view.recs.find((r) => r.id === view.rt.sandbox?.id);
-    if (!sandbox || sandbox.state !== 'running' || !sandbox.pid) return { started: false };
+    // A running sandbox, or one this sync is starting whose namespaces are pinned already: the
+    // container is created meanwhile and started once the sandbox runs (never without it).
+    const inStartingSandbox = sandbox?.state === 'creating' && sandbox.namespaces !== undefined && sandboxStarting !== undefined;
+    if (!sandbox || !(sandbox.state === 'running' ? sandbox.pid : inStartingSandbox)) return { started: false };
 
     // Starts refused before a container existed are retried on the retry back-off.
     const prevFailure = mem.failures.get(name);
@@ -1094,17 +1123,24 @@ export class PodWorker {
     const drop = new Set([...(pod.spec.hostNetwork ? ['network', 'uts'] : []), ...(pod.spec.hostIPC ? ['ipc'] : []), ...(pod.spec.hostPID ? ['pid'] : [])]);
     spec.linux.namespaces = spec.linux.namespaces
       .filter((n) => !drop.has(n.type))
-      .map((n) => (nsPath[n.type] ? { type: n.type, path: `/proc/${sandbox.pid}/ns/${nsPath[n.type]}` } : n));
+      .map((n) => (nsPath[n.type] ? { type: n.type, path: sandbox.namespaces?.[n.type as PinnedKind] ?? `/proc/${sandbox.pid}/ns/${nsPath[n.type]}` } : n));
     if (drop.has('uts')) delete (spec as Partial<OciSpec>).hostname;
     writeFileSync(join(bundle, 'config.json'), serializeSpec(spec));
 
     try {
-      const s = await startMonitored(this.startOptions(id, bundle, logPath));
+      const startAfter = inStartingSandbox ? sandboxStarting!.then((r) => r.started) : undefined;
+      const s = await startMonitored({ ...this.startOptions(id, bundle, logPath), ...(startAfter ? { startAfter } : {}) });
       rec.state = 'running';
       rec.pid = s.containerPid;
       rec.startedAt = this.nowISO();
       this.records.writeInstance(rec);
     } catch (e) {
+      if (e instanceof NotStartedError || (inStartingSandbox && !(await sandboxStarting!).started)) {
+        // Its sandbox failed (and says so; its namespaces may have gone while this was being
+        // created): as if it had never been created.
+        await this.discard(rec);
+        return { started: false };
+      }
       // The runtime refused it (e.g. no such executable): an attempt that ended before it ran.
       const msg = (e as Error).message;
       rec.state = 'exited';
@@ -1222,9 +1258,10 @@ export class PodWorker {
       // One start attempt per container and sync, as the kubelet makes.
       const tried = new Set<string>();
       let prepared: Map<string, Prepared> | undefined;
+      let sandboxStarting: Promise<StartResult> | undefined;
       const start = async (c: Container, kind: ContainerKind): Promise<StartResult> => {
         if (tried.has(c.name)) return { started: false };
-        const r = await this.startContainer(pod, podRec, plan, c, kind, view, record, mem, planAt, prepared);
+        const r = await this.startContainer(pod, podRec, plan, c, kind, view, record, mem, planAt, prepared, sandboxStarting);
         if (!r.started) tried.add(c.name);
         return r;
       };
@@ -1244,8 +1281,9 @@ export class PodWorker {
           let progressed = false;
           try {
             if (actions.createSandbox) {
-              const preparing = this.prepareStarts(pod, podRec, plan, actions, view, this.sandboxID(uid, actions.sandboxAttempt), mem).catch(() => new Map<string, Prepared>());
-              let r: StartResult;
+              const sandboxID = this.sandboxID(uid, actions.sandboxAttempt);
+              const preparing = this.prepareStarts(pod, podRec, plan, actions, view, sandboxID, mem).catch(() => new Map<string, Prepared>());
+              let r: Awaited<ReturnType<PodWorker['createSandbox']>>;
               try {
                 r = await this.createSandbox(pod, podRec, plan, actions.sandboxAttempt, record, mem);
               } finally {
@@ -1253,8 +1291,10 @@ export class PodWorker {
               }
               want(r.retryMs);
               if (!r.started) return false;
+              sandboxStarting = r.running;
               progressed = true;
-              view = await this.observe(uid, mem, prepared);
+              // The containers below start in the sandbox's namespaces while its runc runs.
+              view = await this.observe(uid, mem, prepared, sandboxID);
             }
             for (const idx of actions.initContainersToStart) {
               const c = inits[idx]!;
@@ -1270,6 +1310,9 @@ export class PodWorker {
             }
             return progressed;
           } finally {
+            // A sandbox that failed has been discarded, and nothing was started in it.
+            if (sandboxStarting) want((await sandboxStarting).retryMs);
+            sandboxStarting = undefined;
             if (prepared?.size) for (const p of prepared.values()) await this.discard(p.rec);
             prepared = undefined;
           }
@@ -1341,6 +1384,7 @@ export class PodWorker {
           if (!notExist(e)) throw e;
         });
         await unmountIfMounted(join(this.records.bundleDir(st.id), 'rootfs'));
+        await unpinNamespaces(join(this.records.bundleDir(st.id), sandboxNsDir));
       }
       const cgroupPath = podRec?.cgroupPath ?? (recs[0] ? dirname(recs[0].cgroupsPath) : undefined);
       if (cgroupPath) this.removePodCgroup(cgroupPath);

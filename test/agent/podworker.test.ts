@@ -9,7 +9,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -559,6 +559,43 @@ describe('PodWorker on this host (real kernel)', { ...opts, concurrency: true },
     assert.equal(existsSync(seen) && readFileSync(seen, 'utf8').trim(), 'mounted', 'the root was not mounted while the sandbox started');
     assert.equal(cs(st, 'c').containerID, `runc://${uid}-c-0`, 'the prepared instance is the one that runs');
     assert.ok(mountPoints().has(root));
+  });
+
+  it('the first container is created while the sandbox\'s runc still runs, in the pinned namespaces, and started only once the sandbox runs', async () => {
+    const rec = recorder();
+    const pod = mkpod('parallel', { containers: [bb('c', forever)] });
+    const uid = pod.metadata.uid!;
+    const marks = join(base, `marks-${uid}`);
+    const wrapper = join(base, `runtime-par-${uid}`);
+    const runc = execFileSync('sh', ['-c', 'command -v runc'], { encoding: 'utf8' }).trim();
+    // The sandbox's `run` is held for 400 ms; conmon's `create` and the end of `run` leave a mark.
+    writeFileSync(
+      wrapper,
+      [
+        '#!/bin/sh',
+        'case " $* " in',
+        `  *" run "*) sleep 0.4; ${runc} "$@"; rc=$?; echo "run-done $(date +%s%N)" >> "${marks}"; exit $rc;;`,
+        `  *" create "*) echo "create $(date +%s%N)" >> "${marks}";;`,
+        'esac',
+        `exec ${runc} "$@"`,
+        '',
+      ].join('\n'),
+      { mode: 0o755 },
+    );
+    const held = new PodWorker({ ...wopts, runtime: wrapper });
+    const st = await converge(held, pod, rec.sink, (x) => cs(x, 'c').state?.running !== undefined);
+    const at = Object.fromEntries(readFileSync(marks, 'utf8').trim().split('\n').map((l) => l.split(' ') as [string, string]));
+    assert.ok(BigInt(at.create!) < BigInt(at['run-done']!), `the container's create (${at.create}) began before the sandbox's run ended (${at['run-done']})`);
+    const recs = instances(uid);
+    const sb = recs.find((r) => r.kind === 'sandbox')!;
+    const c = recs.find((r) => r.container === 'c')!;
+    assert.ok(Date.parse(c.startedAt!) >= Date.parse(sb.startedAt!), `container started ${c.startedAt}, sandbox ${sb.startedAt}`);
+    assert.equal(cs(st, 'c').containerID, `runc://${uid}-c-0`);
+    assert.equal(readlinkSync(`/proc/${c.pid}/ns/net`), readlinkSync(`/proc/${sb.pid}/ns/net`));
+    assert.equal(`net:[${statSync(sb.namespaces!.network!).ino}]`, readlinkSync(`/proc/${sb.pid}/ns/net`), 'the pin is the sandbox\'s namespace');
+    await held.terminate(pod, 0, rec.sink);
+    await held.remove(uid);
+    assert.deepEqual([...mountPoints()].filter((m) => m.includes(uid)), []);
   });
 
   it('a sandbox that fails leaves nothing of the container prepared meanwhile: no record, bundle or mount; FailedCreatePodSandBox', async () => {

@@ -36,6 +36,11 @@ export interface StartOptions {
   runtime?: string;
   /** How long to wait for the container to be created and started; default 10 s. */
   timeoutMs?: number;
+  /**
+   * The container is created at once but started only when this resolves true (a pod's sandbox
+   * still starting); on false it is deleted unstarted and startMonitored rejects with NotStartedError.
+   */
+  startAfter?: Promise<boolean>;
 }
 
 export interface Started {
@@ -47,6 +52,14 @@ export class MonitorError extends Error {
   constructor(message: string, readonly runcMessages: string[] = []) {
     super(message);
     this.name = 'MonitorError';
+  }
+}
+
+/** A container created but, as StartOptions.startAfter said, never started (and deleted again). */
+export class NotStartedError extends MonitorError {
+  constructor(id: string) {
+    super(`${id}: not started, what it waited for failed`);
+    this.name = 'NotStartedError';
   }
 }
 
@@ -216,6 +229,12 @@ export async function startMonitored(opts: StartOptions): Promise<Started> {
     arrival.close();
   }
   const runc = new Runc({ root: opts.stateDir, binary: runtime, timeoutMs });
+  if (opts.startAfter && !(await opts.startAfter.catch(() => false))) {
+    await runc.delete(opts.id, { force: true }).catch(() => undefined);
+    // conmon notices the end and writes its exit file; gone, it writes nothing more.
+    for (const end = Date.now() + timeoutMs; processAlive(conmonPid) && Date.now() < end; ) await new Promise((r) => setTimeout(r, 10));
+    throw new NotStartedError(opts.id);
+  }
   await runc.startCreated(opts.id, containerPid);
   return { containerPid, conmonPid };
 }

@@ -18,8 +18,10 @@ import { probeCgroups, probeHost } from '../../../src/agent/runtime/hostprobe.js
 import { realKernelSkipReason, removeTestCgroups } from '../cgrouptrees.js';
 import { Runc, RuncError } from '../../../src/agent/runtime/runc.js';
 import {
-  adopt, formatLogs, kubeTimestamp, MonitorError, monitorDir, parseK8sFileLog, processAlive, readExit, readLogLines, readLogs, startMonitored, stopContainer, waitExit,
+  adopt, formatLogs, kubeTimestamp, MonitorError, monitorDir, NotStartedError, parseK8sFileLog, processAlive, readExit, readLogLines, readLogs, startMonitored, stopContainer, waitExit,
 } from '../../../src/agent/monitor/conmon.js';
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 describe('k8s-file log parsing (pure)', () => {
   const text = [
@@ -165,6 +167,32 @@ describe('conmon monitor on this host (real kernel)', opts, () => {
       return true;
     });
     assert.equal(readExit(exitDir, b.id), undefined);
+  });
+
+  it('startAfter: created at once, started when it resolves true; on false never started, deleted, conmon gone (NotStartedError)', async () => {
+    const go = bundle(['sh', '-c', 'echo ran; exec sleep 30']);
+    let release!: (v: boolean) => void;
+    const started = startMonitored({ id: go.id, bundle: go.dir, stateDir, exitDir, logPath: go.logPath, startAfter: new Promise<boolean>((r) => (release = r)) });
+    // Created (runc says so), the program not yet run.
+    const runc = new Runc({ root: stateDir });
+    for (let i = 0; i < 500 && (await runc.state(go.id).catch(() => undefined))?.status !== 'created'; i++) await sleep(10);
+    assert.equal((await runc.state(go.id)).status, 'created');
+    await sleep(100);
+    assert.equal(readLogs(go.logPath), '', 'nothing ran before startAfter resolved');
+    release(true);
+    const s = await started;
+    assert.ok(s.containerPid > 0);
+    assert.equal((await runc.state(go.id)).status, 'running');
+    for (let i = 0; i < 200 && readLogs(go.logPath) === ''; i++) await sleep(10);
+    assert.equal(readLogs(go.logPath), 'ran\n');
+    assert.equal(await stopContainer(runc, go.id, 0, { exitDir }), 137);
+
+    const no = bundle(['sh', '-c', 'echo ran; exec sleep 30']);
+    await assert.rejects(startMonitored({ id: no.id, bundle: no.dir, stateDir, exitDir, logPath: no.logPath, startAfter: Promise.resolve(false) }), (e: unknown) => e instanceof NotStartedError);
+    assert.equal(readLogs(no.logPath), '', 'never ran');
+    await assert.rejects(runc.state(no.id), /does not exist/);
+    const conmonPid = Number(readFileSync(join(monitorDir(no.dir), 'conmon.pid'), 'utf8'));
+    assert.equal(processAlive(conmonPid), false, 'conmon has ended');
   });
 
   it('survives an agent restart: started by a Node process that exits, adopted, SIGTERM → the shell exits 143', async () => {
