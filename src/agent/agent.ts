@@ -432,12 +432,11 @@ export class Agent {
     const scheduled = pod.status?.conditions?.find((c) => c.type === 'PodScheduled');
     const conditions: PodCondition[] = (s.conditions ?? []).filter((c) => c.type !== 'PodScheduled');
     if (scheduled) {
-      // PodScheduled goes after PodReadyToStartContainers/Initialized, as the kubelet orders them.
+      // PodScheduled last, as the kubelet's generateAPIPodStatus appends it after ContainersReady.
       // Its lastProbeTime null as in the agent's own conditions: the scheduler's copy has the null,
       // the copy this node's merge patch gets back has not, and the two must compare equal, or
       // every pod would get a second, identical status write.
-      const i = conditions.findIndex((c) => c.type === 'Ready');
-      conditions.splice(i < 0 ? conditions.length : i + 1, 0, { ...scheduled, lastProbeTime: scheduled.lastProbeTime ?? null });
+      conditions.push({ ...scheduled, lastProbeTime: scheduled.lastProbeTime ?? null });
     }
     return {
       ...s,
