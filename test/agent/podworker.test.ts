@@ -598,6 +598,32 @@ describe('PodWorker on this host (real kernel)', { ...opts, concurrency: true },
     assert.deepEqual([...mountPoints()].filter((m) => m.includes(uid)), []);
   });
 
+  it('hostNetwork: the host\'s network and UTS namespaces, only IPC pinned and shared with the sandbox; with hostIPC too nothing is pinned', async () => {
+    const rec = recorder();
+    const hostNs = (ns: string) => readlinkSync(`/proc/self/ns/${ns}`);
+    const cases: { name: string; spec: Partial<PodSpec>; pinned: string[]; host: string[] }[] = [
+      { name: 'host-net', spec: { hostNetwork: true }, pinned: ['ipc'], host: ['net', 'uts'] },
+      { name: 'host-net-ipc', spec: { hostNetwork: true, hostIPC: true }, pinned: [], host: ['net', 'uts', 'ipc'] },
+    ];
+    for (const c of cases) {
+      const pod = mkpod(c.name, { ...c.spec, containers: [bb('c', forever)] });
+      const uid = pod.metadata.uid!;
+      await converge(worker, pod, rec.sink, (s) => cs(s, 'c').state?.running !== undefined);
+      const recs = instances(uid);
+      const sb = recs.find((r) => r.kind === 'sandbox')!;
+      const main = recs.find((r) => r.container === 'c')!;
+      assert.deepEqual(Object.keys(sb.namespaces ?? {}), c.pinned.map((k) => (k === 'net' ? 'network' : k)), c.name);
+      for (const ns of c.host) assert.equal(readlinkSync(`/proc/${main.pid}/ns/${ns}`), hostNs(ns), `${c.name}: ${ns} is the host's`);
+      for (const ns of c.pinned) {
+        assert.notEqual(readlinkSync(`/proc/${main.pid}/ns/${ns}`), hostNs(ns), `${c.name}: ${ns} is the pod's own`);
+        assert.equal(readlinkSync(`/proc/${main.pid}/ns/${ns}`), readlinkSync(`/proc/${sb.pid}/ns/${ns}`), `${c.name}: ${ns} shared with the sandbox`);
+      }
+      await worker.terminate(pod, 0, rec.sink);
+      await worker.remove(uid);
+      assert.deepEqual([...mountPoints()].filter((m) => m.includes(uid)), [], c.name);
+    }
+  });
+
   it('a sandbox that fails leaves nothing of the container prepared meanwhile: no record, bundle or mount; FailedCreatePodSandBox', async () => {
     const rec = recorder();
     const empty = join(base, 'empty-rootfs');
