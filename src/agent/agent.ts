@@ -443,6 +443,8 @@ export class Agent {
       conditions,
       hostIP: ip,
       hostIPs: [{ ip }],
+      // The kubelet gives a hostNetwork pod its node's addresses; other pods have none here.
+      ...(pod.spec.hostNetwork ? { podIP: ip, podIPs: [{ ip }] } : {}),
       qosClass: s.qosClass ?? pod.status?.qosClass ?? getPodQOS(pod, this.opts.gates),
     };
   }

@@ -92,6 +92,8 @@ export interface PodWorkerOptions {
   runtime?: string;
   /** How many pods create sandboxes and containers at the same time; default four per CPU (see startslots.ts). */
   parallelStarts?: number;
+  /** The node's addresses, primary first: env fieldRefs status.hostIP(s), and a hostNetwork pod's IPs. */
+  hostIPs?: string[];
 }
 
 export interface MemcgContainer {
@@ -1072,7 +1074,7 @@ export class PodWorker {
         throw new ContainerConfigError(cp.oomKillModeError);
       }
       if (pod.spec.shareProcessNamespace) throw new ContainerConfigError('shareProcessNamespace is not supported by Bulkhead\'s node agent');
-      const cenv = containerEnv(pod, c);
+      const cenv = containerEnv(pod, c, { hostIPs: this.opts.hostIPs ?? [] });
       args = processArgs(c, img.config, cenv);
       env = processEnv([defaultPath, ...img.config.env], podHostname(pod), cenv);
       user = processUser(pod, c, img.config.user, this.readImageFile(img, 'etc/passwd'), this.readImageFile(img, 'etc/group'));

@@ -112,6 +112,8 @@ export interface RuntimeContext {
   cgroupRoot: string;
   stateDir: string;
   runDir: string;
+  /** The node's addresses, primary first. */
+  hostIPs: string[];
 }
 
 export interface EvictionContext {
@@ -176,7 +178,7 @@ export async function assembleAgent(s: AgentSettings, hooks: AssembleHooks): Pro
   };
   const metrics = new AgentMetrics();
   const nodeCgroups = new NodeCgroups(s.cgroupRoot === '/' ? '' : s.cgroupRoot.replace(/\/+$/, ''), node, s.gates);
-  const runtime = hooks.runtime({ node, host, gates: s.gates, images, metrics, cgroupRoot: s.cgroupRoot, stateDir, runDir });
+  const runtime = hooks.runtime({ node, host, gates: s.gates, images, metrics, cgroupRoot: s.cgroupRoot, stateDir, runDir, hostIPs: [facts.internalIP] });
   const agent: Agent = new Agent({
     client: new KubeClient({ server: s.server, ca: s.ca, token: s.token, userAgent: `bulkhead-agent/${facts.name}` }),
     token: s.token,

@@ -18,6 +18,7 @@ export function createPodRuntime(ctx: RuntimeContext): PodRuntime & PodWorker {
     gates: ctx.gates,
     images: ctx.images,
     metrics: ctx.metrics.oomConfig,
+    hostIPs: ctx.hostIPs,
   });
 }
 

@@ -244,6 +244,27 @@ describe('end to end on the real kernel: the OOM kill mode and ulimits test plan
     assert.match(await v1.ok(['describe', 'pod', 'elasticsearch', '-n', 'search']), /Warning\s+FailedScheduling\s+.*0\/1 nodes are available: 1 node\(s\) cannot grant the Pod's hard ulimits/);
   });
 
+  it('a hostNetwork pod has its node\'s IP as pod IP, in its status and in its env (fieldRef status.podIP / status.hostIP)', async () => {
+    await v1.ok(['apply', '-f', v1.file('hostnet.yaml', podYAML('hostnet', `  - name: c
+    image: busybox
+    command: ["sh", "-c", "echo pod=$POD_IP host=$HOST_IP; sleep 3600"]
+    env:
+    - {name: POD_IP, valueFrom: {fieldRef: {fieldPath: status.podIP}}}
+    - {name: HOST_IP, valueFrom: {fieldRef: {fieldPath: status.hostIP}}}
+`, '  hostNetwork: true\n'))]);
+    const logs = await v1.until('hostnet printed its addresses', async () => {
+      const l = (await v1.kubectl(['logs', 'hostnet'])).stdout;
+      return /pod=/.test(l) ? l : undefined;
+    }, 60_000);
+    const p = await v1.pod('hostnet');
+    const st = p.status as { hostIP?: string; podIP?: string; podIPs?: { ip: string }[] };
+    assert.ok(st.hostIP, 'hostIP set');
+    assert.equal(st.podIP, st.hostIP);
+    assert.deepEqual(st.podIPs, [{ ip: st.hostIP }]);
+    assert.equal(logs.trim(), `pod=${st.hostIP} host=${st.hostIP}`);
+    await v1.ok(['delete', 'pod', 'hostnet', '--wait=false']);
+  });
+
   it('Pod Security baseline refuses ulimits', async () => {
     const r = await v1.kubectl(['create', '-f', 'examples/refused/ulimits-baseline.yaml']);
     assert.equal(r.code, 1);

@@ -58,7 +58,19 @@ interface FieldRef {
   fieldPath?: string;
 }
 
-function fieldRefValue(pod: Pod, path: string, envName: string): string {
+/** What the kubelet knows of addresses when it makes a container's env. */
+export interface EnvAddresses {
+  /** The node's addresses, first the primary one (the kubelet's getHostIPsAnyWay). */
+  hostIPs: readonly string[];
+}
+
+/** A hostNetwork pod's IPs are its node's (pods of their own have no IP here: loopback only). */
+function podIPs(pod: Pod, addr: EnvAddresses): string[] {
+  if (pod.spec.hostNetwork) return [...addr.hostIPs];
+  return (pod.status?.podIPs ?? []).map((p) => p.ip).filter((ip): ip is string => !!ip);
+}
+
+function fieldRefValue(pod: Pod, path: string, envName: string, addr: EnvAddresses): string {
   const m = /^metadata\.(labels|annotations)\['(.*)'\]$/.exec(path);
   if (m) return (m[1] === 'labels' ? pod.metadata.labels : pod.metadata.annotations)?.[m[2]!] ?? '';
   switch (path) {
@@ -72,17 +84,22 @@ function fieldRefValue(pod: Pod, path: string, envName: string): string {
       return pod.spec.nodeName ?? '';
     case 'spec.serviceAccountName':
       return pod.spec.serviceAccountName ?? '';
+    // From the node, not from the pod's status: the first start comes before any status write.
     case 'status.hostIP':
-      return pod.status?.hostIP ?? '';
+      return addr.hostIPs[0] ?? '';
+    case 'status.hostIPs':
+      return addr.hostIPs.join(',');
     case 'status.podIP':
-      return pod.status?.podIP ?? '';
+      return podIPs(pod, addr)[0] ?? '';
+    case 'status.podIPs':
+      return podIPs(pod, addr).join(',');
     default:
       throw new ContainerConfigError(`env ${envName}: fieldRef ${JSON.stringify(path)} is not supported by Bulkhead's node agent`);
   }
 }
 
 /** The container's environment as the kubelet hands it to the runtime, in spec order. */
-export function containerEnv(pod: Pod, c: Container): [string, string][] {
+export function containerEnv(pod: Pod, c: Container, addr: EnvAddresses = { hostIPs: [] }): [string, string][] {
   const out: [string, string][] = [];
   const lookup = (name: string) => {
     for (let i = out.length - 1; i >= 0; i--) if (out[i]![0] === name) return out[i]![1];
@@ -92,7 +109,7 @@ export function containerEnv(pod: Pod, c: Container): [string, string][] {
     let value: string;
     if (e.valueFrom !== undefined && e.valueFrom !== null) {
       const from = e.valueFrom as { fieldRef?: FieldRef; resourceFieldRef?: unknown; configMapKeyRef?: unknown; secretKeyRef?: unknown };
-      if (from.fieldRef?.fieldPath) value = fieldRefValue(pod, from.fieldRef.fieldPath, e.name);
+      if (from.fieldRef?.fieldPath) value = fieldRefValue(pod, from.fieldRef.fieldPath, e.name, addr);
       else {
         const kind = from.secretKeyRef ? 'secretKeyRef' : from.configMapKeyRef ? 'configMapKeyRef' : from.resourceFieldRef ? 'resourceFieldRef' : 'valueFrom';
         throw new ContainerConfigError(`env ${e.name}: ${kind} is not supported by Bulkhead's node agent yet`);

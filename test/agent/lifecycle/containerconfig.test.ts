@@ -45,6 +45,27 @@ describe('containerEnv', () => {
   ];
   for (const r of rows) it(r.name, () => assert.deepEqual(containerEnv(pod(), { name: 'c', env: r.env }), r.want));
 
+  const ipEnv: Container['env'] = [
+    { name: 'HOST', valueFrom: { fieldRef: { fieldPath: 'status.hostIP' } } },
+    { name: 'HOSTS', valueFrom: { fieldRef: { fieldPath: 'status.hostIPs' } } },
+    { name: 'POD', valueFrom: { fieldRef: { fieldPath: 'status.podIP' } } },
+    { name: 'PODS', valueFrom: { fieldRef: { fieldPath: 'status.podIPs' } } },
+  ];
+  const addr = { hostIPs: ['10.0.0.5', 'fd00::5'] };
+  const ipRows: { name: string; pod: Pod; want: [string, string][] }[] = [
+    {
+      name: 'fieldRef status.hostIP(s): the node\'s addresses, known before the pod has a status',
+      pod: pod(),
+      want: [['HOST', '10.0.0.5'], ['HOSTS', '10.0.0.5,fd00::5'], ['POD', ''], ['PODS', '']],
+    },
+    {
+      name: 'fieldRef status.podIP(s) of a hostNetwork pod: the node\'s addresses',
+      pod: pod({ hostNetwork: true }),
+      want: [['HOST', '10.0.0.5'], ['HOSTS', '10.0.0.5,fd00::5'], ['POD', '10.0.0.5'], ['PODS', '10.0.0.5,fd00::5']],
+    },
+  ];
+  for (const r of ipRows) it(r.name, () => assert.deepEqual(containerEnv(r.pod, { name: 'c', env: ipEnv }, addr), r.want));
+
   it('Secrets and ConfigMaps cannot be read yet: CreateContainerConfigError', () => {
     assert.throws(
       () => containerEnv(pod(), { name: 'c', env: [{ name: 'P', valueFrom: { secretKeyRef: { name: 's', key: 'k' } } }] }),
