@@ -6,7 +6,7 @@ import type { FeatureGates } from './featuregates.js';
 import { aggregateContainerLimits, aggregateContainerRequests, isSupportedPodLevelResource } from './podresources.js';
 import { Quantity } from './quantity.js';
 import { HugePagesPrefix } from './resourcelist.js';
-import type { Container, Pod, PodSpec, Probe, ResourceList, Toleration, Volume } from './types.js';
+import type { Container, HTTPGetAction, Lifecycle, Pod, PodSpec, Probe, ResourceList, Toleration, Volume } from './types.js';
 
 const volumeSourceKeys = [
   'hostPath', 'emptyDir', 'gcePersistentDisk', 'awsElasticBlockStore', 'gitRepo', 'secret', 'nfs', 'iscsi',
@@ -49,16 +49,34 @@ function tryQuantity(raw: string | number): Quantity | undefined {
   }
 }
 
+/** Go's zero-value test: absent, null, 0 and "" all count as unset. */
+function unset(v: unknown): boolean {
+  return v === undefined || v === null || v === 0 || v === '';
+}
+
+/** SetDefaults_HTTPGetAction. */
+function defaultHTTPGet(h: HTTPGetAction | undefined): void {
+  if (!h || typeof h !== 'object') return;
+  if (unset(h.path)) h.path = '/';
+  if (unset(h.scheme)) h.scheme = 'HTTP';
+}
+
+/** SetDefaults_Probe, plus the generated defaults of its handler (httpGet; grpc.service ""). */
 function defaultProbe(p: Probe | undefined): void {
-  if (!p) return;
-  p.timeoutSeconds ??= 1;
-  p.periodSeconds ??= 10;
-  p.successThreshold ??= 1;
-  p.failureThreshold ??= 3;
-  if (p.httpGet) {
-    p.httpGet.path ??= '/';
-    p.httpGet.scheme ??= 'HTTP';
-  }
+  if (!p || typeof p !== 'object') return;
+  if (unset(p.timeoutSeconds)) p.timeoutSeconds = 1;
+  if (unset(p.periodSeconds)) p.periodSeconds = 10;
+  if (unset(p.successThreshold)) p.successThreshold = 1;
+  if (unset(p.failureThreshold)) p.failureThreshold = 3;
+  defaultHTTPGet(p.httpGet);
+  if (p.grpc && typeof p.grpc === 'object' && (p.grpc.service === undefined || p.grpc.service === null)) p.grpc.service = '';
+}
+
+/** Lifecycle hooks default only their httpGet action. */
+function defaultLifecycle(l: Lifecycle | undefined): void {
+  if (!l || typeof l !== 'object') return;
+  defaultHTTPGet(l.postStart?.httpGet);
+  defaultHTTPGet(l.preStop?.httpGet);
 }
 
 function imageHasLatestOrNoTag(image: string): boolean {
@@ -80,12 +98,7 @@ function defaultContainer(c: Container, copyLimitsToRequests: boolean): void {
   defaultProbe(c.livenessProbe);
   defaultProbe(c.readinessProbe);
   defaultProbe(c.startupProbe);
-  for (const h of [c.lifecycle?.postStart, c.lifecycle?.preStop]) {
-    if (h?.httpGet) {
-      h.httpGet.path ??= '/';
-      h.httpGet.scheme ??= 'HTTP';
-    }
-  }
+  defaultLifecycle(c.lifecycle);
   if (c.resources) {
     if (copyLimitsToRequests && c.resources.limits) {
       c.resources.requests ??= {};
