@@ -13,6 +13,7 @@ import { goTrimSpace } from '../quantity.js';
 import type { Container, ContainerPort, EphemeralContainer, SecurityContext } from '../types.js';
 import { isDNS1123Label, isValidPortName, isValidPortNum, isValidUnixID } from './names.js';
 import { validateOOMKillMode } from './oomkillmode.js';
+import { validateLifecycleAndProbes } from './probes.js';
 import { validateContainerResources } from './resources.js';
 import { validateUlimits } from './ulimits.js';
 
@@ -25,6 +26,8 @@ export interface ContainerContext {
   windows: boolean;
   /** spec.hostUsers (default true). */
   hostUsers: boolean;
+  /** spec.terminationGracePeriodSeconds, the bound of a lifecycle sleep (unset: not checked). */
+  terminationGracePeriodSeconds?: number;
 }
 
 const supportedPortProtocols = ['SCTP', 'TCP', 'UDP'];
@@ -163,6 +166,7 @@ export function validateContainers(containers: Container[] | undefined, path: Fi
     const name = str(c?.name);
     if (names.has(name)) errs.push(fieldError.duplicate(p.child('name'), name));
     else names.add(name);
+    errs.push(...validateLifecycleAndProbes(c, ctx.terminationGracePeriodSeconds, p));
     if (c?.restartPolicy !== undefined && c?.restartPolicy !== null) {
       errs.push(fieldError.forbidden(p.child('restartPolicy'), 'may not be set for non-init containers'));
     }
@@ -189,7 +193,9 @@ export function validateInitContainers(inits: Container[] | undefined, regular: 
     if (names.has(name)) errs.push(fieldError.duplicate(p.child('name'), name));
     else if (name.length > 0) names.add(name);
     errs.push(...checkHostPortConflicts([{ c, path: p }]));
-    if (!sidecar) {
+    if (sidecar) {
+      errs.push(...validateLifecycleAndProbes(c, ctx.terminationGracePeriodSeconds, p));
+    } else {
       for (const f of ['lifecycle', 'livenessProbe', 'readinessProbe', 'startupProbe'] as const) {
         if (isSet(c?.[f])) errs.push(fieldError.forbidden(p.child(f), sidecarOnlyMsg));
       }

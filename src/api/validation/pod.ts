@@ -99,6 +99,7 @@ export function validatePodSpec(spec: PodSpec | undefined, opts: PodValidationOp
     gates: opts.gates,
     windows: s.os?.name === 'windows',
     hostUsers: s.hostUsers !== false,
+    terminationGracePeriodSeconds: typeof s.terminationGracePeriodSeconds === 'number' ? s.terminationGracePeriodSeconds : undefined,
   };
 
   const grace = s.terminationGracePeriodSeconds;
