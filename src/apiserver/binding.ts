@@ -5,9 +5,10 @@
 // write (a watcher never sees a bound pod without it). A write that lost a race with another
 // update is retried on the fresh object.
 
-import type { Pod, PodCondition } from '../api/types.js';
+import { updatePodCondition } from '../api/podconditions.js';
+import type { Pod } from '../api/types.js';
 import { timestamp } from './objects.js';
-import type { Api, RequestInfo } from './rest.js';
+import { checkPreconditions, type Api, type RequestInfo } from './rest.js';
 import { statusErrors, StatusError } from './status.js';
 
 const bindingGR = { group: '', resource: 'pods/binding' };
@@ -24,12 +25,7 @@ export async function bindPod(api: Api, namespace: string, name: string, node: s
   const def = api.def('pods');
   for (;;) {
     const pod = await api.get<Pod>(def, namespace, name);
-    if (opts.uid && opts.uid !== pod.metadata.uid) {
-      throw statusErrors.conflict({ group: '', resource: 'pods' }, name, `Precondition failed: UID in precondition: ${opts.uid}, UID in object meta: ${pod.metadata.uid ?? ''}`);
-    }
-    if (opts.resourceVersion && opts.resourceVersion !== pod.metadata.resourceVersion) {
-      throw statusErrors.conflict({ group: '', resource: 'pods' }, name, `Precondition failed: ResourceVersion in precondition: ${opts.resourceVersion}, ResourceVersion in object meta: ${pod.metadata.resourceVersion ?? ''}`);
-    }
+    checkPreconditions(def, name, pod, opts);
     if (pod.metadata.deletionTimestamp) throw statusErrors.conflict(bindingGR, name, `pod ${name} is being deleted, cannot be assigned to a host`);
     if (pod.spec.nodeName) {
       throw statusErrors.conflict(bindingGR, name, `pod ${name} is already assigned to node "${pod.spec.nodeName}"`);
@@ -39,7 +35,7 @@ export async function bindPod(api: Api, namespace: string, name: string, node: s
       ...pod,
       metadata: { ...pod.metadata, ...(annotations ? { annotations } : {}) },
       spec: { ...pod.spec, nodeName: node },
-      status: { ...(pod.status ?? {}), conditions: withScheduled(pod.status?.conditions ?? [], timestamp(api.now())) },
+      status: { ...(pod.status ?? {}), conditions: updatePodCondition(pod.status?.conditions ?? [], { type: 'PodScheduled', status: 'True' }, timestamp(api.now())).conditions },
     };
     try {
       return (await api.update(def, namespace, name, next, { ...req, fieldManager: req.fieldManager ?? 'bulkhead-scheduler' }, 'binding')) as Pod;
@@ -48,15 +44,4 @@ export async function bindPod(api: Api, namespace: string, name: string, node: s
       throw e;
     }
   }
-}
-
-/** UpdatePodCondition with PodScheduled=True: its transition time kept when it was True already. */
-function withScheduled(conditions: PodCondition[], now: string): PodCondition[] {
-  const i = conditions.findIndex((c) => c.type === 'PodScheduled');
-  const old = i >= 0 ? conditions[i] : undefined;
-  const cond: PodCondition = { type: 'PodScheduled', status: 'True', lastProbeTime: null, lastTransitionTime: old?.status === 'True' && old.lastTransitionTime ? old.lastTransitionTime : now };
-  const out = [...conditions];
-  if (i >= 0) out[i] = cond;
-  else out.push(cond);
-  return out;
 }

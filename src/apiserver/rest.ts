@@ -552,7 +552,8 @@ export class Api {
   }
 }
 
-function checkPreconditions(def: ResourceDef, name: string, obj: KubeObject, pre: DeleteOptions['preconditions']): void {
+/** storage.Preconditions.Check: a uid or resourceVersion the object no longer has is a 409. */
+export function checkPreconditions(def: ResourceDef, name: string, obj: KubeObject, pre: DeleteOptions['preconditions']): void {
   if (!pre) return;
   if (pre.uid && pre.uid !== obj.metadata?.uid) {
     throw statusErrors.conflict(gr(def), name, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${obj.metadata?.uid ?? ''}`);

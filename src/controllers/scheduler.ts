@@ -23,7 +23,8 @@
 // node appears or changes in a way that matters to scheduling, when a bound pod goes away or
 // finishes, when its own spec or labels change, and every `resyncMs`.
 
-import type { KubeObject, Node, Pod, PodCondition } from '../api/types.js';
+import { updatePodCondition, type ConditionUpdate } from '../api/podconditions.js';
+import type { KubeObject, Node, Pod } from '../api/types.js';
 import type { Api, RequestInfo } from '../apiserver/rest.js';
 import { ObjectCache, stripManagedFields, type ObjectCacheOptions } from '../apiserver/cache.js';
 import { timestamp } from '../apiserver/objects.js';
@@ -258,25 +259,13 @@ export class SchedulerController {
   }
 
   /** Sets the PodScheduled condition through the status subresource, when it changes (a rate-limited request). */
-  private async setScheduledCondition(namespace: string, name: string, cond: PodCondition): Promise<void> {
+  private async setScheduledCondition(namespace: string, name: string, cond: ConditionUpdate): Promise<void> {
     const def = this.api.def('pods');
     for (let attempt = 0; attempt < 5; attempt++) {
       const pod = this.pods?.get(namespace, name)?.obj;
       if (!pod) return;
-      const conditions = [...(pod.status?.conditions ?? [])];
-      const i = conditions.findIndex((c) => c.type === cond.type);
-      const old = i >= 0 ? conditions[i] : undefined;
-      if (old && old.status === cond.status && old.reason === cond.reason && old.message === cond.message) return;
-      const next: PodCondition = {
-        type: cond.type,
-        status: cond.status,
-        lastProbeTime: null,
-        lastTransitionTime: old && old.status === cond.status && old.lastTransitionTime ? old.lastTransitionTime : timestamp(this.api.now()),
-        ...(cond.reason ? { reason: cond.reason } : {}),
-        ...(cond.message ? { message: cond.message } : {}),
-      };
-      if (i >= 0) conditions[i] = next;
-      else conditions.push(next);
+      const { conditions, changed } = updatePodCondition(pod.status?.conditions ?? [], cond, timestamp(this.api.now()));
+      if (!changed) return;
       await this.limiter.take();
       if (this.stopped) return;
       // The pod may have changed while this waited for its turn.
