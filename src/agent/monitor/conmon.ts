@@ -17,7 +17,10 @@
 import { spawn } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, watch, type FSWatcher } from 'node:fs';
 import { delimiter, isAbsolute, join } from 'node:path';
+import { processAlive } from '../runtime/proc.js';
 import { parseRuncLog, Runc, RuncError, type RuncState } from '../runtime/runc.js';
+
+export { processAlive };
 
 export interface StartOptions {
   /** Container id (runc id, conmon --cid/--cuuid/--name). */
@@ -129,25 +132,6 @@ export function readPid(path: string): number | undefined {
   }
 }
 
-/**
- * Whether `pid` is a live (not zombie) process, and, when `comm` is given, has that name (a
- * guard against pid reuse after a reboot or a long downtime). conmon is reparented to PID 1,
- * which on some hosts reaps late, so a zombie counts as dead.
- */
-export function processAlive(pid: number, comm?: string): boolean {
-  let stat: string;
-  try {
-    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  } catch {
-    return false;
-  }
-  const open = stat.indexOf('(');
-  const close = stat.lastIndexOf(')');
-  const name = stat.slice(open + 1, close);
-  const state = stat.slice(close + 2, close + 3);
-  if (state === 'Z' || state === 'X') return false;
-  return comm === undefined || name === comm;
-}
 
 /**
  * Launch conmon for `opts.id`: conmon runs `runc create`, then this function starts it (Runc.startCreated)

@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process';
 import { closeSync, constants as fsc, mkdirSync, openSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { open, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
+import { processAlive } from './proc.js';
 
 export interface RuncOptions {
   /** State directory (runc --root). Created if missing. */
@@ -136,7 +137,7 @@ export class Runc {
     const deadline = Date.now() + this.timeoutMs;
     let released = false;
     const watchdog = setInterval(() => {
-      if (initAlive(initPid) && Date.now() < deadline) return;
+      if (processAlive(initPid) && Date.now() < deadline) return;
       released = true;
       clearInterval(watchdog);
       try {
@@ -161,7 +162,7 @@ export class Runc {
     }
     await unlink(path).catch(() => undefined);
     if (got === 0) {
-      const why = released && initAlive(initPid) ? `no start within ${this.timeoutMs} ms` : 'container process is already dead';
+      const why = released && processAlive(initPid) ? `no start within ${this.timeoutMs} ms` : 'container process is already dead';
       throw new RuncError(['start', id], null, [why], '');
     }
   }
@@ -232,17 +233,6 @@ export class Runc {
         resolve({ code, signal, stdout, stderr, messages });
       });
     });
-  }
-}
-
-/** Whether `pid` is a live process (a zombie is not). */
-function initAlive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
-    return state !== 'Z' && state !== 'X';
-  } catch {
-    return false;
   }
 }
 
