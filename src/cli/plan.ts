@@ -31,6 +31,12 @@ interface PlanFlags {
   output: string;
   recursive?: boolean;
   thisHost?: boolean;
+  filename?: string[];
+}
+
+/** kubectl's -f is a string slice: repeatable, and each value may hold comma-separated paths. */
+function collectFilenames(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), ...value.split(',').filter((p) => p !== '')];
 }
 
 function parsePositiveQuantity(flag: string, v: string): Quantity {
@@ -121,7 +127,7 @@ export interface HostFacts {
 
 export function runPlan(paths: string[], f: PlanFlags, io: { stdout: (s: string) => void; readStdin: () => string }, host?: HostFacts): number {
   if (!['table', 'json', 'yaml'].includes(f.output)) throw new UsageError(`invalid value "${f.output}" for --output: must be table, json or yaml`);
-  if (paths.length === 0) throw new UsageError('no manifests given: pass files, directories or - for standard input');
+  if (paths.length === 0) throw new UsageError('no manifests given: pass files, directories or - for standard input, as arguments or with -f');
   const gates = featureGatesFlag(f.featureGates);
   const podSecurity = podSecurityFlag(f.podSecurity);
   let evictionHard;
@@ -150,6 +156,7 @@ export function planCommand(io: { stdout: (s: string) => void; readStdin: () => 
   return new Command('plan')
     .description('Explain offline what Bulkhead would do with these manifests on a node of this size: validation, LimitRange, Pod Security and quota admission, QoS, cgroups, oom_score_adj, OOM kill mode, rlimits and eviction order.')
     .argument('[paths...]', 'manifest files or directories (.yaml, .yml, .json); - reads standard input')
+    .option('-f, --filename <paths>', 'as kubectl: a manifest file or directory, or - for standard input; repeatable and comma-separated, read after the positional paths', collectFilenames)
     .option('--node-memory <quantity>', 'node memory capacity, e.g. 16Gi (default: this machine)')
     .option('--node-cpu <quantity>', 'node CPU capacity, e.g. 4 or 3500m (default: this machine)')
     .option('--cgroup-version <1|2>', 'cgroup version of the node (default: this machine; a hybrid host counts as 1)')
@@ -181,7 +188,10 @@ Examples:
   bulkhead plan examples/qos-trio.yaml --usage examples/qos-trio-usage.yaml --node-memory 4Gi
 
   # Read a manifest from standard input
-  cat pod.yaml | bulkhead plan - --pod-security baseline`)
+  cat pod.yaml | bulkhead plan - --pod-security baseline
+
+  # kubectl's spelling: -f, repeatable
+  bulkhead plan -f examples/qos-trio.yaml -f examples/quota-scopes.yaml`)
     .action(async (paths: string[], flags: PlanFlags) => {
       let host: HostFacts | undefined;
       if (flags.thisHost) {
@@ -189,6 +199,6 @@ Examples:
         const p = await probeHost();
         host = { memoryVersion: p.cgroups.memoryVersion, minOomScoreAdj: p.minOomScoreAdj, hardRlimitCeilings: p.hardRlimitCeilings };
       }
-      io.exit(runPlan(paths, flags, io, host));
+      io.exit(runPlan([...paths, ...(flags.filename ?? [])], flags, io, host));
     });
 }

@@ -89,6 +89,31 @@ describe('bulkhead plan: JSON contract', () => {
   });
 });
 
+describe('bulkhead plan: -f/--filename as kubectl', () => {
+  const podsOf = (args: string[]) => planJSON(args).json.pods.map((p: { namespace: string; name: string }) => `${p.namespace}/${p.name}`);
+  const trio = ['qos/guaranteed', 'qos/burstable', 'qos/besteffort'];
+  const es = ['search/elasticsearch'];
+  const cases: { name: string; args: string[]; input?: string; pods: string[] }[] = [
+    { name: '-f reads a file', args: ['-f', 'examples/qos-trio.yaml'], pods: trio },
+    { name: '--filename reads a file', args: ['--filename', 'examples/qos-trio.yaml'], pods: trio },
+    { name: '--filename=PATH reads a file', args: ['--filename=examples/qos-trio.yaml'], pods: trio },
+    { name: '-f is repeatable, in order', args: ['-f', 'examples/elasticsearch-nofile.yaml', '-f', 'examples/qos-trio.yaml'], pods: [...es, ...trio] },
+    { name: '-f takes comma-separated paths', args: ['-f', 'examples/elasticsearch-nofile.yaml,examples/qos-trio.yaml'], pods: [...es, ...trio] },
+    { name: 'positional paths come before -f paths', args: ['examples/qos-trio.yaml', '-f', 'examples/elasticsearch-nofile.yaml'], pods: [...trio, ...es] },
+  ];
+  for (const c of cases) it(c.name, () => assert.deepEqual(podsOf(c.args), c.pods));
+  it('-f - reads standard input', () => {
+    const r = bulkhead(['plan', '-f', '-', ...node16Gi, '-o', 'json'], 'apiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: default}\nspec: {containers: [{name: c, image: busybox}]}\n');
+    assert.equal(r.code, 0, r.stderr);
+    assert.deepEqual(JSON.parse(r.stdout).pods.map((p: { name: string }) => p.name), ['p']);
+  });
+  it('-f of a missing file names it, exit 2', () => {
+    const r = bulkhead(['plan', '-f', 'nope.yaml', ...node16Gi]);
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /^error: the path "nope.yaml" does not exist\n$/);
+  });
+});
+
 describe('bulkhead plan: admission', () => {
   it('charges quotas in input order and names the quota that refuses', () => {
     const { json, code } = planJSON(['examples/quota-scopes.yaml', 'examples/refused/quota-scopes-overflow.yaml']);
