@@ -2,14 +2,13 @@
 // kill -9 of the server process, and hostile request bodies.
 
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { startServer, type RunningServer } from '../../src/apiserver/server.js';
+import { startChildServer, waitFor } from './childserver.js';
 import { Client } from './client.js';
 
 const podBody = (name: string, extra: Record<string, unknown> = {}) => ({
@@ -18,15 +17,6 @@ const podBody = (name: string, extra: Record<string, unknown> = {}) => ({
   metadata: { name },
   spec: { containers: [{ name: 'c', image: 'busybox', resources: { limits: { cpu: '10m', memory: '8Mi' } } }], ...extra },
 });
-
-async function waitFor(what: string, fn: () => Promise<boolean>, ms = 20_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (await fn()) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 async function createQuota(client: Client, ns: string, hard: Record<string, string>): Promise<void> {
   await client.request('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
@@ -109,32 +99,11 @@ describe('API server reliability', () => {
   });
 });
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const p = (srv.address() as { port: number }).port;
-      srv.close(() => resolve(p));
-    });
-    srv.on('error', reject);
-  });
-}
-
 describe('durability across kill -9 of the server', () => {
   it('every acknowledged pod survives and quota usage is exact after restart', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'bulkhead-kill-'));
     const dataDir = join(dir, 'data');
-    const start = async () => {
-      const port = await freePort();
-      const child = spawn(process.execPath, ['dist/src/cli/main.js', 'server', '--data-dir', dataDir, '--listen', `127.0.0.1:${port}`], { stdio: ['ignore', 'pipe', 'pipe'] });
-      let out = '';
-      child.stdout.on('data', (d) => (out += d));
-      child.stderr.on('data', (d) => (out += d));
-      await waitFor('server start', async () => out.includes('is running at'));
-      const ca = readFileSync(join(dataDir, 'pki', 'ca.crt'), 'utf8');
-      const token = (JSON.parse(readFileSync(join(dataDir, 'tokens.json'), 'utf8')) as { token: string; user: string }[]).find((t) => t.user === 'bulkhead-admin')!.token;
-      return { child, client: new Client(`https://127.0.0.1:${port}`, ca, token, 16), output: () => out };
-    };
+    const start = () => startChildServer(dataDir);
     try {
       const first = await start();
       await createQuota(first.client, 'load', { pods: '100000', 'requests.cpu': '100000', 'requests.memory': '100000Gi' });
@@ -157,8 +126,7 @@ describe('durability across kill -9 of the server', () => {
       first.child.kill('SIGKILL');
       killed = true;
       await Promise.all(workers);
-      first.client.close();
-      await new Promise((r) => first.child.once('exit', r));
+      await first.stop();
 
       const second = await start();
       try {
@@ -171,9 +139,7 @@ describe('durability across kill -9 of the server', () => {
         assert.equal(q.status.used.pods, String(names.size));
         assert.equal(q.status.used['requests.cpu'], `${names.size * 10}m`.replace(/^(\d+)000m$/, '$1'));
       } finally {
-        second.client.close();
-        second.child.kill('SIGTERM');
-        await new Promise((r) => second.child.once('exit', r));
+        await second.stop();
       }
     } finally {
       rmSync(dir, { recursive: true, force: true });
