@@ -19,7 +19,7 @@ import { adminUser, bearerAuthenticator, mastersGroup, NodeAwareAuthorizer, node
 import { createHandler, type HandlerOptions } from './handler.js';
 import { ensurePKI } from './pki.js';
 import { Api, type RequestInfo } from './rest.js';
-import { buildOpenAPIDocs } from './openapidocs.js';
+import { openAPIDocs } from './openapidocs.js';
 import { installStrategies } from './strategies.js';
 import { StatusError } from './status.js';
 import { ApiMetrics } from './metrics.js';
@@ -118,8 +118,8 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const tokens = new TokenFile(join(dataDir, 'tokens.json'));
   const adminToken = tokens.ensure(adminUser, [mastersGroup]);
   const metrics = new ApiMetrics();
-  // Built once: the documents are large and only change with the code.
-  const openapi = buildOpenAPIDocs();
+  // Built once per process: the documents are large and only change with the code.
+  const openapi = openAPIDocs();
   const handlerOpts: HandlerOptions = {
     api,
     authenticate: bearerAuthenticator(tokens),
