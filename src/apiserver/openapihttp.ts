@@ -14,6 +14,9 @@ import { statusErrors } from './status.js';
 export const openAPIv2Protobuf = 'application/com.github.proto-openapi.spec.v2.v1.0+protobuf';
 const openAPIv2ProtobufDeprecated = 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf';
 
+// kube-apiserver's WithCacheControl filter: every response not marked otherwise.
+const noCache = { 'Cache-Control': 'no-cache, private' };
+
 interface AcceptClause {
   type: string;
   subType: string;
@@ -95,7 +98,7 @@ interface Representation {
 function serveContent(req: IncomingMessage, res: ServerResponse, rep: Representation, lastModified: Date, headers: Record<string, string | string[]>): void {
   const etag = JSON.stringify(rep.bytes.etag);
   const vary = ['Accept', ...(rep.gzip ? ['Accept-Encoding'] : [])];
-  const common = { 'Cache-Control': 'no-cache, private', ...headers, Vary: vary.join(', '), ETag: etag, 'Last-Modified': lastModified.toUTCString() };
+  const common = { ...noCache, ...headers, Vary: vary.join(', '), ETag: etag, 'Last-Modified': lastModified.toUTCString() };
   if ((req.method === 'GET' || req.method === 'HEAD') && notModified(req, etag, lastModified)) {
     res.writeHead(304, common);
     res.end();
@@ -108,8 +111,14 @@ function serveContent(req: IncomingMessage, res: ServerResponse, rep: Representa
 }
 
 function notAcceptable(res: ServerResponse): void {
-  res.writeHead(406, { Vary: 'Accept' });
+  res.writeHead(406, { ...noCache, Vary: 'Accept' });
   res.end();
+}
+
+/** net/http's Redirect for a GET: the status, Location and a one-link HTML body. */
+function redirect(res: ServerResponse, location: string): void {
+  res.writeHead(301, { ...noCache, Location: location, 'Content-Type': 'text/html; charset=utf-8' });
+  res.end(`<a href="${location.replace(/&/g, '&amp;').replace(/"/g, '&#34;')}">Moved Permanently</a>.\n\n`);
 }
 
 /** Answers a request under /openapi; false when the path is not an OpenAPI path. */
@@ -140,9 +149,7 @@ export function serveOpenAPI(docs: OpenAPIDocs, pathname: string, url: URL, req:
   const headers: Record<string, string> = {};
   if (hash) {
     if (hash !== doc.etag) {
-      const q = new URLSearchParams({ hash: doc.etag });
-      res.writeHead(301, { Location: `/openapi/v3/${gv}?${q.toString()}`, 'Content-Type': 'text/html; charset=utf-8' });
-      res.end();
+      redirect(res, `/openapi/v3/${gv}?${new URLSearchParams({ hash: doc.etag }).toString()}`);
       return true;
     }
     // The URL names the content, so a cached copy is never stale.

@@ -72,6 +72,7 @@ describe('serving OpenAPI', () => {
       check(r) {
         assert.equal(r.status, 406);
         assert.equal(r.text, '');
+        assert.equal(r.headers['cache-control'], 'no-cache, private');
       },
     },
     {
@@ -117,6 +118,7 @@ describe('serving OpenAPI', () => {
       check(r) {
         assert.equal(r.status, 301);
         assert.equal(r.headers['location'], v3url);
+        assert.equal(r.text, `<a href="${v3url}">Moved Permanently</a>.\n\n`);
       },
     },
     { name: 'a v3 document without a hash is not cached', path: () => '/openapi/v3/api/v1', check: (r) => assert.equal(r.headers['cache-control'], 'no-cache, private') },
