@@ -62,6 +62,8 @@ describe('kubectl 1.27 and 1.33 against bulkhead server', { skip: missing }, () 
     const ok = async (args: string[]) => {
       const r = await k(args);
       assert.equal(r.code, 0, `kubectl 1.${minor} ${args.join(' ')} failed:\n${r.stdout}\n${r.stderr}`);
+      // No warning either: one from patch calculation means the OpenAPI schema did not serve.
+      assert.equal(r.stderr, '', `kubectl 1.${minor} ${args.join(' ')}`);
       return r;
     };
     const csa = `csa-${minor}`;
