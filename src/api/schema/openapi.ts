@@ -29,9 +29,7 @@ export interface ServedResource {
   readonly listKind?: string;
 }
 
-
 export const allVerbs: readonly string[] = ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete', 'deletecollection'];
-
 
 /** `api/v1` for the core group, `apis/<group>/<version>` otherwise. */
 export function groupVersionPath(group: string, version: string): string {
