@@ -6,6 +6,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { KubeObject } from '../api/types.js';
 import { kubernetesVersion } from '../api/version.js';
 import { aggregatedDiscovery, aggregatedV2, aggregatedV2beta1, apiResourceList, legacyAPIGroup, legacyAPIGroupList, legacyAPIVersions, wantsAggregated } from './discovery.js';
+import { crdListPath, emptyCRDList } from './nocrds.js';
+import type { OpenAPIDocs } from './openapidocs.js';
+import { serveOpenAPI } from './openapihttp.js';
 import type { Api, DeleteOptions, ListOptions, RequestInfo, UserInfo, WatchEventType } from './rest.js';
 import { decodeBody, isObject, mediaType, parseAccept, parseResourcePath, queryBool, readBody, sendJSON, sendStatusError, type ResourcePath } from './request.js';
 import { groupVersion, type ResourceDef } from './resources.js';
@@ -29,7 +32,7 @@ export interface HandlerOptions {
   authenticate(req: IncomingMessage): UserInfo | undefined;
   authorizer: Authorizer;
   serverAddress: string;
-  openapi?: { index(): unknown; document(path: string): unknown | undefined };
+  openapi?: OpenAPIDocs;
   patch?(api: Api, def: ResourceDef, path: ResourcePath, type: string, body: Buffer, req: RequestInfo, query: URLSearchParams): Promise<{ obj: KubeObject; created: boolean }>;
   decode?(def: ResourceDef, obj: unknown, req: RequestInfo): KubeObject;
   subresources?: Record<string, (api: Api, def: ResourceDef, path: ResourcePath, req: IncomingMessage, res: ServerResponse, info: RequestInfo, query: URLSearchParams) => Promise<void>>;
@@ -126,7 +129,8 @@ export function createHandler(opts: HandlerOptions): (req: IncomingMessage, res:
         return;
       }
       if (pathname === '/api' || pathname === '/apis') return serveDiscovery(pathname);
-      if (pathname.startsWith('/openapi/v3')) return serveOpenAPI(pathname);
+      if (pathname.startsWith('/openapi/') && opts.openapi && serveOpenAPI(opts.openapi, pathname, url, req, res)) return;
+      if (pathname === crdListPath && req.method === 'GET' && !queryBool(q.get('watch'))) return sendJSON(res, 200, emptyCRDList(String(await api.store.currentRevision())));
       const path = parseResourcePath(pathname);
       if (!path) {
         const list = discoveryFor(pathname);
@@ -196,21 +200,6 @@ export function createHandler(opts: HandlerOptions): (req: IncomingMessage, res:
       if (parts[0] === 'apis' && parts.length === 3) return apiResourceList(parts[1]!, parts[2]!);
       if (parts[0] === 'apis' && parts.length === 2) return legacyAPIGroup(parts[1]!);
       return undefined;
-    }
-
-    function serveOpenAPI(pathname: string): void {
-      if (!opts.openapi) return sendStatusError(res, statusErrors.pathNotFound());
-      if (pathname === '/openapi/v3') return sendJSON(res, 200, opts.openapi.index());
-      const doc = opts.openapi.document(pathname.slice('/openapi/v3/'.length));
-      if (!doc) return sendStatusError(res, statusErrors.pathNotFound());
-      const text = JSON.stringify(doc);
-      res.writeHead(200, {
-        'Content-Type': 'application/json',
-        // The URL carries the document's hash, so a cached copy is never stale.
-        'Cache-Control': 'public, immutable',
-        Expires: new Date(Date.now() + 365 * 864e5).toUTCString(),
-      });
-      res.end(text);
     }
 
     function respondObject(code: number, obj: KubeObject, def: ResourceDef, info: RequestInfo, q: URLSearchParams): void {

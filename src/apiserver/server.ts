@@ -19,11 +19,11 @@ import { adminUser, bearerAuthenticator, mastersGroup, NodeAwareAuthorizer, node
 import { createHandler, type HandlerOptions } from './handler.js';
 import { ensurePKI } from './pki.js';
 import { Api, type RequestInfo } from './rest.js';
+import { openAPIDocs } from './openapidocs.js';
 import { installStrategies } from './strategies.js';
 import { StatusError } from './status.js';
 import { ApiMetrics } from './metrics.js';
 import { ObjectCache } from './cache.js';
-import { openAPIBundle } from '../api/schema/index.js';
 import { decodeRequestObject } from './decode.js';
 import { patchResource, trackUpdate } from './patching.js';
 import { podSubresources } from './subresources.js';
@@ -118,8 +118,8 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const tokens = new TokenFile(join(dataDir, 'tokens.json'));
   const adminToken = tokens.ensure(adminUser, [mastersGroup]);
   const metrics = new ApiMetrics();
-  // Built once: the documents are large and only change with the code.
-  const openapi = openAPIBundle();
+  // Built once per process: the documents are large and only change with the code.
+  const openapi = openAPIDocs();
   const handlerOpts: HandlerOptions = {
     api,
     authenticate: bearerAuthenticator(tokens),
@@ -130,13 +130,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     patch: patchResource,
     // The agent authenticates the API server by its own node token (see src/agent/endpoint.ts).
     subresources: podSubresources({ nodeToken: (node) => tokens.ensure(`${nodeUserPrefix}${node}`, [nodesGroup]) }),
-    openapi: {
-      index: () => openapi.index,
-      document: (path) => {
-        const d = openapi.documents[path];
-        return d ? d.doc : undefined;
-      },
-    },
+    openapi,
     onRequest: (verb, resource, code, seconds) => metrics.observe(verb, resource, code, seconds),
   };
   opts.extend?.(handlerOpts);

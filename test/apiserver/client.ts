@@ -6,6 +6,8 @@ export interface Response {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   text: string;
+  /** The body as received (not decompressed). */
+  raw: Buffer;
   json<T = any>(): T; // eslint-disable-line @typescript-eslint/no-explicit-any
 }
 
@@ -35,8 +37,9 @@ export class Client {
           const chunks: Buffer[] = [];
           res.on('data', (c: Buffer) => chunks.push(c));
           res.on('end', () => {
-            const text = Buffer.concat(chunks).toString('utf8');
-            resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json: () => JSON.parse(text) });
+            const raw = Buffer.concat(chunks);
+            const text = raw.toString('utf8');
+            resolve({ status: res.statusCode ?? 0, headers: res.headers, text, raw, json: () => JSON.parse(text) });
           });
           res.on('error', reject);
         },

@@ -3,7 +3,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { startServer, type RunningServer, type ServerOptions } from '../../src/apiserver/server.js';
 
 export interface KubectlResult {
@@ -15,8 +15,11 @@ export interface KubectlResult {
 export interface TestCluster {
   server: RunningServer;
   dir: string;
-  /** Async: the server runs in this process, so a synchronous spawn would deadlock it. */
-  kubectl(args: string[], input?: string): Promise<KubectlResult>;
+  /**
+   * Async: the server runs in this process, so a synchronous spawn would deadlock it. `binary`
+   * picks another client, e.g. a side binary kubectl.1.27 (with a discovery cache of its own).
+   */
+  kubectl(args: string[], input?: string, binary?: string): Promise<KubectlResult>;
   kubectlAsync(args: string[]): { done: Promise<KubectlResult>; kill(): void; output(): string };
   file(name: string, text: string): string;
   stop(): Promise<void>;
@@ -35,8 +38,9 @@ export async function startCluster(opts: Partial<ServerOptions> = {}): Promise<T
   return {
     server,
     dir,
-    kubectl(args, input) {
-      const child = spawn('kubectl', [...base, ...args], { env });
+    kubectl(args, input, binary) {
+      const cache = binary ? ['--cache-dir', join(dir, `kube-cache-${basename(binary)}`)] : [];
+      const child = spawn(binary ?? 'kubectl', [...base, ...cache, ...args], { env });
       let stdout = '';
       let stderr = '';
       child.stdout.on('data', (d) => (stdout += d));

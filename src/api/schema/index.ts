@@ -4,10 +4,9 @@
 export type { GroupVersionKind } from './dsl.js';
 export type { Field, ResolvedType, Schema } from './registry.js';
 export { kindSchemaName, kindSchemaNames, mustSchema, reachableSchemas, schemaFor, schemaNames } from './registry.js';
-export type { GroupVersionPath, ServedResource } from './openapi.js';
+export type { ServedResource } from './openapi.js';
 export {
   canonicalJSON,
-  defaultResources,
   documentHash,
   groupVersionPath,
   openAPIBundle,
@@ -17,6 +16,7 @@ export {
   patchContentTypes,
   servedGroupVersions,
 } from './openapi.js';
+export { swaggerDocument, swaggerSchema } from './openapiv2.js';
 export type { StrictProblems, TypeProblem } from './strict.js';
 export { decodeErrorMessage, strictDecodingMessage, strictProblems } from './strict.js';
 export type { SchemaView } from './view.js';

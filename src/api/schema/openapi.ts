@@ -29,23 +29,7 @@ export interface ServedResource {
   readonly listKind?: string;
 }
 
-export type GroupVersionPath = 'api/v1' | 'apis/coordination.k8s.io/v1' | 'apis/policy/v1';
-
 export const allVerbs: readonly string[] = ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete', 'deletecollection'];
-
-/** What Bulkhead serves by default. */
-export const defaultResources: readonly ServedResource[] = [
-  { group: '', version: 'v1', resource: 'pods', kind: 'Pod', namespaced: true, subresources: ['status', 'binding', 'eviction', 'log'] },
-  { group: '', version: 'v1', resource: 'namespaces', kind: 'Namespace', namespaced: false, subresources: ['status', 'finalize'] },
-  { group: '', version: 'v1', resource: 'nodes', kind: 'Node', namespaced: false, subresources: ['status'] },
-  { group: '', version: 'v1', resource: 'resourcequotas', kind: 'ResourceQuota', namespaced: true, subresources: ['status'] },
-  { group: '', version: 'v1', resource: 'limitranges', kind: 'LimitRange', namespaced: true, subresources: [] },
-  { group: '', version: 'v1', resource: 'events', kind: 'Event', namespaced: true, subresources: [] },
-  { group: '', version: 'v1', resource: 'bindings', kind: 'Binding', namespaced: true, subresources: [], verbs: ['create'] },
-  { group: 'coordination.k8s.io', version: 'v1', resource: 'leases', kind: 'Lease', namespaced: true, subresources: [] },
-];
-
-export const gvPaths: readonly GroupVersionPath[] = ['api/v1', 'apis/coordination.k8s.io/v1', 'apis/policy/v1'];
 
 /** `api/v1` for the core group, `apis/<group>/<version>` otherwise. */
 export function groupVersionPath(group: string, version: string): string {
@@ -409,7 +393,7 @@ function kindsOf(gvPath: string): string[] {
  * The OpenAPI v3 document of one group-version: `openapi`, `info`, the `paths` of every served
  * resource and subresource in it, and every schema those reach.
  */
-export function openAPIDocument(gvPath: GroupVersionPath | string, resources: readonly ServedResource[] = defaultResources): JsonObject {
+export function openAPIDocument(gvPath: string, resources: readonly ServedResource[]): JsonObject {
   const paths: JsonObject = {};
   const roots = new Set<string>(kindsOf(gvPath));
   const inGV = resources.filter((r) => groupVersionPath(r.group, r.version) === gvPath);
@@ -439,11 +423,14 @@ export function openAPIDocument(gvPath: GroupVersionPath | string, resources: re
   };
 }
 
-/** Group-version paths that have something to serve: every one with a resource, plus policy/v1 (Eviction). */
-export function servedGroupVersions(resources: readonly ServedResource[] = defaultResources): string[] {
+/**
+ * Group-version paths that have something to serve: those of the resources, as discovery lists
+ * them. A kind reached only through a subresource (policy/v1 Eviction, via pods/eviction) is in
+ * the document of that resource, as upstream's.
+ */
+export function servedGroupVersions(resources: readonly ServedResource[]): string[] {
   const out = new Set<string>();
   for (const r of resources) out.add(groupVersionPath(r.group, r.version));
-  if (resources.some((r) => r.subresources.includes('eviction'))) out.add('apis/policy/v1');
   return [...out].sort();
 }
 
@@ -471,7 +458,7 @@ export function openAPIIndex(hashes: Readonly<Record<string, string>>): JsonObje
 }
 
 /** Every served document with its hash, and the index pointing at them. */
-export function openAPIBundle(resources: readonly ServedResource[] = defaultResources): {
+export function openAPIBundle(resources: readonly ServedResource[]): {
   index: JsonObject;
   documents: Record<string, { doc: JsonObject; hash: string }>;
 } {

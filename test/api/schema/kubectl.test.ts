@@ -12,6 +12,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { openAPIBundle } from '../../../src/api/schema/index.js';
+import { servedResources } from '../../../src/apiserver/openapidocs.js';
 
 const kubectlFound = (() => {
   if (process.env['BULKHEAD_SKIP_KUBECTL']) return false;
@@ -29,7 +30,7 @@ interface Recorded {
 type Json = Record<string, unknown>;
 
 function startServer(): Promise<{ server: http.Server; port: number; requests: Recorded[] }> {
-  const bundle = openAPIBundle();
+  const bundle = openAPIBundle(servedResources());
   const requests: Recorded[] = [];
   const pods = new Map<string, Json>();
   const discovery = (group: string, resources: Json[]) => ({

@@ -6,7 +6,6 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   canonicalJSON,
-  defaultResources,
   documentHash,
   openAPIBundle,
   openAPIDocument,
@@ -15,6 +14,7 @@ import {
   servedGroupVersions,
   type ServedResource,
 } from '../../../src/api/schema/index.js';
+import { servedResources } from '../../../src/apiserver/openapidocs.js';
 import { DocReader, allRefs, fixturePods, samplePod } from './helpers.js';
 
 type Json = Record<string, unknown>;
@@ -28,13 +28,15 @@ function operations(doc: Json): { path: string; method: string; op: Json }[] {
   return out;
 }
 
-const bundle = openAPIBundle();
+// The server's resources (apiserver/resources.ts), the list discovery reads too.
+const defaultResources = servedResources();
+const bundle = openAPIBundle(defaultResources);
 const docs = Object.entries(bundle.documents);
 const core = new DocReader(bundle.documents['api/v1']!.doc);
 
 describe('OpenAPI index and documents', () => {
-  it('serves api/v1, coordination.k8s.io/v1 and policy/v1 by default', () => {
-    assert.deepEqual(servedGroupVersions(), ['api/v1', 'apis/coordination.k8s.io/v1', 'apis/policy/v1']);
+  it('serves the group-versions of the served resources: api/v1 and coordination.k8s.io/v1', () => {
+    assert.deepEqual(servedGroupVersions(defaultResources), ['api/v1', 'apis/coordination.k8s.io/v1']);
   });
 
   it('the index points at /openapi/v3/<gv>?hash=<document hash>, api/v1 included', () => {
@@ -58,12 +60,12 @@ describe('OpenAPI index and documents', () => {
   });
 
   it('documentHash is deterministic, ignores key order, and changes with the document', () => {
-    const a = openAPIDocument('api/v1');
-    const b = openAPIDocument('api/v1');
+    const a = openAPIDocument('api/v1', defaultResources);
+    const b = openAPIDocument('api/v1', defaultResources);
     assert.equal(documentHash(a), documentHash(b));
     assert.equal(documentHash({ x: 1, y: [1, { b: 2, a: 1 }] }), documentHash({ y: [1, { a: 1, b: 2 }], x: 1 }));
     assert.equal(canonicalJSON({ b: 1, a: [true, null, 's'] }), '{"a":[true,null,"s"],"b":1}');
-    const podsOnly = openAPIDocument('api/v1', defaultResources.filter((r) => r.resource === 'pods'));
+    const podsOnly = openAPIDocument('api/v1', defaultResources.filter((r: ServedResource) => r.resource === 'pods'));
     assert.notEqual(documentHash(podsOnly), documentHash(a));
   });
 
@@ -111,11 +113,11 @@ describe('OpenAPI index and documents', () => {
 
   it('each served kind has a PATCH operation with its GVK (kubectl\'s field-validation support check)', () => {
     for (const r of defaultResources) {
-      if (r.verbs && !r.verbs.includes('patch')) continue;
+      if (!r.verbs?.includes('patch')) continue;
       const gv = r.group === '' ? 'api/v1' : `apis/${r.group}/${r.version}`;
       const found = operations(bundle.documents[gv]!.doc).some(({ method, op }) => {
         const g = op['x-kubernetes-group-version-kind'] as Json | undefined;
-        return method === 'patch' && g?.['kind'] === r.kind && g['group'] === r.group && g['version'] === r.version;
+        return method === 'patch' && g?.['kind'] === r.kind && g?.['group'] === r.group && g?.['version'] === r.version;
       });
       assert.ok(found, `${r.kind}`);
     }
@@ -148,7 +150,6 @@ describe('OpenAPI index and documents', () => {
       ['api/v1', 'policy', 'Eviction', 'io.k8s.api.policy.v1.Eviction'],
       ['apis/coordination.k8s.io/v1', 'coordination.k8s.io', 'Lease', 'io.k8s.api.coordination.v1.Lease'],
       ['apis/coordination.k8s.io/v1', 'coordination.k8s.io', 'LeaseList', 'io.k8s.api.coordination.v1.LeaseList'],
-      ['apis/policy/v1', 'policy', 'Eviction', 'io.k8s.api.policy.v1.Eviction'],
     ];
     for (const [gv, group, kind, name] of kinds) assert.equal(new DocReader(bundle.documents[gv]!.doc).kind(group, 'v1', kind), name, `${gv} ${kind}`);
   });
@@ -173,7 +174,6 @@ describe('OpenAPI index and documents', () => {
       '/api/v1/namespaces/{namespace}/resourcequotas/{name}/status',
       '/api/v1/namespaces/{namespace}/limitranges/{name}',
       '/api/v1/namespaces/{namespace}/events/{name}',
-      '/api/v1/namespaces/{namespace}/bindings',
     ]) {
       assert.ok(paths.includes(p), p);
     }
@@ -182,7 +182,6 @@ describe('OpenAPI index and documents', () => {
     const pods = (bundle.documents['api/v1']!.doc['paths'] as Record<string, Json>);
     assert.deepEqual(Object.keys(pods['/api/v1/namespaces/{namespace}/pods']!).filter((k) => k !== 'parameters').sort(), ['delete', 'get', 'post']);
     assert.deepEqual(Object.keys(pods['/api/v1/namespaces/{namespace}/pods/{name}']!).filter((k) => k !== 'parameters').sort(), ['delete', 'get', 'patch', 'put']);
-    assert.deepEqual(Object.keys(pods['/api/v1/namespaces/{namespace}/bindings']!).filter((k) => k !== 'parameters'), ['post']);
     const eviction = pods['/api/v1/namespaces/{namespace}/pods/{name}/eviction']!['post'] as Json;
     assert.deepEqual(eviction['x-kubernetes-group-version-kind'], { group: 'policy', kind: 'Eviction', version: 'v1' });
     assert.ok(core.schemas['io.k8s.api.policy.v1.Eviction']);
