@@ -36,11 +36,16 @@ export interface StrictProblems {
   readonly typeErrors: TypeProblem[];
 }
 
-/** The error kube-apiserver's decoder returns for these problems, if any (unknown fields aside). */
-export function decodeErrorMessage(p: StrictProblems): string | undefined {
+/** The problem kube-apiserver's decoder reports, if any (unknown fields aside): a fatal one, else the first. */
+export function decodeError(p: StrictProblems): TypeProblem | undefined {
   if (p.typeErrors.length === 0) return undefined;
   const last = p.typeErrors[p.typeErrors.length - 1]!;
-  return last.fatal ? last.message : p.typeErrors[0]!.message;
+  return last.fatal ? last : p.typeErrors[0]!;
+}
+
+/** The message of decodeError(p). */
+export function decodeErrorMessage(p: StrictProblems): string | undefined {
+  return decodeError(p)?.message;
 }
 
 /** `strict decoding error: unknown field "a", unknown field "b"`, or undefined when there are none. */
