@@ -11,7 +11,7 @@
 //    which stop decoding at once (`fatal`), e.g.
 //    `quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'`.
 //
-// The request fails with decodeErrorMessage(problems) when that is defined (a type error wins
+// The request fails with decodeError(problems) when that is defined (a type error wins
 // over unknown fields, which are only reported for an otherwise decodable body).
 //
 // Limits, because the input is already parsed: duplicate keys are gone (Go reports
