@@ -1,9 +1,9 @@
-// The pod create path of the API server as one pure function, in Kubernetes' order: decode,
-// drop disabled fields, defaulting, LimitRanger (defaults, then min/max/ratio), validation,
-// PodSecurity (enforce, warn), ResourceQuota. `bulkhead plan` and the API server both call
-// it, so an offline plan and a live create cannot disagree.
+// The pod create path of the API server as one pure function, in Kubernetes' order after
+// decoding: drop disabled fields, defaulting, LimitRanger (defaults, then min/max/ratio),
+// validation, PodSecurity (enforce, warn), ResourceQuota. `bulkhead plan` and the API server
+// both call it, each after decoding with api/schema's decodeObject, so an offline plan and a
+// live create cannot disagree.
 
-import { decodeProblems, podSchema } from '../api/decode.js';
 import { defaultPod } from '../api/defaults.js';
 import { dropDisabledPodFields } from '../api/dropdisabled.js';
 import type { FeatureGates } from '../api/featuregates.js';
@@ -15,15 +15,15 @@ import { evaluatePodSecurity, type PodSecurityDefaults } from './podsecurity.js'
 import { decideQuotas, type QuotaCharge } from '../quota/admission.js';
 import { aggregateMessages, applyLimitRangeDefaults, limitRangeViolations } from '../quota/limitranger.js';
 
-/** Decode failures (400) count as Validation: the plan contract names only these four. */
+/** Decode failures (400, refused before admission) count as Validation: the plan contract names only these four. */
 export type RejectedBy = 'Validation' | 'LimitRange' | 'PodSecurity' | 'ResourceQuota';
 
 export interface Rejection {
   by: RejectedBy;
   /** The Status message, e.g. `pods "web" is forbidden: exceeded quota: …`. */
   message: string;
-  code: 400 | 403 | 422;
-  reason: 'BadRequest' | 'Forbidden' | 'Invalid';
+  code: 403 | 422;
+  reason: 'Forbidden' | 'Invalid';
 }
 
 export interface PodAdmissionInput {
@@ -36,8 +36,6 @@ export interface PodAdmissionInput {
   gates: FeatureGates;
   podSecurityDefaults: PodSecurityDefaults;
   now: Date;
-  /** The caller already checked the JSON types against the full schema (the API server does). */
-  decoded?: boolean;
 }
 
 export interface ReportedFieldError {
@@ -70,21 +68,6 @@ export function reportFieldErrors(errs: readonly FieldError[]): ReportedFieldErr
 
 export function admitPodCreate(input: PodAdmissionInput): PodAdmissionResult {
   const warnings: string[] = [];
-  const problems = input.decoded ? [] : decodeProblems(input.pod, podSchema);
-  if (problems.length > 0) {
-    return {
-      warnings,
-      errors: problems.map((p) => ({ field: p.field, type: 'FieldValueTypeInvalid', message: p.message })),
-      rejection: {
-        by: 'Validation',
-        message: `Pod in version "v1" cannot be handled as a Pod: ${problems[0]!.message}`,
-        code: 400,
-        reason: 'BadRequest',
-      },
-      charges: [],
-    };
-  }
-
   const dropped = dropDisabledPodFields(input.pod, input.gates);
   warnings.push(...dropped.warnings);
   let pod = defaultPod(dropped.pod, { gates: input.gates });

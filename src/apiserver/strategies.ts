@@ -68,8 +68,6 @@ export function podStrategy(podSecurityDefaults: PodSecurityDefaults): Strategy 
         gates: api.gates,
         podSecurityDefaults,
         now: api.now(),
-        // The handler decoded the body against the full Pod schema before this point.
-        decoded: true,
       });
       if (result.rejection) throw rejectionError(result.rejection, pod, result.errors);
       req.warnings.push(...result.warnings);

@@ -3,6 +3,7 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { fieldError } from '../api/fielderrors.js';
+import { cannotBeHandled, decodeObject, type GroupVersionKind } from '../api/schema/index.js';
 import type { Node, Pod } from '../api/types.js';
 import { bindPod } from './binding.js';
 import { containerLogsURL, logContainer, parsePodLogOptions, proxyLogs } from './podlogs.js';
@@ -16,15 +17,23 @@ export type SubresourceHandler = (api: Api, def: ResourceDef, path: ResourcePath
 
 const podsGR = { group: '', resource: 'pods' };
 
-async function body(req: IncomingMessage, what: string): Promise<Record<string, unknown>> {
+const bindingGVK: GroupVersionKind = { group: '', version: 'v1', kind: 'Binding' };
+const evictionGVK: GroupVersionKind = { group: 'policy', version: 'v1', kind: 'Eviction' };
+
+/** The body as the create handler decodes it: the one decoder, with the request's fieldValidation. */
+async function body(req: IncomingMessage, gvk: GroupVersionKind, info: RequestInfo): Promise<Record<string, unknown>> {
+  const what = cannotBeHandled(gvk);
   const raw = decodeBody(await readBody(req), mediaType(req), what);
   if (!isObject(raw)) throw statusErrors.badRequest(`${what}: the body must be a JSON object`);
-  return raw;
+  const decoded = decodeObject(raw, gvk, info.fieldValidation);
+  if (!decoded.ok) throw statusErrors.badRequest(decoded.message);
+  info.warnings.push(...decoded.warnings);
+  return decoded.object as unknown as Record<string, unknown>;
 }
 
 const binding: SubresourceHandler = async (api, def, path, req, res, info) => {
   if (req.method !== 'POST') throw statusErrors.methodNotSupported(podsGR, req.method ?? '');
-  const b = await body(req, 'Binding in version "v1" cannot be handled as a Binding');
+  const b = await body(req, bindingGVK, info);
   const target = isObject(b.target) ? b.target : undefined;
   const meta = isObject(b.metadata) ? b.metadata : {};
   if (meta.name !== path.name) throw statusErrors.badRequest('name in URL does not match name in Binding object');
@@ -41,16 +50,16 @@ const binding: SubresourceHandler = async (api, def, path, req, res, info) => {
     ...(typeof meta.uid === 'string' && meta.uid ? { uid: meta.uid } : {}),
     ...(typeof meta.resourceVersion === 'string' && meta.resourceVersion ? { resourceVersion: meta.resourceVersion } : {}),
   });
-  sendJSON(res, 201, { ...successStatus(), code: 201 });
+  sendJSON(res, 201, { ...successStatus(), code: 201 }, info.warnings);
 };
 
 const eviction: SubresourceHandler = async (api, def, path, req, res, info) => {
   if (req.method !== 'POST') throw statusErrors.methodNotSupported(podsGR, req.method ?? '');
-  const e = await body(req, 'Eviction in version "v1" cannot be handled as a Eviction');
+  const e = await body(req, evictionGVK, info);
   const opts = isObject(e.deleteOptions) ? (e.deleteOptions as { gracePeriodSeconds?: number }) : {};
   // No PodDisruptionBudgets are served, so every eviction is allowed.
   await api.delete(def, path.namespace, path.name!, opts, info);
-  sendJSON(res, 201, { ...successStatus(), code: 201 });
+  sendJSON(res, 201, { ...successStatus(), code: 201 }, info.warnings);
 };
 
 export interface PodSubresourceOptions {

@@ -6,7 +6,7 @@
 import { admitPodCreate, podDisplayName, reportFieldErrors, type ReportedFieldError, type Rejection } from '../admission/pod.js';
 import { validateNamespaceObject } from '../admission/namespace.js';
 import type { PodSecurityDefaults } from '../admission/podsecurity.js';
-import { decodeProblems, limitRangeSchema, namespaceSchema, resourceQuotaSchema } from '../api/decode.js';
+import { decodeObject, objectGVK, type Decoded, type FieldValidation } from '../api/schema/index.js';
 import type { FeatureGates } from '../api/featuregates.js';
 import type { FieldError } from '../api/fielderrors.js';
 import type { KubeObject, LimitRange, Namespace, Pod, ResourceQuota } from '../api/types.js';
@@ -37,6 +37,8 @@ export interface PlanOptions {
   usage?: Map<string, bigint>;
   evictionHard: Threshold[];
   now: Date;
+  /** Unknown fields: refused (Strict, what `kubectl apply` asks for), dropped with a warning, or dropped. */
+  fieldValidation?: FieldValidation;
 }
 
 export interface PodPlan extends Partial<PodNodePlan> {
@@ -66,6 +68,15 @@ export interface RejectedObject {
   errors: ReportedFieldError[];
 }
 
+/** A warning about an admitted object other than a pod (pods carry their own). */
+export interface ObjectWarning {
+  kind: string;
+  namespace?: string;
+  name: string;
+  source: Source;
+  message: string;
+}
+
 export interface MemoryPressurePlan {
   capacityBytes: string;
   workingSetBytes: string;
@@ -78,6 +89,8 @@ export interface PlanResult {
   pods: PodPlan[];
   quotas: QuotaPlan[];
   rejectedObjects: RejectedObject[];
+  /** Only when there are some (fieldValidation Warn). */
+  objectWarnings?: ObjectWarning[];
   evictionOrder?: string[];
   memory?: MemoryPressurePlan;
 }
@@ -90,6 +103,11 @@ interface NamespaceState {
 
 function key(namespace: string, name: string): string {
   return `${namespace}/${name}`;
+}
+
+/** The field a decoding error is about, when the decoder names one (its message never does). */
+function decodeFieldErrors(d: Decoded<KubeObject> & { ok: false }): ReportedFieldError[] {
+  return d.problem?.path ? [{ field: d.problem.path, type: 'FieldValueTypeInvalid', message: d.problem.message }] : [];
 }
 
 function objectNamespace(o: KubeObject): string {
@@ -117,26 +135,36 @@ export function plan(objects: readonly PlanObject[], opts: PlanOptions): PlanRes
   };
   const invalid = (o: PlanObject, kind: string, errs: FieldError[]) =>
     reject(o, kind, `${kind} "${o.object.metadata?.name ?? ''}" is invalid`, reportFieldErrors(errs));
-  const undecodable = (o: PlanObject, kind: string, schema: Parameters<typeof decodeProblems>[1]): boolean => {
-    const problems = decodeProblems(o.object, schema);
-    if (problems.length === 0) return false;
-    reject(o, kind, `${kind} in version "v1" cannot be handled as a ${kind}: ${problems[0]!.message}`,
-      problems.map((p) => ({ field: p.field, type: 'FieldValueTypeInvalid', message: p.message })));
+  const objectWarnings: ObjectWarning[] = [];
+  // Every object goes through the API server's decoder first, so that a malformed manifest gets
+  // the server's message: decoded[i] is objects[i] as the server would read it.
+  const fieldValidation = opts.fieldValidation ?? 'Strict';
+  const decoded = objects.map((o) => decodeObject(o.object, objectGVK({ apiVersion: o.object.apiVersion || 'v1', kind: o.object.kind }), fieldValidation));
+  const undecodable = (o: PlanObject, d: Decoded<KubeObject>, kind: string): boolean => {
+    if (d.ok) {
+      for (const message of d.warnings) {
+        objectWarnings.push({ kind, ...(kind !== 'Namespace' ? { namespace: objectNamespace(o.object) } : {}), name: o.object.metadata?.name ?? '', source: o.source, message });
+      }
+      return false;
+    }
+    reject(o, kind, d.message, decodeFieldErrors(d));
     return true;
   };
 
   // Namespaces, LimitRanges and quotas first: they govern every pod of their namespace.
-  for (const o of objects) {
+  objects.forEach((input, i) => {
+    const d = decoded[i]!;
+    const o: PlanObject = d.ok ? { object: d.object, source: input.source } : input;
     switch (o.object.kind) {
       case 'Namespace': {
-        if (undecodable(o, 'Namespace', namespaceSchema)) break;
+        if (undecodable(o, d, 'Namespace')) break;
         const errs = validateNamespaceObject(o.object as Namespace);
         if (errs.length) invalid(o, 'Namespace', errs);
         else ns(o.object.metadata!.name!).labels = { ...(o.object.metadata?.labels ?? {}) };
         break;
       }
       case 'LimitRange': {
-        if (undecodable(o, 'LimitRange', limitRangeSchema)) break;
+        if (undecodable(o, d, 'LimitRange')) break;
         const lr = { ...(o.object as LimitRange), metadata: { ...o.object.metadata, namespace: objectNamespace(o.object) } };
         const errs = validateLimitRange(lr);
         if (errs.length) invalid(o, 'LimitRange', errs);
@@ -144,7 +172,7 @@ export function plan(objects: readonly PlanObject[], opts: PlanOptions): PlanRes
         break;
       }
       case 'ResourceQuota': {
-        if (undecodable(o, 'ResourceQuota', resourceQuotaSchema)) break;
+        if (undecodable(o, d, 'ResourceQuota')) break;
         const q = structuredClone(o.object as ResourceQuota);
         q.metadata = { ...q.metadata, namespace: objectNamespace(q) };
         const errs = validateResourceQuota(q);
@@ -160,14 +188,21 @@ export function plan(objects: readonly PlanObject[], opts: PlanOptions): PlanRes
         break;
       }
     }
-  }
+  });
 
   const pods: PodPlan[] = [];
   const admitted: Pod[] = [];
-  for (const o of objects) {
-    if (o.object.kind !== 'Pod') continue;
-    const raw = o.object as Pod;
+  objects.forEach((o, i) => {
+    if (o.object.kind !== 'Pod') return;
+    const d = decoded[i]!;
+    const raw = (d.ok ? d.object : o.object) as Pod;
     const namespace = objectNamespace(raw);
+    if (!d.ok) {
+      // The server's 400: the pod never reaches admission.
+      const name = podDisplayName(raw);
+      pods.push({ namespace, name, source: o.source, admitted: false, errors: decodeFieldErrors(d), rejections: [{ by: 'Validation', message: d.message }], warnings: [] });
+      return;
+    }
     const state = ns(namespace);
     const input: Pod = { ...raw, metadata: { ...(raw.metadata ?? {}), namespace } };
     const result = admitPodCreate({
@@ -186,7 +221,7 @@ export function plan(objects: readonly PlanObject[], opts: PlanOptions): PlanRes
       admitted: !result.rejection,
       errors: result.errors,
       rejections: result.rejection ? [{ by: result.rejection.by, message: result.rejection.message }] : [],
-      warnings: [...result.warnings],
+      warnings: [...d.warnings, ...result.warnings],
     };
     if (result.pod && result.errors.length === 0) {
       result.pod.metadata.uid ??= derivedPodUID(namespace, entry.name);
@@ -210,7 +245,7 @@ export function plan(objects: readonly PlanObject[], opts: PlanOptions): PlanRes
       admitted.push(result.pod!);
     }
     pods.push(entry);
-  }
+  });
 
   const quotas: QuotaPlan[] = [];
   for (const [name, state] of namespaces) {
@@ -220,6 +255,7 @@ export function plan(objects: readonly PlanObject[], opts: PlanOptions): PlanRes
   }
 
   const result: PlanResult = { pods, quotas, rejectedObjects };
+  if (objectWarnings.length > 0) result.objectWarnings = objectWarnings;
   if (opts.usage) {
     const usage = opts.usage;
     const usageOf = (p: Pod) => usage.get(key(p.metadata.namespace!, p.metadata.name!));

@@ -60,14 +60,22 @@ function podLines(p: PodPlan): string[] {
     }
     for (const c of p.containers) for (const a of c.onHost?.adjustments ?? []) out.push(`    host: container "${c.name}": ${a}`);
   }
+  // A decoding error is printed whole, as the API server words it; its error only adds where.
+  const undecodable = p.rejections.some((r) => isDecodeRefusal(r.message));
+  const listed = p.errors.length > 0 && !undecodable;
   for (const r of p.rejections) {
     // With field errors listed below, the headline alone avoids printing each error twice.
-    const head = p.errors.length ? /^(.*? is invalid|.*? cannot be handled as a \w+)/.exec(r.message)?.[1] ?? r.message : r.message;
-    out.push(`    refused by ${r.by}: ${head}${p.errors.length ? ':' : ''}`);
+    const head = listed ? /^(.*? is invalid)/.exec(r.message)?.[1] ?? r.message : r.message;
+    out.push(`    refused by ${r.by}: ${head}${listed ? ':' : ''}`);
   }
-  for (const e of p.errors) out.push(`      ${e.field}: ${e.message}`);
+  for (const e of p.errors) out.push(undecodable ? `      at ${e.field}` : `      ${e.field}: ${e.message}`);
   for (const w of p.warnings) out.push(`    warning: ${w}`);
   return out;
+}
+
+/** A refusal worded by the decoder (`Pod in version "v1" cannot be handled as a Pod: …`). */
+function isDecodeRefusal(message: string): boolean {
+  return /^\w+ in version "[^"]*" cannot be handled as a \w+: /.test(message);
 }
 
 export function renderPlanTable(result: PlanResult): string {
@@ -78,8 +86,12 @@ export function renderPlanTable(result: PlanResult): string {
   }
   for (const o of result.rejectedObjects) {
     out.push(`${o.kind} ${o.namespace ? `${o.namespace}/` : ''}${o.name} REFUSED (${formatSource(o.source)}): ${o.message}`);
-    for (const e of o.errors) out.push(`    ${e.field}: ${e.message}`);
+    const undecodable = isDecodeRefusal(o.message);
+    for (const e of o.errors) out.push(undecodable ? `    at ${e.field}` : `    ${e.field}: ${e.message}`);
     out.push('');
+  }
+  for (const w of result.objectWarnings ?? []) {
+    out.push(`${w.kind} ${w.namespace ? `${w.namespace}/` : ''}${w.name} (${formatSource(w.source)}): warning: ${w.message}`, '');
   }
   if (result.quotas.length) {
     const rows = [['QUOTA', 'RESOURCE', 'USED', 'HARD']];

@@ -159,6 +159,22 @@ describe('bulkhead plan: admission', () => {
     assert.deepEqual(r.json.pods[0].errors.map((e: { field: string }) => e.field), ['spec.containers[0].resources.limits[cpu]']);
     assert.match(r.json.pods[0].rejections[0].message, /^Pod in version "v1" cannot be handled as a Pod: quantities must match the regular expression/);
   });
+  it('a decoding error is printed whole, as the API server words it, with the field it is about', () => {
+    const input = 'apiVersion: v1\nkind: Pod\nmetadata: {name: d}\nspec:\n  containers:\n  - {name: a, image: busybox, ports: [{containerPort: "80"}], bogus: 1}\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: u}\nspec:\n  containers:\n  - {name: a, image: busybox, bogus: 1}\n';
+    const r = bulkhead(['plan', '-', ...node16Gi], input);
+    assert.equal(r.code, 1, r.stderr);
+    assert.ok(r.stdout.includes([
+      '    refused by Validation: Pod in version "v1" cannot be handled as a Pod: json: cannot unmarshal string into Go struct field ContainerPort.spec.containers.ports.containerPort of type int32',
+      '      at spec.containers[0].ports[0].containerPort',
+    ].join('\n')), r.stdout);
+    assert.ok(r.stdout.includes('    refused by Validation: Pod in version "v1" cannot be handled as a Pod: strict decoding error: unknown field "spec.containers[0].bogus"\n'), r.stdout);
+  });
+  it('a ulimit without soft is refused by validation, as the server does (422)', () => {
+    const r = planJSON(['-'], 'apiVersion: v1\nkind: Pod\nmetadata: {name: u}\nspec:\n  containers:\n  - name: a\n    image: busybox\n    securityContext: {ulimits: [{name: nofile, hard: 10}]}\n');
+    assert.equal(r.code, 1);
+    assert.deepEqual(r.json.pods[0].rejections, [{ by: 'Validation', message: 'Pod "u" is invalid: spec.containers[0].securityContext.ulimits[0].soft: Required value' }]);
+    assert.deepEqual(r.json.pods[0].errors, [{ field: 'spec.containers[0].securityContext.ulimits[0].soft', type: 'FieldValueRequired', message: 'Required value' }]);
+  });
   it('drops a disabled field with a warning', () => {
     const r = planJSON(['examples/oom-kill-modes.yaml', '--feature-gates', 'ContainerOOMKillMode=false']);
     assert.equal(r.code, 0);

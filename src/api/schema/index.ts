@@ -1,5 +1,6 @@
 // Bulkhead's API schemas: one definition per type (see dsl.ts), from which come the OpenAPI v3
-// documents kubectl reads, strict decoding, and SchemaViews for patch code.
+// documents kubectl reads, decoding (strict.ts, decode.ts: the server's and plan's), and
+// SchemaViews for patch code.
 
 export type { GroupVersionKind } from './dsl.js';
 export type { Field, ResolvedType, Schema } from './registry.js';
@@ -18,6 +19,8 @@ export {
 } from './openapi.js';
 export { swaggerDocument, swaggerSchema } from './openapiv2.js';
 export type { StrictProblems, TypeProblem } from './strict.js';
-export { decodeErrorMessage, strictDecodingMessage, strictProblems } from './strict.js';
+export { decodeError, decodeErrorMessage, strictDecodingMessage, strictProblems } from './strict.js';
+export type { Decoded, FieldValidation } from './decode.js';
+export { cannotBeHandled, decodeObject, objectGVK, removeField } from './decode.js';
 export type { SchemaView } from './view.js';
 export { schemaView } from './views.js';

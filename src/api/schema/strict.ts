@@ -11,7 +11,7 @@
 //    which stop decoding at once (`fatal`), e.g.
 //    `quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'`.
 //
-// The request fails with decodeErrorMessage(problems) when that is defined (a type error wins
+// The request fails with decodeError(problems) when that is defined (a type error wins
 // over unknown fields, which are only reported for an otherwise decodable body).
 //
 // Limits, because the input is already parsed: duplicate keys are gone (Go reports
@@ -36,11 +36,16 @@ export interface StrictProblems {
   readonly typeErrors: TypeProblem[];
 }
 
-/** The error kube-apiserver's decoder returns for these problems, if any (unknown fields aside). */
-export function decodeErrorMessage(p: StrictProblems): string | undefined {
+/** The problem kube-apiserver's decoder reports, if any (unknown fields aside): a fatal one, else the first. */
+export function decodeError(p: StrictProblems): TypeProblem | undefined {
   if (p.typeErrors.length === 0) return undefined;
   const last = p.typeErrors[p.typeErrors.length - 1]!;
-  return last.fatal ? last.message : p.typeErrors[0]!.message;
+  return last.fatal ? last : p.typeErrors[0]!;
+}
+
+/** The message of decodeError(p). */
+export function decodeErrorMessage(p: StrictProblems): string | undefined {
+  return decodeError(p)?.message;
 }
 
 /** `strict decoding error: unknown field "a", unknown field "b"`, or undefined when there are none. */

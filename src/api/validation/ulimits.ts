@@ -3,6 +3,8 @@
 // The design fixes the rules but not the messages; the wordings below follow Kubernetes
 // conventions and are Bulkhead's own:
 //   name missing          …ulimits[j].name: Required value
+//   soft or hard missing  …ulimits[j].soft: Required value   (the schema marks all three required;
+//                         absent and null are both missing, never read as 0)
 //   name not allowed      …ulimits[j].name: Unsupported value: "nproc": supported values: "core", "memlock", "nice", "nofile", "rtprio", "stack"
 //   name repeated         …ulimits[j].name: Duplicate value: "nofile"
 //   not an integer        …ulimits[j].soft: Invalid value: 1.5: must be an integer
@@ -36,8 +38,11 @@ export function isAllowedUlimitName(name: string): name is UlimitName {
 }
 
 /** Problems with one limit value, or undefined when it is usable for the soft ≤ hard comparison. */
-function checkLimit(value: unknown, name: string, path: FieldPath, errs: FieldError[]): number | undefined {
-  const v = value === undefined || value === null ? 0 : value; // an omitted int64 is 0
+function checkLimit(v: unknown, name: string, path: FieldPath, errs: FieldError[]): number | undefined {
+  if (v === undefined || v === null) {
+    errs.push(fieldError.required(path));
+    return undefined;
+  }
   if (typeof v !== 'number' || !Number.isInteger(v)) {
     errs.push(fieldError.invalid(path, v, 'must be an integer'));
     return undefined;

@@ -26,6 +26,31 @@ const rows: Row[] = [
     want: [['FieldValueNotSupported', `${U}[0].name: Unsupported value: "nproc": ${supported}`]],
   },
   { name: 'the name is required', pod: withUlimits([{ name: '', soft: 1, hard: 1 }]), want: [['FieldValueRequired', `${U}[0].name: Required value`]] },
+  { name: 'the name is required (field absent)', pod: withUlimits([{ soft: 1, hard: 1 } as Ulimit]), want: [['FieldValueRequired', `${U}[0].name: Required value`]] },
+  { name: 'soft is required', pod: withUlimits([{ name: 'nofile', hard: 10 } as Ulimit]), want: [['FieldValueRequired', `${U}[0].soft: Required value`]] },
+  { name: 'hard is required', pod: withUlimits([{ name: 'nofile', soft: 10 } as Ulimit]), want: [['FieldValueRequired', `${U}[0].hard: Required value`]] },
+  { name: 'a null soft is a missing soft', pod: withUlimits([{ name: 'core', soft: null, hard: 10 } as unknown as Ulimit]), want: [['FieldValueRequired', `${U}[0].soft: Required value`]] },
+  {
+    name: 'name, soft and hard are each required',
+    pod: withUlimits([{} as Ulimit]),
+    want: [
+      ['FieldValueRequired', `${U}[0].name: Required value`],
+      ['FieldValueRequired', `${U}[0].soft: Required value`],
+      ['FieldValueRequired', `${U}[0].hard: Required value`],
+    ],
+  },
+  {
+    name: 'soft and hard are required in init and ephemeral containers too',
+    pod: podWith((p) => {
+      p.spec.initContainers = [container('init', { securityContext: { ulimits: [{ name: 'nofile', hard: 10 } as Ulimit] } })];
+      p.spec.ephemeralContainers = [{ ...container('debug'), securityContext: { ulimits: [{ name: 'core', soft: 1 } as Ulimit] } }];
+    }),
+    want: [
+      ['FieldValueRequired', 'spec.initContainers[0].securityContext.ulimits[0].soft: Required value'],
+      ['FieldValueRequired', 'spec.ephemeralContainers[0].securityContext.ulimits[0].hard: Required value'],
+      ['FieldValueForbidden', 'spec.ephemeralContainers: Forbidden: cannot be set on create'],
+    ],
+  },
   {
     name: 'a name may appear once',
     pod: withUlimits([{ name: 'nofile', soft: 1, hard: 1 }, { name: 'core', soft: 0, hard: 0 }, { name: 'nofile', soft: 2, hard: 2 }]),
