@@ -1,0 +1,146 @@
+// Watch streams against a real server: a client that stops reading is cut off with its buffer
+// bounded while a reading client on the same resource misses nothing (storage/cacher's slow
+// watcher rule), BOOKMARK events, and the resourceVersion answers of a watch (too old, too new).
+
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { request } from 'node:https';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { connect, type TLSSocket } from 'node:tls';
+import { startServer, type RunningServer, type ServerOptions } from '../../src/apiserver/server.js';
+import type { WatchEnd } from '../../src/apiserver/watchstream.js';
+import { Client } from './client.js';
+
+interface WatchEvent {
+  type: string;
+  object: { kind?: string; apiVersion?: string; metadata: { name?: string; resourceVersion?: string; annotations?: Record<string, string> }; code?: number; reason?: string; message?: string; details?: unknown };
+}
+
+interface Harness {
+  s: RunningServer;
+  admin: Client;
+  ends: WatchEnd[];
+  stop(): Promise<void>;
+}
+
+async function harness(opts: Partial<ServerOptions>): Promise<Harness> {
+  const dir = mkdtempSync(join(tmpdir(), 'bulkhead-watch-'));
+  const ends: WatchEnd[] = [];
+  const s = await startServer({
+    dataDir: join(dir, 'data'),
+    store: 'memory:',
+    port: 0,
+    scheduler: false,
+    ...opts,
+    extend: (h) => {
+      const next = h.watch?.onEnd;
+      h.watch = { ...h.watch, onEnd: (e) => (ends.push(e), next?.(e)) };
+    },
+  });
+  const admin = new Client(s.url, s.caCert, s.adminToken);
+  return {
+    s,
+    admin,
+    ends,
+    async stop() {
+      admin.close();
+      await s.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A reading watch client: every event, until `until` says stop or the server ends the stream. */
+function watchStream(s: RunningServer, path: string, until: (e: WatchEvent, all: WatchEvent[]) => boolean = () => false): Promise<{ status: number; events: WatchEvent[] }> {
+  return new Promise((resolve, reject) => {
+    const events: WatchEvent[] = [];
+    const req = request(new URL(path, s.url), { ca: s.caCert, headers: { Authorization: `Bearer ${s.adminToken}` } }, (res) => {
+      let buf = '';
+      let done = false;
+      const finish = () => {
+        if (done) return;
+        done = true;
+        resolve({ status: res.statusCode ?? 0, events });
+      };
+      res.on('data', (d: Buffer) => {
+        buf += d.toString();
+        let i;
+        while (!done && (i = buf.indexOf('\n')) >= 0) {
+          const e = JSON.parse(buf.slice(0, i)) as WatchEvent;
+          buf = buf.slice(i + 1);
+          events.push(e);
+          if (until(e, events)) {
+            finish();
+            req.destroy();
+          }
+        }
+      });
+      res.on('end', finish);
+      res.on('close', finish);
+    });
+    req.on('error', (e) => (events.length ? undefined : reject(e)));
+    req.end();
+  });
+}
+
+/** A watch client that reads the response headers and then nothing more. */
+async function stalledWatch(s: RunningServer, path: string): Promise<{ socket: TLSSocket; ended: Promise<void> }> {
+  const url = new URL(s.url);
+  const socket = connect({ host: url.hostname, port: Number(url.port), ca: s.caCert, servername: 'localhost' });
+  const ended = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+  await new Promise<void>((resolve, reject) => {
+    socket.once('secureConnect', () => resolve());
+    socket.once('error', reject);
+  });
+  socket.write(`GET ${path} HTTP/1.1\r\nHost: ${url.host}\r\nAuthorization: Bearer ${s.adminToken}\r\nAccept: application/json\r\n\r\n`);
+  const head = await new Promise<string>((resolve) => socket.once('data', (d: Buffer) => resolve(d.toString())));
+  assert.match(head, /^HTTP\/1\.1 200 /);
+  socket.pause();
+  return { socket, ended };
+}
+
+const lease = (name: string, annotations: Record<string, string> = {}) => ({ apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name, annotations }, spec: {} });
+
+describe('watch: a client that stops reading', () => {
+  const bufferBytes = 256 * 1024;
+  let h: Harness;
+  before(async () => {
+    h = await harness({ watchBufferBytes: bufferBytes });
+  });
+  after(() => h?.stop());
+
+  it('is terminated with its buffer within the bound, counted, while a reading watcher gets every event', { timeout: 120_000 }, async () => {
+    const { admin, s, ends } = h;
+    assert.equal((await admin.request('POST', '/apis/coordination.k8s.io/v1/namespaces/default/leases', lease('churn'))).status, 201);
+    const rv = (await admin.request('GET', '/apis/coordination.k8s.io/v1/namespaces/default/leases')).json().metadata.resourceVersion as string;
+    const path = `/apis/coordination.k8s.io/v1/namespaces/default/leases?watch=true&resourceVersion=${rv}`;
+    const stalled = await stalledWatch(s, path);
+    const written: string[] = [];
+    const reader = watchStream(s, path, (e) => e.object.metadata.name === 'end-marker');
+    // Updates of 32 KiB each, until the stalled watcher has been cut off: the loopback socket
+    // buffers take a few MiB first, so the cap is far above what termination needs.
+    const payload = 'x'.repeat(32 * 1024);
+    for (let i = 0; i < 1000 && !ends.some((e) => e.terminated); i++) {
+      const r = await admin.request('PUT', '/apis/coordination.k8s.io/v1/namespaces/default/leases/churn', lease('churn', { i: String(i), payload }));
+      assert.equal(r.status, 200, r.text);
+      written.push(r.json().metadata.resourceVersion);
+    }
+    const terminated = ends.filter((e) => e.terminated);
+    assert.equal(terminated.length, 1, 'the stalled watcher was not terminated');
+    assert.deepEqual({ group: terminated[0]!.group, resource: terminated[0]!.resource }, { group: 'coordination.k8s.io', resource: 'leases' });
+    assert.ok(terminated[0]!.peakLiveBytes <= bufferBytes, `buffered ${terminated[0]!.peakLiveBytes} bytes, bound ${bufferBytes}`);
+    // The stalled client, reading again, finds its stream ended by the server.
+    stalled.socket.resume();
+    await stalled.ended;
+    const marker = (await admin.request('POST', '/apis/coordination.k8s.io/v1/namespaces/default/leases', lease('end-marker'))).json().metadata.resourceVersion;
+    const events = (await reader).events;
+    assert.deepEqual(
+      events.map((e) => [e.type, e.object.metadata.resourceVersion]),
+      [...written.map((r) => ['MODIFIED', r]), ['ADDED', marker]],
+    );
+    const metrics = (await admin.request('GET', '/metrics')).text;
+    assert.match(metrics, /^apiserver_terminated_watchers_total\{group="coordination.k8s.io",resource="leases"\} 1$/m);
+  });
+});
