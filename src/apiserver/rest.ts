@@ -222,7 +222,7 @@ export class Api {
     if (rv !== undefined && rv !== 0 && opts.resourceVersionMatch === 'Exact') readAt = rv;
     if (rv !== undefined && rv !== 0 && opts.resourceVersionMatch !== 'Exact') {
       const current = await this.store.currentRevision();
-      if (rv > current) throw statusErrors.timeout(`Too large resource version: ${rv}, current: ${current}`);
+      if (rv > current) throw statusErrors.tooLargeResourceVersion(rv, current);
     }
     let after: string | undefined;
     if (opts.continue) {
@@ -264,7 +264,7 @@ export class Api {
       return result;
     } catch (e) {
       if (e instanceof CompactedError) throw statusErrors.gone(`The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.`);
-      if (e instanceof FutureRevisionError) throw statusErrors.timeout(`Too large resource version: ${e.requested}, current: ${e.current}`);
+      if (e instanceof FutureRevisionError) throw statusErrors.tooLargeResourceVersion(e.requested, e.current);
       throw e;
     }
   }
@@ -279,6 +279,15 @@ export class Api {
       const snapshot = await this.list(def, namespace, { labelSelector: opts.labelSelector, fieldSelector: opts.fieldSelector });
       for (const o of snapshot.items) sink.send('ADDED', o);
       from = Number(snapshot.resourceVersion);
+    } else {
+      // The store's revision is the newest there is, so a later one will not arrive by waiting:
+      // answer at once what the watch cache answers when it cannot catch up.
+      const current = await this.store.currentRevision();
+      if (from > current) {
+        sink.send('ERROR', statusErrors.tooLargeResourceVersion(from, current).status);
+        sink.close();
+        return { cancel() {} };
+      }
     }
     const onEvent = (e: WatchEvent) => {
       const obj = decodeStored(e.kv);

@@ -55,6 +55,12 @@ export const statusErrors = {
   internal: (message: string) => status(500, 'InternalError', `Internal error occurred: ${message}`, { causes: [{ message }] }),
   serviceUnavailable: (message: string) => status(503, 'ServiceUnavailable', message),
   timeout: (message: string) => status(504, 'Timeout', message),
+  /** storage.NewTooLargeResourceVersionError as the watch cache raises it (apimachinery's NewTimeoutError, retry after 1 s). */
+  tooLargeResourceVersion: (requested: number, current: number) =>
+    status(504, 'Timeout', `Timeout: Too large resource version: ${requested}, current: ${current}`, {
+      causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }],
+      retryAfterSeconds: 1,
+    }),
   /** Generic 404 for a path nothing serves (kubectl prints "the server could not find the requested resource"). */
   pathNotFound: () => status(404, 'NotFound', 'the server could not find the requested resource', {}),
 };

@@ -144,3 +144,115 @@ describe('watch: a client that stops reading', () => {
     assert.match(metrics, /^apiserver_terminated_watchers_total\{group="coordination.k8s.io",resource="leases"\} 1$/m);
   });
 });
+
+describe('watch: bookmarks and resourceVersion answers', () => {
+  let fast: Harness;
+  let plain: Harness;
+  const leases = '/apis/coordination.k8s.io/v1/namespaces/default/leases';
+  let oldRV = 0;
+  let compactRV = 0;
+  before(async () => {
+    // Bookmarks every 50 ms; compaction only when the test asks for it.
+    fast = await harness({ watchBookmarkSeconds: 0.05, compactionSeconds: 0 });
+    plain = await harness({ compactionSeconds: 0 });
+    oldRV = await fast.s.store.currentRevision();
+    for (const name of ['a', 'b']) assert.equal((await fast.admin.request('POST', leases, lease(name))).status, 201);
+    compactRV = await fast.s.store.currentRevision();
+    await fast.s.store.compact(compactRV);
+  });
+  after(async () => {
+    await fast?.stop();
+    await plain?.stop();
+  });
+
+  const bookmarkOf = (rv: number) => ({ kind: 'Lease', apiVersion: 'coordination.k8s.io/v1', metadata: { resourceVersion: String(rv) } });
+  const tooLarge = (requested: number, current: number) => ({
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Failure',
+    message: `Timeout: Too large resource version: ${requested}, current: ${current}`,
+    reason: 'Timeout',
+    details: { causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }], retryAfterSeconds: 1 },
+    code: 504,
+  });
+  const cases: { name: string; run(): Promise<void> }[] = [
+    {
+      name: 'allowWatchBookmarks=true: periodic BOOKMARK events carry the kind with only metadata.resourceVersion',
+      async run() {
+        const rv = await fast.s.store.currentRevision();
+        const r = await watchStream(fast.s, `${leases}?watch=true&resourceVersion=${rv}&allowWatchBookmarks=true`, (_e, all) => all.filter((x) => x.type === 'BOOKMARK').length === 2);
+        assert.equal(r.status, 200);
+        assert.deepEqual(r.events, [
+          { type: 'BOOKMARK', object: bookmarkOf(rv) },
+          { type: 'BOOKMARK', object: bookmarkOf(rv) },
+        ]);
+      },
+    },
+    {
+      name: 'a bookmark comes after the events it covers, with their resourceVersion',
+      async run() {
+        const rv = await fast.s.store.currentRevision();
+        let created = '';
+        const r = watchStream(fast.s, `${leases}?watch=true&resourceVersion=${rv}&allowWatchBookmarks=true`, (e) => e.type === 'BOOKMARK' && e.object.metadata.resourceVersion === created);
+        created = (await fast.admin.request('POST', leases, lease('bookmarked'))).json().metadata.resourceVersion;
+        const events = (await r).events.filter((e) => e.type !== 'BOOKMARK' || e.object.metadata.resourceVersion === created);
+        assert.deepEqual(events.map((e) => [e.type, e.object.metadata.resourceVersion]), [['ADDED', created], ['BOOKMARK', created]]);
+      },
+    },
+    ...['', '&allowWatchBookmarks=false'].map((q) => ({
+      name: `no BOOKMARK events unless asked for (${q || 'parameter absent'})`,
+      async run() {
+        const rv = await fast.s.store.currentRevision();
+        const r = await watchStream(fast.s, `${leases}?watch=true&resourceVersion=${rv}&timeoutSeconds=1${q}`);
+        assert.equal(r.status, 200);
+        assert.deepEqual(r.events, []);
+      },
+    })),
+    {
+      name: 'with the default interval, the one bookmark comes shortly before timeoutSeconds ends the watch',
+      async run() {
+        const rv = await plain.s.store.currentRevision();
+        const r = await watchStream(plain.s, `${leases}?watch=true&resourceVersion=${rv}&allowWatchBookmarks=true&timeoutSeconds=3`);
+        assert.deepEqual(r.events, [{ type: 'BOOKMARK', object: bookmarkOf(rv) }]);
+      },
+    },
+    {
+      name: 'a watch from a compacted resourceVersion is a 200 stream with one ERROR event: 410 Expired, too old resource version',
+      async run() {
+        const r = await watchStream(fast.s, `${leases}?watch=true&resourceVersion=${oldRV}`);
+        assert.equal(r.status, 200);
+        assert.deepEqual(r.events, [
+          { type: 'ERROR', object: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: `too old resource version: ${oldRV} (${compactRV})`, reason: 'Expired', code: 410 } },
+        ]);
+      },
+    },
+    {
+      name: 'a watch from a future resourceVersion is a 200 stream with one ERROR event: 504 Too large resource version',
+      async run() {
+        const current = await fast.s.store.currentRevision();
+        const r = await watchStream(fast.s, `${leases}?watch=true&resourceVersion=${current + 100}&allowWatchBookmarks=true`);
+        assert.equal(r.status, 200);
+        assert.deepEqual(r.events, [{ type: 'ERROR', object: tooLarge(current + 100, current) }]);
+      },
+    },
+    {
+      name: 'a list from a future resourceVersion answers 504 with the same Status',
+      async run() {
+        const current = await fast.s.store.currentRevision();
+        const r = await fast.admin.request('GET', `${leases}?resourceVersion=${current + 100}`);
+        assert.equal(r.status, 504);
+        assert.deepEqual(r.json(), tooLarge(current + 100, current));
+      },
+    },
+    {
+      name: 'a watch the request itself makes impossible (unknown field selector) answers its HTTP status, not a stream',
+      async run() {
+        const r = await fast.admin.request('GET', `${leases}?watch=true&fieldSelector=spec.bogus%3D1`);
+        assert.equal(r.status, 400);
+        assert.equal(r.json().reason, 'BadRequest');
+      },
+    },
+  ];
+  for (const c of cases) it(c.name, { timeout: 30_000 }, () => c.run());
+});
