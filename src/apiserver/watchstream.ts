@@ -96,7 +96,10 @@ export async function serveWatch(w: WatchRequest, opts: WatchStreamOptions): Pro
       queue[head++] = undefined as unknown as Queued;
       queuedBytes -= item.data.length;
       if (item.initial) initialQueuedBytes -= item.data.length;
-      if (!res.write(item.data)) waitingForDrain = true;
+      if (!res.write(item.data)) {
+        waitingForDrain = true;
+        res.once('drain', onDrain);
+      }
     }
     if (head === queue.length) {
       queue.length = 0;
@@ -105,8 +108,7 @@ export async function serveWatch(w: WatchRequest, opts: WatchStreamOptions): Pro
       queue.splice(0, head);
       head = 0;
     }
-    if (waitingForDrain) res.once('drain', onDrain);
-    else if (ending && head === queue.length) res.end();
+    if (ending && !waitingForDrain && queue.length === 0 && !res.writableEnded) res.end();
   };
   const onDrain = () => {
     waitingForDrain = false;

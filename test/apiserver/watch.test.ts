@@ -143,6 +143,17 @@ describe('watch: a client that stops reading', () => {
     const metrics = (await admin.request('GET', '/metrics')).text;
     assert.match(metrics, /^apiserver_terminated_watchers_total\{group="coordination.k8s.io",resource="leases"\} 1$/m);
   });
+
+  it('a watch whose start replays more than the bound gets all of it and is not cut off', { timeout: 60_000 }, async () => {
+    const { s, ends } = h;
+    const before = ends.length;
+    // Every update of the test above, replayed from the lease's creation: several MiB.
+    const r = await watchStream(s, '/apis/coordination.k8s.io/v1/namespaces/default/leases?watch=true&resourceVersion=1', (e) => e.object.metadata.name === 'end-marker');
+    const replayed = r.events.reduce((n, e) => n + JSON.stringify(e).length, 0);
+    assert.ok(replayed > 4 * bufferBytes, `only ${replayed} bytes replayed`);
+    assert.equal(r.events.at(-1)?.object.metadata.name, 'end-marker');
+    assert.deepEqual(ends.slice(before).filter((e) => e.terminated), []);
+  });
 });
 
 describe('watch: bookmarks and resourceVersion answers', () => {
