@@ -68,6 +68,8 @@ function listOptions(q: URLSearchParams): ListOptions {
     resourceVersionMatch: q.get('resourceVersionMatch') ?? undefined,
     limit: limit ? Number(limit) : undefined,
     continue: q.get('continue') ?? undefined,
+    sendInitialEvents: q.has('sendInitialEvents') ? queryBool(q.get('sendInitialEvents')) : undefined,
+    allowWatchBookmarks: queryBool(q.get('allowWatchBookmarks')),
   };
 }
 

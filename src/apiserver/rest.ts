@@ -99,6 +99,10 @@ export interface ListOptions {
   resourceVersionMatch?: string;
   limit?: number;
   continue?: string;
+  /** Watch only: undefined when absent (the legacy rule: initial events for resourceVersion 0 or none). */
+  sendInitialEvents?: boolean;
+  /** Watch only: BOOKMARK events, here the one that ends the initial events. */
+  allowWatchBookmarks?: boolean;
 }
 
 export interface ListResult {
@@ -273,21 +277,29 @@ export class Api {
   async watch(def: ResourceDef, namespace: string | undefined, opts: ListOptions, sink: WatchSink): Promise<Watch> {
     const sel = selection(def, opts);
     const prefix = storageKey(def, namespace);
-    let from = parseRV(opts.resourceVersion);
-    if (from === undefined || from === 0) {
-      // Start from "now": the current objects arrive as ADDED events first.
-      const snapshot = await this.list(def, namespace, { labelSelector: opts.labelSelector, fieldSelector: opts.fieldSelector });
-      for (const o of snapshot.items) sink.send('ADDED', o);
-      from = Number(snapshot.resourceVersion);
-    } else {
+    const requested = parseRV(opts.resourceVersion) ?? 0;
+    let from = requested;
+    if (requested !== 0) {
       // The store's revision is the newest there is, so a later one will not arrive by waiting:
       // answer at once what the watch cache answers when it cannot catch up.
       const current = await this.store.currentRevision();
-      if (from > current) {
-        sink.send('ERROR', statusErrors.tooLargeResourceVersion(from, current).status);
+      if (requested > current) {
+        sink.send('ERROR', statusErrors.tooLargeResourceVersion(requested, current).status);
         sink.close();
         return { cancel() {} };
       }
+    }
+    if (opts.sendInitialEvents ?? requested === 0) {
+      // The current objects arrive as ADDED events first (for sendInitialEvents, a state not
+      // older than the resourceVersion asked for: the current one).
+      const snapshot = await this.list(def, namespace, { labelSelector: opts.labelSelector, fieldSelector: opts.fieldSelector });
+      for (const o of snapshot.items) sink.send('ADDED', o);
+      from = Number(snapshot.resourceVersion);
+      if (opts.sendInitialEvents && opts.allowWatchBookmarks) {
+        sink.send('BOOKMARK', { kind: def.kind, apiVersion: groupVersion(def), metadata: { resourceVersion: String(from), annotations: { 'k8s.io/initial-events-end': 'true' } } });
+      }
+    } else if (requested === 0) {
+      from = await this.store.currentRevision();
     }
     const onEvent = (e: WatchEvent) => {
       const obj = decodeStored(e.kv);

@@ -61,6 +61,13 @@ export const statusErrors = {
       causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }],
       retryAfterSeconds: 1,
     }),
+  /** ValidateListOptions' errors: NewInvalid of ListOptions.meta.k8s.io with no name. */
+  invalidListOptions: (errs: FieldError[]) =>
+    status(422, 'Invalid', invalidMessage('ListOptions.meta.k8s.io', '', errs), {
+      group: 'meta.k8s.io',
+      kind: 'ListOptions',
+      causes: errs.map((e) => ({ reason: e.type, message: errorBody(e), field: e.field })),
+    }),
   /** Generic 404 for a path nothing serves (kubectl prints "the server could not find the requested resource"). */
   pathNotFound: () => status(404, 'NotFound', 'the server could not find the requested resource', {}),
 };

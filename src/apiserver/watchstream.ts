@@ -16,8 +16,9 @@
 
 import type { ServerResponse } from 'node:http';
 import type { KubeObject } from '../api/types.js';
+import { validateWatchOptions } from '../api/validation/watchoptions.js';
 import type { Api, ListOptions, WatchEventType } from './rest.js';
-import { queryBool } from './request.js';
+import { statusErrors } from './status.js';
 import { groupVersion, type ResourceDef } from './resources.js';
 import { toTable, type IncludeObject } from './tables.js';
 
@@ -154,6 +155,8 @@ export async function serveWatch(w: WatchRequest, opts: WatchStreamOptions): Pro
     pump();
   };
 
+  const invalid = validateWatchOptions(w.list);
+  if (invalid.length) throw statusErrors.invalidListOptions(invalid);
   // The response's close covers both a finished stream and a client that went away.
   res.on('close', () => end('gone'));
   try {
@@ -176,7 +179,7 @@ export async function serveWatch(w: WatchRequest, opts: WatchStreamOptions): Pro
   const timeoutMs = Number.isFinite(timeout) && timeout > 0 ? timeout * 1000 : 0;
   if (timeoutMs) timers.push(setTimeout(() => end('graceful'), timeoutMs));
 
-  if (queryBool(w.query.get('allowWatchBookmarks'))) {
+  if (w.list.allowWatchBookmarks) {
     const bookmark = () => {
       api.store.currentRevision().then(
         // Every event up to the current revision has been delivered: the store delivers on commit.

@@ -53,10 +53,11 @@ async function harness(opts: Partial<ServerOptions>): Promise<Harness> {
 }
 
 /** A reading watch client: every event, until `until` says stop or the server ends the stream. */
-function watchStream(s: RunningServer, path: string, until: (e: WatchEvent, all: WatchEvent[]) => boolean = () => false): Promise<{ status: number; events: WatchEvent[] }> {
+function watchStream(s: RunningServer, path: string, until: (e: WatchEvent, all: WatchEvent[]) => boolean = () => false, onHeaders?: () => void): Promise<{ status: number; events: WatchEvent[] }> {
   return new Promise((resolve, reject) => {
     const events: WatchEvent[] = [];
     const req = request(new URL(path, s.url), { ca: s.caCert, headers: { Authorization: `Bearer ${s.adminToken}` } }, (res) => {
+      onHeaders?.();
       let buf = '';
       let done = false;
       const finish = () => {
@@ -256,6 +257,60 @@ describe('watch: bookmarks and resourceVersion answers', () => {
         assert.deepEqual(r.json(), tooLarge(current + 100, current));
       },
     },
+    {
+      name: 'sendInitialEvents=true: the current objects as ADDED, a BOOKMARK annotated k8s.io/initial-events-end at their resourceVersion, then live events',
+      async run() {
+        const ns = '/apis/coordination.k8s.io/v1/namespaces/kube-system/leases';
+        for (const name of ['i1', 'i2']) assert.equal((await plain.admin.request('POST', ns, lease(name))).status, 201);
+        const listRV = await plain.s.store.currentRevision();
+        let live = '';
+        const r = await watchStream(plain.s, `${ns}?watch=true&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true`, (e) => {
+          if (e.type === 'BOOKMARK') void plain.admin.request('POST', ns, lease('live')).then((x) => (live = x.json().metadata.resourceVersion));
+          return e.object.metadata.name === 'live';
+        });
+        assert.deepEqual(
+          r.events.map((e) => [e.type, e.object.metadata.name ?? '', e.object.metadata.resourceVersion, e.object.metadata.annotations]),
+          [
+            ['ADDED', 'i1', String(listRV - 1), {}],
+            ['ADDED', 'i2', String(listRV), {}],
+            ['BOOKMARK', '', String(listRV), { 'k8s.io/initial-events-end': 'true' }],
+            ['ADDED', 'live', live || String(listRV + 1), {}],
+          ],
+        );
+      },
+    },
+    {
+      name: 'sendInitialEvents=false without a resourceVersion: no initial events, changes from now on',
+      async run() {
+        const ns = '/apis/coordination.k8s.io/v1/namespaces/kube-public/leases';
+        assert.equal((await plain.admin.request('POST', ns, lease('existing'))).status, 201);
+        const r = await watchStream(
+          plain.s,
+          `${ns}?watch=true&sendInitialEvents=false&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true`,
+          (e) => e.object.metadata.name === 'new',
+          () => void plain.admin.request('POST', ns, lease('new')),
+        );
+        assert.deepEqual(r.events.map((e) => [e.type, e.object.metadata.name]), [['ADDED', 'new']]);
+      },
+    },
+    ...[
+      { query: 'sendInitialEvents=true', errors: ['resourceVersionMatch: Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan'] },
+      { query: 'resourceVersionMatch=NotOlderThan', errors: ['resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided'] },
+      {
+        query: 'sendInitialEvents=true&resourceVersionMatch=Exact',
+        errors: ['resourceVersionMatch: Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan', 'resourceVersionMatch: Unsupported value: "Exact": supported values: "NotOlderThan"'],
+      },
+    ].map(({ query, errors }) => ({
+      name: `watch options are validated as ValidateListOptions does: ${query} is 422 Invalid`,
+      async run() {
+        const r = await fast.admin.request('GET', `${leases}?watch=true&${query}`);
+        assert.equal(r.status, 422);
+        const st = r.json();
+        assert.equal(st.reason, 'Invalid');
+        assert.equal(st.message, `ListOptions.meta.k8s.io "" is invalid: ${errors.length === 1 ? errors[0] : `[${errors.join(', ')}]`}`);
+        assert.deepEqual({ group: st.details.group, kind: st.details.kind, fields: st.details.causes.map((c: { field: string }) => c.field) }, { group: 'meta.k8s.io', kind: 'ListOptions', fields: errors.map(() => 'resourceVersionMatch') });
+      },
+    })),
     {
       name: 'a watch the request itself makes impossible (unknown field selector) answers its HTTP status, not a stream',
       async run() {
