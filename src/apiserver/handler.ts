@@ -9,11 +9,12 @@ import { aggregatedDiscovery, aggregatedV2, aggregatedV2beta1, apiResourceList, 
 import { crdListPath, emptyCRDList } from './nocrds.js';
 import type { OpenAPIDocs } from './openapidocs.js';
 import { serveOpenAPI } from './openapihttp.js';
-import type { Api, DeleteOptions, ListOptions, RequestInfo, UserInfo, WatchEventType } from './rest.js';
+import type { Api, DeleteOptions, ListOptions, RequestInfo, UserInfo } from './rest.js';
 import { decodeBody, isObject, mediaType, parseAccept, parseResourcePath, queryBool, readBody, sendJSON, sendStatusError, type ResourcePath } from './request.js';
 import { groupVersion, type ResourceDef } from './resources.js';
 import { statusErrors, StatusError } from './status.js';
 import { toTable, type IncludeObject } from './tables.js';
+import { defaultBookmarkIntervalMs, defaultWatchBufferBytes, serveWatch, type WatchStreamOptions } from './watchstream.js';
 
 export const serverVersion = kubernetesVersion;
 
@@ -38,6 +39,8 @@ export interface HandlerOptions {
   subresources?: Record<string, (api: Api, def: ResourceDef, path: ResourcePath, req: IncomingMessage, res: ServerResponse, info: RequestInfo, query: URLSearchParams) => Promise<void>>;
   metrics?(): Promise<string>;
   onRequest?(verb: string, resource: string, code: number, seconds: number): void;
+  /** Slow-watcher bound, bookmark interval, and who hears of a watch's end (see watchstream.ts). */
+  watch?: Partial<WatchStreamOptions>;
 }
 
 const anonymousPaths = new Set(['/version', '/healthz', '/readyz', '/livez']);
@@ -68,6 +71,8 @@ function listOptions(q: URLSearchParams): ListOptions {
     resourceVersionMatch: q.get('resourceVersionMatch') ?? undefined,
     limit: limit ? Number(limit) : undefined,
     continue: q.get('continue') ?? undefined,
+    sendInitialEvents: q.has('sendInitialEvents') ? queryBool(q.get('sendInitialEvents')) : undefined,
+    allowWatchBookmarks: queryBool(q.get('allowWatchBookmarks')),
   };
 }
 
@@ -95,6 +100,7 @@ function listKindOf(def: ResourceDef): { apiVersion: string; kind: string } {
 
 export function createHandler(opts: HandlerOptions): (req: IncomingMessage, res: ServerResponse) => void {
   const { api } = opts;
+  const watchOptions: WatchStreamOptions = { bufferBytes: defaultWatchBufferBytes, bookmarkIntervalMs: defaultBookmarkIntervalMs, ...opts.watch };
   return (req, res) => {
     const started = process.hrtime.bigint();
     let metricVerb = req.method ?? '';
@@ -244,7 +250,7 @@ export function createHandler(opts: HandlerOptions): (req: IncomingMessage, res:
           return sendJSON(res, 200, { ...listKindOf(def), metadata: meta, items: list.items });
         }
         case 'watch':
-          return serveWatch(def, ns, q);
+          return serveWatch({ api, def, namespace: ns, list: listOptions(q), query: q, table: parseAccept(req.headers.accept).table, include: includeObject(q), res }, watchOptions);
         case 'create': {
           const obj = await bodyObject(def, info);
           const created = await api.create(def, ns, obj, info);
@@ -276,45 +282,6 @@ export function createHandler(opts: HandlerOptions): (req: IncomingMessage, res:
           return sendJSON(res, 200, { ...listKindOf(def), metadata: {}, items }, info.warnings);
         }
       }
-    }
-
-    async function serveWatch(def: ResourceDef, ns: string | undefined, q: URLSearchParams): Promise<void> {
-      const table = parseAccept(req.headers.accept).table;
-      const include = includeObject(q);
-      res.writeHead(200, { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked', 'Cache-Control': 'no-cache, private' });
-      res.flushHeaders();
-      let first = true;
-      let closed = false;
-      const send = (type: WatchEventType, object: unknown) => {
-        if (closed) return;
-        let payload = object;
-        if (table && type !== 'ERROR' && type !== 'BOOKMARK') {
-          payload = toTable(def.resource, [object as KubeObject], { include, now: api.now().getTime(), withColumns: first });
-          first = false;
-        }
-        res.write(JSON.stringify({ type, object: payload }) + '\n');
-      };
-      const timeout = q.get('timeoutSeconds');
-      let timer: NodeJS.Timeout | undefined;
-      const finish = () => {
-        if (closed) return;
-        closed = true;
-        if (timer) clearTimeout(timer);
-        watch?.cancel();
-        res.end();
-      };
-      let watch: { cancel(): void } | undefined;
-      req.on('close', finish);
-      try {
-        watch = await api.watch(def, ns, listOptions(q), { send, close: finish });
-      } catch (e) {
-        if (e instanceof StatusError) send('ERROR', e.status);
-        finish();
-        return;
-      }
-      if (closed) watch.cancel();
-      // Without timeoutSeconds a watch stays open: kubectl get -w exits when the stream closes.
-      if (timeout !== null && Number(timeout) > 0) timer = setTimeout(finish, Number(timeout) * 1000);
     }
   };
 }

@@ -20,6 +20,17 @@ export class ApiMetrics {
     registers: [this.registry],
   });
 
+  private readonly terminatedWatchers = new Counter({
+    name: 'apiserver_terminated_watchers_total',
+    help: 'Counter of watchers closed due to unresponsiveness broken by resource type.',
+    labelNames: ['group', 'resource'],
+    registers: [this.registry],
+  });
+
+  watcherTerminated(group: string, resource: string): void {
+    this.terminatedWatchers.inc({ group, resource });
+  }
+
   observe(verb: string, resource: string, code: number, seconds: number): void {
     this.requests.inc({ verb: verb.toUpperCase(), resource, code: String(code) });
     if (verb !== 'watch') this.duration.observe({ verb: verb.toUpperCase(), resource }, seconds);

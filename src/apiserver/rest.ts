@@ -99,6 +99,10 @@ export interface ListOptions {
   resourceVersionMatch?: string;
   limit?: number;
   continue?: string;
+  /** Watch only: undefined when absent (the legacy rule: initial events for resourceVersion 0 or none). */
+  sendInitialEvents?: boolean;
+  /** Watch only: BOOKMARK events, here the one that ends the initial events. */
+  allowWatchBookmarks?: boolean;
 }
 
 export interface ListResult {
@@ -222,7 +226,7 @@ export class Api {
     if (rv !== undefined && rv !== 0 && opts.resourceVersionMatch === 'Exact') readAt = rv;
     if (rv !== undefined && rv !== 0 && opts.resourceVersionMatch !== 'Exact') {
       const current = await this.store.currentRevision();
-      if (rv > current) throw statusErrors.timeout(`Too large resource version: ${rv}, current: ${current}`);
+      if (rv > current) throw statusErrors.tooLargeResourceVersion(rv, current);
     }
     let after: string | undefined;
     if (opts.continue) {
@@ -264,7 +268,7 @@ export class Api {
       return result;
     } catch (e) {
       if (e instanceof CompactedError) throw statusErrors.gone(`The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.`);
-      if (e instanceof FutureRevisionError) throw statusErrors.timeout(`Too large resource version: ${e.requested}, current: ${e.current}`);
+      if (e instanceof FutureRevisionError) throw statusErrors.tooLargeResourceVersion(e.requested, e.current);
       throw e;
     }
   }
@@ -273,12 +277,29 @@ export class Api {
   async watch(def: ResourceDef, namespace: string | undefined, opts: ListOptions, sink: WatchSink): Promise<Watch> {
     const sel = selection(def, opts);
     const prefix = storageKey(def, namespace);
-    let from = parseRV(opts.resourceVersion);
-    if (from === undefined || from === 0) {
-      // Start from "now": the current objects arrive as ADDED events first.
+    const requested = parseRV(opts.resourceVersion) ?? 0;
+    let from = requested;
+    if (requested !== 0) {
+      // The store's revision is the newest there is, so a later one will not arrive by waiting:
+      // answer at once what the watch cache answers when it cannot catch up.
+      const current = await this.store.currentRevision();
+      if (requested > current) {
+        sink.send('ERROR', statusErrors.tooLargeResourceVersion(requested, current).status);
+        sink.close();
+        return { cancel() {} };
+      }
+    }
+    if (opts.sendInitialEvents ?? requested === 0) {
+      // The current objects arrive as ADDED events first (for sendInitialEvents, a state not
+      // older than the resourceVersion asked for: the current one).
       const snapshot = await this.list(def, namespace, { labelSelector: opts.labelSelector, fieldSelector: opts.fieldSelector });
       for (const o of snapshot.items) sink.send('ADDED', o);
       from = Number(snapshot.resourceVersion);
+      if (opts.sendInitialEvents && opts.allowWatchBookmarks) {
+        sink.send('BOOKMARK', { kind: def.kind, apiVersion: groupVersion(def), metadata: { resourceVersion: String(from), annotations: { 'k8s.io/initial-events-end': 'true' } } });
+      }
+    } else if (requested === 0) {
+      from = await this.store.currentRevision();
     }
     const onEvent = (e: WatchEvent) => {
       const obj = decodeStored(e.kv);

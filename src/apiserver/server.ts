@@ -27,6 +27,7 @@ import { ObjectCache } from './cache.js';
 import { decodeRequestObject } from './decode.js';
 import { patchResource, trackUpdate } from './patching.js';
 import { podSubresources } from './subresources.js';
+import { defaultBookmarkIntervalMs, defaultWatchBufferBytes } from './watchstream.js';
 
 export interface ServerOptions {
   dataDir: string;
@@ -41,8 +42,12 @@ export interface ServerOptions {
   advertise?: string[];
   /** Seconds between full quota resyncs. */
   quotaResyncSeconds?: number;
-  /** Seconds between store compactions (history older than one to two intervals goes). */
+  /** Seconds between store compactions (history older than one to two intervals goes); 0: never. */
   compactionSeconds?: number;
+  /** Most bytes of events a watch may have waiting for a slow client before it is cut off. */
+  watchBufferBytes?: number;
+  /** Seconds between BOOKMARK events on watches that allow them (upstream: one minute). */
+  watchBookmarkSeconds?: number;
   /** Run the scheduler in the server (default true). */
   scheduler?: boolean;
   extend?: (opts: HandlerOptions) => void;
@@ -132,6 +137,13 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     subresources: podSubresources({ nodeToken: (node) => tokens.ensure(`${nodeUserPrefix}${node}`, [nodesGroup]) }),
     openapi,
     onRequest: (verb, resource, code, seconds) => metrics.observe(verb, resource, code, seconds),
+    watch: {
+      bufferBytes: opts.watchBufferBytes ?? defaultWatchBufferBytes,
+      bookmarkIntervalMs: (opts.watchBookmarkSeconds ?? defaultBookmarkIntervalMs / 1000) * 1000,
+      onEnd: (end) => {
+        if (end.terminated) metrics.watcherTerminated(end.group, end.resource);
+      },
+    },
   };
   opts.extend?.(handlerOpts);
   const server: Server = createServer({ cert: pki.serverCert, key: pki.serverKey, keepAliveTimeout: 65_000 }, createHandler(handlerOpts));
@@ -148,14 +160,15 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   // As kube-apiserver does with etcd: every interval, compact history up to the revision seen
   // one interval earlier, so watches can resume from any point of the last interval or two.
   let compactAt = await store.currentRevision();
-  const compactor = setInterval(() => {
+  const compactionMs = (opts.compactionSeconds ?? 300) * 1000;
+  const compactor = compactionMs <= 0 ? undefined : setInterval(() => {
     void (async () => {
       const target = compactAt;
       compactAt = await store.currentRevision();
       if (target > (await store.compactRevision())) await store.compact(target);
     })().catch((e: unknown) => process.stderr.write(`bulkhead: compaction failed: ${e instanceof Error ? e.message : String(e)}\n`));
-  }, (opts.compactionSeconds ?? 300) * 1000);
-  compactor.unref();
+  }, compactionMs);
+  compactor?.unref();
 
   const quota = new QuotaController(api, (opts.quotaResyncSeconds ?? 30) * 1000);
   const namespaces = new NamespaceController(api);

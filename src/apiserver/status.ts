@@ -55,6 +55,19 @@ export const statusErrors = {
   internal: (message: string) => status(500, 'InternalError', `Internal error occurred: ${message}`, { causes: [{ message }] }),
   serviceUnavailable: (message: string) => status(503, 'ServiceUnavailable', message),
   timeout: (message: string) => status(504, 'Timeout', message),
+  /** storage.NewTooLargeResourceVersionError as the watch cache raises it (apimachinery's NewTimeoutError, retry after 1 s). */
+  tooLargeResourceVersion: (requested: number, current: number) =>
+    status(504, 'Timeout', `Timeout: Too large resource version: ${requested}, current: ${current}`, {
+      causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }],
+      retryAfterSeconds: 1,
+    }),
+  /** ValidateListOptions' errors: NewInvalid of ListOptions.meta.k8s.io with no name. */
+  invalidListOptions: (errs: FieldError[]) =>
+    status(422, 'Invalid', invalidMessage('ListOptions.meta.k8s.io', '', errs), {
+      group: 'meta.k8s.io',
+      kind: 'ListOptions',
+      causes: errs.map((e) => ({ reason: e.type, message: errorBody(e), field: e.field })),
+    }),
   /** Generic 404 for a path nothing serves (kubectl prints "the server could not find the requested resource"). */
   pathNotFound: () => status(404, 'NotFound', 'the server could not find the requested resource', {}),
 };

@@ -4,7 +4,7 @@
 import { Command } from 'commander';
 import type { RunningServer } from '../apiserver/server.js';
 import { UsageError } from './errors.js';
-import { featureGatesFlag, podSecurityFlag } from './flags.js';
+import { durationFlag, featureGatesFlag, podSecurityFlag } from './flags.js';
 import { addAgentFlags, agentSettingsFromFlags, runAgent, type AgentFlags } from './agent.js';
 
 interface ServerFlags {
@@ -14,6 +14,7 @@ interface ServerFlags {
   featureGates?: string;
   podSecurity: string;
   advertise?: string[];
+  etcdCompactionInterval: string;
 }
 
 function parseListen(v: string): { host: string; port: number } {
@@ -28,6 +29,7 @@ export async function runServer(f: ServerFlags, banner: (s: RunningServer) => st
   const { host, port } = parseListen(f.listen);
   const gates = featureGatesFlag(f.featureGates);
   const podSecurityDefaults = podSecurityFlag(f.podSecurity);
+  const compactionSeconds = durationFlag('--etcd-compaction-interval', f.etcdCompactionInterval);
   if (f.store && !/^(sqlite:.+|memory:)$/.test(f.store)) {
     throw new UsageError(`invalid value "${f.store}" for --store: supported engines are sqlite:PATH and memory: (etcd is not available yet)`);
   }
@@ -36,7 +38,7 @@ export async function runServer(f: ServerFlags, banner: (s: RunningServer) => st
   const { startServer } = await import('../apiserver/server.js');
   let running: RunningServer;
   try {
-    running = await startServer({ dataDir: f.dataDir, store: f.store, host, port, gates, podSecurityDefaults, advertise: f.advertise });
+    running = await startServer({ dataDir: f.dataDir, store: f.store, host, port, gates, podSecurityDefaults, advertise: f.advertise, compactionSeconds });
   } catch (e) {
     const err = e as NodeJS.ErrnoException;
     if (err.code === 'EADDRINUSE') throw new UsageError(`cannot listen on ${f.listen}: the address is already in use (another bulkhead running?)`);
@@ -80,7 +82,8 @@ function addServerFlags(c: Command, defaultDataDir: string): Command {
     .option('--listen <host:port>', 'address to serve HTTPS on', '127.0.0.1:6443')
     .option('--advertise <name...>', 'extra DNS names or IPs for the serving certificate')
     .option('--feature-gates <gates>', 'feature gates, e.g. ContainerUlimits=false')
-    .option('--pod-security <level[:version]>', 'Pod Security enforce level for namespaces without labels', 'privileged:latest');
+    .option('--pod-security <level[:version]>', 'Pod Security enforce level for namespaces without labels', 'privileged:latest')
+    .option('--etcd-compaction-interval <duration>', 'how often history older than one interval is compacted away (watches from before it get 410 Gone); 0 disables compaction', '5m0s');
 }
 
 const kubectlHint = (s: RunningServer) => `Bulkhead API server is running at ${s.url}

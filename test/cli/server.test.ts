@@ -15,6 +15,8 @@ describe('bulkhead up / server: bad flags are one line and exit 2', () => {
     { name: 'a bad pod security level', args: ['up', '--pod-security', 'strict'], stderr: /^error: invalid value "strict" for --pod-security: must be one of privileged, baseline, restricted\n$/ },
     { name: 'a relative cgroup root', args: ['up', '--cgroup-root', 'relative'], stderr: /^error: invalid value "relative" for --cgroup-root: an absolute cgroup path like \/bulkhead\n$/ },
     { name: 'a cgroup root that climbs out', args: ['up', '--cgroup-root', '/a/../b'], stderr: /^error: invalid value "\/a\/..\/b" for --cgroup-root: an absolute cgroup path like \/bulkhead\n$/ },
+    { name: 'a compaction interval without a unit', args: ['server', '--etcd-compaction-interval', '5'], stderr: /^error: invalid value "5" for --etcd-compaction-interval: time: missing unit in duration "5"\n$/ },
+    { name: 'a negative compaction interval', args: ['up', '--etcd-compaction-interval', '-1m'], stderr: /^error: invalid value "-1m" for --etcd-compaction-interval: must not be negative\n$/ },
     { name: 'a node memory that is not a quantity', args: ['up', '--node-memory', 'lots'], stderr: /^error: invalid value "lots" for --node-memory: quantities must match the regular expression/ },
     { name: 'a node CPU of zero', args: ['up', '--node-cpu', '0'], stderr: /^error: invalid value "0" for --node-cpu: must be positive\n$/ },
     { name: 'a bad eviction threshold', args: ['up', '--eviction-hard', 'memory.free<1Gi'], stderr: /^error: invalid value "memory.free<1Gi" for --eviction-hard: unsupported eviction signal memory.free\n$/ },
@@ -47,6 +49,7 @@ describe('bulkhead up / server --help', () => {
       assert.match(r.stdout, new RegExp(`Usage: bulkhead ${cmd} \\[options\\]`));
       assert.match(r.stdout, /--data-dir <dir>/);
       assert.match(r.stdout, /--listen <host:port>/);
+      assert.match(r.stdout, /--etcd-compaction-interval <duration>/);
     });
   }
 });
