@@ -21,6 +21,8 @@ export interface Authorizer {
   authorize(user: UserInfo, verb: Verb, def: ResourceDef, path: ResourcePath, query: URLSearchParams): string | undefined;
   /** For rules that depend on the object itself (a node and the pods bound to it). */
   checkObject?(user: UserInfo, verb: Verb, def: ResourceDef, obj: KubeObject | undefined): string | undefined;
+  /** Non-resource paths (discovery, OpenAPI, metrics); undefined when allowed. */
+  authorizePath?(user: UserInfo, verb: string, path: string): string | undefined;
 }
 
 export interface HandlerOptions {
@@ -119,6 +121,10 @@ export function createHandler(opts: HandlerOptions): (req: IncomingMessage, res:
       }
       if (anonymousPaths.has(pathname)) return serveMeta(pathname);
       if (!user) return sendStatusError(res, statusErrors.unauthorized());
+      if (!parseResourcePath(pathname)) {
+        const denied = opts.authorizer.authorizePath?.(user, (req.method ?? 'GET').toLowerCase(), pathname);
+        if (denied) return sendStatusError(res, new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: `forbidden: ${denied}`, reason: 'Forbidden', details: {}, code: 403 }));
+      }
       if (pathname === '/metrics') {
         const text = (await opts.metrics?.()) ?? '';
         res.writeHead(200, { 'Content-Type': 'text/plain; version=0.0.4; charset=utf-8' });

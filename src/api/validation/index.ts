@@ -20,3 +20,4 @@ export { validateOOMKillMode, oomKillModes } from './oomkillmode.js';
 export { validateContainerResources, validateOverhead, validatePodResources } from './resources.js';
 export { quotaNameHints, supportedPodLevelResources } from './resourcenames.js';
 export { isDNS1123Label, isDNS1123Subdomain, isQualifiedName, isValidLabelValue, nameIsDNSLabel, nameIsDNSSubdomain } from './names.js';
+export { validateNode, validateNodeUpdate, validateLease, validateLeaseUpdate } from './node.js';
