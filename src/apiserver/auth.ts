@@ -127,11 +127,17 @@ export class NodeAwareAuthorizer implements Authorizer {
     return d.decision === 'Allow' ? undefined : nonResourceForbiddenText(user, verb, path, d.reason);
   }
 
-  /** A node caller may touch only the pods bound to it. */
-  checkObject(user: UserInfo, verb: Verb, def: ResourceDef, obj: KubeObject | undefined): string | undefined {
+  /** The node authorizer's relationship rule: a node may touch only the pods bound to it. */
+  relationship(user: UserInfo, def: ResourceDef, obj: KubeObject | undefined): string | undefined {
     const node = nodeIdentity(user);
     if (def.resource !== 'pods' || node === undefined || user.groups.includes(mastersGroup) || !obj) return undefined;
     if ((obj as Pod).spec?.nodeName === node) return undefined;
-    return forbiddenText(user, verb, def, { group: def.group, version: def.version, resource: def.resource, namespace: obj.metadata?.namespace, name: obj.metadata?.name }, `no relationship found between node '${node}' and this object`);
+    return `no relationship found between node '${node}' and this object`;
+  }
+
+  checkObject(user: UserInfo, verb: Verb, def: ResourceDef, obj: KubeObject | undefined): string | undefined {
+    const why = this.relationship(user, def, obj);
+    if (!why || !obj) return undefined;
+    return forbiddenText(user, verb, def, { group: def.group, version: def.version, resource: def.resource, namespace: obj.metadata?.namespace, name: obj.metadata?.name }, why);
   }
 }

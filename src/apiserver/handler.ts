@@ -35,6 +35,8 @@ export interface HandlerOptions {
   patch?(api: Api, def: ResourceDef, path: ResourcePath, type: string, body: Buffer, req: RequestInfo, query: URLSearchParams): Promise<{ obj: KubeObject; created: boolean }>;
   decode?(def: ResourceDef, obj: unknown, req: RequestInfo): KubeObject;
   subresources?: Record<string, (api: Api, def: ResourceDef, path: ResourcePath, req: IncomingMessage, res: ServerResponse, info: RequestInfo, query: URLSearchParams) => Promise<void>>;
+  /** Create-only resources that are answered, not stored (the access reviews), by `group/resource`. */
+  createOnly?: Record<string, (api: Api, def: ResourceDef, path: ResourcePath, req: IncomingMessage, res: ServerResponse, info: RequestInfo, query: URLSearchParams) => Promise<void>>;
   metrics?(): Promise<string>;
   onRequest?(verb: string, resource: string, code: number, seconds: number): void;
 }
@@ -162,6 +164,8 @@ export function createHandler(opts: HandlerOptions): (req: IncomingMessage, res:
         }
       }
       const info = requestInfo(user, normalized, q, req.headers['user-agent']);
+      const createOnly = opts.createOnly?.[`${def.group}/${def.resource}`];
+      if (createOnly) return createOnly(api, def, normalized, req, res, info, q);
       const sub = normalized.subresource;
       if (sub && sub !== 'status' && sub !== 'finalize') {
         const handler = opts.subresources?.[sub];

@@ -11,6 +11,7 @@ import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { parseResourcePath } from '../../src/apiserver/request.js';
 import { startServer, type RunningServer } from '../../src/apiserver/server.js';
 import { Client } from './client.js';
 
@@ -337,6 +338,42 @@ describe('identities: who may do what', () => {
       if (row.code === 422) assert.equal(body.reason, 'Invalid');
       if (typeof row.message === 'string') assert.equal(body.message, row.message);
       else if (row.message) assert.match(body.message, row.message);
+    });
+  }
+
+  /** The SelfSubjectAccessReview spec of a request, as the server's request-info resolver reads it. */
+  function reviewSpec(req: Req): Record<string, unknown> {
+    const url = new URL(req.path, 'https://x');
+    const p = parseResourcePath(url.pathname);
+    if (!p) return { nonResourceAttributes: { path: url.pathname, verb: req.method.toLowerCase() } };
+    const verb =
+      req.method === 'GET' ? (url.searchParams.get('watch') ? 'watch' : p.name ? 'get' : 'list')
+      : req.method === 'POST' ? 'create'
+      : req.method === 'PUT' ? 'update'
+      : req.method === 'PATCH' ? 'patch'
+      : p.name ? 'delete' : 'deletecollection';
+    const fs = url.searchParams.get('fieldSelector');
+    return {
+      resourceAttributes: {
+        verb, group: p.group, version: p.version, resource: p.resource, namespace: p.namespace ?? '', name: p.name ?? '', subresource: p.subresource ?? '',
+        ...(fs ? { fieldSelector: { rawSelector: fs } } : {}),
+      },
+    };
+  }
+
+  // The access review answers from the authorizer the handler enforces: it says no exactly
+  // when the request was refused by authorization ("User … cannot …"), and yes when it went
+  // through (admission may still refuse it, as upstream: `can-i create nodes` is yes for a node).
+  for (const [name, ...codes] of matrix) {
+    codes.forEach((code, i) => {
+      it(`SelfSubjectAccessReview agrees: ${name} as ${who[i]}`, async () => {
+        const r = await call(who[i]!, R[name]);
+        assert.equal(r.status, code, r.text);
+        const byAuthorizer = r.status === 403 && /(^|: )User "[^"]*" cannot /.test(JSON.parse(r.text).message);
+        const review = await call(who[i]!, { method: 'POST', path: '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews', body: { apiVersion: 'authorization.k8s.io/v1', kind: 'SelfSubjectAccessReview', spec: reviewSpec(R[name]) } });
+        assert.equal(review.status, 201, review.text);
+        assert.equal(JSON.parse(review.text).status.allowed, !byAuthorizer, review.text);
+      });
     });
   }
 

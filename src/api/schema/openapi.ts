@@ -29,7 +29,7 @@ export interface ServedResource {
   readonly listKind?: string;
 }
 
-export type GroupVersionPath = 'api/v1' | 'apis/coordination.k8s.io/v1' | 'apis/policy/v1';
+export type GroupVersionPath = 'api/v1' | 'apis/coordination.k8s.io/v1' | 'apis/policy/v1' | 'apis/authorization.k8s.io/v1' | 'apis/authentication.k8s.io/v1';
 
 export const allVerbs: readonly string[] = ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete', 'deletecollection'];
 
@@ -43,9 +43,12 @@ export const defaultResources: readonly ServedResource[] = [
   { group: '', version: 'v1', resource: 'events', kind: 'Event', namespaced: true, subresources: [] },
   { group: '', version: 'v1', resource: 'bindings', kind: 'Binding', namespaced: true, subresources: [], verbs: ['create'] },
   { group: 'coordination.k8s.io', version: 'v1', resource: 'leases', kind: 'Lease', namespaced: true, subresources: [] },
+  { group: 'authorization.k8s.io', version: 'v1', resource: 'selfsubjectaccessreviews', kind: 'SelfSubjectAccessReview', namespaced: false, subresources: [], verbs: ['create'] },
+  { group: 'authorization.k8s.io', version: 'v1', resource: 'selfsubjectrulesreviews', kind: 'SelfSubjectRulesReview', namespaced: false, subresources: [], verbs: ['create'] },
+  { group: 'authentication.k8s.io', version: 'v1', resource: 'selfsubjectreviews', kind: 'SelfSubjectReview', namespaced: false, subresources: [], verbs: ['create'] },
 ];
 
-export const gvPaths: readonly GroupVersionPath[] = ['api/v1', 'apis/coordination.k8s.io/v1', 'apis/policy/v1'];
+export const gvPaths: readonly GroupVersionPath[] = ['api/v1', 'apis/authentication.k8s.io/v1', 'apis/authorization.k8s.io/v1', 'apis/coordination.k8s.io/v1', 'apis/policy/v1'];
 
 /** `api/v1` for the core group, `apis/<group>/<version>` otherwise. */
 export function groupVersionPath(group: string, version: string): string {

@@ -33,8 +33,8 @@ const docs = Object.entries(bundle.documents);
 const core = new DocReader(bundle.documents['api/v1']!.doc);
 
 describe('OpenAPI index and documents', () => {
-  it('serves api/v1, coordination.k8s.io/v1 and policy/v1 by default', () => {
-    assert.deepEqual(servedGroupVersions(), ['api/v1', 'apis/coordination.k8s.io/v1', 'apis/policy/v1']);
+  it('serves api/v1, authentication.k8s.io/v1, authorization.k8s.io/v1, coordination.k8s.io/v1 and policy/v1 by default', () => {
+    assert.deepEqual(servedGroupVersions(), ['api/v1', 'apis/authentication.k8s.io/v1', 'apis/authorization.k8s.io/v1', 'apis/coordination.k8s.io/v1', 'apis/policy/v1']);
   });
 
   it('the index points at /openapi/v3/<gv>?hash=<document hash>, api/v1 included', () => {
