@@ -3,8 +3,9 @@
 // and k8s.io/kubelet/pkg/apis IsKubeletLabel. A node identity may create, update and delete
 // only its own Node and only its own Lease in kube-node-lease; it may not register with a
 // configSource, change configSource or taints, nor set or change node-restriction.kubernetes.io
-// labels or kubernetes.io / k8s.io labels outside the kubelet's own set. Pods keep the rules of
-// the node authorizer (src/apiserver/authorizer.ts). Pure: returns the reason, which the caller
+// labels or kubernetes.io / k8s.io labels outside the kubelet's own set; nor relabel a pod
+// through its status (admitPodStatus). Which pods a node may touch is the node authorizer's
+// rule (src/apiserver/authorizer.ts). Pure: returns the reason, which the caller
 // wraps as `<resource> "<name>" is forbidden: <reason>`; undefined when admitted.
 
 import { stableJSON } from '../api/stablejson.js';
@@ -120,4 +121,9 @@ export function admitLease(node: string, namespace: string | undefined, r: NodeR
   if (namespace !== nodeLeaseNamespace) return `can only access leases in the "${nodeLeaseNamespace}" system namespace`;
   if (r.name !== node) return 'can only access node lease with the same name as the requesting node';
   return undefined;
+}
+
+/** admitPodStatus's label rule: a node may not relabel a pod through its status. */
+export function admitPodStatusLabels(node: string, labels: Record<string, string> | undefined, oldLabels: Record<string, string> | undefined): string | undefined {
+  return modifiedLabels(labels, oldLabels).length ? `node "${node}" cannot update labels through pod status` : undefined;
 }

@@ -1,9 +1,9 @@
-// Create, update and delete of Nodes and Leases: NodeRestriction admission first (as upstream,
+// Create, update and delete of Nodes and Leases, and the pod status rule: NodeRestriction admission first (as upstream,
 // where it runs before validation, so a node naming another node is refused 403 whatever the
 // name), then validation (422), then the condition taints the node lifecycle controller would
 // set (src/api/nodetaints.ts).
 
-import { admitLease, admitNode, nodeIdentity, type AdmissionOperation } from '../admission/noderestriction.js';
+import { admitLease, admitNode, admitPodStatusLabels, nodeIdentity, type AdmissionOperation } from '../admission/noderestriction.js';
 import { reconcileConditionTaints } from '../api/nodetaints.js';
 import type { KubeObject, Lease, Node } from '../api/types.js';
 import { validateLease, validateLeaseUpdate, validateNode, validateNodeUpdate } from '../api/validation/index.js';
@@ -78,3 +78,18 @@ export const leaseStrategy: Strategy = {
     return undefined;
   },
 };
+
+/** The pods strategy with NodeRestriction's pod status rule in front of its status writes. */
+export function withPodStatusRestriction(pods: Strategy): Strategy {
+  return {
+    ...pods,
+    async update(obj, old, req, api, subresource) {
+      const node = nodeIdentity(req.user);
+      if (subresource === 'status' && node) {
+        const why = admitPodStatusLabels(node, obj.metadata?.labels, old.metadata?.labels);
+        if (why) throw statusErrors.forbidden({ group: '', resource: 'pods' }, old.metadata?.name ?? '', why);
+      }
+      return pods.update ? pods.update(obj, old, req, api, subresource) : { obj };
+    },
+  };
+}

@@ -15,7 +15,7 @@ import { podDeleteDecision } from '../api/poddeletion.js';
 import { decodeStored, encodeForStore, timestamp } from './objects.js';
 import type { Api, GuardedWrite, RequestInfo, Strategy } from './rest.js';
 import { storageKey } from './resources.js';
-import { leaseStrategy, nodeStrategy } from './nodestrategies.js';
+import { leaseStrategy, nodeStrategy, withPodStatusRestriction } from './nodestrategies.js';
 import { statusErrors, StatusError } from './status.js';
 
 function rejectionError(r: Rejection, pod: Pod, causes: { field: string; type: string; message: string }[]): StatusError {
@@ -247,7 +247,7 @@ export const statusSplitStrategy: Strategy = {
 };
 
 export function installStrategies(api: Api, podSecurityDefaults: PodSecurityDefaults): void {
-  api.strategies.set('pods', podStrategy(podSecurityDefaults));
+  api.strategies.set('pods', withPodStatusRestriction(podStrategy(podSecurityDefaults)));
   api.strategies.set('namespaces', namespaceStrategy);
   api.strategies.set('resourcequotas', resourceQuotaStrategy);
   api.strategies.set('limitranges', limitRangeStrategy);
