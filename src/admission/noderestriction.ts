@@ -14,8 +14,8 @@ import type { KubeObject, Node, Taint } from '../api/types.js';
 export const nodeLeaseNamespace = 'kube-node-lease';
 export const nodeRestrictionLabelNamespace = 'node-restriction.kubernetes.io';
 
-const nodeUserPrefix = 'system:node:';
-const nodesGroup = 'system:nodes';
+export const nodeUserPrefix = 'system:node:';
+export const nodesGroup = 'system:nodes';
 
 /** nodeidentifier.NodeIdentity: the node name of a node identity, undefined for anyone else. */
 export function nodeIdentity(user: { name: string; groups: readonly string[] }): string | undefined {

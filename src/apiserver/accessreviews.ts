@@ -8,8 +8,7 @@
 import type { IncomingMessage } from 'node:http';
 import { fieldError, omitValue, type FieldError } from '../api/fielderrors.js';
 import type { KubeObject } from '../api/types.js';
-import type { AuthorizationAttributes } from './authorizer.js';
-import { rulesFor } from './authorizer.js';
+import { rulesFor, type AuthorizationAttributes } from './authorizer.js';
 import type { NodeAwareAuthorizer } from './auth.js';
 import { decodeRequestObject } from './decode.js';
 import { timestamp } from './objects.js';

@@ -13,8 +13,11 @@ import type { UserInfo } from './rest.js';
 import type { ResourcePath } from './request.js';
 import type { ResourceDef } from './resources.js';
 import { statusErrors } from './status.js';
-import { authorize, type AuthorizationAttributes, type AuthorizationDecision } from './authorizer.js';
+import { authorize, mastersGroup, type AuthorizationAttributes, type AuthorizationDecision } from './authorizer.js';
 import { nodeIdentity } from '../admission/noderestriction.js';
+
+export { mastersGroup } from './authorizer.js';
+export { nodesGroup, nodeUserPrefix } from '../admission/noderestriction.js';
 
 export interface TokenEntry {
   token: string;
@@ -23,10 +26,6 @@ export interface TokenEntry {
 }
 
 export const adminUser = 'bulkhead-admin';
-export { mastersGroup } from './authorizer.js';
-import { mastersGroup } from './authorizer.js';
-export const nodesGroup = 'system:nodes';
-export const nodeUserPrefix = 'system:node:';
 
 export function newToken(): string {
   return randomBytes(24).toString('base64url');
