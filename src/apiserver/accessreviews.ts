@@ -98,15 +98,16 @@ function created(res: Parameters<SubresourceHandler>[4], def: ResourceDef, body:
   sendJSON(res, 201, { kind: def.kind, apiVersion: groupVersion(def), metadata: meta, ...(body.spec !== undefined ? { spec: body.spec } : {}), status }, info.warnings);
 }
 
-function onlyPost(def: ResourceDef, req: IncomingMessage): void {
+/** go-restful finds no route for the method: the apiserver's ServiceErrorHandler answers 405. */
+function onlyPost(req: IncomingMessage): void {
   if (req.method !== 'POST') {
-    throw new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'the server does not allow this method on the requested resource', reason: 'MethodNotAllowed', details: { group: def.group, kind: def.resource }, code: 405 });
+    throw new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'the server does not allow this method on the requested resource', reason: 'MethodNotAllowed', details: {}, code: 405 });
   }
 }
 
 export function accessReviewHandlers(authorizer: NodeAwareAuthorizer): Record<string, SubresourceHandler> {
   const selfSubjectAccessReview: SubresourceHandler = async (api: Api, def, _path, req, res, info) => {
-    onlyPost(def, req);
+    onlyPost(req);
     const body = await reviewBody(def, req, info);
     const errs = validateSelfSubjectAccessReview(body);
     if (errs.length) throw invalidReview(errs);
@@ -123,7 +124,7 @@ export function accessReviewHandlers(authorizer: NodeAwareAuthorizer): Record<st
   };
 
   const selfSubjectRulesReview: SubresourceHandler = async (_api, def, _path, req, res, info) => {
-    onlyPost(def, req);
+    onlyPost(req);
     const body = await reviewBody(def, req, info);
     const spec = isObject(body.spec) ? body.spec : {};
     if (!str(spec.namespace)) throw statusErrors.badRequest('no namespace on request');
@@ -132,7 +133,7 @@ export function accessReviewHandlers(authorizer: NodeAwareAuthorizer): Record<st
   };
 
   const selfSubjectReview: SubresourceHandler = async (api, def, _path, req, res, info) => {
-    onlyPost(def, req);
+    onlyPost(req);
     await reviewBody(def, req, info);
     const status = { userInfo: { username: info.user.name, groups: [...info.user.groups] } };
     sendJSON(res, 201, { kind: def.kind, apiVersion: groupVersion(def), metadata: { creationTimestamp: timestamp(api.now()) }, status }, info.warnings);
