@@ -94,8 +94,20 @@ export function nonResourceForbiddenText(user: UserInfo, verb: string, path: str
   return `User "${user.name}" cannot ${verb} path "${path}"${why ? `: ${why}` : ''}`;
 }
 
+/** fields.Selector.RequiresExactMatch("metadata.name"), for a name-less list or watch. */
+function exactName(fieldSelector: string | null): string | undefined {
+  for (const term of (fieldSelector ?? '').split(',')) {
+    const m = /^\s*metadata\.name\s*==?\s*([^\s]*)\s*$/.exec(term);
+    if (m && m[1] && m[1] !== '.' && m[1] !== '..' && !/[/%]/.test(m[1])) return m[1];
+  }
+  return undefined;
+}
+
 /** The request's authorization attributes (what kube-apiserver's RequestInfo resolver derives). */
 export function resourceAttributes(user: UserInfo, verb: Verb, def: ResourceDef, path: ResourcePath, query: URLSearchParams): AuthorizationAttributes {
+  const fieldSelector = query.get('fieldSelector');
+  // A list or watch selecting one name by metadata.name is about that name (requestinfo.go).
+  const name = path.name ?? (verb === 'list' || verb === 'watch' ? exactName(fieldSelector) : undefined);
   return {
     user,
     verb,
@@ -104,8 +116,8 @@ export function resourceAttributes(user: UserInfo, verb: Verb, def: ResourceDef,
     resource: def.resource,
     subresource: path.subresource,
     namespace: path.namespace,
-    name: path.name,
-    fieldSelector: query.get('fieldSelector') ?? undefined,
+    name,
+    fieldSelector: fieldSelector ?? undefined,
   };
 }
 

@@ -67,6 +67,8 @@ const R = {
   nodeGet: { method: 'GET', path: '/api/v1/nodes/n1' },
   nodeList: { method: 'GET', path: '/api/v1/nodes' },
   nodeWatch: { method: 'GET', path: '/api/v1/nodes?watch=1' },
+  nodeListOwnByName: { method: 'GET', path: '/api/v1/nodes?fieldSelector=metadata.name%3Dn1' },
+  nodeWatchOwnByName: { method: 'GET', path: '/api/v1/nodes?watch=1&fieldSelector=metadata.name%3Dn1' },
   nodeCreateN1: { method: 'POST', path: dry('/api/v1/nodes'), body: node('n1') },
   nodeUpdate: { method: 'PUT', path: dry('/api/v1/nodes/n1'), body: node('n1', {}, { 'node-restriction.kubernetes.io/pool': 'a' }) },
   nodePatch: { method: 'PATCH', path: dry('/api/v1/nodes/n1'), body: { metadata: { labels: { role: 'x' } } }, headers: mergePatch },
@@ -126,6 +128,8 @@ const matrix: [Name, number, number, number, number][] = [
   ['nodeGet', 200, 200, 403, 403],
   ['nodeList', 200, 403, 403, 403],
   ['nodeWatch', 200, 403, 403, 403],
+  ['nodeListOwnByName', 200, 200, 403, 403],
+  ['nodeWatchOwnByName', 200, 200, 403, 403],
   ['nodeCreateN1', 409, 409, 403, 403],
   ['nodeUpdate', 200, 200, 403, 403],
   ['nodePatch', 200, 200, 403, 403],
@@ -355,9 +359,11 @@ describe('identities: who may do what', () => {
       : req.method === 'PATCH' ? 'patch'
       : p.name ? 'delete' : 'deletecollection';
     const fs = url.searchParams.get('fieldSelector');
+    // kubectl auth can-i passes a list's metadata.name selector as the name, as requestinfo.go does.
+    const byName = !p.name && fs ? /^metadata\.name=(.+)$/.exec(fs)?.[1] : undefined;
     return {
       resourceAttributes: {
-        verb, group: p.group, version: p.version, resource: p.resource, namespace: p.namespace ?? '', name: p.name ?? '', subresource: p.subresource ?? '',
+        verb, group: p.group, version: p.version, resource: p.resource, namespace: p.namespace ?? '', name: p.name ?? byName ?? '', subresource: p.subresource ?? '',
         ...(fs ? { fieldSelector: { rawSelector: fs } } : {}),
       },
     };
