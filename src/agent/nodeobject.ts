@@ -95,8 +95,9 @@ export function buildNode(facts: NodeFacts, health: NodeHealth, previous: Node |
   const allocatableMemory = facts.memoryBytes > facts.evictionHardMemoryBytes ? facts.memoryBytes - facts.evictionHardMemoryBytes : 0n;
   const capacity = { cpu: cpu.canonical(), memory: memory.canonical(), pods: String(facts.maxPods) };
   const allocatable = { cpu: cpu.canonical(), memory: Quantity.fromInt(allocatableMemory, 'BinarySI').canonical(), pods: String(facts.maxPods) };
-  const prevTaints = (previous?.spec?.taints ?? []).filter((t) => !t.key.startsWith('node.kubernetes.io/'));
-  const taints = [...prevTaints, ...pressureTaints(health)];
+  // A node registers with the taints its conditions imply; after that its taints are the
+  // server's (NodeRestriction forbids a node to change them; see src/api/nodetaints.ts).
+  const taints = pressureTaints(health);
   return {
     apiVersion: 'v1',
     kind: 'Node',
@@ -113,7 +114,7 @@ export function buildNode(facts: NodeFacts, health: NodeHealth, previous: Node |
       },
       annotations: { ...(previous?.metadata?.annotations ?? {}), [capabilitiesAnnotation]: encodeCapabilities(facts.capabilities) },
     },
-    spec: { ...(previous?.spec ?? {}), ...(taints.length ? { taints } : {}) },
+    spec: previous ? { ...(previous.spec ?? {}) } : taints.length ? { taints } : {},
     status: {
       capacity,
       allocatable,

@@ -1,7 +1,7 @@
 // Who is calling and what they may do. Bearer tokens from the data directory identify an
 // admin (group system:masters) and one identity per node (system:node:<name>, group
-// system:nodes). A node may read nodes, write only its own Node and Lease, read and update
-// the status of the pods bound to it, and create events; anonymous callers reach only
+// system:nodes); the rules themselves are in authorizer.ts (and, for what a node may write
+// into its own Node and Lease, src/admission/noderestriction.ts). Anonymous callers reach only
 // version and health, which the handler serves before asking here.
 
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
@@ -13,6 +13,11 @@ import type { UserInfo } from './rest.js';
 import type { ResourcePath } from './request.js';
 import type { ResourceDef } from './resources.js';
 import { statusErrors } from './status.js';
+import { authorize, mastersGroup, type AuthorizationAttributes, type AuthorizationDecision } from './authorizer.js';
+import { nodeIdentity } from '../admission/noderestriction.js';
+
+export { mastersGroup } from './authorizer.js';
+export { nodesGroup, nodeUserPrefix } from '../admission/noderestriction.js';
 
 export interface TokenEntry {
   token: string;
@@ -21,9 +26,6 @@ export interface TokenEntry {
 }
 
 export const adminUser = 'bulkhead-admin';
-export const mastersGroup = 'system:masters';
-export const nodesGroup = 'system:nodes';
-export const nodeUserPrefix = 'system:node:';
 
 export function newToken(): string {
   return randomBytes(24).toString('base64url');
@@ -88,46 +90,65 @@ export function forbiddenText(user: UserInfo, verb: Verb, def: ResourceDef, path
   return `User "${user.name}" cannot ${verb} resource "${resourceText(def, path)}" in API group "${def.group}" ${scope}${why ? `: ${why}` : ''}`;
 }
 
-const readVerbs = new Set<Verb>(['get', 'list', 'watch']);
-const writeVerbs = new Set<Verb>(['create', 'update', 'patch']);
+export function nonResourceForbiddenText(user: UserInfo, verb: string, path: string, why = ''): string {
+  return `User "${user.name}" cannot ${verb} path "${path}"${why ? `: ${why}` : ''}`;
+}
 
-/** The node authorizer's view, plus admin for everything. */
+/** fields.Selector.RequiresExactMatch("metadata.name"), for a name-less list or watch. */
+function exactName(fieldSelector: string | null): string | undefined {
+  for (const term of (fieldSelector ?? '').split(',')) {
+    const m = /^\s*metadata\.name\s*==?\s*([^\s]*)\s*$/.exec(term);
+    if (m && m[1] && m[1] !== '.' && m[1] !== '..' && !/[/%]/.test(m[1])) return m[1];
+  }
+  return undefined;
+}
+
+/** The request's authorization attributes (what kube-apiserver's RequestInfo resolver derives). */
+export function resourceAttributes(user: UserInfo, verb: Verb, def: ResourceDef, path: ResourcePath, query: URLSearchParams): AuthorizationAttributes {
+  const fieldSelector = query.get('fieldSelector');
+  // A list or watch selecting one name by metadata.name is about that name (requestinfo.go).
+  const name = path.name ?? (verb === 'list' || verb === 'watch' ? exactName(fieldSelector) : undefined);
+  return {
+    user,
+    verb,
+    resourceRequest: true,
+    apiGroup: def.group,
+    resource: def.resource,
+    subresource: path.subresource,
+    namespace: path.namespace,
+    name,
+    fieldSelector: fieldSelector ?? undefined,
+  };
+}
+
+/** The handler's face of src/apiserver/authorizer.ts, plus the object check for pods. */
 export class NodeAwareAuthorizer implements Authorizer {
-  authorize(user: UserInfo, verb: Verb, def: ResourceDef, path: ResourcePath, query: URLSearchParams): string | undefined {
-    if (user.groups.includes(mastersGroup)) return undefined;
-    if (!user.groups.includes(nodesGroup) || !user.name.startsWith(nodeUserPrefix)) return forbiddenText(user, verb, def, path);
-    const node = user.name.slice(nodeUserPrefix.length);
-    const deny = (why = '') => forbiddenText(user, verb, def, path, why);
-    switch (def.resource) {
-      case 'nodes':
-        if (readVerbs.has(verb)) return undefined;
-        if ((writeVerbs.has(verb) || verb === 'delete') && (path.name === node || (verb === 'create' && path.name === undefined))) return undefined;
-        return deny(`node '${node}' cannot modify node '${path.name ?? ''}'`);
-      case 'pods': {
-        if (verb === 'list' || verb === 'watch') {
-          const fs = query.get('fieldSelector') ?? '';
-          return fs.split(',').some((t) => t.replace(/\s/g, '') === `spec.nodeName=${node}` || t.replace(/\s/g, '') === `spec.nodeName==${node}`)
-            ? undefined
-            : deny(`can only list/watch pods with spec.nodeName field selector`);
-        }
-        if (verb === 'get' || verb === 'delete' || ((verb === 'update' || verb === 'patch') && path.subresource === 'status')) return undefined;
-        return deny();
-      }
-      case 'events':
-        return writeVerbs.has(verb) || readVerbs.has(verb) ? undefined : deny();
-      case 'leases':
-        if (path.namespace === 'kube-node-lease' && (path.name === node || (verb === 'create' && path.name === undefined)) && verb !== 'deletecollection') return undefined;
-        return deny();
-      default:
-        return deny();
-    }
+  /** The decision itself, for the access reviews. */
+  decide(attrs: AuthorizationAttributes): AuthorizationDecision {
+    return authorize(attrs);
   }
 
-  /** A node caller may touch only the pods bound to it. */
-  checkObject(user: UserInfo, verb: Verb, def: ResourceDef, obj: KubeObject | undefined): string | undefined {
-    if (def.resource !== 'pods' || !user.groups.includes(nodesGroup) || user.groups.includes(mastersGroup) || !obj) return undefined;
-    const node = user.name.slice(nodeUserPrefix.length);
+  authorize(user: UserInfo, verb: Verb, def: ResourceDef, path: ResourcePath, query: URLSearchParams): string | undefined {
+    const d = authorize(resourceAttributes(user, verb, def, path, query));
+    return d.decision === 'Allow' ? undefined : forbiddenText(user, verb, def, path, d.reason);
+  }
+
+  authorizePath(user: UserInfo, verb: string, path: string): string | undefined {
+    const d = authorize({ user, verb, resourceRequest: false, path });
+    return d.decision === 'Allow' ? undefined : nonResourceForbiddenText(user, verb, path, d.reason);
+  }
+
+  /** The node authorizer's relationship rule: a node may touch only the pods bound to it. */
+  relationship(user: UserInfo, def: ResourceDef, obj: KubeObject | undefined): string | undefined {
+    const node = nodeIdentity(user);
+    if (def.resource !== 'pods' || node === undefined || user.groups.includes(mastersGroup) || !obj) return undefined;
     if ((obj as Pod).spec?.nodeName === node) return undefined;
-    return forbiddenText(user, verb, def, { group: def.group, version: def.version, resource: def.resource, namespace: obj.metadata?.namespace, name: obj.metadata?.name }, `no relationship found between node '${node}' and this object`);
+    return `no relationship found between node '${node}' and this object`;
+  }
+
+  checkObject(user: UserInfo, verb: Verb, def: ResourceDef, obj: KubeObject | undefined): string | undefined {
+    const why = this.relationship(user, def, obj);
+    if (!why || !obj) return undefined;
+    return forbiddenText(user, verb, def, { group: def.group, version: def.version, resource: def.resource, namespace: obj.metadata?.namespace, name: obj.metadata?.name }, why);
   }
 }

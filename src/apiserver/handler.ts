@@ -25,6 +25,8 @@ export interface Authorizer {
   authorize(user: UserInfo, verb: Verb, def: ResourceDef, path: ResourcePath, query: URLSearchParams): string | undefined;
   /** For rules that depend on the object itself (a node and the pods bound to it). */
   checkObject?(user: UserInfo, verb: Verb, def: ResourceDef, obj: KubeObject | undefined): string | undefined;
+  /** Non-resource paths (discovery, OpenAPI, metrics); undefined when allowed. */
+  authorizePath?(user: UserInfo, verb: string, path: string): string | undefined;
 }
 
 export interface HandlerOptions {
@@ -37,6 +39,8 @@ export interface HandlerOptions {
   patch?(api: Api, def: ResourceDef, path: ResourcePath, type: string, body: Buffer, req: RequestInfo, query: URLSearchParams): Promise<{ obj: KubeObject; created: boolean }>;
   decode?(def: ResourceDef, obj: unknown, req: RequestInfo): KubeObject;
   subresources?: Record<string, (api: Api, def: ResourceDef, path: ResourcePath, req: IncomingMessage, res: ServerResponse, info: RequestInfo, query: URLSearchParams) => Promise<void>>;
+  /** Create-only resources that are answered, not stored (the access reviews), by `group/resource`. */
+  createOnly?: Record<string, (api: Api, def: ResourceDef, path: ResourcePath, req: IncomingMessage, res: ServerResponse, info: RequestInfo, query: URLSearchParams) => Promise<void>>;
   metrics?(): Promise<string>;
   onRequest?(verb: string, resource: string, code: number, seconds: number): void;
   /** Slow-watcher bound, bookmark interval, and who hears of a watch's end (see watchstream.ts). */
@@ -128,6 +132,10 @@ export function createHandler(opts: HandlerOptions): (req: IncomingMessage, res:
       }
       if (anonymousPaths.has(pathname)) return serveMeta(pathname);
       if (!user) return sendStatusError(res, statusErrors.unauthorized());
+      if (!parseResourcePath(pathname)) {
+        const denied = opts.authorizer.authorizePath?.(user, (req.method ?? 'GET').toLowerCase(), pathname);
+        if (denied) return sendStatusError(res, new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: `forbidden: ${denied}`, reason: 'Forbidden', details: {}, code: 403 }));
+      }
       if (pathname === '/metrics') {
         const text = (await opts.metrics?.()) ?? '';
         res.writeHead(200, { 'Content-Type': 'text/plain; version=0.0.4; charset=utf-8' });
@@ -166,6 +174,8 @@ export function createHandler(opts: HandlerOptions): (req: IncomingMessage, res:
         }
       }
       const info = requestInfo(user, normalized, q, req.headers['user-agent']);
+      const createOnly = opts.createOnly?.[`${def.group}/${def.resource}`];
+      if (createOnly) return createOnly(api, def, normalized, req, res, info, q);
       const sub = normalized.subresource;
       if (sub && sub !== 'status' && sub !== 'finalize') {
         const handler = opts.subresources?.[sub];

@@ -1,8 +1,8 @@
 // The Kubernetes protobuf envelope for the request bodies typed kubectl generators send
 // (`kubectl create namespace X`, `kubectl create quota …` send `application/vnd.kubernetes.protobuf`
 // and do not retry as JSON after a 415). Decodes the `k8s\0` + runtime.Unknown envelope and the
-// messages of Namespace and ResourceQuota into the same JSON objects a JSON body gives; every
-// other kind still answers 415.
+// messages of Namespace, ResourceQuota and the access reviews (`kubectl auth`) into the same
+// JSON objects a JSON body gives; every other kind still answers 415.
 
 import { statusErrors } from './status.js';
 
@@ -147,9 +147,44 @@ function resourceQuota(raw: Buffer): Record<string, unknown> {
   return obj;
 }
 
+/** A message of string fields only, by field number. */
+function stringFields(b: Buffer, names: Record<number, string>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const f of fields(b)) if (names[f.no] && f.wire === 2) out[names[f.no]!] = str(f);
+  return out;
+}
+
+/** The access reviews kubectl auth sends (authorization/v1 and authentication/v1 generated.proto). */
+function review(apiVersion: string, kind: string, spec?: (b: Buffer) => Record<string, unknown>) {
+  return (raw: Buffer): Record<string, unknown> => {
+    const obj: Record<string, unknown> = { apiVersion, kind };
+    for (const f of fields(raw)) {
+      if (f.no === 1) obj.metadata = objectMeta(bytes(f));
+      else if (f.no === 2 && spec) obj.spec = spec(bytes(f));
+    }
+    return obj;
+  };
+}
+
+function accessReviewSpec(b: Buffer): Record<string, unknown> {
+  const spec: Record<string, unknown> = {};
+  for (const f of fields(b)) {
+    if (f.no === 1) {
+      const attrs = stringFields(bytes(f), { 1: 'namespace', 2: 'verb', 3: 'group', 4: 'version', 5: 'resource', 6: 'subresource', 7: 'name' });
+      const fs = fields(bytes(f)).find((x) => x.no === 8);
+      if (fs) attrs.fieldSelector = stringFields(bytes(fs), { 1: 'rawSelector' });
+      spec.resourceAttributes = attrs;
+    } else if (f.no === 2) spec.nonResourceAttributes = stringFields(bytes(f), { 1: 'path', 2: 'verb' });
+  }
+  return spec;
+}
+
 const decoders: Record<string, (raw: Buffer) => Record<string, unknown>> = {
   'v1/Namespace': namespace,
   'v1/ResourceQuota': resourceQuota,
+  'authorization.k8s.io/v1/SelfSubjectAccessReview': review('authorization.k8s.io/v1', 'SelfSubjectAccessReview', accessReviewSpec),
+  'authorization.k8s.io/v1/SelfSubjectRulesReview': review('authorization.k8s.io/v1', 'SelfSubjectRulesReview', (b) => stringFields(b, { 1: 'namespace' })),
+  'authentication.k8s.io/v1/SelfSubjectReview': review('authentication.k8s.io/v1', 'SelfSubjectReview'),
 };
 
 /** The JSON form of a protobuf request body, or a 415 for kinds Bulkhead does not decode. */

@@ -103,6 +103,19 @@ export const resources: ResourceDef[] = [
     group: 'coordination.k8s.io', version: 'v1', resource: 'leases', kind: 'Lease', listKind: 'LeaseList', singular: 'lease', shortNames: [], categories: [],
     namespaced: true, verbs: allVerbs, subresources: [], fields: metaFields,
   },
+  // Create-only and never stored (accessreviews.ts answers them), as upstream's review REST.
+  {
+    group: 'authorization.k8s.io', version: 'v1', resource: 'selfsubjectaccessreviews', kind: 'SelfSubjectAccessReview', listKind: 'SelfSubjectAccessReviewList', singular: 'selfsubjectaccessreview', shortNames: [], categories: [],
+    namespaced: false, verbs: ['create'], subresources: [], fields: metaFields,
+  },
+  {
+    group: 'authorization.k8s.io', version: 'v1', resource: 'selfsubjectrulesreviews', kind: 'SelfSubjectRulesReview', listKind: 'SelfSubjectRulesReviewList', singular: 'selfsubjectrulesreview', shortNames: [], categories: [],
+    namespaced: false, verbs: ['create'], subresources: [], fields: metaFields,
+  },
+  {
+    group: 'authentication.k8s.io', version: 'v1', resource: 'selfsubjectreviews', kind: 'SelfSubjectReview', listKind: 'SelfSubjectReviewList', singular: 'selfsubjectreview', shortNames: [], categories: [],
+    namespaced: false, verbs: ['create'], subresources: [], fields: metaFields,
+  },
 ];
 
 export function groupVersion(r: { group: string; version: string }): string {

@@ -28,6 +28,7 @@ import { decodeRequestObject } from './decode.js';
 import { patchResource, trackUpdate } from './patching.js';
 import { podSubresources } from './subresources.js';
 import { defaultBookmarkIntervalMs, defaultWatchBufferBytes } from './watchstream.js';
+import { accessReviewHandlers } from './accessreviews.js';
 
 export interface ServerOptions {
   dataDir: string;
@@ -125,10 +126,13 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const metrics = new ApiMetrics();
   // Built once per process: the documents are large and only change with the code.
   const openapi = openAPIDocs();
+  // One authorizer: what the handler enforces is what the access reviews report.
+  const authorizer = new NodeAwareAuthorizer();
   const handlerOpts: HandlerOptions = {
     api,
     authenticate: bearerAuthenticator(tokens),
-    authorizer: new NodeAwareAuthorizer(),
+    authorizer,
+    createOnly: accessReviewHandlers(authorizer),
     serverAddress: `${host}:${opts.port ?? 6443}`,
     metrics: () => metrics.render(),
     decode: decodeRequestObject,

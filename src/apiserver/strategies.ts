@@ -15,6 +15,7 @@ import { podDeleteDecision } from '../api/poddeletion.js';
 import { decodeStored, encodeForStore, timestamp } from './objects.js';
 import type { Api, GuardedWrite, RequestInfo, Strategy } from './rest.js';
 import { storageKey } from './resources.js';
+import { leaseStrategy, nodeStrategy, withPodStatusRestriction } from './nodestrategies.js';
 import { statusErrors, StatusError } from './status.js';
 
 function rejectionError(r: Rejection, pod: Pod, causes: { field: string; type: string; message: string }[]): StatusError {
@@ -244,9 +245,10 @@ export const statusSplitStrategy: Strategy = {
 };
 
 export function installStrategies(api: Api, podSecurityDefaults: PodSecurityDefaults): void {
-  api.strategies.set('pods', podStrategy(podSecurityDefaults));
+  api.strategies.set('pods', withPodStatusRestriction(podStrategy(podSecurityDefaults)));
   api.strategies.set('namespaces', namespaceStrategy);
   api.strategies.set('resourcequotas', resourceQuotaStrategy);
   api.strategies.set('limitranges', limitRangeStrategy);
-  api.strategies.set('nodes', statusSplitStrategy);
+  api.strategies.set('nodes', nodeStrategy);
+  api.strategies.set('leases', leaseStrategy);
 }

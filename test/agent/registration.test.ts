@@ -6,6 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { startServer, type RunningServer } from '../../src/apiserver/server.js';
 import { KubeClient, KubeError } from '../../src/agent/kubeclient.js';
 import { buildNode, nodeConditions, type NodeFacts } from '../../src/agent/nodeobject.js';
+import { reconcileConditionTaints } from '../../src/api/nodetaints.js';
 import { NodeRegistration } from '../../src/agent/registration.js';
 import { capabilitiesAnnotation, decodeCapabilities } from '../../src/policy/nodecapabilities.js';
 import type { Lease, Node } from '../../src/api/types.js';
@@ -55,9 +56,15 @@ describe('the Node object an agent registers', () => {
   const node = buildNode(facts('n1'), healthy, undefined, '2026-11-22T00:00:00Z');
   for (const c of cases) it(c.name, () => c.check(node));
 
-  it('memory pressure sets the condition and the NoSchedule taint', () => {
+  it('memory pressure sets the condition; the server derives the NoSchedule taint from it', () => {
     const n = buildNode(facts('n1'), { ...healthy, memoryPressure: true }, node, '2026-11-22T00:01:00Z');
     assert.equal(n.status!.conditions![0]!.reason, 'KubeletHasInsufficientMemory');
+    assert.equal(n.spec!.taints, undefined, 'a node may not change its own taints (NodeRestriction)');
+    assert.deepEqual(reconcileConditionTaints(n), [{ key: 'node.kubernetes.io/memory-pressure', effect: 'NoSchedule' }]);
+  });
+
+  it('a node under pressure registers with the taint', () => {
+    const n = buildNode(facts('n1'), { ...healthy, memoryPressure: true }, undefined, '2026-11-22T00:01:00Z');
     assert.deepEqual(n.spec!.taints, [{ key: 'node.kubernetes.io/memory-pressure', effect: 'NoSchedule' }]);
   });
 

@@ -225,8 +225,10 @@ describe('API server REST semantics', () => {
       assert.equal((await node.request('POST', '/api/v1/namespaces/default/pods', pod('sneaky'))).status, 403);
       const ownNode = await node.request('POST', '/api/v1/nodes', { apiVersion: 'v1', kind: 'Node', metadata: { name: 'node-9' } });
       assert.equal(ownNode.status, 201, ownNode.text);
+      assert.equal((await admin.request('POST', '/api/v1/nodes', { apiVersion: 'v1', kind: 'Node', metadata: { name: 'node-9x' } })).status, 201);
       const otherNode = await node.request('PATCH', '/api/v1/nodes/node-9x', { metadata: { labels: { x: 'y' } } }, { 'Content-Type': 'application/merge-patch+json' });
       assert.equal(otherNode.status, 403);
+      assert.equal(otherNode.json().message, 'nodes "node-9x" is forbidden: node "node-9" is not allowed to modify node "node-9x"');
     } finally {
       node.close();
     }

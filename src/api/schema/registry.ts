@@ -8,6 +8,7 @@ import { podSchemas } from './core-pod.js';
 import { volumeSchemas } from './core-volume.js';
 import { metaSchemas } from './meta.js';
 import { policySchemas } from './policy.js';
+import { accessSchemas } from './access.js';
 
 /** A field type with every reference resolved to a full schema name and its Go spelling. */
 export type ResolvedType =
@@ -36,7 +37,7 @@ export interface Schema {
   readonly bulkhead?: boolean;
 }
 
-const allDefs: readonly SchemaDef[] = [...metaSchemas, ...podSchemas, ...volumeSchemas, ...otherCoreSchemas, ...coordinationSchemas, ...policySchemas];
+const allDefs: readonly SchemaDef[] = [...metaSchemas, ...podSchemas, ...volumeSchemas, ...otherCoreSchemas, ...coordinationSchemas, ...policySchemas, ...accessSchemas];
 
 const PRIM_GO: Record<Primitive, string> = { string: 'string', int32: 'int32', int64: 'int64', double: 'float64', boolean: 'bool', byte: '[]uint8' };
 

@@ -21,3 +21,4 @@ export { validateContainerResources, validateOverhead, validatePodResources } fr
 export { quotaNameHints, supportedPodLevelResources } from './resourcenames.js';
 export { isDNS1123Label, isDNS1123Subdomain, isQualifiedName, isValidLabelValue, nameIsDNSLabel, nameIsDNSSubdomain } from './names.js';
 export { validateWatchOptions, type WatchOptions } from './watchoptions.js';
+export { validateNode, validateNodeUpdate, validateLease, validateLeaseUpdate } from './node.js';

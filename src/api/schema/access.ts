@@ -1,0 +1,111 @@
+// authorization.k8s.io/v1 SelfSubjectAccessReview and SelfSubjectRulesReview, and
+// authentication.k8s.io/v1 SelfSubjectReview: the create-only review kinds `kubectl auth can-i`
+// and `kubectl auth whoami` POST (k8s.io/api authorization/v1 and authentication/v1 types.go).
+
+import { PKG, gvk, struct, typeMeta, type SchemaDef } from './dsl.js';
+
+const authz = (kind: string) => ({ gvk: [gvk('authorization.k8s.io', 'v1', kind)] });
+
+export const accessSchemas: readonly SchemaDef[] = [
+  struct(
+    PKG.authorization,
+    'SelfSubjectAccessReview',
+    'Asks whether the caller may perform an action. Exactly one of resourceAttributes and nonResourceAttributes is set.',
+    {
+      ...typeMeta,
+      metadata: 'ObjectMeta | Standard object metadata; must be empty.',
+      spec: 'SelfSubjectAccessReviewSpec! | The action asked about.',
+      status: 'SubjectAccessReviewStatus | Whether the action is allowed, filled in by the server.',
+    },
+    authz('SelfSubjectAccessReview'),
+  ),
+  struct(PKG.authorization, 'SelfSubjectAccessReviewSpec', 'The action asked about: on a resource or on a non-resource path.', {
+    resourceAttributes: 'ResourceAttributes | A request on a resource.',
+    nonResourceAttributes: 'NonResourceAttributes | A request on a non-resource path.',
+  }),
+  struct(PKG.authorization, 'ResourceAttributes', 'The attributes of a resource request, as the authorizer sees them.', {
+    namespace: 's | Namespace of the action; empty for cluster-scoped resources or all namespaces.',
+    verb: 's | get, list, watch, create, update, patch, delete, deletecollection, or * for all.',
+    group: 's | API group of the resource; * for all.',
+    version: 's | API version of the resource; * for all.',
+    resource: 's | The resource, e.g. pods; * for all.',
+    subresource: 's | The subresource, e.g. status; empty for none.',
+    name: 's | The object, for get, update, patch and delete; empty for all.',
+    fieldSelector: 'FieldSelectorAttributes | The field selector of a list or watch.',
+    labelSelector: 'LabelSelectorAttributes | The label selector of a list or watch.',
+  }),
+  struct(PKG.authorization, 'FieldSelectorAttributes', 'A field selector, as the raw string or as requirements.', {
+    rawSelector: 's | The selector as a query parameter would carry it.',
+    requirements: '[]FieldSelectorRequirement lt=atomic | The parsed requirements.',
+  }),
+  struct(PKG.meta, 'FieldSelectorRequirement', 'A requirement on one field.', {
+    key: 's! | The field.',
+    operator: 's! | In, NotIn, Exists or DoesNotExist.',
+    values: '[]s lt=atomic | The values, for In and NotIn.',
+  }),
+  struct(PKG.authorization, 'LabelSelectorAttributes', 'A label selector, as the raw string or as requirements.', {
+    rawSelector: 's | The selector as a query parameter would carry it.',
+    requirements: '[]LabelSelectorRequirement lt=atomic | The parsed requirements.',
+  }),
+  struct(PKG.authorization, 'NonResourceAttributes', 'The attributes of a request on a non-resource path.', {
+    path: 's | The URL path, e.g. /healthz.',
+    verb: 's | The lower-cased HTTP method, e.g. get.',
+  }),
+  struct(PKG.authorization, 'SubjectAccessReviewStatus', 'The answer of an access review.', {
+    allowed: 'b! | Whether the action is allowed.',
+    denied: 'b | Whether an authorizer denied the action outright.',
+    reason: 's | Why the action is allowed or not.',
+    evaluationError: 's | An error met while deciding; the answer may still be right.',
+  }),
+  struct(
+    PKG.authorization,
+    'SelfSubjectRulesReview',
+    'Lists what the caller may do in a namespace. The list may be incomplete, and is for display only: ask a SelfSubjectAccessReview to decide.',
+    {
+      ...typeMeta,
+      metadata: 'ObjectMeta | Standard object metadata.',
+      spec: 'SelfSubjectRulesReviewSpec! | The namespace asked about.',
+      status: 'SubjectRulesReviewStatus | The rules, filled in by the server.',
+    },
+    authz('SelfSubjectRulesReview'),
+  ),
+  struct(PKG.authorization, 'SelfSubjectRulesReviewSpec', 'The namespace of a rules review.', {
+    namespace: 's | Namespace to list the rules for.',
+  }),
+  struct(PKG.authorization, 'SubjectRulesReviewStatus', 'What the caller may do.', {
+    resourceRules: '[]ResourceRule! lt=atomic | Actions on resources.',
+    nonResourceRules: '[]NonResourceRule! lt=atomic | Actions on non-resource paths.',
+    incomplete: 'b! | True when an authorizer cannot list its rules (the node authorizer), so the lists are partial.',
+    evaluationError: 's | Why the list is incomplete.',
+  }),
+  struct(PKG.authorization, 'ResourceRule', 'Actions allowed on resources.', {
+    verbs: '[]s! lt=atomic | The verbs; * for all.',
+    apiGroups: '[]s lt=atomic | The API groups; * for all.',
+    resources: '[]s lt=atomic | The resources, or resource/subresource; * for all.',
+    resourceNames: '[]s lt=atomic | The object names; empty for all.',
+  }),
+  struct(PKG.authorization, 'NonResourceRule', 'Actions allowed on non-resource paths.', {
+    verbs: '[]s! lt=atomic | The lower-cased HTTP verbs; * for all.',
+    nonResourceURLs: '[]s lt=atomic | The paths; a trailing * matches a prefix.',
+  }),
+  struct(
+    PKG.authentication,
+    'SelfSubjectReview',
+    'Returns who the server takes the caller to be.',
+    {
+      ...typeMeta,
+      metadata: 'ObjectMeta | Standard object metadata.',
+      status: 'SelfSubjectReviewStatus | The caller, filled in by the server.',
+    },
+    { gvk: [gvk('authentication.k8s.io', 'v1', 'SelfSubjectReview')] },
+  ),
+  struct(PKG.authentication, 'SelfSubjectReviewStatus', 'The caller as authenticated.', {
+    userInfo: 'UserInfo | User name, groups and extra attributes.',
+  }),
+  struct(PKG.authentication, 'UserInfo', 'An authenticated user.', {
+    username: 's | The name that identifies the user.',
+    uid: 's | A unique value that identifies the user across time.',
+    groups: '[]s lt=atomic | The groups the user belongs to.',
+    extra: '{}[]s | Further attributes from the authenticator.',
+  }),
+];

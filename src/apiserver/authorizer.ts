@@ -1,0 +1,230 @@
+// The one authorizer: what the handler enforces and what the access-review APIs report. It
+// chains as kube-apiserver does for --authorization-mode=Node,RBAC: the system:masters group
+// first (the privileged-group authorizer), then the node authorizer
+// (plugin/pkg/auth/authorizer/node/node_authorizer.go, AuthorizeNodeWithSelectors on as in
+// 1.32), then the RBAC bindings Bulkhead has, as data (bootstrappolicy's cluster-admin,
+// system:basic-user, system:discovery, system:public-info-viewer), so that a rules review reads
+// the very rules that decide. Decisions and reasons as union.go combines them. Pure.
+
+import type { UserInfo } from './rest.js';
+import { nodeIdentity, nodeLeaseNamespace } from '../admission/noderestriction.js';
+
+export const mastersGroup = 'system:masters';
+export const authenticatedGroup = 'system:authenticated';
+export const unauthenticatedGroup = 'system:unauthenticated';
+
+/** authorizer.Attributes. */
+export interface AuthorizationAttributes {
+  user: UserInfo;
+  verb: string;
+  resourceRequest: boolean;
+  /** Non-resource requests: the URL path. */
+  path?: string;
+  namespace?: string;
+  apiGroup?: string;
+  resource?: string;
+  subresource?: string;
+  name?: string;
+  /** The raw fieldSelector of a list or watch. */
+  fieldSelector?: string;
+}
+
+export type DecisionKind = 'Allow' | 'Deny' | 'NoOpinion';
+
+export interface AuthorizationDecision {
+  decision: DecisionKind;
+  reason: string;
+}
+
+/** rbacv1.PolicyRule. */
+export interface PolicyRule {
+  verbs: string[];
+  apiGroups?: string[];
+  resources?: string[];
+  resourceNames?: string[];
+  nonResourceURLs?: string[];
+}
+
+interface ClusterRoleBinding {
+  name: string;
+  role: string;
+  groups: string[];
+  rules: PolicyRule[];
+}
+
+const discoveryURLs = ['/api', '/api/*', '/apis', '/apis/*', '/healthz', '/livez', '/openapi', '/openapi/*', '/readyz', '/version', '/version/'];
+const publicInfoURLs = ['/healthz', '/livez', '/readyz', '/version', '/version/'];
+
+/** The cluster role bindings Bulkhead has, in the order RBAC visits them. */
+export const clusterRoleBindings: readonly ClusterRoleBinding[] = [
+  {
+    name: 'cluster-admin',
+    role: 'cluster-admin',
+    groups: [mastersGroup],
+    rules: [
+      { verbs: ['*'], apiGroups: ['*'], resources: ['*'] },
+      { verbs: ['*'], nonResourceURLs: ['*'] },
+    ],
+  },
+  {
+    name: 'system:basic-user',
+    role: 'system:basic-user',
+    groups: [authenticatedGroup],
+    rules: [
+      { verbs: ['create'], apiGroups: ['authentication.k8s.io'], resources: ['selfsubjectreviews'] },
+      { verbs: ['create'], apiGroups: ['authorization.k8s.io'], resources: ['selfsubjectaccessreviews', 'selfsubjectrulesreviews'] },
+    ],
+  },
+  { name: 'system:discovery', role: 'system:discovery', groups: [authenticatedGroup], rules: [{ verbs: ['get'], nonResourceURLs: discoveryURLs }] },
+  {
+    name: 'system:public-info-viewer',
+    role: 'system:public-info-viewer',
+    groups: [authenticatedGroup, unauthenticatedGroup],
+    rules: [{ verbs: ['get'], nonResourceURLs: publicInfoURLs }],
+  },
+];
+
+const has = (list: readonly string[] | undefined, v: string) => !!list && (list.includes('*') || list.includes(v));
+
+/** rbac.RuleAllows. */
+export function ruleAllows(a: AuthorizationAttributes, rule: PolicyRule): boolean {
+  if (!has(rule.verbs, a.verb)) return false;
+  if (a.resourceRequest) {
+    const sub = a.subresource ?? '';
+    const combined = sub ? `${a.resource}/${sub}` : (a.resource ?? '');
+    const resourceOK = (rule.resources ?? []).some((r) => r === '*' || r === combined || (sub !== '' && r === `*/${sub}`));
+    const nameOK = !rule.resourceNames?.length || rule.resourceNames.includes(a.name ?? '');
+    return has(rule.apiGroups, a.apiGroup ?? '') && resourceOK && nameOK;
+  }
+  const path = a.path ?? '';
+  return (rule.nonResourceURLs ?? []).some((u) => u === '*' || u === path || (u.endsWith('*') && path.startsWith(u.slice(0, -1))));
+}
+
+const allow: AuthorizationDecision = { decision: 'Allow', reason: '' };
+const noOpinion = (reason = ''): AuthorizationDecision => ({ decision: 'NoOpinion', reason });
+
+/** The pods list/watch rule: a `spec.nodeName=<node>` term in the field selector. */
+function selectsNode(fieldSelector: string | undefined, node: string): boolean {
+  return (fieldSelector ?? '').split(',').some((t) => {
+    const term = t.replace(/\s/g, '');
+    return term === `spec.nodeName=${node}` || term === `spec.nodeName==${node}`;
+  });
+}
+
+/**
+ * The node authorizer. Pods keep Bulkhead's rules: a node reads, deletes and writes the status
+ * of the pods bound to it (the object check is NodeAwareAuthorizer.checkObject); it creates no
+ * pods (upstream admits only mirror pods, which Bulkhead does not have). Events may also be
+ * read, as the agent reads an event back before counting a repeat.
+ */
+export function authorizeNode(node: string, a: AuthorizationAttributes): AuthorizationDecision {
+  if (!a.resourceRequest) return noOpinion();
+  const group = a.apiGroup ?? '';
+  const sub = a.subresource ?? '';
+  const verb = a.verb;
+  if (group === '' && a.resource === 'nodes') {
+    if (sub === '') {
+      if (verb === 'create' || verb === 'update' || verb === 'patch') return allow;
+      if (verb === 'get' || verb === 'list' || verb === 'watch') {
+        if (a.name === node) return allow;
+        if (!a.name) return noOpinion(`node '${node}' cannot read all nodes, only its own Node object`);
+        return noOpinion(`node '${node}' cannot read '${a.name}', only its own Node object`);
+      }
+    } else if (sub === 'status' && (verb === 'update' || verb === 'patch')) return allow;
+    return noOpinion();
+  }
+  if (group === '' && a.resource === 'pods') {
+    if (sub === '') {
+      if (verb === 'get') return a.name ? allow : noOpinion('No Object name found');
+      if (verb === 'list' || verb === 'watch') return selectsNode(a.fieldSelector, node) ? allow : noOpinion('can only list/watch pods with spec.nodeName field selector');
+      if (verb === 'delete') return allow;
+    } else if (sub === 'status' && (verb === 'update' || verb === 'patch')) return allow;
+    return noOpinion();
+  }
+  if (group === '' && a.resource === 'events') {
+    return sub === '' && ['create', 'update', 'patch', 'get', 'list', 'watch'].includes(verb) ? allow : noOpinion();
+  }
+  if (group === 'coordination.k8s.io' && a.resource === 'leases') {
+    if (!['get', 'create', 'update', 'patch', 'delete'].includes(verb)) return noOpinion('can only get, create, update, patch, or delete a node lease');
+    if (a.namespace !== nodeLeaseNamespace) return noOpinion(`can only access leases in the "${nodeLeaseNamespace}" system namespace`);
+    // On create the name is the object's: NodeRestriction admission checks it.
+    if (verb !== 'create' && a.name !== node) return noOpinion('can only access node lease with the same name as the requesting node');
+    return allow;
+  }
+  return noOpinion();
+}
+
+function describeBinding(b: ClusterRoleBinding, group: string): string {
+  return `ClusterRoleBinding "${b.name}" of ClusterRole "${b.role}" to Group "${group}"`;
+}
+
+/** The bindings that apply to a user, each with the group it applies through. */
+function bindingsOf(user: UserInfo): { binding: ClusterRoleBinding; group: string }[] {
+  const out: { binding: ClusterRoleBinding; group: string }[] = [];
+  for (const b of clusterRoleBindings) {
+    const g = b.groups.find((x) => user.groups.includes(x));
+    if (g) out.push({ binding: b, group: g });
+  }
+  return out;
+}
+
+function authorizeRBAC(a: AuthorizationAttributes): AuthorizationDecision {
+  for (const { binding, group } of bindingsOf(a.user)) {
+    if (binding.rules.some((r) => ruleAllows(a, r))) return { decision: 'Allow', reason: `RBAC: allowed by ${describeBinding(binding, group)}` };
+  }
+  return noOpinion();
+}
+
+/** The union of the chain: the first Allow or Deny, else NoOpinion with every reason given. */
+export function authorize(a: AuthorizationAttributes): AuthorizationDecision {
+  if (a.user.groups.includes(mastersGroup)) return allow;
+  const reasons: string[] = [];
+  const node = nodeIdentity(a.user);
+  if (node !== undefined) {
+    const d = node === '' ? noOpinion(`unknown node for user "${a.user.name}"`) : authorizeNode(node, a);
+    if (d.decision !== 'NoOpinion') return d;
+    if (d.reason) reasons.push(d.reason);
+  }
+  const r = authorizeRBAC(a);
+  if (r.decision !== 'NoOpinion') return r;
+  if (r.reason) reasons.push(r.reason);
+  return noOpinion(reasons.join('\n'));
+}
+
+export interface ResourceRule {
+  verbs: string[];
+  apiGroups?: string[];
+  resources?: string[];
+  resourceNames?: string[];
+}
+
+export interface NonResourceRule {
+  verbs: string[];
+  nonResourceURLs?: string[];
+}
+
+export interface RulesReview {
+  resourceRules: ResourceRule[];
+  nonResourceRules: NonResourceRule[];
+  incomplete: boolean;
+  evaluationError?: string;
+}
+
+/**
+ * RulesFor over the chain: RBAC's rules for the user's bindings; the node authorizer does not
+ * enumerate its rules, so a node's list is incomplete, with upstream's error.
+ */
+export function rulesFor(user: UserInfo): RulesReview {
+  const resourceRules: ResourceRule[] = [];
+  const nonResourceRules: NonResourceRule[] = [];
+  for (const { binding } of bindingsOf(user)) {
+    for (const r of binding.rules) {
+      if (r.nonResourceURLs) nonResourceRules.push({ verbs: [...r.verbs], nonResourceURLs: [...r.nonResourceURLs] });
+      else resourceRules.push({ verbs: [...r.verbs], apiGroups: [...(r.apiGroups ?? [])], resources: [...(r.resources ?? [])], ...(r.resourceNames ? { resourceNames: [...r.resourceNames] } : {}) });
+    }
+  }
+  if (nodeIdentity(user) !== undefined) {
+    return { resourceRules, nonResourceRules, incomplete: true, evaluationError: 'node authorizer does not support user rule resolution' };
+  }
+  return { resourceRules, nonResourceRules, incomplete: false };
+}
