@@ -8,6 +8,8 @@ import { kubernetesVersion } from '../api/version.js';
 import { aggregatedDiscovery, aggregatedV2, aggregatedV2beta1, apiResourceList, legacyAPIGroup, legacyAPIGroupList, legacyAPIVersions, wantsAggregated } from './discovery.js';
 import type { Api, DeleteOptions, ListOptions, RequestInfo, UserInfo, WatchEventType } from './rest.js';
 import { decodeBody, isObject, mediaType, parseAccept, parseResourcePath, queryBool, readBody, sendJSON, sendStatusError, type ResourcePath } from './request.js';
+import { int64Param } from './queryparams.js';
+import { parseRequestTarget } from './requesttarget.js';
 import { groupVersion, type ResourceDef } from './resources.js';
 import { statusErrors, StatusError } from './status.js';
 import { toTable, type IncludeObject } from './tables.js';
@@ -57,13 +59,13 @@ function verbFor(method: string, path: ResourcePath, query: URLSearchParams): Ve
 }
 
 function listOptions(q: URLSearchParams): ListOptions {
-  const limit = q.get('limit');
+  const limit = int64Param(q, 'limit');
   return {
     labelSelector: q.get('labelSelector') ?? undefined,
     fieldSelector: q.get('fieldSelector') ?? undefined,
     resourceVersion: q.get('resourceVersion') ?? undefined,
     resourceVersionMatch: q.get('resourceVersionMatch') ?? undefined,
-    limit: limit ? Number(limit) : undefined,
+    limit: limit || undefined,
     continue: q.get('continue') ?? undefined,
   };
 }
@@ -107,9 +109,9 @@ export function createHandler(opts: HandlerOptions): (req: IncomingMessage, res:
     });
 
     async function handle(): Promise<void> {
-      const url = new URL(req.url ?? '/', 'https://bulkhead.invalid');
-      const pathname = url.pathname.replace(/\/+$/, '') || '/';
-      const q = url.searchParams;
+      const target = parseRequestTarget(req.url ?? '/');
+      const pathname = target.path.replace(/\/+$/, '') || '/';
+      const q = target.query;
       let user: UserInfo | undefined;
       try {
         user = opts.authenticate(req);
@@ -275,8 +277,8 @@ export function createHandler(opts: HandlerOptions): (req: IncomingMessage, res:
         case 'delete': {
           const body = await readBody(req);
           const delOpts: DeleteOptions = body.length ? (decodeBody(body, mediaType(req), 'DeleteOptions') as DeleteOptions) : {};
-          const grace = q.get('gracePeriodSeconds');
-          if (grace !== null) delOpts.gracePeriodSeconds = Number(grace);
+          const grace = int64Param(q, 'gracePeriodSeconds');
+          if (grace !== undefined) delOpts.gracePeriodSeconds = grace;
           const out = await api.delete(def, ns, path.name!, delOpts, info);
           return sendJSON(res, 200, out, info.warnings);
         }
@@ -292,6 +294,9 @@ export function createHandler(opts: HandlerOptions): (req: IncomingMessage, res:
     async function serveWatch(def: ResourceDef, ns: string | undefined, q: URLSearchParams): Promise<void> {
       const table = parseAccept(req.headers.accept).table;
       const include = includeObject(q);
+      // Options are decoded before the stream starts, so a bad one is a 400, not a cut stream.
+      const watchOptions = listOptions(q);
+      const timeout = int64Param(q, 'timeoutSeconds');
       res.writeHead(200, { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked', 'Cache-Control': 'no-cache, private' });
       res.flushHeaders();
       let first = true;
@@ -305,7 +310,6 @@ export function createHandler(opts: HandlerOptions): (req: IncomingMessage, res:
         }
         res.write(JSON.stringify({ type, object: payload }) + '\n');
       };
-      const timeout = q.get('timeoutSeconds');
       let timer: NodeJS.Timeout | undefined;
       const finish = () => {
         if (closed) return;
@@ -317,7 +321,7 @@ export function createHandler(opts: HandlerOptions): (req: IncomingMessage, res:
       let watch: { cancel(): void } | undefined;
       req.on('close', finish);
       try {
-        watch = await api.watch(def, ns, listOptions(q), { send, close: finish });
+        watch = await api.watch(def, ns, watchOptions, { send, close: finish });
       } catch (e) {
         if (e instanceof StatusError) send('ERROR', e.status);
         finish();
@@ -325,7 +329,8 @@ export function createHandler(opts: HandlerOptions): (req: IncomingMessage, res:
       }
       if (closed) watch.cancel();
       // Without timeoutSeconds a watch stays open: kubectl get -w exits when the stream closes.
-      if (timeout !== null && Number(timeout) > 0) timer = setTimeout(finish, Number(timeout) * 1000);
+      // setTimeout fires at once beyond 2^31-1 ms; so long a watch is one without a deadline.
+      if (timeout !== undefined && timeout > 0 && timeout * 1000 <= 2 ** 31 - 1) timer = setTimeout(finish, timeout * 1000);
     }
   };
 }

@@ -27,6 +27,7 @@ import { openAPIBundle } from '../api/schema/index.js';
 import { decodeRequestObject } from './decode.js';
 import { patchResource, trackUpdate } from './patching.js';
 import { podSubresources } from './subresources.js';
+import { guardTransport, transportServerOptions, upstreamTransportLimits, type TransportLimits } from './transport.js';
 
 export interface ServerOptions {
   dataDir: string;
@@ -46,6 +47,8 @@ export interface ServerOptions {
   /** Run the scheduler in the server (default true). */
   scheduler?: boolean;
   extend?: (opts: HandlerOptions) => void;
+  /** Connection limits; kube-apiserver's by default (tests shorten the timeouts). */
+  transport?: Partial<TransportLimits>;
 }
 
 export interface RunningServer {
@@ -140,8 +143,8 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     onRequest: (verb, resource, code, seconds) => metrics.observe(verb, resource, code, seconds),
   };
   opts.extend?.(handlerOpts);
-  const server: Server = createServer({ cert: pki.serverCert, key: pki.serverKey, keepAliveTimeout: 65_000 }, createHandler(handlerOpts));
-  server.requestTimeout = 0;
+  const server: Server = createServer({ cert: pki.serverCert, key: pki.serverKey, ...transportServerOptions({ ...upstreamTransportLimits, ...opts.transport }) }, createHandler(handlerOpts));
+  guardTransport(server);
   await new Promise<void>((ok, fail) => {
     server.once('error', fail);
     server.listen(opts.port ?? 6443, host, () => ok());
