@@ -8,6 +8,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { openSync, readSync, closeSync, fstatSync } from 'node:fs';
 import { timingSafeEqual } from 'node:crypto';
+import { queryBool } from '../api/queryparams.js';
 import { formatLogs, parseK8sFileLog, type LogLine } from './monitor/conmon.js';
 
 export interface LogTarget {
@@ -152,17 +153,24 @@ export async function startEndpoint(opts: EndpointOptions): Promise<{ server: Se
       status(res, 404, 'NotFound', `404 page not found`);
       return;
     }
-    const [ns, pod, container] = m.slice(1).map(decodeURIComponent) as [string, string, string];
+    let ns: string, pod: string, container: string;
+    try {
+      [ns, pod, container] = m.slice(1).map(decodeURIComponent) as [string, string, string];
+    } catch {
+      // A throw here would escape the request listener and end the agent.
+      status(res, 400, 'BadRequest', `invalid URL escape in ${JSON.stringify(url.pathname)}`);
+      return;
+    }
     const q = url.searchParams;
-    const previous = q.get('previous') === 'true';
+    const previous = queryBool(q.get('previous'));
     const target = opts.logs(ns, pod, container, previous);
     if (!target.path && target.missing) {
       status(res, 400, 'BadRequest', target.missing);
       return;
     }
     const query: LogQuery = {
-      follow: q.get('follow') === 'true',
-      timestamps: q.get('timestamps') === 'true',
+      follow: queryBool(q.get('follow')),
+      timestamps: queryBool(q.get('timestamps')),
       tailLines: intParam(q.get('tailLines')),
       limitBytes: intParam(q.get('limitBytes')),
       sinceSeconds: intParam(q.get('sinceSeconds')),

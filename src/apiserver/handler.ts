@@ -11,6 +11,8 @@ import type { OpenAPIDocs } from './openapidocs.js';
 import { serveOpenAPI } from './openapihttp.js';
 import type { Api, DeleteOptions, ListOptions, RequestInfo, UserInfo } from './rest.js';
 import { decodeBody, isObject, mediaType, parseAccept, parseResourcePath, queryBool, readBody, sendJSON, sendStatusError, type ResourcePath } from './request.js';
+import { int64Param } from './queryparams.js';
+import { parseRequestTarget } from './requesttarget.js';
 import { groupVersion, type ResourceDef } from './resources.js';
 import { statusErrors, StatusError } from './status.js';
 import { toTable, type IncludeObject } from './tables.js';
@@ -67,13 +69,13 @@ function verbFor(method: string, path: ResourcePath, query: URLSearchParams): Ve
 }
 
 function listOptions(q: URLSearchParams): ListOptions {
-  const limit = q.get('limit');
+  const limit = int64Param(q, 'limit');
   return {
     labelSelector: q.get('labelSelector') ?? undefined,
     fieldSelector: q.get('fieldSelector') ?? undefined,
     resourceVersion: q.get('resourceVersion') ?? undefined,
     resourceVersionMatch: q.get('resourceVersionMatch') ?? undefined,
-    limit: limit ? Number(limit) : undefined,
+    limit: limit || undefined,
     continue: q.get('continue') ?? undefined,
     sendInitialEvents: q.has('sendInitialEvents') ? queryBool(q.get('sendInitialEvents')) : undefined,
     allowWatchBookmarks: queryBool(q.get('allowWatchBookmarks')),
@@ -81,7 +83,8 @@ function listOptions(q: URLSearchParams): ListOptions {
 }
 
 function requestInfo(user: UserInfo, path: ResourcePath, q: URLSearchParams, userAgent: string | undefined): RequestInfo {
-  const fv = q.get('fieldValidation') ?? 'Strict';
+  // handlers/rest.go fieldValidation: absent or empty is Warn; kubectl sends Strict itself.
+  const fv = q.get('fieldValidation') || 'Warn';
   if (fv !== 'Strict' && fv !== 'Warn' && fv !== 'Ignore') {
     throw statusErrors.badRequest(`fieldValidation parameter unsupported: ${fv}`);
   }
@@ -120,9 +123,9 @@ export function createHandler(opts: HandlerOptions): (req: IncomingMessage, res:
     });
 
     async function handle(): Promise<void> {
-      const url = new URL(req.url ?? '/', 'https://bulkhead.invalid');
-      const pathname = url.pathname.replace(/\/+$/, '') || '/';
-      const q = url.searchParams;
+      const target = parseRequestTarget(req.url ?? '/');
+      const pathname = target.path.replace(/\/+$/, '') || '/';
+      const q = target.query;
       let user: UserInfo | undefined;
       try {
         user = opts.authenticate(req);
@@ -143,7 +146,7 @@ export function createHandler(opts: HandlerOptions): (req: IncomingMessage, res:
         return;
       }
       if (pathname === '/api' || pathname === '/apis') return serveDiscovery(pathname);
-      if (pathname.startsWith('/openapi/') && opts.openapi && serveOpenAPI(opts.openapi, pathname, url, req, res)) return;
+      if (pathname.startsWith('/openapi/') && opts.openapi && serveOpenAPI(opts.openapi, pathname, q, req, res)) return;
       if (pathname === crdListPath && req.method === 'GET' && !queryBool(q.get('watch'))) return sendJSON(res, 200, emptyCRDList(String(await api.store.currentRevision())));
       const path = parseResourcePath(pathname);
       if (!path) {
@@ -280,8 +283,8 @@ export function createHandler(opts: HandlerOptions): (req: IncomingMessage, res:
         case 'delete': {
           const body = await readBody(req);
           const delOpts: DeleteOptions = body.length ? (decodeBody(body, mediaType(req), 'DeleteOptions') as DeleteOptions) : {};
-          const grace = q.get('gracePeriodSeconds');
-          if (grace !== null) delOpts.gracePeriodSeconds = Number(grace);
+          const grace = int64Param(q, 'gracePeriodSeconds');
+          if (grace !== undefined) delOpts.gracePeriodSeconds = grace;
           const out = await api.delete(def, ns, path.name!, delOpts, info);
           return sendJSON(res, 200, out, info.warnings);
         }

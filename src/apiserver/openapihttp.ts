@@ -122,7 +122,7 @@ function redirect(res: ServerResponse, location: string): void {
 }
 
 /** Answers a request under /openapi; false when the path is not an OpenAPI path. */
-export function serveOpenAPI(docs: OpenAPIDocs, pathname: string, url: URL, req: IncomingMessage, res: ServerResponse): boolean {
+export function serveOpenAPI(docs: OpenAPIDocs, pathname: string, query: URLSearchParams, req: IncomingMessage, res: ServerResponse): boolean {
   if (pathname === '/openapi/v2') {
     const type = negotiate(req.headers.accept, ['application/json', openAPIv2ProtobufDeprecated, openAPIv2Protobuf]);
     if (!type) notAcceptable(res);
@@ -145,7 +145,7 @@ export function serveOpenAPI(docs: OpenAPIDocs, pathname: string, url: URL, req:
     notAcceptable(res);
     return true;
   }
-  const hash = url.searchParams.get('hash');
+  const hash = query.get('hash');
   const headers: Record<string, string> = {};
   if (hash) {
     if (hash !== doc.etag) {

@@ -1,7 +1,8 @@
 // PATCH for every resource (merge, JSON, strategic merge, server-side apply) and field
 // ownership (metadata.managedFields) for every write, on top of the patch engines.
 
-import { load as loadYAML } from 'js-yaml';
+import { BoundedDecodeError, loadYAML, parseJSONBounded } from '../api/boundedyaml.js';
+import { queryBool } from '../api/queryparams.js';
 import { kindSchemaName, schemaView, type SchemaView } from '../api/schema/index.js';
 import type { KubeObject } from '../api/types.js';
 import {
@@ -72,12 +73,24 @@ export function trackUpdate(def: ResourceDef, old: KubeObject | undefined, next:
   }
 }
 
+/** As validateAndTranscodePatch and the apply patcher word a body they cannot decode. */
 function parseBody(body: Buffer, type: string): unknown {
   const text = body.toString('utf8');
+  if (type !== applyPatchType) {
+    try {
+      return parseJSONBounded(text);
+    } catch {
+      throw statusErrors.badRequest('invalid JSON patch');
+    }
+  }
   try {
-    if (type === applyPatchType) return loadYAML(text);
-    return JSON.parse(text);
+    return loadYAML(text);
   } catch (e) {
+    // A body that starts with '{' is JSON to the transcoder; the apply patcher's YAML decoder
+    // then refuses it. Other YAML is refused by the transcoder.
+    if (e instanceof BoundedDecodeError) {
+      throw statusErrors.badRequest(text.trimStart().startsWith('{') ? `error decoding patch: error converting YAML to JSON: ${e.message}` : `error encoding patch: ${e.message}`);
+    }
     throw statusErrors.badRequest(`error decoding patch: ${(e as Error).message}`);
   }
 }
@@ -100,7 +113,7 @@ export async function patchResource(
   const ns = path.namespace;
   const schema = schemaOf(def);
   const patch = parseBody(body, type);
-  const force = query.get('force') === 'true';
+  const force = queryBool(query.get('force'));
   if (type === applyPatchType && !req.fieldManager) {
     throw statusErrors.badRequest('PatchOptions.meta.k8s.io "" is invalid: fieldManager: Required value: is required for apply patch');
   }

@@ -13,6 +13,7 @@
 import { Agent, request, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { fieldError, type FieldError } from '../api/fielderrors.js';
+import { queryBool } from '../api/queryparams.js';
 import type { Node, Pod, Status } from '../api/types.js';
 import { timestamp } from './objects.js';
 import { sendJSON } from './request.js';
@@ -41,10 +42,8 @@ const maxErrorBody = 50_000;
 /** The connect timeout of Go's default dialer. */
 const dialTimeoutMs = 30_000;
 
-/** runtime.Convert_Slice_string_To_bool: present and not "0"/"false" is true. */
 function boolParam(q: URLSearchParams, name: string): boolean {
-  const v = q.get(name);
-  return v !== null && v !== '0' && v.toLowerCase() !== 'false';
+  return queryBool(q.get(name));
 }
 
 function intParam(q: URLSearchParams, name: string): number | undefined {

@@ -2,7 +2,7 @@
 // options, Accept (Tables), bodies (JSON or YAML, size-limited), and writing responses.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { load as loadYAML } from 'js-yaml';
+import { BoundedDecodeError, loadYAML, parseJSONBounded } from '../api/boundedyaml.js';
 import { decodeProtobufBody } from './protobuf.js';
 import { statusErrors, StatusError } from './status.js';
 
@@ -23,7 +23,8 @@ export interface ResourcePath {
  * or `<resource>[/<name>[/<sub>]]` for cluster-scoped resources and all-namespace lists.
  */
 export function parseResourcePath(pathname: string): ResourcePath | undefined {
-  const parts = pathname.split('/').filter((p) => p !== '').map(decodeURIComponent);
+  // The path is percent-decoded already (requesttarget.ts), as Go's URL.Path is.
+  const parts = pathname.split('/').filter((p) => p !== '');
   let group: string;
   let version: string;
   let rest: string[];
@@ -80,8 +81,9 @@ export function decodeBody(body: Buffer, type: string, what: string): unknown {
   const text = body.toString('utf8');
   let value: unknown;
   try {
-    value = type.includes('yaml') && !text.trimStart().startsWith('{') ? loadYAML(text) : JSON.parse(text);
+    value = type.includes('yaml') && !text.trimStart().startsWith('{') ? loadYAML(text) : parseJSONBounded(text);
   } catch (e) {
+    if (e instanceof BoundedDecodeError) throw statusErrors.badRequest(`${what}: ${e.message}`);
     throw statusErrors.badRequest(`${what}: couldn't get version/kind; json parse error: ${(e as Error).message}`);
   }
   return value;
@@ -119,6 +121,4 @@ export function warningHeaders(warnings: readonly string[]): string[] {
   return out;
 }
 
-export function queryBool(v: string | null): boolean {
-  return v === 'true' || v === '1';
-}
+export { queryBool } from '../api/queryparams.js';

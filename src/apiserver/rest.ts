@@ -140,7 +140,10 @@ function tooOld(requested: number, current: number): StatusError {
 
 function parseRV(rv: string | undefined): number | undefined {
   if (rv === undefined || rv === '') return undefined;
-  if (!/^\d+$/.test(rv)) throw statusErrors.badRequest(`invalid resource version "${rv}"`);
+  // storage.GetCurrentResourceVersionFromStorage's wording for APIObjectVersioner's ParseUint error.
+  const invalid = (why: string) => statusErrors.badRequest(`invalid resource version: resourceVersion: Invalid value: ${JSON.stringify(rv)}: strconv.ParseUint: parsing ${JSON.stringify(rv)}: ${why}`);
+  if (!/^\d+$/.test(rv)) throw invalid('invalid syntax');
+  if (BigInt(rv) > 2n ** 64n - 1n) throw invalid('value out of range');
   return Number(rv);
 }
 

@@ -29,6 +29,7 @@ import { patchResource, trackUpdate } from './patching.js';
 import { podSubresources } from './subresources.js';
 import { defaultBookmarkIntervalMs, defaultWatchBufferBytes } from './watchstream.js';
 import { accessReviewHandlers } from './accessreviews.js';
+import { guardTransport, transportServerOptions, upstreamTransportLimits, type TransportLimits } from './transport.js';
 
 export interface ServerOptions {
   dataDir: string;
@@ -52,6 +53,8 @@ export interface ServerOptions {
   /** Run the scheduler in the server (default true). */
   scheduler?: boolean;
   extend?: (opts: HandlerOptions) => void;
+  /** Connection limits; kube-apiserver's by default (tests shorten the timeouts). */
+  transport?: Partial<TransportLimits>;
 }
 
 export interface RunningServer {
@@ -150,8 +153,8 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     },
   };
   opts.extend?.(handlerOpts);
-  const server: Server = createServer({ cert: pki.serverCert, key: pki.serverKey, keepAliveTimeout: 65_000 }, createHandler(handlerOpts));
-  server.requestTimeout = 0;
+  const server: Server = createServer({ cert: pki.serverCert, key: pki.serverKey, ...transportServerOptions({ ...upstreamTransportLimits, ...opts.transport }) }, createHandler(handlerOpts));
+  guardTransport(server);
   await new Promise<void>((ok, fail) => {
     server.once('error', fail);
     server.listen(opts.port ?? 6443, host, () => ok());

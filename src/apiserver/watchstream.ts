@@ -18,6 +18,7 @@ import type { ServerResponse } from 'node:http';
 import type { KubeObject } from '../api/types.js';
 import { validateWatchOptions } from '../api/validation/watchoptions.js';
 import type { Api, ListOptions, WatchEventType } from './rest.js';
+import { int64Param } from './queryparams.js';
 import { statusErrors } from './status.js';
 import { groupVersion, type ResourceDef } from './resources.js';
 import { toTable, type IncludeObject } from './tables.js';
@@ -65,6 +66,8 @@ export interface WatchRequest {
 
 export async function serveWatch(w: WatchRequest, opts: WatchStreamOptions): Promise<void> {
   const { api, def, res } = w;
+  // Decoded before the stream starts, so a bad value is a 400, not a cut stream.
+  const timeout = int64Param(w.query, 'timeoutSeconds') ?? 0;
   // Headers wait until the watch has started, so that a request it refuses (a bad selector or
   // resourceVersion) still gets its HTTP status.
   const startStream = () => {
@@ -175,8 +178,8 @@ export async function serveWatch(w: WatchRequest, opts: WatchStreamOptions): Pro
   startStream();
 
   // Without timeoutSeconds a watch stays open: kubectl get -w exits when the stream closes.
-  const timeout = Number(w.query.get('timeoutSeconds') ?? '0');
-  const timeoutMs = Number.isFinite(timeout) && timeout > 0 ? timeout * 1000 : 0;
+  // setTimeout fires at once beyond 2^31-1 ms; so long a watch is one without a deadline.
+  const timeoutMs = timeout > 0 && timeout * 1000 <= 2 ** 31 - 1 ? timeout * 1000 : 0;
   if (timeoutMs) timers.push(setTimeout(() => end('graceful'), timeoutMs));
 
   if (w.list.allowWatchBookmarks) {

@@ -5,6 +5,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import * as yaml from 'js-yaml';
+import { BoundedDecodeError, loadYAMLDocuments } from '../api/boundedyaml.js';
 import type { KubeObject } from '../api/types.js';
 import type { PlanObject } from '../plan/engine.js';
 
@@ -50,8 +51,9 @@ function describeYamlError(e: unknown): string {
 /** Splits on document markers so that an error can name the document it is in. */
 function documentsOf(text: string, file: string): unknown[] {
   try {
-    return yaml.loadAll(text, { filename: file });
+    return loadYAMLDocuments(text, file);
   } catch (e) {
+    if (e instanceof BoundedDecodeError) throw new ManifestError(`${file}: document ${e.document + 1}: invalid YAML: ${e.message}`);
     const m = e instanceof yaml.YAMLException ? e.mark : undefined;
     let doc = 1;
     if (m) {

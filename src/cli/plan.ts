@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import * as yaml from 'js-yaml';
+import { loadYAML } from '../api/boundedyaml.js';
 import { parseGoBool } from '../api/featuregates.js';
 import { Quantity } from '../api/quantity.js';
 import { defaultEvictionHard, EvictionConfigError, parseEvictionThresholds } from '../policy/eviction.js';
@@ -53,7 +54,7 @@ function parsePositiveQuantity(flag: string, v: string): Quantity {
 function parseUsageFile(path: string): Map<string, bigint> {
   let doc: unknown;
   try {
-    doc = yaml.load(readFileSync(path, 'utf8'));
+    doc = loadYAML(readFileSync(path, 'utf8'));
   } catch (e) {
     throw new UsageError(`--usage ${path}: ${e instanceof yaml.YAMLException ? e.reason : (e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
   }
