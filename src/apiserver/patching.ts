@@ -1,7 +1,6 @@
 // PATCH for every resource (merge, JSON, strategic merge, server-side apply) and field
 // ownership (metadata.managedFields) for every write, on top of the patch engines.
 
-import { load as loadYAML } from 'js-yaml';
 import { kindSchemaName, schemaView, type SchemaView } from '../api/schema/index.js';
 import type { KubeObject } from '../api/types.js';
 import {
@@ -10,7 +9,11 @@ import {
   applyMergePatch,
   applyPatch,
   applyStrategicMergePatch,
+  assertPatchDepth,
+  checkPatchedTypes,
+  decodePatchBody,
   managerOrUserAgent,
+  PatchDepthError,
   PatchError,
   POD_ZERO_OBJECT,
   resourceVersionConflicts,
@@ -42,6 +45,8 @@ export function schemaOf(def: ResourceDef): SchemaView | undefined {
 
 function fromPatchError(e: unknown): never {
   if (e instanceof PatchError) throw new StatusError(e.toStatus());
+  // A stack overflow is a value nested too deep for the engines: the client's, bounded at decode.
+  if (e instanceof RangeError && /call stack/i.test(e.message)) throw new StatusError(new PatchDepthError("invalid character '{' exceeded max depth").toStatus());
   throw e;
 }
 
@@ -72,16 +77,6 @@ export function trackUpdate(def: ResourceDef, old: KubeObject | undefined, next:
   }
 }
 
-function parseBody(body: Buffer, type: string): unknown {
-  const text = body.toString('utf8');
-  try {
-    if (type === applyPatchType) return loadYAML(text);
-    return JSON.parse(text);
-  } catch (e) {
-    throw statusErrors.badRequest(`error decoding patch: ${(e as Error).message}`);
-  }
-}
-
 /** The handler's PATCH: read, patch, write with compare-and-swap, retry on a lost race. */
 export async function patchResource(
   api: Api,
@@ -99,7 +94,12 @@ export async function patchResource(
   const name = path.name!;
   const ns = path.namespace;
   const schema = schemaOf(def);
-  const patch = parseBody(body, type);
+  let patch: unknown;
+  try {
+    patch = decodePatchBody(body, type, req.fieldValidation);
+  } catch (e) {
+    fromPatchError(e);
+  }
   const force = query.get('force') === 'true';
   if (type === applyPatchType && !req.fieldManager) {
     throw statusErrors.badRequest('PatchOptions.meta.k8s.io "" is invalid: fieldManager: Required value: is required for apply patch');
@@ -115,7 +115,9 @@ export async function patchResource(
       let result;
       try {
         result = applyPatch(undefined, patch, { manager: req.fieldManager!, force, schema, apiVersion: groupVersion(def), kind: def.kind, now: api.now(), ...ownershipOptions(def) });
+        if (result.object) checkPatchedObject(def, result.object, patch, type, name, req);
       } catch (e) {
+        if (e instanceof StatusError) throw e;
         fromPatchError(e);
       }
       if (result.conflicts) throw new StatusError(applyConflictError(result.conflicts).toStatus());
@@ -142,6 +144,7 @@ export async function patchResource(
           next = r.object;
         }
       }
+      if (isRecord(next)) checkPatchedObject(def, next, patch, type, name, req);
     } catch (e) {
       if (e instanceof StatusError) throw e;
       fromPatchError(e);
@@ -162,6 +165,21 @@ export async function patchResource(
     }
   }
   throw statusErrors.modified({ group: def.group, resource: def.resource }, name);
+}
+
+/**
+ * What kube-apiserver checks of a patched object before storing it: it decodes into the kind's
+ * type (422 on field `patch`), and its name is the URL's (patcher.applyPatch's checkName; a
+ * root `$patch: replace|delete` leaves no name).
+ */
+function checkPatchedObject(def: ResourceDef, next: JSONObject, patch: unknown, type: string, name: string, req: RequestInfo): void {
+  assertPatchDepth(next);
+  const schemaName = kindSchemaName({ group: def.group, version: def.version, kind: def.kind });
+  if (schemaName) req.warnings.push(...checkPatchedTypes(next, patch, type, schemaName, req.fieldValidation));
+  const objName = isRecord(next.metadata) ? next.metadata.name : undefined;
+  if (objName !== name) {
+    throw statusErrors.badRequest(`the name of the object (${typeof objName === 'string' ? objName : ''}) does not match the name on the URL (${name})`);
+  }
 }
 
 function isRecord(v: unknown): v is Record<string, unknown> {

@@ -7,6 +7,7 @@
 
 import type { SchemaView } from '../../api/schema/view.js';
 import type { ManagedFieldsEntry } from '../../api/types.js';
+import { assertPatchDepth } from './depth.js';
 import { FieldSet, fieldPE, path, type Path } from './fieldpath.js';
 import { clone, deepEqual, goJSON, isObject, type JSONObject, type JSONValue } from './json.js';
 import { compareTyped, toFieldSet, type Comparison } from './typed.js';
@@ -318,6 +319,7 @@ export function recordUpdate(liveObj: JSONObject, newObj: JSONObject, managed: M
  */
 export function updateManagedFields(old: JSONObject | undefined, next: JSONObject, manager: string, operation: 'Update', opts: UpdateOptions): JSONObject {
   void operation;
+  assertPatchDepth(old, next);
   const managed = decodeLiveOrNew(old, next, !!opts.subresource);
   const newObj = withoutManagedFields(next);
   if (managed.size === 0 && old !== undefined) {

@@ -257,14 +257,14 @@ describe('apply errors', () => {
       name: 'a container without its key',
       applied: cfg({ containers: [{ image: 'x' }] }),
       type: ApplyTypedObjectError,
-      code: 500,
+      code: 400,
       message: 'failed to create typed patch object (default/web; /v1, Kind=Pod): .spec.containers: element 0: associative list with keys has an element that omits all key fields ["name"] (and doesn\'t have default values for any key fields)',
     },
     {
       name: 'two containers with the same name',
       applied: cfg({ containers: [{ name: 'a' }, { name: 'a' }] }),
       type: ApplyTypedObjectError,
-      code: 500,
+      code: 400,
       message: 'failed to create typed patch object (default/web; /v1, Kind=Pod): .spec.containers: duplicate entries for key [name="a"]',
     },
   ];

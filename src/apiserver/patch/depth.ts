@@ -1,0 +1,67 @@
+// Nesting-depth bounds for patch bodies and the values the patch engines walk. kube-apiserver
+// never recurses without bound: Go's encoding/json (and sigs.k8s.io/json, its fork) stops at
+// 10000 levels with `invalid character '{' exceeded max depth` (scanner.go pushParseState).
+// The patch engines here recurse on the JS stack, which holds fewer frames than Go's growable
+// stacks, so the bound is lower (MAX_PATCH_DEPTH) but worded as Go's decoder words it; a body
+// that passes it can be merged, tracked, validated and stored without a stack overflow.
+
+import { PatchBadRequestError } from './errors.js';
+
+/** Nesting levels (objects and arrays) a patch body or a patched object may have. */
+export const MAX_PATCH_DEPTH = 1000;
+
+/** 400 from a body nested deeper than MAX_PATCH_DEPTH. */
+export class PatchDepthError extends PatchBadRequestError {}
+
+/** Go's scanner error for the bracket that went one level too deep. */
+export function exceededDepthMessage(bracket: '{' | '['): string {
+  return `invalid character '${bracket}' exceeded max depth`;
+}
+
+/**
+ * Scans JSON text (without parsing it) the way Go's scanner counts depth; returns the error
+ * message for the first bracket beyond `max` levels, or undefined. Malformed text is left to
+ * the parser.
+ */
+export function jsonTextDepthError(text: string, max = MAX_PATCH_DEPTH): string | undefined {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+      continue;
+    }
+    if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) {
+      if (++depth > max) return exceededDepthMessage(c === 0x7b ? '{' : '[');
+    } else if (c === 0x7d || c === 0x5d) depth--;
+  }
+  return undefined;
+}
+
+/**
+ * The first bracket beyond `max` levels in an already-parsed value (iterative, so it is safe
+ * on any input), or undefined.
+ */
+export function valueDepthError(v: unknown, max = MAX_PATCH_DEPTH): string | undefined {
+  const stack: [unknown, number][] = [[v, 0]];
+  while (stack.length > 0) {
+    const [cur, d] = stack.pop()!;
+    if (cur === null || typeof cur !== 'object') continue;
+    if (d + 1 > max) return exceededDepthMessage(Array.isArray(cur) ? '[' : '{');
+    for (const child of Array.isArray(cur) ? cur : Object.values(cur)) {
+      if (child !== null && typeof child === 'object') stack.push([child, d + 1]);
+    }
+  }
+  return undefined;
+}
+
+/** Throws PatchDepthError (400) when a value is nested deeper than MAX_PATCH_DEPTH. */
+export function assertPatchDepth(...values: unknown[]): void {
+  for (const v of values) {
+    const message = valueDepthError(v);
+    if (message) throw new PatchDepthError(message);
+  }
+}
