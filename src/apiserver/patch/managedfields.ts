@@ -10,7 +10,7 @@ import type { ManagedFieldsEntry } from '../../api/types.js';
 import { assertPatchDepth } from './depth.js';
 import { FieldSet, fieldPE, path, type Path } from './fieldpath.js';
 import { clone, deepEqual, goJSON, isObject, type JSONObject, type JSONValue } from './json.js';
-import { compareTyped, toFieldSet, type Comparison } from './typed.js';
+import { compareTyped, omitEmpty, toFieldSet, type Comparison } from './typed.js';
 
 export type ManagedFieldsOperation = 'Apply' | 'Update';
 
@@ -292,7 +292,9 @@ export function updateManagerInfo(manager: string, apiVersion: string, subresour
  * the fields that changed from `liveObj` to `newObj` move to `manager`, whose entry gets `now`.
  * Mutates `managed`.
  */
-export function recordUpdate(liveObj: JSONObject, newObj: JSONObject, managed: Managed, manager: string, opts: UpdateOptions): void {
+export function recordUpdate(liveIn: JSONObject, newIn: JSONObject, managed: Managed, manager: string, opts: UpdateOptions): void {
+  const liveObj = omitEmpty(liveIn, opts.schema) as JSONObject;
+  const newObj = omitEmpty(newIn, opts.schema) as JSONObject;
   const reset = resetFieldSet(opts.resetFields);
   const current = managerIdentifier('current-operation', 'Update', opts.apiVersion, opts.subresource ?? '');
   const { id, info } = updateManagerInfo(manager, opts.apiVersion, opts.subresource);

@@ -215,6 +215,30 @@ export function validateTyped(v: JSONValue, ref: TypeRef, path: Path = []): stri
   return errs;
 }
 
+/**
+ * A value as an Update's typed object is (ToUnstructured of the Go struct): members holding
+ * `undefined` are absent, and so are empty maps (additionalProperties: Go's map fields are all
+ * omitempty), so an Update never owns an empty `metadata.labels` it did not really set.
+ * Structs and lists are kept: an empty struct (`emptyDir: {}`) is a value. Inputs are not modified.
+ */
+export function omitEmpty(v: JSONValue, ref: TypeRef): JSONValue {
+  if (Array.isArray(v)) {
+    const list = resolve(ref).list;
+    return v.map((item) => omitEmpty(item, list ? list.elem : UNTYPED));
+  }
+  if (!isObject(v)) return v;
+  const m = resolve(ref).map;
+  const out: JSONObject = {};
+  for (const k of Object.keys(v)) {
+    const child = v[k] as JSONValue | undefined;
+    if (child === undefined) continue;
+    const f = m ? mapField(m, k).ref : UNTYPED;
+    if (typeof f === 'object' && f.type === 'map' && isObject(child) && Object.keys(child).every((ck) => child[ck] === undefined)) continue;
+    setKey(out, k, omitEmpty(child, f));
+  }
+  return out;
+}
+
 /** The set of fields a value sets (upstream TypedValue.ToFieldSet). */
 export function toFieldSet(v: JSONValue, ref: TypeRef): FieldSet {
   const set = new FieldSet();
