@@ -1,8 +1,9 @@
 // PATCH for every resource (merge, JSON, strategic merge, server-side apply) and field
 // ownership (metadata.managedFields) for every write, on top of the patch engines.
 
+import { defaultPod } from '../api/defaults.js';
 import { kindSchemaName, schemaView, type SchemaView } from '../api/schema/index.js';
-import type { KubeObject } from '../api/types.js';
+import type { KubeObject, Pod } from '../api/types.js';
 import {
   applyConflictError,
   applyJSONPatch,
@@ -154,7 +155,7 @@ export async function patchResource(
     // the version just read, and a lost race is retried.
     const explicitRV = isRecord(next.metadata) && typeof next.metadata.resourceVersion === 'string' && next.metadata.resourceVersion !== String(kv.modRevision);
     if (explicitRV) throw statusErrors.modified({ group: def.group, resource: def.resource }, name);
-    const candidate = next as KubeObject;
+    const candidate = defaultPatched(api, def, next, path.subresource) as KubeObject;
     candidate.metadata = { ...(candidate.metadata ?? {}), resourceVersion: String(kv.modRevision) };
     try {
       const obj = await api.update(def, ns, name, candidate, { ...req, managedFieldsDone: type === applyPatchType }, path.subresource);
@@ -180,6 +181,17 @@ function checkPatchedObject(def: ResourceDef, next: JSONObject, patch: unknown, 
   if (objName !== name) {
     throw statusErrors.badRequest(`the name of the object (${typeof objName === 'string' ? objName : ''}) does not match the name on the URL (${name})`);
   }
+}
+
+/**
+ * A patched object is defaulted again, as kube-apiserver's decode (JSON/merge), applyPatchToObject
+ * (strategic) and the field manager's Apply (objectDefaulter.Default) do: a field an apply prunes,
+ * or a patch removes, that has a default gets it back instead of reading as a spec change (after
+ * kubectl's CSA→SSA migration, kubectl owns the defaulted fields its manifest does not set).
+ */
+function defaultPatched(api: Api, def: ResourceDef, next: JSONObject, subresource: string | undefined): JSONObject {
+  if (def.resource !== 'pods' || subresource) return next;
+  return defaultPod(next as unknown as Pod, { gates: api.gates }) as unknown as JSONObject;
 }
 
 function isRecord(v: unknown): v is Record<string, unknown> {
