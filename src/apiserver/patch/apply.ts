@@ -275,7 +275,8 @@ export function applyPatch(live: JSONObject | undefined, applied: unknown, opts:
   assertPatchDepth(live, applied);
   if (!isObject(applied)) {
     const t = Array.isArray(applied) ? 'array' : applied === null ? 'null' : typeof applied;
-    throw new ApplyBadRequestError(`error decoding patch: json: cannot unmarshal ${t} into Go value of type map[string]interface {}`);
+    // applyPatcher's yaml.Unmarshal into map[string]interface{} (sigs.k8s.io/yaml wraps the json error).
+    throw new ApplyBadRequestError(`error decoding YAML: error unmarshaling JSON: json: cannot unmarshal ${t} into Go value of type map[string]interface {}`);
   }
   if (applied.apiVersion !== opts.apiVersion || (opts.kind !== undefined && applied.kind !== opts.kind)) {
     throw new ApplyBadRequestError(`invalid object type: ${gvkString(applied)}`);

@@ -7,7 +7,8 @@
 //     (jsonpatch.DecodePatch);
 //   - strategic merge patch: the bare json error (strategicPatchObject);
 //   - apply: `error decoding YAML: <yaml error>` (applyPatcher); too deep a body is go-yaml's
-//     `yaml: exceeded max depth of N` as sigs.k8s.io/yaml reports it.
+//     `yaml: exceeded max depth of N` as sigs.k8s.io/yaml reports it (js-yaml's own syntax
+//     errors keep js-yaml's wording).
 
 import { load as loadYAML } from 'js-yaml';
 import { jsonTextDepthError, MAX_PATCH_DEPTH, valueDepthError } from './depth.js';
@@ -28,7 +29,8 @@ function jsonDecodeError(type: string, detail: string, fieldValidation: string):
   return new PatchBodyError(detail);
 }
 
-const yamlTooDeep = `error decoding YAML: error converting YAML to JSON: yaml: exceeded max depth of ${MAX_PATCH_DEPTH}`;
+// sigs.k8s.io/yaml wraps go-yaml's error twice (yamlToJSONTarget, then unmarshal).
+const yamlTooDeep = `error decoding YAML: error converting YAML to JSON: error converting YAML to JSON: yaml: exceeded max depth of ${MAX_PATCH_DEPTH}`;
 
 /** Parses a PATCH body of `type`; throws PatchBodyError (400) with upstream's wording. */
 export function decodePatchBody(body: Buffer | string, type: string, fieldValidation: string): unknown {

@@ -54,7 +54,7 @@ interface Row {
 }
 
 const generic422 = 'the server rejected our request due to an error in our request';
-const tooDeepYAML = `error decoding YAML: error converting YAML to JSON: yaml: exceeded max depth of ${MAX_PATCH_DEPTH}`;
+const tooDeepYAML = `error decoding YAML: error converting YAML to JSON: error converting YAML to JSON: yaml: exceeded max depth of ${MAX_PATCH_DEPTH}`;
 
 const rows: Row[] = [
   // Depth: Go's decoder stops at its max depth with this text; the engines never see the body.
@@ -109,8 +109,8 @@ const rows: Row[] = [
   { name: 'a JSON patch that is not a list is 400', type: JSONP, body: { op: 'add' }, query: 'fieldValidation=Ignore', code: 400, reason: 'BadRequest', message: 'json: cannot unmarshal object into Go value of type jsonpatch.Patch' },
 
   // Apply bodies that are not objects or lack apiVersion/kind.
-  { name: 'an apply body that is a list is 400', type: APPLY, body: [1, 2], query: 'fieldManager=m', code: 400, reason: 'BadRequest', message: 'json: cannot unmarshal array into Go value of type map[string]interface {}' },
-  { name: 'an apply body that is a number is 400', type: APPLY, body: 5, query: 'fieldManager=m', code: 400, reason: 'BadRequest', message: 'json: cannot unmarshal number into Go value of type map[string]interface {}' },
+  { name: 'an apply body that is a list is 400', type: APPLY, body: [1, 2], query: 'fieldManager=m', code: 400, reason: 'BadRequest', message: 'error decoding YAML: error unmarshaling JSON: json: cannot unmarshal array into Go value of type map[string]interface {}' },
+  { name: 'an apply body that is a number is 400', type: APPLY, body: 5, query: 'fieldManager=m', code: 400, reason: 'BadRequest', message: 'error decoding YAML: error unmarshaling JSON: json: cannot unmarshal number into Go value of type map[string]interface {}' },
   { name: 'an apply body without apiVersion is 400', type: APPLY, body: { kind: 'Pod', metadata: { name: 'p' } }, query: 'fieldManager=m', code: 400, reason: 'BadRequest', message: 'invalid object type: /, Kind=Pod' },
   { name: 'an apply body without kind is 400', type: APPLY, body: { apiVersion: 'v1', metadata: { name: 'p' } }, query: 'fieldManager=m', code: 400, reason: 'BadRequest', message: 'invalid object type: /v1, Kind=' },
   { name: 'an apply list item without its key is 400', type: APPLY, body: applied({ spec: { containers: [{ image: 'x' }] } }), query: 'fieldManager=m', code: 400, reason: 'BadRequest', message: '.spec.containers: element 0: associative list with keys has an element that omits all key fields ["name"]' },
