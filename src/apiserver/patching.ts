@@ -12,6 +12,7 @@ import {
   applyStrategicMergePatch,
   assertPatchDepth,
   checkPatchedTypes,
+  zeroNullMapValues,
   decodePatchBody,
   managerOrUserAgent,
   PatchDepthError,
@@ -177,6 +178,7 @@ function checkPatchedObject(def: ResourceDef, next: JSONObject, patch: unknown, 
   assertPatchDepth(next);
   const schemaName = kindSchemaName({ group: def.group, version: def.version, kind: def.kind });
   if (schemaName) req.warnings.push(...checkPatchedTypes(next, patch, type, schemaName, req.fieldValidation));
+  zeroNullMapValues(next, schemaOf(def));
   const objName = isRecord(next.metadata) ? next.metadata.name : undefined;
   if (objName !== name) {
     throw statusErrors.badRequest(`the name of the object (${typeof objName === 'string' ? objName : ''}) does not match the name on the URL (${name})`);

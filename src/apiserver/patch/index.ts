@@ -84,5 +84,5 @@ export { compareTyped, mergeTyped, toFieldSet, validateTyped, type Comparison } 
 export type { JSONObject, JSONValue } from './json.js';
 export { MAX_PATCH_DEPTH, PatchDepthError, assertPatchDepth, jsonTextDepthError, valueDepthError } from './depth.js';
 export { decodePatchBody, PatchBodyError, APPLY_PATCH, JSON_PATCH, MERGE_PATCH, STRATEGIC_MERGE_PATCH } from './body.js';
-export { checkPatchedTypes, PatchedObjectInvalidError } from './patched.js';
+export { checkPatchedTypes, PatchedObjectInvalidError, zeroNullMapValues } from './patched.js';
 export { unstructuredConvertMessage } from './converter.js';

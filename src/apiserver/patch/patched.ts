@@ -9,6 +9,8 @@
 // they are the same 422 with `strict decoding error: unknown field "spec.x"`, with Warn a warning.
 // (Server-side apply drops them too, warning under Strict or Warn: upstream's typed conversion
 // refuses them with paths this decoder does not produce.)
+// A null left as the value of a map of scalars (a JSON patch `add` without a value, which
+// evanphx/json-patch v4 applies as null) decodes to the type's zero value: labels.x = "".
 
 import { errorBody, fieldError, invalidMessage } from '../../api/fielderrors.js';
 import { decodeErrorMessage, strictDecodingMessage, strictProblems } from '../../api/schema/index.js';
@@ -17,7 +19,8 @@ import { removeField } from '../decode.js';
 import { APPLY_PATCH, STRATEGIC_MERGE_PATCH } from './body.js';
 import { unstructuredConvertMessage } from './converter.js';
 import { PatchError } from './errors.js';
-import { goValue } from './json.js';
+import type { SchemaView } from '../../api/schema/view.js';
+import { goValue, isObject, setKey, type JSONValue } from './json.js';
 
 /** 422 from a patch whose result does not decode into the kind's type. */
 export class PatchedObjectInvalidError extends PatchError {
@@ -33,6 +36,24 @@ export class PatchedObjectInvalidError extends PatchError {
     const s = super.toStatus();
     s.details = { causes: [{ reason: 'FieldValueInvalid', message: errorBody(fieldError.invalid('patch', this.badValue, this.detail)), field: 'patch' }] };
     return s;
+  }
+}
+
+const scalarZero: Partial<Record<SchemaView['type'], JSONValue>> = { string: '', integer: 0, number: 0, boolean: false };
+
+/** Replaces nulls in maps of scalars (labels, annotations, nodeSelector...) with Go's zero value. */
+export function zeroNullMapValues(v: JSONValue, schema: SchemaView | undefined): void {
+  if (!schema) return;
+  if (Array.isArray(v)) {
+    if (schema.type === 'array') for (const item of v) zeroNullMapValues(item, schema.elements());
+    return;
+  }
+  if (!isObject(v)) return;
+  const elem = schema.type === 'map' ? schema.elements() : undefined;
+  const zero = elem ? scalarZero[elem.type] : undefined;
+  for (const k of Object.keys(v)) {
+    if (v[k] === null && zero !== undefined) setKey(v, k, zero);
+    else zeroNullMapValues(v[k], schema.type === 'object' ? schema.property(k) : elem);
   }
 }
 

@@ -153,6 +153,14 @@ describe('PATCH hardening: malformed bodies are 4xx Status answers', () => {
     assert.equal(res.status, 200, res.text.slice(0, 300));
   });
 
+  it('a JSON patch add without a value sets the label to "" (evanphx adds null; decoding makes it the zero value)', async () => {
+    const res = await admin.request('PATCH', podPath, JSON.stringify([{ op: 'add', path: '/metadata/labels/x' }]), { 'Content-Type': JSONP });
+    assert.equal(res.status, 200, res.text.slice(0, 300));
+    assert.deepEqual(res.json().metadata.labels, { a: 'b', x: '' });
+    const back = await admin.request('PATCH', podPath, JSON.stringify([{ op: 'remove', path: '/metadata/labels/x' }]), { 'Content-Type': JSONP });
+    assert.equal(back.status, 200, back.text.slice(0, 300));
+  });
+
   it('the pod is intact after every refused patch', async () => {
     const res = await admin.request('GET', podPath);
     assert.equal(res.status, 200);
