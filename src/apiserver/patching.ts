@@ -12,7 +12,6 @@ import {
   applyStrategicMergePatch,
   assertPatchDepth,
   checkPatchedTypes,
-  zeroNullMapValues,
   decodePatchBody,
   managerOrUserAgent,
   PatchDepthError,
@@ -20,6 +19,7 @@ import {
   POD_ZERO_OBJECT,
   resourceVersionConflicts,
   updateManagedFields,
+  zeroNullMapValues,
   type JSONObject,
 } from './patch/index.js';
 import { decodeStored } from './objects.js';
