@@ -7,8 +7,8 @@
 //   ` "" is invalid: patch: Invalid value: "map[spec:map[containers:5]]": cannot convert int64 to slice`
 // Unknown fields the patch leaves are dropped, as decoding drops them; with fieldValidation=Strict
 // they are the same 422 with `strict decoding error: unknown field "spec.x"`, with Warn a warning.
-// (Server-side apply drops them too, warning under Strict or Warn: upstream's typed conversion
-// refuses them with paths this decoder does not produce.)
+// (Server-side apply never gets here with one: its typed conversion refuses them first,
+// `.spec.x: field not declared in schema`.)
 // A null left as the value of a map of scalars (a JSON patch `add` without a value, which
 // evanphx/json-patch v4 applies as null) decodes to the type's zero value: labels.x = "".
 

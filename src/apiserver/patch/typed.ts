@@ -184,7 +184,8 @@ function typeMismatch(ref: TypeRef, v: JSONValue): string | undefined {
 
 /**
  * Checks an applied configuration the way ObjectToTyped does: values of the schema's JSON type,
- * list keys present, no duplicates.
+ * fields the schema declares (a struct has no element type for others), list keys present, no
+ * duplicates.
  */
 export function validateTyped(v: JSONValue, ref: TypeRef, path: Path = []): string[] {
   const mismatch = typeMismatch(ref, v);
@@ -194,7 +195,12 @@ export function validateTyped(v: JSONValue, ref: TypeRef, path: Path = []): stri
   const errs: string[] = [];
   if (kind === 'map') {
     const m = entriesOf(v);
-    for (const k of Object.keys(m)) errs.push(...validateTyped(m[k], mapField(atom.map!, k).ref, [...path, fieldPE(k)]));
+    const struct = typeof ref === 'object' && ref.type === 'object';
+    for (const k of Object.keys(m)) {
+      const f = mapField(atom.map!, k);
+      if (struct && !f.declared) errs.push(`${pathString([...path, fieldPE(k)])}: field not declared in schema`);
+      else errs.push(...validateTyped(m[k], f.ref, [...path, fieldPE(k)]));
+    }
   } else if (kind === 'list') {
     const list = atom.list!;
     const seen = new Set<string>();

@@ -113,6 +113,7 @@ const rows: Row[] = [
   { name: 'an apply body that is a number is 400', type: APPLY, body: 5, query: 'fieldManager=m', code: 400, reason: 'BadRequest', message: 'error decoding YAML: error unmarshaling JSON: json: cannot unmarshal number into Go value of type map[string]interface {}' },
   { name: 'an apply body without apiVersion is 400', type: APPLY, body: { kind: 'Pod', metadata: { name: 'p' } }, query: 'fieldManager=m', code: 400, reason: 'BadRequest', message: 'invalid object type: /, Kind=Pod' },
   { name: 'an apply body without kind is 400', type: APPLY, body: { apiVersion: 'v1', metadata: { name: 'p' } }, query: 'fieldManager=m', code: 400, reason: 'BadRequest', message: 'invalid object type: /v1, Kind=' },
+  { name: 'an unknown field in an apply body is 400 (typed conversion, whatever fieldValidation)', type: APPLY, body: applied({ spec: { containers: [{ name: 'c', image: 'busybox', bogus: 1 }], bogus: true } }), query: 'fieldManager=m&fieldValidation=Ignore', code: 400, reason: 'BadRequest', message: 'failed to create typed patch object (default/p; /v1, Kind=Pod): errors:\n  .spec.containers[name="c"].bogus: field not declared in schema\n  .spec.bogus: field not declared in schema' },
   { name: 'an apply list item without its key is 400', type: APPLY, body: applied({ spec: { containers: [{ image: 'x' }] } }), query: 'fieldManager=m', code: 400, reason: 'BadRequest', message: '.spec.containers: element 0: associative list with keys has an element that omits all key fields ["name"]' },
 ];
 
