@@ -3,7 +3,8 @@
 // BindingREST: a pod that already has a node, or is being deleted, cannot be bound (409); the
 // Binding's annotations are copied onto the pod, and PodScheduled=True is set in the same
 // write (a watcher never sees a bound pod without it). A write that lost a race with another
-// update is retried on the fresh object.
+// update is retried on the fresh object. Like upstream's assignPod (a storage update that
+// bypasses the field manager), binding records no managedFields.
 
 import { updatePodCondition } from '../api/podconditions.js';
 import type { Pod } from '../api/types.js';
@@ -38,7 +39,7 @@ export async function bindPod(api: Api, namespace: string, name: string, node: s
       status: { ...(pod.status ?? {}), conditions: updatePodCondition(pod.status?.conditions ?? [], { type: 'PodScheduled', status: 'True' }, timestamp(api.now())).conditions },
     };
     try {
-      return (await api.update(def, namespace, name, next, { ...req, fieldManager: req.fieldManager ?? 'bulkhead-scheduler' }, 'binding')) as Pod;
+      return (await api.update(def, namespace, name, next, { ...req, managedFieldsDone: true }, 'binding')) as Pod;
     } catch (e) {
       if (e instanceof StatusError && e.code === 409 && e.status.reason === 'Conflict') continue;
       throw e;

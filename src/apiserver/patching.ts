@@ -1,21 +1,26 @@
 // PATCH for every resource (merge, JSON, strategic merge, server-side apply) and field
 // ownership (metadata.managedFields) for every write, on top of the patch engines.
 
-import { BoundedDecodeError, loadYAML, parseJSONBounded } from '../api/boundedyaml.js';
+import { defaultPod } from '../api/defaults.js';
 import { queryBool } from '../api/queryparams.js';
 import { kindSchemaName, schemaView, type SchemaView } from '../api/schema/index.js';
-import type { KubeObject } from '../api/types.js';
+import type { KubeObject, Pod } from '../api/types.js';
 import {
   applyConflictError,
   applyJSONPatch,
   applyMergePatch,
   applyPatch,
   applyStrategicMergePatch,
+  assertPatchDepth,
+  checkPatchedTypes,
+  decodePatchBody,
   managerOrUserAgent,
+  PatchDepthError,
   PatchError,
   POD_ZERO_OBJECT,
   resourceVersionConflicts,
   updateManagedFields,
+  zeroNullMapValues,
   type JSONObject,
 } from './patch/index.js';
 import { decodeStored } from './objects.js';
@@ -43,6 +48,8 @@ export function schemaOf(def: ResourceDef): SchemaView | undefined {
 
 function fromPatchError(e: unknown): never {
   if (e instanceof PatchError) throw new StatusError(e.toStatus());
+  // A stack overflow is a value nested too deep for the engines: the client's, bounded at decode.
+  if (e instanceof RangeError && /call stack/i.test(e.message)) throw new StatusError(new PatchDepthError("invalid character '{' exceeded max depth").toStatus());
   throw e;
 }
 
@@ -73,28 +80,6 @@ export function trackUpdate(def: ResourceDef, old: KubeObject | undefined, next:
   }
 }
 
-/** As validateAndTranscodePatch and the apply patcher word a body they cannot decode. */
-function parseBody(body: Buffer, type: string): unknown {
-  const text = body.toString('utf8');
-  if (type !== applyPatchType) {
-    try {
-      return parseJSONBounded(text);
-    } catch {
-      throw statusErrors.badRequest('invalid JSON patch');
-    }
-  }
-  try {
-    return loadYAML(text);
-  } catch (e) {
-    // A body that starts with '{' is JSON to the transcoder; the apply patcher's YAML decoder
-    // then refuses it. Other YAML is refused by the transcoder.
-    if (e instanceof BoundedDecodeError) {
-      throw statusErrors.badRequest(text.trimStart().startsWith('{') ? `error decoding patch: error converting YAML to JSON: ${e.message}` : `error encoding patch: ${e.message}`);
-    }
-    throw statusErrors.badRequest(`error decoding patch: ${(e as Error).message}`);
-  }
-}
-
 /** The handler's PATCH: read, patch, write with compare-and-swap, retry on a lost race. */
 export async function patchResource(
   api: Api,
@@ -112,7 +97,12 @@ export async function patchResource(
   const name = path.name!;
   const ns = path.namespace;
   const schema = schemaOf(def);
-  const patch = parseBody(body, type);
+  let patch: unknown;
+  try {
+    patch = decodePatchBody(body, type);
+  } catch (e) {
+    fromPatchError(e);
+  }
   const force = queryBool(query.get('force'));
   if (type === applyPatchType && !req.fieldManager) {
     throw statusErrors.badRequest('PatchOptions.meta.k8s.io "" is invalid: fieldManager: Required value: is required for apply patch');
@@ -128,7 +118,9 @@ export async function patchResource(
       let result;
       try {
         result = applyPatch(undefined, patch, { manager: req.fieldManager!, force, schema, apiVersion: groupVersion(def), kind: def.kind, now: api.now(), ...ownershipOptions(def) });
+        if (result.object) checkPatchedObject(def, result.object, patch, type, name, req);
       } catch (e) {
+        if (e instanceof StatusError) throw e;
         fromPatchError(e);
       }
       if (result.conflicts) throw new StatusError(applyConflictError(result.conflicts).toStatus());
@@ -155,6 +147,7 @@ export async function patchResource(
           next = r.object;
         }
       }
+      if (isRecord(next)) checkPatchedObject(def, next, patch, type, name, req);
     } catch (e) {
       if (e instanceof StatusError) throw e;
       fromPatchError(e);
@@ -164,7 +157,7 @@ export async function patchResource(
     // the version just read, and a lost race is retried.
     const explicitRV = isRecord(next.metadata) && typeof next.metadata.resourceVersion === 'string' && next.metadata.resourceVersion !== String(kv.modRevision);
     if (explicitRV) throw statusErrors.modified({ group: def.group, resource: def.resource }, name);
-    const candidate = next as KubeObject;
+    const candidate = defaultPatched(api, def, next, path.subresource) as KubeObject;
     candidate.metadata = { ...(candidate.metadata ?? {}), resourceVersion: String(kv.modRevision) };
     try {
       const obj = await api.update(def, ns, name, candidate, { ...req, managedFieldsDone: type === applyPatchType }, path.subresource);
@@ -175,6 +168,33 @@ export async function patchResource(
     }
   }
   throw statusErrors.modified({ group: def.group, resource: def.resource }, name);
+}
+
+/**
+ * What kube-apiserver checks of a patched object before storing it: it decodes into the kind's
+ * type (422 on field `patch`), and its name is the URL's (patcher.applyPatch's checkName; a
+ * root `$patch: replace|delete` leaves no name).
+ */
+function checkPatchedObject(def: ResourceDef, next: JSONObject, patch: unknown, type: string, name: string, req: RequestInfo): void {
+  assertPatchDepth(next);
+  const schemaName = kindSchemaName({ group: def.group, version: def.version, kind: def.kind });
+  if (schemaName) req.warnings.push(...checkPatchedTypes(next, patch, type, schemaName, req.fieldValidation));
+  zeroNullMapValues(next, schemaOf(def));
+  const objName = isRecord(next.metadata) ? next.metadata.name : undefined;
+  if (objName !== name) {
+    throw statusErrors.badRequest(`the name of the object (${typeof objName === 'string' ? objName : ''}) does not match the name on the URL (${name})`);
+  }
+}
+
+/**
+ * A patched object is defaulted again, as kube-apiserver's decode (JSON/merge), applyPatchToObject
+ * (strategic) and the field manager's Apply (objectDefaulter.Default) do: a field an apply prunes,
+ * or a patch removes, that has a default gets it back instead of reading as a spec change (after
+ * kubectl's CSA→SSA migration, kubectl owns the defaulted fields its manifest does not set).
+ */
+function defaultPatched(api: Api, def: ResourceDef, next: JSONObject, subresource: string | undefined): JSONObject {
+  if (def.resource !== 'pods' || subresource) return next;
+  return defaultPod(next as unknown as Pod, { gates: api.gates }) as unknown as JSONObject;
 }
 
 function isRecord(v: unknown): v is Record<string, unknown> {

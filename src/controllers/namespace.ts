@@ -6,9 +6,11 @@ import type { Api, RequestInfo } from '../apiserver/rest.js';
 import { resources } from '../apiserver/resources.js';
 import { StatusError } from '../apiserver/status.js';
 import { KeyedQueue } from './queue.js';
+import { componentUserAgent } from './useragent.js';
 
 const controllerUser: RequestInfo = {
   user: { name: 'system:serviceaccount:kube-system:namespace-controller', groups: ['system:masters'] },
+  userAgent: componentUserAgent('kube-controller-manager', 'system:serviceaccount:kube-system:namespace-controller'),
   dryRun: false,
   fieldValidation: 'Ignore',
   warnings: [],

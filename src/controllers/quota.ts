@@ -9,10 +9,12 @@ import type { Api, RequestInfo } from '../apiserver/rest.js';
 import { StatusError } from '../apiserver/status.js';
 import { stableJSON } from '../api/stablejson.js';
 import { KeyedQueue } from './queue.js';
+import { componentUserAgent } from './useragent.js';
 import { storageKey } from '../apiserver/resources.js';
 
 const controllerUser: RequestInfo = {
   user: { name: 'system:serviceaccount:kube-system:resourcequota-controller', groups: ['system:masters'] },
+  userAgent: componentUserAgent('kube-controller-manager', 'system:serviceaccount:kube-system:resourcequota-controller'),
   dryRun: false,
   fieldValidation: 'Ignore',
   warnings: [],

@@ -35,6 +35,7 @@ import { pickNode, type ScheduleDecision } from '../scheduler/pick.js';
 import { ApiEventRecorder } from './events.js';
 import { TokenBucket } from './ratelimit.js';
 import { KeyedQueue } from './queue.js';
+import { componentUserAgent } from './useragent.js';
 
 export const defaultSchedulerName = 'default-scheduler';
 
@@ -51,7 +52,9 @@ export const defaultClientBurst = 100;
 const schedulerUser: RequestInfo = {
   user: { name: 'system:kube-scheduler', groups: ['system:masters'] },
   dryRun: false,
-  fieldManager: 'default-scheduler',
+  // Recorded in managedFields as kube-scheduler's writes are ("default-scheduler" is the profile's
+  // schedulerName, the events' source, not the manager).
+  userAgent: componentUserAgent('kube-scheduler', 'scheduler'),
   fieldValidation: 'Ignore',
   warnings: [],
 };

@@ -137,7 +137,7 @@ describe('SchedulerController on watch caches', () => {
     assert.deepEqual(
       (p.metadata.managedFields ?? []).map((m) => [m.manager, m.operation, m.subresource ?? '']).sort(),
       [
-        ['default-scheduler', 'Update', 'status'],
+        ['kube-scheduler', 'Update', 'status'],
         ['unknown', 'Update', ''],
       ],
     );

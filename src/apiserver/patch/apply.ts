@@ -18,6 +18,7 @@
 
 import type { SchemaView } from '../../api/schema/view.js';
 import type { ManagedFieldsEntry, StatusCause } from '../../api/types.js';
+import { assertPatchDepth } from './depth.js';
 import { ApplyBadRequestError, ApplyConflictError, ApplyInternalError, PatchError, type ApplyConflict } from './errors.js';
 import { FieldSet, pathString, type Path } from './fieldpath.js';
 import { clone, compareStrings, deepEqual, goJSON, goQuote, isObject, type JSONObject, type JSONValue } from './json.js';
@@ -85,10 +86,15 @@ export interface ApplyConflicts {
 
 export type ApplyResult = ApplySuccess | ApplyConflicts;
 
-/** 500 from apply when a list in the applied configuration lacks keys or repeats one. */
+/**
+ * An applied configuration that does not fit the schema: a list item without keys or with a
+ * repeated one, a list or map where the schema has another type. Upstream answers 500 (the
+ * error is not a Status); it is the client's mistake, so 400 BadRequest with upstream's text,
+ * as kubernetes/kubernetes#139255 proposes.
+ */
 export class ApplyTypedObjectError extends PatchError {
-  readonly code = 500;
-  readonly reason = '';
+  readonly code = 400;
+  readonly reason = 'BadRequest';
 }
 
 function gvkString(obj: JSONObject): string {
@@ -262,13 +268,15 @@ function hasLastApplied(obj: JSONObject): boolean {
  * The caller still defaults and validates the result, and checks preconditions it carries
  * (e.g. metadata.resourceVersion).
  * @throws ApplyBadRequestError (400) for a wrong apiVersion/kind or managedFields in `applied`;
- *         ApplyTypedObjectError (500, as upstream) for list items without keys or with duplicate keys;
+ *         ApplyTypedObjectError (400) for a configuration that does not fit the schema;
  *         ApplyInternalError (500) when the live managedFields do not decode.
  */
 export function applyPatch(live: JSONObject | undefined, applied: unknown, opts: ApplyOptions): ApplyResult {
+  assertPatchDepth(live, applied);
   if (!isObject(applied)) {
     const t = Array.isArray(applied) ? 'array' : applied === null ? 'null' : typeof applied;
-    throw new ApplyBadRequestError(`error decoding patch: json: cannot unmarshal ${t} into Go value of type map[string]interface {}`);
+    // applyPatcher's yaml.Unmarshal into map[string]interface{} (sigs.k8s.io/yaml wraps the json error).
+    throw new ApplyBadRequestError(`error decoding YAML: error unmarshaling JSON: json: cannot unmarshal ${t} into Go value of type map[string]interface {}`);
   }
   if (applied.apiVersion !== opts.apiVersion || (opts.kind !== undefined && applied.kind !== opts.kind)) {
     throw new ApplyBadRequestError(`invalid object type: ${gvkString(applied)}`);

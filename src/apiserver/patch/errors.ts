@@ -2,10 +2,13 @@
 // kube-apiserver answers with (k8s.io/apiserver pkg/endpoints/handlers/patch.go):
 //   - undecodable patch documents and bad strategic-merge-patch formats: 400 BadRequest;
 //   - JSON patch operations that do not apply: 422 Invalid, whose Status message is the generic
-//     "the server rejected our request due to an error in our request" (errors.NewGenericServerResponse
-//     drops the precise text, which stays available here as `message`);
+//     "the server rejected our request due to an error in our request" while the precise text
+//     (`message` here) goes in details.causes[0] with reason UnexpectedServerResponse, as
+//     errors.NewGenericServerResponse builds it;
 //   - strategic merge patch errors outside interpretStrategicMergePatchError's list (unknown
-//     `$patch` value, missing merge key, ...): 500 with reason "" and the raw text, as upstream;
+//     `$patch` value, missing merge key, ...): upstream answers 500 with reason "" because the
+//     error is not a Status; these are the client's mistakes, so Bulkhead answers 400 BadRequest
+//     with upstream's text (kubernetes/kubernetes#79210, #139253 ask for exactly that);
 //   - server-side apply conflicts: 409 Conflict with FieldManagerConflict causes.
 
 import type { Status, StatusCause } from '../../api/types.js';
@@ -72,6 +75,9 @@ export class JSONPatchApplyError extends PatchError {
   override get statusMessage(): string {
     return 'the server rejected our request due to an error in our request';
   }
+  override toStatus(): Status {
+    return genericResponseStatus(super.toStatus(), this.message);
+  }
 }
 
 /** 422: a `test` operation found a different value: `testing value /x failed: test failed`. */
@@ -79,21 +85,32 @@ export class JSONPatchTestError extends JSONPatchApplyError {}
 
 /**
  * A strategic merge patch that cannot be applied. The code follows upstream's
- * interpretStrategicMergePatchError: 400 for malformed directives, 422 for lists of lists,
- * 500 (reason "") for everything else.
+ * interpretStrategicMergePatchError: 422 for lists of lists and content that does not match
+ * `$retainKeys`, 400 for malformed directives and everything else (where upstream's 500 is
+ * the client's mistake).
  */
 export class StrategicMergePatchError extends PatchError {
   readonly reason: string;
   constructor(
     message: string,
-    readonly code: 400 | 422 | 500,
+    readonly code: 400 | 422,
   ) {
     super(message);
-    this.reason = code === 400 ? 'BadRequest' : code === 422 ? 'Invalid' : '';
+    this.reason = code === 400 ? 'BadRequest' : 'Invalid';
   }
   override get statusMessage(): string {
     return this.code === 422 ? 'the server rejected our request due to an error in our request' : this.message;
   }
+  override toStatus(): Status {
+    const s = super.toStatus();
+    return this.code === 422 ? genericResponseStatus(s, this.message) : s;
+  }
+}
+
+/** The details errors.NewGenericServerResponse gives a 422: the precise text as the one cause. */
+function genericResponseStatus(s: Status, serverMessage: string): Status {
+  if (serverMessage) s.details = { causes: [{ reason: 'UnexpectedServerResponse', message: serverMessage }] };
+  return s;
 }
 
 /** 400 from server-side apply: wrong apiVersion/kind, managedFields in the applied config. */

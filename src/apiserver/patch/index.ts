@@ -82,3 +82,7 @@ export {
 } from './apply.js';
 export { compareTyped, mergeTyped, toFieldSet, validateTyped, type Comparison } from './typed.js';
 export type { JSONObject, JSONValue } from './json.js';
+export { MAX_PATCH_DEPTH, PatchDepthError, assertPatchDepth, valueDepthError } from './depth.js';
+export { decodePatchBody, PatchBodyError, APPLY_PATCH, JSON_PATCH, MERGE_PATCH, STRATEGIC_MERGE_PATCH } from './body.js';
+export { checkPatchedTypes, PatchedObjectInvalidError, zeroNullMapValues } from './patched.js';
+export { unstructuredConvertMessage } from './converter.js';

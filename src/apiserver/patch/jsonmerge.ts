@@ -8,6 +8,7 @@
 //     and keeps null array elements.
 // Inputs are not modified.
 
+import { assertPatchDepth } from './depth.js';
 import { MergePatchError } from './errors.js';
 import { clone, isObject, own, setKey, type JSONObject, type JSONValue } from './json.js';
 
@@ -44,9 +45,11 @@ function mergeDocs(doc: JSONObject, patch: JSONObject): void {
 
 /**
  * Applies an RFC 7386 merge patch to `target` and returns the result.
- * @throws MergePatchError (400 "Invalid JSON Patch") for a null or scalar patch.
+ * @throws MergePatchError (400 "Invalid JSON Patch") for a null or scalar patch; PatchDepthError
+ *         (400) for inputs nested deeper than MAX_PATCH_DEPTH.
  */
 export function applyMergePatch(target: unknown, patch: unknown): JSONValue {
+  assertPatchDepth(target, patch);
   if (Array.isArray(patch)) return pruneNulls(clone(patch as JSONValue[]));
   if (!isObject(patch)) throw new MergePatchError('Invalid JSON Patch');
   const p = clone(patch);

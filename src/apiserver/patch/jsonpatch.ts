@@ -12,6 +12,7 @@
 // with 400 (JSONPatchDecodeError) and more than 10000 operations with 413.
 
 import { JSONPatchApplyError, JSONPatchDecodeError, JSONPatchTestError, JSONPatchTooLargeError, type JSONPatchFailure } from './errors.js';
+import { assertPatchDepth } from './depth.js';
 import { clone, deepEqual, isObject, setKey, type JSONObject, type JSONValue } from './json.js';
 
 /** kube-apiserver's maxJSONPatchOperations. */
@@ -292,6 +293,7 @@ export function decodeJSONPatch(ops: unknown): JSONObject[] {
  *         that does not apply.
  */
 export function applyJSONPatch(target: unknown, ops: unknown): JSONValue {
+  assertPatchDepth(target, ops);
   const list = decodeJSONPatch(ops);
   if (!Array.isArray(target) && !isObject(target)) {
     throw new JSONPatchDecodeError('json: cannot unmarshal document: not a JSON object or array');

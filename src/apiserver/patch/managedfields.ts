@@ -7,9 +7,10 @@
 
 import type { SchemaView } from '../../api/schema/view.js';
 import type { ManagedFieldsEntry } from '../../api/types.js';
+import { assertPatchDepth } from './depth.js';
 import { FieldSet, fieldPE, path, type Path } from './fieldpath.js';
 import { clone, deepEqual, goJSON, isObject, type JSONObject, type JSONValue } from './json.js';
-import { compareTyped, toFieldSet, type Comparison } from './typed.js';
+import { compareTyped, omitEmpty, toFieldSet, type Comparison } from './typed.js';
 
 export type ManagedFieldsOperation = 'Apply' | 'Update';
 
@@ -291,7 +292,9 @@ export function updateManagerInfo(manager: string, apiVersion: string, subresour
  * the fields that changed from `liveObj` to `newObj` move to `manager`, whose entry gets `now`.
  * Mutates `managed`.
  */
-export function recordUpdate(liveObj: JSONObject, newObj: JSONObject, managed: Managed, manager: string, opts: UpdateOptions): void {
+export function recordUpdate(liveIn: JSONObject, newIn: JSONObject, managed: Managed, manager: string, opts: UpdateOptions): void {
+  const liveObj = omitEmpty(liveIn, opts.schema) as JSONObject;
+  const newObj = omitEmpty(newIn, opts.schema) as JSONObject;
   const reset = resetFieldSet(opts.resetFields);
   const current = managerIdentifier('current-operation', 'Update', opts.apiVersion, opts.subresource ?? '');
   const { id, info } = updateManagerInfo(manager, opts.apiVersion, opts.subresource);
@@ -318,6 +321,7 @@ export function recordUpdate(liveObj: JSONObject, newObj: JSONObject, managed: M
  */
 export function updateManagedFields(old: JSONObject | undefined, next: JSONObject, manager: string, operation: 'Update', opts: UpdateOptions): JSONObject {
   void operation;
+  assertPatchDepth(old, next);
   const managed = decodeLiveOrNew(old, next, !!opts.subresource);
   const newObj = withoutManagedFields(next);
   if (managed.size === 0 && old !== undefined) {

@@ -9,7 +9,7 @@
 //     key (merged in place, new ones appended), scalars as a set union; other lists are replaced;
 //   - `$patch: replace` on a map replaces it, `$patch: delete` empties it; in a merging list an
 //     element `{"$patch": "replace"}` replaces the list, `{name: x, "$patch": "delete"}` deletes
-//     the element; `$patch: merge` is refused as upstream refuses it (500 for maps: "unknown patch
+//     the element; `$patch: merge` is refused as upstream refuses it (maps: "unknown patch
 //     type", list elements: "merging lists cannot yet be specified in the patch");
 //   - `$deleteFromPrimitiveList/<field>: [v...]` removes scalars from a merging scalar list;
 //   - `$setElementOrder/<field>: [...]` orders the merged list (patch items in that order,
@@ -22,6 +22,7 @@
 // Error texts and HTTP codes are upstream's (StrategicMergePatchError).
 
 import type { SchemaView } from '../../api/schema/view.js';
+import { assertPatchDepth } from './depth.js';
 import { StrategicMergePatchError } from './errors.js';
 import { clone, goTypeName, goValue, isObject, isScalar, setKey, type JSONObject, type JSONValue } from './json.js';
 
@@ -37,7 +38,7 @@ const setElementOrderPrefix = '$setElementOrder';
 const MAP_TYPE = 'map[string]interface {}';
 const SLICE_TYPE = '[]interface {}';
 
-function fail(message: string, code: 400 | 422 | 500 = 500): never {
+function fail(message: string, code: 400 | 422 = 400): never {
   throw new StrategicMergePatchError(message, code);
 }
 
@@ -120,6 +121,7 @@ function schemaName(schema: SchemaView | undefined): string {
  * @throws StrategicMergePatchError
  */
 export function applyStrategicMergePatch(original: unknown, patch: unknown, schema?: SchemaView): JSONObject {
+  assertPatchDepth(original, patch);
   if (original !== null && original !== undefined && !isObject(original)) errBadJSONDoc();
   if (!isObject(patch)) errBadJSONDoc();
   return mergeMap(isObject(original) ? clone(original) : null, clone(patch as JSONObject), schema);

@@ -13,7 +13,7 @@
 // treated as leaves.
 
 import type { SchemaView } from '../../api/schema/view.js';
-import { deepEqual, goQuote, isObject, own, setKey, type JSONObject, type JSONValue } from './json.js';
+import { compareStrings, deepEqual, goQuote, goTypeName, goValue, isObject, own, setKey, type JSONObject, type JSONValue } from './json.js';
 import { FieldSet, fieldPE, keyPE, pathString, serializePE, type Path, type PathElement } from './fieldpath.js';
 
 const DEDUCED = Symbol('deduced');
@@ -144,14 +144,63 @@ function itemPE(list: ListAtom, item: JSONValue): PathElement {
   return { value: item };
 }
 
-/** Checks an applied configuration the way ObjectToTyped does: list keys present, no duplicates. */
+/** fmt's %#v of a value decoded into interface{}. */
+function goSharpV(v: JSONValue): string {
+  if (v === null) return 'interface {}(nil)';
+  if (Array.isArray(v)) return `[]interface {}{${v.map(goSharpV).join(', ')}}`;
+  if (isObject(v)) {
+    const keys = Object.keys(v).sort(compareStrings);
+    return `map[string]interface {}{${keys.map((k) => `${JSON.stringify(k)}:${goSharpV(v[k])}`).join(', ')}}`;
+  }
+  return typeof v === 'string' ? JSON.stringify(v) : goValue(v);
+}
+
+/**
+ * structured-merge-diff's validatingObjectWalker on a value whose JSON type the schema does not
+ * allow (listValue, mapValue, validateScalar texts; `&{…}` is how Go prints the *value it holds).
+ * Only maps and lists are refused where a string belongs: the served schemas spell Quantity and
+ * IntOrString as strings, which upstream's are not ("untyped" scalars that take numbers too).
+ */
+function typeMismatch(ref: TypeRef, v: JSONValue): string | undefined {
+  if (v === null || typeof ref !== 'object') return undefined;
+  const held = `&{${goValue(v)}}`;
+  switch (ref.type) {
+    case 'object':
+    case 'map':
+      return isObject(v) ? undefined : `expected map, got ${held}`;
+    case 'array':
+      return Array.isArray(v) ? undefined : `expected list, got ${held}`;
+    case 'integer':
+    case 'number':
+      return typeof v === 'number' ? undefined : `expected numeric (int or float), got ${goTypeName(v)}`;
+    case 'boolean':
+      return typeof v === 'boolean' ? undefined : `expected boolean, got ${held}`;
+    case 'string':
+      return typeof v !== 'object' ? undefined : `expected string, got &value.valueUnstructured{Value:${goSharpV(v)}}`;
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * Checks an applied configuration the way ObjectToTyped does: values of the schema's JSON type,
+ * fields the schema declares (a struct has no element type for others), list keys present, no
+ * duplicates.
+ */
 export function validateTyped(v: JSONValue, ref: TypeRef, path: Path = []): string[] {
+  const mismatch = typeMismatch(ref, v);
+  if (mismatch) return [`${pathString(path)}: ${mismatch}`];
   const atom = resolve(ref);
   const kind = kindOf(atom, v);
   const errs: string[] = [];
   if (kind === 'map') {
     const m = entriesOf(v);
-    for (const k of Object.keys(m)) errs.push(...validateTyped(m[k], mapField(atom.map!, k).ref, [...path, fieldPE(k)]));
+    const struct = typeof ref === 'object' && ref.type === 'object';
+    for (const k of Object.keys(m)) {
+      const f = mapField(atom.map!, k);
+      if (struct && !f.declared) errs.push(`${pathString([...path, fieldPE(k)])}: field not declared in schema`);
+      else errs.push(...validateTyped(m[k], f.ref, [...path, fieldPE(k)]));
+    }
   } else if (kind === 'list') {
     const list = atom.list!;
     const seen = new Set<string>();
@@ -170,6 +219,30 @@ export function validateTyped(v: JSONValue, ref: TypeRef, path: Path = []): stri
     });
   }
   return errs;
+}
+
+/**
+ * A value as an Update's typed object is (ToUnstructured of the Go struct): members holding
+ * `undefined` are absent, and so are empty maps (additionalProperties: Go's map fields are all
+ * omitempty), so an Update never owns an empty `metadata.labels` it did not really set.
+ * Structs and lists are kept: an empty struct (`emptyDir: {}`) is a value. Inputs are not modified.
+ */
+export function omitEmpty(v: JSONValue, ref: TypeRef): JSONValue {
+  if (Array.isArray(v)) {
+    const list = resolve(ref).list;
+    return v.map((item) => omitEmpty(item, list ? list.elem : UNTYPED));
+  }
+  if (!isObject(v)) return v;
+  const m = resolve(ref).map;
+  const out: JSONObject = {};
+  for (const k of Object.keys(v)) {
+    const child = v[k] as JSONValue | undefined;
+    if (child === undefined) continue;
+    const f = m ? mapField(m, k).ref : UNTYPED;
+    if (typeof f === 'object' && f.type === 'map' && isObject(child) && Object.keys(child).every((ck) => child[ck] === undefined)) continue;
+    setKey(out, k, omitEmpty(child, f));
+  }
+  return out;
 }
 
 /** The set of fields a value sets (upstream TypedValue.ToFieldSet). */

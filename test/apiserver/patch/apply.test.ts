@@ -249,7 +249,7 @@ describe('kubectl and the last-applied-configuration annotation', () => {
 
 describe('apply errors', () => {
   const rows: { name: string; applied: unknown; type: Function; code: number; message: string }[] = [
-    { name: 'a body that is not an object', applied: [1], type: ApplyBadRequestError, code: 400, message: 'error decoding patch: json: cannot unmarshal array into Go value of type map[string]interface {}' },
+    { name: 'a body that is not an object', applied: [1], type: ApplyBadRequestError, code: 400, message: 'error decoding YAML: error unmarshaling JSON: json: cannot unmarshal array into Go value of type map[string]interface {}' },
     { name: 'another apiVersion', applied: { ...base, apiVersion: 'v2' }, type: ApplyBadRequestError, code: 400, message: 'invalid object type: /v2, Kind=Pod' },
     { name: 'another kind', applied: { ...base, apiVersion: 'apps/v1', kind: 'Deployment' }, type: ApplyBadRequestError, code: 400, message: 'invalid object type: apps/v1, Kind=Deployment' },
     { name: 'managedFields in the configuration', applied: cfg(undefined, { managedFields: [] }), type: ApplyBadRequestError, code: 400, message: 'metadata.managedFields must be nil' },
@@ -257,14 +257,14 @@ describe('apply errors', () => {
       name: 'a container without its key',
       applied: cfg({ containers: [{ image: 'x' }] }),
       type: ApplyTypedObjectError,
-      code: 500,
+      code: 400,
       message: 'failed to create typed patch object (default/web; /v1, Kind=Pod): .spec.containers: element 0: associative list with keys has an element that omits all key fields ["name"] (and doesn\'t have default values for any key fields)',
     },
     {
       name: 'two containers with the same name',
       applied: cfg({ containers: [{ name: 'a' }, { name: 'a' }] }),
       type: ApplyTypedObjectError,
-      code: 500,
+      code: 400,
       message: 'failed to create typed patch object (default/web; /v1, Kind=Pod): .spec.containers: duplicate entries for key [name="a"]',
     },
   ];

@@ -156,7 +156,7 @@ describe('errors: evanphx texts, kube codes', () => {
     });
   }
 
-  it('an operation failure answers 422 Invalid with kube-apiserver\'s generic message', () => {
+  it('an operation failure answers 422 Invalid with the generic message and the reason as its cause', () => {
     try {
       applyJSONPatch({ a: 1 }, [{ op: 'remove', path: '/a' }, { op: 'test', path: '/b', value: 1 }]);
       assert.fail('expected an error');
@@ -172,6 +172,7 @@ describe('errors: evanphx texts, kube codes', () => {
         status: 'Failure',
         message: 'the server rejected our request due to an error in our request',
         reason: 'Invalid',
+        details: { causes: [{ reason: 'UnexpectedServerResponse', message: 'testing value /b failed: test failed' }] },
         code: 422,
       });
     }

@@ -137,6 +137,33 @@ describe('updateManagedFields', () => {
     assert.deepEqual(summary(out)[1], 'm/Update/v1/2024-05-01T09:05:00Z {"f:metadata":{"f:labels":{"f:x":{}}}}');
   });
 
+  // An Update's typed object is the Go struct's ToUnstructured: empty maps (omitempty) and absent
+  // members are not there to own. The scheduler's status write once owned `metadata.labels`
+  // this way, and a later `kubectl apply --server-side` of a label conflicted with it.
+  const noEmptyMaps: { name: string; labels: unknown; annotations?: unknown }[] = [
+    { name: 'labels holding undefined (a spread of an absent member)', labels: undefined },
+    { name: 'an empty labels map', labels: {} },
+    { name: 'an empty labels map and an empty annotations map', labels: {}, annotations: {} },
+  ];
+  for (const r of noEmptyMaps) {
+    it(`a status write does not own metadata it did not set: ${r.name}`, () => {
+      const live: JSONObject = { ...structuredClone(created), status: { phase: 'Pending' } };
+      delete (live.metadata as JSONObject).labels;
+      const next: JSONObject = { ...structuredClone(live), status: { phase: 'Running' } };
+      (next.metadata as Record<string, unknown>).labels = r.labels;
+      if ('annotations' in r) (next.metadata as Record<string, unknown>).annotations = r.annotations;
+      const out = updateManagedFields(live, next, 'kube-scheduler', 'Update', opts(T1, { subresource: 'status' }));
+      assert.deepEqual(summary(out).slice(1), ['kube-scheduler/Update/v1/2024-05-01T09:05:00Z/status {"f:status":{"f:phase":{}}}']);
+    });
+  }
+
+  it('a struct left empty is still a value its writer owns (emptyDir: {})', () => {
+    const next = structuredClone(created);
+    ((next.spec as JSONObject).volumes as unknown) = [{ name: 'v', emptyDir: {} }];
+    const out = updateManagedFields(created, next, 'm', 'Update', opts(T1));
+    assert.deepEqual(summary(out)[1], 'm/Update/v1/2024-05-01T09:05:00Z {"f:spec":{"f:volumes":{".":{},"k:{\\"name\\":\\"v\\"}":{".":{},"f:emptyDir":{},"f:name":{}}}}}');
+  });
+
   it('an empty manager name is recorded as "unknown"', () => {
     const o = updateManagedFields(undefined, pod({ a: 'b' }), '', 'Update', opts(T0));
     assert.equal(mf(o)[0].manager, 'unknown');

@@ -246,26 +246,26 @@ interface ErrRow {
   original: unknown;
   patch: unknown;
   message: string;
-  code: 400 | 422 | 500;
+  code: 400 | 422;
 }
 
 const errors: ErrRow[] = [
   { name: 'a patch that is not a JSON object', original: {}, patch: [1], message: 'invalid JSON document', code: 400 },
   { name: 'an object that is not a JSON object', original: 'x', patch: {}, message: 'invalid JSON document', code: 400 },
-  { name: 'unknown $patch value on a map', original: { metadata: { labels: {} } }, patch: { metadata: { labels: { $patch: 'frob' } } }, message: 'unknown patch type: frob in map: map[$patch:frob]', code: 500 },
-  { name: '$patch: merge on a map is refused, as upstream refuses it', original: { metadata: { labels: {} } }, patch: { metadata: { labels: { $patch: 'merge' } } }, message: 'unknown patch type: merge in map: map[$patch:merge]', code: 500 },
-  { name: '$patch: merge in a merging list is refused', original: pod({ containers: [c('a')] }), patch: { spec: { containers: [{ $patch: 'merge' }] } }, message: 'merging lists cannot yet be specified in the patch', code: 500 },
-  { name: 'unknown $patch value in a merging list', original: pod({ containers: [c('a')] }), patch: { spec: { containers: [{ name: 'a', $patch: 'frob' }] } }, message: 'unknown patch type: frob in map: map[$patch:frob name:a]', code: 500 },
-  { name: 'a list element without its merge key', original: pod({ containers: [c('a')] }), patch: { spec: { containers: [{ image: 'x' }] } }, message: 'map: map[image:x] does not contain declared merge key: name', code: 500 },
-  { name: '$patch: delete without the merge key', original: pod({ containers: [c('a')] }), patch: { spec: { containers: [{ $patch: 'delete' }] } }, message: 'map: map[$patch:delete] does not contain declared merge key: name', code: 500 },
+  { name: 'unknown $patch value on a map', original: { metadata: { labels: {} } }, patch: { metadata: { labels: { $patch: 'frob' } } }, message: 'unknown patch type: frob in map: map[$patch:frob]', code: 400 },
+  { name: '$patch: merge on a map is refused, as upstream refuses it', original: { metadata: { labels: {} } }, patch: { metadata: { labels: { $patch: 'merge' } } }, message: 'unknown patch type: merge in map: map[$patch:merge]', code: 400 },
+  { name: '$patch: merge in a merging list is refused', original: pod({ containers: [c('a')] }), patch: { spec: { containers: [{ $patch: 'merge' }] } }, message: 'merging lists cannot yet be specified in the patch', code: 400 },
+  { name: 'unknown $patch value in a merging list', original: pod({ containers: [c('a')] }), patch: { spec: { containers: [{ name: 'a', $patch: 'frob' }] } }, message: 'unknown patch type: frob in map: map[$patch:frob name:a]', code: 400 },
+  { name: 'a list element without its merge key', original: pod({ containers: [c('a')] }), patch: { spec: { containers: [{ image: 'x' }] } }, message: 'map: map[image:x] does not contain declared merge key: name', code: 400 },
+  { name: '$patch: delete without the merge key', original: pod({ containers: [c('a')] }), patch: { spec: { containers: [{ $patch: 'delete' }] } }, message: 'map: map[$patch:delete] does not contain declared merge key: name', code: 400 },
   {
     name: 'a patch list out of $setElementOrder order',
     original: pod({ containers: [c('a'), c('b')] }),
     patch: { spec: { '$setElementOrder/containers': [{ name: 'a' }, { name: 'b' }], containers: [c('b'), c('a')] } },
     message: "The order in patch list:\n[map[name:b] map[name:a]]\n doesn't match $setElementOrder list:\n[map[name:a] map[name:b]]\n",
-    code: 500,
+    code: 400,
   },
-  { name: '$setElementOrder that is not a list', original: pod({}), patch: { spec: { '$setElementOrder/containers': 'x' } }, message: 'expected a []interface {}, but received a string', code: 500 },
+  { name: '$setElementOrder that is not a list', original: pod({}), patch: { spec: { '$setElementOrder/containers': 'x' } }, message: 'expected a []interface {}, but received a string', code: 400 },
   { name: 'a malformed $setElementOrder key', original: pod({}), patch: { spec: { $setElementOrderX: [] } }, message: 'invalid patch format of setElementOrder list', code: 400 },
   { name: 'a malformed $deleteFromPrimitiveList key', original: { metadata: {} }, patch: { metadata: { $deleteFromPrimitiveListX: ['a'] } }, message: 'invalid patch format of primitive list', code: 400 },
   { name: '$retainKeys that is not a list', original: pod({ volumes: [{ name: 'v' }] }), patch: { spec: { volumes: [{ name: 'v', $retainKeys: 'name' }] } }, message: 'invalid patch format of retainKeys', code: 400 },
@@ -277,7 +277,7 @@ const errors: ErrRow[] = [
     code: 400,
   },
   { name: 'lists of lists', original: { metadata: { finalizers: [['a']] } }, patch: { metadata: { finalizers: [['b']] } }, message: 'lists of lists are not supported', code: 422 },
-  { name: 'mixed element types in a merging list', original: { metadata: { finalizers: ['a'] } }, patch: { metadata: { finalizers: [1] } }, message: 'list element types are not identical: [[a] [1]]', code: 500 },
+  { name: 'mixed element types in a merging list', original: { metadata: { finalizers: ['a'] } }, patch: { metadata: { finalizers: [1] } }, message: 'list element types are not identical: [[a] [1]]', code: 400 },
 ];
 
 describe('strategic merge patch errors', () => {
@@ -294,7 +294,7 @@ describe('strategic merge patch errors', () => {
       );
     });
   }
-  it('maps to Status like kube-apiserver: 400 BadRequest, 422 generic Invalid, 500 with reason ""', () => {
+  it('maps to Status like kube-apiserver: 400 BadRequest, 422 generic Invalid; upstream\'s 500s are 400 BadRequest', () => {
     const status = (patch: unknown, original: unknown = {}): unknown => {
       try {
         applyStrategicMergePatch(original, patch, podSchema);
@@ -306,7 +306,7 @@ describe('strategic merge patch errors', () => {
     };
     assert.deepEqual(status([]), [400, 'BadRequest', 'invalid JSON document']);
     assert.deepEqual(status({ metadata: { finalizers: [['b']] } }, { metadata: { finalizers: [['a']] } }), [422, 'Invalid', 'the server rejected our request due to an error in our request']);
-    assert.deepEqual(status({ $patch: 'frob' }), [500, '', 'unknown patch type: frob in map: map[$patch:frob]']);
+    assert.deepEqual(status({ $patch: 'frob' }), [400, 'BadRequest', 'unknown patch type: frob in map: map[$patch:frob]']);
   });
 });
 
