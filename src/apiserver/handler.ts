@@ -6,7 +6,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { KubeObject } from '../api/types.js';
 import { kubernetesVersion } from '../api/version.js';
 import { aggregatedDiscovery, aggregatedV2, aggregatedV2beta1, apiResourceList, legacyAPIGroup, legacyAPIGroupList, legacyAPIVersions, wantsAggregated } from './discovery.js';
-import type { Api, DeleteOptions, ListOptions, RequestInfo, UserInfo, WatchEventType } from './rest.js';
+import type { Api, ListOptions, RequestInfo, UserInfo, WatchEventType } from './rest.js';
+import { isDryRun } from '../api/validation/options.js';
+import { checkWriteDryRun, readDeleteOptions } from './deleteoptions.js';
 import { decodeBody, isObject, mediaType, parseAccept, parseResourcePath, queryBool, readBody, sendJSON, sendStatusError, type ResourcePath } from './request.js';
 import { groupVersion, type ResourceDef } from './resources.js';
 import { statusErrors, StatusError } from './status.js';
@@ -38,6 +40,9 @@ export interface HandlerOptions {
 }
 
 const anonymousPaths = new Set(['/version', '/healthz', '/readyz', '/livez']);
+
+/** The options kind whose dryRun a write verb's query carries (DELETE reads DeleteOptions). */
+const writeOptionsKind: Partial<Record<Verb, 'CreateOptions' | 'UpdateOptions' | 'PatchOptions'>> = { create: 'CreateOptions', update: 'UpdateOptions', patch: 'PatchOptions' };
 
 function verbFor(method: string, path: ResourcePath, query: URLSearchParams): Verb | undefined {
   switch (method) {
@@ -73,12 +78,11 @@ function requestInfo(user: UserInfo, path: ResourcePath, q: URLSearchParams, use
   if (fv !== 'Strict' && fv !== 'Warn' && fv !== 'Ignore') {
     throw statusErrors.badRequest(`fieldValidation parameter unsupported: ${fv}`);
   }
-  const dryRun = q.getAll('dryRun');
-  for (const d of dryRun) if (d !== 'All') throw statusErrors.badRequest(`dryRun: Unsupported value: "${d}": supported values: "All"`);
   return {
     user,
     namespace: path.namespace,
-    dryRun: dryRun.length > 0,
+    // A DELETE takes dryRun from its DeleteOptions instead (see deleteoptions.ts).
+    dryRun: q.getAll('dryRun').length > 0,
     fieldManager: q.get('fieldManager') ?? undefined,
     fieldValidation: fv,
     warnings: [],
@@ -156,6 +160,8 @@ export function createHandler(opts: HandlerOptions): (req: IncomingMessage, res:
         }
       }
       const info = requestInfo(user, normalized, q, req.headers['user-agent']);
+      const writeOptions = writeOptionsKind[verb];
+      if (writeOptions) checkWriteDryRun(writeOptions, q);
       const sub = normalized.subresource;
       if (sub && sub !== 'status' && sub !== 'finalize') {
         const handler = opts.subresources?.[sub];
@@ -273,16 +279,14 @@ export function createHandler(opts: HandlerOptions): (req: IncomingMessage, res:
           return respondObject(r.created ? 201 : 200, r.obj, def, info, q);
         }
         case 'delete': {
-          const body = await readBody(req);
-          const delOpts: DeleteOptions = body.length ? (decodeBody(body, mediaType(req), 'DeleteOptions') as DeleteOptions) : {};
-          const grace = q.get('gracePeriodSeconds');
-          if (grace !== null) delOpts.gracePeriodSeconds = Number(grace);
+          const delOpts = readDeleteOptions(await readBody(req), mediaType(req), q);
+          info.dryRun = isDryRun(delOpts.dryRun);
           const out = await api.delete(def, ns, path.name!, delOpts, info);
           return sendJSON(res, 200, out, info.warnings);
         }
         case 'deletecollection': {
-          const body = await readBody(req);
-          const delOpts: DeleteOptions = body.length ? (decodeBody(body, mediaType(req), 'DeleteOptions') as DeleteOptions) : {};
+          const delOpts = readDeleteOptions(await readBody(req), mediaType(req), q);
+          info.dryRun = isDryRun(delOpts.dryRun);
           const items = await api.deleteCollection(def, ns, delOpts, listOptions(q), info);
           return sendJSON(res, 200, { ...listKindOf(def), metadata: {}, items }, info.warnings);
         }
