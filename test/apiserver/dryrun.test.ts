@@ -136,6 +136,17 @@ describe('dry runs and DeleteOptions', () => {
       check: (r) => assert.equal(r.json().metadata.deletionGracePeriodSeconds, 45),
     },
     {
+      name: 'an eviction with dryRun in its deleteOptions deletes nothing',
+      request: () => admin.request('POST', `${podPath('live')}/eviction`, { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: 'live' }, deleteOptions: { dryRun: ['All'] } }),
+      code: 201,
+    },
+    {
+      name: 'a dry-run delete of a namespace answers with it Terminating, and terminates nothing',
+      request: () => admin.request('DELETE', `/api/v1/namespaces/${ns}`, { dryRun: ['All'] }),
+      code: 200,
+      check: (r) => assert.equal(r.json().status.phase, 'Terminating'),
+    },
+    {
       name: 'deletecollection with dryRun in the query deletes nothing',
       request: () => admin.request('DELETE', pods + dryQuery),
       code: 200,
@@ -312,6 +323,11 @@ describe('dry runs and DeleteOptions', () => {
     { name: 'a body without gracePeriodSeconds ignores the query one: the pod default applies', query: '?gracePeriodSeconds=5', body: { propagationPolicy: 'Background' }, grace: 30 },
     { name: 'a body gracePeriodSeconds wins over the query one', query: '?gracePeriodSeconds=5', body: { gracePeriodSeconds: 9 }, grace: 9 },
   ];
+  it('dryRun in the query is ignored when a body is sent, as kube-apiserver ignores it: the pod goes', async () => {
+    await create('body-wins');
+    await ok(admin.request('DELETE', podPath('body-wins') + '?dryRun=All', { propagationPolicy: 'Background' }));
+    assert.equal(await get('body-wins'), undefined);
+  });
   graces.forEach((g, i) => {
     it(g.name, async () => {
       const name = `grace-${i}`;
