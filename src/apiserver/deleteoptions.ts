@@ -7,10 +7,10 @@
 // and patch (Create/Update/PatchOptions from the query).
 
 import { load as loadYAML } from 'js-yaml';
+import { invalidMessage, type FieldError } from '../api/fielderrors.js';
 import { validateDeleteOptions, validateDryRun, type DeleteOptionsInput } from '../api/validation/options.js';
 import { decodeBody, isObject } from './request.js';
 import type { DeleteOptions } from './rest.js';
-import { invalidMessage, type FieldError } from '../api/fielderrors.js';
 import { statusErrors, StatusError } from './status.js';
 
 const metaGroup = 'meta.k8s.io';
@@ -21,13 +21,13 @@ const metaScheme = 'k8s.io/apimachinery/pkg/apis/meta/internalversion/scheme/reg
 /** Go's name for the struct SimpleMetaFactory.Interpret decodes apiVersion and kind into. */
 const typeMetaStruct = 'struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }';
 
-/** Go's encoding/json name for a JSON value's type in an UnmarshalTypeError. */
 /** errors.NewInvalid for an options kind of meta.k8s.io: the message names the qualified kind. */
 function optionsInvalid(kind: string, errs: FieldError[]): StatusError {
   const e = statusErrors.invalid(kind, metaGroup, '', errs);
   return new StatusError({ ...e.status, message: invalidMessage(`${kind}.${metaGroup}`, '', errs) });
 }
 
+/** Go's encoding/json name for a JSON value's type in an UnmarshalTypeError. */
 function jsonType(v: unknown): string {
   if (Array.isArray(v)) return 'array';
   if (typeof v === 'number') return 'number';
