@@ -136,6 +136,16 @@ describe('dry runs and DeleteOptions', () => {
       check: (r) => assert.equal(r.json().metadata.deletionGracePeriodSeconds, 45),
     },
     {
+      name: 'a binding with dryRun in the query binds nothing',
+      request: () => admin.request('POST', `${podPath('live')}/binding${dryQuery}`, { apiVersion: 'v1', kind: 'Binding', metadata: { name: 'live' }, target: { kind: 'Node', name: 'node-1' } }),
+      code: 201,
+    },
+    {
+      name: 'an eviction with dryRun in the query deletes nothing',
+      request: () => admin.request('POST', `${podPath('live')}/eviction${dryQuery}`, { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: 'live' } }),
+      code: 201,
+    },
+    {
       name: 'an eviction with dryRun in its deleteOptions deletes nothing',
       request: () => admin.request('POST', `${podPath('live')}/eviction`, { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: 'live' }, deleteOptions: { dryRun: ['All'] } }),
       code: 201,
