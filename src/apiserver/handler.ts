@@ -9,7 +9,9 @@ import { aggregatedDiscovery, aggregatedV2, aggregatedV2beta1, apiResourceList, 
 import { crdListPath, emptyCRDList } from './nocrds.js';
 import type { OpenAPIDocs } from './openapidocs.js';
 import { serveOpenAPI } from './openapihttp.js';
-import type { Api, DeleteOptions, ListOptions, RequestInfo, UserInfo } from './rest.js';
+import type { Api, ListOptions, RequestInfo, UserInfo } from './rest.js';
+import { isDryRun } from '../api/validation/options.js';
+import { checkWriteDryRun, readDeleteOptions } from './deleteoptions.js';
 import { decodeBody, isObject, mediaType, parseAccept, parseResourcePath, queryBool, readBody, sendJSON, sendStatusError, type ResourcePath } from './request.js';
 import { int64Param } from './queryparams.js';
 import { parseRequestTarget } from './requesttarget.js';
@@ -51,6 +53,9 @@ export interface HandlerOptions {
 
 const anonymousPaths = new Set(['/version', '/healthz', '/readyz', '/livez']);
 
+/** The options kind whose dryRun a write verb's query carries (DELETE reads DeleteOptions). */
+const writeOptionsKind: Partial<Record<Verb, 'CreateOptions' | 'UpdateOptions' | 'PatchOptions'>> = { create: 'CreateOptions', update: 'UpdateOptions', patch: 'PatchOptions' };
+
 function verbFor(method: string, path: ResourcePath, query: URLSearchParams): Verb | undefined {
   switch (method) {
     case 'GET':
@@ -88,12 +93,11 @@ function requestInfo(user: UserInfo, path: ResourcePath, q: URLSearchParams, use
   if (fv !== 'Strict' && fv !== 'Warn' && fv !== 'Ignore') {
     throw statusErrors.badRequest(`fieldValidation parameter unsupported: ${fv}`);
   }
-  const dryRun = q.getAll('dryRun');
-  for (const d of dryRun) if (d !== 'All') throw statusErrors.badRequest(`dryRun: Unsupported value: "${d}": supported values: "All"`);
   return {
     user,
     namespace: path.namespace,
-    dryRun: dryRun.length > 0,
+    // A DELETE takes dryRun from its DeleteOptions instead (see deleteoptions.ts).
+    dryRun: q.getAll('dryRun').length > 0,
     fieldManager: q.get('fieldManager') ?? undefined,
     fieldValidation: fv,
     warnings: [],
@@ -177,6 +181,8 @@ export function createHandler(opts: HandlerOptions): (req: IncomingMessage, res:
         }
       }
       const info = requestInfo(user, normalized, q, req.headers['user-agent']);
+      const writeOptions = writeOptionsKind[verb];
+      if (writeOptions) checkWriteDryRun(writeOptions, q);
       const createOnly = opts.createOnly?.[`${def.group}/${def.resource}`];
       if (createOnly) return createOnly(api, def, normalized, req, res, info, q);
       const sub = normalized.subresource;
@@ -281,16 +287,14 @@ export function createHandler(opts: HandlerOptions): (req: IncomingMessage, res:
           return respondObject(r.created ? 201 : 200, r.obj, def, info, q);
         }
         case 'delete': {
-          const body = await readBody(req);
-          const delOpts: DeleteOptions = body.length ? (decodeBody(body, mediaType(req), 'DeleteOptions') as DeleteOptions) : {};
-          const grace = int64Param(q, 'gracePeriodSeconds');
-          if (grace !== undefined) delOpts.gracePeriodSeconds = grace;
+          const delOpts = readDeleteOptions(await readBody(req), mediaType(req), q);
+          info.dryRun = isDryRun(delOpts.dryRun);
           const out = await api.delete(def, ns, path.name!, delOpts, info);
           return sendJSON(res, 200, out, info.warnings);
         }
         case 'deletecollection': {
-          const body = await readBody(req);
-          const delOpts: DeleteOptions = body.length ? (decodeBody(body, mediaType(req), 'DeleteOptions') as DeleteOptions) : {};
+          const delOpts = readDeleteOptions(await readBody(req), mediaType(req), q);
+          info.dryRun = isDryRun(delOpts.dryRun);
           const items = await api.deleteCollection(def, ns, delOpts, listOptions(q), info);
           return sendJSON(res, 200, { ...listKindOf(def), metadata: {}, items }, info.warnings);
         }

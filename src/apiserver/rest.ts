@@ -88,6 +88,8 @@ export interface Strategy {
 export interface DeleteOptions {
   gracePeriodSeconds?: number;
   propagationPolicy?: string;
+  /** Deprecated spelling of propagationPolicy (true = Orphan); there is no garbage collector, so both are only validated. */
+  orphanDependents?: boolean;
   preconditions?: { uid?: string; resourceVersion?: string };
   dryRun?: string[];
 }
@@ -517,7 +519,8 @@ export class Api {
       const strat = this.strategy(def);
       const prepared = strat.update ? await strat.update(obj, old, req, this, subresource) : { obj };
       if (this.trackWrite && subresource !== 'delete') prepared.obj = this.trackWrite(def, old, prepared.obj, req, subresource);
-      if (req.dryRun) return prepared.obj;
+      // A dry run answers with the revision it was computed against; nothing is written.
+      if (req.dryRun) return { ...prepared.obj, metadata: { ...prepared.obj.metadata, resourceVersion: String(kv.modRevision) } };
       const compares: Compare[] = [{ key, modRevision: kv.modRevision }];
       const ops: Operation[] = [{ op: 'put', key, value: encodeForStore(prepared.obj) }];
       for (const w of prepared.writes ?? []) {
@@ -579,10 +582,11 @@ export class Api {
 /** storage.Preconditions.Check: a uid or resourceVersion the object no longer has is a 409. */
 export function checkPreconditions(def: ResourceDef, name: string, obj: KubeObject, pre: DeleteOptions['preconditions']): void {
   if (!pre) return;
-  if (pre.uid && pre.uid !== obj.metadata?.uid) {
+  // A precondition that is present but empty still has to match (an object always has a uid).
+  if (pre.uid !== undefined && pre.uid !== obj.metadata?.uid) {
     throw statusErrors.conflict(gr(def), name, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${obj.metadata?.uid ?? ''}`);
   }
-  if (pre.resourceVersion && pre.resourceVersion !== obj.metadata?.resourceVersion) {
+  if (pre.resourceVersion !== undefined && pre.resourceVersion !== obj.metadata?.resourceVersion) {
     throw statusErrors.conflict(gr(def), name, `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${obj.metadata?.resourceVersion ?? ''}`);
   }
 }

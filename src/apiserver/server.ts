@@ -18,6 +18,7 @@ import type { Store } from '../storage/store.js';
 import { adminUser, bearerAuthenticator, mastersGroup, NodeAwareAuthorizer, nodesGroup, nodeUserPrefix, TokenFile } from './auth.js';
 import { createHandler, type HandlerOptions } from './handler.js';
 import { ensurePKI } from './pki.js';
+import { refuseLostDatabase } from './datadir.js';
 import { Api, type RequestInfo } from './rest.js';
 import { openAPIDocs } from './openapidocs.js';
 import { installStrategies } from './strategies.js';
@@ -106,7 +107,9 @@ export function kubeconfig(server: string, caCert: string, user: string, token: 
 export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const dataDir = resolve(opts.dataDir);
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  const store = await openStore(opts.store ?? `sqlite:${join(dataDir, 'bulkhead.db')}`);
+  const storeSpec = opts.store ?? `sqlite:${join(dataDir, 'bulkhead.db')}`;
+  refuseLostDatabase(dataDir, storeSpec);
+  const store = await openStore(storeSpec);
   const api = new Api({ store, gates: opts.gates ?? defaultFeatureGates });
   installStrategies(api, opts.podSecurityDefaults ?? {});
   api.trackWrite = trackUpdate;

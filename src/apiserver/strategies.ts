@@ -102,7 +102,7 @@ export function podStrategy(podSecurityDefaults: PodSecurityDefaults): Strategy 
     async delete(obj, opts, req, api) {
       const pod = obj as Pod;
       const uid = pod.metadata.uid ?? '';
-      shortenedDeletions.delete(uid);
+      if (!req.dryRun) shortenedDeletions.delete(uid);
       const d = podDeleteDecision(pod, opts.gracePeriodSeconds, api.now());
       if (d.action === 'delete') return undefined;
       // The mark is applied to the pod as stored when the write happens (deletionMarked), so a

@@ -56,9 +56,11 @@ const binding: SubresourceHandler = async (api, def, path, req, res, info) => {
 const eviction: SubresourceHandler = async (api, def, path, req, res, info) => {
   if (req.method !== 'POST') throw statusErrors.methodNotSupported(podsGR, req.method ?? '');
   const e = await body(req, evictionGVK, info);
-  const opts = isObject(e.deleteOptions) ? (e.deleteOptions as { gracePeriodSeconds?: number }) : {};
+  const opts = isObject(e.deleteOptions) ? (e.deleteOptions as { gracePeriodSeconds?: number; dryRun?: string[] }) : {};
+  // As the eviction REST's propagateDryRun: a dry run asked for in either place holds for the delete.
+  const dryRun = info.dryRun || (Array.isArray(opts.dryRun) && opts.dryRun.length > 0);
   // No PodDisruptionBudgets are served, so every eviction is allowed.
-  await api.delete(def, path.namespace, path.name!, opts, info);
+  await api.delete(def, path.namespace, path.name!, opts, { ...info, dryRun });
   sendJSON(res, 201, { ...successStatus(), code: 201 }, info.warnings);
 };
 

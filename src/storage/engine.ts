@@ -84,6 +84,8 @@ export interface LogBackend {
   compactStart(): number;
   /** Removes one slice of superseded history below `revision`; returns where to continue, or undefined when done. */
   compactStep(revision: number, from: number): number | undefined;
+  /** Gives one slice of the space compaction freed back to the file system; true while more is left. */
+  reclaimStep?(): boolean;
   close(): void;
 }
 
@@ -287,6 +289,7 @@ export abstract class LogStore implements Store {
         from = this.#backend.compactStep(revision, from);
         if (from !== undefined) await yieldToEventLoop();
       }
+      while (!this.#closed && this.#backend.reclaimStep?.()) await yieldToEventLoop();
     });
     this.#compaction = run.catch(() => {});
     return run;

@@ -30,6 +30,15 @@
 // rolls back to an earlier commit). synchronous=FULL also fsyncs the WAL on every commit, so an
 // acknowledged write survives power loss too, at the price of one fsync per write.
 //
+// Space. Compaction deletes history rows, which only puts their pages on SQLite's free list: the
+// file would never shrink. Databases are therefore created with auto_vacuum=INCREMENTAL (which
+// can only be chosen before the first table exists; an older file is converted once, at open,
+// with VACUUM), and after each compaction the free pages are given back, a slice at a time,
+// with PRAGMA incremental_vacuum, then a checkpoint truncates the file.
+//
+// Integrity. Every open runs PRAGMA quick_check and refuses a damaged file, naming it and
+// quoting SQLite, rather than serving whatever part of it still reads.
+//
 // One process owns the database: watchers live in that process and see only its writes, so a
 // second writer would silently break watches and the cached revision. The connection therefore
 // uses locking_mode=EXCLUSIVE and takes the write lock at open; a second open of the same file
@@ -76,6 +85,12 @@ CREATE TABLE IF NOT EXISTS meta (
 
 /** Revisions per compaction slice; each slice is one short transaction. */
 const compactSlice = 5000;
+
+/** Free pages handed back to the file system per incremental_vacuum step (16 MiB of 4 KiB pages). */
+const vacuumSlice = 4096;
+
+/** PRAGMA auto_vacuum's numbering. */
+const autoVacuumIncremental = 2;
 
 interface KvRow {
   key: string;
@@ -265,10 +280,37 @@ class SqliteBackend implements LogBackend {
     return to < revision ? to : undefined;
   }
 
+  reclaimStep(): boolean {
+    this.#db.pragma(`incremental_vacuum(${vacuumSlice})`);
+    if ((this.#db.pragma('freelist_count', { simple: true }) as number) > 0) return true;
+    // The vacuum shrank the database in the WAL; the checkpoint shrinks the file itself.
+    this.#db.pragma('wal_checkpoint(TRUNCATE)');
+    return false;
+  }
+
   close(): void {
     this.#statements.clear();
     this.#db.close();
   }
+}
+
+/** The file is a damaged database, or no database: the message names it and quotes SQLite. */
+export class CorruptDatabaseError extends Error {}
+
+function checkIntegrity(db: Database.Database, path: string): void {
+  const rows = db.pragma('quick_check') as { quick_check: string }[];
+  // One line: the first problems SQLite lists (its "*** in database main ***" heading dropped) and how many there are.
+  const answer = rows.flatMap((r) => r.quick_check.split('\n')).filter((l) => l !== '' && !l.startsWith('*** in database'));
+  if (answer.length === 1 && answer[0] === 'ok') return;
+  const shown = answer.slice(0, 3).join('; ') + (answer.length > 3 ? `; and ${answer.length - 3} more` : '');
+  throw new CorruptDatabaseError(`${path} is damaged: SQLite's quick_check says: ${shown}. Restore it from a backup, or move it away to start an empty cluster`);
+}
+
+/** Switches a file made before auto_vacuum was set to INCREMENTAL; VACUUM rewrites it once. */
+function ensureIncrementalVacuum(db: Database.Database): void {
+  if ((db.pragma('auto_vacuum', { simple: true }) as number) === autoVacuumIncremental) return;
+  db.pragma('auto_vacuum = INCREMENTAL');
+  db.exec('VACUUM');
 }
 
 export interface SqliteSettings {
@@ -331,6 +373,8 @@ export class SqliteStore extends LogStore {
     try {
       db.pragma('locking_mode = EXCLUSIVE');
       db.pragma(`busy_timeout = ${Math.trunc(busyTimeoutMs)}`);
+      // Takes effect only while the file has no tables (a new store); older files are converted below.
+      db.pragma('auto_vacuum = INCREMENTAL');
       const mode = db.pragma('journal_mode = WAL', { simple: true });
       if (!inMemory && mode !== 'wal') throw new Error(`${path}: SQLite refused WAL mode (journal_mode is ${String(mode)})`);
       db.pragma(`synchronous = ${synchronous}`);
@@ -343,10 +387,18 @@ export class SqliteStore extends LogStore {
         db.exec(schema);
         if (version < schemaVersion) db.pragma(`user_version = ${schemaVersion}`);
       }).immediate();
+      if (!inMemory) {
+        checkIntegrity(db, path);
+        ensureIncrementalVacuum(db);
+      }
     } catch (err) {
       db.close();
-      if ((err as { code?: string }).code === 'SQLITE_BUSY') {
+      const code = (err as { code?: string }).code;
+      if (code === 'SQLITE_BUSY') {
         throw new Error(`${path}: the store is in use by another process or connection (database is locked)`, { cause: err });
+      }
+      if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT') {
+        throw new CorruptDatabaseError(`${path} is damaged: SQLite says: ${(err as Error).message}. Restore it from a backup, or move it away to start an empty cluster`, { cause: err });
       }
       throw err;
     }

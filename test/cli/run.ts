@@ -12,8 +12,8 @@ export interface RunResult {
   stderr: string;
 }
 
-export function bulkhead(args: string[], input?: string): RunResult {
-  const r = spawnSync(process.execPath, [mainJs, ...args], { cwd: repoRoot, input, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+export function bulkhead(args: string[], input?: string, timeoutMs?: number): RunResult {
+  const r = spawnSync(process.execPath, [mainJs, ...args], { cwd: repoRoot, input, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, timeout: timeoutMs, killSignal: 'SIGKILL' });
   return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
 }
 
