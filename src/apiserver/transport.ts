@@ -53,7 +53,7 @@ function statusBody(code: number, reason: string | undefined, message: string): 
 }
 
 /** A whole response written on a socket the HTTP layer never handed to the handler. */
-export function rawStatusResponse(version: '1.0' | '1.1', code: number, text: string, status: Status): string {
+export function rawStatusResponse(version: '1.0' | '1.1', code: number, text: string, status: Status, headOnly = false): string {
   const body = JSON.stringify(status);
   return [
     `HTTP/${version} ${code} ${text}`,
@@ -61,31 +61,35 @@ export function rawStatusResponse(version: '1.0' | '1.1', code: number, text: st
     `Content-Length: ${Buffer.byteLength(body)}`,
     'Connection: close',
     '',
-    body,
+    // A HEAD request's answer has no body: a client reads none, and bytes after it are an error.
+    headOnly ? '' : body,
   ].join('\r\n');
 }
 
 export const httpOnTLSResponse = rawStatusResponse('1.0', 400, 'Bad Request', statusBody(400, 'BadRequest', 'Client sent an HTTP request to an HTTPS server.'));
 
 /** Node's llhttp error codes for what net/http's readRequest refuses with 431 and with 400. */
-export function clientErrorResponse(code: string | undefined, reason: string | undefined): string | undefined {
+export function clientErrorResponse(code: string | undefined, reason: string | undefined, method?: string): string | undefined {
+  const headOnly = method === 'HEAD';
   if (code === 'HPE_HEADER_OVERFLOW') {
     // apimachinery has no reason for 431: NewGenericServerResponse leaves it unset.
-    return rawStatusResponse('1.0', 431, 'Request Header Fields Too Large', statusBody(431, undefined, 'Request Header Fields Too Large'));
+    return rawStatusResponse('1.0', 431, 'Request Header Fields Too Large', statusBody(431, undefined, 'Request Header Fields Too Large'), headOnly);
   }
   if (code?.startsWith('HPE_')) {
-    return rawStatusResponse('1.1', 400, 'Bad Request', statusBody(400, 'BadRequest', `malformed HTTP request${reason ? `: ${reason}` : ''}`));
+    return rawStatusResponse('1.1', 400, 'Bad Request', statusBody(400, 'BadRequest', `malformed HTTP request${reason ? `: ${reason}` : ''}`), headOnly);
   }
   return undefined;
 }
 
 /** Installs the answers above on a listening server. */
 export function guardTransport(server: Server): void {
-  server.on('clientError', (err: NodeJS.ErrnoException & { reason?: string }, socket: Duplex) => {
-    const inFlight = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
-    const answer = clientErrorResponse(err.code, err.reason);
-    // A timeout, a reset, or a response already under way: Go closes without a reply.
-    if (!answer || !socket.writable || inFlight?.headersSent) {
+  server.on('clientError', (err: NodeJS.ErrnoException & { reason?: string; rawPacket?: Buffer }, socket: Duplex) => {
+    const inFlight = (socket as Duplex & { _httpMessage?: { headersSent?: boolean; writableEnded?: boolean } })._httpMessage;
+    const method = err.rawPacket?.subarray(0, 8).toString('latin1').split(' ')[0];
+    const answer = clientErrorResponse(err.code, err.reason, method);
+    // A timeout, a reset, or a response still being written: Go closes without a reply. A
+    // keep-alive client may send its next request before the previous response's 'finish'.
+    if (!answer || !socket.writable || (inFlight?.headersSent && !inFlight.writableEnded)) {
       socket.destroy();
       return;
     }

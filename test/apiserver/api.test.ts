@@ -55,7 +55,7 @@ describe('API server REST semantics', () => {
     { name: 'binding with a stale uid precondition is 409', method: 'POST', path: '/api/v1/namespaces/default/pods/c/binding', body: { apiVersion: 'v1', kind: 'Binding', metadata: { name: 'c', uid: 'not-its-uid' }, target: { name: 'node-1' } }, status: 409, reason: 'Conflict', message: /^Operation cannot be fulfilled on pods "c": Precondition failed: UID in precondition: not-its-uid, UID in object meta: / },
     { name: 'a pod update cannot set spec.nodeName (only the binding can)', method: 'PATCH', path: '/api/v1/namespaces/default/pods/a', body: { spec: { nodeName: 'node-1' } }, status: 422, reason: 'Invalid', message: /^Pod "a" is invalid: spec: Forbidden: pod updates may not change fields other than/ },
     { name: 'a ulimit without soft is 422 (soft is required)', method: 'POST', path: '/api/v1/namespaces/default/pods', body: pod('u', { containers: [{ name: 'c', image: 'busybox', securityContext: { ulimits: [{ name: 'nofile', hard: 10 }] } }] }), status: 422, reason: 'Invalid', message: 'Pod "u" is invalid: spec.containers[0].securityContext.ulimits[0].soft: Required value' },
-    { name: 'a Binding body goes through the strict decoder: unknown field (400)', method: 'POST', path: '/api/v1/namespaces/default/pods/c/binding', body: { apiVersion: 'v1', kind: 'Binding', metadata: { name: 'c' }, target: { kind: 'Node', name: 'node-1', bogus: 1 } }, status: 400, reason: 'BadRequest', message: 'Binding in version "v1" cannot be handled as a Binding: strict decoding error: unknown field "target.bogus"' },
+    { name: 'a Binding body goes through the strict decoder: unknown field (400)', method: 'POST', path: '/api/v1/namespaces/default/pods/c/binding?fieldValidation=Strict', body: { apiVersion: 'v1', kind: 'Binding', metadata: { name: 'c' }, target: { kind: 'Node', name: 'node-1', bogus: 1 } }, status: 400, reason: 'BadRequest', message: 'Binding in version "v1" cannot be handled as a Binding: strict decoding error: unknown field "target.bogus"' },
     { name: 'a Binding body goes through the strict decoder: wrong type (400, not 422)', method: 'POST', path: '/api/v1/namespaces/default/pods/c/binding', body: { apiVersion: 'v1', kind: 'Binding', metadata: { name: 'c' }, target: { kind: 'Node', name: 5 } }, status: 400, reason: 'BadRequest', message: 'Binding in version "v1" cannot be handled as a Binding: json: cannot unmarshal number into Go struct field ObjectReference.target.name of type string' },
     { name: 'an Eviction body goes through the strict decoder: wrong type (400)', method: 'POST', path: '/api/v1/namespaces/default/pods/nope/eviction', body: { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: 'nope' }, deleteOptions: { gracePeriodSeconds: 'now' } }, status: 400, reason: 'BadRequest', message: 'Eviction in version "v1" cannot be handled as a Eviction: json: cannot unmarshal string into Go struct field DeleteOptions.deleteOptions.gracePeriodSeconds of type int64' },
     { name: 'deleting the default namespace is forbidden', method: 'DELETE', path: '/api/v1/namespaces/default', status: 403, reason: 'Forbidden', message: 'namespaces "default" is forbidden: this namespace may not be deleted' },
@@ -121,6 +121,16 @@ describe('API server REST semantics', () => {
     assert.equal(r.status, 201, r.text);
     assert.equal(r.headers.warning, '299 - "unknown field \\"target.bogus\\""');
     assert.equal((await admin.request('GET', '/api/v1/namespaces/default/pods/warned')).json().spec.nodeName, 'node-1');
+  });
+
+  it('without fieldValidation an unknown field is a warning (handlers/rest.go defaults to Warn; kubectl sends Strict itself)', async () => {
+    for (const q of ['', '?fieldValidation=']) {
+      const name = `default-warn${q ? '-empty' : ''}`;
+      const body = { ...pod(name), spec: { containers: [{ name: 'c', image: 'busybox' }], bogus: 1 } };
+      const r = await admin.request('POST', `/api/v1/namespaces/default/pods${q}`, body);
+      assert.equal(r.status, 201, r.text);
+      assert.equal(r.headers.warning, '299 - "unknown field \\"spec.bogus\\""');
+    }
   });
 
   it('eviction deletes an unscheduled pod and answers 201 Success', async () => {

@@ -266,6 +266,32 @@ describe('request decoding and transport hardening', () => {
         else assert.match(body.message, r.message);
       });
     }
+    it('a raw non-ASCII byte in the path is a 400 Status', async () => {
+      const sock = await tlsSocket(s);
+      const closed = readUntilClose(sock);
+      sock.write(Buffer.concat([Buffer.from('GET /api/v1/namespaces/'), Buffer.from('é'), Buffer.from(' HTTP/1.1\r\nHost: x\r\n\r\n')]));
+      const { code, body } = statusOf(await closed);
+      assert.equal(code, 400);
+      assert.equal(body.kind, 'Status');
+      assert.equal(body.reason, 'BadRequest');
+    });
+    it('a malformed HEAD request gets the 400 headers and no body (a client reads none)', async () => {
+      const sock = await tlsSocket(s);
+      const closed = readUntilClose(sock);
+      sock.write(Buffer.concat([Buffer.from('HEAD /api/v1/namespaces/'), Buffer.from('é'), Buffer.from(' HTTP/1.1\r\nHost: x\r\n\r\n')]));
+      const response = await closed;
+      assert.match(response, /^HTTP\/1\.1 400 Bad Request\r\n/);
+      assert.ok(response.endsWith('\r\n\r\n'), `bytes after the headers: ${JSON.stringify(response)}`);
+    });
+    it('a malformed request right after a keep-alive response still gets its 400 Status', async () => {
+      const sock = await tlsSocket(s);
+      const closed = readUntilClose(sock);
+      // Both at once: the second arrives while the first response may not have finished.
+      sock.write(Buffer.concat([Buffer.from('GET /version HTTP/1.1\r\nHost: x\r\n\r\nGET /api/v1/namespaces/'), Buffer.from('é'), Buffer.from(' HTTP/1.1\r\nHost: x\r\n\r\n')]));
+      const response = await closed;
+      assert.match(response, /^HTTP\/1\.1 200 OK\r\n/);
+      assert.match(response, /HTTP\/1\.1 400 Bad Request\r\n[\s\S]*"reason":"BadRequest"/);
+    });
     it('request headers under 1 MiB are served, as kube-apiserver’s MaxHeaderBytes allows', async () => {
       const res = await send(s, 'GET', '/version', undefined, { 'X-Big': 'a'.repeat(64 * 1024) });
       assert.equal(res.status, 200, res.text);
