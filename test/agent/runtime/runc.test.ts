@@ -272,7 +272,8 @@ describe('runc backend on this host (real kernel)', opts, () => {
     await runc.delete(b.id, { force: true });
   });
 
-  it('startCreated on a created container whose init was killed: rejects with runc\'s "container process is already dead", without hanging', async () => {
+  // A hang shows as the test's timeout, a deadline far above any real answer, not as a duration.
+  it('startCreated on a created container whose init was killed: rejects with runc\'s "container process is already dead", without hanging', { timeout: 60_000 }, async () => {
     const p = pod('fifo-dead', { requests: { cpu: '100m', memory: '16Mi' }, limits: { memory: '32Mi' } }, []);
     const c = planPodOnNode(p, node, gates).containers[0]!;
     const a = adaptToHost(c, host);
@@ -280,9 +281,7 @@ describe('runc backend on this host (real kernel)', opts, () => {
     await runc.create(b.id, b.dir);
     const { pid } = await runc.state(b.id);
     process.kill(pid, 'SIGKILL');
-    const t0 = Date.now();
     await assert.rejects(runc.startCreated(b.id, pid), (e: unknown) => e instanceof RuncError && /container process is already dead/.test(e.message));
-    assert.ok(Date.now() - t0 < 2000, `took ${Date.now() - t0} ms`);
     await runc.delete(b.id, { force: true });
   });
 
