@@ -250,7 +250,7 @@ describe('PodWorker on this host (real kernel)', { ...opts, concurrency: true },
 
     // Loopback is up; the root is writable and writes land in the overlay's upper layer only.
     let logs = '';
-    for (let i = 0; i < 100 && !(logs = readLogs(worker.logPath('default', 'inits', 'main', false) ?? '/nonexistent')).includes('hello from'); i++) await sleep(20);
+    for (let i = 0; i < 1500 && !(logs = readLogs(worker.logPath('default', 'inits', 'main', false) ?? '/nonexistent')).includes('hello from'); i++) await sleep(20);
     assert.match(logs, /^1: lo: <LOOPBACK,UP,LOWER_UP>/m);
     assert.match(logs, /^written\none\ntwo\nhello from inits\n/m, 'emptyDir shared in order; env expanded');
     assert.equal(readFileSync(join(worker.records.bundleDir(main.id), 'overlay', 'upper', 'hello'), 'utf8'), 'written\n');
