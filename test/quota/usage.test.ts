@@ -10,11 +10,8 @@ import assert from 'node:assert/strict';
 import type { Pod, ResourceList } from '../../src/api/types.js';
 import { parseResourceList } from '../../src/api/resourcelist.js';
 import { computeUsage, isChargeable, podUsage } from '../../src/quota/usage.js';
-import {
-  isExtendedResourceName,
-  isExtendedResourceNameForQuota,
-  podMatchingResources,
-} from '../../src/quota/resourcenames.js';
+import { isExtendedResourceName } from '../../src/api/extendedresources.js';
+import { isExtendedResourceNameForQuota, podMatchingResources } from '../../src/quota/resourcenames.js';
 import { NOW, canon, cm, ctr, es, mkPod, optsOff, optsOn, render, sidecar } from './fixtures.js';
 
 interface UsageRow {

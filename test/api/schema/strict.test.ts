@@ -217,22 +217,3 @@ describe('strict decoding: valid objects produce nothing', () => {
     for (const [schema, obj] of cases) assert.deepEqual(strictProblems(obj, schema), { unknownFields: [], typeErrors: [] }, schema);
   });
 });
-
-describe('strict decoding: speed', () => {
-  it('10,000 full pods in well under the time budget', () => {
-    const pods = Array.from({ length: 10_000 }, (_, i) => {
-      const p = samplePod();
-      (p['metadata'] as Json)['name'] = `web-${i}`;
-      return p;
-    });
-    const t0 = performance.now();
-    let problems = 0;
-    for (const p of pods) {
-      const r = strictProblems(p, POD);
-      problems += r.unknownFields.length + r.typeErrors.length;
-    }
-    const ms = performance.now() - t0;
-    assert.equal(problems, 0);
-    assert.ok(ms < 3000, `took ${ms.toFixed(0)} ms`);
-  });
-});
