@@ -2,18 +2,33 @@
 # Host packages the node agent and its real-kernel tests need: the runc OCI runtime, conmon, a
 # static busybox (the busybox image and the test containers' rootfs), and util-linux's unshare
 # and mount's mount/umount (pod namespaces pinned to files, overlay roots; both come with Debian).
-# Idempotent: installs only what is missing, and says what it does. Needs root and apt-get;
-# without them it prints why and exits 0, and the runtime tests skip with that reason.
+# This is the one list: `./bulkhead up|agent` and `./run-tests` both come here.
+#
+# A package counts as present when the command it provides is on PATH (so a runc installed by
+# hand counts too, as it does for the agent, which looks runc and conmon up on PATH).
+#
+#   install-host-deps.sh          installs what is missing, saying what it does. Idempotent.
+#                                 Without root or apt-get it prints why and exits 0 (the runtime
+#                                 tests then skip with that reason).
+#   install-host-deps.sh --check  prints the missing packages on one line, space-separated, and
+#                                 exits 1 when some are missing; prints nothing and exits 0 otherwise.
 set -euo pipefail
-pkgs=(runc busybox-static conmon util-linux mount)
+# package:command that proves it is installed
+pkgs=(runc:runc busybox-static:busybox conmon:conmon util-linux:unshare mount:mount)
 missing=()
-for p in "${pkgs[@]}"; do
-  if dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q '^install ok installed$'; then
-    echo "install-host-deps: $p is already installed ($(dpkg-query -W -f='${Version}' "$p"))"
+for entry in "${pkgs[@]}"; do
+  p="${entry%%:*}" cmd="${entry#*:}"
+  if command -v "$cmd" >/dev/null 2>&1; then
+    [ "${1:-}" = --check ] || echo "install-host-deps: $p is already installed ($(command -v "$cmd"))"
   else
     missing+=("$p")
   fi
 done
+if [ "${1:-}" = --check ]; then
+  [ "${#missing[@]}" -eq 0 ] && exit 0
+  echo "${missing[*]}"
+  exit 1
+fi
 if [ "${#missing[@]}" -eq 0 ]; then
   echo "install-host-deps: nothing to do"
   exit 0
