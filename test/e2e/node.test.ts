@@ -239,9 +239,13 @@ describe('end to end on the real kernel: the OOM kill mode and ulimits test plan
       return p.status.conditions?.find((c) => c.type === 'PodScheduled' && c.status === 'False');
     });
     assert.equal(cond.reason, 'Unschedulable');
-    assert.equal(cond.message, "0/1 nodes are available: 1 node(s) cannot grant the Pod's hard ulimits. preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.");
+    // The reason names each limit and the ceiling the node declares (the agent's own hard limits).
+    const node = JSON.parse(await v1.ok(['get', 'node', v1.nodeName, '-o', 'json'])) as { metadata: { annotations: Record<string, string> } };
+    const ceilings = (JSON.parse(node.metadata.annotations['bulkhead.dev/node-capabilities']!) as { hardRlimitCeilings: Record<string, string> }).hardRlimitCeilings;
+    const detail = `nofile hard 65535 > node ceiling ${ceilings.RLIMIT_NOFILE}, memlock hard unlimited > node ceiling ${ceilings.RLIMIT_MEMLOCK}`;
+    assert.equal(cond.message, `0/1 nodes are available: 1 node(s) cannot grant the Pod's hard ulimits (${detail}). preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.`);
     assert.equal((await v1.pod('elasticsearch', 'search')).status.phase, 'Pending');
-    assert.match(await v1.ok(['describe', 'pod', 'elasticsearch', '-n', 'search']), /Warning\s+FailedScheduling\s+.*0\/1 nodes are available: 1 node\(s\) cannot grant the Pod's hard ulimits/);
+    assert.ok((await v1.ok(['describe', 'pod', 'elasticsearch', '-n', 'search'])).includes(`0/1 nodes are available: 1 node(s) cannot grant the Pod's hard ulimits (${detail})`));
   });
 
   it('a hostNetwork pod has its node\'s IP as pod IP, in its status and in its env (fieldRef status.podIP / status.hostIP)', async () => {
