@@ -232,6 +232,24 @@ describe('end to end on the real kernel: the OOM kill mode and ulimits test plan
     for (const a of c.onHost.adjustments) assert.ok(ev.message.includes(a), `event names "${a}": ${ev.message}`);
   });
 
+  it('kubectl get pods -o wide shows the OOM kill mode the node applies and where it comes from', async () => {
+    // Pods of the tests above: no oomKillMode, Single on the container, Group refused on v1.
+    const rows: [pod: string, column: string][] = [
+      ['guaranteed', 'Single (default)'],
+      ['single', 'Single (container)'],
+      ['group', 'Group (container) ERROR'],
+    ];
+    for (const [pod] of rows) {
+      await v1.until(`${pod}: the agent reports its OOM kill mode`, async () => ((await v1.pod(pod)).status.conditions ?? []).find((c) => c.type === 'bulkhead.dev/OOMKillMode'));
+    }
+    const wide = await v1.ok(['get', 'pods', '-o', 'wide']);
+    assert.match(wide, /\sQOS\s+OOM KILL MODE$/m);
+    for (const [pod, column] of rows) {
+      const line = wide.split('\n').find((l) => l.startsWith(`${pod} `));
+      assert.ok(line?.endsWith(`   ${column}`), `${pod}: ${JSON.stringify(line)}`);
+    }
+  });
+
   it('a pod needing ulimits above what the node can grant stays Pending with a clear reason', async () => {
     await v1.ok(['apply', '-f', 'examples/elasticsearch-nofile.yaml']);
     const cond = await v1.until('PodScheduled=False', async () => {
