@@ -193,9 +193,10 @@ describe('end to end on the real kernel: the OOM kill mode and ulimits test plan
     // oom_score_adj: Burstable, so the plan's value is one this host can grant.
     assert.match(logs, new RegExp(`^oom_score_adj=${planned.containers[0]!.oomScoreAdj}$`, 'm'));
     const p = await v1.pod('limits');
-    // The kubelet's conditions, in its order (generateAPIPodStatus appends PodScheduled last).
+    // The kubelet's conditions, in its order (generateAPIPodStatus appends PodScheduled last), with
+    // the agent's OOM kill mode report before PodScheduled.
     const conds = (p.status as { conditions?: { type: string; status: string }[] }).conditions ?? [];
-    assert.deepEqual(conds.map((c) => `${c.type}=${c.status}`), ['PodReadyToStartContainers=True', 'Initialized=True', 'Ready=True', 'ContainersReady=True', 'PodScheduled=True']);
+    assert.deepEqual(conds.map((c) => `${c.type}=${c.status}`), ['PodReadyToStartContainers=True', 'Initialized=True', 'Ready=True', 'ContainersReady=True', 'bulkhead.dev/OOMKillMode=True', 'PodScheduled=True']);
     const pid = containerPid(v1, containerStatus(p, 'c')!.containerID!);
     assert.equal(readFileSync(`/proc/${pid}/oom_score_adj`, 'utf8').trim(), String(planned.containers[0]!.oomScoreAdj));
     // Cgroup files: the pod cgroup at the planned path (with the real uid) and the container's.
