@@ -1,20 +1,40 @@
 #!/usr/bin/env bash
 # Host packages the node agent and its real-kernel tests need: the runc OCI runtime, conmon, a
 # static busybox (the busybox image and the test containers' rootfs), and util-linux's unshare
-# and mount's mount/umount (pod namespaces pinned to files, overlay roots; both come with Debian),
-# and the official Python client for /usr/bin/python3 (test/e2e/pythonclient.test.ts drives it).
-# Idempotent: installs only what is missing, and says what it does. Needs root and apt-get;
-# without them it prints why and exits 0, and the runtime tests skip with that reason.
+# and mount's mount/umount (pod namespaces pinned to files, overlay roots; both come with Debian).
+# This is the one list: `./bulkhead up|agent` and `./run-tests` both come here.
+#
+# A package counts as present when the command it provides is on PATH (so a runc installed by
+# hand counts too, as it does for the agent, which looks runc and conmon up on PATH).
+#
+#   install-host-deps.sh          installs what is missing, saying what it does. Idempotent.
+#                                 Without root or apt-get it prints why and exits 0 (the runtime
+#                                 tests then skip with that reason).
+#   install-host-deps.sh --check  prints the missing packages on one line, space-separated, and
+#                                 exits 1 when some are missing; prints nothing and exits 0 otherwise.
+#   --tests (before either)       adds what only the test suite needs: the official Python client
+#                                 for /usr/bin/python3 (test/e2e/pythonclient.test.ts drives it).
 set -euo pipefail
-pkgs=(runc busybox-static conmon util-linux mount python3-kubernetes)
+# package:command that proves it is installed (a path: a file that proves it)
+pkgs=(runc:runc busybox-static:busybox conmon:conmon util-linux:unshare mount:mount)
+if [ "${1:-}" = --tests ]; then
+  pkgs+=(python3-kubernetes:/usr/lib/python3/dist-packages/kubernetes/__init__.py)
+  shift
+fi
 missing=()
-for p in "${pkgs[@]}"; do
-  if dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q '^install ok installed$'; then
-    echo "install-host-deps: $p is already installed ($(dpkg-query -W -f='${Version}' "$p"))"
+for entry in "${pkgs[@]}"; do
+  p="${entry%%:*}" cmd="${entry#*:}"
+  if { [ "${cmd#/}" != "$cmd" ] && [ -e "$cmd" ]; } || { [ "${cmd#/}" = "$cmd" ] && command -v "$cmd" >/dev/null 2>&1; }; then
+    [ "${1:-}" = --check ] || echo "install-host-deps: $p is already installed ($([ "${cmd#/}" != "$cmd" ] && echo "$cmd" || command -v "$cmd"))"
   else
     missing+=("$p")
   fi
 done
+if [ "${1:-}" = --check ]; then
+  [ "${#missing[@]}" -eq 0 ] && exit 0
+  echo "${missing[*]}"
+  exit 1
+fi
 if [ "${#missing[@]}" -eq 0 ]; then
   echo "install-host-deps: nothing to do"
   exit 0

@@ -42,6 +42,7 @@ import type { ImageRecord, ImageStore } from './images/store.js';
 import { computePodActions, type KillRequest, type PodActions } from './lifecycle/actions.js';
 import { Backoff, kubeletBackoff, type BackoffConfig } from './lifecycle/backoff.js';
 import { podConditions } from './lifecycle/conditions.js';
+import { oomKillModeCondition } from '../policy/oomkillmodestatus.js';
 import { checkSubPath, ContainerConfigError, containerEnv, processArgs, processEnv, processUser } from './lifecycle/containerconfig.js';
 import { initContainerStatuses, kubeTime, regularContainerStatuses, runtimeContainerID, terminatedPodStatuses, type StartFailure } from './lifecycle/containerstatus.js';
 import { getPhase, isTerminalPhase, type PodPhase } from './lifecycle/phase.js';
@@ -1189,7 +1190,7 @@ export class PodWorker {
     const sandboxReady = rt.sandbox?.ready === true;
     const status: PodStatus = {
       phase,
-      conditions: podConditions(pod.spec, [...inits, ...regs], phase, sandboxReady, pod.status?.conditions, kubeTime(this.nowISO())),
+      conditions: podConditions(pod.spec, [...inits, ...regs], phase, sandboxReady, pod.status?.conditions, kubeTime(this.nowISO()), [oomKillModeCondition(plan.containers)]),
       ...(pod.status?.hostIP ? { hostIP: pod.status.hostIP } : {}),
       ...(pod.status?.podIP ? { podIP: pod.status.podIP } : {}),
       startTime: kubeTime(pod.status?.startTime ?? podRec.startTime),

@@ -142,7 +142,7 @@ export async function assembleAgent(s: AgentSettings, hooks: AssembleHooks): Pro
     throw new AgentSetupError(`invalid value "${s.evictionHard}" for --eviction-hard: ${(e as Error).message}`);
   }
   if (process.getuid?.() !== 0) {
-    throw new AgentSetupError('the node agent needs root: it creates cgroups and runs containers with runc (use sudo, or `bulkhead server` for the API server alone)');
+    throw new AgentSetupError('the node agent needs root: it creates cgroups and runs containers with runc (run it as root, or `bulkhead server` for the API server alone)');
   }
   progress('probing what this host can enforce…');
   const host = await probeHost();

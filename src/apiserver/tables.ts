@@ -3,6 +3,7 @@
 // server computes ages and placeholders. Bulkhead adds QoS and OOM kill mode to pods' wide view.
 
 import type { Event, KubeObject, Lease, Namespace, Node, Pod, ResourceQuota } from '../api/types.js';
+import { reportedOOMKillModes } from '../policy/oomkillmodestatus.js';
 
 export interface TableColumn {
   name: string;
@@ -127,7 +128,10 @@ function podStatusReason(pod: Pod): { reason: string; ready: number; total: numb
   return { reason, ready, total, restarts, lastRestart };
 }
 
+/** What the node applies (its agent reports it in a pod condition), else the spec's field until it has. */
 function effectiveOOMKillModes(pod: Pod): string {
+  const reported = reportedOOMKillModes(pod.status?.conditions);
+  if (reported) return [...new Set(reported.values())].join(',') || '<none>';
   const modes = new Set<string>();
   for (const c of pod.spec?.containers ?? []) modes.add(c.oomKillMode ?? '<default>');
   return [...modes].join(',') || '<none>';
@@ -145,7 +149,7 @@ const podPrinter: Printer<Pod> = {
     col('Nominated Node', 'string', 'nominatedNodeName is set only when this pod preempts other pods on the node.', 1),
     col('Readiness Gates', 'string', 'If specified, all readiness gates will be evaluated for pod readiness.', 1),
     col('QoS', 'string', 'The Quality of Service class of the pod: Guaranteed, Burstable or BestEffort.', 1),
-    col('OOM Kill Mode', 'string', "The containers' oomKillMode (Single or Group); <default> where the node decides.", 1),
+    col('OOM Kill Mode', 'string', "The OOM kill mode the node applies to the containers (Single or Group) and where it comes from (container, node or default); until the node reports it, the containers' oomKillMode, <default> where the node decides.", 1),
   ],
   cells(pod, now) {
     const s = podStatusReason(pod);

@@ -113,8 +113,8 @@ export function upCommand(): Command {
     .description('Start a single-node Bulkhead cluster on this machine: the API server with its controllers and scheduler, and a node agent that runs pods with runc (needs root). Prints how to point kubectl at it.')
     .addHelpText('after', `
 Examples:
-  sudo bulkhead up
-  sudo bulkhead up --data-dir /tmp/demo --listen 127.0.0.1:7443 --node-memory 2Gi --node-cpu 1`)
+  bulkhead up
+  bulkhead up --data-dir /tmp/demo --listen 127.0.0.1:7443 --node-memory 2Gi --node-cpu 1`)
     .action(async (f: ServerFlags & AgentFlags) => {
       const gates = featureGatesFlag(f.featureGates);
       // The agent of `up` talks to its server over loopback unless told otherwise.

@@ -13,7 +13,7 @@ import type { KubeObject, LimitRange, Namespace, Pod, ResourceQuota } from '../a
 import { validateLimitRange, validateResourceQuota } from '../api/validation/index.js';
 import { evictionCandidates, rankForMemoryPressure, thresholdQuantity, type Threshold } from '../policy/eviction.js';
 import { computeQuotaStatus } from '../quota/admission.js';
-import { ReasonUlimitCeilings } from '../scheduler/filters.js';
+import { ulimitCeilingsReason, ulimitsAboveCeilings } from '../policy/ulimitceilings.js';
 import { derivedPodUID, planPodOnNode, type NodeConfig, type PodNodePlan } from './node.js';
 
 export interface Source {
@@ -225,15 +225,17 @@ export function plan(objects: readonly PlanObject[], opts: PlanOptions): PlanRes
     };
     if (result.pod && result.errors.length === 0) {
       result.pod.metadata.uid ??= derivedPodUID(namespace, entry.name);
-      const onNode = planPodOnNode(result.pod, opts.node, opts.gates);
+      // The node declares its ceilings and the scheduler keeps such a pod off it
+      // (src/scheduler/filters.ts): nothing of it runs here, so the plan shows what the pod asks
+      // for, claims no value this host would apply, and says why it would not be scheduled.
+      const above = opts.node.hardRlimitCeilings && opts.gates.ContainerUlimits ? ulimitsAboveCeilings(result.pod, opts.node.hardRlimitCeilings, opts.node.nrOpen) : [];
+      const { hardRlimitCeilings: _ceilings, host: _host, ...anyNode } = opts.node;
+      const onNode = planPodOnNode(result.pod, above.length ? anyNode : opts.node, opts.gates);
       Object.assign(entry, onNode);
+      if (above.length) entry.warnings.push(`the scheduler would not place this pod on this node: ${ulimitCeilingsReason(above)}`);
       for (const c of onNode.containers) {
         if (c.oomKillModeError) entry.warnings.push(`container "${c.name}" cannot be created on this node: ${c.oomKillModeError}`);
         for (const a of c.rlimitAdjustments ?? []) entry.warnings.push(`container "${c.name}": ${a.type} ${a.reason}; applied soft=${a.applied.soft} hard=${a.applied.hard}`);
-      }
-      // The node declares these ceilings, and the scheduler keeps such a pod off it (src/scheduler/filters.ts).
-      if (opts.node.host && onNode.containers.some((c) => c.rlimitAdjustments?.length)) {
-        entry.warnings.push(`the scheduler would not place this pod on this node: ${ReasonUlimitCeilings}`);
       }
     }
     if (result.pod) entry.object = result.pod;

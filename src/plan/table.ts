@@ -4,6 +4,7 @@
 
 import { Quantity } from '../api/quantity.js';
 import type { ContainerPlan } from './node.js';
+import { describeOOMKillMode } from '../policy/oomkillmodestatus.js';
 import type { PlanResult, PodPlan, Source } from './engine.js';
 
 export function formatTable(rows: string[][], indent = ''): string[] {
@@ -46,7 +47,7 @@ function podLines(p: PodPlan): string[] {
         c.name,
         c.kind,
         c.onHost && c.onHost.oomScoreAdj !== c.oomScoreAdj ? `${c.oomScoreAdj} (host: ${c.onHost.oomScoreAdj})` : String(c.oomScoreAdj),
-        `${c.oomKillMode} (${c.oomKillModeSource}${c.oomKillModeEmulated ? ', emulated' : ''})${c.oomKillModeError ? ' ERROR' : ''}`,
+        describeOOMKillMode(c),
         cgroupCell(c.cgroup, 'memory.'),
         cgroupCell(c.cgroup, 'cpu.'),
         rlimitCell(c),

@@ -15,7 +15,7 @@
 //   nodedeclaredfeatures/nodedeclaredfeatures.go "node(s) didn't match Pod's required features"
 
 import { decodeCapabilities, hardCeilingsAsBigInt } from '../policy/nodecapabilities.js';
-import { ulimitsToRlimits } from '../policy/rlimits.js';
+import { ReasonUlimitCeilings, ulimitCeilingsReason, ulimitsAboveCeilings } from '../policy/ulimitceilings.js';
 import type { FeatureGates } from '../api/featuregates.js';
 import { podRequests } from '../api/podresources.js';
 import { addInto, parseResourceList, ResourceCPU, ResourceEphemeralStorage, ResourceMemory, type Resources } from '../api/resourcelist.js';
@@ -321,24 +321,19 @@ export function nodeDeclaredFeaturesFilter(pod: Pod, node: Node, _pods: readonly
 /**
  * Bulkhead's own filter (the ulimits design and DESIGN "Hosts that cannot grant a value"): a
  * node whose agent cannot raise hard rlimits as high as a container asks (no
- * CAP_SYS_RESOURCE) declares its ceilings, and such pods are not scheduled there.
+ * CAP_SYS_RESOURCE) declares its ceilings, and such pods are not scheduled there. The reason
+ * names each limit and the node's ceiling (src/policy/ulimitceilings.ts, shared with plan), so
+ * nodes with the same ceilings are counted together and others apart.
  */
-export const ReasonUlimitCeilings = "node(s) cannot grant the Pod's hard ulimits";
+export { ReasonUlimitCeilings };
 
 export function nodeUlimitCeilingsFilter(pod: Pod, node: Node, _pods: readonly Pod[], gates: SchedulerGates): Rejection | undefined {
   if (!gates.ContainerUlimits) return undefined;
   const caps = decodeCapabilities(node.metadata?.annotations);
   if (!caps) return undefined;
-  const ceilings = hardCeilingsAsBigInt(caps);
-  const all = [...(pod.spec.initContainers ?? []), ...(pod.spec.containers ?? []), ...(pod.spec.ephemeralContainers ?? [])];
-  for (const c of all) {
-    // No ceilings passed: these are the values the container would need the node to grant.
-    for (const r of ulimitsToRlimits(c.securityContext?.ulimits).rlimits) {
-      const ceiling = ceilings[r.type];
-      if (ceiling !== undefined && r.hard > ceiling) return { code: 'UnschedulableAndUnresolvable', plugin: 'NodeUlimitCeilings', reasons: [ReasonUlimitCeilings] };
-    }
-  }
-  return undefined;
+  const above = ulimitsAboveCeilings(pod, hardCeilingsAsBigInt(caps));
+  if (above.length === 0) return undefined;
+  return { code: 'UnschedulableAndUnresolvable', plugin: 'NodeUlimitCeilings', reasons: [ulimitCeilingsReason(above)] };
 }
 
 // ---------------------------------------------------------------- all together

@@ -217,7 +217,7 @@ describe('PodWorker on this host (real kernel)', { ...opts, concurrency: true },
       assert.equal(cs(st, n).state?.terminated?.reason, 'Completed');
       assert.equal(cs(st, n).ready, true);
     }
-    assert.deepEqual(st.conditions?.map((c) => `${c.type}=${c.status}`), ['PodReadyToStartContainers=True', 'Initialized=True', 'Ready=True', 'ContainersReady=True']);
+    assert.deepEqual(st.conditions?.map((c) => `${c.type}=${c.status}`), ['PodReadyToStartContainers=True', 'Initialized=True', 'Ready=True', 'ContainersReady=True', 'bulkhead.dev/OOMKillMode=True']);
     const started = rec.events.filter((e) => e.reason === 'Started').map((e) => e.message);
     assert.deepEqual(started, ['Started container i1', 'Started container i2', 'Started container main']);
     const i1Done = Date.parse(cs(st, 'i1').state!.terminated!.finishedAt!);

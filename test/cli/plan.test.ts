@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { bulkhead, node16Gi } from './run.js';
+import { runPlan, type HostFacts } from '../../src/cli/plan.js';
+import { defaultEvictionHard } from '../../src/policy/eviction.js';
 
 function planJSON(args: string[], input?: string) {
   const r = bulkhead(['plan', ...args, ...node16Gi, '-o', 'json'], input);
@@ -231,6 +233,56 @@ describe('bulkhead --help', () => {
       const r = bulkhead(args);
       assert.equal(r.code, 0);
       assert.match(r.stdout, /Usage: bulkhead/);
+    });
+  }
+});
+
+describe('bulkhead plan --this-host: a pod asking for hard ulimits above the host\'s ceilings', () => {
+  // The host of ../shared/reference/linux-host.md: no CAP_SYS_RESOURCE, so its own hard limits are ceilings.
+  const host: HostFacts = {
+    memoryVersion: 1,
+    minOomScoreAdj: 0,
+    hardRlimitCeilings: { RLIMIT_NOFILE: 20000n, RLIMIT_MEMLOCK: 8388608n, RLIMIT_NICE: 0n, RLIMIT_RTPRIO: 0n },
+  };
+  const flags = { nodeMemory: '16Gi', nodeCpu: '4', cgroupDriver: 'cgroupfs', podSecurity: 'privileged:latest', evictionHard: defaultEvictionHard, output: 'table', nrOpen: '1048576' };
+  const podWith = (ulimits: string, resources = '{requests: {cpu: 100m, memory: 64Mi}}') =>
+    `apiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: default}\nspec:\n  containers:\n  - name: c\n    image: busybox\n    resources: ${resources}\n    securityContext: {ulimits: ${ulimits}}\n`;
+  const planHere = (paths: string[], input?: string) => {
+    let out = '';
+    const code = runPlan(paths, flags, { stdout: (s) => (out += s), readStdin: () => input ?? '' }, host);
+    return { code, out };
+  };
+  const rows: { name: string; paths: string[]; input?: string; has: string[]; hasNot: RegExp[] }[] = [
+    {
+      name: 'the elasticsearch example: would not schedule, naming each limit and ceiling; the rlimits shown are what it asks',
+      paths: ['examples/elasticsearch-nofile.yaml'],
+      has: [
+        "    warning: the scheduler would not place this pod on this node: node(s) cannot grant the Pod's hard ulimits (nofile hard 65535 > node ceiling 20000, memlock hard unlimited > node ceiling 8388608)\n",
+        'nofile=65535:65535 memlock=unlimited:unlimited\n',
+      ],
+      hasNot: [/applied/, /\(host: /, /host: container/],
+    },
+    {
+      name: 'nice above the ceiling 0: no "applied as 0/0" for a pod that never runs here',
+      paths: ['-'],
+      input: podWith('[{name: nice, soft: 10, hard: 10}]'),
+      has: ["node(s) cannot grant the Pod's hard ulimits (nice hard 10 > node ceiling 0)\n"],
+      hasNot: [/applied/, /\(host: /],
+    },
+    {
+      name: 'within the ceilings: scheduled, and the host\'s adjustments are shown as applied',
+      paths: ['-'],
+      input: podWith('[{name: nofile, soft: 1024, hard: 4096}]', '{requests: {cpu: 100m, memory: 64Mi}, limits: {cpu: 100m, memory: 64Mi}}'),
+      has: ['-997 (host: 0)', 'nofile=1024:4096'],
+      hasNot: [/would not place/],
+    },
+  ];
+  for (const row of rows) {
+    it(row.name, () => {
+      const { code, out } = planHere(row.paths, row.input);
+      assert.equal(code, 0, out);
+      for (const s of row.has) assert.ok(out.includes(s), `missing ${JSON.stringify(s)} in:\n${out}`);
+      for (const re of row.hasNot) assert.doesNotMatch(out, re);
     });
   }
 });

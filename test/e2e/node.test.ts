@@ -193,9 +193,10 @@ describe('end to end on the real kernel: the OOM kill mode and ulimits test plan
     // oom_score_adj: Burstable, so the plan's value is one this host can grant.
     assert.match(logs, new RegExp(`^oom_score_adj=${planned.containers[0]!.oomScoreAdj}$`, 'm'));
     const p = await v1.pod('limits');
-    // The kubelet's conditions, in its order (generateAPIPodStatus appends PodScheduled last).
+    // The kubelet's conditions, in its order (generateAPIPodStatus appends PodScheduled last), with
+    // the agent's OOM kill mode report before PodScheduled.
     const conds = (p.status as { conditions?: { type: string; status: string }[] }).conditions ?? [];
-    assert.deepEqual(conds.map((c) => `${c.type}=${c.status}`), ['PodReadyToStartContainers=True', 'Initialized=True', 'Ready=True', 'ContainersReady=True', 'PodScheduled=True']);
+    assert.deepEqual(conds.map((c) => `${c.type}=${c.status}`), ['PodReadyToStartContainers=True', 'Initialized=True', 'Ready=True', 'ContainersReady=True', 'bulkhead.dev/OOMKillMode=True', 'PodScheduled=True']);
     const pid = containerPid(v1, containerStatus(p, 'c')!.containerID!);
     assert.equal(readFileSync(`/proc/${pid}/oom_score_adj`, 'utf8').trim(), String(planned.containers[0]!.oomScoreAdj));
     // Cgroup files: the pod cgroup at the planned path (with the real uid) and the container's.
@@ -232,6 +233,24 @@ describe('end to end on the real kernel: the OOM kill mode and ulimits test plan
     for (const a of c.onHost.adjustments) assert.ok(ev.message.includes(a), `event names "${a}": ${ev.message}`);
   });
 
+  it('kubectl get pods -o wide shows the OOM kill mode the node applies and where it comes from', async () => {
+    // Pods of the tests above: no oomKillMode, Single on the container, Group refused on v1.
+    const rows: [pod: string, column: string][] = [
+      ['guaranteed', 'Single (default)'],
+      ['single', 'Single (container)'],
+      ['group', 'Group (container) ERROR'],
+    ];
+    for (const [pod] of rows) {
+      await v1.until(`${pod}: the agent reports its OOM kill mode`, async () => ((await v1.pod(pod)).status.conditions ?? []).find((c) => c.type === 'bulkhead.dev/OOMKillMode'));
+    }
+    const wide = await v1.ok(['get', 'pods', '-o', 'wide']);
+    assert.match(wide, /\sQOS\s+OOM KILL MODE$/m);
+    for (const [pod, column] of rows) {
+      const line = wide.split('\n').find((l) => l.startsWith(`${pod} `));
+      assert.ok(line?.endsWith(`   ${column}`), `${pod}: ${JSON.stringify(line)}`);
+    }
+  });
+
   it('a pod needing ulimits above what the node can grant stays Pending with a clear reason', async () => {
     await v1.ok(['apply', '-f', 'examples/elasticsearch-nofile.yaml']);
     const cond = await v1.until('PodScheduled=False', async () => {
@@ -239,9 +258,13 @@ describe('end to end on the real kernel: the OOM kill mode and ulimits test plan
       return p.status.conditions?.find((c) => c.type === 'PodScheduled' && c.status === 'False');
     });
     assert.equal(cond.reason, 'Unschedulable');
-    assert.equal(cond.message, "0/1 nodes are available: 1 node(s) cannot grant the Pod's hard ulimits. preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.");
+    // The reason names each limit and the ceiling the node declares (the agent's own hard limits).
+    const node = JSON.parse(await v1.ok(['get', 'node', v1.nodeName, '-o', 'json'])) as { metadata: { annotations: Record<string, string> } };
+    const ceilings = (JSON.parse(node.metadata.annotations['bulkhead.dev/node-capabilities']!) as { hardRlimitCeilings: Record<string, string> }).hardRlimitCeilings;
+    const detail = `nofile hard 65535 > node ceiling ${ceilings.RLIMIT_NOFILE}, memlock hard unlimited > node ceiling ${ceilings.RLIMIT_MEMLOCK}`;
+    assert.equal(cond.message, `0/1 nodes are available: 1 node(s) cannot grant the Pod's hard ulimits (${detail}). preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.`);
     assert.equal((await v1.pod('elasticsearch', 'search')).status.phase, 'Pending');
-    assert.match(await v1.ok(['describe', 'pod', 'elasticsearch', '-n', 'search']), /Warning\s+FailedScheduling\s+.*0\/1 nodes are available: 1 node\(s\) cannot grant the Pod's hard ulimits/);
+    assert.ok((await v1.ok(['describe', 'pod', 'elasticsearch', '-n', 'search'])).includes(`0/1 nodes are available: 1 node(s) cannot grant the Pod's hard ulimits (${detail})`));
   });
 
   it('a hostNetwork pod has its node\'s IP as pod IP, in its status and in its env (fieldRef status.podIP / status.hostIP)', async () => {

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { defaultFeatureGates } from '../../src/api/featuregates.js';
-import type { Node, Pod } from '../../src/api/types.js';
+import type { Node, Pod, Ulimit } from '../../src/api/types.js';
 import {
   fitsNode,
   ReasonNodeAffinity,
@@ -25,11 +25,13 @@ const memoryPressure = [
   { type: 'Ready', status: 'True' },
   { type: 'MemoryPressure', status: 'True' },
 ];
-const ulimits = (name: string): Pod => {
+const ulimits = (name: string, ...perContainer: Ulimit[][]): Pod => {
   const p = pod(name, { memory: '64Mi' });
-  p.spec.containers[0]!.securityContext = { ulimits: [{ name: 'nofile', soft: 1024, hard: 4096 }] };
+  const lists = perContainer.length ? perContainer : [[{ name: 'nofile', soft: 1024, hard: 4096 }]];
+  p.spec.containers = lists.map((u, i) => ({ ...container({ memory: '64Mi' }, undefined, `c${i}`), securityContext: { ulimits: u } }));
   return p;
 };
+const declaring = (ceilings: Record<string, string>) => withCeilings(node('n1', undefined, { declaredFeatures: ['ContainerUlimits'] }), ceilings);
 
 interface Row {
   name: string;
@@ -152,8 +154,27 @@ const rows: Row[] = [
   // NodeDeclaredFeatures
   { name: 'ulimits on a node that does not declare ContainerUlimits', pod: ulimits('p'), node: node('n1'), reasons: [ReasonRequiredFeatures] },
   { name: 'ulimits on a node that declares ContainerUlimits', pod: ulimits('p'), node: node('n1', undefined, { declaredFeatures: ['ContainerUlimits'] }), reasons: [] },
-  { name: 'ulimits whose hard value is above the ceiling the node declares', pod: ulimits('p'), node: withCeilings(node('n1', undefined, { declaredFeatures: ['ContainerUlimits'] }), { RLIMIT_NOFILE: '1024' }), reasons: [ReasonUlimitCeilings] },
-  { name: 'ulimits within the ceilings the node declares', pod: ulimits('p'), node: withCeilings(node('n1', undefined, { declaredFeatures: ['ContainerUlimits'] }), { RLIMIT_NOFILE: '1048576' }), reasons: [] },
+  // The reason names each limit and the node's ceiling (src/policy/ulimitceilings.ts).
+  { name: 'ulimits whose hard value is above the ceiling the node declares: names the limit and the ceiling', pod: ulimits('p'), node: declaring({ RLIMIT_NOFILE: '1024' }), reasons: [`${ReasonUlimitCeilings} (nofile hard 4096 > node ceiling 1024)`] },
+  {
+    name: 'hard -1 is unlimited, named so',
+    pod: ulimits('p', [{ name: 'memlock', soft: -1, hard: -1 }]),
+    node: declaring({ RLIMIT_MEMLOCK: '8388608' }),
+    reasons: [`${ReasonUlimitCeilings} (memlock hard unlimited > node ceiling 8388608)`],
+  },
+  {
+    name: 'every limit above its ceiling is named, in the order the pod names them; one within is not',
+    pod: ulimits('p', [{ name: 'nice', soft: 10, hard: 10 }, { name: 'core', soft: -1, hard: -1 }, { name: 'nofile', soft: 65535, hard: 65535 }]),
+    node: declaring({ RLIMIT_NOFILE: '20000', RLIMIT_NICE: '0', RLIMIT_CORE: '18446744073709551615' }),
+    reasons: [`${ReasonUlimitCeilings} (nice hard 10 > node ceiling 0, nofile hard 65535 > node ceiling 20000)`],
+  },
+  {
+    name: 'a limit several containers exceed is named once, with the largest value',
+    pod: ulimits('p', [{ name: 'nofile', soft: 30000, hard: 30000 }], [{ name: 'nofile', soft: 1024, hard: 1048576 }]),
+    node: declaring({ RLIMIT_NOFILE: '20000' }),
+    reasons: [`${ReasonUlimitCeilings} (nofile hard 1048576 > node ceiling 20000)`],
+  },
+  { name: 'ulimits within the ceilings the node declares', pod: ulimits('p'), node: declaring({ RLIMIT_NOFILE: '1048576' }), reasons: [] },
   // The first rejecting filter decides.
   { name: 'cordoned and too small: only the first filter reports', pod: pod('p', { cpu: '3' }), node: node('n1', undefined, { spec: { unschedulable: true } }), reasons: [ReasonUnschedulable] },
   { name: 'tainted and too small: the taint reports', pod: pod('p', { cpu: '3' }), node: node('n1', undefined, { spec: { taints: [{ key: 'x', effect: 'NoSchedule' }] } }), reasons: [ReasonUntoleratedTaint] },

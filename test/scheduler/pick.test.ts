@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { failedSchedulingMessage, pickNode } from '../../src/scheduler/index.js';
 import type { Node, Pod } from '../../src/api/types.js';
 import { node, pod } from './helpers.js';
+import { capabilitiesAnnotation, encodeCapabilities } from '../../src/policy/nodecapabilities.js';
 
 describe('failedSchedulingMessage (FitError.Error)', () => {
   const rows: { name: string; n: number; reasons: string[]; post?: string; want: string }[] = [
@@ -99,6 +100,21 @@ describe('pickNode', () => {
       })(),
       nodes: two,
       message: "0/2 nodes are available: 2 node(s) didn't match Pod's required features. preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling.",
+    },
+    {
+      name: 'ulimits above the ceilings: nodes with the same ceiling are counted together, the others apart',
+      pod: (() => {
+        const p = pod('p', { memory: '10Mi' });
+        p.spec.containers[0]!.securityContext = { ulimits: [{ name: 'nofile', soft: 65535, hard: 65535 }] };
+        return p;
+      })(),
+      nodes: [['n1', '20000'], ['n2', '20000'], ['n3', '4096']].map(([name, nofile]) => {
+        const n = node(name!, undefined, { declaredFeatures: ['ContainerUlimits'] });
+        n.metadata.annotations = { [capabilitiesAnnotation]: encodeCapabilities({ cgroupVersion: 1, oomGroup: 'unsupported', minOOMScoreAdj: 0, hardRlimitCeilings: { RLIMIT_NOFILE: nofile! } }) };
+        return n;
+      }),
+      message:
+        "0/3 nodes are available: 1 node(s) cannot grant the Pod's hard ulimits (nofile hard 65535 > node ceiling 4096), 2 node(s) cannot grant the Pod's hard ulimits (nofile hard 65535 > node ceiling 20000). preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.",
     },
     {
       name: 'preemptionPolicy Never',

@@ -84,8 +84,9 @@ export function podReadyToStartContainersCondition(sandboxReady: boolean): PodCo
 
 /**
  * The pod's conditions in the kubelet's order: conditions it does not own (kept from `old`),
- * PodReadyToStartContainers, Initialized, Ready, ContainersReady, then PodScheduled as `old`
- * has it (the scheduler's). Each gets lastProbeTime null and a lastTransitionTime.
+ * PodReadyToStartContainers, Initialized, Ready, ContainersReady, the agent's own conditions
+ * (`own`, e.g. the OOM kill mode it applies), then PodScheduled as `old` has it (the
+ * scheduler's). Each gets lastProbeTime null and a lastTransitionTime.
  */
 export function podConditions(
   spec: PodSpec,
@@ -94,6 +95,7 @@ export function podConditions(
   sandboxReady: boolean,
   old: readonly PodCondition[] | undefined,
   now: string,
+  own: readonly PodCondition[] = [],
 ): PodCondition[] {
   const prev = old ?? [];
   const generated = [
@@ -101,12 +103,13 @@ export function podConditions(
     podInitializedCondition(spec, statuses, phase),
     podReadyCondition(spec, statuses, phase),
     containersReadyCondition(spec, statuses, phase),
+    ...own,
   ].map((c) => {
     const before = prev.find((o) => o.type === c.type);
     const lastTransitionTime = before && before.status === c.status && before.lastTransitionTime ? before.lastTransitionTime : now;
     return { type: c.type, status: c.status, lastProbeTime: null, lastTransitionTime, ...(c.reason ? { reason: c.reason } : {}), ...(c.message ? { message: c.message } : {}) };
   });
-  const foreign = prev.filter((c) => !kubeletConditionTypes.includes(c.type));
+  const foreign = prev.filter((c) => !kubeletConditionTypes.includes(c.type) && !own.some((o) => o.type === c.type));
   const scheduled = prev.filter((c) => c.type === 'PodScheduled');
   return [...foreign, ...generated, ...scheduled];
 }

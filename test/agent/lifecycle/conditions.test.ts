@@ -77,6 +77,13 @@ describe('podConditions: order, lastTransitionTime, conditions the kubelet does 
   it('every generated condition has lastProbeTime null', () => {
     for (const x of got.slice(1, 5)) assert.equal(x.lastProbeTime, null);
   });
+  it("the agent's own conditions come after ContainersReady, replace their old copy and keep its lastTransitionTime", () => {
+    const own: PodCondition = { type: 'bulkhead.dev/OOMKillMode', status: 'True', message: 'a=Single (default)' };
+    const withOld = [...old, { ...own, message: 'a=Single (node)', lastProbeTime: null, lastTransitionTime: before }];
+    const got = podConditions(spec, [st('a', running, true)], 'Running', true, withOld, now, [own]);
+    assert.deepEqual(got.map((x) => x.type), ['DisruptionTarget', 'PodReadyToStartContainers', 'Initialized', 'Ready', 'ContainersReady', 'bulkhead.dev/OOMKillMode', 'PodScheduled']);
+    assert.deepEqual(got[5], { ...own, lastProbeTime: null, lastTransitionTime: before });
+  });
   it('PodReadyToStartContainers follows the sandbox', () => {
     assert.equal(podConditions(spec, [], 'Pending', false, undefined, now)[0]?.status, 'False');
   });
