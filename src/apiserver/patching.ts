@@ -22,6 +22,10 @@ import {
   updateManagedFields,
   zeroNullMapValues,
   type JSONObject,
+  APPLY_PATCH,
+  JSON_PATCH,
+  MERGE_PATCH,
+  STRATEGIC_MERGE_PATCH,
 } from './patch/index.js';
 import { decodeStored } from './objects.js';
 import type { Api, RequestInfo } from './rest.js';
@@ -29,10 +33,10 @@ import type { ResourcePath } from './request.js';
 import { groupVersion, type ResourceDef } from './resources.js';
 import { statusErrors, StatusError } from './status.js';
 
-const mergePatch = 'application/merge-patch+json';
-const jsonPatch = 'application/json-patch+json';
-const strategicPatch = 'application/strategic-merge-patch+json';
-const applyPatchType = 'application/apply-patch+yaml';
+const mergePatch = MERGE_PATCH;
+const jsonPatch = JSON_PATCH;
+const strategicPatch = STRATEGIC_MERGE_PATCH;
+const applyPatchType = APPLY_PATCH;
 const applyCBOR = 'application/apply-patch+cbor';
 
 const views = new Map<string, SchemaView | undefined>();

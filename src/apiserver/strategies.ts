@@ -35,7 +35,8 @@ const podUpdateForbidden =
 
 /** The spec with the fields a pod update may change blanked out, for comparison. */
 function immutablePodSpec(pod: Pod): unknown {
-  const spec = structuredClone(pod.spec) as Pod['spec'] & Record<string, unknown>;
+  // A PUT may leave spec out: Go decodes that as the zero PodSpec, which differs from any stored one.
+  const spec = structuredClone(pod.spec ?? {}) as Pod['spec'] & Record<string, unknown>;
   for (const c of [...(spec.containers ?? []), ...(spec.initContainers ?? [])]) delete c.image;
   delete spec.activeDeadlineSeconds;
   delete spec.tolerations;

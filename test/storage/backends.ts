@@ -23,6 +23,16 @@ export function tempDir(tag: string): string {
   return mkdtempSync(join(tmpdir(), `bulkhead-storage-${tag}-`));
 }
 
+/** Runs `body` in a fresh temporary directory and removes it afterwards. */
+export async function withDir(tag: string, body: (dir: string) => Promise<void>): Promise<void> {
+  const dir = tempDir(tag);
+  try {
+    await body(dir);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 const dirs = new WeakMap<Store, string>();
 
 export const memoryBackend: Backend = {

@@ -9,16 +9,8 @@ import { closeSync, existsSync, openSync, rmSync, statSync, writeFileSync, write
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { SqliteStore } from '../../src/storage/sqlite.js';
-import { tempDir } from './backends.js';
+import { withDir } from './backends.js';
 
-async function withDir(tag: string, body: (dir: string) => Promise<void>): Promise<void> {
-  const dir = tempDir(tag);
-  try {
-    await body(dir);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
 
 /** The database and its WAL: what the store occupies on disk. */
 function onDisk(path: string): number {

@@ -7,16 +7,8 @@ import { rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { SqliteStore } from '../../src/storage/sqlite.js';
-import { Recorder, tempDir } from './backends.js';
+import { Recorder, tempDir, withDir } from './backends.js';
 
-async function withDir(tag: string, body: (dir: string) => Promise<void>): Promise<void> {
-  const dir = tempDir(tag);
-  try {
-    await body(dir);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
 
 describe('sqlite store', () => {
   it('revision counter, data and compact revision survive a reopen', () =>

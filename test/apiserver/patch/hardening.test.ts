@@ -22,14 +22,15 @@ import {
   PatchError,
   POD_ZERO_OBJECT,
   type JSONObject,
+  APPLY_PATCH,
+  JSON_PATCH,
+  MERGE_PATCH,
+  STRATEGIC_MERGE_PATCH,
 } from '../../../src/apiserver/patch/index.js';
 import { Client } from '../client.js';
 import { podSchema } from './podschema.js';
 
-const MERGE = 'application/merge-patch+json';
-const SMP = 'application/strategic-merge-patch+json';
-const JSONP = 'application/json-patch+json';
-const APPLY = 'application/apply-patch+yaml';
+const [MERGE, SMP, JSONP, APPLY] = [MERGE_PATCH, STRATEGIC_MERGE_PATCH, JSON_PATCH, APPLY_PATCH];
 
 const nested = (n: number, leaf = '1', open = '{"a":', close = '}'): string => open.repeat(n) + leaf + close.repeat(n);
 const deepArrays = (n: number): string => '['.repeat(n) + ']'.repeat(n);
