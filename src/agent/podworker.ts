@@ -35,6 +35,7 @@ import type { FeatureGates } from '../api/featuregates.js';
 import type { Container, ContainerStatus, Pod, PodStatus } from '../api/types.js';
 import { isSidecar } from '../api/types.js';
 import { derivedPodUID, planPodOnNode, type ContainerPlan, type NodeConfig, type PodNodePlan } from '../plan/node.js';
+import { containerCgroupLeaf } from '../policy/cgrouplayout.js';
 import { CgroupV1Manager } from './cgroups/v1.js';
 import { ensureBusyboxImage } from './images/busybox.js';
 import { InvalidReferenceError } from './images/reference.js';
@@ -264,11 +265,11 @@ export class PodWorker {
   }
 
   containerID(podUID: string, name: string, attempt: number): string {
-    return `${podUID}-${name}-${attempt}`;
+    return containerCgroupLeaf(podUID, name, attempt);
   }
 
   sandboxID(podUID: string, attempt: number): string {
-    return `${podUID}-${sandboxName}-${attempt}`;
+    return containerCgroupLeaf(podUID, sandboxName, attempt);
   }
 
   private logDir(namespace: string, pod: string, uid: string): string {

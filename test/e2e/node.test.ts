@@ -327,7 +327,8 @@ describe('end to end on the real kernel: node memory pressure', skip, () => {
     }, 60_000);
     const st = hog.status as { reason?: string; message?: string; conditions?: { type: string; reason?: string }[] };
     assert.equal(st.reason, 'Evicted');
-    assert.match(st.message ?? '', /^The node was low on resource: memory\. Threshold quantity: 520Mi, available: -?\d+(Ki|Mi)?\. /);
+    // The kubelet's per-container sentence: the agent read the container's own memcg.
+    assert.match(st.message ?? '', /^The node was low on resource: memory\. Threshold quantity: 520Mi, available: -?\d+(Ki|Mi)?\. Container c was using \d+(Ki|Mi|Gi)?, request is 0, has larger consumption of memory\. $/);
     assert.ok(st.conditions?.some((c) => c.type === 'DisruptionTarget' && c.reason === 'TerminationByKubelet'));
     assert.equal((await small.pod('steady')).status.phase, 'Running', 'the Guaranteed pod stays');
     const node = JSON.parse(await small.ok(['get', 'node', small.nodeName, '-o', 'json'])) as { spec: { taints?: { key: string }[] }; status: { conditions: { type: string; status: string }[] } };
