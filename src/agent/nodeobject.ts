@@ -4,7 +4,7 @@
 // info, addresses, the declared features and the capabilities annotation.
 
 import { Quantity } from '../api/quantity.js';
-import type { Node, NodeCondition } from '../api/types.js';
+import type { Node, NodeCondition, Taint } from '../api/types.js';
 import { kubernetesVersion } from '../api/version.js';
 import { capabilitiesAnnotation, encodeCapabilities, ulimitsFeature, type NodeCapabilities } from '../policy/nodecapabilities.js';
 
@@ -80,13 +80,35 @@ export function nodeConditions(health: NodeHealth, previous: readonly NodeCondit
 }
 
 /** The taints the node lifecycle controller derives from conditions (memory pressure etc.). */
-export function pressureTaints(health: NodeHealth): { key: string; effect: string }[] {
-  const t: { key: string; effect: string }[] = [];
+export function pressureTaints(health: NodeHealth): Taint[] {
+  const t: Taint[] = [];
   if (health.memoryPressure) t.push({ key: 'node.kubernetes.io/memory-pressure', effect: 'NoSchedule' });
   if (health.diskPressure) t.push({ key: 'node.kubernetes.io/disk-pressure', effect: 'NoSchedule' });
   if (health.pidPressure) t.push({ key: 'node.kubernetes.io/pid-pressure', effect: 'NoSchedule' });
   if (!health.ready) t.push({ key: 'node.kubernetes.io/not-ready', effect: 'NoSchedule' });
   return t;
+}
+
+const ownedTaintKeys: ReadonlySet<string> = new Set(['node.kubernetes.io/memory-pressure', 'node.kubernetes.io/disk-pressure', 'node.kubernetes.io/pid-pressure', 'node.kubernetes.io/not-ready']);
+
+/**
+ * Whether the agent owns a taint: one pressureTaints can produce (key and NoSchedule effect), as
+ * the node lifecycle controller's NoSchedule pass owns only its condition taints. Anything else
+ * (a user's taint, not-ready:NoExecute, unreachable, out-of-service) is never touched.
+ */
+export function isOwnedTaint(t: Taint): boolean {
+  return t.effect === 'NoSchedule' && ownedTaintKeys.has(t.key);
+}
+
+/**
+ * The node's taints for this health: the taints the agent does not own, unchanged and in their
+ * order, then the condition taints that apply now. An owned taint whose condition is gone is
+ * removed, whoever's Node it was read from (so a restarted agent clears what an earlier run left).
+ */
+export function reconcileTaints(existing: readonly Taint[] | undefined, health: NodeHealth): Taint[] {
+  const kept = (existing ?? []).filter((t) => !isOwnedTaint(t));
+  const wanted = pressureTaints(health).map((w) => (existing ?? []).find((t) => isOwnedTaint(t) && t.key === w.key) ?? w);
+  return [...kept, ...wanted];
 }
 
 export function buildNode(facts: NodeFacts, health: NodeHealth, previous: Node | undefined, now: string): Node {
@@ -95,8 +117,8 @@ export function buildNode(facts: NodeFacts, health: NodeHealth, previous: Node |
   const allocatableMemory = facts.memoryBytes > facts.evictionHardMemoryBytes ? facts.memoryBytes - facts.evictionHardMemoryBytes : 0n;
   const capacity = { cpu: cpu.canonical(), memory: memory.canonical(), pods: String(facts.maxPods) };
   const allocatable = { cpu: cpu.canonical(), memory: Quantity.fromInt(allocatableMemory, 'BinarySI').canonical(), pods: String(facts.maxPods) };
-  const prevTaints = (previous?.spec?.taints ?? []).filter((t) => !t.key.startsWith('node.kubernetes.io/'));
-  const taints = [...prevTaints, ...pressureTaints(health)];
+  const taints = reconcileTaints(previous?.spec?.taints, health);
+  const { taints: _previousTaints, ...previousSpec } = previous?.spec ?? {};
   return {
     apiVersion: 'v1',
     kind: 'Node',
@@ -113,7 +135,7 @@ export function buildNode(facts: NodeFacts, health: NodeHealth, previous: Node |
       },
       annotations: { ...(previous?.metadata?.annotations ?? {}), [capabilitiesAnnotation]: encodeCapabilities(facts.capabilities) },
     },
-    spec: { ...(previous?.spec ?? {}), ...(taints.length ? { taints } : {}) },
+    spec: { ...previousSpec, ...(taints.length ? { taints } : {}) },
     status: {
       capacity,
       allocatable,

@@ -8,7 +8,7 @@ import { KubeClient, KubeError } from '../../src/agent/kubeclient.js';
 import { buildNode, nodeConditions, type NodeFacts } from '../../src/agent/nodeobject.js';
 import { NodeRegistration } from '../../src/agent/registration.js';
 import { capabilitiesAnnotation, decodeCapabilities } from '../../src/policy/nodecapabilities.js';
-import type { Lease, Node } from '../../src/api/types.js';
+import type { Lease, Node, Taint } from '../../src/api/types.js';
 
 const facts = (name: string): NodeFacts => ({
   name,
@@ -71,6 +71,38 @@ describe('the Node object an agent registers', () => {
   });
 });
 
+describe('the taints follow the conditions: the agent reconciles the taints it owns on the Node it reads', () => {
+  const mp: Taint = { key: 'node.kubernetes.io/memory-pressure', effect: 'NoSchedule' };
+  const user: Taint = { key: 'example.com/dedicated', value: 'db', effect: 'NoSchedule' };
+  const outOfService: Taint = { key: 'node.kubernetes.io/out-of-service', effect: 'NoExecute' };
+  const notReadyExecute: Taint = { key: 'node.kubernetes.io/not-ready', effect: 'NoExecute', timeAdded: '2026-11-22T00:00:00Z' };
+  const unreachable: Taint = { key: 'node.kubernetes.io/unreachable', effect: 'NoSchedule' };
+  const rows: { name: string; existing: Taint[] | undefined; pressure: boolean; taints: Taint[] | undefined }[] = [
+    { name: 'no taints, no pressure: none', existing: undefined, pressure: false, taints: undefined },
+    { name: 'no taints, pressure: the memory-pressure taint', existing: undefined, pressure: true, taints: [mp] },
+    { name: 'a stale memory-pressure taint without pressure (an earlier run\'s): removed', existing: [mp], pressure: false, taints: undefined },
+    { name: 'memory-pressure taint under pressure: kept once', existing: [mp], pressure: true, taints: [mp] },
+    { name: 'a stale memory-pressure taint beside a user taint: only the stale one goes', existing: [user, mp], pressure: false, taints: [user] },
+    { name: 'a user taint under pressure: kept, the condition taint added after it', existing: [user], pressure: true, taints: [user, mp] },
+    {
+      name: 'node.kubernetes.io taints the agent does not own (out-of-service, not-ready:NoExecute, unreachable) are never touched',
+      existing: [outOfService, notReadyExecute, unreachable, mp],
+      pressure: false,
+      taints: [outOfService, notReadyExecute, unreachable],
+    },
+    { name: 'a memory-pressure taint with another effect is not the agent\'s: kept without pressure', existing: [{ ...mp, effect: 'NoExecute' }], pressure: false, taints: [{ ...mp, effect: 'NoExecute' }] },
+  ];
+  for (const r of rows) {
+    it(r.name, () => {
+      const previous = buildNode(facts('n1'), healthy, undefined, 't0');
+      if (r.existing) previous.spec = { ...previous.spec, taints: r.existing };
+      else delete previous.spec?.taints;
+      const n = buildNode(facts('n1'), { ...healthy, memoryPressure: r.pressure }, previous, 't1');
+      assert.deepEqual(n.spec?.taints, r.taints);
+    });
+  }
+});
+
 describe('node registration against the API server', () => {
   let s: RunningServer;
   let dir: string;
@@ -101,6 +133,31 @@ describe('node registration against the API server', () => {
       assert.notEqual(renewed.spec!.renewTime, firstRenew);
     } finally {
       reg.stop();
+      client.close();
+    }
+  });
+
+  it('an agent restarted without pressure removes the memory-pressure taint its previous run left, and only that', async () => {
+    const client = new KubeClient({ server: s.url, ca: s.caCert, token: s.nodeToken('n3') });
+    const user: Taint = { key: 'example.com/dedicated', value: 'db', effect: 'NoSchedule' };
+    try {
+      const run = async (memoryPressure: boolean) => {
+        const reg = new NodeRegistration({ client, facts: facts('n3'), health: () => ({ ...healthy, memoryPressure }), periodMs: 60_000 });
+        await reg.start();
+        reg.stop();
+        return s.api.get<Node>(s.api.def('nodes'), undefined, 'n3');
+      };
+      const pressed = await run(true);
+      assert.deepEqual(pressed.spec?.taints, [{ key: 'node.kubernetes.io/memory-pressure', effect: 'NoSchedule' }]);
+      assert.equal((await run(false)).spec?.taints, undefined, 'the taint goes with the condition, although it was the only taint');
+      // A stale taint beside an admin's taint added while the agent was down: only the stale one goes.
+      const admin = new KubeClient({ server: s.url, ca: s.caCert, token: s.adminToken });
+      const current = await s.api.get<Node>(s.api.def('nodes'), undefined, 'n3');
+      await admin.update<Node>('/api/v1/nodes/n3', { ...current, spec: { ...current.spec, taints: [user, ...pressed.spec!.taints!] } }).finally(() => admin.close());
+      const after = await run(false);
+      assert.deepEqual(after.spec?.taints, [user]);
+      assert.equal(after.status!.conditions!.find((c) => c.type === 'MemoryPressure')!.status, 'False');
+    } finally {
       client.close();
     }
   });
