@@ -772,9 +772,9 @@ export class PodWorker {
       return { started: false, retryMs: this.retryBackoff.get(key) };
     };
     let rec: InstanceRecord | undefined;
+    const adapted = adaptToHost({ oomScoreAdj: plan.sandbox.oomScoreAdj, rlimits: [] }, this.opts.host);
     try {
       const { rootfs, imageID } = await this.sandboxRootfs();
-      const adapted = adaptToHost({ oomScoreAdj: plan.sandbox.oomScoreAdj, rlimits: [] }, this.opts.host);
       const spec = ociSpec({
         args: ['sleep', '2147483647'],
         env: [defaultPath],
@@ -839,6 +839,9 @@ export class PodWorker {
       }
       this.watchSandbox(sandbox);
       this.retryBackoff.reset(key);
+      // As each container's clamp is reported; once per pod, not per re-created sandbox.
+      const planned = adapted.adjustments.filter((a) => a.source === 'plan').map((a) => a.message);
+      if (planned.length) this.emitOnce(mem, `${sandboxName}/hostAdjusted`, record, pod, 'Warning', reasons.hostAdjusted, messages.sandboxHostAdjusted(planned));
       return { started: true };
     })();
     return { started: true, running };
