@@ -373,7 +373,7 @@ describe('PodWorker on this host (real kernel)', { ...opts, concurrency: true },
     const r1 = await slow.sync(pod, rec.sink);
     const c = cs(r1.status, 'c');
     assert.deepEqual(c.state, { waiting: { reason: 'CreateContainerConfigError', message: groupRequiresCgroupV2 } });
-    assert.equal(groupRequiresCgroupV2, 'oomKillMode=Group requires cgroup v2 support on the node');
+    assert.equal(groupRequiresCgroupV2, 'oomKillMode=Group requires cgroup v2 support on the node (run the node agent with --oom-group-emulation, or schedule the pod to a cgroup v2 node)');
     assert.equal(r1.status.phase, 'Pending');
     assert.ok(rec.reasons().includes(`Failed Error: ${groupRequiresCgroupV2}`), rec.reasons().join('\n'));
     assert.equal(rec.events.find((e) => e.reason === 'Failed')?.type, 'Warning');

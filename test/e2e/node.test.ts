@@ -120,9 +120,9 @@ describe('end to end on the real kernel: the OOM kill mode and ulimits test plan
       const s = containerStatus(await v1.pod('group'), 'db');
       return s?.state.waiting?.reason === 'CreateContainerConfigError' ? s : undefined;
     });
-    assert.equal(cs.state.waiting!.message, 'oomKillMode=Group requires cgroup v2 support on the node');
+    assert.equal(cs.state.waiting!.message, 'oomKillMode=Group requires cgroup v2 support on the node (run the node agent with --oom-group-emulation, or schedule the pod to a cgroup v2 node)');
     const describe = await v1.ok(['describe', 'pod', 'group']);
-    assert.match(describe, /Warning\s+Failed\s+.*Error: oomKillMode=Group requires cgroup v2 support on the node/);
+    assert.match(describe, /Warning\s+Failed\s+.*Error: oomKillMode=Group requires cgroup v2 support on the node \(run the node agent with --oom-group-emulation, or schedule the pod to a cgroup v2 node\)/);
     assert.equal((await v1.pod('group')).status.phase, 'Pending');
     assert.match(await v1.agentGet('/metrics'), /^container_oom_config_errors_total [1-9]/m);
   });
