@@ -1367,8 +1367,9 @@ export class PodWorker {
 
   /**
    * Removes everything of a terminated pod: runc containers, bundles, overlay mounts, emptyDir
-   * volumes, the pod cgroup in every hierarchy and the parents this worker created (when empty).
-   * Logs stay.
+   * volumes, the pod cgroup in every hierarchy and the parents this worker created (when empty),
+   * and its log directory: the agent calls this once the pod is gone from the API, when nobody
+   * can ask for its logs any more (the kubelet's container GC removes such pods' log dirs too).
    */
   remove(podUID: string): Promise<void> {
     return this.lock(podUID, async () => {
@@ -1395,9 +1396,23 @@ export class PodWorker {
       const cgroupPath = podRec?.cgroupPath ?? (recs[0] ? dirname(recs[0].cgroupsPath) : undefined);
       if (cgroupPath) this.removePodCgroup(cgroupPath);
       rmSync(this.records.podDir(podUID), { recursive: true, force: true });
+      this.removeLogDirs(podUID);
       this.pods.delete(podUID);
       for (const b of [this.restartBackoff, this.retryBackoff, this.imageBackoff]) b.forget(podUID);
     });
+  }
+
+  /** `<ns>_<name>_<uid>` below the logs directory: found by the uid, which no other pod has. */
+  private removeLogDirs(podUID: string): void {
+    const logs = join(this.opts.runDir, 'logs');
+    let names: string[];
+    try {
+      names = readdirSync(logs);
+    } catch (e) {
+      if (errno(e) === 'ENOENT') return;
+      throw e;
+    }
+    for (const n of names) if (n.endsWith(`_${podUID}`)) rmSync(join(logs, n), { recursive: true, force: true });
   }
 
   private async discardKeepLog(rec: InstanceRecord): Promise<void> {

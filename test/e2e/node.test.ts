@@ -8,7 +8,7 @@
 
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { realKernelSkipReason } from '../agent/cgrouptrees.js';
@@ -302,6 +302,9 @@ describe('end to end on the real kernel: the OOM kill mode and ulimits test plan
     await v1.ok(['delete', 'pod', 'adopt', '--grace-period=1']);
     const left = execFileSync('runc', ['--root', join(v1.dataDir, 'agent', 'state', 'runc'), 'list', '-q'], { encoding: 'utf8' }).split('\n').filter((x) => x.startsWith(after.metadata.uid));
     assert.deepEqual(left, [], 'nothing of the pod is left in the runtime');
+    // Nor on disk: the pod's log directory goes once the pod is gone from the API.
+    const logDir = join(v1.dataDir, 'agent', 'run', 'logs', `default_adopt_${after.metadata.uid}`);
+    await v1.until(`${logDir} removed`, async () => (existsSync(logDir) ? undefined : true));
   });
 });
 
