@@ -1,8 +1,9 @@
 // A real single-node cluster for end-to-end tests: `bulkhead up` as a child process (API
 // server, scheduler and node agent running pods with runc on this host) and the real kubectl.
 // Every cgroup lives below the test's own --cgroup-root; stop() deletes the pods through the
-// API (so the agent stops their containers), stops `up`, then kills whatever containers of
-// this cluster's runc state directory are left and removes the cgroup tree.
+// API (so the agent stops their containers), stops `up`, checks that the agent removed its own
+// cgroups (kubepods, the QoS tiers, the root it made), then kills whatever containers of this
+// cluster's runc state directory are left and removes the cgroup tree.
 
 import { spawn, execFile, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
@@ -10,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
-import { removeTestCgroups } from '../agent/cgrouptrees.js';
+import { hierarchyRoots, removeTestCgroups } from '../agent/cgrouptrees.js';
 
 const execFileP = promisify(execFile);
 
@@ -171,9 +172,12 @@ export async function startUp(extraFlags: string[] = [], opts: { startTimeoutMs?
       await launch();
     },
     async stop() {
+      // What a clean shutdown with no pods left must not leave: anything of the agent's cgroup root.
+      let agentLeft: string[] = [];
       if (child.exitCode === null) {
-        await run('kubectl', [...base, 'delete', 'pods', '--all', '-A', '--grace-period=1', '--wait=true', '--timeout=60s']).catch(() => undefined);
+        const deleted = await run('kubectl', [...base, 'delete', 'pods', '--all', '-A', '--grace-period=1', '--wait=true', '--timeout=60s']).catch(() => undefined);
         await terminate();
+        if (deleted?.code === 0) agentLeft = hierarchyRoots().map((h) => join(h, cgroupRoot)).filter((d) => existsSync(d));
       }
       // Containers this cluster's runtime still has (only ours: its own runc state directory).
       const runcRoot = join(dataDir, 'agent', 'state', 'runc');
@@ -187,6 +191,7 @@ export async function startUp(extraFlags: string[] = [], opts: { startTimeoutMs?
       const left = removeTestCgroups(cgroupRoot.slice(1));
       rmSync(dir, { recursive: true, force: true });
       if (left.length) throw new Error(`cgroups left behind: ${left.join(', ')}`);
+      if (agentLeft.length) throw new Error(`after a clean shutdown with no pods the agent left its cgroups (kubepods, QoS tiers, root) behind: ${agentLeft.join(', ')}`);
     },
   };
   return c;
