@@ -6,7 +6,7 @@
 // cluster's runc state directory are left and removes the cgroup tree.
 
 import { spawn, execFile, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -94,11 +94,13 @@ export async function startUp(extraFlags: string[] = [], opts: { startTimeoutMs?
       await new Promise((r) => setTimeout(r, 100));
     }
   };
-  const terminate = async () => {
+  /** SIGTERM, SIGKILL after 15 s; the exit code (0 after a clean shutdown). */
+  const terminate = async (): Promise<number> => {
     child.kill('SIGTERM');
     const t = setTimeout(() => child.kill('SIGKILL'), 15_000);
-    await exited;
+    const code = await exited;
     clearTimeout(t);
+    return code;
   };
   await launch();
   const kubeconfig = join(dataDir, 'kubeconfig');
@@ -172,19 +174,21 @@ export async function startUp(extraFlags: string[] = [], opts: { startTimeoutMs?
       await launch();
     },
     async stop() {
-      // What a clean shutdown with no pods left must not leave: anything of the agent's cgroup root.
-      let agentLeft: string[] = [];
+      let cleanShutdown = false;
       if (child.exitCode === null) {
-        const deleted = await run('kubectl', [...base, 'delete', 'pods', '--all', '-A', '--grace-period=1', '--wait=true', '--timeout=60s']).catch(() => undefined);
-        await terminate();
-        if (deleted?.code === 0) agentLeft = hierarchyRoots().map((h) => join(h, cgroupRoot)).filter((d) => existsSync(d));
+        await run('kubectl', [...base, 'delete', 'pods', '--all', '-A', '--grace-period=1', '--wait=true', '--timeout=60s']).catch(() => undefined);
+        cleanShutdown = (await terminate()) === 0;
       }
       // Containers this cluster's runtime still has (only ours: its own runc state directory).
       const runcRoot = join(dataDir, 'agent', 'state', 'runc');
-      if (existsSync(runcRoot)) {
-        const list = await execFileP('runc', ['--root', runcRoot, 'list', '-q']).catch(() => ({ stdout: '' }));
-        for (const id of list.stdout.split('\n').filter(Boolean)) await execFileP('runc', ['--root', runcRoot, 'delete', '--force', id]).catch(() => undefined);
-      }
+      const ids = existsSync(runcRoot) ? (await execFileP('runc', ['--root', runcRoot, 'list', '-q']).catch(() => ({ stdout: '' }))).stdout.split('\n').filter(Boolean) : [];
+      // A clean shutdown that left the agent no pod (none in the runtime, no pod records: a pod
+      // deleted from the API just before may still have been on its way out) must not leave
+      // anything of the agent's cgroup root behind.
+      const podRecords = join(dataDir, 'agent', 'run', 'pods');
+      const noPodsLeft = ids.length === 0 && (!existsSync(podRecords) || readdirSync(podRecords).length === 0);
+      const agentLeft = cleanShutdown && noPodsLeft ? hierarchyRoots().map((h) => join(h, cgroupRoot)).filter((d) => existsSync(d)) : [];
+      for (const id of ids) await execFileP('runc', ['--root', runcRoot, 'delete', '--force', id]).catch(() => undefined);
       // Rootfs overlay mounts of containers left behind (below this cluster's directory only).
       const mounts = readFileSync('/proc/mounts', 'utf8').split('\n').map((l) => l.split(' ')[1] ?? '').filter((m) => m.startsWith(dir + '/'));
       for (const m of mounts.sort().reverse()) await execFileP('umount', ['-l', m]).catch(() => undefined);
