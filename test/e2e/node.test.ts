@@ -10,10 +10,10 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { realKernelSkipReason } from '../agent/cgrouptrees.js';
 import { kubectlAvailable } from './cluster.js';
-import { startUp, type ContainerStatusJSON, type UpCluster } from './upcluster.js';
+import { startUp, type ContainerStatusJSON, type PodJSON, type UpCluster } from './upcluster.js';
 import { probeCgroups } from '../../src/agent/runtime/hostprobe.js';
 
 const reason = realKernelSkipReason(['runc', 'conmon']) ?? kubectlAvailable();
@@ -67,6 +67,17 @@ function memcgOf(pid: number, controller = 'memory'): string {
   const line = readFileSync(`/proc/${pid}/cgroup`, 'utf8').split('\n').find((l) => l.split(':')[1]?.split(',').includes(controller));
   if (!line) throw new Error(`no ${controller} cgroup for pid ${pid}`);
   return line.split(':')[2]!;
+}
+
+/** `kubectl get pods --watch`, one line per object seen: `<pod>|<containers>|<exit codes>|<reasons>` (space-separated lists). */
+function watchPods(c: UpCluster, namespace: string): { lines: () => string[]; stop: () => void } {
+  // No {range}: kubectl's jsonpath printer fails on the second watched object with one.
+  const cs = '.status.containerStatuses[*]';
+  const format = `jsonpath={.metadata.name}|{${cs}.name}|{${cs}.state.terminated.exitCode}|{${cs}.state.terminated.reason}{"\\n"}`;
+  const p = spawn('kubectl', ['--cache-dir', join(c.dir, 'kube-cache'), 'get', 'pods', '-n', namespace, '--watch', '-o', format], { env: { ...process.env, KUBECONFIG: c.kubeconfig, HOME: c.dir }, stdio: ['ignore', 'pipe', 'ignore'] });
+  let out = '';
+  p.stdout.on('data', (d) => (out += d));
+  return { lines: () => out.split('\n'), stop: () => p.kill() };
 }
 
 describe('end to end on the real kernel: the OOM kill mode and ulimits test plans', skip, () => {
@@ -236,6 +247,38 @@ describe('end to end on the real kernel: the OOM kill mode and ulimits test plan
       assert.deepEqual(adjusted.filter((e) => e.message.includes('pod sandbox')).map((e) => e.message), [`the host could not apply the planned values to the pod sandbox: oom_score_adj -998 applied as ${c.onHost.oomScoreAdj}: this host cannot set negative values (no CAP_SYS_RESOURCE)`]);
     }
   });
+
+  // `kubectl delete -f examples/` must not wait out every grace period: each example container
+  // exits 0 on SIGTERM (a shell as PID 1 ignores it without a trap, and is SIGKILLed after 30 s: 137).
+  const exampleRows: { file: string; namespace: string; pods: string[] }[] = [
+    { file: 'examples/qos-trio.yaml', namespace: 'qos', pods: ['guaranteed', 'burstable', 'besteffort'] },
+    { file: 'examples/oom-kill-modes.yaml', namespace: 'shop', pods: ['web-and-db'] },
+  ];
+  for (const r of exampleRows) {
+    it(`kubectl delete -f ${r.file}: every container exits 0 on SIGTERM, none is killed after the grace period`, async () => {
+      await emu.ok(['apply', '-f', r.file]);
+      await emu.until(`${r.file} running`, async () => {
+        const list = JSON.parse(await emu.ok(['get', 'pods', '-n', r.namespace, '-o', 'json'])) as { items: PodJSON[] };
+        const running = list.items.filter((p) => (p.status.containerStatuses ?? []).length > 0 && p.status.containerStatuses!.every((cs) => cs.state.running));
+        return running.length === r.pods.length ? true : undefined;
+      }, 60_000);
+      const watch = watchPods(emu, r.namespace);
+      try {
+        await emu.until('the watch listing the pods', async () => (r.pods.every((p) => watch.lines().some((l) => l.startsWith(`${p}|`))) ? true : undefined));
+        await emu.ok(['delete', '-f', r.file, '--timeout=120s']);
+        // The agent writes the containers' terminated state before it deletes the pod.
+        for (const pod of r.pods) {
+          const last = await emu.until(`${pod}: terminated state seen`, async () =>
+            watch.lines().map((l) => l.split('|')).filter(([name, containers, codes]) => name === pod && containers && codes && codes.split(' ').length === containers.split(' ').length).at(-1),
+          );
+          const [, containers, codes, reasons] = last;
+          assert.deepEqual({ codes: codes!.split(' '), reasons: reasons!.split(' ') }, { codes: containers!.split(' ').map(() => '0'), reasons: containers!.split(' ').map(() => 'Completed') }, `${pod}: ${last.join('|')}`);
+        }
+      } finally {
+        watch.stop();
+      }
+    });
+  }
 
   it('a pod needing ulimits above what the node can grant stays Pending with a clear reason', async () => {
     await v1.ok(['apply', '-f', 'examples/elasticsearch-nofile.yaml']);
