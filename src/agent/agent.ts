@@ -196,8 +196,22 @@ export class Agent {
     if (this.resyncTimer) clearInterval(this.resyncTimer);
     for (const e of this.pods.values()) if (e.timer) clearTimeout(e.timer);
     await Promise.all([...this.pods.values()].filter((e) => e.running).map((e) => this.idleEntry(e)));
+    await this.removeNodeCgroupsIfUnused();
     await this.events.flush();
     await this.endpoint?.close();
+  }
+
+  /** With no pod left on this host the node cgroups go; with pods they stay for adoption. */
+  private async removeNodeCgroupsIfUnused(): Promise<void> {
+    const cg = this.opts.nodeCgroups;
+    if (!cg) return;
+    try {
+      if ((await this.opts.runtime.knownPods()).length > 0) return;
+      const stayed = cg.removeUnused();
+      if (stayed.length) this.log(`node cgroups still in use, left in place: ${stayed.join(', ')}`);
+    } catch (e) {
+      this.log(`removing the node cgroups: ${errText(e)}`);
+    }
   }
 
   private async idleEntry(e: PodEntry): Promise<void> {

@@ -1,10 +1,27 @@
 // The agent's event recorder: writes core/v1 Events about pods through the API, folding
 // repeats into one object (count, lastTimestamp) as client-go's recorder does. Writes are
 // queued and never block or fail the caller: an event is worth less than the pod's progress.
+// As client-go's recordToSink, an event the server refuses because its namespace is being
+// terminated is dropped without a complaint (upstream logs it at V(5)): on shutdown or namespace
+// deletion the pod's own Killing events would otherwise fill stderr.
 
 import { eventKey, newEvent, repeatedEvent, type EventSource } from '../api/events.js';
 import type { Event, KubeObject } from '../api/types.js';
 import { KubeClient, KubeError } from './kubeclient.js';
+
+/** metav1 NamespaceTerminatingCause, the cause kube-apiserver's namespace lifecycle admission sets (a cause's Type is "reason" in JSON). */
+export const namespaceTerminatingCause = 'NamespaceTerminating';
+
+/**
+ * The create was refused because the namespace is being terminated: 403 with the
+ * NamespaceTerminating cause (kube-apiserver), or with the lifecycle admission's message alone
+ * (a server that sends no cause).
+ */
+export function isNamespaceTerminating(e: unknown): boolean {
+  if (!(e instanceof KubeError) || e.code !== 403) return false;
+  if (e.status?.details?.causes?.some((c) => c.reason === namespaceTerminatingCause)) return true;
+  return /^.* is forbidden: unable to create new content in namespace \S+ because it is being terminated$/.test(e.status?.message ?? '');
+}
 
 export class EventRecorder {
   private seq = 0;
@@ -12,10 +29,22 @@ export class EventRecorder {
   private readonly written = new Map<string, { namespace: string; name: string }>();
   private chain: Promise<void> = Promise.resolve();
 
-  constructor(private readonly client: KubeClient, private readonly source: EventSource, private readonly log: (msg: string) => void = () => undefined, private readonly now: () => Date = () => new Date()) {}
+  constructor(
+    private readonly client: KubeClient,
+    private readonly source: EventSource,
+    private readonly log: (msg: string) => void = () => undefined,
+    private readonly now: () => Date = () => new Date(),
+    /** Where dropped events are mentioned; default nowhere. */
+    private readonly debug: (msg: string) => void = () => undefined,
+  ) {}
 
   record(obj: KubeObject, type: 'Normal' | 'Warning', reason: string, message: string): void {
-    const run = () => this.write(obj, type, reason, message).catch((e: unknown) => this.log(`event ${reason} for ${obj.metadata?.namespace}/${obj.metadata?.name}: ${e instanceof Error ? e.message : String(e)}`));
+    const run = () =>
+      this.write(obj, type, reason, message).catch((e: unknown) => {
+        const line = `event ${reason} for ${obj.metadata?.namespace}/${obj.metadata?.name}: ${e instanceof Error ? e.message : String(e)}`;
+        if (isNamespaceTerminating(e)) this.debug(`${line} (dropped)`);
+        else this.log(line);
+      });
     this.chain = this.chain.then(run, run);
   }
 

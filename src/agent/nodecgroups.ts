@@ -2,8 +2,12 @@
 // declared size (memory limit, cpu shares and quota: nodeCgroupConfig), and the Burstable and
 // BestEffort QoS tiers below it, whose cpu shares follow the pods on the node (qosTierConfigs),
 // as the kubelet's node-allocatable enforcement and QoS container manager do. Values come from
-// src/policy; this file only writes them.
+// src/policy; this file only writes them. On a clean shutdown with no pods left they are removed
+// again (rmdir only, so a cgroup that still holds anything stays), with the root when the agent
+// made it; with pods left they stay, for the next run to adopt the pods into.
 
+import { mkdirSync, readFileSync, renameSync, rmdirSync, writeFileSync, existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import type { FeatureGates } from '../api/featuregates.js';
 import type { Pod } from '../api/types.js';
 import { cgroupPath, qosTierCgroupName } from '../policy/cgrouplayout.js';
@@ -18,13 +22,25 @@ export function cgroupRootProblem(root: string): string | undefined {
   return undefined;
 }
 
+export interface NodeCgroupsOptions {
+  /** Root of the v1 hierarchies; default /sys/fs/cgroup. */
+  mountRoot?: string;
+  /**
+   * Every hierarchy's mount point (the v1 ones and the cgroup2 tree): runc makes the pods' parents
+   * in all of them, so that is where removeUnused() looks. Default: none (nothing is removed).
+   */
+  hierarchies?: readonly string[];
+  /** Where the root directories the agent made are remembered across restarts. */
+  createdFile?: string;
+}
+
 export class NodeCgroups {
   private readonly cgroups: CgroupV1Manager;
   private lastTiers = '';
 
-  constructor(private readonly root: string, private readonly node: NodeConfig, private readonly gates: FeatureGates, mountRoot?: string) {
+  constructor(private readonly root: string, private readonly node: NodeConfig, private readonly gates: FeatureGates, private readonly opts: NodeCgroupsOptions = {}) {
     if (node.cgroupVersion !== 1) throw new Error('node cgroups: only cgroup v1 is implemented (this host enforces memory through v1)');
-    this.cgroups = new CgroupV1Manager(mountRoot);
+    this.cgroups = new CgroupV1Manager(opts.mountRoot);
   }
 
   /** `<root>/kubepods` as a path below each hierarchy's mount point. */
@@ -39,6 +55,11 @@ export class NodeCgroups {
 
   /** Creates the node cgroup and both QoS tiers; safe to call again. */
   ensure(): void {
+    // The root (e.g. /bulkhead) is ours to remove later only where it did not exist before.
+    if (this.root !== '' && this.opts.createdFile) {
+      const made = (this.opts.hierarchies ?? []).map((h) => join(h, this.root)).filter((d) => !existsSync(d));
+      if (made.length) this.writeCreated([...new Set([...this.readCreated(), ...made])]);
+    }
     this.cgroups.ensure(this.kubepods, this.nodeFiles());
     this.lastTiers = '';
     this.updateTiers([]);
@@ -52,6 +73,58 @@ export class NodeCgroups {
     this.cgroups.ensure(this.tierPath('Burstable'), podCgroupFiles(tiers.burstable, 1));
     this.cgroups.ensure(this.tierPath('BestEffort'), podCgroupFiles(tiers.besteffort, 1));
     this.lastTiers = key;
+  }
+
+  /**
+   * rmdir of the QoS tiers, kubepods and the root the agent made, deepest first, in every
+   * hierarchy. Never kills or empties anything: what still holds a cgroup or a process stays
+   * (EBUSY, ENOTEMPTY) and is returned.
+   */
+  removeUnused(): string[] {
+    const stayed: string[] = [];
+    const created = new Set(this.readCreated());
+    const removedRoots: string[] = [];
+    for (const h of this.opts.hierarchies ?? []) {
+      const dirs = [this.tierPath('Burstable'), this.tierPath('BestEffort'), this.kubepods].map((p) => join(h, p));
+      const rootDir = join(h, this.root);
+      if (this.root !== '' && created.has(rootDir)) dirs.push(rootDir);
+      for (const d of dirs) {
+        try {
+          rmdirSync(d);
+        } catch (e) {
+          const code = (e as NodeJS.ErrnoException).code;
+          if (code === 'ENOENT') {
+            // Gone already (or never made in this hierarchy).
+          } else if (code === 'EBUSY' || code === 'ENOTEMPTY') {
+            stayed.push(d);
+            continue;
+          } else {
+            throw e;
+          }
+        }
+        if (d === rootDir) removedRoots.push(d);
+      }
+    }
+    if (removedRoots.length) this.writeCreated([...created].filter((d) => !removedRoots.includes(d)));
+    return stayed;
+  }
+
+  private readCreated(): string[] {
+    if (!this.opts.createdFile) return [];
+    try {
+      const v = JSON.parse(readFileSync(this.opts.createdFile, 'utf8')) as unknown;
+      return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+    } catch {
+      return [];
+    }
+  }
+
+  private writeCreated(dirs: string[]): void {
+    const file = this.opts.createdFile!;
+    mkdirSync(dirname(file), { recursive: true });
+    const tmp = `${file}.tmp-${process.pid}`;
+    writeFileSync(tmp, JSON.stringify(dirs.sort(), null, 2) + '\n');
+    renameSync(tmp, file);
   }
 
   tierPath(qos: 'Burstable' | 'BestEffort'): string {

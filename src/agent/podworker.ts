@@ -35,6 +35,7 @@ import type { FeatureGates } from '../api/featuregates.js';
 import type { Container, ContainerStatus, Pod, PodStatus } from '../api/types.js';
 import { isSidecar } from '../api/types.js';
 import { derivedPodUID, planPodOnNode, type ContainerPlan, type NodeConfig, type PodNodePlan } from '../plan/node.js';
+import { containerCgroupLeaf } from '../policy/cgrouplayout.js';
 import { CgroupV1Manager } from './cgroups/v1.js';
 import { ensureBusyboxImage } from './images/busybox.js';
 import { InvalidReferenceError } from './images/reference.js';
@@ -265,11 +266,11 @@ export class PodWorker {
   }
 
   containerID(podUID: string, name: string, attempt: number): string {
-    return `${podUID}-${name}-${attempt}`;
+    return containerCgroupLeaf(podUID, name, attempt);
   }
 
   sandboxID(podUID: string, attempt: number): string {
-    return `${podUID}-${sandboxName}-${attempt}`;
+    return containerCgroupLeaf(podUID, sandboxName, attempt);
   }
 
   private logDir(namespace: string, pod: string, uid: string): string {
@@ -772,9 +773,9 @@ export class PodWorker {
       return { started: false, retryMs: this.retryBackoff.get(key) };
     };
     let rec: InstanceRecord | undefined;
+    const adapted = adaptToHost({ oomScoreAdj: plan.sandbox.oomScoreAdj, rlimits: [] }, this.opts.host);
     try {
       const { rootfs, imageID } = await this.sandboxRootfs();
-      const adapted = adaptToHost({ oomScoreAdj: plan.sandbox.oomScoreAdj, rlimits: [] }, this.opts.host);
       const spec = ociSpec({
         args: ['sleep', '2147483647'],
         env: [defaultPath],
@@ -839,6 +840,9 @@ export class PodWorker {
       }
       this.watchSandbox(sandbox);
       this.retryBackoff.reset(key);
+      // As each container's clamp is reported; once per pod, not per re-created sandbox.
+      const planned = adapted.adjustments.filter((a) => a.source === 'plan').map((a) => a.message);
+      if (planned.length) this.emitOnce(mem, `${sandboxName}/hostAdjusted`, record, pod, 'Warning', reasons.hostAdjusted, messages.sandboxHostAdjusted(planned));
       return { started: true };
     })();
     return { started: true, running };
@@ -1364,8 +1368,9 @@ export class PodWorker {
 
   /**
    * Removes everything of a terminated pod: runc containers, bundles, overlay mounts, emptyDir
-   * volumes, the pod cgroup in every hierarchy and the parents this worker created (when empty).
-   * Logs stay.
+   * volumes, the pod cgroup in every hierarchy and the parents this worker created (when empty),
+   * and its log directory: the agent calls this once the pod is gone from the API, when nobody
+   * can ask for its logs any more (the kubelet's container GC removes such pods' log dirs too).
    */
   remove(podUID: string): Promise<void> {
     return this.lock(podUID, async () => {
@@ -1392,9 +1397,23 @@ export class PodWorker {
       const cgroupPath = podRec?.cgroupPath ?? (recs[0] ? dirname(recs[0].cgroupsPath) : undefined);
       if (cgroupPath) this.removePodCgroup(cgroupPath);
       rmSync(this.records.podDir(podUID), { recursive: true, force: true });
+      this.removeLogDirs(podUID);
       this.pods.delete(podUID);
       for (const b of [this.restartBackoff, this.retryBackoff, this.imageBackoff]) b.forget(podUID);
     });
+  }
+
+  /** `<ns>_<name>_<uid>` below the logs directory: found by the uid, which no other pod has. */
+  private removeLogDirs(podUID: string): void {
+    const logs = join(this.opts.runDir, 'logs');
+    let names: string[];
+    try {
+      names = readdirSync(logs);
+    } catch (e) {
+      if (errno(e) === 'ENOENT') return;
+      throw e;
+    }
+    for (const n of names) if (n.endsWith(`_${podUID}`)) rmSync(join(logs, n), { recursive: true, force: true });
   }
 
   private async discardKeepLog(rec: InstanceRecord): Promise<void> {

@@ -177,7 +177,10 @@ export async function assembleAgent(s: AgentSettings, hooks: AssembleHooks): Pro
     ulimits: s.gates.ContainerUlimits,
   };
   const metrics = new AgentMetrics();
-  const nodeCgroups = new NodeCgroups(s.cgroupRoot === '/' ? '' : s.cgroupRoot.replace(/\/+$/, ''), node, s.gates);
+  const nodeCgroups = new NodeCgroups(s.cgroupRoot === '/' ? '' : s.cgroupRoot.replace(/\/+$/, ''), node, s.gates, {
+    hierarchies: [...new Set([...Object.values(host.cgroups.v1), ...(host.cgroups.unified ? [host.cgroups.unified] : [])])],
+    createdFile: join(stateDir, 'node-cgroups-created.json'),
+  });
   const runtime = hooks.runtime({ node, host, gates: s.gates, images, metrics, cgroupRoot: s.cgroupRoot, stateDir, runDir, hostIPs: [facts.internalIP] });
   const agent: Agent = new Agent({
     client: new KubeClient({ server: s.server, ca: s.ca, token: s.token, userAgent: `bulkhead-agent/${facts.name}` }),

@@ -346,7 +346,11 @@ export class Api {
     const ns = cached ? (cached.get(undefined, namespace)?.obj as Namespace | undefined) : await this.tryGet<Namespace>(this.def('namespaces'), undefined, namespace);
     if (!ns) throw statusErrors.notFound({ group: '', resource: 'namespaces' }, namespace);
     if (forCreate && (ns.status?.phase === 'Terminating' || ns.metadata.deletionTimestamp)) {
-      throw statusErrors.forbidden(gr(def), name, `unable to create new content in namespace ${namespace} because it is being terminated`);
+      const why = `unable to create new content in namespace ${namespace} because it is being terminated`;
+      const e = statusErrors.forbidden(gr(def), name, why);
+      // As the NamespaceLifecycle plugin: clients tell this refusal by its cause, not its words.
+      e.status.details = { ...e.status.details, causes: [{ reason: 'NamespaceTerminating', message: why, field: 'metadata.namespace' }] };
+      throw e;
     }
     return ns;
   }

@@ -34,3 +34,20 @@ export function cgroupPath(name: string[], driver: CgroupDriver): string {
 export function podCgroupPath(qos: QOSClass, uid: string, driver: CgroupDriver): string {
   return cgroupPath(podCgroupName(qos, uid), driver);
 }
+
+/**
+ * The leaf a container's cgroup gets below its pod cgroup: the runtime's container id
+ * `<pod uid>-<container name>-<attempt>` (the sandbox is the container named POD), so that
+ * restarts of one container never share a cgroup.
+ */
+export function containerCgroupLeaf(podUID: string, containerName: string, attempt: number): string {
+  return `${podUID}-${containerName}-${attempt}`;
+}
+
+/** The attempt whose leaf this is for that pod and container, or undefined for any other leaf. */
+export function containerCgroupAttempt(leaf: string, podUID: string, containerName: string): number | undefined {
+  const prefix = `${podUID}-${containerName}-`;
+  if (!leaf.startsWith(prefix)) return undefined;
+  const rest = leaf.slice(prefix.length);
+  return /^(0|[1-9]\d*)$/.test(rest) ? Number(rest) : undefined;
+}

@@ -27,7 +27,10 @@ export interface OOMKillModeDecision {
   emulated?: boolean;
 }
 
-export const groupRequiresCgroupV2 = 'oomKillMode=Group requires cgroup v2 support on the node';
+/** The design's error text (both revisions' Go code), which the refusal starts with. */
+export const groupRequiresCgroupV2Design = 'oomKillMode=Group requires cgroup v2 support on the node';
+/** The refusal: the design's sentence, then how to get Group on this kind of node after all. */
+export const groupRequiresCgroupV2 = `${groupRequiresCgroupV2Design} (run the node agent with --oom-group-emulation, or schedule the pod to a cgroup v2 node)`;
 export const singleProcessOOMKillFalseOnV1 =
   'invalid configuration: singleProcessOOMKill must not be explicitly set to false when using cgroup v1';
 

@@ -1,6 +1,6 @@
 // Fakes shared by the eviction manager tests: cgroup files as a path → text map, pods.
 
-import type { ReadCgroupFile } from '../../src/agent/eviction/memcg.js';
+import type { ListCgroupDir, ReadCgroupFile } from '../../src/agent/eviction/memcg.js';
 import type { Container, Pod, ResourceList } from '../../src/api/types.js';
 
 /** A reader over a path → text map; a missing path fails as readFileSync does. */
@@ -9,6 +9,16 @@ export function fakeReader(files: Map<string, string>): ReadCgroupFile {
     const t = files.get(path);
     if (t === undefined) throw Object.assign(new Error(`ENOENT: no such file or directory, open '${path}'`), { code: 'ENOENT' });
     return t;
+  };
+}
+
+/** A lister over the same map: a directory's entries are the first components of the paths below it. */
+export function fakeLister(files: Map<string, string>): ListCgroupDir {
+  return (dir) => {
+    const names = new Set<string>();
+    for (const k of files.keys()) if (k.startsWith(`${dir}/`)) names.add(k.slice(dir.length + 1).split('/')[0]!);
+    if (names.size === 0) throw Object.assign(new Error(`ENOENT: no such file or directory, scandir '${dir}'`), { code: 'ENOENT' });
+    return [...names];
   };
 }
 

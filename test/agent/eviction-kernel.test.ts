@@ -1,5 +1,6 @@
 // The eviction manager on the real kernel (cgroup v1 memory): a test memcg `node` limited to
-// 256 MiB stands for the node; child memcgs `pod<uid>/<container>` hold plain node processes
+// 256 MiB stands for the node; child memcgs `pod<uid>/<uid>-<container>-0` (the pod worker's
+// layout: the container's runtime id below the pod memcg) hold plain node processes
 // that allocate and touch anonymous memory. With capacity 256Mi and memory.available<120Mi:
 //   Burstable pod, request 64Mi, holding 80 MiB (working set ~87 MiB, ~23 MiB over its request)
 //   BestEffort pod holding 70 MiB (working set ~77 MiB, all of it over its request of 0)
@@ -22,6 +23,7 @@ import { killCgroup } from '../../src/agent/oom/groupkill.js';
 import { probeCgroups } from '../../src/agent/runtime/hostprobe.js';
 import { defaultFeatureGates } from '../../src/api/featuregates.js';
 import type { Pod } from '../../src/api/types.js';
+import { containerCgroupLeaf } from '../../src/policy/cgrouplayout.js';
 import { parseEvictionThresholds } from '../../src/policy/eviction.js';
 import { realKernelSkipReason, removeTestCgroups } from './cgrouptrees.js';
 import { ctr, mkPod } from './eviction-fakes.js';
@@ -62,10 +64,11 @@ describe('eviction manager on cgroup v1 (real kernel)', { skip: reason }, () => 
   }
 
   const podDir = (p: Pod) => join(nodeDir, `pod${p.metadata.uid}`);
+  const containerDir = (p: Pod, name: string) => join(podDir(p), containerCgroupLeaf(p.metadata.uid!, name, 0));
 
   /** A node process in the pod's container memcg that allocates `mib` MiB, touches it, and holds it. */
   async function runPod(p: Pod, mib: number): Promise<{ child: ChildProcess; readyAt: number }> {
-    const dir = memcg(join(podDir(p), p.spec.containers[0]!.name));
+    const dir = memcg(containerDir(p, p.spec.containers[0]!.name));
     const script = `const b = Buffer.alloc(${mib} * 1048576, 1); process.stdout.write('ready ' + b.length + '\\n'); setInterval(() => b[0]++, 60000);`;
     const child = spawn('sh', ['-c', `echo $$ > ${dir}/cgroup.procs && exec "$0" -e "$1"`, process.execPath, script], { stdio: ['ignore', 'pipe', 'inherit'] });
     children.push(child);
@@ -82,7 +85,7 @@ describe('eviction manager on cgroup v1 (real kernel)', { skip: reason }, () => 
   function evictor(active: Pod[], calls: { pod: string; message: string; at: number }[]) {
     return async (pod: Pod, _reason: 'Evicted', message: string) => {
       calls.push({ pod: pod.metadata.name!, message, at: performance.now() });
-      for (const c of pod.spec.containers) await killCgroup(join(podDir(pod), c.name));
+      for (const c of pod.spec.containers) await killCgroup(containerDir(pod, c.name));
       active.splice(active.indexOf(pod), 1);
     };
   }
@@ -209,7 +212,7 @@ describe('eviction manager on cgroup v1 (real kernel)', { skip: reason }, () => 
       const pods: Pod[] = [];
       for (let i = 0; i < n; i++) {
         const p = mkPod(`bench-${n}-${i}`, [ctr('app')]);
-        memcg(join(podDir(p), 'app'));
+        memcg(containerDir(p, 'app'));
         pods.push(p);
       }
       const quiet = new EvictionManager({

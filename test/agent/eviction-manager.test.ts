@@ -12,12 +12,15 @@ import { EvictionManager, type EvictionManagerOptions } from '../../src/agent/ev
 import { defaultFeatureGates } from '../../src/api/featuregates.js';
 import type { Pod } from '../../src/api/types.js';
 import { parseEvictionThresholds, type PressureCondition } from '../../src/policy/eviction.js';
-import { ctr, fakeReader, mkPod, removeMemcg, setMemcg } from './eviction-fakes.js';
+import { containerCgroupLeaf } from '../../src/policy/cgrouplayout.js';
+import { ctr, fakeLister, fakeReader, mkPod, removeMemcg, setMemcg } from './eviction-fakes.js';
 
 const Mi = 1n << 20n;
 const Gi = 1n << 30n;
 const NODE = '/cg/memory/kubepods';
 const podDir = (p: Pod) => `${NODE}/pod${p.metadata.uid}`;
+/** Where the pod worker puts a container's memcg: its runtime id below the pod memcg. */
+const containerDir = (p: Pod, name: string, attempt = 0) => `${podDir(p)}/${containerCgroupLeaf(p.metadata.uid!, name, attempt)}`;
 
 interface Harness {
   m: EvictionManager;
@@ -27,7 +30,7 @@ interface Harness {
   pressure: boolean[];
   logs: string[];
   clock: { t: number };
-  /** Sets a pod's memcg usage (and its one container's, named like the pod's first container). */
+  /** Sets a pod's memcg usage (and its first container's, at attempt 0). */
   use(p: Pod, bytes: bigint): void;
   node(bytes: bigint, inactiveFile?: bigint): void;
 }
@@ -56,6 +59,7 @@ function harness(o: HarnessOptions = {}): Harness {
     gates: defaultFeatureGates,
     now: () => clock.t,
     readCgroupFile: fakeReader(files),
+    listCgroupDir: fakeLister(files),
     log: (l) => logs.push(l),
     fastPollMs: 0,
     ...rest,
@@ -70,7 +74,7 @@ function harness(o: HarnessOptions = {}): Harness {
     clock,
     use(p, bytes) {
       setMemcg(files, podDir(p), { usage: bytes });
-      setMemcg(files, `${podDir(p)}/${p.spec.containers[0]!.name}`, { usage: bytes });
+      setMemcg(files, containerDir(p, p.spec.containers[0]!.name), { usage: bytes });
     },
     node(bytes, inactiveFile = 0n) {
       setMemcg(files, NODE, { usage: bytes, inactiveFile, limit: Gi });
@@ -129,6 +133,82 @@ describe('EvictionManager.synchronize: memory.available from the node memcg', ()
     assert.equal(h.m.memoryPressure(), false);
     assert.match(h.logs.at(-1)!, /node memory cgroup \/cg\/memory\/kubepods does not exist/);
   });
+});
+
+describe('EvictionManager: each container\'s sentence reads the memcg the pod worker made for it', () => {
+  const head = 'The node was low on resource: memory. Threshold quantity: 100Mi, available: 24Mi. ';
+  const sentence = (name: string, usage: string) => `Container ${name} was using ${usage}, request is 0, has larger consumption of memory. `;
+  interface Row {
+    name: string;
+    pod: Pod;
+    /** Container memcgs: [container, attempt, usage]. */
+    memcgs: [string, number, bigint][];
+    /** A container memcg file that fails to read with this errno. */
+    failing?: { container: string; attempt: number; code: string };
+    message: string;
+    /** Every log line about container usage, over two passes that both consider the pod. */
+    logs: RegExp[];
+  }
+  const initPod = mkPod('withinit', [ctr('app')]);
+  initPod.spec.initContainers = [ctr('setup')];
+  const rows: Row[] = [
+    { name: 'the runtime id <pod uid>-<name>-<attempt> below the pod memcg is the container memcg', pod: bestEffort('one'), memcgs: [['one', 0, 300n * Mi]], message: head + sentence('one', '300Mi'), logs: [] },
+    { name: 'a restarted container: the newest attempt is read, not an exited older one', pod: bestEffort('again'), memcgs: [['again', 0, 10n * Mi], ['again', 2, 300n * Mi]], message: head + sentence('again', '300Mi'), logs: [] },
+    {
+      name: 'container names that prefix one another are not confused (app attempt 1, app-1 attempt 0)',
+      pod: mkPod('prefixes', [ctr('app'), ctr('app-1')]),
+      memcgs: [['app', 1, 200n * Mi], ['app-1', 0, 100n * Mi]],
+      message: head + sentence('app', '200Mi') + sentence('app-1', '100Mi'),
+      logs: [],
+    },
+    {
+      name: 'a container without a memcg gets no sentence, and that is logged once with the path and errno',
+      pod: mkPod('half', [ctr('app'), ctr('gone')]),
+      memcgs: [['app', 0, 300n * Mi]],
+      message: head + sentence('app', '300Mi'),
+      logs: [/^eviction manager: no memory usage for container gone of pod default\/half: ENOENT: no memory cgroup of the container below \/cg\/memory\/kubepods\/poduid-half$/],
+    },
+    {
+      name: 'a memcg that cannot be read gets no sentence, and the failure is logged once with the path and errno',
+      pod: bestEffort('unreadable'),
+      memcgs: [['unreadable', 0, 300n * Mi]],
+      failing: { container: 'unreadable', attempt: 0, code: 'EIO' },
+      message: head,
+      logs: [/^eviction manager: no memory usage for container unreadable of pod default\/unreadable: EIO: i\/o error, open '\/cg\/memory\/kubepods\/poduid-unreadable\/uid-unreadable-unreadable-0\/memory\.usage_in_bytes'$/],
+    },
+    { name: 'a completed init container has no memcg: no sentence, nothing logged', pod: initPod, memcgs: [['app', 0, 300n * Mi]], message: head + sentence('app', '300Mi'), logs: [] },
+  ];
+  for (const r of rows) {
+    it(r.name, async () => {
+      const files = new Map<string, string>();
+      const read = fakeReader(files);
+      const failPath = r.failing ? `${containerDir(r.pod, r.failing.container, r.failing.attempt)}/memory.usage_in_bytes` : undefined;
+      const attempts: string[] = [];
+      // The evict fails, so the next pass considers the same pod again: the log must not repeat.
+      const h = harness({
+        pods: [r.pod],
+        readCgroupFile: (path) => {
+          if (path === failPath) throw Object.assign(new Error(`${r.failing!.code}: i/o error, open '${path}'`), { code: r.failing!.code });
+          return read(path);
+        },
+        listCgroupDir: fakeLister(files),
+        evict: async (_pod, _reason, message) => {
+          attempts.push(message);
+          throw new Error('not now');
+        },
+      });
+      const total = r.memcgs.reduce((a, [, , u]) => a + u, 0n);
+      setMemcg(files, podDir(r.pod), { usage: total });
+      for (const [c, attempt, usage] of r.memcgs) setMemcg(files, containerDir(r.pod, c, attempt), { usage });
+      setMemcg(files, NODE, { usage: 1000n * Mi, limit: Gi });
+      await h.m.synchronize();
+      await h.m.synchronize();
+      assert.deepEqual(attempts, [r.message, r.message]);
+      const usageLogs = h.logs.filter((l) => l.includes('no memory usage'));
+      assert.equal(usageLogs.length, r.logs.length, usageLogs.join('\n'));
+      r.logs.forEach((re, i) => assert.match(usageLogs[i]!, re));
+    });
+  }
 });
 
 describe('EvictionManager.synchronize: one eviction per pass, in ranking order, with the kubelet message', () => {

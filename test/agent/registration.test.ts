@@ -9,7 +9,7 @@ import { buildNode, nodeConditions, type NodeFacts } from '../../src/agent/nodeo
 import { reconcileConditionTaints } from '../../src/api/nodetaints.js';
 import { NodeRegistration } from '../../src/agent/registration.js';
 import { capabilitiesAnnotation, decodeCapabilities } from '../../src/policy/nodecapabilities.js';
-import type { Lease, Node } from '../../src/api/types.js';
+import type { Lease, Node, Taint } from '../../src/api/types.js';
 
 const facts = (name: string): NodeFacts => ({
   name,
@@ -108,6 +108,32 @@ describe('node registration against the API server', () => {
       assert.notEqual(renewed.spec!.renewTime, firstRenew);
     } finally {
       reg.stop();
+      client.close();
+    }
+  });
+
+  // The server keeps the condition taints (src/api/nodetaints.ts, table-tested there); this is the restart, end to end.
+  it('an agent restarted without pressure removes the memory-pressure taint its previous run left, and only that', async () => {
+    const client = new KubeClient({ server: s.url, ca: s.caCert, token: s.nodeToken('n3') });
+    const user: Taint = { key: 'example.com/dedicated', value: 'db', effect: 'NoSchedule' };
+    try {
+      const run = async (memoryPressure: boolean) => {
+        const reg = new NodeRegistration({ client, facts: facts('n3'), health: () => ({ ...healthy, memoryPressure }), periodMs: 60_000 });
+        await reg.start();
+        reg.stop();
+        return s.api.get<Node>(s.api.def('nodes'), undefined, 'n3');
+      };
+      const pressed = await run(true);
+      assert.deepEqual(pressed.spec?.taints, [{ key: 'node.kubernetes.io/memory-pressure', effect: 'NoSchedule' }]);
+      assert.equal((await run(false)).spec?.taints, undefined, 'the taint goes with the condition, although it was the only taint');
+      // A stale taint beside an admin's taint added while the agent was down: only the stale one goes.
+      const admin = new KubeClient({ server: s.url, ca: s.caCert, token: s.adminToken });
+      const current = await s.api.get<Node>(s.api.def('nodes'), undefined, 'n3');
+      await admin.update<Node>('/api/v1/nodes/n3', { ...current, spec: { ...current.spec, taints: [user, ...pressed.spec!.taints!] } }).finally(() => admin.close());
+      const after = await run(false);
+      assert.deepEqual(after.spec?.taints, [user]);
+      assert.equal(after.status!.conditions!.find((c) => c.type === 'MemoryPressure')!.status, 'False');
+    } finally {
       client.close();
     }
   });

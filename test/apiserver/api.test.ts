@@ -115,6 +115,20 @@ describe('API server REST semantics', () => {
     assert.equal((await admin.request('GET', '/api/v1/namespaces/default/pods/b')).status, 404);
   });
 
+  it('a create in a terminating namespace is 403 with the NamespaceTerminating cause, as the NamespaceLifecycle plugin answers', async () => {
+    await admin.request('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'ending' } });
+    // A pod bound to a node goes gracefully, so the namespace stays Terminating while it is there.
+    const bound = { ...pod('held'), spec: { nodeName: 'node-1', containers: [{ name: 'c', image: 'busybox' }] } };
+    assert.equal((await admin.request('POST', '/api/v1/namespaces/ending/pods', bound)).status, 201);
+    assert.equal((await admin.request('DELETE', '/api/v1/namespaces/ending')).status, 200);
+    const r = await admin.request('POST', '/api/v1/namespaces/ending/pods', pod('late'));
+    assert.equal(r.status, 403, r.text);
+    const why = 'unable to create new content in namespace ending because it is being terminated';
+    assert.equal(r.json().message, `pods "late" is forbidden: ${why}`);
+    assert.deepEqual(r.json().details.causes, [{ reason: 'NamespaceTerminating', message: why, field: 'metadata.namespace' }]);
+    await admin.request('DELETE', '/api/v1/namespaces/ending/pods/held', { gracePeriodSeconds: 0 });
+  });
+
   it('a Binding with an unknown field under fieldValidation=Warn binds, with a warning', async () => {
     assert.equal((await admin.request('POST', '/api/v1/namespaces/default/pods', pod('warned'))).status, 201);
     const bind = { apiVersion: 'v1', kind: 'Binding', metadata: { name: 'warned' }, target: { kind: 'Node', name: 'node-1', bogus: 1 } };

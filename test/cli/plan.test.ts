@@ -188,7 +188,7 @@ describe('bulkhead plan: admission', () => {
     const pod = 'apiVersion: v1\nkind: Pod\nmetadata: {name: g}\nspec:\n  containers:\n  - {name: db, image: busybox, oomKillMode: Group}\n';
     const v1 = bulkhead(['plan', '-', '--node-memory', '4Gi', '--cgroup-version', '1', '-o', 'json'], pod);
     const c = JSON.parse(v1.stdout).pods[0].containers[0];
-    assert.equal(c.oomKillModeError, 'oomKillMode=Group requires cgroup v2 support on the node');
+    assert.equal(c.oomKillModeError, 'oomKillMode=Group requires cgroup v2 support on the node (run the node agent with --oom-group-emulation, or schedule the pod to a cgroup v2 node)');
     const em = bulkhead(['plan', '-', '--node-memory', '4Gi', '--cgroup-version', '1', '--oom-group-emulation', '-o', 'json'], pod);
     const ce = JSON.parse(em.stdout).pods[0].containers[0];
     assert.equal(ce.oomKillModeError, undefined);

@@ -8,12 +8,12 @@
 
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { realKernelSkipReason } from '../agent/cgrouptrees.js';
 import { kubectlAvailable } from './cluster.js';
-import { startUp, type ContainerStatusJSON, type UpCluster } from './upcluster.js';
+import { startUp, type ContainerStatusJSON, type PodJSON, type UpCluster } from './upcluster.js';
 import { probeCgroups } from '../../src/agent/runtime/hostprobe.js';
 
 const reason = realKernelSkipReason(['runc', 'conmon']) ?? kubectlAvailable();
@@ -69,6 +69,17 @@ function memcgOf(pid: number, controller = 'memory'): string {
   return line.split(':')[2]!;
 }
 
+/** `kubectl get pods --watch`, one line per object seen: `<pod>|<containers>|<exit codes>|<reasons>` (space-separated lists). */
+function watchPods(c: UpCluster, namespace: string): { lines: () => string[]; stop: () => void } {
+  // No {range}: kubectl's jsonpath printer fails on the second watched object with one.
+  const cs = '.status.containerStatuses[*]';
+  const format = `jsonpath={.metadata.name}|{${cs}.name}|{${cs}.state.terminated.exitCode}|{${cs}.state.terminated.reason}{"\\n"}`;
+  const p = spawn('kubectl', ['--cache-dir', join(c.dir, 'kube-cache'), 'get', 'pods', '-n', namespace, '--watch', '-o', format], { env: { ...process.env, KUBECONFIG: c.kubeconfig, HOME: c.dir }, stdio: ['ignore', 'pipe', 'ignore'] });
+  let out = '';
+  p.stdout.on('data', (d) => (out += d));
+  return { lines: () => out.split('\n'), stop: () => p.kill() };
+}
+
 describe('end to end on the real kernel: the OOM kill mode and ulimits test plans', skip, () => {
   let v1: UpCluster;
   let emu: UpCluster;
@@ -120,9 +131,9 @@ describe('end to end on the real kernel: the OOM kill mode and ulimits test plan
       const s = containerStatus(await v1.pod('group'), 'db');
       return s?.state.waiting?.reason === 'CreateContainerConfigError' ? s : undefined;
     });
-    assert.equal(cs.state.waiting!.message, 'oomKillMode=Group requires cgroup v2 support on the node');
+    assert.equal(cs.state.waiting!.message, 'oomKillMode=Group requires cgroup v2 support on the node (run the node agent with --oom-group-emulation, or schedule the pod to a cgroup v2 node)');
     const describe = await v1.ok(['describe', 'pod', 'group']);
-    assert.match(describe, /Warning\s+Failed\s+.*Error: oomKillMode=Group requires cgroup v2 support on the node/);
+    assert.match(describe, /Warning\s+Failed\s+.*Error: oomKillMode=Group requires cgroup v2 support on the node \(run the node agent with --oom-group-emulation, or schedule the pod to a cgroup v2 node\)/);
     assert.equal((await v1.pod('group')).status.phase, 'Pending');
     assert.match(await v1.agentGet('/metrics'), /^container_oom_config_errors_total [1-9]/m);
   });
@@ -228,9 +239,14 @@ describe('end to end on the real kernel: the OOM kill mode and ulimits test plan
     }, 60_000);
     const pid = containerPid(v1, containerStatus(p, 'c')!.containerID!);
     assert.equal(readFileSync(`/proc/${pid}/oom_score_adj`, 'utf8').trim(), String(c.onHost.oomScoreAdj));
-    const ev = (await events(v1, 'guaranteed')).find((e) => e.reason === 'HostAdjusted');
+    const adjusted = (await events(v1, 'guaranteed')).filter((e) => e.reason === 'HostAdjusted');
+    const ev = adjusted.find((e) => !e.message.includes('pod sandbox'));
     assert.ok(ev, 'a HostAdjusted event');
     for (const a of c.onHost.adjustments) assert.ok(ev.message.includes(a), `event names "${a}": ${ev.message}`);
+    // The sandbox's -998 is clamped the same way, and said so once.
+    if (c.onHost.oomScoreAdj > -998) {
+      assert.deepEqual(adjusted.filter((e) => e.message.includes('pod sandbox')).map((e) => e.message), [`the host could not apply the planned values to the pod sandbox: oom_score_adj -998 applied as ${c.onHost.oomScoreAdj}: this host cannot set negative values (no CAP_SYS_RESOURCE)`]);
+    }
   });
 
   it('kubectl get pods -o wide shows the OOM kill mode the node applies and where it comes from', async () => {
@@ -250,6 +266,38 @@ describe('end to end on the real kernel: the OOM kill mode and ulimits test plan
       assert.ok(line?.endsWith(`   ${column}`), `${pod}: ${JSON.stringify(line)}`);
     }
   });
+
+  // `kubectl delete -f examples/` must not wait out every grace period: each example container
+  // exits 0 on SIGTERM (a shell as PID 1 ignores it without a trap, and is SIGKILLed after 30 s: 137).
+  const exampleRows: { file: string; namespace: string; pods: string[] }[] = [
+    { file: 'examples/qos-trio.yaml', namespace: 'qos', pods: ['guaranteed', 'burstable', 'besteffort'] },
+    { file: 'examples/oom-kill-modes.yaml', namespace: 'shop', pods: ['web-and-db'] },
+  ];
+  for (const r of exampleRows) {
+    it(`kubectl delete -f ${r.file}: every container exits 0 on SIGTERM, none is killed after the grace period`, async () => {
+      await emu.ok(['apply', '-f', r.file]);
+      await emu.until(`${r.file} running`, async () => {
+        const list = JSON.parse(await emu.ok(['get', 'pods', '-n', r.namespace, '-o', 'json'])) as { items: PodJSON[] };
+        const running = list.items.filter((p) => (p.status.containerStatuses ?? []).length > 0 && p.status.containerStatuses!.every((cs) => cs.state.running));
+        return running.length === r.pods.length ? true : undefined;
+      }, 60_000);
+      const watch = watchPods(emu, r.namespace);
+      try {
+        await emu.until('the watch listing the pods', async () => (r.pods.every((p) => watch.lines().some((l) => l.startsWith(`${p}|`))) ? true : undefined));
+        await emu.ok(['delete', '-f', r.file, '--timeout=120s']);
+        // The agent writes the containers' terminated state before it deletes the pod.
+        for (const pod of r.pods) {
+          const last = await emu.until(`${pod}: terminated state seen`, async () =>
+            watch.lines().map((l) => l.split('|')).filter(([name, containers, codes]) => name === pod && containers && codes && codes.split(' ').length === containers.split(' ').length).at(-1),
+          );
+          const [, containers, codes, reasons] = last;
+          assert.deepEqual({ codes: codes!.split(' '), reasons: reasons!.split(' ') }, { codes: containers!.split(' ').map(() => '0'), reasons: containers!.split(' ').map(() => 'Completed') }, `${pod}: ${last.join('|')}`);
+        }
+      } finally {
+        watch.stop();
+      }
+    });
+  }
 
   it('a pod needing ulimits above what the node can grant stays Pending with a clear reason', async () => {
     await v1.ok(['apply', '-f', 'examples/elasticsearch-nofile.yaml']);
@@ -320,6 +368,9 @@ describe('end to end on the real kernel: the OOM kill mode and ulimits test plan
     await v1.ok(['delete', 'pod', 'adopt', '--grace-period=1']);
     const left = execFileSync('runc', ['--root', join(v1.dataDir, 'agent', 'state', 'runc'), 'list', '-q'], { encoding: 'utf8' }).split('\n').filter((x) => x.startsWith(after.metadata.uid));
     assert.deepEqual(left, [], 'nothing of the pod is left in the runtime');
+    // Nor on disk: the pod's log directory goes once the pod is gone from the API.
+    const logDir = join(v1.dataDir, 'agent', 'run', 'logs', `default_adopt_${after.metadata.uid}`);
+    await v1.until(`${logDir} removed`, async () => (existsSync(logDir) ? undefined : true));
   });
 });
 
@@ -350,7 +401,8 @@ describe('end to end on the real kernel: node memory pressure', skip, () => {
     }, 60_000);
     const st = hog.status as { reason?: string; message?: string; conditions?: { type: string; reason?: string }[] };
     assert.equal(st.reason, 'Evicted');
-    assert.match(st.message ?? '', /^The node was low on resource: memory\. Threshold quantity: 520Mi, available: -?\d+(Ki|Mi)?\. /);
+    // The kubelet's per-container sentence: the agent read the container's own memcg.
+    assert.match(st.message ?? '', /^The node was low on resource: memory\. Threshold quantity: 520Mi, available: -?\d+(Ki|Mi)?\. Container c was using \d+(Ki|Mi|Gi)?, request is 0, has larger consumption of memory\. $/);
     assert.ok(st.conditions?.some((c) => c.type === 'DisruptionTarget' && c.reason === 'TerminationByKubelet'));
     assert.equal((await small.pod('steady')).status.phase, 'Running', 'the Guaranteed pod stays');
     const node = JSON.parse(await small.ok(['get', 'node', small.nodeName, '-o', 'json'])) as { spec: { taints?: { key: string }[] }; status: { conditions: { type: string; status: string }[] } };

@@ -1,16 +1,17 @@
 // A real single-node cluster for end-to-end tests: `bulkhead up` as a child process (API
 // server, scheduler and node agent running pods with runc on this host) and the real kubectl.
 // Every cgroup lives below the test's own --cgroup-root; stop() deletes the pods through the
-// API (so the agent stops their containers), stops `up`, then kills whatever containers of
-// this cluster's runc state directory are left and removes the cgroup tree.
+// API (so the agent stops their containers), stops `up`, checks that the agent removed its own
+// cgroups (kubepods, the QoS tiers, the root it made), then kills whatever containers of this
+// cluster's runc state directory are left and removes the cgroup tree.
 
 import { spawn, execFile, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
-import { removeTestCgroups } from '../agent/cgrouptrees.js';
+import { hierarchyRoots, removeTestCgroups } from '../agent/cgrouptrees.js';
 
 const execFileP = promisify(execFile);
 
@@ -93,11 +94,13 @@ export async function startUp(extraFlags: string[] = [], opts: { startTimeoutMs?
       await new Promise((r) => setTimeout(r, 100));
     }
   };
-  const terminate = async () => {
+  /** SIGTERM, SIGKILL after 15 s; the exit code (0 after a clean shutdown). */
+  const terminate = async (): Promise<number> => {
     child.kill('SIGTERM');
     const t = setTimeout(() => child.kill('SIGKILL'), 15_000);
-    await exited;
+    const code = await exited;
     clearTimeout(t);
+    return code;
   };
   await launch();
   const kubeconfig = join(dataDir, 'kubeconfig');
@@ -171,22 +174,28 @@ export async function startUp(extraFlags: string[] = [], opts: { startTimeoutMs?
       await launch();
     },
     async stop() {
+      let cleanShutdown = false;
       if (child.exitCode === null) {
         await run('kubectl', [...base, 'delete', 'pods', '--all', '-A', '--grace-period=1', '--wait=true', '--timeout=60s']).catch(() => undefined);
-        await terminate();
+        cleanShutdown = (await terminate()) === 0;
       }
       // Containers this cluster's runtime still has (only ours: its own runc state directory).
       const runcRoot = join(dataDir, 'agent', 'state', 'runc');
-      if (existsSync(runcRoot)) {
-        const list = await execFileP('runc', ['--root', runcRoot, 'list', '-q']).catch(() => ({ stdout: '' }));
-        for (const id of list.stdout.split('\n').filter(Boolean)) await execFileP('runc', ['--root', runcRoot, 'delete', '--force', id]).catch(() => undefined);
-      }
+      const ids = existsSync(runcRoot) ? (await execFileP('runc', ['--root', runcRoot, 'list', '-q']).catch(() => ({ stdout: '' }))).stdout.split('\n').filter(Boolean) : [];
+      // A clean shutdown that left the agent no pod (none in the runtime, no pod records: a pod
+      // deleted from the API just before may still have been on its way out) must not leave
+      // anything of the agent's cgroup root behind.
+      const podRecords = join(dataDir, 'agent', 'run', 'pods');
+      const noPodsLeft = ids.length === 0 && (!existsSync(podRecords) || readdirSync(podRecords).length === 0);
+      const agentLeft = cleanShutdown && noPodsLeft ? hierarchyRoots().map((h) => join(h, cgroupRoot)).filter((d) => existsSync(d)) : [];
+      for (const id of ids) await execFileP('runc', ['--root', runcRoot, 'delete', '--force', id]).catch(() => undefined);
       // Rootfs overlay mounts of containers left behind (below this cluster's directory only).
       const mounts = readFileSync('/proc/mounts', 'utf8').split('\n').map((l) => l.split(' ')[1] ?? '').filter((m) => m.startsWith(dir + '/'));
       for (const m of mounts.sort().reverse()) await execFileP('umount', ['-l', m]).catch(() => undefined);
       const left = removeTestCgroups(cgroupRoot.slice(1));
       rmSync(dir, { recursive: true, force: true });
       if (left.length) throw new Error(`cgroups left behind: ${left.join(', ')}`);
+      if (agentLeft.length) throw new Error(`after a clean shutdown with no pods the agent left its cgroups (kubepods, QoS tiers, root) behind: ${agentLeft.join(', ')}`);
     },
   };
   return c;

@@ -2,7 +2,7 @@
 // revision Bulkhead follows) and DESIGN.md "Readings where the texts disagree": precedence
 // container field > node singleProcessOOMKill > cgroup default (v2 Group, v1 Single); Group on a
 // cgroup v1 node fails container creation with "oomKillMode=Group requires cgroup v2 support on
-// the node" unless the agent's group-kill emulation is on. Reference §3.8: singleProcessOOMKill
+// the node" (and how to get Group after all) unless the agent's group-kill emulation is on. Reference §3.8: singleProcessOOMKill
 // false on v1 is a configuration error.
 
 import { describe, it } from 'node:test';
@@ -10,11 +10,14 @@ import assert from 'node:assert/strict';
 import {
   effectiveOOMKillMode,
   groupRequiresCgroupV2,
+  groupRequiresCgroupV2Design,
   singleProcessOOMKillFalseOnV1,
   validateSingleProcessOOMKill,
   type OOMKillModeDecision,
   type OOMKillModeInput,
 } from '../../src/policy/oomkillmode.js';
+
+const groupV1Refusal = 'oomKillMode=Group requires cgroup v2 support on the node (run the node agent with --oom-group-emulation, or schedule the pod to a cgroup v2 node)';
 
 const rows: [string, OOMKillModeInput, OOMKillModeDecision][] = [
   // cgroup default
@@ -31,8 +34,8 @@ const rows: [string, OOMKillModeInput, OOMKillModeDecision][] = [
   ['container Single overrides the v2 default', { cgroupVersion: 2, containerMode: 'Single' }, { mode: 'Single', source: 'container' }],
   ['container Single on v1 is fine', { cgroupVersion: 1, containerMode: 'Single' }, { mode: 'Single', source: 'container' }],
   // Group on v1
-  ['container Group on v1 fails creation with the design\'s message (no fallback to Single)', { cgroupVersion: 1, containerMode: 'Group' }, { mode: 'Group', source: 'container', error: 'oomKillMode=Group requires cgroup v2 support on the node' }],
-  ['container Group on v1 with node true still fails', { cgroupVersion: 1, containerMode: 'Group', singleProcessOOMKill: true }, { mode: 'Group', source: 'container', error: 'oomKillMode=Group requires cgroup v2 support on the node' }],
+  ['container Group on v1 fails creation with the design\'s message (no fallback to Single)', { cgroupVersion: 1, containerMode: 'Group' }, { mode: 'Group', source: 'container', error: groupV1Refusal }],
+  ['container Group on v1 with node true still fails', { cgroupVersion: 1, containerMode: 'Group', singleProcessOOMKill: true }, { mode: 'Group', source: 'container', error: groupV1Refusal }],
   ['container Group on v1 with group emulation is emulated, no error', { cgroupVersion: 1, containerMode: 'Group', groupEmulation: true }, { mode: 'Group', source: 'container', emulated: true }],
   ['group emulation does not change a v2 Group', { cgroupVersion: 2, containerMode: 'Group', groupEmulation: true }, { mode: 'Group', source: 'container' }],
   ['group emulation does not turn the v1 default into Group', { cgroupVersion: 1, groupEmulation: true }, { mode: 'Single', source: 'default' }],
@@ -43,7 +46,11 @@ const rows: [string, OOMKillModeInput, OOMKillModeDecision][] = [
 
 describe('effectiveOOMKillMode: precedence container > node > cgroup default', () => {
   for (const [name, input, want] of rows) it(name, () => assert.deepEqual(effectiveOOMKillMode(input), want));
-  it('the v1 Group error text is exactly the design\'s', () => assert.equal(groupRequiresCgroupV2, 'oomKillMode=Group requires cgroup v2 support on the node'));
+  it('the v1 Group error text starts with the design\'s sentence and then names the remedy', () => {
+    assert.equal(groupRequiresCgroupV2Design, 'oomKillMode=Group requires cgroup v2 support on the node');
+    assert.equal(groupRequiresCgroupV2, groupV1Refusal);
+    assert.ok(groupRequiresCgroupV2.startsWith(`${groupRequiresCgroupV2Design} (`));
+  });
 });
 
 describe('validateSingleProcessOOMKill: node configuration', () => {

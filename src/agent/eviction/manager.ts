@@ -13,7 +13,6 @@
 // Signals without an observation here (nodefs, imagefs, pid) are never met, as upstream skips
 // a threshold it has no observation for.
 
-import { join } from 'node:path';
 import type { FeatureGates } from '../../api/featuregates.js';
 import type { Pod } from '../../api/types.js';
 import {
@@ -35,7 +34,17 @@ import {
   type Threshold,
 } from '../../policy/eviction.js';
 import { admitUnderPressure, type AdmitResult } from './admission.js';
-import { readCgroupFileSync, readMemcg, readUsage, type MemcgMemory, type ReadCgroupFile } from './memcg.js';
+import {
+  containerMemcgDir,
+  listCgroupDirSync,
+  readCgroupFileSync,
+  readMemcg,
+  readMemcgOrThrow,
+  readUsage,
+  type ListCgroupDir,
+  type MemcgMemory,
+  type ReadCgroupFile,
+} from './memcg.js';
 
 export const defaultPressureTransitionMs = 5 * 60 * 1000;
 export const defaultEvictionIntervalMs = 10 * 1000;
@@ -64,7 +73,10 @@ export interface EvictionManagerOptions {
   activePods: () => Pod[];
   /** Where to read a pod's usage; undefined: the pod has no stats (ranked first, as upstream). */
   podMemcgDir: (pod: Pod) => string | undefined;
-  /** A container's memcg for the message's per-container sentences; default `<pod memcg>/<container name>`. */
+  /**
+   * A container's memcg for the message's per-container sentences; default: its newest attempt
+   * below the pod memcg, named as the pod worker names it (memcg.ts containerMemcgDir).
+   */
   containerMemcgDir?: (pod: Pod, containerName: string) => string | undefined;
   /**
    * Kills the pod and writes its status: phase Failed, reason Evicted, the message, and a
@@ -77,6 +89,8 @@ export interface EvictionManagerOptions {
   now?: () => number;
   /** Reads a cgroup file (tests feed text); default fs.readFileSync. */
   readCgroupFile?: ReadCgroupFile;
+  /** Lists a cgroup directory (tests feed names); default fs.readdirSync. */
+  listCgroupDir?: ListCgroupDir;
   /** Default: console.error. */
   log?: (line: string) => void;
 }
@@ -103,6 +117,7 @@ function formatThreshold(t: Threshold): string {
 
 export class EvictionManager {
   private readonly read: ReadCgroupFile;
+  private readonly list: ListCgroupDir;
   private readonly now: () => number;
   private readonly log: (line: string) => void;
   private readonly transitionMs: number;
@@ -135,10 +150,13 @@ export class EvictionManager {
   private usageTrigger: bigint | undefined;
   private lastPolledUsage: bigint | undefined;
   private noPodsLogged = false;
+  /** `<pod key>/<container>` whose memcg could not be read, logged once while the pod is active. */
+  private readonly usageFailuresLogged = new Set<string>();
 
   constructor(private readonly opts: EvictionManagerOptions) {
     if (opts.capacityBytes <= 0n) throw new RangeError(`eviction manager: capacityBytes must be positive, got ${opts.capacityBytes}`);
     this.read = opts.readCgroupFile ?? readCgroupFileSync;
+    this.list = opts.listCgroupDir ?? listCgroupDirSync;
     this.now = opts.now ?? Date.now;
     this.log = opts.log ?? ((line) => console.error(line));
     this.transitionMs = opts.pressureTransitionMs ?? defaultPressureTransitionMs;
@@ -353,15 +371,27 @@ export class EvictionManager {
 
   private containerUsage(pod: Pod): ContainerUsage[] {
     const podDir = this.opts.podMemcgDir(pod);
+    const uid = pod.metadata.uid;
     const out: ContainerUsage[] = [];
-    for (const c of [...(pod.spec.containers ?? []), ...(pod.spec.initContainers ?? [])]) {
-      const dir = this.opts.containerMemcgDir ? this.opts.containerMemcgDir(pod, c.name) : podDir !== undefined ? join(podDir, c.name) : undefined;
-      if (dir === undefined) continue;
+    const containers = [...(pod.spec.containers ?? []).map((c) => ({ c, init: false })), ...(pod.spec.initContainers ?? []).map((c) => ({ c, init: true }))];
+    for (const { c, init } of containers) {
       try {
-        const m = readMemcg(dir, this.read);
-        if (m) out.push({ name: c.name, usageBytes: m.workingSetBytes });
-      } catch {
-        // A container memcg that cannot be read just gets no sentence.
+        let dir: string | undefined;
+        if (this.opts.containerMemcgDir) dir = this.opts.containerMemcgDir(pod, c.name);
+        else if (podDir !== undefined && uid !== undefined) dir = containerMemcgDir(podDir, uid, c.name, this.list);
+        if (dir === undefined) {
+          const where = podDir !== undefined && uid !== undefined ? `below ${podDir}` : '(the pod has no memory cgroup or uid)';
+          throw Object.assign(new Error(`ENOENT: no memory cgroup of the container ${where}`), { code: 'ENOENT' });
+        }
+        out.push({ name: c.name, usageBytes: readMemcgOrThrow(dir, this.read).workingSetBytes });
+      } catch (e) {
+        // An init container that has completed has no cgroup left: no stats, as for the kubelet.
+        if (init && (e as NodeJS.ErrnoException).code === 'ENOENT') continue;
+        // The container gets no sentence in the message; say why once, not every pass.
+        const key = `${podKey(pod)}/${c.name}`;
+        if (this.usageFailuresLogged.has(key)) continue;
+        this.usageFailuresLogged.add(key);
+        this.log(`eviction manager: no memory usage for container ${c.name} of pod ${podName(pod)}: ${(e as Error).message}`);
       }
     }
     return out;
@@ -371,6 +401,7 @@ export class EvictionManager {
     const pods = this.opts.activePods();
     const active = new Set(pods.map(podKey));
     for (const k of [...this.evicted.keys()]) if (!active.has(k)) this.evicted.delete(k);
+    for (const k of [...this.usageFailuresLogged]) if (!active.has(k.slice(0, k.lastIndexOf('/')))) this.usageFailuresLogged.delete(k);
 
     const withLimit = this.opts.thresholds.some((t) => t.signal === 'allocatableMemory.available');
     let node: MemcgMemory | undefined;

@@ -3,12 +3,16 @@
 // hierarchical, so a pod's containers count) floored at 0. File reads go through a reader
 // function so tests can feed text; the agent passes fs.readFileSync.
 
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { containerCgroupAttempt } from '../../policy/cgrouplayout.js';
 
 export type ReadCgroupFile = (path: string) => string;
+/** The names of a cgroup directory's entries (files and child cgroups). */
+export type ListCgroupDir = (dir: string) => string[];
 
 export const readCgroupFileSync: ReadCgroupFile = (path) => readFileSync(path, 'utf8');
+export const listCgroupDirSync: ListCgroupDir = (dir) => readdirSync(dir);
 
 /** cAdvisor's isMemoryUnlimited: a v1 limit above 2^62 means "no limit". */
 export const unlimitedAbove = 1n << 62n;
@@ -63,21 +67,40 @@ export function readUsage(dir: string, read: ReadCgroupFile): bigint {
  */
 export function readMemcg(dir: string, read: ReadCgroupFile, withLimit = false): MemcgMemory | undefined {
   try {
-    const usageBytes = readUsage(dir, read);
-    const stat = parseMemoryStat(read(join(dir, 'memory.stat')));
-    const out: MemcgMemory = {
-      usageBytes,
-      workingSetBytes: workingSet(usageBytes, stat),
-      inactiveFileBytes: stat.get('total_inactive_file') ?? 0n,
-    };
-    if (withLimit) {
-      const p = join(dir, 'memory.limit_in_bytes');
-      const limit = parseCount(read(p), p);
-      if (limit <= unlimitedAbove) out.limitBytes = limit;
-    }
-    return out;
+    return readMemcgOrThrow(dir, read, withLimit);
   } catch (e) {
     if (isMissing(e)) return undefined;
     throw e;
   }
+}
+
+/** readMemcg that fails on a missing cgroup too (the error names the path and the errno). */
+export function readMemcgOrThrow(dir: string, read: ReadCgroupFile, withLimit = false): MemcgMemory {
+  const usageBytes = readUsage(dir, read);
+  const stat = parseMemoryStat(read(join(dir, 'memory.stat')));
+  const out: MemcgMemory = {
+    usageBytes,
+    workingSetBytes: workingSet(usageBytes, stat),
+    inactiveFileBytes: stat.get('total_inactive_file') ?? 0n,
+  };
+  if (withLimit) {
+    const p = join(dir, 'memory.limit_in_bytes');
+    const limit = parseCount(read(p), p);
+    if (limit <= unlimitedAbove) out.limitBytes = limit;
+  }
+  return out;
+}
+
+/**
+ * The memcg of a container's newest attempt below its pod memcg (the pod worker's layout,
+ * policy/cgrouplayout.ts containerCgroupLeaf); undefined when the container has none, i.e. it
+ * is not running. Only an exited attempt the runtime has not yet removed can be older.
+ */
+export function containerMemcgDir(podDir: string, podUID: string, containerName: string, list: ListCgroupDir): string | undefined {
+  let newest: { leaf: string; attempt: number } | undefined;
+  for (const leaf of list(podDir)) {
+    const attempt = containerCgroupAttempt(leaf, podUID, containerName);
+    if (attempt !== undefined && (newest === undefined || attempt > newest.attempt)) newest = { leaf, attempt };
+  }
+  return newest ? join(podDir, newest.leaf) : undefined;
 }

@@ -59,5 +59,7 @@ export const messages = {
   /** Waiting message of CrashLoopBackOff. */
   crashLoopWaiting: (backoffMs: number, name: string, pod: Pod) => `back-off ${goDuration(backoffMs)} restarting failed container=${name} pod=${formatPod(pod)}`,
   hostAdjusted: (adjustments: string[]) => `the host could not apply the planned values: ${adjustments.join('; ')}`,
+  /** HostAdjusted for the pod sandbox (no container of the pod's own, so the event says which). */
+  sandboxHostAdjusted: (adjustments: string[]) => `the host could not apply the planned values to the pod sandbox: ${adjustments.join('; ')}`,
   statusUnknown: 'The container exited but no monitor recorded its exit code',
 };
