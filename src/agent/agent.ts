@@ -207,7 +207,12 @@ export class Agent {
     if (!cg) return;
     try {
       if ((await this.opts.runtime.knownPods()).length > 0) return;
-      const stayed = cg.removeUnused();
+      // A cgroup whose last task has just exited can answer EBUSY for a moment: try again briefly.
+      let stayed = cg.removeUnused();
+      for (let i = 0; i < 10 && stayed.length; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        stayed = cg.removeUnused();
+      }
       if (stayed.length) this.log(`node cgroups still in use, left in place: ${stayed.join(', ')}`);
     } catch (e) {
       this.log(`removing the node cgroups: ${errText(e)}`);

@@ -187,7 +187,7 @@ export async function startUp(extraFlags: string[] = [], opts: { startTimeoutMs?
       // anything of the agent's cgroup root behind.
       const podRecords = join(dataDir, 'agent', 'run', 'pods');
       const noPodsLeft = ids.length === 0 && (!existsSync(podRecords) || readdirSync(podRecords).length === 0);
-      const agentLeft = cleanShutdown && noPodsLeft ? hierarchyRoots().map((h) => join(h, cgroupRoot)).filter((d) => existsSync(d)) : [];
+      const agentLeft = cleanShutdown && noPodsLeft ? hierarchyRoots().map((h) => join(h, cgroupRoot)).filter((d) => existsSync(d)).flatMap((d) => [d, ...subdirs(d)]) : [];
       for (const id of ids) await execFileP('runc', ['--root', runcRoot, 'delete', '--force', id]).catch(() => undefined);
       // Rootfs overlay mounts of containers left behind (below this cluster's directory only).
       const mounts = readFileSync('/proc/mounts', 'utf8').split('\n').map((l) => l.split(' ')[1] ?? '').filter((m) => m.startsWith(dir + '/'));
@@ -195,8 +195,18 @@ export async function startUp(extraFlags: string[] = [], opts: { startTimeoutMs?
       const left = removeTestCgroups(cgroupRoot.slice(1));
       rmSync(dir, { recursive: true, force: true });
       if (left.length) throw new Error(`cgroups left behind: ${left.join(', ')}`);
-      if (agentLeft.length) throw new Error(`after a clean shutdown with no pods the agent left its cgroups (kubepods, QoS tiers, root) behind: ${agentLeft.join(', ')}`);
+      if (agentLeft.length) throw new Error(`after a clean shutdown with no pods the agent left its cgroups (kubepods, QoS tiers, root) behind: ${agentLeft.join(', ')}\n--- bulkhead up output ---\n${output.slice(-3000)}`);
     },
   };
   return c;
+}
+
+/** Every directory below `dir`, deepest last. */
+function subdirs(dir: string): string[] {
+  const out: string[] = [];
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    if (!e.isDirectory()) continue;
+    out.push(join(dir, e.name), ...subdirs(join(dir, e.name)));
+  }
+  return out;
 }
