@@ -32,14 +32,15 @@ The guest:
 Options:
   --timeout SECONDS   stop the guest after this long, whole run included (default 600)
   --memory MiB        guest memory (default 2560)
-  --env NAME=VALUE    set a variable for CMD (repeatable); CMD otherwise gets PATH, HOME=/root
-                      and TERM=dumb only
+  --env NAME=VALUE    set a variable for CMD (repeatable); CMD otherwise gets PATH, HOME=/root,
+                      TERM=dumb and BULKHEAD_IN_VM=1 only (tests use it to know they are inside)
   --setup             only install and fetch (idempotent), then exit 0
 
 First use (as root, with apt-get) installs qemu-system-x86 (--no-install-recommends), cpio and
 busybox-static when missing, and downloads the kernel package into .cache/vm/ in this checkout
-(about 80 MB of packages; see the README, "cgroup v2 in a VM: scripts/vm.sh"). A lock makes
-concurrent first uses safe. Each run then boots in about 5-10 s.
+(downloads: QEMU about 17 MB in 30 packages, the kernel package 70 MB; about 20 s in all here).
+A lock makes concurrent first uses safe. Each run then costs about 5 s of boot and power-off.
+See the README, "cgroup v2 in a VM: scripts/vm.sh".
 
 Exit status: CMD's; 124 when --timeout expired; 125 when the guest did not report an exit
 status (boot failure, kernel panic): both print the guest console's last lines on stderr.
@@ -74,6 +75,11 @@ for e in "${envs[@]}"; do
   case "$e" in [A-Za-z_]*=*) ;; *) echo "vm.sh: --env wants NAME=VALUE, got '$e'" >&2; exit 2 ;; esac
 done
 
+# Inside the guest QEMU is visible (the host's /) but a TCG guest within a TCG guest is useless.
+if [ -n "${BULKHEAD_IN_VM:-}" ]; then
+  echo "vm.sh: already inside a scripts/vm.sh guest (BULKHEAD_IN_VM is set); not nesting another" >&2
+  exit 2
+fi
 checkout="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)"
 cache="$checkout/.cache/vm"
 # The checkout's path goes on the kernel command line, which splits at spaces.
@@ -94,10 +100,10 @@ install_packages() {
   [ ${#missing[@]} -eq 0 ] && return 0
   if [ "$(id -u)" -ne 0 ]; then say "not root; cannot install ${missing[*]}"; return 1; fi
   if ! command -v apt-get >/dev/null 2>&1; then say "apt-get not found; install ${missing[*]} by hand"; return 1; fi
-  say "first use: installing ${missing[*]} with apt-get (--no-install-recommends; QEMU is about 30 packages, 80 MB)…"
+  say "first use: installing ${missing[*]} with apt-get (--no-install-recommends; QEMU is 30 packages, about 17 MB)…"
   # apt's output goes to a log, shown only when it fails.
   local log="$cache/apt.log"
-  if ! { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}"; } >"$log" 2>&1; then
+  if ! { apt-get -o DPkg::Lock::Timeout=300 update && DEBIAN_FRONTEND=noninteractive apt-get install -y -o DPkg::Lock::Timeout=300 --no-install-recommends "${missing[@]}"; } >"$log" 2>&1; then
     tail -n 30 "$log" | sed 's/^/  | /' >&2
     say "apt-get failed (whole log: $log)"
     return 1
@@ -178,7 +184,7 @@ trap 'exit 130' INT TERM
 # Single-quote a word for the guest's shell.
 q() { printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"; }
 {
-  echo "export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/root TERM=dumb"
+  echo "export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/root TERM=dumb BULKHEAD_IN_VM=1"
   for e in "${envs[@]}"; do echo "export ${e%%=*}=$(q "${e#*=}")"; done
   printf 'exec'
   for a in "$@"; do printf ' %s' "$(q "$a")"; done

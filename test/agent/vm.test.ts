@@ -16,6 +16,7 @@ const checkout = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..')
 const vmsh = join(checkout, 'scripts', 'vm.sh');
 
 function skipReason(): string | undefined {
+  if (process.env.BULKHEAD_IN_VM) return 'already inside a scripts/vm.sh guest (BULKHEAD_IN_VM is set): no VM within the VM';
   if (process.getuid?.() !== 0) return 'not root: scripts/vm.sh installs QEMU with apt-get and exports / to the guest';
   const has = (cmd: string) => spawnSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' }).status === 0;
   const kernelCached = existsSync(join(checkout, '.cache', 'vm', 'kernel', 'ready'));
