@@ -96,7 +96,10 @@ install_packages() {
   local missing=()
   command -v qemu-system-x86_64 >/dev/null 2>&1 || missing+=(qemu-system-x86)
   command -v cpio >/dev/null 2>&1 || missing+=(cpio)
-  [ -x /bin/busybox ] || command -v busybox >/dev/null 2>&1 || missing+=(busybox-static)
+  # The initramfs has no libc: its busybox must be the static build (Debian's busybox-static).
+  local bb
+  bb="$(command -v busybox 2>/dev/null || true)"
+  if [ -z "$bb" ] || LC_ALL=C grep -qa '/ld-linux' "$bb"; then missing+=(busybox-static); fi
   [ ${#missing[@]} -eq 0 ] && return 0
   if [ "$(id -u)" -ne 0 ]; then say "not root; cannot install ${missing[*]}"; return 1; fi
   if ! command -v apt-get >/dev/null 2>&1; then say "apt-get not found; install ${missing[*]} by hand"; return 1; fi
@@ -182,7 +185,7 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 # Single-quote a word for the guest's shell.
-q() { printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"; }
+q() { printf "'%s'" "${1//\'/\'\\\'\'}"; }
 {
   echo "export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/root TERM=dumb BULKHEAD_IN_VM=1"
   for e in "${envs[@]}"; do echo "export ${e%%=*}=$(q "${e#*=}")"; done
