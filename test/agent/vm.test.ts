@@ -1,7 +1,7 @@
 // The cgroup v2 VM lane (scripts/vm.sh): one guest boot runs every check, because each boot costs
 // several seconds under TCG. It pins what later v2 suites rely on: a pure cgroup2 with the memory
 // controller, root with CAP_SYS_RESOURCE, this checkout's build and the host's node runnable,
-// writes to the checkout reaching the host, loopback, and the command's streams and exit code.
+// writes to the checkout reaching the host, loopback, runc, and the command's streams and exit code.
 
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
@@ -45,7 +45,7 @@ describe('scripts/vm.sh: a pure cgroup v2 guest', { skip: reason }, () => {
   const dir = mkdtempSync(join(checkout, '.cache', 'vm-test-'));
   after(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('runs one command as root with cgroup2 + memory, CAP_SYS_RESOURCE, the build, loopback, and returns its exit code', { timeout: 900_000 }, async () => {
+  it('runs one command as root with cgroup2 + memory, CAP_SYS_RESOURCE, the build, loopback, runc, and returns its exit code', { timeout: 900_000 }, async () => {
     const token = randomBytes(8).toString('hex');
     const probe = join(dir, 'written-in-guest');
     // Each line is `key=value`; a failing step prints its own status rather than stopping the rest.
@@ -60,6 +60,10 @@ describe('scripts/vm.sh: a pure cgroup v2 guest', { skip: reason }, () => {
       'd=$(mktemp -d) && touch "$d/x" /var/lib/vm-probe /root/vm-probe /run/vm-probe && echo writable=yes',
       'node dist/src/cli/main.js plan --help >/dev/null; echo "plan=$?"',
       `node -e "const net=require('net');const s=net.createServer(c=>c.end('pong')).listen(0,'127.0.0.1',()=>net.connect(s.address().port,'127.0.0.1').on('data',d=>{console.log('loopback='+d);process.exit(0)}))"`,
+      // runc pivot_roots into a container: that needs the guest's / to be a real mount (the
+      // overlay), not the initramfs. The container's exit status comes back through runc.
+      'b=$(mktemp -d) && mkdir -p "$b/rootfs/bin" && cp "$(command -v busybox)" "$b/rootfs/bin/" && ln -s busybox "$b/rootfs/bin/sh"',
+      `(cd "$b" && runc spec && sed -i 's/"terminal": true/"terminal": false/; s/"sh"$/"sh","-c","exit 5"/' config.json && runc run vm-test-c1 >/dev/null 2>&1; echo "runc=$?")`,
       'echo to-stderr >&2',
       'exit 7',
     ].join('\n');
@@ -77,6 +81,7 @@ describe('scripts/vm.sh: a pure cgroup v2 guest', { skip: reason }, () => {
     assert.equal(lines.get('writable'), 'yes', why);
     assert.equal(lines.get('plan'), '0', `this checkout's dist runs on the host's node in the guest; ${why}`);
     assert.equal(lines.get('loopback'), 'pong', why);
+    assert.equal(lines.get('runc'), '5', `runc runs a container in the guest and returns its status; ${why}`);
     assert.match(r.stderr, /^to-stderr$/m, `the command's stderr reaches vm.sh's stderr; ${why}`);
     assert.doesNotMatch(r.stdout, /to-stderr/, 'stdout and stderr stay apart');
   });
