@@ -185,6 +185,8 @@ interface OOMRun {
   seenToSignalled: number;
   signalledToEmpty: number;
   invokedToKill?: number;
+  /** Past the kernel's OOM report rate limit: attributed from /proc/<pid>/cgroup. */
+  fromProc: boolean;
 }
 
 async function oomRun(top: string, i: number, roots: Dirs, empty: EmptyWatcher, times: KmsgTimes): Promise<OOMRun | string> {
@@ -219,6 +221,7 @@ async function oomRun(top: string, i: number, roots: Dirs, empty: EmptyWatcher, 
       seenToSignalled: (seen.signalled ?? seen.at) - seen.at,
       signalledToEmpty: done - (seen.signalled ?? seen.at),
       invokedToKill: invoked ? killed.tsMs - invoked.tsMs : undefined,
+      fromProc: seen.kill.oomMemcg === '',
     };
   } finally {
     watcher.stop();
@@ -294,6 +297,8 @@ async function main(): Promise<void> {
     console.log(`  kernel kill → record read by the watcher                          ${stats(col('killToSeen'))}`);
     console.log(`  record read → every task signalled                                ${stats(col('seenToSignalled'))}`);
     console.log(`  signalled → empty                                                 ${stats(col('signalledToEmpty'))}`);
+    const fromProc = oom.filter((r) => r.fromProc).length;
+    if (fromProc) console.log(`  ${fromProc} of ${oom.length} kills past the kernel's OOM report rate limit (no oom-kill record): memcg read from /proc`);
     if (col('invokedToKill').length) console.log(`  (kernel: invoked oom-killer → Killed process                      ${stats(col('invokedToKill'))})`);
     const p50 = percentile([...col('killToEmpty')].sort((a, b) => a - b), 50);
     console.log(`target     emulation p50 <= 15 ms: ${p50 <= 15 ? 'met' : 'NOT MET'} (${p50.toFixed(1)} ms; baseline p50 ${percentile([...bare].sort((a, b) => a - b), 50).toFixed(1)} ms)`);
