@@ -489,7 +489,7 @@ export class Agent {
     if (!owner) return;
     const started = performance.now();
     // The group kill first, in this same tick: everything below may wait (runc state takes
-    // 10–100 ms), and the rest of an emulated Group container must not run on meanwhile.
+    // 4–28 ms here, more under load), and the rest of an emulated Group container must not run on meanwhile.
     const groupKill = emulateGroupKill(owner);
     this.metrics.oomEvent(owner.oomKillMode);
     const entry = this.pods.get(owner.podUID);

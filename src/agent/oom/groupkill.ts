@@ -3,10 +3,11 @@
 // of a container, SIGKILL every task left in the container's memory cgroup until it is empty.
 // Only a cgroup the agent created for a container is ever passed here.
 //
-// Latency budget (the emulation's ≤ 15 ms from the kernel's kill to an empty cgroup): the kmsg
+// Latency (target ≤ 15 ms from the kernel's kill to an empty cgroup, on a quiet machine): the kmsg
 // watcher reads the kill ~1 ms after the kernel (kmsg.ts); the first round of SIGKILLs goes out
 // synchronously in that same callback, before anything that waits (a `runc state` in front of
-// it cost 10–100 ms); the rest is the kernel tearing the tasks down (bench/groupkill.bench.ts).
+// it cost 4–28 ms here, more under load); the rest is the kernel tearing the tasks down
+// (bench/groupkill.bench.ts).
 
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
