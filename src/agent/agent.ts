@@ -489,7 +489,7 @@ export class Agent {
     if (!owner) return;
     const started = performance.now();
     // The group kill first, in this same tick: everything below may wait (runc state takes
-    // 4–28 ms here, more under load), and the rest of an emulated Group container must not run on meanwhile.
+    // 4–28 ms here, more under load), and the rest of a Group container must not run on.
     const groupKill = emulateGroupKill(owner);
     this.metrics.oomEvent(owner.oomKillMode);
     const entry = this.pods.get(owner.podUID);
