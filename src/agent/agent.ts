@@ -20,7 +20,7 @@ import { AgentMetrics } from './metrics.js';
 import { NodeCgroups } from './nodecgroups.js';
 import type { NodeFacts, NodeHealth } from './nodeobject.js';
 import { KmsgOOMWatcher, type OOMKill } from './oom/kmsg.js';
-import { killCgroup } from './oom/groupkill.js';
+import { emulateGroupKill } from './oom/groupkill.js';
 import { NodeRegistration } from './registration.js';
 
 // The pod worker's own types: one definition of what a sync reports and whom a memcg belongs to.
@@ -507,13 +507,14 @@ export class Agent {
     const owner = this.opts.runtime.containerByMemcg(k.taskMemcg);
     if (!owner) return;
     const started = performance.now();
+    // The group kill first, in this same tick: everything below may wait (runc state takes
+    // 4–28 ms here, more under load), and the rest of a Group container must not run on.
+    const groupKill = emulateGroupKill(owner);
     this.metrics.oomEvent(owner.oomKillMode);
     const entry = this.pods.get(owner.podUID);
     const pod = entry?.pod;
-    const initPid = await this.opts.runtime.containerPid(owner.containerID).catch(() => undefined);
-    const wasInit = initPid === undefined || initPid === k.pid;
-    if (owner.oomKillMode === 'Group' && owner.emulated) {
-      const r = await killCgroup(owner.cgroupDir).catch((err: unknown) => {
+    if (groupKill) {
+      const r = await groupKill.catch((err: unknown) => {
         this.log(`group kill of ${owner.cgroupDir}: ${errText(err)}`);
         return undefined;
       });
@@ -522,8 +523,10 @@ export class Agent {
       if (pod) {
         this.record(pod, 'Warning', 'OOMKilling', `Memory cgroup out of memory: Killed process ${k.pid} (${k.task}) in container ${owner.container}; oomKillMode Group (emulated): killed the rest of the container (${r ? `${r.killed.length} more, in ${ms.toFixed(1)} ms` : 'failed'})`);
       }
-    } else if (pod && !wasInit) {
-      this.record(pod, 'Warning', 'OOMKilling', `Memory cgroup out of memory: Killed process ${k.pid} (${k.task}) in container ${owner.container}; oomKillMode ${owner.oomKillMode}: the container keeps running`);
+    } else if (pod) {
+      const initPid = await this.opts.runtime.containerPid(owner.containerID).catch(() => undefined);
+      const wasInit = initPid === undefined || initPid === k.pid;
+      if (!wasInit) this.record(pod, 'Warning', 'OOMKilling', `Memory cgroup out of memory: Killed process ${k.pid} (${k.task}) in container ${owner.container}; oomKillMode ${owner.oomKillMode}: the container keeps running`);
     }
     if (entry) this.kick(entry.uid);
   }
