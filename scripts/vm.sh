@@ -224,7 +224,6 @@ $B mount -t 9p -o ro,$o hostroot /lower || fail "mounting the host's / over 9p f
 $B mount -t tmpfs -o mode=0755 tmpfs /upper
 $B mkdir -p /upper/u /upper/w
 $B mount -t overlay -o lowerdir=/lower,upperdir=/upper/u,workdir=/upper/w overlay /newroot || fail "overlay root failed"
-$B mount -t 9p -o rw,$o checkout /newroot$checkout || fail "mounting the checkout over 9p failed"
 $B mount -t proc proc /newroot/proc
 $B mount -t sysfs sysfs /newroot/sys
 $B mount -t devtmpfs devtmpfs /newroot/dev
@@ -233,6 +232,9 @@ $B mount -t devpts -o newinstance,ptmxmode=0666 devpts /newroot/dev/pts
 $B mount -t tmpfs -o mode=1777 tmpfs /newroot/dev/shm
 $B mount -t tmpfs -o mode=1777 tmpfs /newroot/tmp
 $B mount -t tmpfs -o mode=0755 tmpfs /newroot/run
+# After the fresh /tmp and /run: a checkout below them (CI may clone into /tmp) stays visible.
+$B mkdir -p /newroot$checkout
+$B mount -t 9p -o rw,$o checkout /newroot$checkout || fail "mounting the checkout over 9p failed"
 $B mount -t cgroup2 -o nsdelegate cgroup2 /newroot/sys/fs/cgroup || fail "mounting cgroup2 failed"
 # Enable every controller the kernel offers for the children of the root (memory among them).
 for c in $($B cat /newroot/sys/fs/cgroup/cgroup.controllers); do
