@@ -8,7 +8,7 @@
 
 import { loadYAML, parseJSONBounded } from '../api/boundedyaml.js';
 import { invalidMessage, type FieldError } from '../api/fielderrors.js';
-import { validateDeleteOptions, validateDryRun, type DeleteOptionsInput } from '../api/validation/options.js';
+import { validateDeleteOptions, validateDryRun, validateWriteOptions, type DeleteOptionsInput } from '../api/validation/options.js';
 import { decodeBody, isObject } from './request.js';
 import type { DeleteOptions } from './rest.js';
 import { statusErrors, StatusError } from './status.js';
@@ -156,8 +156,14 @@ export function readDeleteOptions(body: Buffer, type: string, q: URLSearchParams
   return opts;
 }
 
-/** ValidateCreate/Update/PatchOptions' dryRun rule: a 422 on the verb's options kind. */
-export function checkWriteDryRun(optionsKind: 'CreateOptions' | 'UpdateOptions' | 'PatchOptions', q: URLSearchParams): void {
-  const errs = validateDryRun('dryRun', q.getAll('dryRun'));
+/** ValidateCreate/Update/PatchOptions on the query: a 422 on the verb's options kind. */
+export function checkWriteOptions(optionsKind: 'CreateOptions' | 'UpdateOptions' | 'PatchOptions', q: URLSearchParams, patchType?: string): void {
+  const errs = validateWriteOptions(optionsKind, {
+    fieldManager: q.get('fieldManager') ?? undefined,
+    dryRun: q.getAll('dryRun'),
+    fieldValidation: q.get('fieldValidation') ?? undefined,
+    forceSet: q.has('force'),
+    applyPatch: patchType === 'application/apply-patch+yaml' || patchType === 'application/apply-patch+cbor',
+  });
   if (errs.length) throw optionsInvalid(optionsKind, errs);
 }

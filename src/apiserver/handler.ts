@@ -11,7 +11,7 @@ import type { OpenAPIDocs } from './openapidocs.js';
 import { serveOpenAPI } from './openapihttp.js';
 import type { Api, ListOptions, RequestInfo, UserInfo } from './rest.js';
 import { isDryRun } from '../api/validation/options.js';
-import { checkWriteDryRun, readDeleteOptions } from './deleteoptions.js';
+import { checkWriteOptions, readDeleteOptions } from './deleteoptions.js';
 import { decodeBody, isObject, mediaType, parseAccept, parseResourcePath, queryBool, readBody, sendJSON, sendStatusError, type ResourcePath } from './request.js';
 import { int64Param } from './queryparams.js';
 import { parseRequestTarget } from './requesttarget.js';
@@ -88,11 +88,10 @@ function listOptions(q: URLSearchParams): ListOptions {
 }
 
 function requestInfo(user: UserInfo, path: ResourcePath, q: URLSearchParams, userAgent: string | undefined): RequestInfo {
-  // handlers/rest.go fieldValidation: absent or empty is Warn; kubectl sends Strict itself.
-  const fv = q.get('fieldValidation') || 'Warn';
-  if (fv !== 'Strict' && fv !== 'Warn' && fv !== 'Ignore') {
-    throw statusErrors.badRequest(`fieldValidation parameter unsupported: ${fv}`);
-  }
+  // handlers/rest.go fieldValidation: absent or empty is Warn; kubectl sends Strict itself. A
+  // write's bad value was refused by checkWriteOptions; reads do not use it.
+  const given = q.get('fieldValidation');
+  const fv = given === 'Strict' || given === 'Ignore' ? given : 'Warn';
   return {
     user,
     namespace: path.namespace,
@@ -180,9 +179,9 @@ export function createHandler(opts: HandlerOptions): (req: IncomingMessage, res:
           return sendStatusError(res, statusErrors.forbidden({ group: def.group, resource: def.resource }, normalized.name, why));
         }
       }
-      const info = requestInfo(user, normalized, q, req.headers['user-agent']);
       const writeOptions = writeOptionsKind[verb];
-      if (writeOptions) checkWriteDryRun(writeOptions, q);
+      if (writeOptions) checkWriteOptions(writeOptions, q, verb === 'patch' ? mediaType(req) : undefined);
+      const info = requestInfo(user, normalized, q, req.headers['user-agent']);
       const createOnly = opts.createOnly?.[`${def.group}/${def.resource}`];
       if (createOnly) return createOnly(api, def, normalized, req, res, info, q);
       const sub = normalized.subresource;

@@ -108,12 +108,6 @@ export async function patchResource(
     fromPatchError(e);
   }
   const force = queryBool(query.get('force'));
-  if (type === applyPatchType && !req.fieldManager) {
-    throw statusErrors.badRequest('PatchOptions.meta.k8s.io "" is invalid: fieldManager: Required value: is required for apply patch');
-  }
-  if (type !== applyPatchType && query.get('force') !== null) {
-    throw statusErrors.badRequest('PatchOptions.meta.k8s.io "" is invalid: force: Forbidden: may not be specified for non-apply patch');
-  }
   for (let attempt = 0; attempt < 8; attempt++) {
     const kv = await api.getKV(def, ns, name);
     if (!kv) {

@@ -185,8 +185,9 @@ export async function startUp(extraFlags: string[] = [], opts: { startTimeoutMs?
       // A clean shutdown that left the agent no pod (none in the runtime, no pod records: a pod
       // deleted from the API just before may still have been on its way out) must not leave
       // anything of the agent's cgroup root behind.
-      const podRecords = join(dataDir, 'agent', 'run', 'pods');
-      const noPodsLeft = ids.length === 0 && (!existsSync(podRecords) || readdirSync(podRecords).length === 0);
+      // The agent's own test (runtime.knownPods): pod records, container bundles, runc state.
+      const empty = (d: string) => !existsSync(d) || readdirSync(d).length === 0;
+      const noPodsLeft = ids.length === 0 && empty(join(dataDir, 'agent', 'run', 'pods')) && empty(join(dataDir, 'agent', 'run', 'bundles'));
       const agentLeft = cleanShutdown && noPodsLeft ? hierarchyRoots().map((h) => join(h, cgroupRoot)).filter((d) => existsSync(d)).flatMap((d) => [d, ...subdirs(d)]) : [];
       for (const id of ids) await execFileP('runc', ['--root', runcRoot, 'delete', '--force', id]).catch(() => undefined);
       // Rootfs overlay mounts of containers left behind (below this cluster's directory only).
