@@ -66,7 +66,7 @@ export function validateSelfSubjectAccessReview(review: JSONObject): FieldError[
  * object has no kind, so upstream's message starts with ".authorization.k8s.io".
  */
 function invalidReview(errs: FieldError[]): StatusError {
-  const e = statusErrors.invalid('.authorization.k8s.io', 'authorization.k8s.io', '', errs);
+  const e = statusErrors.invalid('', 'authorization.k8s.io', '', errs);
   e.status.details = { ...e.status.details, kind: '' };
   return e;
 }

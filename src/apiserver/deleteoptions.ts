@@ -23,8 +23,7 @@ const typeMetaStruct = 'struct { APIVersion string "json:\\"apiVersion,omitempty
 
 /** errors.NewInvalid for an options kind of meta.k8s.io: the message names the qualified kind. */
 function optionsInvalid(kind: string, errs: FieldError[]): StatusError {
-  const e = statusErrors.invalid(kind, metaGroup, '', errs);
-  return new StatusError({ ...e.status, message: invalidMessage(`${kind}.${metaGroup}`, '', errs) });
+  return statusErrors.invalid(kind, metaGroup, '', errs);
 }
 
 /** Go's encoding/json name for a JSON value's type in an UnmarshalTypeError. */

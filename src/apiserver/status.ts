@@ -37,9 +37,10 @@ export const statusErrors = {
     status(409, 'Conflict', `Operation cannot be fulfilled on ${qualified(gr)} "${name}": ${why}`, { name, group: gr.group, kind: gr.resource }),
   modified: (gr: GroupResource, name: string) =>
     statusErrors.conflict(gr, name, 'the object has been modified; please apply your changes to the latest version and try again'),
+  /** errors.NewInvalid: the message names the qualified kind (`Lease.coordination.k8s.io`), details the bare one. */
   invalid: (kind: string, group: string, name: string, errs: FieldError[]) => {
     const causes: StatusCause[] = errs.map((e) => ({ reason: e.type, message: errorBody(e), field: e.field }));
-    return status(422, 'Invalid', invalidMessage(kind, name, errs), { name, group, kind, causes });
+    return status(422, 'Invalid', invalidMessage(group ? `${kind}.${group}` : kind, name, errs), { name, group, kind, causes });
   },
   forbidden: (gr: GroupResource, name: string, why: string) =>
     status(403, 'Forbidden', name ? `${qualified(gr)} "${name}" is forbidden: ${why}` : `${qualified(gr)} is forbidden: ${why}`, { name: name || undefined, group: gr.group, kind: gr.resource }),
