@@ -79,25 +79,12 @@ export function nodeConditions(health: NodeHealth, previous: readonly NodeCondit
   return out;
 }
 
-/** The taints the node lifecycle controller derives from conditions (memory pressure etc.). */
-export function pressureTaints(health: NodeHealth): { key: string; effect: string }[] {
-  const t: { key: string; effect: string }[] = [];
-  if (health.memoryPressure) t.push({ key: 'node.kubernetes.io/memory-pressure', effect: 'NoSchedule' });
-  if (health.diskPressure) t.push({ key: 'node.kubernetes.io/disk-pressure', effect: 'NoSchedule' });
-  if (health.pidPressure) t.push({ key: 'node.kubernetes.io/pid-pressure', effect: 'NoSchedule' });
-  if (!health.ready) t.push({ key: 'node.kubernetes.io/not-ready', effect: 'NoSchedule' });
-  return t;
-}
-
 export function buildNode(facts: NodeFacts, health: NodeHealth, previous: Node | undefined, now: string): Node {
   const memory = Quantity.fromInt(facts.memoryBytes, 'BinarySI');
   const cpu = Quantity.fromMilli(facts.milliCPU, 'DecimalSI');
   const allocatableMemory = facts.memoryBytes > facts.evictionHardMemoryBytes ? facts.memoryBytes - facts.evictionHardMemoryBytes : 0n;
   const capacity = { cpu: cpu.canonical(), memory: memory.canonical(), pods: String(facts.maxPods) };
   const allocatable = { cpu: cpu.canonical(), memory: Quantity.fromInt(allocatableMemory, 'BinarySI').canonical(), pods: String(facts.maxPods) };
-  // A node registers with the taints its conditions imply; after that its taints are the
-  // server's (NodeRestriction forbids a node to change them; see src/api/nodetaints.ts).
-  const taints = pressureTaints(health);
   return {
     apiVersion: 'v1',
     kind: 'Node',
@@ -114,7 +101,9 @@ export function buildNode(facts: NodeFacts, health: NodeHealth, previous: Node |
       },
       annotations: { ...(previous?.metadata?.annotations ?? {}), [capabilitiesAnnotation]: encodeCapabilities(facts.capabilities) },
     },
-    spec: previous ? { ...(previous.spec ?? {}) } : taints.length ? { taints } : {},
+    // The taints its conditions imply are the server's to keep, from registration on
+    // (src/api/nodetaints.ts); NodeRestriction forbids a node to change them.
+    spec: previous ? { ...(previous.spec ?? {}) } : {},
     status: {
       capacity,
       allocatable,

@@ -79,13 +79,13 @@ export class NodeRegistration {
         current = await c.get<Node>(path);
       }
     }
-    // Labels, annotations and taints go through the main resource; the rest through status.
+    // Labels and annotations go through the main resource, the rest through status. The spec is
+    // not the agent's after registration (its taints are the server's, the rest an admin's).
     const metaChanged =
       stableJSON(current.metadata.labels) !== stableJSON(desired.metadata.labels) ||
-      stableJSON(current.metadata.annotations) !== stableJSON(desired.metadata.annotations) ||
-      stableJSON(current.spec ?? {}) !== stableJSON(desired.spec ?? {});
+      stableJSON(current.metadata.annotations) !== stableJSON(desired.metadata.annotations);
     if (metaChanged) {
-      current = await c.update<Node>(path, { ...desired, metadata: { ...desired.metadata, resourceVersion: current.metadata.resourceVersion }, status: current.status });
+      current = await c.update<Node>(path, { ...desired, metadata: { ...desired.metadata, resourceVersion: current.metadata.resourceVersion }, spec: current.spec, status: current.status });
     }
     this.node = await c.update<Node>(`${path}/status`, { ...current, status: desired.status });
   }

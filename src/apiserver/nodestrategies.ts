@@ -40,7 +40,7 @@ export const nodeStrategy: Strategy = {
     restrict('nodes', req, 'create', node.metadata?.name ?? '', node);
     const errs = validateNode(node);
     if (errs.length) throw statusErrors.invalid('Node', '', node.metadata?.name ?? '', errs);
-    return { obj: node };
+    return { obj: withConditionTaints(node) };
   },
   async update(obj, old, req, _api, subresource) {
     const node = obj as Node;
