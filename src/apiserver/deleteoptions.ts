@@ -9,6 +9,8 @@
 import { loadYAML, parseJSONBounded } from '../api/boundedyaml.js';
 import { invalidMessage, type FieldError } from '../api/fielderrors.js';
 import { validateDeleteOptions, validateDryRun, validateWriteOptions, type DeleteOptionsInput } from '../api/validation/options.js';
+import { queryBool } from '../api/queryparams.js';
+import { int64Param } from './queryparams.js';
 import { decodeBody, isObject } from './request.js';
 import type { DeleteOptions } from './rest.js';
 import { statusErrors, StatusError } from './status.js';
@@ -124,22 +126,12 @@ export function decodeDeleteOptionsBody(body: Buffer, type: string): DeleteOptio
   return out;
 }
 
-/** strconv.ParseInt(s, 10, 64) with its error wording. */
-function parseInt64(s: string): number {
-  if (!/^[+-]?\d+$/.test(s)) throw statusErrors.badRequest(`strconv.ParseInt: parsing ${JSON.stringify(s)}: invalid syntax`);
-  const n = BigInt(s);
-  if (n < minInt64 || n > maxInt64) throw statusErrors.badRequest(`strconv.ParseInt: parsing ${JSON.stringify(s)}: value out of range`);
-  return Number(n);
-}
-
 /** The query's DeleteOptions (metav1's url.Values conversion): the first value of each, all dryRun values. */
 export function deleteOptionsFromQuery(q: URLSearchParams): DeleteOptionsInput {
   const out: DeleteOptionsInput = {};
-  const grace = q.getAll('gracePeriodSeconds');
-  if (grace.length) out.gracePeriodSeconds = parseInt64(grace[0]!);
-  const orphan = q.getAll('orphanDependents');
-  // Only "0" and "false" (any case) are false; anything else, even empty, is true.
-  if (orphan.length) out.orphanDependents = !(orphan[0] === '0' || orphan[0]!.toLowerCase() === 'false');
+  const grace = int64Param(q, 'gracePeriodSeconds');
+  if (grace !== undefined) out.gracePeriodSeconds = grace;
+  if (q.has('orphanDependents')) out.orphanDependents = queryBool(q.get('orphanDependents'));
   const policy = q.getAll('propagationPolicy');
   if (policy.length) out.propagationPolicy = policy[0];
   const dryRun = q.getAll('dryRun');

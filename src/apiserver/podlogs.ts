@@ -17,6 +17,7 @@ import { queryBool } from '../api/queryparams.js';
 import type { Node, Pod, Status } from '../api/types.js';
 import { timestamp } from './objects.js';
 import { sendJSON } from './request.js';
+import { int64Param } from './queryparams.js';
 import { statusErrors, StatusError } from './status.js';
 
 export interface PodLogOptions {
@@ -47,10 +48,7 @@ function boolParam(q: URLSearchParams, name: string): boolean {
 }
 
 function intParam(q: URLSearchParams, name: string): number | undefined {
-  const v = q.get(name);
-  if (v === null || v === '') return undefined;
-  if (!/^[+-]?\d+$/.test(v) || !Number.isSafeInteger(Number(v))) throw statusErrors.badRequest(`strconv.ParseInt: parsing ${JSON.stringify(v)}: invalid syntax`);
-  return Number(v);
+  return q.get(name) === '' ? undefined : int64Param(q, name);
 }
 
 /** The query of a pods/log request as PodLogOptions, validated as ValidatePodLogOptions does. */
