@@ -101,7 +101,7 @@ function created(res: Parameters<SubresourceHandler>[4], def: ResourceDef, body:
 /** go-restful finds no route for the method: the apiserver's ServiceErrorHandler answers 405. */
 function onlyPost(req: IncomingMessage): void {
   if (req.method !== 'POST') {
-    throw new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'the server does not allow this method on the requested resource', reason: 'MethodNotAllowed', details: {}, code: 405 });
+    throw statusErrors.methodNotAllowed();
   }
 }
 

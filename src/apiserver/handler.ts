@@ -39,7 +39,8 @@ export interface HandlerOptions {
   authenticate(req: IncomingMessage): UserInfo | undefined;
   authorizer: Authorizer;
   serverAddress: string;
-  openapi?: OpenAPIDocs;
+  /** The OpenAPI documents, built when first asked for. */
+  openapi?: () => OpenAPIDocs;
   patch?(api: Api, def: ResourceDef, path: ResourcePath, type: string, body: Buffer, req: RequestInfo, query: URLSearchParams): Promise<{ obj: KubeObject; created: boolean }>;
   decode?(def: ResourceDef, obj: unknown, req: RequestInfo): KubeObject;
   subresources?: Record<string, (api: Api, def: ResourceDef, path: ResourcePath, req: IncomingMessage, res: ServerResponse, info: RequestInfo, query: URLSearchParams) => Promise<void>>;
@@ -62,7 +63,9 @@ function verbFor(method: string, path: ResourcePath, query: URLSearchParams): Ve
       if (queryBool(query.get('watch'))) return 'watch';
       return path.name === undefined ? 'list' : 'get';
     case 'POST':
-      return 'create';
+      // Create is routed on the collection and on the subresources that create (binding,
+      // eviction); an object's own path has no POST route, so it never creates another object.
+      return path.name === undefined || (path.subresource !== undefined && path.subresource !== 'status' && path.subresource !== 'finalize') ? 'create' : undefined;
     case 'PUT':
       return 'update';
     case 'PATCH':
@@ -149,7 +152,7 @@ export function createHandler(opts: HandlerOptions): (req: IncomingMessage, res:
         return;
       }
       if (pathname === '/api' || pathname === '/apis') return serveDiscovery(pathname);
-      if (pathname.startsWith('/openapi/') && opts.openapi && serveOpenAPI(opts.openapi, pathname, q, req, res)) return;
+      if (pathname.startsWith('/openapi/') && opts.openapi && serveOpenAPI(opts.openapi(), pathname, q, req, res)) return;
       if (pathname === crdListPath && req.method === 'GET' && !queryBool(q.get('watch'))) return sendJSON(res, 200, emptyCRDList(String(await api.store.currentRevision())));
       const path = parseResourcePath(pathname);
       if (!path) {
@@ -165,8 +168,10 @@ export function createHandler(opts: HandlerOptions): (req: IncomingMessage, res:
       if (normalized.subresource && !def.subresources.some((s) => s.name === normalized.subresource)) {
         return sendStatusError(res, statusErrors.pathNotFound());
       }
+      // A create-only resource has no object paths: nothing is routed below its collection.
+      if (opts.createOnly?.[`${def.group}/${def.resource}`] && normalized.name !== undefined) return sendStatusError(res, statusErrors.pathNotFound());
       const verb = verbFor(req.method ?? 'GET', normalized, q);
-      if (!verb) return sendStatusError(res, statusErrors.methodNotSupported({ group: def.group, resource: def.resource }, req.method ?? ''));
+      if (!verb) return sendStatusError(res, statusErrors.methodNotAllowed());
       metricVerb = verb;
       const denied = opts.authorizer.authorize(user, verb, def, normalized, q);
       if (denied) {

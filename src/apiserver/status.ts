@@ -46,6 +46,8 @@ export const statusErrors = {
     status(403, 'Forbidden', name ? `${qualified(gr)} "${name}" is forbidden: ${why}` : `${qualified(gr)} is forbidden: ${why}`, { name: name || undefined, group: gr.group, kind: gr.resource }),
   badRequest: (message: string) => status(400, 'BadRequest', message),
   unauthorized: () => status(401, 'Unauthorized', 'Unauthorized'),
+  /** go-restful has no route for this method on this path: the ServiceErrorHandler's 405. */
+  methodNotAllowed: () => status(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource'),
   methodNotSupported: (gr: GroupResource, action: string) =>
     status(405, 'MethodNotAllowed', `${action} is not supported on resources of kind "${qualified(gr)}"`, { group: gr.group, kind: gr.resource }),
   notAcceptable: (message: string) => status(406, 'NotAcceptable', message),

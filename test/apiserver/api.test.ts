@@ -55,6 +55,9 @@ describe('API server REST semantics', () => {
     { name: 'binding with a stale uid precondition is 409', method: 'POST', path: '/api/v1/namespaces/default/pods/c/binding', body: { apiVersion: 'v1', kind: 'Binding', metadata: { name: 'c', uid: 'not-its-uid' }, target: { name: 'node-1' } }, status: 409, reason: 'Conflict', message: /^Operation cannot be fulfilled on pods "c": Precondition failed: UID in precondition: not-its-uid, UID in object meta: / },
     { name: 'a pod update cannot set spec.nodeName (only the binding can)', method: 'PATCH', path: '/api/v1/namespaces/default/pods/a', body: { spec: { nodeName: 'node-1' } }, status: 422, reason: 'Invalid', message: /^Pod "a" is invalid: spec: Forbidden: pod updates may not change fields other than/ },
     { name: 'a pod PUT without spec is 422 (the zero spec is an update of immutable fields), not 500', method: 'PUT', path: '/api/v1/namespaces/default/pods/a', body: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'a', namespace: 'default' } }, status: 422, reason: 'Invalid', message: /^Pod "a" is invalid: spec: Forbidden: pod updates may not change fields other than/ },
+    { name: 'a POST to an object\'s own path is 405 and creates nothing (only the collection creates)', method: 'POST', path: '/api/v1/namespaces/default/pods/named-by-path', body: pod('named-by-body'), status: 405, reason: 'MethodNotAllowed', message: 'the server does not allow this method on the requested resource' },
+    { name: 'a POST to a pod\'s status is 405', method: 'POST', path: '/api/v1/namespaces/default/pods/a/status', body: pod('a'), status: 405, reason: 'MethodNotAllowed', message: 'the server does not allow this method on the requested resource' },
+    { name: 'a create-only resource has no object paths: a POST below the collection is 404', method: 'POST', path: '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews/x', body: { apiVersion: 'authorization.k8s.io/v1', kind: 'SelfSubjectAccessReview', spec: { resourceAttributes: { verb: 'get', resource: 'pods' } } }, status: 404, reason: 'NotFound', message: 'the server could not find the requested resource' },
     { name: 'a ulimit without soft is 422 (soft is required)', method: 'POST', path: '/api/v1/namespaces/default/pods', body: pod('u', { containers: [{ name: 'c', image: 'busybox', securityContext: { ulimits: [{ name: 'nofile', hard: 10 }] } }] }), status: 422, reason: 'Invalid', message: 'Pod "u" is invalid: spec.containers[0].securityContext.ulimits[0].soft: Required value' },
     { name: 'a Binding body goes through the strict decoder: unknown field (400)', method: 'POST', path: '/api/v1/namespaces/default/pods/c/binding?fieldValidation=Strict', body: { apiVersion: 'v1', kind: 'Binding', metadata: { name: 'c' }, target: { kind: 'Node', name: 'node-1', bogus: 1 } }, status: 400, reason: 'BadRequest', message: 'Binding in version "v1" cannot be handled as a Binding: strict decoding error: unknown field "target.bogus"' },
     { name: 'a Binding body goes through the strict decoder: wrong type (400, not 422)', method: 'POST', path: '/api/v1/namespaces/default/pods/c/binding', body: { apiVersion: 'v1', kind: 'Binding', metadata: { name: 'c' }, target: { kind: 'Node', name: 5 } }, status: 400, reason: 'BadRequest', message: 'Binding in version "v1" cannot be handled as a Binding: json: cannot unmarshal number into Go struct field ObjectReference.target.name of type string' },
@@ -113,6 +116,10 @@ describe('API server REST semantics', () => {
     const force = await admin.request('DELETE', '/api/v1/namespaces/default/pods/b', { gracePeriodSeconds: 0 });
     assert.equal(force.status, 200);
     assert.equal((await admin.request('GET', '/api/v1/namespaces/default/pods/b')).status, 404);
+  });
+
+  it('the POST to an object path created nothing under either name', async () => {
+    for (const name of ['named-by-path', 'named-by-body']) assert.equal((await admin.request('GET', `/api/v1/namespaces/default/pods/${name}`)).status, 404);
   });
 
   it('a create in a terminating namespace is 403 with the NamespaceTerminating cause, as the NamespaceLifecycle plugin answers', async () => {
