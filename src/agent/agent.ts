@@ -206,7 +206,21 @@ export class Agent {
     const cg = this.opts.nodeCgroups;
     if (!cg) return;
     try {
-      if ((await this.opts.runtime.knownPods()).length > 0) return;
+      // A pod just deleted can still show in the runtime for a moment (its containers' removal
+      // finishing); wait briefly for those, never for pods that are still meant to run.
+      const leaving = (k: { uid: string }) => {
+        const e = this.pods.get(k.uid);
+        return !e || e.gone || !!e.pod.metadata.deletionTimestamp;
+      };
+      let known = await this.opts.runtime.knownPods();
+      for (let i = 0; i < 20 && known.length > 0 && known.every(leaving); i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        known = await this.opts.runtime.knownPods();
+      }
+      if (known.length > 0) {
+        this.log(`node cgroups kept for the ${known.length} pod(s) still on this host: ${known.map((p) => `${p.namespace}/${p.name}`).join(', ')}`);
+        return;
+      }
       // A cgroup whose last task has just exited can answer EBUSY for a moment: try again briefly.
       let stayed = cg.removeUnused();
       for (let i = 0; i < 10 && stayed.length; i++) {
