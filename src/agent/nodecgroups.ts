@@ -40,7 +40,7 @@ export class NodeCgroups {
 
   constructor(private readonly root: string, private readonly node: NodeConfig, private readonly gates: FeatureGates, private readonly opts: NodeCgroupsOptions = {}) {
     if (node.cgroupVersion !== 1) throw new Error('node cgroups: only cgroup v1 is implemented (this host enforces memory through v1)');
-    this.cgroups = new CgroupV1Manager(opts.mountRoot);
+    this.cgroups = new CgroupV1Manager(opts.mountRoot ? { root: opts.mountRoot } : {});
   }
 
   /** `<root>/kubepods` as a path below each hierarchy's mount point. */

@@ -232,7 +232,7 @@ export class PodWorker {
     }
     if (opts.node.cgroupDriver !== 'cgroupfs') throw new PodWorkerError('PodWorker supports the cgroupfs driver only; the systemd driver is not implemented');
     this.root = normRoot(opts.cgroupRoot);
-    this.cgroups = new CgroupV1Manager(opts.cgroupMountRoot);
+    this.cgroups = new CgroupV1Manager(opts.cgroupMountRoot ? { root: opts.cgroupMountRoot } : {});
     const mem = opts.host.cgroups.v1.memory;
     if (!mem) throw new PodWorkerError('no cgroup v1 memory hierarchy on this host');
     this.memoryMount = mem;
