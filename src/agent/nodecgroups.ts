@@ -2,7 +2,9 @@
 // declared size (memory limit, cpu shares and quota: nodeCgroupConfig), and the Burstable and
 // BestEffort QoS tiers below it, whose cpu shares follow the pods on the node (qosTierConfigs),
 // as the kubelet's node-allocatable enforcement and QoS container manager do. Values come from
-// src/policy; this file only writes them. On a clean shutdown with no pods left they are removed
+// src/policy (for the host's cgroup version: cpu.shares and memory.limit_in_bytes on v1,
+// cpu.weight, cpu.max and memory.max on v2); this file only writes them, through the host's
+// CgroupManager (cgroups/manager.ts), never asking which version it is. On a clean shutdown with no pods left they are removed
 // again (rmdir only, so a cgroup that still holds anything stays), with the root when the agent
 // made it; with pods left they stay, for the next run to adopt the pods into.
 
@@ -13,7 +15,9 @@ import type { Pod } from '../api/types.js';
 import { cgroupPath, qosTierCgroupName } from '../policy/cgrouplayout.js';
 import { nodeCgroupConfig, podCgroupFiles, qosTierConfigs, type CgroupFiles } from '../policy/cgroupvalues.js';
 import { getPodQOS } from '../policy/qos.js';
+import type { CgroupManager } from './cgroups/manager.js';
 import { CgroupV1Manager } from './cgroups/v1.js';
+import { CgroupV2Manager } from './cgroups/v2.js';
 import type { NodeConfig } from '../plan/node.js';
 
 /** Why `root` cannot be a --cgroup-root, or undefined when it can. */
@@ -23,7 +27,9 @@ export function cgroupRootProblem(root: string): string | undefined {
 }
 
 export interface NodeCgroupsOptions {
-  /** Root of the v1 hierarchies; default /sys/fs/cgroup. */
+  /** The host's CgroupManager (cgroups/select.ts cgroupManagerFor); its version must be the node's. */
+  cgroups?: CgroupManager;
+  /** Without `cgroups`: the root of the v1 hierarchies, or the cgroup2 mount; default /sys/fs/cgroup. */
   mountRoot?: string;
   /**
    * Every hierarchy's mount point (the v1 ones and the cgroup2 tree): runc makes the pods' parents
@@ -35,12 +41,18 @@ export interface NodeCgroupsOptions {
 }
 
 export class NodeCgroups {
-  private readonly cgroups: CgroupV1Manager;
+  readonly cgroups: CgroupManager;
   private lastTiers = '';
 
   constructor(private readonly root: string, private readonly node: NodeConfig, private readonly gates: FeatureGates, private readonly opts: NodeCgroupsOptions = {}) {
-    if (node.cgroupVersion !== 1) throw new Error('node cgroups: only cgroup v1 is implemented (this host enforces memory through v1)');
-    this.cgroups = new CgroupV1Manager(opts.mountRoot ? { root: opts.mountRoot } : {});
+    if (opts.cgroups) {
+      if (opts.cgroups.version !== node.cgroupVersion) throw new Error(`node cgroups: the node is planned for cgroup v${node.cgroupVersion} but the cgroup manager is v${opts.cgroups.version}`);
+      this.cgroups = opts.cgroups;
+    } else if (node.cgroupVersion === 1) {
+      this.cgroups = new CgroupV1Manager(opts.mountRoot ? { root: opts.mountRoot } : {});
+    } else {
+      this.cgroups = new CgroupV2Manager(opts.mountRoot ? { mount: opts.mountRoot } : {});
+    }
   }
 
   /** `<root>/kubepods` as a path below each hierarchy's mount point. */
@@ -50,7 +62,7 @@ export class NodeCgroups {
 
   /** The values written to the node cgroup. */
   nodeFiles(): CgroupFiles {
-    return podCgroupFiles(nodeCgroupConfig(this.node), 1);
+    return podCgroupFiles(nodeCgroupConfig(this.node), this.node.cgroupVersion);
   }
 
   /** Creates the node cgroup and both QoS tiers; safe to call again. */
@@ -70,8 +82,8 @@ export class NodeCgroups {
     const tiers = qosTierConfigs(pods.map((pod) => ({ pod, qos: getPodQOS(pod, this.gates) })), { gates: this.gates });
     const key = `${tiers.burstable.cpuShares}/${tiers.besteffort.cpuShares}`;
     if (key === this.lastTiers) return;
-    this.cgroups.ensure(this.tierPath('Burstable'), podCgroupFiles(tiers.burstable, 1));
-    this.cgroups.ensure(this.tierPath('BestEffort'), podCgroupFiles(tiers.besteffort, 1));
+    this.cgroups.ensure(this.tierPath('Burstable'), podCgroupFiles(tiers.burstable, this.node.cgroupVersion));
+    this.cgroups.ensure(this.tierPath('BestEffort'), podCgroupFiles(tiers.besteffort, this.node.cgroupVersion));
     this.lastTiers = key;
   }
 
@@ -133,7 +145,7 @@ export class NodeCgroups {
 
   /** The memory cgroup directory of the node cgroup (for the eviction manager). */
   memoryDir(): string {
-    return this.cgroups.dir('memory', this.kubepods);
+    return this.cgroups.memoryDir(this.kubepods);
   }
 
   read(path: string, file: string): string {

@@ -19,6 +19,7 @@ import { ImageStore } from './images/store.js';
 import { KubeClient } from './kubeclient.js';
 import { AgentMetrics } from './metrics.js';
 import { cgroupRootProblem, NodeCgroups } from './nodecgroups.js';
+import { cgroupManagerFor } from './cgroups/select.js';
 import type { NodeFacts } from './nodeobject.js';
 import { probeHost, type HostProbe } from './runtime/hostprobe.js';
 import { Runc } from './runtime/runc.js';
@@ -178,6 +179,7 @@ export async function assembleAgent(s: AgentSettings, hooks: AssembleHooks): Pro
   };
   const metrics = new AgentMetrics();
   const nodeCgroups = new NodeCgroups(s.cgroupRoot === '/' ? '' : s.cgroupRoot.replace(/\/+$/, ''), node, s.gates, {
+    cgroups: cgroupManagerFor(host.cgroups),
     hierarchies: [...new Set([...Object.values(host.cgroups.v1), ...(host.cgroups.unified ? [host.cgroups.unified] : [])])],
     createdFile: join(stateDir, 'node-cgroups-created.json'),
   });

@@ -1,5 +1,5 @@
-// The node agent's eviction manager for memory pressure on cgroup v1 (the kubelet's
-// pkg/kubelet/eviction managerImpl, memory signals only). Every pass reads the node memcg,
+// The node agent's eviction manager for memory pressure on cgroup v1 and v2 (the kubelet's
+// pkg/kubelet/eviction managerImpl, memory signals only; memcg.ts reads the version's files). Every pass reads the node memcg,
 // derives memory.available (and allocatableMemory.available when that memcg has a limit),
 // keeps MemoryPressure for the transition period after the last met threshold, and, while a
 // threshold is met, evicts at most one pod: the first non-critical pod in the memory-pressure
@@ -7,13 +7,14 @@
 // kubelet's waitForPodsCleanup), then runs at once; otherwise passes are intervalMs apart.
 //
 // Fast path: cgroup v1 usage-threshold eventfds fire at once, but Node cannot create an eventfd
-// (reference/linux-host.md §5.3), so memory.usage_in_bytes of the node memcg is polled every
-// fastPollMs instead. The trigger is the kubelet's memcg notifier threshold
+// (reference/linux-host.md §5.3), so memory.usage_in_bytes (v2: memory.current) of the node
+// memcg is polled every fastPollMs instead. The trigger is the kubelet's memcg notifier threshold
 // (capacity − threshold + inactive_file, from the last pass); crossing it upward wakes the loop.
 // Signals without an observation here (nodefs, imagefs, pid) are never met, as upstream skips
 // a threshold it has no observation for.
 
 import type { FeatureGates } from '../../api/featuregates.js';
+import type { CgroupVersion } from '../../policy/cgroupvalues.js';
 import type { Pod } from '../../api/types.js';
 import {
   conditionsWithinTransition,
@@ -67,8 +68,10 @@ export interface EvictionManagerOptions {
   fastPollMs?: number;
   /** How long a pass after an eviction waits for the pod to leave activePods(); default 30 s. */
   podCleanupTimeoutMs?: number;
-  /** v1 memory cgroup holding every pod (e.g. /sys/fs/cgroup/memory/bulkhead/kubepods), or the root memcg for a whole host. */
+  /** Memory cgroup holding every pod (v1 e.g. /sys/fs/cgroup/memory/bulkhead/kubepods, v2 /sys/fs/cgroup/bulkhead/kubepods), or the root memcg for a whole host. */
   nodeMemcgDir: string;
+  /** Which files the memory cgroups have (memcg.ts); default 1. */
+  cgroupVersion?: CgroupVersion;
   /** Pods bound to this node that are running. */
   activePods: () => Pod[];
   /** Where to read a pod's usage; undefined: the pod has no stats (ranked first, as upstream). */
@@ -124,6 +127,7 @@ export class EvictionManager {
   private readonly intervalMs: number;
   private readonly fastPollMs: number;
   private readonly cleanupTimeoutMs: number;
+  private readonly version: CgroupVersion;
 
   private conditions: PressureCondition[] = [];
   private lastObservedAt = new Map<PressureCondition, number>();
@@ -163,6 +167,7 @@ export class EvictionManager {
     this.intervalMs = opts.intervalMs ?? defaultEvictionIntervalMs;
     this.fastPollMs = opts.fastPollMs ?? defaultFastPollMs;
     this.cleanupTimeoutMs = opts.podCleanupTimeoutMs ?? defaultPodCleanupTimeoutMs;
+    this.version = opts.cgroupVersion ?? 1;
     for (const [name, v] of [['pressureTransitionMs', this.transitionMs], ['intervalMs', this.intervalMs], ['fastPollMs', this.fastPollMs], ['podCleanupTimeoutMs', this.cleanupTimeoutMs]] as const) {
       if (!Number.isFinite(v) || v < 0) throw new RangeError(`eviction manager: ${name} must be a non-negative number of milliseconds, got ${v}`);
     }
@@ -306,7 +311,7 @@ export class EvictionManager {
     if (this.stopped || this.usageTrigger === undefined) return;
     let usage: bigint;
     try {
-      usage = readUsage(this.opts.nodeMemcgDir, this.read);
+      usage = readUsage(this.opts.nodeMemcgDir, this.read, this.version);
     } catch {
       return;
     }
@@ -362,7 +367,7 @@ export class EvictionManager {
     const dir = this.opts.podMemcgDir(pod);
     if (dir === undefined) return undefined;
     try {
-      return readMemcg(dir, this.read);
+      return readMemcg(dir, this.read, false, this.version);
     } catch (e) {
       this.log(`eviction manager: reading ${dir}: ${(e as Error).message}`);
       return undefined;
@@ -383,7 +388,7 @@ export class EvictionManager {
           const where = podDir !== undefined && uid !== undefined ? `below ${podDir}` : '(the pod has no memory cgroup or uid)';
           throw Object.assign(new Error(`ENOENT: no memory cgroup of the container ${where}`), { code: 'ENOENT' });
         }
-        out.push({ name: c.name, usageBytes: readMemcgOrThrow(dir, this.read).workingSetBytes });
+        out.push({ name: c.name, usageBytes: readMemcgOrThrow(dir, this.read, false, this.version).workingSetBytes });
       } catch (e) {
         // An init container that has completed has no cgroup left: no stats, as for the kubelet.
         if (init && (e as NodeJS.ErrnoException).code === 'ENOENT') continue;
@@ -406,7 +411,7 @@ export class EvictionManager {
     const withLimit = this.opts.thresholds.some((t) => t.signal === 'allocatableMemory.available');
     let node: MemcgMemory | undefined;
     try {
-      node = readMemcg(this.opts.nodeMemcgDir, this.read, withLimit);
+      node = readMemcg(this.opts.nodeMemcgDir, this.read, withLimit, this.version);
     } catch (e) {
       this.log(`eviction manager: failed to read node memory stats from ${this.opts.nodeMemcgDir}: ${(e as Error).message}`);
       return { observations: new Map(), met: [] };
