@@ -153,6 +153,9 @@ else describe(title, () => {
       assert.ok(existsSync(join(m.memoryDir(path), 'memory.current')), `${path}: no memory.current`);
     }
     assert.equal(m.read(top + planPodOnNode(pods[2]!, node, gates).podCgroup.path, 'memory.max'), 'max', 'BestEffort: no memory limit');
+    const sc = (p: string) => m.read(p, 'cgroup.subtree_control');
+    console.error(`kernel cgroup.subtree_control: / ${JSON.stringify(sc(''))}, ${top} ${JSON.stringify(sc(top))}, ${nc.kubepods} ${JSON.stringify(sc(nc.kubepods))}, ${nc.tierPath('Burstable')} ${JSON.stringify(sc(nc.tierPath('Burstable')))}`);
+    if (hugetlb) assert.ok(sc(nc.kubepods).split(' ').includes('hugetlb'), 'hugetlb enabled for the hugepages pod below kubepods');
   });
 
   it('a process in a container leaf: pids, pidIn, populated, and the memory figures (cAdvisor\'s v2 rule)', async () => {
@@ -186,6 +189,9 @@ else describe(title, () => {
     assert.ok(m.memory(nc.kubepods)!.usageBytes >= mem.usageBytes, 'the node cgroup counts its pods');
     assert.equal(m.memory(`${top}/no-such-cgroup`), undefined);
     assert.deepEqual(m.oomCounters(podPath), { oomKill: 0, oomGroupKill: 0 });
+    // "No internal processes": the leaf holds the child, so it cannot enable controllers for a child of its own.
+    assert.throws(() => m.ensure(`${leaf}/sub`, { 'cpu.weight': '1' }), /cgroup\.subtree_control: EBUSY: that cgroup holds processes/);
+    assert.equal(existsSync(join(m.dir(leaf), 'sub')), false);
     console.error(`kernel ${podPath}/memory.events: ${JSON.stringify(readFileSync(m.oomEventsFile(podPath)!, 'utf8'))}`);
   });
 
