@@ -5,7 +5,7 @@
 // cgroup/oom checks), written here against Bulkhead's layout (src/policy/cgrouplayout.ts).
 
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync, watch, writeFileSync } from 'node:fs';
+import { closeSync, constants, existsSync, openSync, readFileSync, readdirSync, watch, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { podCgroupPath } from '../../src/policy/cgrouplayout.js';
 import type { QOSClass } from '../../src/api/types.js';
@@ -142,11 +142,23 @@ export function followMemoryEvents(dir: string): { last: () => Record<string, nu
   };
 }
 
-/** Drops the file the hog containers wait for into a container's /dev/shm (its own tmpfs), through /proc/<pid>/root. */
-export function trigger(cgroupDir: string, name = 'go'): void {
-  const pid = procs(cgroupDir)[0];
-  if (pid === undefined) throw new Error(`no process in ${cgroupDir}`);
-  writeFileSync(`/proc/${pid}/root/dev/shm/${name}`, '');
+/**
+ * Wakes a hog container (oom.test.ts): writes a line to the fifo its subshell reads, at
+ * /dev/shm/go inside the container (its own tmpfs), through /proc/<pid>/root. Opened without
+ * blocking, so a container whose reader is not there yet is retried rather than hung on.
+ */
+export async function trigger(c: UpCluster, cgroupDir: string): Promise<void> {
+  await c.until(`the fifo of ${cgroupDir} has its reader`, async () => {
+    const pid = procs(cgroupDir)[0];
+    if (pid === undefined) throw new Error(`no process in ${cgroupDir}`);
+    const fd = openSync(`/proc/${pid}/root/dev/shm/go`, constants.O_WRONLY | constants.O_NONBLOCK);
+    try {
+      writeSync(fd, 'go\n');
+    } finally {
+      closeSync(fd);
+    }
+    return true;
+  }, 300_000);
 }
 
 /** One /proc/<pid>/limits row: soft and hard as printed ("unlimited" or a number). */

@@ -221,7 +221,7 @@ describe('end to end on cgroup v2 (scripts/vm.sh guest): the OOM kill mode test 
     const before = await hogProcesses(c, dir);
     const follow = followMemoryEvents(dir);
     try {
-      trigger(dir);
+      await trigger(c, dir);
       const done = await podWhen(c, 'group', 'db terminated', (q) => Boolean(containerStatus(q, 'db')?.state.terminated));
       const t = containerStatus(done, 'db')!.state.terminated!;
       assert.deepEqual({ exitCode: t.exitCode, reason: t.reason }, { exitCode: 137, reason: 'OOMKilled' });
@@ -244,7 +244,7 @@ describe('end to end on cgroup v2 (scripts/vm.sh guest): the OOM kill mode test 
     const dir = containerCgroupDir(c, p, 'web');
     assert.equal(readCg(dir, 'memory.oom.group'), '0');
     const before = await hogProcesses(c, dir);
-    trigger(dir);
+    await trigger(c, dir);
     const ev = await c.until('an OOMKilling event for single', async () => (await events(c, 'single')).find((e) => e.reason === 'OOMKilling'), WAIT);
     assert.match(ev.message, /Killed process \d+ \(tail\) in container web; oomKillMode Single/);
     assert.equal(ev.type, 'Warning');
@@ -272,8 +272,8 @@ describe('end to end on cgroup v2 (scripts/vm.sh guest): the OOM kill mode test 
     const follow = followMemoryEvents(group);
     let groupEvents: Record<string, number> | undefined;
     try {
-      trigger(group);
-      trigger(single);
+      await trigger(c, group);
+      await trigger(c, single);
       const after = await podWhen(c, 'mixed', 'the Group container restarted after its OOM kill', (q) => (containerStatus(q, 'group')?.restartCount ?? 0) >= 1);
       groupEvents = follow.last();
       const g = containerStatus(after, 'group')!;
@@ -296,7 +296,7 @@ describe('end to end on cgroup v2 (scripts/vm.sh guest): the OOM kill mode test 
     const dir = containerCgroupDir(c, p, 'init', true);
     assert.equal(readCg(dir, 'memory.oom.group'), '1');
     await hogProcesses(c, dir);
-    trigger(dir);
+    await trigger(c, dir);
     const done = await podWhen(c, 'init-oom', 'init terminated', (q) => Boolean(containerStatus(q, 'init', true)?.state.terminated));
     const t = containerStatus(done, 'init', true)!.state.terminated!;
     assert.deepEqual({ exitCode: t.exitCode, reason: t.reason }, { exitCode: 137, reason: 'OOMKilled' });
@@ -405,7 +405,7 @@ describe('end to end on cgroup v2 (scripts/vm.sh guest): the OOM kill mode test 
       const p = await podWhen(c, 'node-default', 'inherits running', running('inherits'));
       const dir = containerCgroupDir(c, p, 'inherits');
       const before = await hogProcesses(c, dir);
-      trigger(dir);
+      await trigger(c, dir);
       const ev = await c.until('the OOMKilling event', async () => (await events(c, 'node-default')).find((e) => e.reason === 'OOMKilling'), WAIT);
       assert.match(ev.message, /Killed process \d+ \(tail\) in container inherits; oomKillMode Single/);
       const counters = parseMemoryEvents(readFileSync(`${dir}/memory.events`, 'utf8'));
