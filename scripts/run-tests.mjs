@@ -3,10 +3,12 @@
 // Node 20's `--test` takes no globs, so the file list is gathered here. A tier is a set of
 // directories (longest prefix wins, so a file can be placed apart from its directory); a test
 // file no tier names stops the run before anything runs, so a new directory is never dropped.
+// A tier in IN_VM runs inside scripts/vm.sh's pure cgroup v2 guest: from the host, one guest boot
+// runs this script there for that tier (its output streamed here, line by line, prefixed `[vm] `).
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, sep } from 'node:path';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 
 /** Tier → path prefixes under test/, in the order the tiers run. */
 const TIERS = {
@@ -18,11 +20,22 @@ const TIERS = {
   kernel: ['test/agent/'],
   // `bulkhead up` driven by the real kubectl
   e2e: ['test/e2e/'],
-  // the agent on a pure cgroup v2 kernel: run inside scripts/vm.sh (`--tier v2`), never by default
+  // cgroup v2 end to end: `bulkhead up` + kubectl inside scripts/vm.sh's pure-v2 guest (IN_VM)
   v2: ['test/v2/'],
 };
-/** Tiers a run without --tier leaves out. */
-const NOT_DEFAULT = ['v2'];
+
+/**
+ * Tiers whose tests need a pure cgroup v2 kernel: on the host, the tier boots scripts/vm.sh's
+ * guest once and runs `node scripts/run-tests.mjs --tier NAME` in it; inside the guest
+ * (BULKHEAD_IN_VM set) it runs like any other tier, one file at a time (TCG is slow, and each
+ * file starts its own cluster).
+ */
+const IN_VM = new Set(['v2']);
+/**
+ * Bounds a hung guest (boot, run and power-off); the lane takes a few minutes. vm.sh then exits
+ * 124 and prints the guest console's last lines, and the tier fails.
+ */
+const VM_TIMEOUT_S = 900;
 
 function collect(dir) {
   const out = [];
@@ -48,6 +61,81 @@ function tapCounts(text) {
   return { passed: n('pass'), failed: n('fail') + n('cancelled'), skipped: n('skipped') + n('todo') };
 }
 
+/** Why the guest cannot be booted from here, or undefined (the same checks as test/agent/vm.test.ts). */
+function vmLaneSkipReason() {
+  if (process.platform !== 'linux') return 'not Linux';
+  if (process.getuid?.() !== 0) return 'not root: scripts/vm.sh installs QEMU with apt-get and exports / to the guest';
+  const has = (cmd) => spawnSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' }).status === 0;
+  const kernelCached = existsSync(join('.cache', 'vm', 'kernel', 'ready'));
+  if (!has('apt-get') && !(has('qemu-system-x86_64') && kernelCached)) return 'no apt-get to install QEMU and fetch the Debian guest kernel';
+  return undefined;
+}
+
+/** `node --test` on these files with the spec reporter here and TAP to a file; the tier's counts. */
+function runHere(tier, files, tapDir) {
+  const tap = join(tapDir, `${tier}.tap`);
+  // Inside the guest, one file at a time: each starts a cluster, and TCG has 2 slow vCPUs.
+  const serial = IN_VM.has(tier) ? ['--test-concurrency=1'] : [];
+  const r = spawnSync(
+    process.execPath,
+    ['--test', ...serial, '--test-reporter=spec', '--test-reporter-destination=stdout', '--test-reporter=tap', `--test-reporter-destination=${tap}`, ...files],
+    { stdio: 'inherit' },
+  );
+  const c = existsSync(tap) ? tapCounts(readFileSync(tap, 'utf8')) : { passed: 0, failed: 0, skipped: 0 };
+  // A runner that died without a summary still fails its tier.
+  if (r.status !== 0 && c.failed === 0) c.failed = 1;
+  return { ...c, ok: r.status === 0 };
+}
+
+/**
+ * From the host: one guest boot running this script for the tier (with the same file filters),
+ * its stdout and stderr streamed line by line with a `[vm] ` prefix (so its closing line is
+ * never mistaken for this run's). The counts are the inner run's closing line; a guest that
+ * did not boot, timed out or stopped without that line fails the tier.
+ */
+async function runInVm(tier, filters) {
+  const reason = vmLaneSkipReason();
+  if (reason) {
+    console.error(`\n*** SKIPPING tier ${tier} (cgroup v2 end to end in scripts/vm.sh's guest): ${reason} ***\n`);
+    return { passed: 0, failed: 0, skipped: 1, ok: true };
+  }
+  const args = ['--timeout', String(VM_TIMEOUT_S), '--', 'node', 'scripts/run-tests.mjs', '--tier', tier, ...filters];
+  console.log(`run-tests: tier ${tier}: booting the cgroup v2 guest: scripts/vm.sh ${args.join(' ')}`);
+  const child = spawn('scripts/vm.sh', args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  const relay = (stream, out, keep) => {
+    let partial = '';
+    stream.setEncoding('utf8');
+    stream.on('data', (d) => {
+      if (keep) stdout += d;
+      const lines = (partial + d).split('\n');
+      partial = lines.pop();
+      for (const l of lines) out.write(`[vm] ${l}\n`);
+    });
+    return new Promise((resolve) => stream.on('end', () => {
+      if (partial) out.write(`[vm] ${partial}\n`);
+      resolve();
+    }));
+  };
+  const streams = [relay(child.stdout, process.stdout, true), relay(child.stderr, process.stderr, false)];
+  const status = await new Promise((resolve) => {
+    child.on('error', (e) => {
+      console.error(`run-tests: cannot start scripts/vm.sh: ${e.message}`);
+      resolve(-1);
+    });
+    child.on('close', (code, signal) => resolve(code ?? (signal ? 128 : -1)));
+  });
+  await Promise.all(streams);
+  const closing = [...stdout.matchAll(/^(\d+) passed, (\d+) failed, (\d+) skipped$/gm)].at(-1);
+  const c = closing ? { passed: Number(closing[1]), failed: Number(closing[2]), skipped: Number(closing[3]) } : { passed: 0, failed: 0, skipped: 0 };
+  if (status !== 0 && c.failed === 0) c.failed = 1;
+  if (status !== 0) {
+    const why = status === 124 ? `did not finish within ${VM_TIMEOUT_S} s` : status === 125 ? 'stopped without reporting an exit status (boot failure or panic; the console is above)' : `exited ${status}`;
+    console.log(`run-tests: tier ${tier}: the guest run ${why}`);
+  }
+  return { ...c, ok: status === 0 };
+}
+
 function parseArgs(argv) {
   const tiers = [];
   const filters = [];
@@ -61,10 +149,10 @@ function parseArgs(argv) {
     else filters.push(a);
   }
   for (const t of tiers) if (!(t in TIERS)) throw new Error(`unknown tier "${t}"; tiers: ${Object.keys(TIERS).join(', ')}`);
-  return { tiers: tiers.length ? Object.keys(TIERS).filter((t) => tiers.includes(t)) : Object.keys(TIERS).filter((t) => !NOT_DEFAULT.includes(t)), filters };
+  return { tiers: tiers.length ? Object.keys(TIERS).filter((t) => tiers.includes(t)) : Object.keys(TIERS), filters };
 }
 
-function main() {
+async function main() {
   let args;
   try {
     args = parseArgs(process.argv.slice(2));
@@ -99,17 +187,9 @@ function main() {
       const files = picked.filter((f) => tierOf(f) === tier).map(compiled);
       if (files.length === 0) continue;
       console.log(`\nrun-tests: tier ${tier}: ${files.length} file${files.length === 1 ? '' : 's'}`);
-      const tap = join(tapDir, `${tier}.tap`);
-      const r = spawnSync(
-        process.execPath,
-        ['--test', '--test-reporter=spec', '--test-reporter-destination=stdout', '--test-reporter=tap', `--test-reporter-destination=${tap}`, ...files],
-        { stdio: 'inherit' },
-      );
-      const c = existsSync(tap) ? tapCounts(readFileSync(tap, 'utf8')) : { passed: 0, failed: 0, skipped: 0 };
-      // A runner that died without a summary still fails its tier.
-      if (r.status !== 0 && c.failed === 0) c.failed = 1;
+      const c = IN_VM.has(tier) && !process.env.BULKHEAD_IN_VM ? await runInVm(tier, args.filters) : runHere(tier, files, tapDir);
       console.log(`run-tests: tier ${tier}: ${c.passed} passed, ${c.failed} failed, ${c.skipped} skipped`);
-      if (r.status !== 0) failedTiers.push(tier);
+      if (!c.ok) failedTiers.push(tier);
       total.passed += c.passed;
       total.failed += c.failed;
       total.skipped += c.skipped;
@@ -123,4 +203,4 @@ function main() {
   return failedTiers.length ? 1 : 0;
 }
 
-process.exitCode = main();
+process.exitCode = await main();

@@ -40,8 +40,11 @@ export interface UpCluster {
   /** The pod as JSON. */
   pod(name: string, namespace?: string): Promise<PodJSON>;
   log(): string;
-  /** Stops `bulkhead up` (its containers keep running) and starts it again on the same data. */
-  restart(): Promise<void>;
+  /**
+   * Stops `bulkhead up` (its containers keep running) and starts it again on the same data;
+   * with `extraFlags`, those replace the ones it was started with (e.g. another node default).
+   */
+  restart(extraFlags?: string[]): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -76,8 +79,9 @@ export async function startUp(extraFlags: string[] = [], opts: { startTimeoutMs?
   let output = '';
   let child!: ChildProcess;
   let exited!: Promise<number>;
-  const args = [mainJS, 'up', '--data-dir', dataDir, '--listen', '127.0.0.1:0', '--agent-listen', '127.0.0.1:0', '--cgroup-root', cgroupRoot, '--node-name', nodeName, ...extraFlags];
+  let flags = extraFlags;
   const launch = async () => {
+    const args = [mainJS, 'up', '--data-dir', dataDir, '--listen', '127.0.0.1:0', '--agent-listen', '127.0.0.1:0', '--cgroup-root', cgroupRoot, '--node-name', nodeName, ...flags];
     const from = output.length;
     child = spawn(process.execPath, ['--max-semi-space-size=32', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     child.stdout!.on('data', (d) => (output += d));
@@ -169,8 +173,9 @@ export async function startUp(extraFlags: string[] = [], opts: { startTimeoutMs?
       return JSON.parse(await c.ok(['get', 'pod', name, '-n', namespace, '-o', 'json'])) as PodJSON;
     },
     log: () => output,
-    async restart() {
+    async restart(extraFlags) {
       await terminate();
+      if (extraFlags) flags = extraFlags;
       await launch();
     },
     async stop() {
@@ -179,9 +184,15 @@ export async function startUp(extraFlags: string[] = [], opts: { startTimeoutMs?
         await run('kubectl', [...base, 'delete', 'pods', '--all', '-A', '--grace-period=1', '--wait=true', '--timeout=60s']).catch(() => undefined);
         cleanShutdown = (await terminate()) === 0;
       }
-      // Containers this cluster's runtime still has (only ours: its own runc state directory).
-      const runcRoot = join(dataDir, 'agent', 'state', 'runc');
-      const ids = existsSync(runcRoot) ? (await execFileP('runc', ['--root', runcRoot, 'list', '-q']).catch(() => ({ stdout: '' }))).stdout.split('\n').filter(Boolean) : [];
+      // Containers this cluster's runtime still has (only ours: its own state directory, runc's
+      // or, where the agent picked it, crun's).
+      const runtimes = ['runc', 'crun'].map((rt) => ({ rt, root: join(dataDir, 'agent', 'state', rt) })).filter((r) => existsSync(r.root));
+      const owned: { rt: string; root: string; id: string }[] = [];
+      for (const r of runtimes) {
+        const listed = (await execFileP(r.rt, ['--root', r.root, 'list', '-q']).catch(() => ({ stdout: '' }))).stdout.split('\n').filter(Boolean);
+        owned.push(...listed.map((id) => ({ ...r, id })));
+      }
+      const ids = owned.map((o) => o.id);
       // A clean shutdown that left the agent no pod (none in the runtime, no pod records: a pod
       // deleted from the API just before may still have been on its way out) must not leave
       // anything of the agent's cgroup root behind.
@@ -189,7 +200,7 @@ export async function startUp(extraFlags: string[] = [], opts: { startTimeoutMs?
       const empty = (d: string) => !existsSync(d) || readdirSync(d).length === 0;
       const noPodsLeft = ids.length === 0 && empty(join(dataDir, 'agent', 'run', 'pods')) && empty(join(dataDir, 'agent', 'run', 'bundles'));
       const agentLeft = cleanShutdown && noPodsLeft ? hierarchyRoots().map((h) => join(h, cgroupRoot)).filter((d) => existsSync(d)).flatMap((d) => [d, ...subdirs(d)]) : [];
-      for (const id of ids) await execFileP('runc', ['--root', runcRoot, 'delete', '--force', id]).catch(() => undefined);
+      for (const o of owned) await execFileP(o.rt, ['--root', o.root, 'delete', '--force', o.id]).catch(() => undefined);
       // Rootfs overlay mounts of containers left behind (below this cluster's directory only).
       const mounts = readFileSync('/proc/mounts', 'utf8').split('\n').map((l) => l.split(' ')[1] ?? '').filter((m) => m.startsWith(dir + '/'));
       for (const m of mounts.sort().reverse()) await execFileP('umount', ['-l', m]).catch(() => undefined);
