@@ -38,7 +38,6 @@ import { isSidecar } from '../api/types.js';
 import { derivedPodUID, planPodOnNode, type NodeConfig, type PodNodePlan } from '../plan/node.js';
 import { containerCgroupLeaf } from '../policy/cgrouplayout.js';
 import type { CgroupManager } from './cgroups/manager.js';
-import { ensureBusyboxImage } from './images/busybox.js';
 import { computePodActions } from './lifecycle/actions.js';
 import { Backoff, kubeletBackoff } from './lifecycle/backoff.js';
 import { isTerminalPhase } from './lifecycle/phase.js';
@@ -50,11 +49,11 @@ import { OciRuntime } from './runtime/ociruntime.js';
 import type { ContainerRuntime, PodMounts } from './runtime/runtime.js';
 import { StartSlots } from './startslots.js';
 import { minimumGraceSeconds, newPodMemory, PodWorkerError, sandboxNsDir, sleep, specHash, type ContainerKind, type EventSink, type MemcgContainer, type PodMemory, type PodWorkerOptions, type Prepared, type StartResult, type View, type WorkerContext } from './podworker/context.js';
-import { discardKeepLog, finalize, discard } from './podworker/instances.js';
-import { observe, monitorAlive } from './podworker/observe.js';
+import { discard, discardKeepLog, finalize } from './podworker/instances.js';
+import { monitorAlive, observe } from './podworker/observe.js';
 import { prepareStarts } from './podworker/prepare.js';
 import * as queries from './podworker/queries.js';
-import { createSandbox, sandboxID } from './podworker/sandbox.js';
+import { createSandbox, sandboxID, sandboxRootfsOnce } from './podworker/sandbox.js';
 import { startContainer } from './podworker/start.js';
 import { buildStatus } from './podworker/status.js';
 import { stopFor } from './podworker/stop.js';
@@ -84,7 +83,7 @@ export class PodWorker implements WorkerContext {
   private readonly root: string;
   private readonly pods = new Map<string, PodMemory>();
   private readonly locks = new Map<string, Promise<unknown>>();
-  private sandboxRootfsP: Promise<{ rootfs: string; imageID: string }> | undefined;
+  readonly sandboxRootfs: () => Promise<{ rootfs: string; imageID: string }>;
   private readonly startSlots: StartSlots;
   private readonly clock: () => Date;
 
@@ -104,6 +103,7 @@ export class PodWorker implements WorkerContext {
     this.imageBackoff = new Backoff(opts.backoff ?? kubeletBackoff);
     this.retryBackoff = new Backoff(opts.backoff ?? kubeletBackoff);
     this.clock = opts.now ?? (() => new Date());
+    this.sandboxRootfs = sandboxRootfsOnce(opts.images, opts.rootfs);
     this.startSlots = new StartSlots(opts.parallelStarts ?? 4 * availableParallelism());
   }
 
@@ -137,16 +137,6 @@ export class PodWorker implements WorkerContext {
 
   nowISO(): string {
     return this.clock().toISOString();
-  }
-
-  sandboxRootfs(): Promise<{ rootfs: string; imageID: string }> {
-    if (this.opts.rootfs) return Promise.resolve({ rootfs: this.opts.rootfs, imageID: '' });
-    this.sandboxRootfsP ??= ensureBusyboxImage(this.opts.images).then((img) => ({ rootfs: img.rootfs, imageID: img.id }));
-    const p = this.sandboxRootfsP;
-    p.catch(() => {
-      if (this.sandboxRootfsP === p) this.sandboxRootfsP = undefined;
-    });
-    return p;
   }
 
   private mem(uid: string): PodMemory {

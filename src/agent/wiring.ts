@@ -1,7 +1,6 @@
 // The concrete parts behind assembleAgent's hooks: the PodWorker as the agent's pod runtime,
 // and the eviction manager reading the node cgroup (which holds every pod) and the pod cgroups.
 
-import { join } from 'node:path';
 import type { Pod } from '../api/types.js';
 import { cgroupManagerFor } from './cgroups/select.js';
 import { EvictionManager } from './eviction/manager.js';
@@ -26,7 +25,6 @@ export function createPodRuntime(ctx: RuntimeContext): PodRuntime & PodWorker {
 
 export function createEviction(ctx: EvictionContext): PodAdmitter {
   const worker = ctx.runtime as PodRuntime & PodWorker;
-  const memoryMount = ctx.host.cgroups.v1.memory;
   // Only memory is observed so far; the disk signals of the default --eviction-hard are named once.
   const unobserved = ctx.thresholds.filter((t) => !t.signal.startsWith('memory.') && !t.signal.startsWith('allocatableMemory.'));
   if (unobserved.length) process.stderr.write(`bulkhead agent: eviction: ${unobserved.map((t) => t.signal).join(', ')} are not observed on this node yet; only memory.available evicts\n`);
@@ -35,7 +33,7 @@ export function createEviction(ctx: EvictionContext): PodAdmitter {
     thresholds: ctx.thresholds.filter((t) => !unobserved.includes(t)),
     nodeMemcgDir: ctx.nodeCgroups.memoryDir(),
     activePods: () => ctx.agent.activePods(),
-    podMemcgDir: (pod: Pod) => (memoryMount ? join(memoryMount, worker.podCgroupPath(pod)) : undefined),
+    podMemcgDir: (pod: Pod) => worker.cgroups.memoryDir(worker.podCgroupPath(pod)),
     evict: (pod, reason, message) => ctx.agent.evict(pod, reason, message),
     onPressureChange: () => ctx.agent.nodeStatusChanged(),
     gates: ctx.gates,

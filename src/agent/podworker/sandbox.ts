@@ -8,6 +8,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Pod } from '../../api/types.js';
+import { ensureBusyboxImage } from '../images/busybox.js';
+import type { ImageStore } from '../images/store.js';
 import type { PodNodePlan } from '../../plan/node.js';
 import { containerCgroupLeaf } from '../../policy/cgrouplayout.js';
 import { messages, reasons } from '../lifecycle/wording.js';
@@ -17,6 +19,19 @@ import { adaptToHost, ociSpec, serializeSpec, type OciSpec } from '../runtime/oc
 import { defaultPath, emitOnce, hostNamespaces, podHostname, sandboxName, sandboxNsDir, sandboxPidFile, type EventSink, type PodMemory, type StartResult, type WorkerContext } from './context.js';
 import { annotations, discard, removeBundle } from './instances.js';
 import { watchSandbox } from './observe.js';
+
+/** The sandbox's read-only rootfs: `given`, or the store's busybox image, made once (a failure is tried again next time). */
+export function sandboxRootfsOnce(images: ImageStore, given?: string): () => Promise<{ rootfs: string; imageID: string }> {
+  let pending: Promise<{ rootfs: string; imageID: string }> | undefined;
+  return () => {
+    if (given) return Promise.resolve({ rootfs: given, imageID: '' });
+    const p = (pending ??= ensureBusyboxImage(images).then((img) => ({ rootfs: img.rootfs, imageID: img.id })));
+    p.catch(() => {
+      if (pending === p) pending = undefined;
+    });
+    return p;
+  };
+}
 
 export function sandboxID(podUID: string, attempt: number): string {
   return containerCgroupLeaf(podUID, sandboxName, attempt);
