@@ -148,7 +148,7 @@ export class FakeRuntime implements ContainerRuntime {
     return ids[0]!;
   }
 
-  /** The signals sent, as `<name> <signal>`, and sandbox starts as `POD run`, in order. */
+  /** The signals sent, as `<name> <signal>` (the sandbox is `POD`), in order. */
   signals(): string[] {
     return this.calls.filter((c) => c.op === 'kill').map((c) => `${c.name} ${c.signal}`);
   }
