@@ -35,7 +35,7 @@ import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { Container, Pod, PodStatus } from '../api/types.js';
 import { isSidecar } from '../api/types.js';
-import { derivedPodUID, planPodOnNode, type NodeConfig, type PodNodePlan } from '../plan/node.js';
+import { derivedPodUID, planPodOnNode, type PodNodePlan } from '../plan/node.js';
 import { containerCgroupLeaf } from '../policy/cgrouplayout.js';
 import type { CgroupManager } from './cgroups/manager.js';
 import { computePodActions } from './lifecycle/actions.js';
