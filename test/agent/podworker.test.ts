@@ -17,6 +17,7 @@ import { probeHost, type HostProbe } from '../../src/agent/runtime/hostprobe.js'
 import { readLogs } from '../../src/agent/monitor/conmon.js';
 import { mountPoints } from '../../src/agent/runtime/overlay.js';
 import { CgroupV1Manager } from '../../src/agent/cgroups/v1.js';
+import { cgroupManagerFor } from '../../src/agent/cgroups/select.js';
 import { ImageStore } from '../../src/agent/images/store.js';
 import { ensureBusyboxImage } from '../../src/agent/images/busybox.js';
 import { PodWorker, type EventSink, type PodWorkerOptions } from '../../src/agent/podworker.js';
@@ -132,6 +133,7 @@ describe('PodWorker on this host (real kernel)', { ...opts, concurrency: true },
       node,
       host,
       gates,
+      cgroups: cgroupManagerFor(host.cgroups),
       images,
       backoff: { initialMs: 200, maxMs: 800 },
       metrics: { configured: (mode, seconds) => configured.push({ mode, seconds }), configError: () => configErrors.n++ },
@@ -152,7 +154,7 @@ describe('PodWorker on this host (real kernel)', { ...opts, concurrency: true },
         problems.push(`cleanup of ${pod.metadata.name}: ${(e as Error).message}`);
       }
     }
-    const left = await worker.runcList();
+    const left = await worker.runtime.list();
     if (left.length) problems.push(`runc containers left: ${left.map((s) => s.id).join(' ')}`);
     for (const m of mountPoints()) {
       if (m.startsWith(base)) {
@@ -462,7 +464,7 @@ describe('PodWorker on this host (real kernel)', { ...opts, concurrency: true },
     for (const d of podDirs) assert.equal(existsSync(d), false, `${d} left`);
     assert.deepEqual(readdirSync(join(base, 'run', 'bundles')).filter((b) => b.startsWith(uid)), []);
     assert.deepEqual([...mountPoints()].filter((m) => m.includes(uid)), []);
-    assert.deepEqual((await worker.runcList()).filter((s) => s.id.startsWith(uid)), []);
+    assert.deepEqual((await worker.runtime.list()).filter((s) => s.id.startsWith(uid)), []);
     // Removed once the pod is gone from the API, as the kubelet's container GC removes its log dir.
     const logDir = join(base, 'run', 'logs', `default_term_${uid}`);
     assert.ok(logs.startsWith(logDir + '/'), logs);
@@ -500,14 +502,14 @@ describe('PodWorker on this host (real kernel)', { ...opts, concurrency: true },
     assert.equal(cs(st2, 'c').state?.running?.startedAt, startedAt);
     assert.equal(cond(st2, 'PodReadyToStartContainers')?.status, 'True');
     assert.equal(instances(uid).find((r) => r.container === 'c')!.pid, pid);
-    assert.equal((await worker2.runcList()).filter((s) => s.id.startsWith(uid)).length, 2, 'sandbox and c, as before');
+    assert.equal((await worker2.runtime.list()).filter((s) => s.id.startsWith(uid)).length, 2, 'sandbox and c, as before');
     assert.equal(worker2.containerByMemcg(`${worker2.podCgroupPath(pod)}/${uid}-c-0`)?.container, 'c');
     assert.equal(await worker2.containerPid(`runc://${uid}-c-0`), pid);
     assert.equal(worker2.podUIDOfContainer(`${uid}-c-0`), uid);
     assert.equal(worker2.containerRunning('default', 'adopt', 'c'), true);
     assert.equal(readLogs(worker2.logPath('default', 'adopt', 'c', false)!), 'hi\n');
     // The adopted container's exit is seen by the new worker.
-    await worker2.runc.kill(`${uid}-c-0`, 'TERM');
+    await worker2.runtime.kill(`${uid}-c-0`, 'TERM');
     const st3 = await converge(worker2, pod, rec2.sink, (s) => cs(s, 'c').restartCount === 1 && cs(s, 'c').state?.running !== undefined);
     assert.equal(cs(st3, 'c').lastState?.terminated?.exitCode, 0);
     await worker2.terminate(pod, 0, rec2.sink);
@@ -519,7 +521,7 @@ describe('PodWorker on this host (real kernel)', { ...opts, concurrency: true },
     const pod = mkpod('sandbox', { containers: [bb('c', forever)] });
     const uid = pod.metadata.uid!;
     await converge(worker, pod, rec.sink, (s) => cs(s, 'c').state?.running !== undefined);
-    await worker.runc.kill(worker.sandboxID(uid, 0), 'KILL');
+    await worker.runtime.kill(worker.sandboxID(uid, 0), 'KILL');
     const st = await converge(worker, pod, rec.sink, (s) => cs(s, 'c').restartCount === 1 && cs(s, 'c').state?.running !== undefined);
     assert.equal(cs(st, 'c').lastState?.terminated?.exitCode, 0);
     assert.ok(rec.reasons().includes('Killing Stopping container c'));
@@ -540,14 +542,14 @@ describe('PodWorker on this host (real kernel)', { ...opts, concurrency: true },
     await converge(worker, pod, rec.sink, (s) => cs(s, 'c').state?.running !== undefined);
     const sbID = worker.sandboxID(uid, 0);
     const sb = instances(uid).find((r) => r.id === sbID)!;
-    assert.equal((await worker.runc.state(sbID)).pid, sb.pid);
+    assert.equal((await worker.runtime.state(sbID))?.pid, sb.pid);
     assert.equal(existsSync(join(base, 'run', 'bundles', sbID, 'conmon')), false, 'no conmon files in the sandbox bundle');
     const ppid = Number(readFileSync(`/proc/${sb.pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[1]);
     assert.notEqual(readFileSync(`/proc/${ppid}/comm`, 'utf8').trim(), 'conmon');
 
     const marker = join(worker.exitDir, sbID);
     const t0 = Date.now();
-    await worker.runc.kill(sbID, 'KILL');
+    await worker.runtime.kill(sbID, 'KILL');
     while (!existsSync(marker)) {
       assert.ok(Date.now() - t0 < 30_000, 'no exit file for the sandbox within 30 s');
       await sleep(2);
@@ -664,7 +666,7 @@ describe('PodWorker on this host (real kernel)', { ...opts, concurrency: true },
     assert.deepEqual(instances(uid), []);
     assert.deepEqual(readdirSync(join(base, 'run', 'bundles')).filter((b) => b.startsWith(uid)), []);
     assert.deepEqual([...mountPoints()].filter((m) => m.includes(uid)), []);
-    assert.deepEqual((await worker.runcList()).filter((st) => st.id.startsWith(uid)), []);
+    assert.deepEqual((await worker.runtime.list()).filter((st) => st.id.startsWith(uid)), []);
   });
 });
 

@@ -1,0 +1,193 @@
+// What the pod worker's parts share (the files beside this one: sandbox, start, stop, observe,
+// instances, prepare, status, queries): the options, the runtime and cgroup interfaces below
+// them, the on-disk records, the back-offs and the per-pod memory. The kubelet keeps the same
+// state on its kubeGenericRuntimeManager, whose methods are spread over
+// pkg/kubelet/kuberuntime/kuberuntime_{sandbox,container,manager}.go; here the parts are
+// functions over one WorkerContext.
+
+import { createHash } from 'node:crypto';
+import type { FeatureGates } from '../../api/featuregates.js';
+import type { Container, Pod, PodStatus } from '../../api/types.js';
+import type { NodeConfig } from '../../plan/node.js';
+import type { CgroupManager } from '../cgroups/manager.js';
+import type { ImageRecord, ImageStore } from '../images/store.js';
+import type { Backoff, BackoffConfig } from '../lifecycle/backoff.js';
+import type { StartFailure } from '../lifecycle/containerstatus.js';
+import type { PodRuntime } from '../lifecycle/runtime.js';
+import { reasons } from '../lifecycle/wording.js';
+import type { PodCgroups } from '../podcgroups.js';
+import type { InstanceRecord, PodRecords } from '../podrecords.js';
+import type { ExitWatch } from '../runtime/exitwatch.js';
+import type { HostProbe } from '../runtime/hostprobe.js';
+import type { ContainerRuntime, PodMounts } from '../runtime/runtime.js';
+
+export type EventSink = (pod: Pod, type: 'Normal' | 'Warning', reason: string, message: string) => void;
+
+/** The OOM design's metrics; the agent owns prom-client. */
+export interface OOMConfigMetrics {
+  /** A container's OOM mode applied (seconds from the plan to the container created). */
+  configured(mode: 'Single' | 'Group', seconds: number): void;
+  /** Container creation refused over its OOM kill mode. */
+  configError(): void;
+}
+
+export interface PodWorkerOptions {
+  /** Absolute cgroup path all pods go below, e.g. '/bulkhead' → /bulkhead/kubepods/... ('/' for the kubelet's layout). */
+  cgroupRoot: string;
+  /** Persistent state; the OCI runtime's state directory is <stateDir>/runc. */
+  stateDir: string;
+  /** Pod records, bundles, logs and exit files. */
+  runDir: string;
+  node: NodeConfig;
+  host: HostProbe;
+  gates: FeatureGates;
+  /** The host's cgroups (cgroups/select.ts chooses the implementation). */
+  cgroups: CgroupManager;
+  /** Where container images come from (nothing is pulled). */
+  images: ImageStore;
+  metrics?: OOMConfigMetrics;
+  now?: () => Date;
+  /** CrashLoopBackOff and image pull back-off; default the kubelet's 10 s doubling to 300 s. */
+  backoff?: BackoffConfig;
+  /** The sandbox's (read-only) rootfs; default: the busybox image of `images`, built from the host's busybox when missing. */
+  rootfs?: string;
+  /** conmon and OCI runtime (runc, crun) binaries; default conmon and runc from PATH. */
+  conmon?: string;
+  runtime?: string;
+  /** The container runtime; default runc/crun under conmon (runtime/ociruntime.ts) from the two above. */
+  containerRuntime?: ContainerRuntime;
+  /** Overlay roots and namespace pins; default the host's mounts (runtime/hostmounts.ts). */
+  mounts?: PodMounts;
+  /** How many pods create sandboxes and containers at the same time; default four per CPU (see startslots.ts). */
+  parallelStarts?: number;
+  /** The node's addresses, primary first: env fieldRefs status.hostIP(s), and a hostNetwork pod's IPs. */
+  hostIPs?: string[];
+}
+
+export interface MemcgContainer {
+  podUID: string;
+  namespace: string;
+  pod: string;
+  container: string;
+  /** `runc://<id>`, as in the container's status. */
+  containerID: string;
+  oomKillMode: 'Single' | 'Group';
+  emulated: boolean;
+  /** The container's memory cgroup directory (absolute). */
+  cgroupDir: string;
+}
+
+export class PodWorkerError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'PodWorkerError';
+  }
+}
+
+/** The kubelet's minimumGracePeriodInSeconds: every container gets at least this long after SIGTERM. */
+export const minimumGraceSeconds = 2;
+export const sandboxName = 'POD';
+/** The runtime's --pid-file of a sandbox, in its bundle. */
+export const sandboxPidFile = 'sandbox.pid';
+/** A sandbox's pinned namespaces, in its bundle. */
+export const sandboxNsDir = 'ns';
+export const defaultPath = 'PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
+/** Start refusals that happen before any container exists; they are retried on their own back-off. */
+export const retriedReasons: ReadonlySet<string> = new Set([reasons.errImageNeverPull, reasons.createContainerConfigError, reasons.createContainerError, reasons.invalidImageName]);
+
+/** What a pod's sync remembers between calls (lost on restart, like the kubelet's caches). */
+export interface PodMemory {
+  /** The kubelet's reasonCache: why the last start of each container failed. */
+  failures: Map<string, StartFailure>;
+  /** Events already emitted (key: container/attempt/what), so a sync does not repeat them. */
+  emitted: Set<string>;
+  /** Containers being stopped: when SIGTERM went out and when SIGKILL is due. */
+  kills: Map<string, { termAt: number; killAt: number; killed: boolean }>;
+  /** The current stop's start and grace (the pod-level grace the containers share). */
+  stopSince?: number;
+  stopGraceMs?: number;
+  /** The last pull error per image (for the ImagePullBackOff message). */
+  pullErrors: Map<string, string>;
+  cgroupReady: boolean;
+  lastStatus?: PodStatus;
+}
+
+export function newPodMemory(): PodMemory {
+  return { failures: new Map(), emitted: new Set(), kills: new Map(), pullErrors: new Map(), cgroupReady: false };
+}
+
+/** A pod's instance records as observe() left them, and the runtime view the lifecycle rules read. */
+export interface View {
+  recs: InstanceRecord[];
+  rt: PodRuntime;
+}
+
+export type ContainerKind = 'init' | 'sidecar' | 'container';
+
+/** A container's record and overlay root, made while its sandbox starts (see prepareStarts). */
+export interface Prepared {
+  rec: InstanceRecord;
+  img: ImageRecord;
+}
+
+export interface StartResult {
+  started: boolean;
+  /** When this container wants the next sync. */
+  retryMs?: number;
+}
+
+export interface WorkerContext {
+  readonly opts: PodWorkerOptions;
+  readonly runtime: ContainerRuntime;
+  readonly mounts: PodMounts;
+  readonly cgroups: CgroupManager;
+  readonly podCgroups: PodCgroups;
+  readonly records: PodRecords;
+  readonly exitDir: string;
+  /** Watches of running sandboxes (no monitor announces their end). */
+  readonly sandboxExits: ExitWatch;
+  readonly restartBackoff: Backoff;
+  readonly imageBackoff: Backoff;
+  /** Retries of starts refused before any container exists (config errors, ErrImageNeverPull). */
+  readonly retryBackoff: Backoff;
+  now(): number;
+  nowISO(): string;
+  /** The sandbox rootfs, made once (sandbox.ts). */
+  sandboxRootfs(): Promise<{ rootfs: string; imageID: string }>;
+}
+
+export function emit(record: EventSink, pod: Pod, type: 'Normal' | 'Warning', reason: string, message: string): void {
+  try {
+    record(pod, type, reason, message);
+  } catch {
+    // An event sink failure must not break the pod's lifecycle.
+  }
+}
+
+export function emitOnce(mem: PodMemory, key: string, record: EventSink, pod: Pod, type: 'Normal' | 'Warning', reason: string, message: string): void {
+  const k = `${key}\u0000${reason}\u0000${message}`;
+  if (mem.emitted.has(k)) return;
+  mem.emitted.add(k);
+  emit(record, pod, type, reason, message);
+}
+
+/** kubelet GeneratePodHostNameAndDomain: spec.hostname or the pod name, at most 63 characters. */
+export function podHostname(pod: Pod): string {
+  const h = pod.spec.hostname || pod.metadata.name || 'bulkhead';
+  return h.length > 63 ? h.slice(0, 63).replace(/[-.]+$/, '') : h;
+}
+
+export function specHash(c: Container): string {
+  return createHash('sha256').update(JSON.stringify({ image: c.image ?? '' })).digest('hex').slice(0, 16);
+}
+
+/** The namespaces a pod shares with the host instead of getting its own. */
+export function hostNamespaces(pod: Pod): Set<string> {
+  return new Set([...(pod.spec.hostNetwork ? ['network', 'uts'] : []), ...(pod.spec.hostIPC ? ['ipc'] : []), ...(pod.spec.hostPID ? ['pid'] : [])]);
+}
+
+export function errno(e: unknown): string | undefined {
+  return (e as NodeJS.ErrnoException).code;
+}
+
+export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));

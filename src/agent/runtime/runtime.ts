@@ -1,0 +1,88 @@
+// What the pod worker needs of a container runtime, as one interface, the way CRI-O's
+// internal/oci/oci.go puts the runtime (runtime_oci.go for runc/crun + conmon, runtime_vm.go…)
+// behind one type: the pod worker speaks to ContainerRuntime and PodMounts only, so
+// ociruntime.ts (runc or crun under conmon) and a fake (test/agent/fakes/) can stand in.
+//
+// Exit codes travel through files, as conmon's --exit-dir writes them: `<exitDir>/<id>` holds
+// the code once the container has exited. The agent watches that directory, so every runtime
+// announces exits there (a fake writes the same files).
+
+import type { PinnedKind } from './nspin.js';
+
+export type RuntimeStatus = 'creating' | 'created' | 'running' | 'paused' | 'stopped';
+
+/** One container as the runtime reports it (`runc state` / `crun state`). */
+export interface RuntimeContainer {
+  id: string;
+  /** The container init's host pid (0 once stopped, for some runtimes). */
+  pid: number;
+  status: RuntimeStatus;
+  bundle: string;
+  created: string;
+  annotations?: Record<string, string>;
+}
+
+/** A container created but, as its startAfter said, never started (and deleted again). */
+export class ContainerNotStartedError extends Error {
+  constructor(id: string) {
+    super(`${id}: not started, what it waited for failed`);
+    this.name = 'ContainerNotStartedError';
+  }
+}
+
+export interface ContainerRuntime {
+  /** The directory of exit files (`<exitDir>/<id>`). */
+  readonly exitDir: string;
+
+  /** The runtime binary's version line, e.g. "runc version 1.1.5+ds1". */
+  version(): Promise<string>;
+
+  /**
+   * Creates and starts `id` from `bundle` with no monitor (a pod sandbox: its exit code matters
+   * to no one); stdout and stderr go to `logPath`. Resolves with the init's host pid, which the
+   * runtime wrote to `pidFile`.
+   */
+  runDetached(id: string, bundle: string, io: { pidFile: string; logPath: string }): Promise<number>;
+
+  /**
+   * Creates `id` under a monitor that outlives the agent, writes its output to `logPath` (k8s-file)
+   * and its exit code to `<exitDir>/<id>`, and starts it, once `startAfter` (when given) resolves
+   * true; on false it is deleted unstarted and this rejects with ContainerNotStartedError. Any
+   * other rejection: the runtime refused the container.
+   */
+  startMonitored(id: string, bundle: string, logPath: string, opts?: { startAfter?: Promise<boolean> }): Promise<{ containerPid: number }>;
+
+  /** Sends `signal` ('TERM', 'KILL', …) to the container's init. */
+  kill(id: string, signal: string): Promise<void>;
+
+  /** Deletes the container (`force`: even while it runs). A container the runtime does not know is no error. */
+  delete(id: string, opts?: { force?: boolean }): Promise<void>;
+
+  /** The container's state; undefined when the runtime does not know it. */
+  state(id: string): Promise<RuntimeContainer | undefined>;
+
+  /** Every container in this runtime's state directory. */
+  list(): Promise<RuntimeContainer[]>;
+
+  /** Whether the monitor startMonitored left for `id` (bundle `bundle`) is still alive. */
+  monitorAlive(id: string, bundle: string): boolean;
+
+  /** The exit code in `<exitDir>/<id>`; undefined while there is none (or it is empty: code unknown). */
+  readExit(id: string): number | undefined;
+}
+
+/**
+ * What needs mounts (and so root) around a container: its writable root and the pod's pinned
+ * namespaces. A runtime of its own kind, as CRI-O keeps pinns and the storage driver beside
+ * the OCI runtime; the fake uses plain files.
+ */
+export interface PodMounts {
+  /** An overlay of `lower` (read-only) with `upper`/`work` at `target`; the directories are made. */
+  mountOverlay(lower: string, upper: string, work: string, target: string): Promise<void>;
+  /** Unmounts `target` when it is a mount point; a no-op otherwise. */
+  unmountIfMounted(target: string): Promise<void>;
+  /** New namespaces of `kinds`, pinned at `<dir>/<kind>`; returns the paths to join. */
+  pinNamespaces(dir: string, kinds: readonly PinnedKind[]): Promise<Partial<Record<PinnedKind, string>>>;
+  /** Unpins and removes what pinNamespaces made in `dir`; a no-op when there is none. */
+  unpinNamespaces(dir: string): Promise<void>;
+}

@@ -1,0 +1,299 @@
+// The pod worker's sync rules, one row per rule, on a fake runtime, fake mounts and a fake
+// cgroup manager (test/agent/fakes/, assembled in harness.ts): no root, no runc, no kernel, any
+// machine. Time is an injected clock that moves only when a row moves it, so back-off and grace
+// are exact; the real runtime's behaviour is tested in test/agent/podworker.test.ts (kernel
+// tier). As the kubelet tests SyncPod against pkg/kubelet/container/testing/fake_runtime.go.
+
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Pod, PodStatus } from '../../../src/api/types.js';
+import { PodWorker } from '../../../src/agent/podworker.js';
+import type { CgroupVersion } from '../../../src/policy/cgroupvalues.js';
+import { cs, ctr, deleting, harness, initialMs, mkpod, running, starts, type Harness } from './harness.js';
+
+interface Row {
+  rule: string;
+  setup?: { cgroupVersion?: CgroupVersion };
+  run(h: Harness): Promise<void>;
+}
+
+/** A container `c` of `pod` ran and exited with `code` (OOM counters set first when given). */
+async function exitOnce(h: Harness, pod: Pod, code: number, oom?: { oomKill?: number; oomGroupKill?: number }): Promise<PodStatus> {
+  await h.syncUntil(pod, running('c'), 'c running');
+  const id = h.rt.running('c');
+  if (oom) h.cg.setOOM(`${h.worker.podCgroupPath(pod)}/${id}`, oom);
+  h.rt.exit(id, code);
+  return (await h.sync(pod)).status;
+}
+
+const rows: Row[] = [
+  {
+    rule: 'CrashLoopBackOff: a first exit restarts at once, the next waits out the back-off on the clock, and the back-off doubles',
+    async run(h) {
+      const pod = mkpod({ containers: [ctr('c')] });
+      await exitOnce(h, pod, 1);
+      let st = await h.syncUntil(pod, running('c'), 'first restart');
+      assert.equal(cs(st, 'c').restartCount, 1);
+      h.rt.exit(h.rt.running('c'), 1);
+      let r = await h.sync(pod);
+      assert.equal(cs(r.status, 'c').state?.waiting?.reason, 'CrashLoopBackOff');
+      assert.equal(r.nextSyncMs, initialMs);
+      assert.ok(h.events.includes(`Warning BackOff Back-off restarting failed container c in pod ${pod.metadata.name}_default(${pod.metadata.uid})`), h.events.join('\n'));
+      h.advance(initialMs - 1);
+      r = await h.sync(pod);
+      assert.equal(cs(r.status, 'c').state?.waiting?.reason, 'CrashLoopBackOff');
+      assert.equal(r.nextSyncMs, 1);
+      h.advance(1);
+      st = (await h.sync(pod)).status;
+      assert.equal(cs(st, 'c').restartCount, 2);
+      assert.ok(cs(st, 'c').state?.running);
+      h.rt.exit(h.rt.running('c'), 1);
+      r = await h.sync(pod);
+      assert.equal(r.nextSyncMs, 2 * initialMs);
+    },
+  },
+  {
+    rule: 'ErrImageNeverPull: a missing image with pull policy Never is refused before any container exists and retried on the back-off',
+    async run(h) {
+      const pod = mkpod({ containers: [ctr('c', { image: 'missing:1', imagePullPolicy: 'Never' })] });
+      const r = await h.sync(pod);
+      assert.equal(cs(r.status, 'c').state?.waiting?.reason, 'ErrImageNeverPull');
+      assert.equal(r.nextSyncMs, initialMs);
+      assert.deepEqual(starts(h), []);
+      assert.ok(h.events.some((e) => e.startsWith('Warning ErrImageNeverPull Container image "missing:1" is not present with pull policy of Never')), h.events.join('\n'));
+    },
+  },
+  {
+    rule: 'ErrImagePull, then ImagePullBackOff: a missing image that may be pulled is not in the store',
+    async run(h) {
+      const pod = mkpod({ containers: [ctr('c', { image: 'missing:1' })] });
+      assert.equal(cs((await h.sync(pod)).status, 'c').state?.waiting?.reason, 'ErrImagePull');
+      assert.equal(cs((await h.sync(pod)).status, 'c').state?.waiting?.reason, 'ImagePullBackOff');
+      assert.deepEqual(starts(h), []);
+    },
+  },
+  {
+    rule: 'InvalidImageName: an image reference that does not parse',
+    async run(h) {
+      const pod = mkpod({ containers: [ctr('c', { image: 'busy box' })] });
+      const st = (await h.sync(pod)).status;
+      assert.equal(cs(st, 'c').state?.waiting?.reason, 'InvalidImageName');
+      assert.deepEqual(starts(h), []);
+    },
+  },
+  {
+    rule: 'CreateContainerConfigError: a volumeMount naming no volume of the pod',
+    async run(h) {
+      const pod = mkpod({ containers: [ctr('c', { volumeMounts: [{ name: 'nope', mountPath: '/x' }] })] });
+      const r = await h.sync(pod);
+      const w = cs(r.status, 'c').state?.waiting;
+      assert.equal(w?.reason, 'CreateContainerConfigError');
+      assert.match(w?.message ?? '', /the pod has no volume of that name/);
+      assert.equal(r.nextSyncMs, initialMs);
+      assert.deepEqual(starts(h), []);
+    },
+  },
+  {
+    rule: 'CreateContainerError: the runtime side refuses the container root, and nothing of the container is left',
+    async run(h) {
+      h.mounts.failOverlay = 'no space left on device';
+      const pod = mkpod({ containers: [ctr('c')] });
+      const st = (await h.sync(pod)).status;
+      assert.equal(cs(st, 'c').state?.waiting?.reason, 'CreateContainerError');
+      assert.deepEqual(starts(h), []);
+      assert.deepEqual(h.worker.records.listInstances(pod.metadata.uid).filter((r) => r.kind !== 'sandbox'), []);
+    },
+  },
+  {
+    rule: 'StartError and RunContainerError: the runtime refuses to start the container (exit 128, reported, restarted on the back-off)',
+    async run(h) {
+      h.rt.refuseStart.set('c', 'exec: "sh": executable file not found in $PATH');
+      const pod = mkpod({ containers: [ctr('c')] });
+      const st = (await h.sync(pod)).status;
+      const c = cs(st, 'c');
+      const ended = c.state?.terminated ?? c.lastState?.terminated;
+      assert.equal(ended?.reason, 'StartError');
+      assert.equal(ended?.exitCode, 128);
+      assert.ok(h.events.some((e) => e.startsWith('Warning Failed') && e.includes('executable file not found')), h.events.join('\n'));
+      h.rt.refuseStart.clear();
+      await h.syncUntil(pod, running('c'), 'c running once the runtime takes it');
+    },
+  },
+  {
+    rule: 'stop order: regular containers first, then sidecars in reverse order, the sandbox last',
+    async run(h) {
+      const side = (n: string) => ctr(n, { restartPolicy: 'Always' });
+      const pod = mkpod({ initContainers: [side('s1'), side('s2')], containers: [ctr('a'), ctr('b')] });
+      await h.syncUntil(pod, running('s1', 's2', 'a', 'b'), 'all running');
+      deleting(pod);
+      await h.syncUntil(pod, (s) => ['s1', 's2', 'a', 'b'].every((n) => cs(s, n).state?.terminated), 'all stopped');
+      const sig = h.rt.signals();
+      assert.deepEqual(sig.slice(0, 2).sort(), ['a TERM', 'b TERM']);
+      assert.deepEqual(sig.slice(2), ['s2 TERM', 's1 TERM', 'POD KILL']);
+    },
+  },
+  {
+    rule: 'SIGKILL when the grace period is used up, not before',
+    async run(h) {
+      h.rt.ignoreTerm.add('c');
+      const pod = mkpod({ terminationGracePeriodSeconds: 5, containers: [ctr('c')] });
+      await h.syncUntil(pod, running('c'), 'c running');
+      deleting(pod);
+      await h.sync(pod);
+      h.advance(4999);
+      await h.sync(pod);
+      assert.deepEqual(h.rt.signals(), ['c TERM']);
+      h.advance(1);
+      const st = await h.syncUntil(pod, (s) => cs(s, 'c').state?.terminated !== undefined, 'c killed');
+      assert.equal(cs(st, 'c').state?.terminated?.exitCode, 137);
+      await h.syncUntil(pod, () => h.rt.signals().includes('POD KILL'), 'sandbox killed');
+      assert.deepEqual(h.rt.signals(), ['c TERM', 'c KILL', 'POD KILL']);
+    },
+  },
+  {
+    rule: 'a grace period of 0 still gives minimumGraceSeconds (2 s) between SIGTERM and SIGKILL',
+    async run(h) {
+      h.rt.ignoreTerm.add('c');
+      const pod = mkpod({ terminationGracePeriodSeconds: 0, containers: [ctr('c')] });
+      await h.syncUntil(pod, running('c'), 'c running');
+      deleting(pod);
+      await h.sync(pod);
+      h.advance(1999);
+      await h.sync(pod);
+      assert.deepEqual(h.rt.signals(), ['c TERM']);
+      h.advance(1);
+      await h.syncUntil(pod, () => h.rt.signals().includes('POD KILL'), 'sandbox killed');
+      assert.deepEqual(h.rt.signals(), ['c TERM', 'c KILL', 'POD KILL']);
+    },
+  },
+  {
+    rule: 'OOMKilled: exit 137 with an OOM kill counted in the container cgroup',
+    async run(h) {
+      const st = await exitOnce(h, mkpod({ restartPolicy: 'Never', containers: [ctr('c')] }), 137, { oomKill: 1 });
+      assert.equal(cs(st, 'c').state?.terminated?.reason, 'OOMKilled');
+    },
+  },
+  {
+    rule: 'Error: exit 137 without an OOM kill is not OOMKilled',
+    async run(h) {
+      const st = await exitOnce(h, mkpod({ restartPolicy: 'Never', containers: [ctr('c')] }), 137);
+      assert.equal(cs(st, 'c').state?.terminated?.reason, 'Error');
+    },
+  },
+  {
+    rule: 'OOMKilled on cgroup v2: a container ended by a group OOM kill (memory.oom.group) counts too',
+    setup: { cgroupVersion: 2 },
+    async run(h) {
+      const st = await exitOnce(h, mkpod({ restartPolicy: 'Never', containers: [ctr('c')] }), 137, { oomGroupKill: 1 });
+      assert.equal(cs(st, 'c').state?.terminated?.reason, 'OOMKilled');
+    },
+  },
+  {
+    rule: 'restartPolicy Never: a failed container stays terminated and the pod is Failed',
+    async run(h) {
+      const st = await exitOnce(h, mkpod({ restartPolicy: 'Never', containers: [ctr('c')] }), 1);
+      assert.equal(st.phase, 'Failed');
+      assert.equal(cs(st, 'c').state?.terminated?.exitCode, 1);
+      assert.deepEqual(starts(h), ['c']);
+    },
+  },
+  {
+    rule: 'restartPolicy OnFailure: exit 0 completes the pod (Succeeded) without a restart',
+    async run(h) {
+      const st = await exitOnce(h, mkpod({ restartPolicy: 'OnFailure', containers: [ctr('c')] }), 0);
+      assert.equal(st.phase, 'Succeeded');
+      assert.equal(cs(st, 'c').state?.terminated?.reason, 'Completed');
+      assert.deepEqual(starts(h), ['c']);
+    },
+  },
+  {
+    rule: 'restartPolicy OnFailure: a failure restarts the container',
+    async run(h) {
+      const st = await exitOnce(h, mkpod({ restartPolicy: 'OnFailure', containers: [ctr('c')] }), 1);
+      assert.equal(cs(st, 'c').restartCount, 1);
+      assert.deepEqual(starts(h), ['c', 'c']);
+    },
+  },
+  {
+    rule: 'restartPolicy Always: even a container that exits 0 restarts',
+    async run(h) {
+      const st = await exitOnce(h, mkpod({ restartPolicy: 'Always', containers: [ctr('c')] }), 0);
+      assert.equal(st.phase, 'Running');
+      assert.equal(cs(st, 'c').restartCount, 1);
+    },
+  },
+  {
+    rule: 'FailedCreatePodSandBox: a sandbox the runtime refuses is reported, leaves nothing behind, and is retried on the back-off',
+    async run(h) {
+      h.rt.failSandbox = 'cannot allocate memory';
+      const pod = mkpod({ containers: [ctr('c')] });
+      const r = await h.sync(pod);
+      assert.ok(h.events.includes('Warning FailedCreatePodSandBox Failed to create pod sandbox: cannot allocate memory'), h.events.join('\n'));
+      assert.equal(r.nextSyncMs, initialMs);
+      assert.deepEqual(await h.rt.list(), []);
+      assert.deepEqual(h.worker.records.listInstances(pod.metadata.uid), []);
+      assert.deepEqual([...h.mounts.mounted], []);
+      h.rt.failSandbox = undefined;
+      await h.sync(pod);
+      assert.equal(h.rt.calls.filter((c) => c.op === 'runDetached').length, 1, 'no new try within the back-off');
+      h.advance(initialMs);
+      await h.syncUntil(pod, running('c'), 'c running in the second sandbox');
+    },
+  },
+  {
+    rule: 'a sandbox that dies takes its containers with it; they start again in a new sandbox',
+    async run(h) {
+      const pod = mkpod({ containers: [ctr('c')] });
+      await h.syncUntil(pod, running('c'), 'c running');
+      const uid = pod.metadata.uid!;
+      h.rt.exit(h.worker.sandboxID(uid, 0), 137);
+      const st = await h.syncUntil(pod, (s) => running('c')(s) && cs(s, 'c').restartCount === 1, 'c again');
+      assert.equal(cs(st, 'c').lastState?.terminated?.exitCode, 143);
+      assert.deepEqual(h.rt.signals(), ['c TERM']);
+      assert.equal((await h.rt.state(h.worker.sandboxID(uid, 1)))?.status, 'running');
+    },
+  },
+  {
+    rule: 'restart adoption: a new PodWorker over the same directories and runtime starts nothing twice',
+    async run(h) {
+      const pod = mkpod({ containers: [ctr('c')] });
+      await h.syncUntil(pod, running('c'), 'c running');
+      const before = h.rt.calls.length;
+      h.worker = new PodWorker(h.opts);
+      assert.ok((await h.worker.knownPods()).some((p) => p.uid === pod.metadata.uid));
+      const st = (await h.sync(pod)).status;
+      assert.ok(cs(st, 'c').state?.running);
+      assert.deepEqual(h.rt.calls.slice(before).filter((c) => c.op !== 'delete'), []);
+    },
+  },
+  {
+    rule: 'remove: no record, bundle, pin, mount, runtime container, cgroup (pod or parent made) or log directory is left',
+    async run(h) {
+      const pod = mkpod({ volumes: [{ name: 'v', emptyDir: {} }], containers: [ctr('c', { volumeMounts: [{ name: 'v', mountPath: '/v' }] })] });
+      await h.syncUntil(pod, running('c'), 'c running');
+      await h.worker.terminate(pod, 0, () => undefined);
+      await h.worker.remove(pod.metadata.uid!);
+      assert.deepEqual(await h.rt.list(), []);
+      assert.deepEqual([...h.mounts.mounted], []);
+      assert.deepEqual(readdirSync(join(h.opts.runDir, 'bundles')), []);
+      assert.equal(existsSync(h.worker.records.podDir(pod.metadata.uid!)), false);
+      assert.deepEqual(readdirSync(join(h.opts.runDir, 'logs')), []);
+      assert.deepEqual(readdirSync(join(h.cg.root, 'bulkhead-fake')), []);
+    },
+  },
+];
+
+describe('PodWorker sync rules (fake runtime and cgroups)', () => {
+  for (const row of rows) {
+    it(row.rule, async () => {
+      const h = harness(row.setup);
+      try {
+        await row.run(h);
+      } finally {
+        rmSync(h.dir, { recursive: true, force: true });
+      }
+    });
+  }
+});
