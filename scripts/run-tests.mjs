@@ -11,14 +11,18 @@ import { spawnSync } from 'node:child_process';
 /** Tier → path prefixes under test/, in the order the tiers run. */
 const TIERS = {
   // pure rules: no server, no root, no kernel; a static check of the source's layering
-  unit: ['test/api/', 'test/admission/', 'test/policy/', 'test/quota/', 'test/podsecurity/', 'test/plan/', 'test/scheduler/', 'test/agent/lifecycle/', 'test/layers/'],
+  unit: ['test/api/', 'test/admission/', 'test/policy/', 'test/quota/', 'test/podsecurity/', 'test/plan/', 'test/scheduler/', 'test/agent/lifecycle/', 'test/agent/oom/', 'test/layers/'],
   // in-process API server, SQLite, controllers, the built binary, the real kubectl against a small server
   server: ['test/apiserver/', 'test/storage/', 'test/controllers/', 'test/cli/', 'test/bench/', 'test/scheduler/controller.test.ts', 'test/api/schema/kubectl.test.ts'],
   // the node agent on this host: runc, conmon, cgroups, kmsg (skipped, saying why, without root)
   kernel: ['test/agent/'],
   // `bulkhead up` driven by the real kubectl
   e2e: ['test/e2e/'],
+  // inside the pure cgroup v2 guest only (scripts/vm.sh -- node scripts/run-tests.mjs --tier v2); never by default
+  v2: ['test/v2/'],
 };
+/** Tiers a run without --tier leaves out. */
+const NOT_DEFAULT = new Set(['v2']);
 
 function collect(dir) {
   const out = [];
@@ -57,7 +61,7 @@ function parseArgs(argv) {
     else filters.push(a);
   }
   for (const t of tiers) if (!(t in TIERS)) throw new Error(`unknown tier "${t}"; tiers: ${Object.keys(TIERS).join(', ')}`);
-  return { tiers: tiers.length ? Object.keys(TIERS).filter((t) => tiers.includes(t)) : Object.keys(TIERS), filters };
+  return { tiers: tiers.length ? Object.keys(TIERS).filter((t) => tiers.includes(t)) : Object.keys(TIERS).filter((t) => !NOT_DEFAULT.has(t)), filters };
 }
 
 function main() {
