@@ -21,7 +21,8 @@ import { AgentMetrics } from './metrics.js';
 import { cgroupRootProblem, NodeCgroups } from './nodecgroups.js';
 import type { NodeFacts } from './nodeobject.js';
 import { probeHost, type HostProbe } from './runtime/hostprobe.js';
-import { Runc } from './runtime/runc.js';
+import { chooseOCIRuntime, probeRuntimeCandidate, type OCIRuntime, type OCIRuntimeChoice } from './runtime/ociruntime.js';
+import { cgroupManagerFor } from './cgroups/select.js';
 import { which } from './monitor/conmon.js';
 
 export interface AgentSettings {
@@ -38,6 +39,8 @@ export interface AgentSettings {
   cgroupRoot: string;
   singleProcessOOMKill?: boolean;
   oomGroupEmulation: boolean;
+  /** The OCI runtime: crun where it works, else runc (auto, the default), or the one named. */
+  containerRuntime?: OCIRuntimeChoice;
   evictionHard: string;
   gates: FeatureGates;
   endpoint: { host?: string; port: number };
@@ -114,6 +117,8 @@ export interface RuntimeContext {
   runDir: string;
   /** The node's addresses, primary first. */
   hostIPs: string[];
+  /** The OCI runtime containers run with (conmon's --runtime). */
+  ociRuntime: OCIRuntime;
 }
 
 export interface EvictionContext {
@@ -146,8 +151,10 @@ export async function assembleAgent(s: AgentSettings, hooks: AssembleHooks): Pro
   }
   progress('probing what this host can enforce…');
   const host = await probeHost();
-  if (host.cgroups.memoryVersion !== 1) throw new AgentSetupError('this agent enforces pods through cgroup v1 only so far; this host has the memory controller on cgroup v2');
-  for (const bin of ['runc', 'conmon']) if (!which(bin)) throw new AgentSetupError(`${bin} is not installed (apt-get install ${bin}; scripts/install-host-deps.sh does it)`);
+  if (!which('conmon')) throw new AgentSetupError('conmon is not installed (apt-get install conmon; scripts/install-host-deps.sh does it)');
+  const ociRuntime = chooseOCIRuntime(s.containerRuntime ?? 'auto', host.cgroups, { runc: probeRuntimeCandidate('runc', which), crun: probeRuntimeCandidate('crun', which) });
+  if (ociRuntime instanceof Error) throw new AgentSetupError(ociRuntime.message);
+  progress(`running containers with ${ociRuntime.name} ${ociRuntime.version} (${ociRuntime.binary})`);
   const node = agentNodeConfig(s, host);
   const dataDir = resolve(s.dataDir, 'agent');
   const stateDir = join(dataDir, 'state');
@@ -157,7 +164,6 @@ export async function assembleAgent(s: AgentSettings, hooks: AssembleHooks): Pro
   const images = new ImageStore(join(resolve(s.dataDir), 'images'));
   progress('making sure the busybox image is in the local image store…');
   await ensureBusyboxImage(images);
-  const runcVersion = (await new Runc({ root: join(stateDir, 'runc') }).version().catch(() => '')).replace(/^runc version /, '') || 'unknown';
   const evictionMemory = thresholds.find((t) => t.signal === 'memory.available');
   const facts: NodeFacts = {
     name: s.nodeName ?? defaultNodeName(),
@@ -172,7 +178,7 @@ export async function assembleAgent(s: AgentSettings, hooks: AssembleHooks): Pro
     architecture: hostArch(),
     machineID: hostMachineID(),
     bootID: hostBootID(),
-    containerRuntimeVersion: `runc://${runcVersion}`,
+    containerRuntimeVersion: `${ociRuntime.name}://${ociRuntime.version}`,
     capabilities: nodeCapabilities(node, host),
     ulimits: s.gates.ContainerUlimits,
   };
@@ -181,7 +187,7 @@ export async function assembleAgent(s: AgentSettings, hooks: AssembleHooks): Pro
     hierarchies: [...new Set([...Object.values(host.cgroups.v1), ...(host.cgroups.unified ? [host.cgroups.unified] : [])])],
     createdFile: join(stateDir, 'node-cgroups-created.json'),
   });
-  const runtime = hooks.runtime({ node, host, gates: s.gates, images, metrics, cgroupRoot: s.cgroupRoot, stateDir, runDir, hostIPs: [facts.internalIP] });
+  const runtime = hooks.runtime({ node, host, gates: s.gates, images, metrics, cgroupRoot: s.cgroupRoot, stateDir, runDir, hostIPs: [facts.internalIP], ociRuntime });
   const agent: Agent = new Agent({
     client: new KubeClient({ server: s.server, ca: s.ca, token: s.token, userAgent: `bulkhead-agent/${facts.name}` }),
     token: s.token,
@@ -191,6 +197,7 @@ export async function assembleAgent(s: AgentSettings, hooks: AssembleHooks): Pro
     runtime,
     metrics,
     nodeCgroups,
+    cgroups: cgroupManagerFor(host.cgroups),
     ...(hooks.eviction ? { eviction: (a: Agent) => hooks.eviction!({ node, host, thresholds, nodeCgroups, gates: s.gates, runtime, agent: a }) } : {}),
     endpoint: { host: s.endpoint.host ?? facts.internalIP, port: s.endpoint.port },
     ...(s.resyncMs !== undefined ? { resyncMs: s.resyncMs } : {}),

@@ -19,6 +19,7 @@ export function createPodRuntime(ctx: RuntimeContext): PodRuntime & PodWorker {
     images: ctx.images,
     metrics: ctx.metrics.oomConfig,
     hostIPs: ctx.hostIPs,
+    runtime: ctx.ociRuntime.binary,
   });
 }
 
