@@ -54,7 +54,8 @@ export interface MemoryEventsWatcherDeps {
   /**
    * How long to let the counters settle after a change before reading them (0: read at once).
    * A group kill raises oom_kill once per task and oom_group_kill after the victim's kill: read
-   * in the middle of the sweep, it would look like a single kill followed by a group kill.
+   * in the middle of the sweep, it would look like a single kill followed by a group kill. So a
+   * rise is reported once two reads this far apart agree (at most `settleRounds` reads).
    */
   settleMs: number;
 }
@@ -68,6 +69,11 @@ const realDeps: MemoryEventsWatcherDeps = {
   },
   settleMs: 25,
 };
+
+/** Reads of a rising counter before it is reported even if still rising. */
+const settleRounds = 10;
+
+const sameCounts = (a: OOMCounts | undefined, b: OOMCounts) => a !== undefined && a.oomKill === b.oomKill && a.oomGroupKill === b.oomGroupKill;
 
 /** How many containers' last counts are remembered after they are deleted. */
 const rememberedMax = 4096;
@@ -127,14 +133,26 @@ export class MemoryEventsWatcher {
     w.handle.close();
   }
 
-  /** An inotify event: read once the counters have settled (each further event waits again). */
+  /**
+   * An inotify event: read `settleMs` later (events meanwhile change nothing: a container at its
+   * limit changes memory.events all the time, `max` and `high`); a rise of the OOM counters is
+   * read again until two reads agree, then reported.
+   */
   private changed(id: string): void {
     const w = this.watched.get(id);
     if (!w) return;
     if (this.deps.settleMs <= 0) return this.check(id);
-    if (w.timer) clearTimeout(w.timer);
+    if (!w.timer) this.settleLater(id, undefined, 0);
+  }
+
+  private settleLater(id: string, prev: OOMCounts | undefined, round: number): void {
+    const w = this.watched.get(id);
+    if (!w) return;
     w.timer = setTimeout(() => {
       w.timer = undefined;
+      const now = this.readCounts(w.file);
+      if (!now || sameCounts(this.last.get(id), now)) return;
+      if (!sameCounts(prev, now) && round < settleRounds) return this.settleLater(id, now, round + 1);
       this.check(id);
     }, this.deps.settleMs);
   }

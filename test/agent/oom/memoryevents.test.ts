@@ -135,6 +135,36 @@ describe('MemoryEventsWatcher', () => {
   }
 });
 
+describe('MemoryEventsWatcher settling (a group sweep read in its middle)', () => {
+  const rows: { name: string; sets: OOMCounts[]; want: OOMCounts[] }[] = [
+    { name: 'the counters rising through a sweep give one delta, the final one', sets: [c(1), c(3), c(5, 1)], want: [c(5, 1)] },
+    { name: 'a single kill gives one delta', sets: [c(1)], want: [c(1)] },
+  ];
+  for (const r of rows) {
+    it(r.name, async () => {
+      const fs = fakeFS();
+      fs.deps.settleMs = 1;
+      const got: OOMCounts[] = [];
+      const w = new MemoryEventsWatcher(() => undefined, fs.deps);
+      fs.set('a', c(0));
+      let done!: () => void;
+      const reported = new Promise<void>((resolve) => (done = resolve));
+      w.add('A', 'a', (d) => {
+        got.push(d);
+        done();
+      });
+      // Every change lands before the first settled read.
+      for (const k of r.sets) fs.set('a', k);
+      await reported;
+      // A change that leaves the OOM counters alone (memory.events `max`) reports nothing more.
+      fs.set('a', r.sets[r.sets.length - 1]!);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      w.stop();
+      assert.deepEqual(got, r.want);
+    });
+  }
+});
+
 const kill = (pid: number, task: string, taskMemcg: string): OOMKill => ({ oomMemcg: taskMemcg, taskMemcg, task, pid, uid: 0, constraint: 'CONSTRAINT_MEMCG' });
 
 describe('OOMKillCorrelator', () => {
