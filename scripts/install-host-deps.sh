@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Host packages the node agent and its real-kernel tests need: the runc OCI runtime, conmon, a
+# Host packages the node agent and its real-kernel tests need: the runc and crun OCI runtimes
+# (the agent takes crun where the host's cgroups suit it, runc otherwise), conmon, a
 # static busybox (the busybox image and the test containers' rootfs), and util-linux's unshare
 # and mount's mount/umount (pod namespaces pinned to files, overlay roots; both come with Debian).
 # This is the one list: `./bulkhead up|agent` and `./run-tests` both come here.
@@ -16,7 +17,7 @@
 #                                 for /usr/bin/python3 (test/e2e/pythonclient.test.ts drives it).
 set -euo pipefail
 # package:command that proves it is installed (a path: a file that proves it)
-pkgs=(runc:runc busybox-static:busybox conmon:conmon util-linux:unshare mount:mount)
+pkgs=(runc:runc crun:crun busybox-static:busybox conmon:conmon util-linux:unshare mount:mount)
 if [ "${1:-}" = --tests ]; then
   pkgs+=(python3-kubernetes:/usr/lib/python3/dist-packages/kubernetes/__init__.py)
   shift

@@ -1,17 +1,19 @@
 // The node agent: a client of the API server like any other. It registers its Node (and
 // renews a Lease), watches the pods bound to it, runs them through the PodWorker, writes their
-// status and events, reports OOM kills from the kernel (and emulates Group on cgroup v1 when
-// asked), evicts pods under memory pressure, and serves logs and metrics on its endpoint.
+// status and events, reports OOM kills from the kernel (/dev/kmsg on cgroup v1, each container's
+// memory.events on v2, named from /dev/kmsg there too; Group is emulated on v1 when asked and
+// the kernel's own on v2), evicts pods under memory pressure, and serves logs and metrics on its endpoint.
 //
 // Each pod is worked on by one task at a time; a change that arrives meanwhile queues one more
 // pass. Container exits are noticed from conmon's exit files (fs.watch on the exit directory),
 // so no pod is polled through the runtime more often than every `resyncMs`.
 
-import { existsSync, mkdirSync, watch, type FSWatcher } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, watch, type FSWatcher } from 'node:fs';
 import type { FeatureGates } from '../api/featuregates.js';
 import { stableJSON } from '../api/stablejson.js';
 import type { KubeObject, Pod, PodCondition, PodStatus } from '../api/types.js';
 import type { NodeConfig } from '../plan/node.js';
+import type { CgroupManager } from './cgroups/manager.js';
 import { getPodQOS } from '../policy/qos.js';
 import { EventRecorder } from './events.js';
 import { startEndpoint, type LogTarget } from './endpoint.js';
@@ -21,6 +23,7 @@ import { NodeCgroups } from './nodecgroups.js';
 import type { NodeFacts, NodeHealth } from './nodeobject.js';
 import { KmsgOOMWatcher, type OOMKill } from './oom/kmsg.js';
 import { emulateGroupKill } from './oom/groupkill.js';
+import { MemoryEventsWatcher, OOMKillCorrelator, oomKillingMessages, type OOMCounts } from './oom/memoryevents.js';
 import { NodeRegistration } from './registration.js';
 
 // The pod worker's own types: one definition of what a sync reports and whom a memcg belongs to.
@@ -43,6 +46,12 @@ export interface PodRuntime {
   containerRunning(namespace: string, pod: string, container: string): boolean;
   /** The host pid of a container's init, if it is running. */
   containerPid(containerID: string): Promise<number | undefined>;
+  /**
+   * The containers (not sandboxes) whose cgroup exists now, with that cgroup's path as the plan
+   * writes it (`<pod cgroup>/<id>`). When absent, the agent finds them by listing the pod
+   * cgroups below kubepods and asking containerByMemcg of each child.
+   */
+  runningContainers?(): { owner: MemcgOwner; cgroupPath: string }[];
 }
 
 /** The eviction manager, as far as the agent uses it (src/agent/eviction). */
@@ -70,8 +79,10 @@ export interface AgentOptions {
   /** Seconds between full resyncs of every pod (kubelet: 60-90 s; container exits are seen at once). */
   resyncMs?: number;
   heartbeatMs?: number;
-  /** Watch /dev/kmsg for OOM kills (needs root). */
+  /** Watch /dev/kmsg for OOM kills (needs root); on cgroup v2 also each container's memory.events. */
   oomWatcher?: boolean;
+  /** The host's cgroups: on v2 the container cgroups' memory.events are watched through it. */
+  cgroups?: CgroupManager;
   log?: (msg: string) => void;
 }
 
@@ -109,6 +120,10 @@ export class Agent {
   private watchHandle?: WatchHandle;
   private exitWatcher?: FSWatcher;
   private oom?: KmsgOOMWatcher;
+  /** cgroup v2: the container cgroups' memory.events, and kmsg's names for their kills. */
+  private memEvents?: MemoryEventsWatcher;
+  private readonly correlator = new OOMKillCorrelator();
+  private scanQueued = false;
   private endpoint?: { port: number; close(): Promise<void> };
   private eviction?: PodAdmitter;
   private resyncTimer?: NodeJS.Timeout;
@@ -162,14 +177,26 @@ export class Agent {
       this.eviction = o.eviction(this);
       this.eviction.start();
     }
+    const v2 = o.oomWatcher !== false && o.cgroups?.version === 2;
     if (o.oomWatcher !== false) {
-      this.oom = new KmsgOOMWatcher((k) => void this.onOOMKill(k).catch((e: unknown) => this.log(`OOM report: ${errText(e)}`)));
+      // On v2 kmsg only names the processes memory.events counts (onMemoryEvents reports them).
+      const onKill = v2 ? (k: OOMKill) => this.correlator.kmsg(k) : (k: OOMKill) => void this.onOOMKill(k).catch((e: unknown) => this.log(`OOM report: ${errText(e)}`));
+      this.oom = new KmsgOOMWatcher(onKill);
       try {
         this.oom.start();
       } catch (e) {
-        this.log(`cannot read /dev/kmsg (${errText(e)}): OOM kills will only be seen from exit codes and memory.oom_control`);
+        this.log(
+          v2
+            ? `cannot read /dev/kmsg (${errText(e)}): OOM kills are seen from memory.events, without the killed process's name`
+            : `cannot read /dev/kmsg (${errText(e)}): OOM kills will only be seen from exit codes and memory.oom_control`,
+        );
         this.oom = undefined;
       }
+    }
+    if (v2) {
+      this.memEvents = new MemoryEventsWatcher(this.log);
+      // Containers already running were adopted: their earlier kills were reported (or missed) before.
+      this.scanContainerCgroups('current');
     }
     mkdirSync(o.runtime.exitDir, { recursive: true });
     this.exitWatcher = watch(o.runtime.exitDir, (_type, file) => {
@@ -181,6 +208,7 @@ export class Agent {
     await this.synced;
     this.resyncTimer = setInterval(() => {
       for (const uid of this.pods.keys()) this.kick(uid);
+      this.queueContainerScan();
     }, o.resyncMs ?? 30_000);
     this.resyncTimer.unref();
   }
@@ -192,6 +220,7 @@ export class Agent {
     this.watchHandle?.stop();
     this.exitWatcher?.close();
     this.oom?.stop();
+    this.memEvents?.stop();
     this.eviction?.stop();
     if (this.resyncTimer) clearInterval(this.resyncTimer);
     for (const e of this.pods.values()) if (e.timer) clearTimeout(e.timer);
@@ -369,6 +398,8 @@ export class Agent {
         do {
           e.again = false;
           await this.work(e);
+          // A sync may have started or removed containers: their memory.events are (un)watched.
+          this.queueContainerScan();
         } while (e.again && !this.stopped);
       } catch (err) {
         this.log(`pod ${e.pod.metadata.namespace}/${e.pod.metadata.name}: ${errText(err)}`);
@@ -541,6 +572,86 @@ export class Agent {
       const initPid = await this.opts.runtime.containerPid(owner.containerID).catch(() => undefined);
       const wasInit = initPid === undefined || initPid === k.pid;
       if (!wasInit) this.record(pod, 'Warning', 'OOMKilling', `Memory cgroup out of memory: Killed process ${k.pid} (${k.task}) in container ${owner.container}; oomKillMode ${owner.oomKillMode}: the container keeps running`);
+    }
+    if (entry) this.kick(entry.uid);
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // cgroup v2: OOM kills from the container cgroups' memory.events
+
+  private queueContainerScan(): void {
+    if (!this.memEvents || this.scanQueued || this.stopped) return;
+    this.scanQueued = true;
+    setImmediate(() => {
+      this.scanQueued = false;
+      if (!this.stopped) this.scanContainerCgroups('zero');
+    });
+  }
+
+  /** Watches the memory.events of every container cgroup there is now, and of no other. */
+  private scanContainerCgroups(from: 'current' | 'zero'): void {
+    const w = this.memEvents;
+    const cg = this.opts.cgroups;
+    if (!w || !cg) return;
+    let found: { owner: MemcgOwner; cgroupPath: string }[];
+    try {
+      found = this.opts.runtime.runningContainers?.() ?? this.findContainerCgroups(cg);
+    } catch (e) {
+      this.log(`listing container cgroups: ${errText(e)}`);
+      return;
+    }
+    const ids = new Set<string>();
+    for (const { owner, cgroupPath } of found) {
+      const file = cg.oomEventsFile(cgroupPath);
+      if (!file) continue;
+      ids.add(owner.containerID);
+      w.add(owner.containerID, file, (delta) => void this.onMemoryEvents(owner, cgroupPath, delta).catch((e: unknown) => this.log(`OOM report: ${errText(e)}`)), from);
+    }
+    for (const id of w.ids()) if (!ids.has(id)) w.delete(id);
+  }
+
+  /** The container cgroups below kubepods: `[<qos>/]pod<uid>/<id>`, each asked of containerByMemcg. */
+  private findContainerCgroups(cg: CgroupManager): { owner: MemcgOwner; cgroupPath: string }[] {
+    const kubepods = this.opts.nodeCgroups?.kubepods;
+    if (kubepods === undefined) return [];
+    const out: { owner: MemcgOwner; cgroupPath: string }[] = [];
+    const walk = (path: string, depth: number): void => {
+      let names: string[];
+      try {
+        names = readdirSync(cg.memoryDir(path), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
+      } catch {
+        return;
+      }
+      for (const n of names) {
+        const p = `${path}/${n}`;
+        const owner = this.opts.runtime.containerByMemcg(p);
+        if (owner) out.push({ owner, cgroupPath: p });
+        else if (depth < 2) walk(p, depth + 1);
+      }
+    };
+    walk(kubepods, 0);
+    return out;
+  }
+
+  /**
+   * A rise of a container's OOM counters (memory.events says that and how often; kmsg names the
+   * victims when it could be read). Group is the kernel's (memory.oom.group): nothing to emulate.
+   */
+  private async onMemoryEvents(owner: MemcgOwner, cgroupPath: string, delta: OOMCounts): Promise<void> {
+    // The kernel logs a kill right after it counts it: take whatever kmsg has by now.
+    this.oom?.drain();
+    const report = this.correlator.take(cgroupPath, delta);
+    for (let i = 0; i < report.events; i++) this.metrics.oomEvent(owner.oomKillMode);
+    const entry = this.pods.get(owner.podUID);
+    const pod = entry?.pod;
+    if (pod) {
+      let livingInitPid: number | undefined;
+      if (report.groupKills === 0) {
+        const initPid = await this.opts.runtime.containerPid(owner.containerID).catch(() => undefined);
+        if (initPid !== undefined && this.opts.cgroups?.pidIn(initPid, cgroupPath)) livingInitPid = initPid;
+      }
+      const target = { container: owner.container, oomKillMode: owner.oomKillMode, ...(livingInitPid !== undefined ? { livingInitPid } : {}) };
+      for (const message of oomKillingMessages(target, report)) this.record(pod, 'Warning', 'OOMKilling', message);
     }
     if (entry) this.kick(entry.uid);
   }

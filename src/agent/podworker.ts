@@ -19,7 +19,7 @@
 // is seen on its cgroup (runtime/exitwatch.ts).
 //
 // Layout:
-//   runtime state         <stateDir>/runc
+//   runtime state         <stateDir>/runc or <stateDir>/crun (each runtime its own: their state formats differ)
 //   cgroup parents made   <stateDir>/created-cgroups.json (only these are ever removed)
 //   pod records           <runDir>/pods/<uid>/pod.json, emptyDir volumes in <runDir>/pods/<uid>/volumes/
 //   bundles               <runDir>/bundles/<id>/{instance.json,config.json,conmon/,rootfs/,overlay/},
@@ -32,7 +32,7 @@
 
 import { rmSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import type { Container, Pod, PodStatus } from '../api/types.js';
 import { isSidecar } from '../api/types.js';
 import { derivedPodUID, planPodOnNode, type PodNodePlan } from '../plan/node.js';
@@ -69,6 +69,11 @@ function normRoot(root: string): string {
   return root.replace(/\/+$/, '');
 }
 
+/** The runtime's state directory's name: the binary's (runc, crun), so a host that switches keeps each one's containers apart. */
+function runtimeStateDirName(binary: string | undefined): string {
+  return basename(binary ?? 'runc');
+}
+
 export class PodWorker implements WorkerContext {
   readonly runtime: ContainerRuntime;
   readonly mounts: PodMounts;
@@ -95,7 +100,7 @@ export class PodWorker implements WorkerContext {
     this.exitDir = join(opts.runDir, 'exits');
     this.runtime =
       opts.containerRuntime ??
-      new OciRuntime({ stateDir: join(opts.stateDir, 'runc'), exitDir: this.exitDir, ...(opts.runtime ? { binary: opts.runtime } : {}), ...(opts.conmon ? { conmon: opts.conmon } : {}) });
+      new OciRuntime({ stateDir: join(opts.stateDir, runtimeStateDirName(opts.runtime)), exitDir: this.exitDir, ...(opts.runtime ? { binary: opts.runtime } : {}), ...(opts.conmon ? { conmon: opts.conmon } : {}) });
     if (this.runtime.exitDir !== this.exitDir) throw new PodWorkerError(`the container runtime writes exit files to ${this.runtime.exitDir}, the worker reads ${this.exitDir}`);
     this.mounts = opts.mounts ?? hostMounts;
     this.records = new PodRecords(opts.runDir);

@@ -19,10 +19,11 @@ import { ImageStore } from './images/store.js';
 import { KubeClient } from './kubeclient.js';
 import { AgentMetrics } from './metrics.js';
 import { cgroupRootProblem, NodeCgroups } from './nodecgroups.js';
+import type { CgroupManager } from './cgroups/manager.js';
 import { cgroupManagerFor } from './cgroups/select.js';
 import type { NodeFacts } from './nodeobject.js';
 import { probeHost, type HostProbe } from './runtime/hostprobe.js';
-import { Runc } from './runtime/runc.js';
+import { chooseOCIRuntime, probeRuntimeCandidate, type OCIRuntime, type OCIRuntimeChoice } from './runtime/runtimechoice.js';
 import { which } from './monitor/conmon.js';
 
 export interface AgentSettings {
@@ -39,6 +40,8 @@ export interface AgentSettings {
   cgroupRoot: string;
   singleProcessOOMKill?: boolean;
   oomGroupEmulation: boolean;
+  /** The OCI runtime: crun where it works, else runc (auto, the default), or the one named. */
+  containerRuntime?: OCIRuntimeChoice;
   evictionHard: string;
   gates: FeatureGates;
   endpoint: { host?: string; port: number };
@@ -115,6 +118,10 @@ export interface RuntimeContext {
   runDir: string;
   /** The node's addresses, primary first. */
   hostIPs: string[];
+  /** The OCI runtime containers run with (conmon's --runtime). */
+  ociRuntime: OCIRuntime;
+  /** The host's cgroup manager (v1 or v2), shared with the node cgroups and the agent. */
+  cgroups: CgroupManager;
 }
 
 export interface EvictionContext {
@@ -147,8 +154,10 @@ export async function assembleAgent(s: AgentSettings, hooks: AssembleHooks): Pro
   }
   progress('probing what this host can enforce…');
   const host = await probeHost();
-  if (host.cgroups.memoryVersion !== 1) throw new AgentSetupError('this agent enforces pods through cgroup v1 only so far; this host has the memory controller on cgroup v2');
-  for (const bin of ['runc', 'conmon']) if (!which(bin)) throw new AgentSetupError(`${bin} is not installed (apt-get install ${bin}; scripts/install-host-deps.sh does it)`);
+  if (!which('conmon')) throw new AgentSetupError('conmon is not installed (apt-get install conmon; scripts/install-host-deps.sh does it)');
+  const ociRuntime = chooseOCIRuntime(s.containerRuntime ?? 'auto', host.cgroups, { runc: probeRuntimeCandidate('runc', which), crun: probeRuntimeCandidate('crun', which) });
+  if (ociRuntime instanceof Error) throw new AgentSetupError(ociRuntime.message);
+  progress(`running containers with ${ociRuntime.name} ${ociRuntime.version} (${ociRuntime.binary})`);
   const node = agentNodeConfig(s, host);
   const dataDir = resolve(s.dataDir, 'agent');
   const stateDir = join(dataDir, 'state');
@@ -158,7 +167,6 @@ export async function assembleAgent(s: AgentSettings, hooks: AssembleHooks): Pro
   const images = new ImageStore(join(resolve(s.dataDir), 'images'));
   progress('making sure the busybox image is in the local image store…');
   await ensureBusyboxImage(images);
-  const runcVersion = (await new Runc({ root: join(stateDir, 'runc') }).version().catch(() => '')).replace(/^runc version /, '') || 'unknown';
   const evictionMemory = thresholds.find((t) => t.signal === 'memory.available');
   const facts: NodeFacts = {
     name: s.nodeName ?? defaultNodeName(),
@@ -173,17 +181,19 @@ export async function assembleAgent(s: AgentSettings, hooks: AssembleHooks): Pro
     architecture: hostArch(),
     machineID: hostMachineID(),
     bootID: hostBootID(),
-    containerRuntimeVersion: `runc://${runcVersion}`,
+    containerRuntimeVersion: `${ociRuntime.name}://${ociRuntime.version}`,
     capabilities: nodeCapabilities(node, host),
     ulimits: s.gates.ContainerUlimits,
   };
   const metrics = new AgentMetrics();
+  // One manager, chosen here from the host, for the node cgroups, the pod worker and OOM reports.
+  const cgroups = cgroupManagerFor(host.cgroups);
   const nodeCgroups = new NodeCgroups(s.cgroupRoot === '/' ? '' : s.cgroupRoot.replace(/\/+$/, ''), node, s.gates, {
-    cgroups: cgroupManagerFor(host.cgroups),
-    hierarchies: [...new Set([...Object.values(host.cgroups.v1), ...(host.cgroups.unified ? [host.cgroups.unified] : [])])],
+    cgroups,
+    hierarchies: cgroups.hierarchies(),
     createdFile: join(stateDir, 'node-cgroups-created.json'),
   });
-  const runtime = hooks.runtime({ node, host, gates: s.gates, images, metrics, cgroupRoot: s.cgroupRoot, stateDir, runDir, hostIPs: [facts.internalIP] });
+  const runtime = hooks.runtime({ node, host, gates: s.gates, images, metrics, cgroupRoot: s.cgroupRoot, stateDir, runDir, hostIPs: [facts.internalIP], ociRuntime, cgroups });
   const agent: Agent = new Agent({
     client: new KubeClient({ server: s.server, ca: s.ca, token: s.token, userAgent: `bulkhead-agent/${facts.name}` }),
     token: s.token,
@@ -193,6 +203,7 @@ export async function assembleAgent(s: AgentSettings, hooks: AssembleHooks): Pro
     runtime,
     metrics,
     nodeCgroups,
+    cgroups,
     ...(hooks.eviction ? { eviction: (a: Agent) => hooks.eviction!({ node, host, thresholds, nodeCgroups, gates: s.gates, runtime, agent: a }) } : {}),
     endpoint: { host: s.endpoint.host ?? facts.internalIP, port: s.endpoint.port },
     ...(s.resyncMs !== undefined ? { resyncMs: s.resyncMs } : {}),

@@ -3,7 +3,6 @@
 // where the host's CgroupManager says they are (v1: the memory hierarchy; v2: the one tree).
 
 import type { Pod } from '../api/types.js';
-import { cgroupManagerFor } from './cgroups/select.js';
 import { EvictionManager } from './eviction/manager.js';
 import { PodWorker } from './podworker.js';
 import type { PodAdmitter, PodRuntime } from './agent.js';
@@ -17,10 +16,11 @@ export function createPodRuntime(ctx: RuntimeContext): PodRuntime & PodWorker {
     node: ctx.node,
     host: ctx.host,
     gates: ctx.gates,
-    cgroups: cgroupManagerFor(ctx.host.cgroups),
+    cgroups: ctx.cgroups,
     images: ctx.images,
     metrics: ctx.metrics.oomConfig,
     hostIPs: ctx.hostIPs,
+    runtime: ctx.ociRuntime.binary,
   });
 }
 

@@ -5,6 +5,7 @@ import { Command } from 'commander';
 import { Quantity, QuantityError } from '../api/quantity.js';
 import { defaultEvictionHard, parseEvictionThresholds } from '../policy/eviction.js';
 import { cgroupRootProblem } from '../agent/nodecgroups.js';
+import { ociRuntimeChoices } from '../agent/runtime/runtimechoice.js';
 import type { FeatureGates } from '../api/featuregates.js';
 import type { AgentSettings } from '../agent/setup.js';
 import { UsageError } from './errors.js';
@@ -19,6 +20,7 @@ export interface AgentFlags {
   cgroupRoot: string;
   singleProcessOomKill?: string | boolean;
   oomGroupEmulation?: boolean;
+  containerRuntime: string;
   evictionHard: string;
   agentListen?: string;
 }
@@ -33,6 +35,7 @@ export function addAgentFlags(c: Command): Command {
     .option('--cgroup-root <path>', 'cgroup below which kubepods/ is made in every hierarchy', '/bulkhead')
     .option('--single-process-oom-kill [bool]', 'node default OOM kill mode for containers without oomKillMode: true = Single (cgroup v1 always kills single processes)')
     .option('--oom-group-emulation', 'on cgroup v1, emulate oomKillMode: Group by killing the rest of a container after its first OOM kill (otherwise Group containers are refused)')
+    .option('--container-runtime <runtime>', 'OCI runtime for containers: auto (crun when installed and this host\'s cgroups suit it, else runc), runc or crun; the Node shows it in nodeInfo.containerRuntimeVersion', 'auto')
     .option('--eviction-hard <thresholds>', 'hard eviction thresholds', defaultEvictionHard)
     .option('--agent-listen <host:port>', 'address of the agent endpoint (logs, metrics), like the kubelet\'s :10250 (default: <node-ip>:10250)');
 }
@@ -77,6 +80,8 @@ export function agentSettingsFromFlags(f: AgentFlags, gates: FeatureGates, dataD
   }
   const endpoint = f.agentListen ? parseHostPort('--agent-listen', f.agentListen) : { port: 10250 };
   const single = goBool('--single-process-oom-kill', f.singleProcessOomKill);
+  const containerRuntime = ociRuntimeChoices.find((c) => c === f.containerRuntime);
+  if (!containerRuntime) throw new UsageError(`invalid value "${f.containerRuntime}" for --container-runtime: one of ${ociRuntimeChoices.join(', ')}`);
   return {
     dataDir,
     ...(f.nodeName ? { nodeName: f.nodeName } : {}),
@@ -87,6 +92,7 @@ export function agentSettingsFromFlags(f: AgentFlags, gates: FeatureGates, dataD
     cgroupRoot: f.cgroupRoot,
     ...(single !== undefined ? { singleProcessOOMKill: single } : {}),
     oomGroupEmulation: !!f.oomGroupEmulation,
+    containerRuntime,
     evictionHard: f.evictionHard,
     gates,
     endpoint,

@@ -12,7 +12,7 @@ import { after, describe, it } from 'node:test';
 import { repoRoot } from './run.js';
 
 const realTools = ['bash', 'env', 'dirname', 'find'];
-const hostCommands = ['runc', 'busybox', 'conmon', 'unshare', 'mount'];
+const hostCommands = ['runc', 'crun', 'busybox', 'conmon', 'unshare', 'mount'];
 
 function which(cmd: string): string {
   const r = spawnSync('bash', ['-c', `command -v ${cmd}`], { encoding: 'utf8' });
@@ -53,7 +53,7 @@ function fakePath(opts: { uid: number; present: readonly string[]; aptInstalls: 
   script(join(bin, 'id'), `echo ${opts.uid}`);
   script(join(bin, 'node'), 'echo "node ran: $*"');
   const aptLog = join(bin, 'apt-get.log');
-  // Package names equal command names for the packages the rows leave out (runc, conmon).
+  // Package names equal command names for the packages the rows leave out (runc, crun, conmon).
   script(
     join(bin, 'apt-get'),
     `echo "$*" >> ${aptLog}\n${opts.aptInstalls ? `if [ "$1" = install ]; then shift; for p in "$@"; do case "$p" in -*) ;; *) printf '#!/bin/sh\\n' > ${bin}/$p; ${which('chmod')} +x ${bin}/$p ;; esac; done; fi` : ''}`,
@@ -71,7 +71,8 @@ describe('scripts/install-host-deps.sh --check lists the missing host packages, 
     { name: 'every command on PATH: nothing missing', present: hostCommands, code: 0, stdout: '' },
     { name: 'no runc on PATH: runc', present: hostCommands.filter((c) => c !== 'runc'), code: 1, stdout: 'runc\n' },
     { name: 'no busybox on PATH: the package busybox-static', present: hostCommands.filter((c) => c !== 'busybox'), code: 1, stdout: 'busybox-static\n' },
-    { name: 'a fresh machine (only unshare and mount): runc busybox-static conmon', present: ['unshare', 'mount'], code: 1, stdout: 'runc busybox-static conmon\n' },
+    { name: 'no crun on PATH: crun', present: hostCommands.filter((c) => c !== 'crun'), code: 1, stdout: 'crun\n' },
+    { name: 'a fresh machine (only unshare and mount): runc crun busybox-static conmon', present: ['unshare', 'mount'], code: 1, stdout: 'runc crun busybox-static conmon\n' },
   ];
   for (const row of rows) {
     it(row.name, () => {
