@@ -8,7 +8,7 @@
 // pass. Container exits are noticed from conmon's exit files (fs.watch on the exit directory),
 // so no pod is polled through the runtime more often than every `resyncMs`.
 
-import { existsSync, mkdirSync, readdirSync, watch, type FSWatcher } from 'node:fs';
+import { existsSync, mkdirSync, watch, type FSWatcher } from 'node:fs';
 import type { FeatureGates } from '../api/featuregates.js';
 import { stableJSON } from '../api/stablejson.js';
 import type { KubeObject, Pod, PodCondition, PodStatus } from '../api/types.js';
@@ -21,9 +21,7 @@ import { KubeClient, KubeError, type WatchHandle } from './kubeclient.js';
 import { AgentMetrics } from './metrics.js';
 import { NodeCgroups } from './nodecgroups.js';
 import type { NodeFacts, NodeHealth } from './nodeobject.js';
-import { KmsgOOMWatcher, type OOMKill } from './oom/kmsg.js';
-import { emulateGroupKill } from './oom/groupkill.js';
-import { MemoryEventsWatcher, OOMKillCorrelator, oomKillingMessages, type OOMCounts } from './oom/memoryevents.js';
+import { OOMReporter } from './oom/reporter.js';
 import { NodeRegistration } from './registration.js';
 
 // The pod worker's own types: one definition of what a sync reports and whom a memcg belongs to.
@@ -119,11 +117,7 @@ export class Agent {
   private registration?: NodeRegistration;
   private watchHandle?: WatchHandle;
   private exitWatcher?: FSWatcher;
-  private oom?: KmsgOOMWatcher;
-  /** cgroup v2: the container cgroups' memory.events, and kmsg's names for their kills. */
-  private memEvents?: MemoryEventsWatcher;
-  private readonly correlator = new OOMKillCorrelator();
-  private scanQueued = false;
+  private oom?: OOMReporter;
   private endpoint?: { port: number; close(): Promise<void> };
   private eviction?: PodAdmitter;
   private resyncTimer?: NodeJS.Timeout;
@@ -177,26 +171,18 @@ export class Agent {
       this.eviction = o.eviction(this);
       this.eviction.start();
     }
-    const v2 = o.oomWatcher !== false && o.cgroups?.version === 2;
     if (o.oomWatcher !== false) {
-      // On v2 kmsg only names the processes memory.events counts (onMemoryEvents reports them).
-      const onKill = v2 ? (k: OOMKill) => this.correlator.kmsg(k) : (k: OOMKill) => void this.onOOMKill(k).catch((e: unknown) => this.log(`OOM report: ${errText(e)}`));
-      this.oom = new KmsgOOMWatcher(onKill);
-      try {
-        this.oom.start();
-      } catch (e) {
-        this.log(
-          v2
-            ? `cannot read /dev/kmsg (${errText(e)}): OOM kills are seen from memory.events, without the killed process's name`
-            : `cannot read /dev/kmsg (${errText(e)}): OOM kills will only be seen from exit codes and memory.oom_control`,
-        );
-        this.oom = undefined;
-      }
-    }
-    if (v2) {
-      this.memEvents = new MemoryEventsWatcher(this.log);
-      // Containers already running were adopted: their earlier kills were reported (or missed) before.
-      this.scanContainerCgroups('current');
+      this.oom = new OOMReporter({
+        runtime: o.runtime,
+        ...(o.cgroups ? { cgroups: o.cgroups } : {}),
+        ...(o.nodeCgroups ? { kubepods: o.nodeCgroups.kubepods } : {}),
+        metrics: this.metrics,
+        pod: (uid) => this.pods.get(uid)?.pod,
+        record: this.record,
+        kick: (uid) => this.kick(uid),
+        log: this.log,
+      });
+      this.oom.start();
     }
     mkdirSync(o.runtime.exitDir, { recursive: true });
     this.exitWatcher = watch(o.runtime.exitDir, (_type, file) => {
@@ -208,7 +194,7 @@ export class Agent {
     await this.synced;
     this.resyncTimer = setInterval(() => {
       for (const uid of this.pods.keys()) this.kick(uid);
-      this.queueContainerScan();
+      this.oom?.containersChanged();
     }, o.resyncMs ?? 30_000);
     this.resyncTimer.unref();
   }
@@ -220,7 +206,6 @@ export class Agent {
     this.watchHandle?.stop();
     this.exitWatcher?.close();
     this.oom?.stop();
-    this.memEvents?.stop();
     this.eviction?.stop();
     if (this.resyncTimer) clearInterval(this.resyncTimer);
     for (const e of this.pods.values()) if (e.timer) clearTimeout(e.timer);
@@ -399,7 +384,7 @@ export class Agent {
           e.again = false;
           await this.work(e);
           // A sync may have started or removed containers: their memory.events are (un)watched.
-          this.queueContainerScan();
+          this.oom?.containersChanged();
         } while (e.again && !this.stopped);
       } catch (err) {
         this.log(`pod ${e.pod.metadata.namespace}/${e.pod.metadata.name}: ${errText(err)}`);
@@ -529,7 +514,7 @@ export class Agent {
   }
 
   // ------------------------------------------------------------------------------------------
-  // Logs and OOM kills
+  // Logs
 
   private findPod(namespace: string, name: string): PodEntry | undefined {
     for (const e of this.pods.values()) if (e.pod.metadata.namespace === namespace && e.pod.metadata.name === name) return e;
@@ -546,113 +531,5 @@ export class Agent {
     const cs = [...(e?.status?.initContainerStatuses ?? []), ...(e?.status?.containerStatuses ?? [])].find((c) => c.name === container);
     const reason = cs?.state?.waiting?.reason ?? 'ContainerCreating';
     return { missing: `container "${container}" in pod "${pod}" is waiting to start: ${reason}`, running };
-  }
-
-  private async onOOMKill(k: OOMKill): Promise<void> {
-    const owner = this.opts.runtime.containerByMemcg(k.taskMemcg);
-    if (!owner) return;
-    const started = performance.now();
-    // The group kill first, in this same tick: everything below may wait (runc state takes
-    // 4–28 ms here, more under load), and the rest of a Group container must not run on.
-    const groupKill = emulateGroupKill(owner);
-    this.metrics.oomEvent(owner.oomKillMode);
-    const entry = this.pods.get(owner.podUID);
-    const pod = entry?.pod;
-    if (groupKill) {
-      const r = await groupKill.catch((err: unknown) => {
-        this.log(`group kill of ${owner.cgroupDir}: ${errText(err)}`);
-        return undefined;
-      });
-      const ms = performance.now() - started;
-      if (r) this.metrics.groupKillEmulated(ms / 1000);
-      if (pod) {
-        this.record(pod, 'Warning', 'OOMKilling', `Memory cgroup out of memory: Killed process ${k.pid} (${k.task}) in container ${owner.container}; oomKillMode Group (emulated): killed the rest of the container (${r ? `${r.killed.length} more, in ${ms.toFixed(1)} ms` : 'failed'})`);
-      }
-    } else if (pod) {
-      const initPid = await this.opts.runtime.containerPid(owner.containerID).catch(() => undefined);
-      const wasInit = initPid === undefined || initPid === k.pid;
-      if (!wasInit) this.record(pod, 'Warning', 'OOMKilling', `Memory cgroup out of memory: Killed process ${k.pid} (${k.task}) in container ${owner.container}; oomKillMode ${owner.oomKillMode}: the container keeps running`);
-    }
-    if (entry) this.kick(entry.uid);
-  }
-
-  // ------------------------------------------------------------------------------------------
-  // cgroup v2: OOM kills from the container cgroups' memory.events
-
-  private queueContainerScan(): void {
-    if (!this.memEvents || this.scanQueued || this.stopped) return;
-    this.scanQueued = true;
-    setImmediate(() => {
-      this.scanQueued = false;
-      if (!this.stopped) this.scanContainerCgroups('zero');
-    });
-  }
-
-  /** Watches the memory.events of every container cgroup there is now, and of no other. */
-  private scanContainerCgroups(from: 'current' | 'zero'): void {
-    const w = this.memEvents;
-    const cg = this.opts.cgroups;
-    if (!w || !cg) return;
-    let found: { owner: MemcgOwner; cgroupPath: string }[];
-    try {
-      found = this.opts.runtime.runningContainers?.() ?? this.findContainerCgroups(cg);
-    } catch (e) {
-      this.log(`listing container cgroups: ${errText(e)}`);
-      return;
-    }
-    const ids = new Set<string>();
-    for (const { owner, cgroupPath } of found) {
-      const file = cg.oomEventsFile(cgroupPath);
-      if (!file) continue;
-      ids.add(owner.containerID);
-      w.add(owner.containerID, file, (delta) => void this.onMemoryEvents(owner, cgroupPath, delta).catch((e: unknown) => this.log(`OOM report: ${errText(e)}`)), from);
-    }
-    for (const id of w.ids()) if (!ids.has(id)) w.delete(id);
-  }
-
-  /** The container cgroups below kubepods: `[<qos>/]pod<uid>/<id>`, each asked of containerByMemcg. */
-  private findContainerCgroups(cg: CgroupManager): { owner: MemcgOwner; cgroupPath: string }[] {
-    const kubepods = this.opts.nodeCgroups?.kubepods;
-    if (kubepods === undefined) return [];
-    const out: { owner: MemcgOwner; cgroupPath: string }[] = [];
-    const walk = (path: string, depth: number): void => {
-      let names: string[];
-      try {
-        names = readdirSync(cg.memoryDir(path), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
-      } catch {
-        return;
-      }
-      for (const n of names) {
-        const p = `${path}/${n}`;
-        const owner = this.opts.runtime.containerByMemcg(p);
-        if (owner) out.push({ owner, cgroupPath: p });
-        else if (depth < 2) walk(p, depth + 1);
-      }
-    };
-    walk(kubepods, 0);
-    return out;
-  }
-
-  /**
-   * A rise of a container's OOM counters (memory.events says that and how often; kmsg names the
-   * victims when it could be read). Group is the kernel's (memory.oom.group): nothing to emulate.
-   */
-  private async onMemoryEvents(owner: MemcgOwner, cgroupPath: string, delta: OOMCounts): Promise<void> {
-    // The kernel logs a kill right after it counts it: take whatever kmsg has by now.
-    this.oom?.drain();
-    const report = this.correlator.take(cgroupPath, delta);
-    for (let i = 0; i < report.events; i++) this.metrics.oomEvent(owner.oomKillMode);
-    const entry = this.pods.get(owner.podUID);
-    const pod = entry?.pod;
-    if (pod) {
-      let livingInitPid: number | undefined;
-      if (report.groupKills === 0) {
-        const initPid = await this.opts.runtime.containerPid(owner.containerID).catch(() => undefined);
-        if (initPid !== undefined && this.opts.cgroups?.pidIn(initPid, cgroupPath)) livingInitPid = initPid;
-      }
-      const target = { container: owner.container, oomKillMode: owner.oomKillMode, ...(livingInitPid !== undefined ? { livingInitPid } : {}) };
-      for (const message of oomKillingMessages(target, report)) this.record(pod, 'Warning', 'OOMKilling', message);
-    }
-    if (entry) this.kick(entry.uid);
   }
 }

@@ -171,6 +171,11 @@ async function plan(c: UpCluster, file: string, extra: string[] = []): Promise<P
 const limitLabel: Record<string, string> = { RLIMIT_NOFILE: 'Max open files', RLIMIT_CORE: 'Max core file size', RLIMIT_MEMLOCK: 'Max locked memory', RLIMIT_NPROC: 'Max processes', RLIMIT_STACK: 'Max stack size' };
 const shown = (v: number | string) => (v === 'unlimited' || v === -1 ? 'unlimited' : String(v));
 
+/** What the kernel counted, in the CI log: the lane's proof is the kernel's own counters, not only our reading of them. */
+function kernelSaid(what: string, counters: Record<string, number | undefined>): void {
+  console.log(`kernel: ${what}: memory.events ${Object.entries(counters).map(([k, v]) => `${k} ${v}`).join(', ')}`);
+}
+
 describe('end to end on cgroup v2 (scripts/vm.sh guest): the OOM kill mode test plan, cgroup values, oom_score_adj and ulimits', skip, () => {
   let c: UpCluster;
 
@@ -228,6 +233,7 @@ describe('end to end on cgroup v2 (scripts/vm.sh guest): the OOM kill mode test 
       assert.equal(done.status.phase, 'Failed', 'restartPolicy Never');
       const ev = follow.last();
       assert.ok(ev, `memory.events of ${dir} was read`);
+      kernelSaid('Group container db', ev);
       assert.equal(ev.oom_group_kill, 1, `memory.events: ${JSON.stringify(ev)}`);
       // Each process the group kill took is an OOM kill of its own (the kernel counts the victim
       // once more): the shell, both sleeps and the hog, not the shell alone.
@@ -249,6 +255,7 @@ describe('end to end on cgroup v2 (scripts/vm.sh guest): the OOM kill mode test 
     assert.match(ev.message, /Killed process \d+ \(tail\) in container web; oomKillMode Single/);
     assert.equal(ev.type, 'Warning');
     const counters = parseMemoryEvents(readFileSync(`${dir}/memory.events`, 'utf8'));
+    kernelSaid('Single container web', counters);
     assert.ok(counters.oom_kill! >= 1, JSON.stringify(counters));
     assert.equal(counters.oom_group_kill, 0, JSON.stringify(counters));
     const left = procs(dir);
@@ -281,6 +288,8 @@ describe('end to end on cgroup v2 (scripts/vm.sh guest): the OOM kill mode test 
     } finally {
       follow.stop();
     }
+    kernelSaid('mixed pod, Group container', groupEvents ?? {});
+    kernelSaid('mixed pod, Single container', parseMemoryEvents(readFileSync(`${single}/memory.events`, 'utf8')));
     assert.equal(groupEvents?.oom_group_kill, 1, JSON.stringify(groupEvents));
     const ev = await c.until('the Single container\'s OOMKilling event', async () => (await events(c, 'mixed')).find((e) => e.reason === 'OOMKilling' && /in container single/.test(e.message)), WAIT);
     assert.match(ev.message, /Killed process \d+ \(tail\) in container single; oomKillMode Single/);
@@ -298,6 +307,12 @@ describe('end to end on cgroup v2 (scripts/vm.sh guest): the OOM kill mode test 
     await hogProcesses(c, dir);
     await trigger(c, dir);
     const done = await podWhen(c, 'init-oom', 'init terminated', (q) => Boolean(containerStatus(q, 'init', true)?.state.terminated));
+    // The terminated container's cgroup may be gone by now; its counters then live on in the pod's memory.events.
+    try {
+      kernelSaid('init container (pod cgroup)', parseMemoryEvents(readFileSync(`${podCgroupDir(c, done)}/memory.events`, 'utf8')));
+    } catch {
+      // the pod cgroup went with the pod
+    }
     const t = containerStatus(done, 'init', true)!.state.terminated!;
     assert.deepEqual({ exitCode: t.exitCode, reason: t.reason }, { exitCode: 137, reason: 'OOMKilled' });
     const failed = await podWhen(c, 'init-oom', 'phase Failed', (q) => q.status.phase === 'Failed');
@@ -319,6 +334,7 @@ describe('end to end on cgroup v2 (scripts/vm.sh guest): the OOM kill mode test 
       for (const [f, v] of Object.entries(want.cgroup)) assert.equal(readCg(dir, f), v, `${pp.name}: container cgroup ${f}`);
       const pids = procs(dir);
       assert.ok(pids.length > 0, `${dir} has processes`);
+      console.log(`kernel: ${pp.name} (${pp.qosClass}) pid ${pids[0]}: oom_score_adj ${readFileSync(`/proc/${pids[0]}/oom_score_adj`, 'utf8').trim()}, Max open files ${JSON.stringify(limitsRow(pids[0]!, 'Max open files'))}, memory.oom.group ${readCg(dir, 'memory.oom.group')}`);
       for (const pid of pids) {
         assert.equal(readFileSync(`/proc/${pid}/oom_score_adj`, 'utf8').trim(), String(want.oomScoreAdj), `${pp.name}: oom_score_adj of ${pid} (${comm(pid)})`);
         for (const r of want.rlimits) assert.deepEqual(limitsRow(pid, limitLabel[r.type]!), { soft: shown(r.soft), hard: shown(r.hard) }, `${pp.name}: ${r.type} of ${pid}`);
