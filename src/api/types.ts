@@ -362,6 +362,8 @@ export interface PodStatus {
   podIP?: string;
   podIPs?: { ip: string }[];
   startTime?: string;
+  /** Set by the scheduler when this pod preempted pods on that node. */
+  nominatedNodeName?: string;
   initContainerStatuses?: ContainerStatus[];
   containerStatuses?: ContainerStatus[];
   ephemeralContainerStatuses?: ContainerStatus[];

@@ -2,8 +2,9 @@
 // HTTP handler (subresources.ts) and the in-process scheduler alike, as upstream's
 // BindingREST: a pod that already has a node, or is being deleted, cannot be bound (409); the
 // Binding's annotations are copied onto the pod, and PodScheduled=True is set in the same
-// write (a watcher never sees a bound pod without it). A write that lost a race with another
-// update is retried on the fresh object. Like upstream's assignPod (a storage update that
+// write (a watcher never sees a bound pod without it), which also clears
+// status.nominatedNodeName (ClearingNominatedNodeNameAfterBinding, on by default since 1.35). A
+// write that lost a race with another update is retried on the fresh object. Like upstream's assignPod (a storage update that
 // bypasses the field manager), binding records no managedFields.
 
 import { updatePodCondition } from '../api/podconditions.js';
@@ -32,11 +33,12 @@ export async function bindPod(api: Api, namespace: string, name: string, node: s
       throw statusErrors.conflict(bindingGR, name, `pod ${name} is already assigned to node "${pod.spec.nodeName}"`);
     }
     const annotations = opts.annotations && Object.keys(opts.annotations).length ? { ...(pod.metadata.annotations ?? {}), ...opts.annotations } : pod.metadata.annotations;
+    const { nominatedNodeName: _cleared, ...status } = pod.status ?? {};
     const next: Pod = {
       ...pod,
       metadata: { ...pod.metadata, ...(annotations ? { annotations } : {}) },
       spec: { ...pod.spec, nodeName: node },
-      status: { ...(pod.status ?? {}), conditions: updatePodCondition(pod.status?.conditions ?? [], { type: 'PodScheduled', status: 'True' }, timestamp(api.now())).conditions },
+      status: { ...status, conditions: updatePodCondition(pod.status?.conditions ?? [], { type: 'PodScheduled', status: 'True' }, timestamp(api.now())).conditions },
     };
     try {
       return (await api.update(def, namespace, name, next, { ...req, managedFieldsDone: true }, 'binding')) as Pod;

@@ -22,6 +22,19 @@
 // no node at all the message is "no nodes available to schedule pods". It is tried again when a
 // node appears or changes in a way that matters to scheduling, when a bound pod goes away or
 // finishes, when its own spec or labels change, and every `resyncMs`.
+//
+// Preemption, as kube-scheduler's DefaultPreemption carries it out (the rules are in
+// src/scheduler/preemption.ts; preemption.go's prepareCandidate and PreemptPod, schedule_one.go's
+// handleSchedulingFailure): when a pod fits nowhere and removing lower-priority pods from a node
+// would make room, each victim not already being deleted gets the condition
+// DisruptionTarget=True/PreemptionByScheduler ("<schedulerName>: preempting to accommodate a
+// higher priority pod") through its status, then a DELETE with its own grace period, then a
+// Normal event Preempted ("Preempted by pod <uid> on node <node>", action Preempting); pods of
+// lower priority nominated to that node lose their nomination. The preemptor then gets its
+// FailedScheduling event (the FitError without a preemption message) and, in one status write,
+// PodScheduled=False and status.nominatedNodeName. Pods nominated to a node count there against
+// pods of lower or equal priority. When the victims are gone the preemptor is tried again, its
+// nominated node first, and bound; the binding clears nominatedNodeName.
 
 import { updatePodCondition, type ConditionUpdate } from '../api/podconditions.js';
 import type { KubeObject, Node, Pod } from '../api/types.js';
@@ -32,6 +45,7 @@ import { StatusError } from '../apiserver/status.js';
 import { bindPod } from '../apiserver/binding.js';
 import { isActivePod } from '../scheduler/filters.js';
 import { pickNode, type ScheduleDecision } from '../scheduler/pick.js';
+import { DisruptionTarget, lowerPriorityNominatedPods, preemptedEventMessage, preemptionConditionMessage, ReasonPreemptionByScheduler, type Candidate } from '../scheduler/preemption.js';
 import { ApiEventRecorder } from './events.js';
 import { TokenBucket } from './ratelimit.js';
 import { KeyedQueue } from './queue.js';
@@ -41,6 +55,9 @@ export const defaultSchedulerName = 'default-scheduler';
 
 /** The pod cache index of active pods by the node they are bound to. */
 export const activePodsByNodeIndex = 'scheduler/active-by-node';
+
+/** The pod cache index of pending pods by the node they are nominated to (status.nominatedNodeName). */
+export const nominatedPodsByNodeIndex = 'scheduler/nominated-by-node';
 
 /** kube-scheduler's DefaultPodMaxInUnschedulablePodsDuration: an unschedulable pod is retried at least this often. */
 export const defaultResyncMs = 5 * 60_000;
@@ -107,15 +124,20 @@ function boundActiveNode(p: Pod): string | undefined {
   return p.spec.nodeName && isActivePod(p) ? p.spec.nodeName : undefined;
 }
 
-/** The pods of each node as pickNode reads them, taken from the index only for the nodes it asks about. */
+/** A pending pod's nominated node (the nominator's view: kube-scheduler's queue holds pods not yet bound). */
+function nominatedNode(p: Pod): string | undefined {
+  return !p.spec.nodeName && isActivePod(p) && p.status?.nominatedNodeName ? p.status.nominatedNodeName : undefined;
+}
+
+/** The pods of each node as pickNode reads them, taken from an index only for the nodes it asks about. */
 class PodsOnNodes extends Map<string, readonly Pod[]> {
-  constructor(private readonly pods: ObjectCache<Pod>) {
+  constructor(private readonly pods: ObjectCache<Pod>, private readonly index = activePodsByNodeIndex) {
     super();
   }
 
   override get(node: string): readonly Pod[] {
     let list = super.get(node);
-    if (!list) super.set(node, (list = [...this.pods.byIndex(activePodsByNodeIndex, node).values()]));
+    if (!list) super.set(node, (list = [...this.pods.byIndex(this.index, node).values()]));
     return list;
   }
 }
@@ -167,6 +189,7 @@ export class SchedulerController {
     const pods = (this.pods = await this.cache<Pod>(this.opts.pods, 'pods', { keep: isActivePod, transform: stripManagedFields }));
     const nodes = (this.nodes = await this.cache(this.opts.nodes, 'nodes'));
     pods.addIndex(activePodsByNodeIndex, boundActiveNode);
+    pods.addIndex(nominatedPodsByNodeIndex, nominatedNode);
     this.unsubscribe.push(pods.subscribe((type, p, old) => this.onPod(type, p, old)));
     this.unsubscribe.push(nodes.subscribe((type, n) => this.onNode(type, n)));
     for (const { obj } of nodes.values()) this.nodeFingerprints.set(obj.metadata.name ?? '', nodeFingerprint(obj));
@@ -180,10 +203,12 @@ export class SchedulerController {
     if (type === 'DELETED') {
       this.unschedulable.delete(key);
       this.events.forget(p.metadata.uid);
-      // A bound pod going away frees its node's resources.
-      if (boundActiveNode(p)) this.retryUnschedulable();
+      // A bound pod going away frees its node's resources; so does a nominated one.
+      if (boundActiveNode(p) || nominatedNode(p)) this.retryUnschedulable();
       return;
     }
+    // A pod losing its nomination gives the room it held back to the others.
+    if (old && nominatedNode(old) && nominatedNode(old) !== nominatedNode(p)) this.retryUnschedulable();
     if (this.responsibleFor(p)) {
       // Our own status writes (the PodScheduled condition) change nothing that matters.
       if (!this.unschedulable.has(key) || !old || !this.responsibleFor(old) || schedulingInputsChanged(old, p)) this.queue.add(key);
@@ -235,7 +260,7 @@ export class SchedulerController {
       return;
     }
     const nodes = Array.from(this.nodes.values(), (c) => c.obj);
-    const decision = pickNode(pod, nodes, new PodsOnNodes(this.pods), this.api.gates);
+    const decision = pickNode(pod, nodes, new PodsOnNodes(this.pods), this.api.gates, new PodsOnNodes(this.pods, nominatedPodsByNodeIndex));
     this.opts.onDecision?.(pod, decision);
     if (decision.node) {
       await this.limiter.take();
@@ -257,32 +282,79 @@ export class SchedulerController {
     }
     const message = decision.message!;
     this.unschedulable.add(key);
+    // The PostFilter runs before the failure is recorded, as in kube-scheduler's scheduling cycle.
+    if (decision.preemption) await this.prepareCandidate(pod, decision.preemption);
+    if (this.stopped) return;
     this.events.record(pod, 'Warning', 'FailedScheduling', 'Scheduling', message);
-    await this.setScheduledCondition(namespace, name, { type: 'PodScheduled', status: 'False', reason: 'Unschedulable', message });
+    await this.setPodStatus(namespace, name, { type: 'PodScheduled', status: 'False', reason: 'Unschedulable', message }, decision.nominatedNodeName);
   }
 
-  /** Sets the PodScheduled condition through the status subresource, when it changes (a rate-limited request). */
-  private async setScheduledCondition(namespace: string, name: string, cond: ConditionUpdate): Promise<void> {
+  /**
+   * prepareCandidate: preempts the victims not already being deleted (condition, graceful
+   * delete, event), then takes the node away from the lower-priority pods nominated to it.
+   */
+  private async prepareCandidate(preemptor: Pod, c: Candidate): Promise<void> {
+    const def = this.api.def('pods');
+    const schedulerName = preemptor.spec.schedulerName ?? defaultSchedulerName;
+    for (const victim of c.victims) {
+      if (victim.metadata.deletionTimestamp || this.stopped) continue;
+      const ns = victim.metadata.namespace ?? '';
+      const vname = victim.metadata.name ?? '';
+      const marked = await this.setPodStatus(ns, vname, { type: DisruptionTarget, status: 'True', reason: ReasonPreemptionByScheduler, message: preemptionConditionMessage(schedulerName) }, undefined, victim.metadata.uid);
+      if (marked === 'gone') continue;
+      await this.limiter.take();
+      if (this.stopped) return;
+      try {
+        // No grace period given: the victim's own terminationGracePeriodSeconds.
+        await this.api.delete(def, ns, vname, { preconditions: { uid: victim.metadata.uid } }, { ...schedulerUser, warnings: [] });
+      } catch (e) {
+        // Already deleted (or replaced by a pod of the same name): nothing to preempt.
+        if (e instanceof StatusError && (e.code === 404 || e.code === 409)) continue;
+        throw e;
+      }
+      this.events.record(victim, 'Normal', 'Preempted', 'Preempting', preemptedEventMessage(preemptor.metadata.uid ?? '', c.node));
+    }
+    const nominated = [...this.pods!.byIndex(nominatedPodsByNodeIndex, c.node).values()];
+    for (const p of lowerPriorityNominatedPods(preemptor, nominated)) {
+      if (this.stopped) return;
+      await this.setPodStatus(p.metadata.namespace ?? '', p.metadata.name ?? '', undefined, '');
+    }
+  }
+
+  /**
+   * Writes a pod's status through the status subresource (a rate-limited request) when it
+   * changes: `cond` set (as UpdatePodCondition does) and, when `nominated` is given, its
+   * nominatedNodeName ('' removes it). 'gone' when the pod (of that uid) no longer exists.
+   */
+  private async setPodStatus(namespace: string, name: string, cond: ConditionUpdate | undefined, nominated?: string, uid?: string): Promise<'done' | 'gone'> {
     const def = this.api.def('pods');
     for (let attempt = 0; attempt < 5; attempt++) {
       const pod = this.pods?.get(namespace, name)?.obj;
-      if (!pod) return;
-      const { conditions, changed } = updatePodCondition(pod.status?.conditions ?? [], cond, timestamp(this.api.now()));
-      if (!changed) return;
+      if (!pod || (uid && pod.metadata.uid !== uid)) return 'gone';
+      const now = timestamp(this.api.now());
+      const { conditions, changed } = cond ? updatePodCondition(pod.status?.conditions ?? [], cond, now) : { conditions: pod.status?.conditions, changed: false };
+      const nominationChanged = nominated !== undefined && (pod.status?.nominatedNodeName ?? '') !== nominated;
+      if (!changed && !nominationChanged) return 'done';
       await this.limiter.take();
-      if (this.stopped) return;
+      if (this.stopped) return 'done';
       // The pod may have changed while this waited for its turn.
       if (this.pods?.get(namespace, name)?.obj !== pod) continue;
+      const status = { ...(pod.status ?? {}), ...(conditions ? { conditions } : {}) };
+      if (nominated !== undefined) {
+        if (nominated) status.nominatedNodeName = nominated;
+        else delete status.nominatedNodeName;
+      }
       try {
         // Guarded by the cached resourceVersion: a newer status is read again, never overwritten.
-        await this.api.update(def, namespace, name, { ...pod, status: { ...(pod.status ?? {}), conditions } } as Pod, { ...schedulerUser, warnings: [] }, 'status');
-        return;
+        await this.api.update(def, namespace, name, { ...pod, status } as Pod, { ...schedulerUser, warnings: [] }, 'status');
+        return 'done';
       } catch (e) {
-        if (e instanceof StatusError && e.code === 404) return;
+        if (e instanceof StatusError && e.code === 404) return 'gone';
         if (e instanceof StatusError && e.code === 409) continue;
         throw e;
       }
     }
+    return 'done';
   }
 
   /** Resolves when no scheduling attempt is queued or running and every event is written. */

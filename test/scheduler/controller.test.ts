@@ -208,3 +208,94 @@ describe('SchedulerController on watch caches', () => {
     assert.equal(p.status?.conditions?.find((c) => c.type === 'PodScheduled'), undefined);
   });
 });
+
+describe('SchedulerController preemption (DefaultPreemption)', () => {
+  let dir: string;
+  let s: RunningServer;
+  const pods = () => s.api.def('pods');
+  const create = (p: Pod) => s.api.create(pods(), 'default', { ...p, metadata: { name: p.metadata.name } } as KubeObject, { ...admin, warnings: [] });
+  const get = (name: string) => s.api.get<Pod>(pods(), 'default', name);
+  const exists = async (name: string) => (await s.api.list(pods(), 'default')).items.some((p) => p.metadata?.name === name);
+  const events = async (reason: string, name: string) => ((await s.api.list(s.api.def('events'), 'default')).items as Event[]).filter((e) => e.reason === reason && e.involvedObject.name === name);
+
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'bulkhead-preempt-'));
+    s = await startServer({ dataDir: join(dir, 'data'), store: 'memory:', port: 0 });
+    await s.api.create(s.api.def('nodes'), undefined, node('small', { cpu: '2', memory: '1Gi', pods: '110' }), { ...admin, warnings: [] });
+  });
+
+  after(async () => {
+    await s?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('preempts the fewest lowest-priority pods, nominates the node, and binds once the victims are gone', async () => {
+    // The node fills up: 400Mi + 400Mi + 200Mi of 1Gi.
+    await create(pod('low-a', { memory: '400Mi' }, { priority: 10, terminationGracePeriodSeconds: 7 }));
+    await create(pod('low-b', { memory: '400Mi' }, { priority: 20 }));
+    await create(pod('mid', { memory: '200Mi' }, { priority: 1000 }));
+    for (const n of ['low-a', 'low-b', 'mid']) await waitFor(`${n} bound`, async () => (await get(n)).spec.nodeName || undefined);
+
+    // 400Mi at priority 500: removing low-a alone makes room (low-b, of higher priority, is reprieved).
+    await create(pod('urgent', { memory: '400Mi' }, { priority: 500 }));
+    const victim = await waitFor('low-a marked for deletion', async () => {
+      const p = await get('low-a');
+      return p.metadata.deletionTimestamp ? p : undefined;
+    });
+    // A graceful delete with the victim's own grace period.
+    assert.equal(victim.metadata.deletionGracePeriodSeconds, 7);
+    const cond = victim.status?.conditions?.find((c) => c.type === 'DisruptionTarget');
+    assert.deepEqual([cond?.status, cond?.reason, cond?.message], ['True', 'PreemptionByScheduler', 'default-scheduler: preempting to accommodate a higher priority pod']);
+    const urgent = await waitFor('urgent nominated', async () => {
+      const p = await get('urgent');
+      return p.status?.nominatedNodeName ? p : undefined;
+    });
+    assert.equal(urgent.status?.nominatedNodeName, 'small');
+    assert.equal(urgent.spec.nodeName, undefined);
+    const sched = urgent.status?.conditions?.find((c) => c.type === 'PodScheduled');
+    assert.deepEqual([sched?.status, sched?.reason, sched?.message], ['False', 'Unschedulable', '0/1 nodes are available: 1 Insufficient memory.']);
+    for (const n of ['low-b', 'mid']) assert.equal((await get(n)).metadata.deletionTimestamp, undefined, `${n} is not a victim`);
+
+    await s.scheduler!.idle();
+    const preempted = await events('Preempted', 'low-a');
+    assert.deepEqual(
+      preempted.map((e) => [e.type, e.reason, e.message, e.source?.component, e.action]),
+      [['Normal', 'Preempted', `Preempted by pod ${urgent.metadata.uid} on node small`, 'default-scheduler', 'Preempting']],
+    );
+    assert.deepEqual((await events('FailedScheduling', 'urgent')).map((e) => e.message), ['0/1 nodes are available: 1 Insufficient memory.']);
+
+    // Tried again while its victim terminates: it waits, preempting nothing more.
+    s.scheduler!.resyncAll();
+    await s.scheduler!.idle();
+    const waiting = (await get('urgent')).status?.conditions?.find((c) => c.type === 'PodScheduled');
+    assert.equal(waiting?.message, '0/1 nodes are available: 1 Insufficient memory. preemption: not eligible due to a terminating pod on the nominated node.');
+    assert.equal((await get('urgent')).status?.nominatedNodeName, 'small');
+    assert.equal((await events('Preempted', 'low-a')).length, 1);
+    assert.equal((await get('low-b')).metadata.deletionTimestamp, undefined);
+
+    // A pod of lower priority cannot take the room the nominated pod holds.
+    await create(pod('filler', { memory: '300Mi' }, { priority: 0 }));
+    await waitFor('filler reported', async () => ((await events('FailedScheduling', 'filler')).length ? true : undefined));
+    assert.equal((await get('filler')).spec.nodeName, undefined);
+
+    // The node finishes the victim (as the agent does after stopping its containers).
+    await s.api.delete(pods(), 'default', 'low-a', { gracePeriodSeconds: 0 }, { ...admin, warnings: [] });
+    assert.equal(await exists('low-a'), false);
+    const bound = await waitFor('urgent bound', async () => {
+      const p = await get('urgent');
+      return p.spec.nodeName ? p : undefined;
+    });
+    assert.equal(bound.spec.nodeName, 'small');
+    // The binding clears the nomination.
+    assert.equal(bound.status?.nominatedNodeName, undefined);
+    assert.equal(bound.status?.conditions?.find((c) => c.type === 'PodScheduled')?.status, 'True');
+  });
+
+  it('preemptionPolicy Never: reports, preempts nothing, nominates nowhere', async () => {
+    await create(pod('polite', { memory: '900Mi' }, { priority: 2000, preemptionPolicy: 'Never' }));
+    const cond = await waitFor('polite unschedulable', async () => (await get('polite')).status?.conditions?.find((c) => c.type === 'PodScheduled'));
+    assert.equal(cond.message, '0/1 nodes are available: 1 Insufficient memory. preemption: not eligible due to preemptionPolicy=Never.');
+    assert.equal((await get('polite')).status?.nominatedNodeName, undefined);
+    for (const n of ['low-b', 'mid', 'urgent']) assert.equal((await get(n)).metadata.deletionTimestamp, undefined);
+  });
+});

@@ -130,7 +130,7 @@ describe('pickNode', () => {
       message: '0/2 nodes are available: 2 Insufficient memory. preemption: 0/2 nodes are available: 1 Insufficient memory, 1 No preemption victims found for incoming pod.',
     },
     {
-      name: 'lower-priority pods whose removal would help: no preemption message (upstream would nominate)',
+      name: 'lower-priority pods whose removal would help: no preemption message, the pod is nominated',
       pod: pod('p', { memory: '800Mi' }, { priority: 100 }),
       nodes: [two[0]!],
       bound: { n1: [pod('a', { memory: '500Mi' }, { priority: 0 }, { nodeName: 'n1' })] },

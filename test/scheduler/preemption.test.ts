@@ -1,0 +1,216 @@
+// Table tests of src/scheduler/preemption.ts: one row per rule of kube-scheduler's
+// DefaultPreemption (default_preemption.go SelectVictimsOnNode and PodEligibleToPreemptOthers,
+// preemption.go pickOneNodeForPreemption and Preempt), named for the rule.
+
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  ineligibleToPreempt,
+  pickNode,
+  pickOneNodeForPreemption,
+  preemptedEventMessage,
+  preemptionConditionMessage,
+  selectVictimsOnNode,
+  type Candidate,
+} from '../../src/scheduler/index.js';
+import { defaultFeatureGates } from '../../src/api/featuregates.js';
+import type { Node, Pod } from '../../src/api/types.js';
+import { node, pod } from './helpers.js';
+
+const n1 = node('n1', { cpu: '1', memory: '1Gi', pods: '110' });
+const n2 = node('n2', { cpu: '1', memory: '1Gi', pods: '110' });
+
+/** A pod bound to `on` with a memory request, a priority and optionally a start time. */
+function bound(name: string, memory: string, priority: number | undefined, on = 'n1', startTime?: string): Pod {
+  const p = pod(name, { memory }, priority === undefined ? {} : { priority }, { nodeName: on, phase: 'Running' });
+  if (startTime) p.status = { ...p.status, startTime };
+  return p;
+}
+
+function terminatingByPreemption(p: Pod): Pod {
+  return {
+    ...p,
+    metadata: { ...p.metadata, deletionTimestamp: '2030-01-01T00:00:00Z', deletionGracePeriodSeconds: 30 },
+    status: { ...p.status, conditions: [{ type: 'DisruptionTarget', status: 'True', reason: 'PreemptionByScheduler', message: preemptionConditionMessage('default-scheduler') }] },
+  };
+}
+
+const names = (ps: readonly Pod[] | undefined) => (ps ?? []).map((p) => p.metadata.name);
+
+describe('selectVictimsOnNode (SelectVictimsOnNode)', () => {
+  const rows: { name: string; pod: Pod; on: Pod[]; nominated?: Pod[]; victims?: string[]; reasons?: string[] }[] = [
+    {
+      name: 'only lower-priority pods are victims',
+      pod: pod('p', { memory: '600Mi' }, { priority: 100 }),
+      on: [bound('low', '600Mi', 10), bound('high', '300Mi', 200)],
+      victims: ['low'],
+    },
+    {
+      name: 'equal priority is not a victim',
+      pod: pod('p', { memory: '600Mi' }, { priority: 100 }),
+      on: [bound('same', '600Mi', 100)],
+      reasons: ['No preemption victims found for incoming pod'],
+    },
+    {
+      name: 'an unset priority counts as 0',
+      pod: pod('p', { memory: '600Mi' }, { priority: 1 }),
+      on: [bound('unset', '600Mi', undefined)],
+      victims: ['unset'],
+    },
+    {
+      name: 'higher-priority victims are reprieved first',
+      pod: pod('p', { memory: '500Mi' }, { priority: 100 }),
+      // Either of the two fits beside p; the one of higher priority stays.
+      on: [bound('p10', '400Mi', 10), bound('p20', '400Mi', 20)],
+      victims: ['p10'],
+    },
+    {
+      name: 'among equal priorities the earlier started is reprieved first',
+      pod: pod('p', { memory: '500Mi' }, { priority: 100 }),
+      on: [bound('late', '400Mi', 10, 'n1', '2024-01-02T00:00:00Z'), bound('early', '400Mi', 10, 'n1', '2024-01-01T00:00:00Z')],
+      victims: ['late'],
+    },
+    {
+      name: 'the minimal set: a pod that fits back is not a victim',
+      pod: pod('p', { memory: '700Mi' }, { priority: 100 }),
+      on: [bound('a', '300Mi', 5), bound('b', '100Mi', 6), bound('c', '100Mi', 7)],
+      victims: ['a'],
+    },
+    {
+      name: 'victims are listed most important first',
+      pod: pod('p', { memory: '900Mi' }, { priority: 100 }),
+      on: [bound('a', '300Mi', 5), bound('b', '300Mi', 7), bound('c', '300Mi', 6)],
+      victims: ['b', 'c', 'a'],
+    },
+    {
+      name: 'a node where removing every lower-priority pod does not help reports its filter reasons',
+      pod: pod('p', { memory: '900Mi' }, { priority: 100 }),
+      on: [bound('low', '100Mi', 5), bound('high', '500Mi', 500)],
+      reasons: ['Insufficient memory'],
+    },
+    {
+      name: 'pods nominated to the node with equal or higher priority count against it',
+      pod: pod('p', { memory: '500Mi' }, { priority: 100 }),
+      on: [bound('low', '500Mi', 5)],
+      nominated: [{ ...pod('nom', { memory: '600Mi' }, { priority: 100 }), status: { nominatedNodeName: 'n1' } }],
+      reasons: ['Insufficient memory'],
+    },
+    {
+      name: 'pods nominated to the node with lower priority do not count',
+      pod: pod('p', { memory: '500Mi' }, { priority: 100 }),
+      on: [bound('low', '600Mi', 5)],
+      nominated: [{ ...pod('nom', { memory: '600Mi' }, { priority: 50 }), status: { nominatedNodeName: 'n1' } }],
+      victims: ['low'],
+    },
+    {
+      name: 'a pod already terminating is still a victim (its deletion is not sent again)',
+      pod: pod('p', { memory: '600Mi' }, { priority: 100 }),
+      on: [terminatingByPreemption(bound('going', '600Mi', 5))],
+      victims: ['going'],
+    },
+  ];
+  for (const r of rows) {
+    it(r.name, () => {
+      const sel = selectVictimsOnNode(r.pod, n1, r.on, r.nominated ?? [], defaultFeatureGates);
+      if (r.victims) {
+        assert.ok(sel.ok, `expected victims, got ${JSON.stringify(sel)}`);
+        assert.deepEqual(names(sel.ok ? sel.victims : []), r.victims);
+      } else {
+        assert.deepEqual(sel, { ok: false, reasons: r.reasons });
+      }
+    });
+  }
+});
+
+describe('pickOneNodeForPreemption', () => {
+  const c = (node: string, victims: Pod[], numPDBViolations = 0): Candidate => ({ node, victims, numPDBViolations });
+  const rows: { name: string; candidates: Candidate[]; want: string }[] = [
+    { name: 'fewest PDB violations wins', candidates: [c('n1', [bound('a', '1Mi', 1)], 1), c('n2', [bound('b', '1Mi', 9)], 0)], want: 'n2' },
+    { name: 'node with lowest highest-victim priority wins', candidates: [c('n1', [bound('a', '1Mi', 9), bound('x', '1Mi', 1)]), c('n2', [bound('b', '1Mi', 5), bound('y', '1Mi', 5), bound('z', '1Mi', 5)])], want: 'n2' },
+    { name: 'smallest sum of victim priorities wins', candidates: [c('n1', [bound('a', '1Mi', 5), bound('x', '1Mi', 4)]), c('n2', [bound('b', '1Mi', 5), bound('y', '1Mi', 1)])], want: 'n2' },
+    {
+      name: 'the sum counts each priority shifted by 2^31, so more negative-priority victims lose',
+      candidates: [c('n1', [bound('a', '1Mi', -10), bound('x', '1Mi', -10)]), c('n2', [bound('b', '1Mi', -10)])],
+      want: 'n2',
+    },
+    { name: 'fewest victims wins', candidates: [c('n1', [bound('a', '1Mi', 0), bound('x', '1Mi', 0)]), c('n2', [bound('b', '1Mi', 0)])], want: 'n2' },
+    {
+      name: 'latest start of the highest-priority victims wins',
+      candidates: [c('n1', [bound('a', '1Mi', 5, 'n1', '2024-01-01T00:00:00Z')]), c('n2', [bound('b', '1Mi', 5, 'n2', '2024-02-01T00:00:00Z')])],
+      want: 'n2',
+    },
+    { name: 'a full tie goes to the first candidate', candidates: [c('n1', [bound('a', '1Mi', 5)]), c('n2', [bound('b', '1Mi', 5)])], want: 'n1' },
+  ];
+  for (const r of rows) it(r.name, () => assert.equal(pickOneNodeForPreemption(r.candidates)?.node, r.want));
+  it('no candidates, no node', () => assert.equal(pickOneNodeForPreemption([]), undefined));
+});
+
+describe('ineligibleToPreempt (PodEligibleToPreemptOthers)', () => {
+  const verdict = (code: 'Unschedulable' | 'UnschedulableAndUnresolvable') => new Map([['n1', { fits: false, reasons: ['x'], rejection: { code, plugin: 'p', reasons: ['x'] } }]]);
+  const nominatedTo = (p: Pod, n: string): Pod => ({ ...p, status: { ...(p.status ?? {}), nominatedNodeName: n } });
+  it('preemptionPolicy Never never preempts', () => {
+    assert.equal(ineligibleToPreempt(pod('p', {}, { priority: 100, preemptionPolicy: 'Never' }), verdict('Unschedulable'), {}), 'not eligible due to preemptionPolicy=Never.');
+  });
+  it('a nominated pod whose node has a lower-priority pod terminating by preemption waits', () => {
+    const p = nominatedTo(pod('p', {}, { priority: 100 }), 'n1');
+    assert.equal(ineligibleToPreempt(p, verdict('Unschedulable'), { n1: [terminatingByPreemption(bound('v', '1Mi', 5))] }), 'not eligible due to a terminating pod on the nominated node.');
+  });
+  it('a pod terminating for another reason does not make it wait', () => {
+    const p = nominatedTo(pod('p', {}, { priority: 100 }), 'n1');
+    const v = bound('v', '1Mi', 5);
+    v.metadata.deletionTimestamp = '2030-01-01T00:00:00Z';
+    assert.equal(ineligibleToPreempt(p, verdict('Unschedulable'), { n1: [v] }), undefined);
+  });
+  it('a nominated node now unschedulable and unresolvable is given up', () => {
+    const p = nominatedTo(pod('p', {}, { priority: 100 }), 'n1');
+    assert.equal(ineligibleToPreempt(p, verdict('UnschedulableAndUnresolvable'), { n1: [terminatingByPreemption(bound('v', '1Mi', 5))] }), undefined);
+  });
+});
+
+describe('pickNode with preemption (Evaluator.Preempt)', () => {
+  const gates = defaultFeatureGates;
+  it('nominates the node and names the victims; the FailedScheduling message has no preemption text', () => {
+    const d = pickNode(pod('p', { memory: '600Mi' }, { priority: 100 }), [n1, n2], { n1: [bound('a', '600Mi', 10)], n2: [bound('b', '600Mi', 20, 'n2')] }, gates);
+    assert.equal(d.node, undefined);
+    assert.equal(d.message, '0/2 nodes are available: 2 Insufficient memory.');
+    assert.equal(d.nominatedNodeName, 'n1');
+    assert.equal(d.preemption?.node, 'n1');
+    assert.deepEqual(names(d.preemption?.victims), ['a']);
+  });
+  it('preemptionPolicy Never: the message says so and the nomination is left as it is', () => {
+    const d = pickNode(pod('p', { memory: '600Mi' }, { priority: 100, preemptionPolicy: 'Never' }), [n1], { n1: [bound('a', '600Mi', 10)] }, gates);
+    assert.equal(d.message, '0/1 nodes are available: 1 Insufficient memory. preemption: not eligible due to preemptionPolicy=Never.');
+    assert.equal(d.nominatedNodeName, undefined);
+    assert.equal(d.preemption, undefined);
+  });
+  it('no candidate: the dry run FitError, and the nomination is cleared', () => {
+    const d = pickNode(pod('p', { memory: '600Mi' }, { priority: 100 }), [n1], { n1: [bound('a', '600Mi', 100)] }, gates);
+    assert.equal(d.message, '0/1 nodes are available: 1 Insufficient memory. preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.');
+    assert.equal(d.nominatedNodeName, '');
+  });
+  it('while its victims terminate, a nominated pod does not preempt again', () => {
+    const p: Pod = { ...pod('p', { memory: '600Mi' }, { priority: 100 }), status: { nominatedNodeName: 'n1' } };
+    const d = pickNode(p, [n1], { n1: [terminatingByPreemption(bound('a', '600Mi', 10))] }, gates);
+    assert.equal(d.message, '0/1 nodes are available: 1 Insufficient memory. preemption: not eligible due to a terminating pod on the nominated node.');
+    assert.equal(d.nominatedNodeName, undefined);
+  });
+  it('a pod nominated to a node holds its room against pods of lower or equal priority', () => {
+    const nom: Pod = { ...pod('nom', { memory: '600Mi' }, { priority: 100 }), status: { nominatedNodeName: 'n1' } };
+    const lower = pickNode(pod('q', { memory: '600Mi' }, { priority: 100 }), [n1], {}, gates, { n1: [nom] });
+    assert.equal(lower.node, undefined);
+    assert.equal(lower.message, '0/1 nodes are available: 1 Insufficient memory. preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.');
+    const higher = pickNode(pod('r', { memory: '600Mi' }, { priority: 200 }), [n1], {}, gates, { n1: [nom] });
+    assert.equal(higher.node, 'n1');
+    // The nominated pod itself is not counted against itself.
+    assert.equal(pickNode(nom, [n1], {}, gates, { n1: [nom] }).node, 'n1');
+  });
+  it('a pod is placed on its nominated node first when it fits there', () => {
+    const big = node('n0', { cpu: '8', memory: '8Gi', pods: '110' });
+    const p: Pod = { ...pod('p', { memory: '100Mi' }), status: { nominatedNodeName: 'n2' } };
+    assert.equal(pickNode(p, [big, n2] as Node[], {}, gates).node, 'n2');
+  });
+  it('the Preempted event and the DisruptionTarget message', () => {
+    assert.equal(preemptedEventMessage('0d1e2f', 'n1'), 'Preempted by pod 0d1e2f on node n1');
+    assert.equal(preemptionConditionMessage('default-scheduler'), 'default-scheduler: preempting to accommodate a higher priority pod');
+  });
+});
