@@ -239,6 +239,27 @@ describe('PriorityClass with the real kubectl', { skip: kubectlFound ? false : '
     assert.equal(again.stdout.trim(), 'pod/web unchanged');
   });
 
+  it('kubectl apply (client-side, then server-side) of a PriorityClass manifest, and a refused value change', async () => {
+    const file = join(dir, 'pc.yaml');
+    const manifest = (description: string, value = 50) => `apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata:\n  name: batch\nvalue: ${value}\npreemptionPolicy: Never\ndescription: ${description}\n`;
+    writeFileSync(file, manifest('one'));
+    const created = await kubectl('apply', '-f', file);
+    assert.equal(created.stdout.trim(), 'priorityclass.scheduling.k8s.io/batch created', created.stderr);
+    writeFileSync(file, manifest('two'));
+    const configured = await kubectl('apply', '-f', file);
+    assert.equal(configured.stdout.trim(), 'priorityclass.scheduling.k8s.io/batch configured', configured.stderr);
+    writeFileSync(file, manifest('three'));
+    const ssa = await kubectl('apply', '--server-side', '--force-conflicts', '-f', file);
+    assert.equal(ssa.stdout.trim(), 'priorityclass.scheduling.k8s.io/batch serverside-applied', ssa.stderr);
+    const got = await kubectl('get', 'pc', 'batch', '-o', 'jsonpath={.description} {.value} {.preemptionPolicy}');
+    assert.equal(got.stdout, 'three 50 Never');
+    writeFileSync(file, manifest('three', 60));
+    const refused = await kubectl('apply', '--server-side', '--force-conflicts', '-f', file);
+    assert.notEqual(refused.code, 0);
+    // kubectl words a 422 from its details (kind PriorityClass), as against kube-apiserver.
+    assert.equal(refused.stderr, 'The PriorityClass "batch" is invalid: value: Forbidden: may not be changed in an update.\n');
+  });
+
   it('an unknown class: Error from server (Forbidden) with the plugin\'s words', async () => {
     const r = await kubectl('run', 'x', '--image=busybox', '--overrides={"spec":{"priorityClassName":"foo"}}');
     assert.notEqual(r.code, 0);
