@@ -61,7 +61,8 @@ export async function ensureSystemPriorityClasses(api: Api, req: RequestInfo): P
   for (const pc of builtInPriorityClasses()) {
     if (await api.tryGet(def, undefined, pc.metadata.name!)) continue;
     try {
-      await api.create(def, undefined, pc, { ...req, warnings: [] });
+      // Upstream's hook writes through the loopback client, so the manager is kube-apiserver.
+      await api.create(def, undefined, pc, { ...req, userAgent: 'kube-apiserver', warnings: [] });
     } catch (e) {
       // Another server sharing the store made it first.
       if (!(e instanceof StatusError && e.code === 409)) throw e;
