@@ -1,6 +1,7 @@
 // The pod create path of the API server as one pure function, in Kubernetes' order after
-// decoding: drop disabled fields, defaulting, LimitRanger (defaults, then min/max/ratio),
-// validation, PodSecurity (enforce, warn), ResourceQuota. `bulkhead plan` and the API server
+// decoding: drop disabled fields, defaulting, the mutating plugins (LimitRanger's defaults, then
+// Priority), validation, the validating plugins (LimitRanger's min/max/ratio, PodSecurity
+// (enforce, warn), ResourceQuota). `bulkhead plan` and the API server
 // both call it, each after decoding with api/schema's decodeObject, so an offline plan and a
 // live create cannot disagree.
 
@@ -8,15 +9,16 @@ import { defaultPod } from '../api/defaults.js';
 import { dropDisabledPodFields } from '../api/dropdisabled.js';
 import type { FeatureGates } from '../api/featuregates.js';
 import { errorBody, invalidMessage, type FieldError } from '../api/fielderrors.js';
-import type { LimitRange, Pod, ResourceQuota } from '../api/types.js';
+import type { LimitRange, Pod, PriorityClass, ResourceQuota } from '../api/types.js';
 import { validatePodCreate } from '../api/validation/index.js';
 import { computePodQOS } from '../policy/qos.js';
 import { evaluatePodSecurity, type PodSecurityDefaults } from './podsecurity.js';
+import { admitPodPriority } from './priority.js';
 import { decideQuotas, type QuotaCharge } from '../quota/admission.js';
 import { aggregateMessages, applyLimitRangeDefaults, limitRangeViolations } from '../quota/limitranger.js';
 
-/** Decode failures (400, refused before admission) count as Validation: the plan contract names only these four. */
-export type RejectedBy = 'Validation' | 'LimitRange' | 'PodSecurity' | 'ResourceQuota';
+/** Decode failures (400, refused before admission) count as Validation. */
+export type RejectedBy = 'Validation' | 'LimitRange' | 'Priority' | 'PodSecurity' | 'ResourceQuota';
 
 export interface Rejection {
   by: RejectedBy;
@@ -31,6 +33,8 @@ export interface PodAdmissionInput {
   /** Labels of the pod's Namespace object (Pod Security reads them). */
   namespaceLabels: Record<string, string>;
   limitRanges: readonly LimitRange[];
+  /** Every PriorityClass there is (the built-in ones included). */
+  priorityClasses: readonly PriorityClass[];
   /** The namespace's quotas with their current status (hard, used). */
   quotas: readonly ResourceQuota[];
   gates: FeatureGates;
@@ -72,6 +76,9 @@ export function admitPodCreate(input: PodAdmissionInput): PodAdmissionResult {
   warnings.push(...dropped.warnings);
   let pod = defaultPod(dropped.pod, { gates: input.gates });
   pod = applyLimitRangeDefaults(pod, input.limitRanges);
+  const priority = admitPodPriority(pod, input.priorityClasses);
+  if (priority.forbidden !== undefined) return { pod, warnings, errors: [], rejection: forbidden('Priority', pod, priority.forbidden), charges: [] };
+  pod = priority.pod;
   pod.status = { phase: 'Pending', qosClass: computePodQOS(pod, input.gates) };
 
   const fieldErrors = validatePodCreate(pod, { gates: input.gates });

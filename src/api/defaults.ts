@@ -1,5 +1,7 @@
 // Defaulting as the API server applies it to a new pod (pkg/apis/core/v1/defaults.go plus the
-// Priority and DefaultTolerationSeconds admission plugins' effect on the stored object).
+// DefaultTolerationSeconds admission plugin's effect on the stored object). The Priority
+// plugin's priority and preemptionPolicy are admission/priority.ts's: they depend on the
+// PriorityClasses that exist.
 // Functions return new objects; callers' input is never mutated.
 
 import type { FeatureGates } from './featuregates.js';
@@ -14,11 +16,6 @@ const volumeSourceKeys = [
   'azureFile', 'configMap', 'vsphereVolume', 'quobyte', 'azureDisk', 'photonPersistentDisk', 'projected',
   'portworxVolume', 'scaleIO', 'storageos', 'csi', 'ephemeral', 'image',
 ];
-
-export const systemPriorityClasses: Record<string, number> = {
-  'system-node-critical': 2000001000,
-  'system-cluster-critical': 2000000000,
-};
 
 /** Objects here are plain JSON; a JSON round trip copies them faster than structuredClone. */
 function clone<T>(v: T): T {
@@ -207,12 +204,6 @@ export function defaultPod(input: Pod, opts: PodDefaultingOptions): Pod {
   }
   for (const c of [...(spec.containers ?? []), ...(spec.initContainers ?? []), ...(spec.ephemeralContainers ?? [])]) roundContainerResources(c);
   if (spec.overhead) spec.overhead = canonicalList(spec.overhead);
-  // Priority admission: a system class gives its value; no class, the default of zero.
-  if (spec.priority === undefined) {
-    const cls = spec.priorityClassName;
-    spec.priority = cls !== undefined && cls in systemPriorityClasses ? systemPriorityClasses[cls]! : 0;
-  }
-  spec.preemptionPolicy ??= 'PreemptLowerPriority';
   defaultTolerations(spec);
   return pod;
 }

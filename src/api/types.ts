@@ -495,6 +495,15 @@ export function isSidecar(c: Container): boolean {
   return c.restartPolicy === 'Always';
 }
 
+/** scheduling.k8s.io/v1 PriorityClass. */
+export interface PriorityClass extends KubeObject {
+  metadata: ObjectMeta;
+  value: number;
+  globalDefault?: boolean;
+  description?: string;
+  preemptionPolicy?: string;
+}
+
 export interface Lease extends KubeObject {
   metadata: ObjectMeta;
   spec?: {

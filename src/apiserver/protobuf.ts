@@ -1,7 +1,7 @@
 // The Kubernetes protobuf envelope for the request bodies typed kubectl generators send
 // (`kubectl create namespace X`, `kubectl create quota …` send `application/vnd.kubernetes.protobuf`
 // and do not retry as JSON after a 415). Decodes the `k8s\0` + runtime.Unknown envelope and the
-// messages of Namespace, ResourceQuota and the access reviews (`kubectl auth`) into the same
+// messages of Namespace, ResourceQuota, PriorityClass and the access reviews (`kubectl auth`) into the same
 // JSON objects a JSON body gives; every other kind still answers 415.
 
 import { statusErrors } from './status.js';
@@ -147,6 +147,19 @@ function resourceQuota(raw: Buffer): Record<string, unknown> {
   return obj;
 }
 
+/** scheduling/v1 PriorityClass (`kubectl create priorityclass`): value is an int32 varint, globalDefault a bool. */
+function priorityClass(raw: Buffer): Record<string, unknown> {
+  const obj: Record<string, unknown> = { apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass' };
+  for (const f of fields(raw)) {
+    if (f.no === 1) obj.metadata = objectMeta(bytes(f));
+    else if (f.no === 2 && f.wire === 0) obj.value = Number(BigInt.asIntN(32, f.value as bigint));
+    else if (f.no === 3 && f.wire === 0) obj.globalDefault = (f.value as bigint) !== 0n;
+    else if (f.no === 4 && f.wire === 2) obj.description = str(f);
+    else if (f.no === 5 && f.wire === 2) obj.preemptionPolicy = str(f);
+  }
+  return obj;
+}
+
 /** A message of string fields only, by field number. */
 function stringFields(b: Buffer, names: Record<number, string>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -182,6 +195,7 @@ function accessReviewSpec(b: Buffer): Record<string, unknown> {
 const decoders: Record<string, (raw: Buffer) => Record<string, unknown>> = {
   'v1/Namespace': namespace,
   'v1/ResourceQuota': resourceQuota,
+  'scheduling.k8s.io/v1/PriorityClass': priorityClass,
   'authorization.k8s.io/v1/SelfSubjectAccessReview': review('authorization.k8s.io/v1', 'SelfSubjectAccessReview', accessReviewSpec),
   'authorization.k8s.io/v1/SelfSubjectRulesReview': review('authorization.k8s.io/v1', 'SelfSubjectRulesReview', (b) => stringFields(b, { 1: 'namespace' })),
   'authentication.k8s.io/v1/SelfSubjectReview': review('authentication.k8s.io/v1', 'SelfSubjectReview'),

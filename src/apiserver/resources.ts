@@ -103,6 +103,10 @@ export const resources: ResourceDef[] = [
     group: 'coordination.k8s.io', version: 'v1', resource: 'leases', kind: 'Lease', listKind: 'LeaseList', singular: 'lease', shortNames: [], categories: [],
     namespaced: true, verbs: allVerbs, subresources: [], fields: metaFields,
   },
+  {
+    group: 'scheduling.k8s.io', version: 'v1', resource: 'priorityclasses', kind: 'PriorityClass', listKind: 'PriorityClassList', singular: 'priorityclass', shortNames: ['pc'], categories: [],
+    namespaced: false, verbs: allVerbs, subresources: [], fields: metaFields,
+  },
   // Create-only and never stored (accessreviews.ts answers them), as upstream's review REST.
   {
     group: 'authorization.k8s.io', version: 'v1', resource: 'selfsubjectaccessreviews', kind: 'SelfSubjectAccessReview', listKind: 'SelfSubjectAccessReviewList', singular: 'selfsubjectaccessreview', shortNames: [], categories: [],

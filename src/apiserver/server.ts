@@ -22,6 +22,7 @@ import { refuseLostDatabase } from './datadir.js';
 import { Api, type RequestInfo } from './rest.js';
 import { openAPIDocs } from './openapidocs.js';
 import { installStrategies } from './strategies.js';
+import { ensureSystemPriorityClasses } from './priorityclasses.js';
 import { StatusError } from './status.js';
 import { ApiMetrics } from './metrics.js';
 import { ObjectCache } from './cache.js';
@@ -120,7 +121,8 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       if (!(e instanceof StatusError && e.code === 409)) throw e;
     }
   }
-  for (const resource of ['namespaces', 'limitranges', 'resourcequotas']) {
+  await ensureSystemPriorityClasses(api, bootstrap);
+  for (const resource of ['namespaces', 'limitranges', 'resourcequotas', 'priorityclasses']) {
     const cache = new ObjectCache(store, api.def(resource));
     await cache.start();
     api.caches.set(resource, cache);

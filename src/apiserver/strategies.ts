@@ -6,7 +6,7 @@ import { admitPodCreate, podDisplayName, type Rejection } from '../admission/pod
 import { validateNamespaceObject } from '../admission/namespace.js';
 import type { PodSecurityDefaults } from '../admission/podsecurity.js';
 import { fieldError, type FieldError } from '../api/fielderrors.js';
-import type { KubeObject, LimitRange, Namespace, Pod, ResourceQuota, Status } from '../api/types.js';
+import type { KubeObject, LimitRange, Namespace, Pod, PriorityClass, ResourceQuota, Status } from '../api/types.js';
 import { validateLimitRange, validateResourceQuota, validateResourceQuotaUpdate } from '../api/validation/index.js';
 import { validateNamespaceLabelsUpdate } from '../podsecurity/index.js';
 import { defaultLimitRangeItem } from '../quota/limitranger.js';
@@ -16,6 +16,8 @@ import { decodeStored, encodeForStore, timestamp } from './objects.js';
 import type { Api, GuardedWrite, RequestInfo, Strategy } from './rest.js';
 import { storageKey } from './resources.js';
 import { leaseStrategy, nodeStrategy, withPodStatusRestriction } from './nodestrategies.js';
+import { listPriorityClasses, priorityClassStrategy } from './priorityclasses.js';
+import { keepPodPriority } from '../admission/priority.js';
 import { statusErrors, StatusError } from './status.js';
 
 function rejectionError(r: Rejection, pod: Pod, causes: { field: string; type: string; message: string }[]): StatusError {
@@ -55,7 +57,7 @@ export function podStrategy(podSecurityDefaults: PodSecurityDefaults): Strategy 
     async create(obj, req, api, batch) {
       const pod = obj as Pod;
       const namespace = pod.metadata.namespace!;
-      const { ns, limitRanges, quotaKVs: current } = await admissionInputs(api, namespace);
+      const { ns, limitRanges, priorityClasses, quotaKVs: current } = await admissionInputs(api, namespace);
       // Within a batch, quotas already charged by earlier pods of the batch are read as charged.
       const quotaKVs = current.map((q) => {
         const pending = batch?.pending.get(q.kv.key);
@@ -66,6 +68,7 @@ export function podStrategy(podSecurityDefaults: PodSecurityDefaults): Strategy 
         pod,
         namespaceLabels: ns?.metadata.labels ?? {},
         limitRanges,
+        priorityClasses,
         quotas,
         gates: api.gates,
         podSecurityDefaults,
@@ -85,8 +88,9 @@ export function podStrategy(podSecurityDefaults: PodSecurityDefaults): Strategy 
       return { obj: stored, writes };
     },
     async update(obj, old, _req, _api, subresource) {
-      const pod = obj as Pod;
       const prev = old as Pod;
+      // The Priority plugin on update: a priority or preemptionPolicy left out keeps the stored one.
+      const pod = subresource ? (obj as Pod) : keepPodPriority(obj as Pod, prev);
       if (subresource === 'status') {
         return { obj: { ...prev, metadata: { ...prev.metadata, ...pickMutableMeta(pod) }, status: pod.status } };
       }
@@ -144,7 +148,7 @@ function deletionMarked(marked: Pod, stored: Pod): Pod {
 }
 
 /** What pod admission reads about a namespace: from the caches when the server has them. */
-async function admissionInputs(api: Api, namespace: string): Promise<{ ns?: Namespace; limitRanges: LimitRange[]; quotaKVs: { kv: { key: string; modRevision: number }; quota: ResourceQuota }[] }> {
+async function admissionInputs(api: Api, namespace: string): Promise<{ ns?: Namespace; limitRanges: LimitRange[]; priorityClasses: PriorityClass[]; quotaKVs: { kv: { key: string; modRevision: number }; quota: ResourceQuota }[] }> {
   const nsCache = api.caches.get('namespaces');
   const lrCache = api.caches.get('limitranges');
   const quotaCache = api.caches.get('resourcequotas');
@@ -152,13 +156,14 @@ async function admissionInputs(api: Api, namespace: string): Promise<{ ns?: Name
     return {
       ns: nsCache.get(undefined, namespace)?.obj as Namespace | undefined,
       limitRanges: lrCache.list(namespace).map((c) => c.obj as LimitRange),
+      priorityClasses: await listPriorityClasses(api),
       quotaKVs: quotaCache.list(namespace).map((c) => ({ kv: c, quota: c.obj as ResourceQuota })),
     };
   }
   const ns = await api.tryGet<Namespace>(api.def('namespaces'), undefined, namespace);
   const limitRanges = (await api.list(api.def('limitranges'), namespace)).items as LimitRange[];
   const quotaPage = await api.store.list(storageKey(api.def('resourcequotas'), namespace));
-  return { ns, limitRanges, quotaKVs: quotaPage.items.map((kv) => ({ kv, quota: decodeStored<ResourceQuota>(kv) })) };
+  return { ns, limitRanges, priorityClasses: await listPriorityClasses(api), quotaKVs: quotaPage.items.map((kv) => ({ kv, quota: decodeStored<ResourceQuota>(kv) })) };
 }
 
 function pickMutableMeta(o: KubeObject): Partial<KubeObject['metadata']> {
@@ -252,4 +257,5 @@ export function installStrategies(api: Api, podSecurityDefaults: PodSecurityDefa
   api.strategies.set('limitranges', limitRangeStrategy);
   api.strategies.set('nodes', nodeStrategy);
   api.strategies.set('leases', leaseStrategy);
+  api.strategies.set('priorityclasses', priorityClassStrategy);
 }

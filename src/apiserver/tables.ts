@@ -2,7 +2,7 @@
 // that `kubectl get` prints what it prints against Kubernetes. Cells are final strings: the
 // server computes ages and placeholders. Bulkhead adds QoS and OOM kill mode to pods' wide view.
 
-import type { Event, KubeObject, Lease, Namespace, Node, Pod, ResourceQuota } from '../api/types.js';
+import type { Event, KubeObject, Lease, Namespace, Node, Pod, PriorityClass, ResourceQuota } from '../api/types.js';
 import { reportedOOMKillModes } from '../policy/oomkillmodestatus.js';
 
 export interface TableColumn {
@@ -14,7 +14,7 @@ export interface TableColumn {
 }
 
 export interface TableRow {
-  cells: (string | number)[];
+  cells: (string | number | boolean)[];
   object: unknown;
 }
 
@@ -68,7 +68,7 @@ const ageCol = col('Age', 'string', 'CreationTimestamp is a timestamp representi
 
 interface Printer<T> {
   columns: TableColumn[];
-  cells(obj: T, now: number): (string | number)[];
+  cells(obj: T, now: number): (string | number | boolean)[];
 }
 
 function podStatusReason(pod: Pod): { reason: string; ready: number; total: number; restarts: number; lastRestart?: string } {
@@ -280,6 +280,18 @@ const leasePrinter: Printer<Lease> = {
   cells: (l, now) => [l.metadata?.name ?? '', l.spec?.holderIdentity ?? '', age(l.metadata?.creationTimestamp, now)],
 };
 
+// printPriorityClass: every column at priority 0 (PreemptionPolicy too, since upstream added it).
+const priorityClassPrinter: Printer<PriorityClass> = {
+  columns: [
+    nameCol,
+    col('Value', 'integer', 'value represents the integer value of this priority class. This is the actual priority that pods receive when they have the name of this class in their pod spec.'),
+    col('Global-Default', 'boolean', 'globalDefault specifies whether this PriorityClass should be considered as the default priority for pods that do not have any priority class. Only one PriorityClass can be marked as `globalDefault`. However, if more than one PriorityClasses exists with their `globalDefault` field set to true, the smallest value of such global default PriorityClasses will be used as the default priority.'),
+    ageCol,
+    col('PreemptionPolicy', 'string', 'preemptionPolicy is the Policy for preempting pods with lower priority. One of Never, PreemptLowerPriority. Defaults to PreemptLowerPriority if unset.'),
+  ],
+  cells: (pc, now) => [pc.metadata?.name ?? '', pc.value ?? 0, pc.globalDefault === true, age(pc.metadata?.creationTimestamp, now), pc.preemptionPolicy ?? ''],
+};
+
 const defaultPrinter: Printer<KubeObject> = {
   columns: [nameCol, ageCol],
   cells: (o, now) => [o.metadata?.name ?? '', age(o.metadata?.creationTimestamp, now)],
@@ -293,6 +305,7 @@ const printers: Record<string, Printer<never>> = {
   limitranges: limitRangePrinter,
   events: eventPrinter,
   leases: leasePrinter,
+  priorityclasses: priorityClassPrinter,
 };
 
 export type IncludeObject = 'None' | 'Metadata' | 'Object';

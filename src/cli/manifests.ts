@@ -112,6 +112,7 @@ export const planKinds: Record<string, string> = {
   Namespace: 'v1',
   ResourceQuota: 'v1',
   LimitRange: 'v1',
+  PriorityClass: 'scheduling.k8s.io/v1',
 };
 
 export function checkKinds(objects: readonly PlanObject[]): void {

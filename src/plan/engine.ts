@@ -1,5 +1,6 @@
 // `bulkhead plan`: what the control plane and this node would do with a set of manifests.
-// Namespaces, LimitRanges and ResourceQuotas apply to the pods of their namespace; pods go
+// Namespaces, LimitRanges and ResourceQuotas apply to the pods of their namespace, and
+// PriorityClasses (with the two built-in ones the API server creates) to every pod; pods go
 // through the API server's admission path in input order (so later pods see the quota
 // charged by earlier ones), then admitted pods are laid out on the node.
 
@@ -9,8 +10,9 @@ import type { PodSecurityDefaults } from '../admission/podsecurity.js';
 import { decodeObject, objectGVK, type Decoded, type FieldValidation } from '../api/schema/index.js';
 import type { FeatureGates } from '../api/featuregates.js';
 import type { FieldError } from '../api/fielderrors.js';
-import type { KubeObject, LimitRange, Namespace, Pod, ResourceQuota } from '../api/types.js';
-import { validateLimitRange, validateResourceQuota } from '../api/validation/index.js';
+import type { KubeObject, LimitRange, Namespace, Pod, PriorityClass, ResourceQuota } from '../api/types.js';
+import { validateLimitRange, validatePriorityClass, validatePriorityClassUpdate, validateResourceQuota } from '../api/validation/index.js';
+import { admitPriorityClass, builtInPriorityClasses, defaultPriorityClassFields } from '../admission/priority.js';
 import { evictionCandidates, rankForMemoryPressure, thresholdQuantity, type Threshold } from '../policy/eviction.js';
 import { computeQuotaStatus } from '../quota/admission.js';
 import { ulimitCeilingsReason, ulimitsAboveCeilings } from '../policy/ulimitceilings.js';
@@ -50,6 +52,9 @@ export interface PodPlan extends Partial<PodNodePlan> {
   rejections: { by: Rejection['by']; message: string }[];
   warnings: string[];
   object?: Pod;
+  /** What the Priority admission plugin gave the pod (once it got that far). */
+  priority?: number;
+  priorityClassName?: string;
 }
 
 export interface QuotaPlan {
@@ -121,9 +126,10 @@ export function plan(objects: readonly PlanObject[], opts: PlanOptions): PlanRes
     if (!s) namespaces.set(name, (s = { labels: {}, limitRanges: [], quotas: [] }));
     return s;
   };
+  const priorityClasses: PriorityClass[] = builtInPriorityClasses();
   const rejectedObjects: RejectedObject[] = [];
   const reject = (o: PlanObject, kind: string, message: string, errors: ReportedFieldError[]) => {
-    const namespaced = kind !== 'Namespace';
+    const namespaced = !clusterScoped.has(kind);
     rejectedObjects.push({
       kind,
       ...(namespaced ? { namespace: objectNamespace(o.object) } : {}),
@@ -143,7 +149,7 @@ export function plan(objects: readonly PlanObject[], opts: PlanOptions): PlanRes
   const undecodable = (o: PlanObject, d: Decoded<KubeObject>, kind: string): boolean => {
     if (d.ok) {
       for (const message of d.warnings) {
-        objectWarnings.push({ kind, ...(kind !== 'Namespace' ? { namespace: objectNamespace(o.object) } : {}), name: o.object.metadata?.name ?? '', source: o.source, message });
+        objectWarnings.push({ kind, ...(!clusterScoped.has(kind) ? { namespace: objectNamespace(o.object) } : {}), name: o.object.metadata?.name ?? '', source: o.source, message });
       }
       return false;
     }
@@ -169,6 +175,11 @@ export function plan(objects: readonly PlanObject[], opts: PlanOptions): PlanRes
         const errs = validateLimitRange(lr);
         if (errs.length) invalid(o, 'LimitRange', errs);
         else ns(objectNamespace(lr)).limitRanges.push(lr);
+        break;
+      }
+      case 'PriorityClass': {
+        if (undecodable(o, d, 'PriorityClass')) break;
+        planPriorityClass(o, priorityClasses, (message, errs) => reject(o, 'PriorityClass', message, errs));
         break;
       }
       case 'ResourceQuota': {
@@ -209,6 +220,7 @@ export function plan(objects: readonly PlanObject[], opts: PlanOptions): PlanRes
       pod: input,
       namespaceLabels: state.labels,
       limitRanges: state.limitRanges,
+      priorityClasses,
       quotas: state.quotas,
       gates: opts.gates,
       podSecurityDefaults: opts.podSecurity,
@@ -239,6 +251,10 @@ export function plan(objects: readonly PlanObject[], opts: PlanOptions): PlanRes
       }
     }
     if (result.pod) entry.object = result.pod;
+    if (result.pod && result.rejection?.by !== 'Priority') {
+      entry.priority = result.pod.spec.priority;
+      if (result.pod.spec.priorityClassName) entry.priorityClassName = result.pod.spec.priorityClassName;
+    }
     if (!result.rejection) {
       for (const c of result.charges) {
         const q = state.quotas.find((x) => x.metadata.name === c.name)!;
@@ -266,6 +282,32 @@ export function plan(objects: readonly PlanObject[], opts: PlanOptions): PlanRes
     result.memory = memoryPressure(admitted, usageOf, opts);
   }
   return result;
+}
+
+const clusterScoped = new Set(['Namespace', 'PriorityClass']);
+
+/**
+ * A PriorityClass of the input as the API server would take it: defaulted, validated, and the
+ * one-globalDefault rule. A class that exists already (a built-in one, or an earlier document)
+ * is updated, as `kubectl apply` would.
+ */
+function planPriorityClass(o: PlanObject, classes: PriorityClass[], reject: (message: string, errs: ReportedFieldError[]) => void): void {
+  const pc = defaultPriorityClassFields(o.object as PriorityClass);
+  const name = pc.metadata?.name ?? '';
+  const i = classes.findIndex((c) => c.metadata.name === name);
+  const errs = i < 0 ? validatePriorityClass(pc) : validatePriorityClassUpdate(pc, classes[i]!);
+  if (errs.length) {
+    // The headline, as for the other kinds: the table lists the field errors under it.
+    reject(`PriorityClass.scheduling.k8s.io "${name}" is invalid`, reportFieldErrors(errs));
+    return;
+  }
+  const why = admitPriorityClass(pc, classes, i < 0 ? 'create' : 'update');
+  if (why) {
+    reject(`priorityclasses.scheduling.k8s.io "${name}" is forbidden: ${why}`, []);
+    return;
+  }
+  if (i < 0) classes.push(pc);
+  else classes[i] = pc;
 }
 
 function sortedRecord(r: Record<string, string>): Record<string, string> {

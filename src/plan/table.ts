@@ -39,6 +39,10 @@ function podLines(p: PodPlan): string[] {
   const out: string[] = [];
   const verdict = p.admitted ? 'admitted' : 'REFUSED';
   out.push(formatTable([[`${p.namespace}/${p.name}`, p.qosClass ?? '-', verdict, p.admitted ? p.podCgroup?.path ?? '' : '', formatSource(p.source)]])[0]!);
+  // Only a pod with a class or a priority other than 0 says so: most have neither.
+  if (p.admitted && (p.priorityClassName || (p.priority ?? 0) !== 0)) {
+    out.push(`    priority: ${p.priority ?? 0}${p.priorityClassName ? ` (PriorityClass ${p.priorityClassName})` : ''}`);
+  }
   // A refused pod never reaches the node; -o json still carries what it would have become.
   if (p.admitted && p.containers && p.containers.length) {
     const rows = [['CONTAINER', 'KIND', 'OOM_SCORE_ADJ', 'OOM KILL MODE', 'MEMORY', 'CPU', 'RLIMITS (soft:hard)']];

@@ -46,6 +46,31 @@ describe('protobuf request bodies', () => {
     });
   });
 
+  it('a PriorityClass decodes value (a negative int32 too), globalDefault, description and preemptionPolicy', () => {
+    // Varint fields: a negative int32 is the 10-byte varint of its 64-bit two's complement.
+    const varintField = (no: number, v: bigint): Buffer => {
+      const out: number[] = [(no << 3) | 0];
+      let n = BigInt.asUintN(64, v);
+      do {
+        let b = Number(n & 0x7fn);
+        n >>= 7n;
+        if (n) b |= 0x80;
+        out.push(b);
+      } while (n);
+      return Buffer.from(out);
+    };
+    const raw = Buffer.concat([field(1, field(1, 'low')), varintField(2, -5n), varintField(3, 1n), field(4, 'x'), field(5, 'Never')]);
+    assert.deepEqual(decodeProtobufBody(envelope('scheduling.k8s.io/v1', 'PriorityClass', raw), 'application/vnd.kubernetes.protobuf'), {
+      apiVersion: 'scheduling.k8s.io/v1',
+      kind: 'PriorityClass',
+      metadata: { name: 'low' },
+      value: -5,
+      globalDefault: true,
+      description: 'x',
+      preemptionPolicy: 'Never',
+    });
+  });
+
   const refusals: { name: string; body: Buffer; code: number }[] = [
     { name: 'a kind Bulkhead does not decode is 415', body: envelope('v1', 'ConfigMap', Buffer.alloc(0)), code: 415 },
     { name: 'a body without the k8s envelope is 400', body: Buffer.from('{"kind":"Namespace"}'), code: 400 },

@@ -75,6 +75,7 @@ export const PKG = {
   core: 'io.k8s.api.core.v1',
   coordination: 'io.k8s.api.coordination.v1',
   policy: 'io.k8s.api.policy.v1',
+  scheduling: 'io.k8s.api.scheduling.v1',
   authorization: 'io.k8s.api.authorization.v1',
   authentication: 'io.k8s.api.authentication.v1',
   meta: 'io.k8s.apimachinery.pkg.apis.meta.v1',

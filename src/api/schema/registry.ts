@@ -9,6 +9,7 @@ import { volumeSchemas } from './core-volume.js';
 import { metaSchemas } from './meta.js';
 import { policySchemas } from './policy.js';
 import { accessSchemas } from './access.js';
+import { schedulingSchemas } from './scheduling.js';
 
 /** A field type with every reference resolved to a full schema name and its Go spelling. */
 export type ResolvedType =
@@ -37,7 +38,7 @@ export interface Schema {
   readonly bulkhead?: boolean;
 }
 
-const allDefs: readonly SchemaDef[] = [...metaSchemas, ...podSchemas, ...volumeSchemas, ...otherCoreSchemas, ...coordinationSchemas, ...policySchemas, ...accessSchemas];
+const allDefs: readonly SchemaDef[] = [...metaSchemas, ...podSchemas, ...volumeSchemas, ...otherCoreSchemas, ...coordinationSchemas, ...policySchemas, ...accessSchemas, ...schedulingSchemas];
 
 const PRIM_GO: Record<Primitive, string> = { string: 'string', int32: 'int32', int64: 'int64', double: 'float64', boolean: 'bool', byte: '[]uint8' };
 

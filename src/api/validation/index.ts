@@ -22,3 +22,13 @@ export { quotaNameHints, supportedPodLevelResources } from './resourcenames.js';
 export { isDNS1123Label, isDNS1123Subdomain, isQualifiedName, isValidLabelValue, nameIsDNSLabel, nameIsDNSSubdomain } from './names.js';
 export { validateWatchOptions, type WatchOptions } from './watchoptions.js';
 export { validateNode, validateNodeUpdate, validateLease, validateLeaseUpdate } from './node.js';
+export {
+  validatePriorityClass,
+  validatePriorityClassUpdate,
+  validatePreemptionPolicy,
+  systemPriorityClasses,
+  highestUserDefinablePriority,
+  systemCriticalPriority,
+  systemClusterCritical,
+  systemNodeCritical,
+} from './priorityclass.js';
