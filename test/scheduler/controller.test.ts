@@ -213,7 +213,27 @@ describe('SchedulerController preemption (DefaultPreemption)', () => {
   let dir: string;
   let s: RunningServer;
   const pods = () => s.api.def('pods');
-  const create = (p: Pod) => s.api.create(pods(), 'default', { ...p, metadata: { name: p.metadata.name } } as KubeObject, { ...admin, warnings: [] });
+  const classes = new Set<string>();
+  /**
+   * Creates the pod with its priority given the way a user gives it: through a PriorityClass of
+   * that value (and preemptionPolicy), made on first use; the Priority admission plugin refuses
+   * a priority written into the spec.
+   */
+  const create = async (p: Pod) => {
+    const spec = { ...p.spec };
+    if (spec.priority !== undefined) {
+      const policy = spec.preemptionPolicy ?? 'PreemptLowerPriority';
+      const name = `p${spec.priority}-${policy.toLowerCase()}`;
+      if (!classes.has(name)) {
+        await s.api.create(s.api.def('priorityclasses'), undefined, { apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', metadata: { name }, value: spec.priority, preemptionPolicy: policy } as KubeObject, { ...admin, warnings: [] });
+        classes.add(name);
+      }
+      delete spec.priority;
+      delete spec.preemptionPolicy;
+      spec.priorityClassName = name;
+    }
+    return s.api.create(pods(), 'default', { ...p, spec, metadata: { name: p.metadata.name } } as KubeObject, { ...admin, warnings: [] });
+  };
   const get = (name: string) => s.api.get<Pod>(pods(), 'default', name);
   const exists = async (name: string) => (await s.api.list(pods(), 'default')).items.some((p) => p.metadata?.name === name);
   const events = async (reason: string, name: string) => ((await s.api.list(s.api.def('events'), 'default')).items as Event[]).filter((e) => e.reason === reason && e.involvedObject.name === name);
