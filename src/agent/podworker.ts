@@ -32,7 +32,7 @@
 
 import { rmSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { basename, dirname, join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { Container, Pod, PodStatus } from '../api/types.js';
 import { isSidecar } from '../api/types.js';
 import { derivedPodUID, planPodOnNode, type PodNodePlan } from '../plan/node.js';
@@ -46,6 +46,7 @@ import { PodRecords, type PodRecord } from './podrecords.js';
 import { ExitWatch } from './runtime/exitwatch.js';
 import { hostMounts } from './runtime/hostmounts.js';
 import { OciRuntime } from './runtime/ociruntime.js';
+import { runtimeFlavor } from './runtime/runc.js';
 import type { ContainerRuntime, PodMounts } from './runtime/runtime.js';
 import { StartSlots } from './startslots.js';
 import { minimumGraceSeconds, newPodMemory, PodWorkerError, sandboxNsDir, sleep, specHash, type ContainerKind, type EventSink, type MemcgContainer, type PodMemory, type PodWorkerOptions, type Prepared, type StartResult, type View, type WorkerContext } from './podworker/context.js';
@@ -67,11 +68,6 @@ const syncStopBudgetMs = 500;
 function normRoot(root: string): string {
   if (!root.startsWith('/')) throw new PodWorkerError(`cgroupRoot ${JSON.stringify(root)} must be absolute`);
   return root.replace(/\/+$/, '');
-}
-
-/** The runtime's state directory's name: the binary's (runc, crun), so a host that switches keeps each one's containers apart. */
-function runtimeStateDirName(binary: string | undefined): string {
-  return basename(binary ?? 'runc');
 }
 
 export class PodWorker implements WorkerContext {
@@ -100,7 +96,7 @@ export class PodWorker implements WorkerContext {
     this.exitDir = join(opts.runDir, 'exits');
     this.runtime =
       opts.containerRuntime ??
-      new OciRuntime({ stateDir: join(opts.stateDir, runtimeStateDirName(opts.runtime)), exitDir: this.exitDir, ...(opts.runtime ? { binary: opts.runtime } : {}), ...(opts.conmon ? { conmon: opts.conmon } : {}) });
+      new OciRuntime({ stateDir: join(opts.stateDir, runtimeFlavor(opts.runtime)), exitDir: this.exitDir, ...(opts.runtime ? { binary: opts.runtime } : {}), ...(opts.conmon ? { conmon: opts.conmon } : {}) });
     if (this.runtime.exitDir !== this.exitDir) throw new PodWorkerError(`the container runtime writes exit files to ${this.runtime.exitDir}, the worker reads ${this.exitDir}`);
     this.mounts = opts.mounts ?? hostMounts;
     this.records = new PodRecords(opts.runDir);

@@ -74,6 +74,14 @@ function pidFileArgs(io: DetachedIO): string[] {
   return io.pidFile ? ['--pid-file', io.pidFile] : [];
 }
 
+/**
+ * Which command line a runtime binary speaks: crun's (named crun) or runc's (runc, and wrappers
+ * that exec it). Its state format differs too, so each flavour keeps its own state directory.
+ */
+export function runtimeFlavor(binary: string | undefined): 'runc' | 'crun' {
+  return basename(binary ?? 'runc').startsWith('crun') ? 'crun' : 'runc';
+}
+
 export class Runc {
   readonly root: string;
   readonly binary: string;
@@ -129,7 +137,7 @@ export class Runc {
    */
   async startCreated(id: string, initPid: number): Promise<void> {
     const path = join(this.root, id, 'exec.fifo');
-    if (basename(this.binary) !== 'runc') return await this.start(id);
+    if (runtimeFlavor(this.binary) === 'crun') return await this.start(id);
     try {
       if (!statSync(path).isFIFO()) return await this.start(id);
     } catch {
