@@ -1,6 +1,7 @@
 // The pod create path of the API server as one pure function, in Kubernetes' order after
 // decoding: drop disabled fields, defaulting, LimitRanger (defaults, then min/max/ratio),
-// validation, PodSecurity (enforce, warn), ResourceQuota. `bulkhead plan` and the API server
+// ServiceAccount (when the caller looked the account up), validation, PodSecurity (enforce,
+// warn), ResourceQuota. `bulkhead plan` and the API server
 // both call it, each after decoding with api/schema's decodeObject, so an offline plan and a
 // live create cannot disagree.
 
@@ -8,15 +9,16 @@ import { defaultPod } from '../api/defaults.js';
 import { dropDisabledPodFields } from '../api/dropdisabled.js';
 import type { FeatureGates } from '../api/featuregates.js';
 import { errorBody, invalidMessage, type FieldError } from '../api/fielderrors.js';
-import type { LimitRange, Pod, ResourceQuota } from '../api/types.js';
+import type { LimitRange, Pod, ResourceQuota, ServiceAccount } from '../api/types.js';
 import { validatePodCreate } from '../api/validation/index.js';
 import { computePodQOS } from '../policy/qos.js';
 import { evaluatePodSecurity, type PodSecurityDefaults } from './podsecurity.js';
+import { admitPodServiceAccount } from './serviceaccount.js';
 import { decideQuotas, type QuotaCharge } from '../quota/admission.js';
 import { aggregateMessages, applyLimitRangeDefaults, limitRangeViolations } from '../quota/limitranger.js';
 
 /** Decode failures (400, refused before admission) count as Validation: the plan contract names only these four. */
-export type RejectedBy = 'Validation' | 'LimitRange' | 'PodSecurity' | 'ResourceQuota';
+export type RejectedBy = 'Validation' | 'LimitRange' | 'ServiceAccount' | 'PodSecurity' | 'ResourceQuota';
 
 export interface Rejection {
   by: RejectedBy;
@@ -36,6 +38,11 @@ export interface PodAdmissionInput {
   gates: FeatureGates;
   podSecurityDefaults: PodSecurityDefaults;
   now: Date;
+  /**
+   * The ServiceAccount the pod names (podServiceAccountName), as the server looked it up
+   * (`account` undefined: not found). Absent (plan): the ServiceAccount plugin is skipped.
+   */
+  serviceAccount?: { account: ServiceAccount | undefined };
 }
 
 export interface ReportedFieldError {
@@ -72,6 +79,11 @@ export function admitPodCreate(input: PodAdmissionInput): PodAdmissionResult {
   warnings.push(...dropped.warnings);
   let pod = defaultPod(dropped.pod, { gates: input.gates });
   pod = applyLimitRangeDefaults(pod, input.limitRanges);
+  if (input.serviceAccount) {
+    const sa = admitPodServiceAccount(pod, pod.metadata?.namespace ?? '', input.serviceAccount.account);
+    if (sa.message !== undefined) return { pod, warnings, errors: [], rejection: forbidden('ServiceAccount', pod, sa.message), charges: [] };
+    pod = sa.pod;
+  }
   pod.status = { phase: 'Pending', qosClass: computePodQOS(pod, input.gates) };
 
   const fieldErrors = validatePodCreate(pod, { gates: input.gates });

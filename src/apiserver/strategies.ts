@@ -6,7 +6,9 @@ import { admitPodCreate, podDisplayName, type Rejection } from '../admission/pod
 import { validateNamespaceObject } from '../admission/namespace.js';
 import type { PodSecurityDefaults } from '../admission/podsecurity.js';
 import { fieldError, type FieldError } from '../api/fielderrors.js';
-import type { KubeObject, LimitRange, Namespace, Pod, ResourceQuota, Status } from '../api/types.js';
+import type { KubeObject, LimitRange, Namespace, Pod, ResourceQuota, ServiceAccount, Status } from '../api/types.js';
+import { defaultServiceAccountName, podServiceAccountName } from '../admission/serviceaccount.js';
+import { installConfigStrategies } from './configstrategies.js';
 import { validateLimitRange, validateResourceQuota, validateResourceQuotaUpdate } from '../api/validation/index.js';
 import { validateNamespaceLabelsUpdate } from '../podsecurity/index.js';
 import { defaultLimitRangeItem } from '../quota/limitranger.js';
@@ -62,7 +64,10 @@ export function podStrategy(podSecurityDefaults: PodSecurityDefaults): Strategy 
         return pending ? { kv: { key: q.kv.key, modRevision: pending.modRevision }, quota: pending.obj as ResourceQuota } : q;
       });
       const quotas = quotaKVs.map((q) => q.quota);
+      const saName = podServiceAccountName(pod);
+      const account = saName === undefined ? undefined : await lookupServiceAccount(api, namespace, saName);
       const result = admitPodCreate({
+        serviceAccount: { account },
         pod,
         namespaceLabels: ns?.metadata.labels ?? {},
         limitRanges,
@@ -141,6 +146,24 @@ function deletionMarked(marked: Pod, stored: Pod): Pod {
     if (shorter.deletionGracePeriodSeconds < (stored.metadata.deletionGracePeriodSeconds ?? Infinity)) Object.assign(meta, shorter);
   }
   return { ...stored, metadata: meta };
+}
+
+/**
+ * The ServiceAccount plugin's getServiceAccount: the cache, then the store; `default` is looked
+ * for up to 10 times 100–200 ms apart, since the serviceaccounts controller creates it just
+ * after the namespace.
+ */
+async function lookupServiceAccount(api: Api, namespace: string, name: string): Promise<ServiceAccount | undefined> {
+  const cached = api.caches.get('serviceaccounts')?.get(namespace, name)?.obj as ServiceAccount | undefined;
+  if (cached) return cached;
+  const attempts = name === defaultServiceAccountName ? 10 : 1;
+  const interval = 100 + Math.floor(Math.random() * 100);
+  for (let i = 0; i < attempts; i++) {
+    if (i > 0) await new Promise((r) => setTimeout(r, interval));
+    const found = await api.tryGet<ServiceAccount>(api.def('serviceaccounts'), namespace, name);
+    if (found) return found;
+  }
+  return undefined;
 }
 
 /** What pod admission reads about a namespace: from the caches when the server has them. */
@@ -252,4 +275,5 @@ export function installStrategies(api: Api, podSecurityDefaults: PodSecurityDefa
   api.strategies.set('limitranges', limitRangeStrategy);
   api.strategies.set('nodes', nodeStrategy);
   api.strategies.set('leases', leaseStrategy);
+  installConfigStrategies(api);
 }

@@ -22,3 +22,16 @@ export { quotaNameHints, supportedPodLevelResources } from './resourcenames.js';
 export { isDNS1123Label, isDNS1123Subdomain, isQualifiedName, isValidLabelValue, nameIsDNSLabel, nameIsDNSSubdomain } from './names.js';
 export { validateWatchOptions, type WatchOptions } from './watchoptions.js';
 export { validateNode, validateNodeUpdate, validateLease, validateLeaseUpdate } from './node.js';
+export {
+  validateConfigMap,
+  validateConfigMapUpdate,
+  validateSecret,
+  validateSecretUpdate,
+  validateServiceAccount,
+  validateServiceAccountUpdate,
+  isConfigMapKey,
+  goJSONError,
+  maxSecretSize,
+  secretTypes,
+  serviceAccountNameKey,
+} from './config.js';
