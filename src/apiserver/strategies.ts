@@ -35,6 +35,20 @@ function invalid(kind: string, name: string, errs: FieldError[]): StatusError {
 const podUpdateForbidden =
   'pod updates may not change fields other than `spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)';
 
+/**
+ * The v1 conversion of the account fields on an update: serviceAccountName read from the
+ * deprecated serviceAccount when empty, serviceAccount mirroring it. A body with neither keeps
+ * the stored account: upstream's field manager never gives the creator ownership of what the
+ * ServiceAccount admission set, so a server-side apply does not remove it; Bulkhead records
+ * ownership after admission, and this keeps such an apply from reading as a spec change.
+ */
+function withServiceAccountFields(pod: Pod, prev: Pod): void {
+  if (!pod.spec) return;
+  if (!pod.spec.serviceAccountName && pod.spec.serviceAccount) pod.spec.serviceAccountName = pod.spec.serviceAccount;
+  if (!pod.spec.serviceAccountName && prev.spec?.serviceAccountName) pod.spec.serviceAccountName = prev.spec.serviceAccountName;
+  if (pod.spec.serviceAccountName) pod.spec.serviceAccount = pod.spec.serviceAccountName;
+}
+
 /** The spec with the fields a pod update may change blanked out, for comparison. */
 function immutablePodSpec(pod: Pod): unknown {
   // A PUT may leave spec out: Go decodes that as the zero PodSpec, which differs from any stored one.
@@ -99,6 +113,7 @@ export function podStrategy(podSecurityDefaults: PodSecurityDefaults): Strategy 
       // binding.ts made this object from the stored one: nodeName, the Binding's annotations and
       // PodScheduled, in one write. A client's update can change none of them.
       if (subresource === 'binding') return { obj: pod };
+      withServiceAccountFields(pod, prev);
       if (!sameJSON(immutablePodSpec(pod), immutablePodSpec(prev))) {
         throw invalid('Pod', prev.metadata.name ?? '', [fieldError.forbidden('spec', podUpdateForbidden)]);
       }
