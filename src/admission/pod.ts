@@ -1,7 +1,8 @@
 // The pod create path of the API server as one pure function, in Kubernetes' order after
-// decoding: drop disabled fields, defaulting, the mutating plugins (LimitRanger's defaults, then
-// Priority), validation, the validating plugins (LimitRanger's min/max/ratio, PodSecurity
-// (enforce, warn), ResourceQuota). `bulkhead plan` and the API server
+// decoding: drop disabled fields, defaulting, the mutating plugins (LimitRanger's defaults,
+// ServiceAccount when the caller looked the account up, then Priority), validation, the
+// validating plugins (LimitRanger's min/max/ratio, PodSecurity (enforce, warn), ResourceQuota).
+// `bulkhead plan` and the API server
 // both call it, each after decoding with api/schema's decodeObject, so an offline plan and a
 // live create cannot disagree.
 
@@ -9,16 +10,17 @@ import { defaultPod } from '../api/defaults.js';
 import { dropDisabledPodFields } from '../api/dropdisabled.js';
 import type { FeatureGates } from '../api/featuregates.js';
 import { errorBody, invalidMessage, type FieldError } from '../api/fielderrors.js';
-import type { LimitRange, Pod, PriorityClass, ResourceQuota } from '../api/types.js';
+import type { LimitRange, Pod, PriorityClass, ResourceQuota, ServiceAccount } from '../api/types.js';
 import { validatePodCreate } from '../api/validation/index.js';
 import { computePodQOS } from '../policy/qos.js';
 import { evaluatePodSecurity, type PodSecurityDefaults } from './podsecurity.js';
 import { admitPodPriority } from './priority.js';
+import { admitPodServiceAccount } from './serviceaccount.js';
 import { decideQuotas, type QuotaCharge } from '../quota/admission.js';
 import { aggregateMessages, applyLimitRangeDefaults, limitRangeViolations } from '../quota/limitranger.js';
 
 /** Decode failures (400, refused before admission) count as Validation. */
-export type RejectedBy = 'Validation' | 'LimitRange' | 'Priority' | 'PodSecurity' | 'ResourceQuota';
+export type RejectedBy = 'Validation' | 'LimitRange' | 'ServiceAccount' | 'Priority' | 'PodSecurity' | 'ResourceQuota';
 
 export interface Rejection {
   by: RejectedBy;
@@ -40,6 +42,11 @@ export interface PodAdmissionInput {
   gates: FeatureGates;
   podSecurityDefaults: PodSecurityDefaults;
   now: Date;
+  /**
+   * The ServiceAccount the pod names (podServiceAccountName), as the server looked it up
+   * (`account` undefined: not found). Absent (plan): the ServiceAccount plugin is skipped.
+   */
+  serviceAccount?: { account: ServiceAccount | undefined };
 }
 
 export interface ReportedFieldError {
@@ -76,6 +83,11 @@ export function admitPodCreate(input: PodAdmissionInput): PodAdmissionResult {
   warnings.push(...dropped.warnings);
   let pod = defaultPod(dropped.pod, { gates: input.gates });
   pod = applyLimitRangeDefaults(pod, input.limitRanges);
+  if (input.serviceAccount) {
+    const sa = admitPodServiceAccount(pod, pod.metadata?.namespace ?? '', input.serviceAccount.account);
+    if (sa.message !== undefined) return { pod, warnings, errors: [], rejection: forbidden('ServiceAccount', pod, sa.message), charges: [] };
+    pod = sa.pod;
+  }
   const priority = admitPodPriority(pod, input.priorityClasses);
   if (priority.forbidden !== undefined) return { pod, warnings, errors: [], rejection: forbidden('Priority', pod, priority.forbidden), charges: [] };
   pod = priority.pod;

@@ -514,3 +514,28 @@ export interface Lease extends KubeObject {
     leaseTransitions?: number;
   };
 }
+
+export interface ConfigMap extends KubeObject {
+  metadata: ObjectMeta;
+  immutable?: boolean;
+  data?: Record<string, string>;
+  /** Base64 in JSON, as stored and served. */
+  binaryData?: Record<string, string>;
+}
+
+export interface Secret extends KubeObject {
+  metadata: ObjectMeta;
+  immutable?: boolean;
+  /** Base64 in JSON, as stored and served. */
+  data?: Record<string, string>;
+  /** Write-only: merged into data on create and update, never stored. */
+  stringData?: Record<string, string>;
+  type?: string;
+}
+
+export interface ServiceAccount extends KubeObject {
+  metadata: ObjectMeta;
+  secrets?: { name?: string; namespace?: string; kind?: string; apiVersion?: string; uid?: string; resourceVersion?: string; fieldPath?: string }[];
+  imagePullSecrets?: { name?: string }[];
+  automountServiceAccountToken?: boolean;
+}

@@ -1,8 +1,9 @@
 // The Kubernetes protobuf envelope for the request bodies typed kubectl generators send
 // (`kubectl create namespace X`, `kubectl create quota …` send `application/vnd.kubernetes.protobuf`
 // and do not retry as JSON after a 415). Decodes the `k8s\0` + runtime.Unknown envelope and the
-// messages of Namespace, ResourceQuota, PriorityClass and the access reviews (`kubectl auth`) into the same
-// JSON objects a JSON body gives; every other kind still answers 415.
+// messages of Namespace, ResourceQuota, PriorityClass, ConfigMap, Secret, ServiceAccount and the
+// access reviews (`kubectl auth`) into the same JSON objects a JSON body gives; every other kind
+// still answers 415.
 
 import { statusErrors } from './status.js';
 
@@ -192,10 +193,65 @@ function accessReviewSpec(b: Buffer): Record<string, unknown> {
   return spec;
 }
 
+const b64 = (f: Field) => bytes(f).toString('base64');
+const bool = (f: Field) => f.value !== 0n;
+
+/** ConfigMap (core/v1 generated.proto): metadata 1, data 2, binaryData 3, immutable 4. */
+function configMap(raw: Buffer): Record<string, unknown> {
+  const obj: Record<string, unknown> = { apiVersion: 'v1', kind: 'ConfigMap' };
+  const data: Field[] = [];
+  const binary: Field[] = [];
+  for (const f of fields(raw)) {
+    if (f.no === 1) obj.metadata = objectMeta(bytes(f));
+    else if (f.no === 2) data.push(f);
+    else if (f.no === 3) binary.push(f);
+    else if (f.no === 4) obj.immutable = bool(f);
+  }
+  if (data.length) obj.data = stringMap(data);
+  if (binary.length) obj.binaryData = mapOf(binary, b64);
+  return obj;
+}
+
+/** Secret: metadata 1, data 2 (bytes, base64 in JSON), type 3, stringData 4, immutable 5. */
+function secret(raw: Buffer): Record<string, unknown> {
+  const obj: Record<string, unknown> = { apiVersion: 'v1', kind: 'Secret' };
+  const data: Field[] = [];
+  const stringData: Field[] = [];
+  for (const f of fields(raw)) {
+    if (f.no === 1) obj.metadata = objectMeta(bytes(f));
+    else if (f.no === 2) data.push(f);
+    else if (f.no === 3) obj.type = str(f);
+    else if (f.no === 4) stringData.push(f);
+    else if (f.no === 5) obj.immutable = bool(f);
+  }
+  if (data.length) obj.data = mapOf(data, b64);
+  if (stringData.length) obj.stringData = stringMap(stringData);
+  return obj;
+}
+
+/** ServiceAccount: metadata 1, secrets 2 (ObjectReference), imagePullSecrets 3, automountServiceAccountToken 4. */
+function serviceAccount(raw: Buffer): Record<string, unknown> {
+  const obj: Record<string, unknown> = { apiVersion: 'v1', kind: 'ServiceAccount' };
+  const secrets: Record<string, unknown>[] = [];
+  const pull: Record<string, unknown>[] = [];
+  for (const f of fields(raw)) {
+    if (f.no === 1) obj.metadata = objectMeta(bytes(f));
+    else if (f.no === 2) secrets.push(stringFields(bytes(f), { 1: 'kind', 2: 'namespace', 3: 'name', 4: 'uid', 5: 'apiVersion', 6: 'resourceVersion', 7: 'fieldPath' }));
+    else if (f.no === 3) pull.push(stringFields(bytes(f), { 1: 'name' }));
+    else if (f.no === 4) obj.automountServiceAccountToken = bool(f);
+  }
+  if (secrets.length) obj.secrets = secrets;
+  if (pull.length) obj.imagePullSecrets = pull;
+  return obj;
+}
+
 const decoders: Record<string, (raw: Buffer) => Record<string, unknown>> = {
   'v1/Namespace': namespace,
   'v1/ResourceQuota': resourceQuota,
   'scheduling.k8s.io/v1/PriorityClass': priorityClass,
+  'v1/ConfigMap': configMap,
+  'v1/Secret': secret,
+  'v1/ServiceAccount': serviceAccount,
   'authorization.k8s.io/v1/SelfSubjectAccessReview': review('authorization.k8s.io/v1', 'SelfSubjectAccessReview', accessReviewSpec),
   'authorization.k8s.io/v1/SelfSubjectRulesReview': review('authorization.k8s.io/v1', 'SelfSubjectRulesReview', (b) => stringFields(b, { 1: 'namespace' })),
   'authentication.k8s.io/v1/SelfSubjectReview': review('authentication.k8s.io/v1', 'SelfSubjectReview'),

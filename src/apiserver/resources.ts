@@ -82,6 +82,19 @@ export const resources: ResourceDef[] = [
     namespaced: true, verbs: allVerbs, subresources: [], fields: metaFields,
   },
   {
+    group: '', version: 'v1', resource: 'configmaps', kind: 'ConfigMap', listKind: 'ConfigMapList', singular: 'configmap', shortNames: ['cm'], categories: [],
+    namespaced: true, verbs: allVerbs, subresources: [], fields: metaFields,
+  },
+  {
+    group: '', version: 'v1', resource: 'secrets', kind: 'Secret', listKind: 'SecretList', singular: 'secret', shortNames: [], categories: [],
+    namespaced: true, verbs: allVerbs, subresources: [],
+    fields: (o: any) => ({ ...metaFields(o), type: o.type ?? '' }),
+  },
+  {
+    group: '', version: 'v1', resource: 'serviceaccounts', kind: 'ServiceAccount', listKind: 'ServiceAccountList', singular: 'serviceaccount', shortNames: ['sa'], categories: [],
+    namespaced: true, verbs: allVerbs, subresources: [], fields: metaFields,
+  },
+  {
     group: '', version: 'v1', resource: 'events', kind: 'Event', listKind: 'EventList', singular: 'event', shortNames: ['ev'], categories: [],
     namespaced: true, verbs: allVerbs, subresources: [],
     fields: (o: any) => ({

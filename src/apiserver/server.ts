@@ -1,6 +1,6 @@
 // Assembles a running API server: the store, certificates and tokens in the data directory,
-// the registry with its strategies, the HTTPS listener, the controllers (quota, namespace and
-// the scheduler, which keeps its own watch caches of pods and nodes), and an admin kubeconfig
+// the registry with its strategies, the HTTPS listener, the controllers (quota, namespace,
+// serviceaccounts and the scheduler, which keeps its own watch caches of pods and nodes), and an admin kubeconfig
 // that the real kubectl can use. pods/log is proxied to the agent of the pod's node, as
 // kube-apiserver proxies it to the kubelet.
 
@@ -12,6 +12,7 @@ import { defaultFeatureGates, type FeatureGates } from '../api/featuregates.js';
 import type { PodSecurityDefaults } from '../admission/podsecurity.js';
 import { NamespaceController } from '../controllers/namespace.js';
 import { QuotaController } from '../controllers/quota.js';
+import { ServiceAccountsController } from '../controllers/serviceaccounts.js';
 import { SchedulerController } from '../controllers/scheduler.js';
 import { openStore } from '../storage/index.js';
 import type { Store } from '../storage/store.js';
@@ -122,7 +123,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     }
   }
   await ensureSystemPriorityClasses(api, bootstrap);
-  for (const resource of ['namespaces', 'limitranges', 'resourcequotas', 'priorityclasses']) {
+  for (const resource of ['namespaces', 'limitranges', 'resourcequotas', 'priorityclasses', 'serviceaccounts']) {
     const cache = new ObjectCache(store, api.def(resource));
     await cache.start();
     api.caches.set(resource, cache);
@@ -186,6 +187,10 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   await quota.start();
   await namespaces.start();
   await quota.resyncAll();
+  // Every namespace that exists now gets its `default` ServiceAccount before the first pod.
+  const serviceAccounts = new ServiceAccountsController(api);
+  await serviceAccounts.start();
+  await serviceAccounts.idle();
 
   let scheduler: SchedulerController | undefined;
   if (opts.scheduler ?? true) {
@@ -213,6 +218,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       await scheduler?.stop();
       quota.stop();
       namespaces.stop();
+      serviceAccounts.stop();
       for (const c of api.caches.values()) c.stop();
       server.closeAllConnections();
       await new Promise<void>((r) => server.close(() => r()));

@@ -6,7 +6,9 @@ import { admitPodCreate, podDisplayName, type Rejection } from '../admission/pod
 import { validateNamespaceObject } from '../admission/namespace.js';
 import type { PodSecurityDefaults } from '../admission/podsecurity.js';
 import { fieldError, type FieldError } from '../api/fielderrors.js';
-import type { KubeObject, LimitRange, Namespace, Pod, PriorityClass, ResourceQuota, Status } from '../api/types.js';
+import type { KubeObject, LimitRange, Namespace, Pod, PriorityClass, ResourceQuota, ServiceAccount, Status } from '../api/types.js';
+import { defaultServiceAccountName, podServiceAccountName } from '../admission/serviceaccount.js';
+import { installConfigStrategies } from './configstrategies.js';
 import { validateLimitRange, validateResourceQuota, validateResourceQuotaUpdate } from '../api/validation/index.js';
 import { validateNamespaceLabelsUpdate } from '../podsecurity/index.js';
 import { defaultLimitRangeItem } from '../quota/limitranger.js';
@@ -34,6 +36,20 @@ function invalid(kind: string, name: string, errs: FieldError[]): StatusError {
 
 const podUpdateForbidden =
   'pod updates may not change fields other than `spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)';
+
+/**
+ * The v1 conversion of the account fields on an update: serviceAccountName read from the
+ * deprecated serviceAccount when empty, serviceAccount mirroring it. A body with neither keeps
+ * the stored account: upstream's field manager never gives the creator ownership of what the
+ * ServiceAccount admission set, so a server-side apply does not remove it; Bulkhead records
+ * ownership after admission, and this keeps such an apply from reading as a spec change.
+ */
+function withServiceAccountFields(pod: Pod, prev: Pod): void {
+  if (!pod.spec) return;
+  if (!pod.spec.serviceAccountName && pod.spec.serviceAccount) pod.spec.serviceAccountName = pod.spec.serviceAccount;
+  if (!pod.spec.serviceAccountName && prev.spec?.serviceAccountName) pod.spec.serviceAccountName = prev.spec.serviceAccountName;
+  if (pod.spec.serviceAccountName) pod.spec.serviceAccount = pod.spec.serviceAccountName;
+}
 
 /** The spec with the fields a pod update may change blanked out, for comparison. */
 function immutablePodSpec(pod: Pod): unknown {
@@ -64,7 +80,10 @@ export function podStrategy(podSecurityDefaults: PodSecurityDefaults): Strategy 
         return pending ? { kv: { key: q.kv.key, modRevision: pending.modRevision }, quota: pending.obj as ResourceQuota } : q;
       });
       const quotas = quotaKVs.map((q) => q.quota);
+      const saName = podServiceAccountName(pod);
+      const account = saName === undefined ? undefined : await lookupServiceAccount(api, namespace, saName);
       const result = admitPodCreate({
+        serviceAccount: { account },
         pod,
         namespaceLabels: ns?.metadata.labels ?? {},
         limitRanges,
@@ -98,6 +117,7 @@ export function podStrategy(podSecurityDefaults: PodSecurityDefaults): Strategy 
       // binding.ts made this object from the stored one: nodeName, the Binding's annotations and
       // PodScheduled, in one write. A client's update can change none of them.
       if (subresource === 'binding') return { obj: pod };
+      withServiceAccountFields(pod, prev);
       if (!sameJSON(immutablePodSpec(pod), immutablePodSpec(prev))) {
         throw invalid('Pod', prev.metadata.name ?? '', [fieldError.forbidden('spec', podUpdateForbidden)]);
       }
@@ -145,6 +165,24 @@ function deletionMarked(marked: Pod, stored: Pod): Pod {
     if (shorter.deletionGracePeriodSeconds < (stored.metadata.deletionGracePeriodSeconds ?? Infinity)) Object.assign(meta, shorter);
   }
   return { ...stored, metadata: meta };
+}
+
+/**
+ * The ServiceAccount plugin's getServiceAccount: the cache, then the store; `default` is looked
+ * for up to 10 times 100–200 ms apart, since the serviceaccounts controller creates it just
+ * after the namespace.
+ */
+async function lookupServiceAccount(api: Api, namespace: string, name: string): Promise<ServiceAccount | undefined> {
+  const cached = api.caches.get('serviceaccounts')?.get(namespace, name)?.obj as ServiceAccount | undefined;
+  if (cached) return cached;
+  const attempts = name === defaultServiceAccountName ? 10 : 1;
+  const interval = 100 + Math.floor(Math.random() * 100);
+  for (let i = 0; i < attempts; i++) {
+    if (i > 0) await new Promise((r) => setTimeout(r, interval));
+    const found = await api.tryGet<ServiceAccount>(api.def('serviceaccounts'), namespace, name);
+    if (found) return found;
+  }
+  return undefined;
 }
 
 /** What pod admission reads about a namespace: from the caches when the server has them. */
@@ -258,4 +296,5 @@ export function installStrategies(api: Api, podSecurityDefaults: PodSecurityDefa
   api.strategies.set('nodes', nodeStrategy);
   api.strategies.set('leases', leaseStrategy);
   api.strategies.set('priorityclasses', priorityClassStrategy);
+  installConfigStrategies(api);
 }

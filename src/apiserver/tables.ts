@@ -2,7 +2,7 @@
 // that `kubectl get` prints what it prints against Kubernetes. Cells are final strings: the
 // server computes ages and placeholders. Bulkhead adds QoS and OOM kill mode to pods' wide view.
 
-import type { Event, KubeObject, Lease, Namespace, Node, Pod, PriorityClass, ResourceQuota } from '../api/types.js';
+import type { ConfigMap, Event, KubeObject, Lease, Namespace, Node, Pod, PriorityClass, ResourceQuota, Secret, ServiceAccount } from '../api/types.js';
 import { reportedOOMKillModes } from '../policy/oomkillmodestatus.js';
 
 export interface TableColumn {
@@ -292,6 +292,29 @@ const priorityClassPrinter: Printer<PriorityClass> = {
   cells: (pc, now) => [pc.metadata?.name ?? '', pc.value ?? 0, pc.globalDefault === true, age(pc.metadata?.creationTimestamp, now), pc.preemptionPolicy ?? ''],
 };
 
+const count = (m: Record<string, unknown> | undefined) => (m && typeof m === 'object' ? Object.keys(m).length : 0);
+
+// printConfigMap, printSecret, printServiceAccount: the counts are integers in the cells.
+const configMapPrinter: Printer<ConfigMap> = {
+  columns: [nameCol, col('Data', 'string', "Data contains the configuration data. Each key must consist of alphanumeric characters, '-', '_' or '.'."), ageCol],
+  cells: (c, now) => [c.metadata?.name ?? '', count(c.data) + count(c.binaryData), age(c.metadata?.creationTimestamp, now)],
+};
+
+const secretPrinter: Printer<Secret> = {
+  columns: [
+    nameCol,
+    col('Type', 'string', 'Used to facilitate programmatic handling of secret data.'),
+    col('Data', 'string', "Data contains the secret data. Each key must consist of alphanumeric characters, '-', '_' or '.'."),
+    ageCol,
+  ],
+  cells: (s, now) => [s.metadata?.name ?? '', s.type ?? '', count(s.data), age(s.metadata?.creationTimestamp, now)],
+};
+
+const serviceAccountPrinter: Printer<ServiceAccount> = {
+  columns: [nameCol, col('Secrets', 'string', 'Secrets is a list of the secrets in the same namespace that pods running using this ServiceAccount are allowed to use.'), ageCol],
+  cells: (sa, now) => [sa.metadata?.name ?? '', Array.isArray(sa.secrets) ? sa.secrets.length : 0, age(sa.metadata?.creationTimestamp, now)],
+};
+
 const defaultPrinter: Printer<KubeObject> = {
   columns: [nameCol, ageCol],
   cells: (o, now) => [o.metadata?.name ?? '', age(o.metadata?.creationTimestamp, now)],
@@ -306,6 +329,9 @@ const printers: Record<string, Printer<never>> = {
   events: eventPrinter,
   leases: leasePrinter,
   priorityclasses: priorityClassPrinter,
+  configmaps: configMapPrinter,
+  secrets: secretPrinter,
+  serviceaccounts: serviceAccountPrinter,
 };
 
 export type IncludeObject = 'None' | 'Metadata' | 'Object';

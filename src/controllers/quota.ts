@@ -1,10 +1,12 @@
 // The quota controller: status.hard from spec.hard and status.used recomputed from the pods of
-// the namespace whenever a quota or a pod changes, and on a period to repair drift. Admission
+// the namespace (and the counts of configmaps, secrets and serviceaccounts) whenever a quota or a
+// pod changes, and on a period to repair drift. Admission
 // charges optimistically; this controller is the source of truth (it releases what finished
 // or deleted pods held).
 
 import type { Pod, ResourceQuota } from '../api/types.js';
 import { computeQuotaStatus } from '../quota/admission.js';
+import { countedResources, tracksObjectCounts } from '../quota/objectcount.js';
 import type { Api, RequestInfo } from '../apiserver/rest.js';
 import { StatusError } from '../apiserver/status.js';
 import { stableJSON } from '../api/stablejson.js';
@@ -62,6 +64,17 @@ export class QuotaController {
         },
       }),
     );
+    // Object counts (configmaps, secrets, …): admission charged the create; a delete gives it back.
+    for (const { resource } of countedResources) {
+      const prefix = storageKey(this.api.def(resource), undefined);
+      this.watches.push(
+        await this.api.store.watch(prefix, await this.api.store.currentRevision(), {
+          event: (e) => {
+            if (e.type === 'DELETE') this.queue.add(e.kv.key.slice(prefix.length).split('/')[0]!);
+          },
+        }),
+      );
+    }
     this.timer = setInterval(() => void this.resyncAll(), this.resyncMs);
     this.timer.unref();
   }
@@ -77,8 +90,15 @@ export class QuotaController {
     if (quotas.length === 0) return;
     const pods = (await this.api.list(this.api.def('pods'), namespace)).items as Pod[];
     const opts = { gates: this.api.gates, now: this.api.now() };
+    const counts = new Map<string, number>();
+    if (quotas.some(tracksObjectCounts)) {
+      for (const { group, resource } of countedResources) {
+        const page = await this.api.store.list(storageKey(this.api.def(resource), namespace));
+        counts.set(`${group}/${resource}`, page.items.length);
+      }
+    }
     for (const q of quotas) {
-      const fresh = computeQuotaStatus(q, pods, opts);
+      const fresh = computeQuotaStatus(q, pods, opts, counts);
       const status = { hard: fresh.hard, used: fresh.used };
       if (stableJSON(q.status) === stableJSON(status)) continue;
       try {

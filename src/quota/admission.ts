@@ -10,6 +10,7 @@ import type { Pod, ResourceQuota } from '../api/types.js';
 import { podMatchesAllScopes, quotaSelectors } from './scopes.js';
 import { containerUsage, podUsage } from './usage.js';
 import { podMatchingResources, quotaValidationSet } from './resourcenames.js';
+import { objectCountUsage } from './objectcount.js';
 
 export interface QuotaDecisionOptions {
   gates: Pick<FeatureGates, 'PodLevelResources'>;
@@ -137,9 +138,15 @@ export function applyCharges(quotas: readonly ResourceQuota[], charges: readonly
 
 /**
  * The quota controller's recomputation: status.hard from spec.hard and status.used as the sum
- * over the pods it matches, every tracked key starting at zero, masked to the hard keys.
+ * over the pods it matches, every tracked key starting at zero, masked to the hard keys; object
+ * counts of other kinds (objectcount.ts) from `objectCounts`, keyed `<group>/<resource>`.
  */
-export function computeQuotaStatus(q: ResourceQuota, pods: readonly Pod[], opts: QuotaDecisionOptions): { hard: Record<string, string>; used: Record<string, string> } {
+export function computeQuotaStatus(
+  q: ResourceQuota,
+  pods: readonly Pod[],
+  opts: QuotaDecisionOptions,
+  objectCounts: ReadonlyMap<string, number> = new Map(),
+): { hard: Record<string, string>; used: Record<string, string> } {
   const hardSpec = q.spec?.hard ?? {};
   const tracked = podMatchingResources(Object.keys(hardSpec));
   const sum: Resources = new Map();
@@ -155,8 +162,10 @@ export function computeQuotaStatus(q: ResourceQuota, pods: readonly Pod[], opts:
       }
     }
   }
+  const all: Record<string, string> = objectCountUsage(q, objectCounts);
+  for (const [name, v] of sum) all[name] = v.canonical();
   const used: Record<string, string> = {};
-  for (const name of [...sum.keys()].sort()) used[name] = sum.get(name)!.canonical();
+  for (const name of Object.keys(all).sort()) used[name] = all[name]!;
   const hard: Record<string, string> = {};
   for (const name of Object.keys(hardSpec).sort()) hard[name] = hardSpec[name]!;
   return { hard, used };

@@ -32,9 +32,9 @@ spec:
 `;
 
 const unservedKinds = `apiVersion: v1
-kind: ConfigMap
+kind: Service
 metadata: {name: settings}
-data: {a: b}
+spec: {ports: [{port: 80}]}
 ---
 apiVersion: apps/v1
 kind: Deployment
@@ -109,7 +109,7 @@ describe('kubectl 1.27 and 1.33 against bulkhead server', { skip: missing }, () 
       const r = await k(['apply', '-f', c.file(`${name}.yaml`, unservedKinds + pod(name))]);
       assert.equal(r.code, 1, r.stdout + r.stderr);
       assert.equal(r.stdout, `pod/${name} created\n`);
-      assert.match(r.stderr, /resource mapping not found for name: "settings" namespace: "" from ".*": no matches for kind "ConfigMap" in version "v1"/);
+      assert.match(r.stderr, /resource mapping not found for name: "settings" namespace: "" from ".*": no matches for kind "Service" in version "v1"/);
       assert.match(r.stderr, /resource mapping not found for name: "web" namespace: "" from ".*": no matches for kind "Deployment" in version "apps\/v1"/);
       assert.doesNotMatch(r.stderr, /failed to download openapi|failed to check CRD/);
     });

@@ -178,7 +178,8 @@ describe('kubectl against bulkhead server', { skip: missing }, () => {
     assert.equal(q.stdout.trim(), 'resourcequota/typed-q created');
     const got = JSON.parse((await ok(['get', 'quota', 'typed-q', '-n', 'typed', '-o', 'json'])).stdout);
     assert.deepEqual(got.spec, { hard: { pods: '3', 'requests.cpu': '2' }, scopes: ['NotTerminating'] });
-    const other = await c.kubectl(['create', 'configmap', 'x', '--from-literal=a=b']);
-    assert.equal(other.code, 1, 'configmaps are not served');
+    assert.equal((await ok(['create', 'configmap', 'x', '--from-literal=a=b'])).stdout.trim(), 'configmap/x created');
+    const other = await c.kubectl(['create', 'service', 'clusterip', 'x', '--tcp=80:80']);
+    assert.equal(other.code, 1, 'services are not served');
   });
 });

@@ -4,6 +4,7 @@
 import type { FieldDef, GroupVersionKind, Primitive, SchemaDef, SpecialDecoder, TypeExpr } from './dsl.js';
 import { coordinationSchemas } from './coordination.js';
 import { otherCoreSchemas } from './core-other.js';
+import { configSchemas } from './core-config.js';
 import { podSchemas } from './core-pod.js';
 import { volumeSchemas } from './core-volume.js';
 import { metaSchemas } from './meta.js';
@@ -38,7 +39,7 @@ export interface Schema {
   readonly bulkhead?: boolean;
 }
 
-const allDefs: readonly SchemaDef[] = [...metaSchemas, ...podSchemas, ...volumeSchemas, ...otherCoreSchemas, ...coordinationSchemas, ...policySchemas, ...accessSchemas, ...schedulingSchemas];
+const allDefs: readonly SchemaDef[] = [...metaSchemas, ...podSchemas, ...volumeSchemas, ...otherCoreSchemas, ...configSchemas, ...coordinationSchemas, ...policySchemas, ...accessSchemas, ...schedulingSchemas];
 
 const PRIM_GO: Record<Primitive, string> = { string: 'string', int32: 'int32', int64: 'int64', double: 'float64', boolean: 'bool', byte: '[]uint8' };
 

@@ -32,3 +32,16 @@ export {
   systemClusterCritical,
   systemNodeCritical,
 } from './priorityclass.js';
+export {
+  validateConfigMap,
+  validateConfigMapUpdate,
+  validateSecret,
+  validateSecretUpdate,
+  validateServiceAccount,
+  validateServiceAccountUpdate,
+  isConfigMapKey,
+  goJSONError,
+  maxSecretSize,
+  secretTypes,
+  serviceAccountNameKey,
+} from './config.js';

@@ -1,0 +1,159 @@
+// Strategies of the configuration kinds: ConfigMap, Secret and ServiceAccount
+// (pkg/registry/core/configmap, secret and serviceaccount strategy.go, and the v1→internal
+// conversion that merges a Secret's stringData into data), with the object-count quota charge
+// of quota/v1/generic's ObjectCountEvaluator committed in the same transaction as the create.
+// Secret values never reach a log, an event or a message: validation reports
+// "<secret contents redacted>" where upstream does.
+
+import { X509Certificate, createPrivateKey } from 'node:crypto';
+import type { FieldError } from '../api/fielderrors.js';
+import type { ConfigMap, KubeObject, ResourceQuota, Secret, ServiceAccount } from '../api/types.js';
+import {
+  secretTypes,
+  validateConfigMap,
+  validateConfigMapUpdate,
+  validateSecret,
+  validateSecretUpdate,
+  validateServiceAccount,
+  validateServiceAccountUpdate,
+} from '../api/validation/index.js';
+import { decideObjectCount } from '../quota/objectcount.js';
+import { decodeStored, encodeForStore } from './objects.js';
+import type { Api, CreateBatch, GuardedWrite, Strategy } from './rest.js';
+import { storageKey } from './resources.js';
+import { statusErrors } from './status.js';
+
+function invalid(kind: string, name: string, errs: FieldError[]): never {
+  throw statusErrors.invalid(kind, '', name, errs);
+}
+
+/** The namespace's quotas with the revision each was read at (the watch cache when the server has one). */
+async function quotasOf(api: Api, namespace: string): Promise<{ key: string; modRevision: number; quota: ResourceQuota }[]> {
+  const cache = api.caches.get('resourcequotas');
+  if (cache) return cache.list(namespace).map((c) => ({ key: c.key, modRevision: c.modRevision, quota: c.obj as ResourceQuota }));
+  const page = await api.store.list(storageKey(api.def('resourcequotas'), namespace));
+  return page.items.map((kv) => ({ key: kv.key, modRevision: kv.modRevision, quota: decodeStored<ResourceQuota>(kv) }));
+}
+
+/**
+ * The quota charge of creating one object of `resource`: refused with the quota admission's
+ * 403, or the quota status writes to commit with the object (into `batch` when batching).
+ */
+export async function chargeObjectCount(api: Api, resource: string, obj: KubeObject, batch?: CreateBatch): Promise<GuardedWrite[]> {
+  const namespace = obj.metadata?.namespace;
+  if (!namespace) return [];
+  const read = await quotasOf(api, namespace);
+  if (read.length === 0) return [];
+  // Within a batch, quotas already charged by earlier creates of the batch are read as charged.
+  const current = read.map((q) => {
+    const pending = batch?.pending.get(q.key);
+    return pending ? { key: q.key, modRevision: pending.modRevision, quota: pending.obj as ResourceQuota } : q;
+  });
+  const decision = decideObjectCount('', resource, current.map((q) => q.quota));
+  if (!decision.allowed) throw statusErrors.forbidden({ group: '', resource }, obj.metadata?.name ?? '', decision.message);
+  const writes: GuardedWrite[] = [];
+  for (const charge of decision.charges) {
+    const q = current.find((x) => x.quota.metadata.name === charge.name)!;
+    const next = { ...q.quota, status: { ...(q.quota.status ?? {}), used: charge.used } };
+    if (batch) batch.pending.set(q.key, { modRevision: q.modRevision, obj: next });
+    else writes.push({ key: q.key, modRevision: q.modRevision, value: encodeForStore(next) });
+  }
+  return writes;
+}
+
+export const configMapStrategy: Strategy = {
+  serializeCreatesPerNamespace: true,
+  async create(obj, _req, api, batch) {
+    const cm = obj as ConfigMap;
+    const errs = validateConfigMap(cm);
+    if (errs.length) invalid('ConfigMap', cm.metadata?.name ?? '', errs);
+    return { obj: cm, writes: await chargeObjectCount(api, 'configmaps', cm, batch) };
+  },
+  async update(obj, old) {
+    const cm = obj as ConfigMap;
+    const errs = validateConfigMapUpdate(cm, old as ConfigMap);
+    if (errs.length) invalid('ConfigMap', old.metadata?.name ?? '', errs);
+    return { obj: cm };
+  },
+};
+
+/** Convert_v1_Secret_To_core_Secret: each stringData entry replaces data's, base64-encoded; stringData is dropped. */
+export function mergeStringData(secret: Secret): Secret {
+  const sd = secret.stringData;
+  delete secret.stringData;
+  if (sd && typeof sd === 'object') {
+    const data = { ...(secret.data ?? {}) };
+    for (const [k, v] of Object.entries(sd)) data[k] = Buffer.from(String(v), 'utf8').toString('base64');
+    secret.data = data;
+  }
+  return secret;
+}
+
+/**
+ * warningsForSecret: a kubernetes.io/tls secret whose key does not match its certificate is
+ * stored, with crypto/tls X509KeyPair's complaint as a warning.
+ */
+export function tlsSecretWarnings(secret: Secret): string[] {
+  if (secret.type !== secretTypes.tls) return [];
+  const pem = (k: string) => Buffer.from(secret.data?.[k] ?? '', 'base64').toString('utf8');
+  const cert = pem('tls.crt');
+  const key = pem('tls.key');
+  if (!/-----BEGIN [^-]*CERTIFICATE-----/.test(cert)) return ['tls: failed to find any PEM data in certificate input'];
+  if (!/-----BEGIN [^-]*PRIVATE KEY-----/.test(key)) return ['tls: failed to find any PEM data in key input'];
+  let x509: X509Certificate;
+  try {
+    x509 = new X509Certificate(cert);
+  } catch {
+    return ['x509: malformed certificate'];
+  }
+  try {
+    if (!x509.checkPrivateKey(createPrivateKey(key))) return ['tls: private key does not match public key'];
+  } catch {
+    return ['tls: failed to parse private key'];
+  }
+  return [];
+}
+
+export const secretStrategy: Strategy = {
+  serializeCreatesPerNamespace: true,
+  async create(obj, req, api, batch) {
+    const secret = mergeStringData(obj as Secret);
+    // SetDefaults_Secret.
+    if (!secret.type) secret.type = secretTypes.opaque;
+    const errs = validateSecret(secret);
+    if (errs.length) invalid('Secret', secret.metadata?.name ?? '', errs);
+    req.warnings.push(...tlsSecretWarnings(secret));
+    return { obj: secret, writes: await chargeObjectCount(api, 'secrets', secret, batch) };
+  },
+  async update(obj, old, req) {
+    const secret = mergeStringData(obj as Secret);
+    // A decoded body is defaulted as on create; PrepareForUpdate keeps the old type only for an empty one.
+    if (!secret.type) secret.type = secretTypes.opaque;
+    const errs = validateSecretUpdate(secret, old as Secret);
+    if (errs.length) invalid('Secret', old.metadata?.name ?? '', errs);
+    req.warnings.push(...tlsSecretWarnings(secret));
+    return { obj: secret };
+  },
+};
+
+export const serviceAccountStrategy: Strategy = {
+  serializeCreatesPerNamespace: true,
+  async create(obj, _req, api, batch) {
+    const sa = obj as ServiceAccount;
+    const errs = validateServiceAccount(sa);
+    if (errs.length) invalid('ServiceAccount', sa.metadata?.name ?? '', errs);
+    return { obj: sa, writes: await chargeObjectCount(api, 'serviceaccounts', sa, batch) };
+  },
+  async update(obj, old) {
+    const sa = obj as ServiceAccount;
+    const errs = validateServiceAccountUpdate(sa, old as ServiceAccount);
+    if (errs.length) invalid('ServiceAccount', old.metadata?.name ?? '', errs);
+    return { obj: sa };
+  },
+};
+
+export function installConfigStrategies(api: Api): void {
+  api.strategies.set('configmaps', configMapStrategy);
+  api.strategies.set('secrets', secretStrategy);
+  api.strategies.set('serviceaccounts', serviceAccountStrategy);
+}
