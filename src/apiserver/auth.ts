@@ -13,7 +13,7 @@ import type { UserInfo } from './rest.js';
 import type { ResourcePath } from './request.js';
 import type { ResourceDef } from './resources.js';
 import { statusErrors } from './status.js';
-import { authorize, mastersGroup, type AuthorizationAttributes, type AuthorizationDecision } from './authorizer.js';
+import { authorize, mastersGroup, type AuthorizationAttributes, type AuthorizationDecision, type PodsOnNode } from './authorizer.js';
 import { nodeIdentity } from '../admission/noderestriction.js';
 
 export { mastersGroup } from './authorizer.js';
@@ -123,13 +123,16 @@ export function resourceAttributes(user: UserInfo, verb: Verb, def: ResourceDef,
 
 /** The handler's face of src/apiserver/authorizer.ts, plus the object check for pods. */
 export class NodeAwareAuthorizer implements Authorizer {
+  /** `podsOnNode`: the pods bound to a node (the node authorizer's graph); none when absent. */
+  constructor(private readonly podsOnNode?: PodsOnNode) {}
+
   /** The decision itself, for the access reviews. */
   decide(attrs: AuthorizationAttributes): AuthorizationDecision {
-    return authorize(attrs);
+    return authorize(attrs, this.podsOnNode);
   }
 
   authorize(user: UserInfo, verb: Verb, def: ResourceDef, path: ResourcePath, query: URLSearchParams): string | undefined {
-    const d = authorize(resourceAttributes(user, verb, def, path, query));
+    const d = authorize(resourceAttributes(user, verb, def, path, query), this.podsOnNode);
     return d.decision === 'Allow' ? undefined : forbiddenText(user, verb, def, path, d.reason);
   }
 

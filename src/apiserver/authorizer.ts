@@ -8,6 +8,11 @@
 
 import type { UserInfo } from './rest.js';
 import { nodeIdentity, nodeLeaseNamespace } from '../admission/noderestriction.js';
+import { podsReference } from '../api/podreferences.js';
+import type { Pod } from '../api/types.js';
+
+/** The pods bound to a node, as the node authorizer's graph knows them (the server's pod cache). */
+export type PodsOnNode = (node: string) => Iterable<Pod>;
 
 export const mastersGroup = 'system:masters';
 export const authenticatedGroup = 'system:authenticated';
@@ -117,7 +122,7 @@ function selectsNode(fieldSelector: string | undefined, node: string): boolean {
  * pods (upstream admits only mirror pods, which Bulkhead does not have). Events may also be
  * read, as the agent reads an event back before counting a repeat.
  */
-export function authorizeNode(node: string, a: AuthorizationAttributes): AuthorizationDecision {
+export function authorizeNode(node: string, a: AuthorizationAttributes, podsOnNode: PodsOnNode = () => []): AuthorizationDecision {
   if (!a.resourceRequest) return noOpinion();
   const group = a.apiGroup ?? '';
   const sub = a.subresource ?? '';
@@ -140,6 +145,15 @@ export function authorizeNode(node: string, a: AuthorizationAttributes): Authori
       if (verb === 'delete') return allow;
     } else if (sub === 'status' && (verb === 'update' || verb === 'patch')) return allow;
     return noOpinion();
+  }
+  if (group === '' && (a.resource === 'secrets' || a.resource === 'configmaps')) {
+    // authorizeReadNamespacedObject: one object at a time (a list or watch names it by
+    // metadata.name), only those a pod bound to this node refers to.
+    if (verb !== 'get' && verb !== 'list' && verb !== 'watch') return noOpinion('can only read resources of this type');
+    if (sub !== '') return noOpinion('cannot read subresource');
+    if (!a.namespace) return noOpinion('can only read namespaced object of this type');
+    if (!a.name) return noOpinion('No Object name found');
+    return podsReference(podsOnNode(node), a.resource, a.namespace, a.name) ? allow : noOpinion(`no relationship found between node '${node}' and this object`);
   }
   if (group === '' && a.resource === 'events') {
     return sub === '' && ['create', 'update', 'patch', 'get', 'list', 'watch'].includes(verb) ? allow : noOpinion();
@@ -176,12 +190,12 @@ function authorizeRBAC(a: AuthorizationAttributes): AuthorizationDecision {
 }
 
 /** The union of the chain: the first Allow or Deny, else NoOpinion with every reason given. */
-export function authorize(a: AuthorizationAttributes): AuthorizationDecision {
+export function authorize(a: AuthorizationAttributes, podsOnNode?: PodsOnNode): AuthorizationDecision {
   if (a.user.groups.includes(mastersGroup)) return allow;
   const reasons: string[] = [];
   const node = nodeIdentity(a.user);
   if (node !== undefined) {
-    const d = node === '' ? noOpinion(`unknown node for user "${a.user.name}"`) : authorizeNode(node, a);
+    const d = node === '' ? noOpinion(`unknown node for user "${a.user.name}"`) : authorizeNode(node, a, podsOnNode);
     if (d.decision !== 'NoOpinion') return d;
     if (d.reason) reasons.push(d.reason);
   }

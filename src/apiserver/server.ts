@@ -26,7 +26,8 @@ import { installStrategies } from './strategies.js';
 import { ensureSystemPriorityClasses } from './priorityclasses.js';
 import { StatusError } from './status.js';
 import { ApiMetrics } from './metrics.js';
-import { ObjectCache } from './cache.js';
+import type { Pod } from '../api/types.js';
+import { ObjectCache, stripManagedFields } from './cache.js';
 import { decodeRequestObject } from './decode.js';
 import { patchResource, trackUpdate } from './patching.js';
 import { podSubresources } from './subresources.js';
@@ -133,8 +134,14 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const tokens = new TokenFile(join(dataDir, 'tokens.json'));
   const adminToken = tokens.ensure(adminUser, [mastersGroup]);
   const metrics = new ApiMetrics();
+  // The node authorizer's graph: the pods bound to each node (what they refer to is read from
+  // them on each request), as kube-apiserver's graph populator keeps it from a pod informer.
+  const boundPods = new ObjectCache<Pod>(store, api.def('pods'), { keep: (p) => !!p.spec?.nodeName, transform: stripManagedFields });
+  await boundPods.start();
+  boundPods.addIndex('nodeName', (p) => p.spec?.nodeName);
+  api.caches.set('boundpods', boundPods as unknown as ObjectCache);
   // One authorizer: what the handler enforces is what the access reviews report.
-  const authorizer = new NodeAwareAuthorizer();
+  const authorizer = new NodeAwareAuthorizer((node) => boundPods.byIndex('nodeName', node).values());
   const handlerOpts: HandlerOptions = {
     api,
     authenticate: bearerAuthenticator(tokens),

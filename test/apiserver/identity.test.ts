@@ -87,6 +87,21 @@ const R = {
   leaseDelete: { method: 'DELETE', path: dry('/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/n1') },
   leaseDeleteCollection: { method: 'DELETE', path: dry('/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases') },
   podGet: { method: 'GET', path: '/api/v1/namespaces/default/pods/p1' },
+  // ConfigMaps and Secrets: p3 (bound to n1) refers to cm1 (volume), s1 (env) and s-missing (envFrom).
+  cmGetReferenced: { method: 'GET', path: '/api/v1/namespaces/default/configmaps/cm1' },
+  cmGetUnreferenced: { method: 'GET', path: '/api/v1/namespaces/default/configmaps/cm-other' },
+  cmList: { method: 'GET', path: '/api/v1/namespaces/default/configmaps' },
+  cmListAllNamespaces: { method: 'GET', path: '/api/v1/configmaps' },
+  cmListReferencedByName: { method: 'GET', path: '/api/v1/namespaces/default/configmaps?fieldSelector=metadata.name%3Dcm1' },
+  cmWatchReferencedByName: { method: 'GET', path: '/api/v1/namespaces/default/configmaps?watch=1&fieldSelector=metadata.name%3Dcm1' },
+  cmWatchUnreferencedByName: { method: 'GET', path: '/api/v1/namespaces/default/configmaps?watch=1&fieldSelector=metadata.name%3Dcm-other' },
+  cmDeleteReferenced: { method: 'DELETE', path: dry('/api/v1/namespaces/default/configmaps/cm1') },
+  cmCreate: { method: 'POST', path: dry('/api/v1/namespaces/default/configmaps'), body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm9' } } },
+  secretGetReferenced: { method: 'GET', path: '/api/v1/namespaces/default/secrets/s1' },
+  secretGetUnreferenced: { method: 'GET', path: '/api/v1/namespaces/default/secrets/s-other' },
+  secretGetReferencedMissing: { method: 'GET', path: '/api/v1/namespaces/default/secrets/s-missing' },
+  secretGetOtherNamespace: { method: 'GET', path: '/api/v1/namespaces/kube-system/secrets/s1' },
+  secretList: { method: 'GET', path: '/api/v1/namespaces/default/secrets' },
   podListAll: { method: 'GET', path: '/api/v1/pods' },
   podListN1: { method: 'GET', path: '/api/v1/pods?fieldSelector=spec.nodeName%3Dn1' },
   podWatchN1: { method: 'GET', path: '/api/v1/pods?watch=1&fieldSelector=spec.nodeName%3Dn1' },
@@ -148,6 +163,20 @@ const matrix: [Name, number, number, number, number][] = [
   ['leaseDelete', 200, 200, 403, 403],
   ['leaseDeleteCollection', 200, 403, 403, 403],
   ['podGet', 200, 200, 403, 403],
+  ['cmGetReferenced', 200, 200, 403, 403],
+  ['cmGetUnreferenced', 200, 403, 403, 403],
+  ['cmList', 200, 403, 403, 403],
+  ['cmListAllNamespaces', 200, 403, 403, 403],
+  ['cmListReferencedByName', 200, 200, 403, 403],
+  ['cmWatchReferencedByName', 200, 200, 403, 403],
+  ['cmWatchUnreferencedByName', 200, 403, 403, 403],
+  ['cmDeleteReferenced', 200, 403, 403, 403],
+  ['cmCreate', 201, 403, 403, 403],
+  ['secretGetReferenced', 200, 200, 403, 403],
+  ['secretGetUnreferenced', 200, 403, 403, 403],
+  ['secretGetReferencedMissing', 404, 404, 403, 403],
+  ['secretGetOtherNamespace', 404, 403, 403, 403],
+  ['secretList', 200, 403, 403, 403],
   ['podListAll', 200, 403, 403, 403],
   ['podListN1', 200, 200, 403, 403],
   ['podWatchN1', 200, 200, 403, 403],
@@ -195,6 +224,12 @@ const messages: Row[] = [
   { who: 'n2', req: R.leaseCreateN1, code: 403, message: 'leases.coordination.k8s.io "n1" is forbidden: can only access node lease with the same name as the requesting node' },
   { who: 'n1', req: R.leaseCreateDefault, code: 403, message: 'leases.coordination.k8s.io is forbidden: User "system:node:n1" cannot create resource "leases" in API group "coordination.k8s.io" in the namespace "default": can only access leases in the "kube-node-lease" system namespace' },
   { who: 'n1', req: R.leaseList, code: 403, message: 'leases.coordination.k8s.io is forbidden: User "system:node:n1" cannot list resource "leases" in API group "coordination.k8s.io" in the namespace "kube-node-lease": can only get, create, update, patch, or delete a node lease' },
+  { who: 'n1', req: R.cmGetUnreferenced, code: 403, message: 'configmaps "cm-other" is forbidden: User "system:node:n1" cannot get resource "configmaps" in API group "" in the namespace "default": no relationship found between node \'n1\' and this object' },
+  { who: 'n2', req: R.cmGetReferenced, code: 403, message: 'configmaps "cm1" is forbidden: User "system:node:n2" cannot get resource "configmaps" in API group "" in the namespace "default": no relationship found between node \'n2\' and this object' },
+  { who: 'n1', req: R.cmList, code: 403, message: 'configmaps is forbidden: User "system:node:n1" cannot list resource "configmaps" in API group "" in the namespace "default": No Object name found' },
+  { who: 'n1', req: R.cmListAllNamespaces, code: 403, message: 'configmaps is forbidden: User "system:node:n1" cannot list resource "configmaps" in API group "" at the cluster scope: can only read namespaced object of this type' },
+  { who: 'n1', req: R.cmDeleteReferenced, code: 403, message: 'configmaps "cm1" is forbidden: User "system:node:n1" cannot delete resource "configmaps" in API group "" in the namespace "default": can only read resources of this type' },
+  { who: 'n1', req: R.secretGetUnreferenced, code: 403, message: 'secrets "s-other" is forbidden: User "system:node:n1" cannot get resource "secrets" in API group "" in the namespace "default": no relationship found between node \'n1\' and this object' },
   { who: 'n2', req: R.podGet, code: 403, message: 'pods "p1" is forbidden: User "system:node:n2" cannot get resource "pods" in API group "" in the namespace "default": no relationship found between node \'n2\' and this object' },
   { who: 'n1', req: R.podListAll, code: 403, message: 'pods is forbidden: User "system:node:n1" cannot list resource "pods" in API group "" at the cluster scope: can only list/watch pods with spec.nodeName field selector' },
   { who: 'nameless', req: R.nodeGet, code: 403, message: 'nodes "n1" is forbidden: User "system:node:" cannot get resource "nodes" in API group "" at the cluster scope: unknown node for user "system:node:"' },
@@ -297,6 +332,18 @@ describe('identities: who may do what', () => {
     await ok('POST', '/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases', lease('n1'));
     const p1 = await ok('POST', '/api/v1/namespaces/default/pods', pod('p1', 'n1'));
     await ok('POST', '/api/v1/namespaces/default/pods', pod('p2'));
+    await ok('POST', '/api/v1/namespaces/default/pods', {
+      ...pod('p3', 'n1'),
+      spec: {
+        nodeName: 'n1',
+        containers: [{ name: 'c', image: 'busybox', env: [{ name: 'S', valueFrom: { secretKeyRef: { name: 's1', key: 'k' } } }], envFrom: [{ secretRef: { name: 's-missing' } }], volumeMounts: [{ name: 'v', mountPath: '/v' }] }],
+        volumes: [{ name: 'v', configMap: { name: 'cm1' } }],
+      },
+    });
+    // p2 is not bound: what it refers to gives no node a path.
+    await ok('POST', '/api/v1/namespaces/default/pods', { ...pod('p4'), spec: { containers: [{ name: 'c', image: 'busybox' }], volumes: [{ name: 'v', configMap: { name: 'cm-other' } }] } });
+    for (const name of ['cm1', 'cm-other']) await ok('POST', '/api/v1/namespaces/default/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { k: 'v' } });
+    for (const name of ['s1', 's-other']) await ok('POST', '/api/v1/namespaces/default/secrets', { apiVersion: 'v1', kind: 'Secret', metadata: { name }, stringData: { k: 'v' } });
     await ok('POST', '/api/v1/namespaces/default/events', event('ev1'));
     await ok('POST', '/api/v1/namespaces/default/resourcequotas', { apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'q1' }, spec: { hard: { pods: '10' } } });
     delete p1.metadata.resourceVersion;
