@@ -140,3 +140,13 @@ export class KubeClient {
     this.agent.destroy();
   }
 }
+
+/** A namespaced object by name, or null when the API says it does not exist. */
+export async function getOrNull<T>(client: KubeClient, path: string): Promise<T | null> {
+  try {
+    return await client.get<T>(path);
+  } catch (e) {
+    if (e instanceof KubeError && e.code === 404) return null;
+    throw e;
+  }
+}

@@ -9,7 +9,8 @@
 // (podrecords.ts), so a new PodWorker over the same directories adopts what the previous one started.
 //
 // Scope: the cgroupfs driver (systemd is refused in the constructor), no probes, no lifecycle
-// hooks, emptyDir volumes only, no ephemeral containers, no Secrets/ConfigMaps in env. Every
+// hooks, no ephemeral containers; volumes: emptyDir, hostPath, configMap, secret, downwardAPI and
+// projected (podworker/volumes.ts, set up before any start and refreshed on every sync). Every
 // container runs under a monitor; the pod's sandbox is a busybox `sleep` holding the network,
 // IPC and UTS namespaces that the containers join. Those namespaces are made and pinned to files
 // first (PodMounts, runtime/nspin.ts, which also brings up loopback), so that the sandbox and
@@ -39,7 +40,8 @@ import { derivedPodUID, planPodOnNode, type PodNodePlan } from '../plan/node.js'
 import { containerCgroupLeaf } from '../policy/cgrouplayout.js';
 import type { CgroupManager } from './cgroups/manager.js';
 import { computePodActions } from './lifecycle/actions.js';
-import { Backoff, kubeletBackoff } from './lifecycle/backoff.js';
+import { Backoff, kubeletBackoff, volumeManagerBackoff } from './lifecycle/backoff.js';
+import { failedMount, failedMountMessage } from './lifecycle/volumes.js';
 import { isTerminalPhase } from './lifecycle/phase.js';
 import { PodCgroups } from './podcgroups.js';
 import { PodRecords, type PodRecord } from './podrecords.js';
@@ -49,7 +51,7 @@ import { OciRuntime } from './runtime/ociruntime.js';
 import { runtimeFlavor } from './runtime/runc.js';
 import type { ContainerRuntime, PodMounts } from './runtime/runtime.js';
 import { StartSlots } from './startslots.js';
-import { minimumGraceSeconds, newPodMemory, PodWorkerError, sandboxNsDir, sleep, specHash, type ContainerKind, type EventSink, type MemcgContainer, type PodMemory, type PodWorkerOptions, type Prepared, type StartResult, type View, type WorkerContext } from './podworker/context.js';
+import { emit, emitOnce, minimumGraceSeconds, newPodMemory, PodWorkerError, sandboxNsDir, sleep, specHash, type ContainerKind, type EventSink, type MemcgContainer, type PodMemory, type PodWorkerOptions, type Prepared, type StartResult, type View, type WorkerContext } from './podworker/context.js';
 import { discard, discardKeepLog, finalize } from './podworker/instances.js';
 import { monitorAlive, observe } from './podworker/observe.js';
 import { prepareStarts } from './podworker/prepare.js';
@@ -58,8 +60,9 @@ import { createSandbox, sandboxID, sandboxRootfsOnce } from './podworker/sandbox
 import { startContainer } from './podworker/start.js';
 import { buildStatus } from './podworker/status.js';
 import { stopFor } from './podworker/stop.js';
+import { fetchObjects, setUpVolumes } from './podworker/volumes.js';
 
-export { minimumGraceSeconds, PodWorkerError, type EventSink, type MemcgContainer, type OOMConfigMetrics, type PodWorkerOptions } from './podworker/context.js';
+export { minimumGraceSeconds, PodWorkerError, type EventSink, type MemcgContainer, type OOMConfigMetrics, type ObjectSource, type PodWorkerOptions } from './podworker/context.js';
 
 const defaultGraceSeconds = 30;
 /** How long one sync waits for stopped containers to exit before it returns (and asks to be called again). */
@@ -81,6 +84,8 @@ export class PodWorker implements WorkerContext {
   readonly restartBackoff: Backoff;
   readonly imageBackoff: Backoff;
   readonly retryBackoff: Backoff;
+  /** Volume set-up retries (the volume manager's exponential back-off: 0.5 s doubling to 2m2s). */
+  private readonly volumeBackoff: Backoff;
   private readonly root: string;
   private readonly pods = new Map<string, PodMemory>();
   private readonly locks = new Map<string, Promise<unknown>>();
@@ -103,6 +108,7 @@ export class PodWorker implements WorkerContext {
     this.restartBackoff = new Backoff(opts.backoff ?? kubeletBackoff);
     this.imageBackoff = new Backoff(opts.backoff ?? kubeletBackoff);
     this.retryBackoff = new Backoff(opts.backoff ?? kubeletBackoff);
+    this.volumeBackoff = new Backoff(opts.backoff ?? volumeManagerBackoff);
     this.clock = opts.now ?? (() => new Date());
     this.sandboxRootfs = sandboxRootfsOnce(opts.images, opts.rootfs);
     this.startSlots = new StartSlots(opts.parallelStarts ?? 4 * availableParallelism());
@@ -224,6 +230,8 @@ export class PodWorker implements WorkerContext {
     } else {
       this.ensurePodCgroup(podRec, plan, mem);
       view = await observe(this, uid, mem);
+      const volumes = await this.volumes(pod, uid, record, mem);
+      want(volumes.retryMs);
       const inits = pod.spec.initContainers ?? [];
       const rounds = 2 + inits.length + pod.spec.containers.length;
       // One start attempt per container and sync, as the kubelet makes.
@@ -236,7 +244,8 @@ export class PodWorker implements WorkerContext {
         if (!r.started) tried.add(c.name);
         return r;
       };
-      for (let round = 0; round < rounds; round++) {
+      // WaitForAttachAndMount: nothing is created, restarted or killed until the volumes are there.
+      for (let round = 0; volumes.ok && round < rounds; round++) {
         const actions = computePodActions(pod, view.rt, (c) => specHash(c));
         if (actions.killPod || actions.containersToKill.length) {
           const s = await stopFor(this, pod, uid, actions.killPod ? { all: true } : { kill: actions.containersToKill }, grace, syncStopBudgetMs, record, mem);
@@ -304,6 +313,44 @@ export class PodWorker implements WorkerContext {
   }
 
   /**
+   * The pod's volumes, and the ConfigMaps and Secrets its env and volumes refer to, fetched anew
+   * (so that a changed object's files are rewritten, atomically, on this sync). Before they were
+   * first set up, a failure is a FailedMount Warning and a retry on the volume back-off; after,
+   * the running pod keeps the files it has (and the event says why they are stale).
+   */
+  private async volumes(pod: Pod, uid: string, record: EventSink, mem: PodMemory): Promise<{ ok: boolean; retryMs?: number }> {
+    const key = `${uid}/volumes`;
+    const now = this.now();
+    if (!mem.volumesReady) {
+      const rem = this.volumeBackoff.remainingSinceUpdate(key, now);
+      if (rem > 0) return { ok: false, retryMs: rem };
+    }
+    let failure: { volume: string; message: string } | undefined;
+    try {
+      mem.objects = await fetchObjects(this, pod);
+      failure = setUpVolumes(this, pod, uid, mem.objects, this.clock());
+    } catch {
+      // The API could not be asked (not a NotFound): tried again, nothing said yet.
+      if (mem.volumesReady) return { ok: true };
+      this.volumeBackoff.next(key, now, now);
+      return { ok: false, retryMs: this.volumeBackoff.get(key) };
+    }
+    if (!failure) {
+      mem.volumesReady = true;
+      this.volumeBackoff.reset(key);
+      return { ok: true };
+    }
+    const message = failedMountMessage(failure.volume, failure.message);
+    if (mem.volumesReady) {
+      emitOnce(mem, 'volumes', record, pod, 'Warning', failedMount, message);
+      return { ok: true };
+    }
+    emit(record, pod, 'Warning', failedMount, message);
+    this.volumeBackoff.next(key, now, now);
+    return { ok: false, retryMs: this.volumeBackoff.get(key) };
+  }
+
+  /**
    * Graceful termination (kubectl delete, eviction): SIGTERM every container (regular first, then
    * sidecars in reverse order), SIGKILL after the grace (at least minimumGraceSeconds), then the
    * sandbox. Returns the final status: a terminal phase, every container state terminated.
@@ -361,7 +408,7 @@ export class PodWorker implements WorkerContext {
       rmSync(this.records.podDir(podUID), { recursive: true, force: true });
       queries.removeLogDirs(this, podUID);
       this.pods.delete(podUID);
-      for (const b of [this.restartBackoff, this.retryBackoff, this.imageBackoff]) b.forget(podUID);
+      for (const b of [this.restartBackoff, this.retryBackoff, this.imageBackoff, this.volumeBackoff]) b.forget(podUID);
     });
   }
 

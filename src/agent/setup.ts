@@ -16,7 +16,8 @@ import { Agent, type PodAdmitter, type PodRuntime } from './agent.js';
 import { hostArch, hostBootID, hostMachineID, hostMemoryBytes, hostMilliCPU, hostOSImage } from './host.js';
 import { ensureBusyboxImage } from './images/busybox.js';
 import { ImageStore } from './images/store.js';
-import { KubeClient } from './kubeclient.js';
+import { getOrNull, KubeClient } from './kubeclient.js';
+import type { ObjectSource } from './podworker/context.js';
 import { AgentMetrics } from './metrics.js';
 import { cgroupRootProblem, NodeCgroups } from './nodecgroups.js';
 import type { CgroupManager } from './cgroups/manager.js';
@@ -122,6 +123,8 @@ export interface RuntimeContext {
   ociRuntime: OCIRuntime;
   /** The host's cgroup manager (v1 or v2), shared with the node cgroups and the agent. */
   cgroups: CgroupManager;
+  /** The ConfigMaps and Secrets pods refer to, through the agent's client. */
+  objects: ObjectSource;
 }
 
 export interface EvictionContext {
@@ -193,9 +196,15 @@ export async function assembleAgent(s: AgentSettings, hooks: AssembleHooks): Pro
     hierarchies: cgroups.hierarchies(),
     createdFile: join(stateDir, 'node-cgroups-created.json'),
   });
-  const runtime = hooks.runtime({ node, host, gates: s.gates, images, metrics, cgroupRoot: s.cgroupRoot, stateDir, runDir, hostIPs: [facts.internalIP], ociRuntime, cgroups });
+  const client = new KubeClient({ server: s.server, ca: s.ca, token: s.token, userAgent: `bulkhead-agent/${facts.name}` });
+  // The ConfigMaps and Secrets of the pods' env and volumes, read with the node's identity.
+  const objects: ObjectSource = {
+    configMap: (ns, name) => getOrNull(client, `/api/v1/namespaces/${encodeURIComponent(ns)}/configmaps/${encodeURIComponent(name)}`),
+    secret: (ns, name) => getOrNull(client, `/api/v1/namespaces/${encodeURIComponent(ns)}/secrets/${encodeURIComponent(name)}`),
+  };
+  const runtime = hooks.runtime({ node, host, gates: s.gates, images, metrics, cgroupRoot: s.cgroupRoot, stateDir, runDir, hostIPs: [facts.internalIP], ociRuntime, cgroups, objects });
   const agent: Agent = new Agent({
-    client: new KubeClient({ server: s.server, ca: s.ca, token: s.token, userAgent: `bulkhead-agent/${facts.name}` }),
+    client,
     token: s.token,
     facts,
     node,

@@ -21,6 +21,7 @@ export function createPodRuntime(ctx: RuntimeContext): PodRuntime & PodWorker {
     metrics: ctx.metrics.oomConfig,
     hostIPs: ctx.hostIPs,
     runtime: ctx.ociRuntime.binary,
+    objects: ctx.objects,
   });
 }
 

@@ -15,6 +15,9 @@ export interface BackoffConfig {
 /** kubelet: backOffPeriod 10 s, MaxContainerBackOff 300 s (the image back-off uses the same). */
 export const kubeletBackoff: BackoffConfig = { initialMs: 10_000, maxMs: 300_000 };
 
+/** The volume manager's retries (nestedpendingoperations: 500 ms doubling to 2 m 2 s). */
+export const volumeManagerBackoff: BackoffConfig = { initialMs: 500, maxMs: 122_000 };
+
 interface Entry {
   backoffMs: number;
   lastUpdate: number;

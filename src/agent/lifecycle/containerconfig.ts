@@ -1,12 +1,14 @@
 // A container's process as Kubernetes defines it from the pod spec and the image config: the
 // kubelet's environment (makeEnvironmentVariables: value with $(VAR) expansion over earlier
-// variables, valueFrom.fieldRef), command/args expansion (ExpandContainerCommandAndArgs), and
+// variables, valueFrom.fieldRef, configMapKeyRef and secretKeyRef with optional, envFrom with
+// prefix, invalid keys skipped with an InvalidEnvironmentVariableNames event), command/args expansion (ExpandContainerCommandAndArgs), and
 // the CRI runtime's merge with the image (containerd: command replaces the entrypoint and drops
 // the image cmd; args alone replace the cmd; image env first, container env overriding it;
 // HOSTNAME set), the user (runAsUser/runAsGroup, else the image's user looked up in the image's
 // /etc/passwd) and the kubelet's runAsNonRoot check. Pure: the image files are passed in.
 
 import type { Container, Pod } from '../../api/types.js';
+import { notFound, type PodObjects } from './volumes.js';
 import { formatPod, reasons } from './wording.js';
 
 /** A container that cannot be created as specified; `reason` is the waiting reason it shows. */
@@ -98,26 +100,101 @@ function fieldRefValue(pod: Pod, path: string, envName: string, addr: EnvAddress
   }
 }
 
-/** The container's environment as the kubelet hands it to the runtime, in spec order. */
-export function containerEnv(pod: Pod, c: Container, addr: EnvAddresses = { hostIPs: [] }): [string, string][] {
+interface KeyRef {
+  name?: string;
+  key?: string;
+  optional?: boolean;
+}
+
+interface EnvFromSource {
+  prefix?: string;
+  configMapRef?: { name?: string; optional?: boolean };
+  secretRef?: { name?: string; optional?: boolean };
+}
+
+/** validation.IsEnvVarName: what envFrom keys (with their prefix) must be. */
+export function isEnvVarName(name: string): boolean {
+  return /^[-._a-zA-Z][-._a-zA-Z0-9]*$/.test(name);
+}
+
+/** The InvalidEnvironmentVariableNames event's text (kubelet_pods.go makeEnvironmentVariables). */
+export function invalidEnvKeysMessage(kind: 'configMap' | 'secret', namespace: string, name: string, keys: string[]): string {
+  return `Keys [${[...keys].sort().join(', ')}] from the EnvFrom ${kind} ${namespace}/${name} were skipped since they are considered invalid environment variable names.`;
+}
+
+const noObjects: PodObjects = { configMaps: new Map(), secrets: new Map() };
+
+/** A referenced object's string values (a Secret's decoded), or undefined when it is absent. */
+function objectValues(kind: 'configMap' | 'secret', name: string, objects: PodObjects): Map<string, string> | undefined {
+  if (kind === 'configMap') {
+    const cm = objects.configMaps.get(name);
+    return cm ? new Map(Object.entries(cm.data ?? {})) : undefined;
+  }
+  const sec = objects.secrets.get(name);
+  return sec ? new Map(Object.entries(sec.data ?? {}).map(([k, v]) => [k, Buffer.from(v, 'base64').toString('utf8')])) : undefined;
+}
+
+/**
+ * The container's environment as the kubelet hands it to the runtime: envFrom first (in source
+ * order, a later source overriding an earlier one), then env in spec order. `objects`: the
+ * ConfigMaps and Secrets the agent fetched (null: not found); `warn`: the events to record.
+ */
+export function containerEnv(pod: Pod, c: Container, addr: EnvAddresses = { hostIPs: [] }, objects: PodObjects = noObjects, warn?: (reason: string, message: string) => void): [string, string][] {
   const out: [string, string][] = [];
+  const ns = pod.metadata.namespace ?? 'default';
   const lookup = (name: string) => {
     for (let i = out.length - 1; i >= 0; i--) if (out[i]![0] === name) return out[i]![1];
     return undefined;
   };
+  const set = (name: string, value: string) => {
+    const i = out.findIndex(([n]) => n === name);
+    if (i >= 0) out[i] = [name, value];
+    else out.push([name, value]);
+  };
+  for (const from of ((c as { envFrom?: EnvFromSource[] }).envFrom ?? [])) {
+    const kind = from.configMapRef ? 'configMap' : from.secretRef ? 'secret' : undefined;
+    if (!kind) continue;
+    const ref = (kind === 'configMap' ? from.configMapRef : from.secretRef)!;
+    const name = ref.name ?? '';
+    const values = objectValues(kind, name, objects);
+    if (!values) {
+      if (ref.optional) continue;
+      throw new ContainerConfigError(kind === 'configMap' ? notFound.configMap(name) : notFound.secret(name));
+    }
+    const invalid: string[] = [];
+    for (const k of [...values.keys()].sort()) {
+      const key = (from.prefix ?? '') + k;
+      if (!isEnvVarName(key)) invalid.push(key);
+      else set(key, values.get(k)!);
+    }
+    if (invalid.length) warn?.('InvalidEnvironmentVariableNames', invalidEnvKeysMessage(kind, ns, name, invalid));
+  }
   for (const e of c.env ?? []) {
     let value: string;
     if (e.valueFrom !== undefined && e.valueFrom !== null) {
-      const from = e.valueFrom as { fieldRef?: FieldRef; resourceFieldRef?: unknown; configMapKeyRef?: unknown; secretKeyRef?: unknown };
+      const from = e.valueFrom as { fieldRef?: FieldRef; resourceFieldRef?: unknown; configMapKeyRef?: KeyRef; secretKeyRef?: KeyRef };
       if (from.fieldRef?.fieldPath) value = fieldRefValue(pod, from.fieldRef.fieldPath, e.name, addr);
-      else {
-        const kind = from.secretKeyRef ? 'secretKeyRef' : from.configMapKeyRef ? 'configMapKeyRef' : from.resourceFieldRef ? 'resourceFieldRef' : 'valueFrom';
+      else if (from.configMapKeyRef || from.secretKeyRef) {
+        const kind = from.configMapKeyRef ? 'configMap' : 'secret';
+        const ref = (from.configMapKeyRef ?? from.secretKeyRef)!;
+        const name = ref.name ?? '';
+        const values = objectValues(kind, name, objects);
+        if (!values) {
+          if (ref.optional) continue;
+          throw new ContainerConfigError(kind === 'configMap' ? notFound.configMap(name) : notFound.secret(name));
+        }
+        const v = values.get(ref.key ?? '');
+        if (v === undefined) {
+          if (ref.optional) continue;
+          throw new ContainerConfigError(`couldn't find key ${ref.key ?? ''} in ${kind === 'configMap' ? 'ConfigMap' : 'Secret'} ${ns}/${name}`);
+        }
+        value = v;
+      } else {
+        const kind = from.resourceFieldRef ? 'resourceFieldRef' : 'valueFrom';
         throw new ContainerConfigError(`env ${e.name}: ${kind} is not supported by Bulkhead's node agent yet`);
       }
     } else value = expand(e.value ?? '', lookup);
-    const i = out.findIndex(([n]) => n === e.name);
-    if (i >= 0) out[i] = [e.name, value];
-    else out.push([e.name, value]);
+    set(e.name, value);
   }
   return out;
 }

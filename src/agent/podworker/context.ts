@@ -7,13 +7,14 @@
 
 import { createHash } from 'node:crypto';
 import type { FeatureGates } from '../../api/featuregates.js';
-import type { Container, Pod, PodStatus } from '../../api/types.js';
+import type { ConfigMap, Container, Pod, PodStatus, Secret } from '../../api/types.js';
 import type { NodeConfig } from '../../plan/node.js';
 import type { CgroupManager } from '../cgroups/manager.js';
 import type { ImageRecord, ImageStore } from '../images/store.js';
 import type { Backoff, BackoffConfig } from '../lifecycle/backoff.js';
 import type { StartFailure } from '../lifecycle/containerstatus.js';
 import type { PodRuntime } from '../lifecycle/runtime.js';
+import type { PodObjects } from '../lifecycle/volumes.js';
 import { reasons } from '../lifecycle/wording.js';
 import type { PodCgroups } from '../podcgroups.js';
 import type { InstanceRecord, PodRecords } from '../podrecords.js';
@@ -29,6 +30,12 @@ export interface OOMConfigMetrics {
   configured(mode: 'Single' | 'Group', seconds: number): void;
   /** Container creation refused over its OOM kill mode. */
   configError(): void;
+}
+
+/** Where the ConfigMaps and Secrets pods refer to come from (the agent's client); null: not found. */
+export interface ObjectSource {
+  configMap(namespace: string, name: string): Promise<ConfigMap | null>;
+  secret(namespace: string, name: string): Promise<Secret | null>;
 }
 
 export interface PodWorkerOptions {
@@ -62,6 +69,8 @@ export interface PodWorkerOptions {
   parallelStarts?: number;
   /** The node's addresses, primary first: env fieldRefs status.hostIP(s), and a hostNetwork pod's IPs. */
   hostIPs?: string[];
+  /** The ConfigMaps and Secrets of env and volumes; without it every reference is missing. */
+  objects?: ObjectSource;
 }
 
 export interface MemcgContainer {
@@ -110,6 +119,10 @@ export interface PodMemory {
   pullErrors: Map<string, string>;
   cgroupReady: boolean;
   lastStatus?: PodStatus;
+  /** The referenced ConfigMaps and Secrets as this sync fetched them (env and volumes read them). */
+  objects?: PodObjects;
+  /** Whether the pod's volumes were set up once (a later failure keeps what is there running). */
+  volumesReady?: boolean;
 }
 
 export function newPodMemory(): PodMemory {

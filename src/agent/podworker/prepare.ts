@@ -13,11 +13,13 @@ import { InvalidReferenceError } from '../images/reference.js';
 import type { ImageRecord } from '../images/store.js';
 import type { PodActions } from '../lifecycle/actions.js';
 import { checkSubPath, ContainerConfigError, containerEnv, processArgs, processEnv, processUser } from '../lifecycle/containerconfig.js';
+import { volumeKind, type PodObjects } from '../lifecycle/volumes.js';
 import { messages, reasons } from '../lifecycle/wording.js';
 import type { PodRecord } from '../podrecords.js';
 import type { OciMount, OciSpec } from '../runtime/ocispec.js';
 import { defaultPath, emit, emitOnce, podHostname, type ContainerKind, type EventSink, type PodMemory, type Prepared, type StartResult, type View, type WorkerContext } from './context.js';
 import { discard, mountRoot, newInstance } from './instances.js';
+import { volumeDir } from './volumes.js';
 
 export function defaultPullPolicy(image: string): 'Always' | 'IfNotPresent' {
   const last = image.split('/').pop() ?? '';
@@ -83,13 +85,31 @@ export async function imageFor(w: WorkerContext, pod: Pod, uid: string, c: Conta
   return { img };
 }
 
-/** emptyDir volumes (a directory per pod) bind-mounted where the container asks. */
+/**
+ * Volumes bind-mounted where the container asks: emptyDir (a directory per pod), the
+ * projected-file kinds (configMap, secret, downwardAPI, projected: the directory setUpVolumes
+ * wrote, always read-only, as upstream mounts them) and hostPath.
+ */
 function volumeMounts(w: WorkerContext, pod: Pod, c: Container, uid: string): OciMount[] {
   const out: OciMount[] = [];
   for (const vm of c.volumeMounts ?? []) {
     const vol = (pod.spec.volumes ?? []).find((v) => v.name === vm.name);
     if (!vol) throw new ContainerConfigError(`volumeMount ${vm.name}: the pod has no volume of that name`);
-    if (!('emptyDir' in vol)) throw new ContainerConfigError(`volume ${vm.name}: only emptyDir volumes are supported by Bulkhead's node agent`);
+    const kind = volumeKind(vol);
+    if (kind === 'hostPath') {
+      const base = (vol.hostPath as { path?: string }).path ?? '';
+      const src = vm.subPath ? join(base, ...checkSubPath(vm.subPath, vm.name)) : base;
+      out.push({ destination: vm.mountPath, type: 'bind', source: src, options: ['rbind', vm.readOnly ? 'ro' : 'rw'] });
+      continue;
+    }
+    if (kind !== undefined && kind !== 'emptyDir') {
+      const dir = volumeDir(w, uid, vm.name);
+      if (!existsSync(dir)) throw new ContainerConfigError(`volume ${vm.name}: not set up yet`);
+      const src = vm.subPath ? join(dir, ...checkSubPath(vm.subPath, vm.name)) : dir;
+      out.push({ destination: vm.mountPath, type: 'bind', source: src, options: ['rbind', 'ro'] });
+      continue;
+    }
+    if (kind !== 'emptyDir') throw new ContainerConfigError(`volume ${vm.name}: only emptyDir, hostPath, configMap, secret, downwardAPI and projected volumes are supported by Bulkhead's node agent`);
     const dir = join(w.records.podDir(uid), 'volumes', vm.name);
     if (!existsSync(dir)) {
       mkdirSync(dir, { recursive: true });
@@ -121,13 +141,13 @@ export interface ProcessConfig {
  * The container's process and mounts; ContainerConfigError for what the plan refuses (OOM kill
  * mode) and what the spec asks that cannot be done.
  */
-export function processConfig(w: WorkerContext, pod: Pod, c: Container, cp: ContainerPlan, img: ImageRecord, uid: string): ProcessConfig {
+export function processConfig(w: WorkerContext, pod: Pod, c: Container, cp: ContainerPlan, img: ImageRecord, uid: string, objects?: PodObjects, warn?: (reason: string, message: string) => void): ProcessConfig {
   if (cp.oomKillModeError) {
     w.opts.metrics?.configError();
     throw new ContainerConfigError(cp.oomKillModeError);
   }
   if (pod.spec.shareProcessNamespace) throw new ContainerConfigError('shareProcessNamespace is not supported by Bulkhead\'s node agent');
-  const cenv = containerEnv(pod, c, { hostIPs: w.opts.hostIPs ?? [] });
+  const cenv = containerEnv(pod, c, { hostIPs: w.opts.hostIPs ?? [] }, objects, warn);
   return {
     args: processArgs(c, img.config, cenv),
     env: processEnv([defaultPath, ...img.config.env], podHostname(pod), cenv),

@@ -64,7 +64,7 @@ export async function startContainer(w: WorkerContext, pod: Pod, podRec: PodReco
   if (!cp) throw new PodWorkerError(`container ${name}: not in the node plan`);
   let proc: ProcessConfig;
   try {
-    proc = processConfig(w, pod, c, cp, img, uid);
+    proc = processConfig(w, pod, c, cp, img, uid, mem.objects, (reason, message) => emitOnce(mem, evKey, record, pod, 'Warning', reason, message));
   } catch (e) {
     if (!(e instanceof ContainerConfigError)) throw e;
     emitOnce(mem, evKey, record, pod, 'Warning', reasons.failed, messages.error(e.message));

@@ -4,7 +4,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { checkSubPath, ContainerConfigError, containerEnv, expand, processArgs, processEnv, processUser } from '../../../src/agent/lifecycle/containerconfig.js';
-import type { Container, Pod } from '../../../src/api/types.js';
+import type { ConfigMap, Container, Pod, Secret } from '../../../src/api/types.js';
 
 const pod = (over: Partial<Pod['spec']> = {}, meta: Partial<Pod['metadata']> = {}): Pod =>
   ({ metadata: { name: 'web', namespace: 'shop', uid: 'u-1', labels: { app: 'w' }, ...meta }, spec: { containers: [], nodeName: 'n1', ...over } }) as Pod;
@@ -66,12 +66,43 @@ describe('containerEnv', () => {
   ];
   for (const r of ipRows) it(r.name, () => assert.deepEqual(containerEnv(r.pod, { name: 'c', env: ipEnv }, addr), r.want));
 
-  it('Secrets and ConfigMaps cannot be read yet: CreateContainerConfigError', () => {
-    assert.throws(
-      () => containerEnv(pod(), { name: 'c', env: [{ name: 'P', valueFrom: { secretKeyRef: { name: 's', key: 'k' } } }] }),
-      (e: unknown) => e instanceof ContainerConfigError && e.reason === 'CreateContainerConfigError' && e.message === "env P: secretKeyRef is not supported by Bulkhead's node agent yet",
-    );
-  });
+});
+
+describe('containerEnv: ConfigMaps and Secrets (makeEnvironmentVariables)', () => {
+  const b64 = (s: string) => Buffer.from(s).toString('base64');
+  const objects = {
+    configMaps: new Map<string, ConfigMap | null>([
+      ['cm', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm' }, data: { A: 'a', B: 'b', 'bad key': 'x', '1X': 'y' } }],
+      ['gone', null],
+    ]),
+    secrets: new Map<string, Secret | null>([['s', { apiVersion: 'v1', kind: 'Secret', metadata: { name: 's' }, data: { P: b64('pw'), A: b64('from-secret') } }]]),
+  };
+  const env = (c: Partial<Container>, warn?: (r: string, m: string) => void) => containerEnv(pod(), { name: 'c', ...c } as Container, { hostIPs: [] }, objects, warn);
+  const rows: { rule: string; c: Partial<Container>; want?: [string, string][]; error?: string; warning?: string }[] = [
+    { rule: 'configMapKeyRef: the key\'s value', c: { env: [{ name: 'X', valueFrom: { configMapKeyRef: { name: 'cm', key: 'A' } } }] }, want: [['X', 'a']] },
+    { rule: 'secretKeyRef: the decoded value', c: { env: [{ name: 'X', valueFrom: { secretKeyRef: { name: 's', key: 'P' } } }] }, want: [['X', 'pw']] },
+    { rule: 'a missing ConfigMap', c: { env: [{ name: 'X', valueFrom: { configMapKeyRef: { name: 'gone', key: 'A' } } }] }, error: 'configmap "gone" not found' },
+    { rule: 'a missing Secret', c: { env: [{ name: 'X', valueFrom: { secretKeyRef: { name: 'nope', key: 'A' } } }] }, error: 'secret "nope" not found' },
+    { rule: 'a missing key in a ConfigMap', c: { env: [{ name: 'X', valueFrom: { configMapKeyRef: { name: 'cm', key: 'Z' } } }] }, error: "couldn't find key Z in ConfigMap shop/cm" },
+    { rule: 'a missing key in a Secret', c: { env: [{ name: 'X', valueFrom: { secretKeyRef: { name: 's', key: 'Z' } } }] }, error: "couldn't find key Z in Secret shop/s" },
+    { rule: 'optional: a missing object or key leaves the variable out', c: { env: [{ name: 'X', valueFrom: { configMapKeyRef: { name: 'gone', key: 'A', optional: true } } }, { name: 'Y', valueFrom: { secretKeyRef: { name: 's', key: 'Z', optional: true } } }] }, want: [] },
+    { rule: 'envFrom: every valid key, invalid ones skipped with an event', c: { envFrom: [{ configMapRef: { name: 'cm' } }] } as Partial<Container>, want: [['A', 'a'], ['B', 'b']], warning: 'Keys [1X, bad key] from the EnvFrom configMap shop/cm were skipped since they are considered invalid environment variable names.' },
+    { rule: 'envFrom prefix', c: { envFrom: [{ prefix: 'S_', secretRef: { name: 's' } }] } as Partial<Container>, want: [['S_A', 'from-secret'], ['S_P', 'pw']] },
+    { rule: 'envFrom: a later source overrides, env overrides envFrom and expands over it', c: { envFrom: [{ configMapRef: { name: 'cm' } }, { secretRef: { name: 's' } }], env: [{ name: 'B', value: '$(A)!' }] } as Partial<Container>, want: [['A', 'from-secret'], ['B', 'from-secret!'], ['P', 'pw']], warning: 'Keys [1X, bad key] from the EnvFrom configMap shop/cm were skipped since they are considered invalid environment variable names.' },
+    { rule: 'envFrom of a missing object', c: { envFrom: [{ configMapRef: { name: 'gone' } }] } as Partial<Container>, error: 'configmap "gone" not found' },
+    { rule: 'envFrom optional: a missing object adds nothing', c: { envFrom: [{ secretRef: { name: 'nope', optional: true } }] } as Partial<Container>, want: [] },
+  ];
+  for (const r of rows) {
+    it(r.rule, () => {
+      const warnings: string[] = [];
+      if (r.error) {
+        assert.throws(() => env(r.c), (e: unknown) => e instanceof ContainerConfigError && e.reason === 'CreateContainerConfigError' && e.message === r.error);
+        return;
+      }
+      assert.deepEqual(env(r.c, (reason, m) => warnings.push(`${reason}: ${m}`)), r.want);
+      assert.deepEqual(warnings, r.warning ? [`InvalidEnvironmentVariableNames: ${r.warning}`] : []);
+    });
+  }
 });
 
 describe('processArgs (containerd\'s merge with the image)', () => {
