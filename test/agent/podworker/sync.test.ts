@@ -6,9 +6,9 @@
 
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Pod, PodStatus } from '../../../src/api/types.js';
+import type { ConfigMap, Container, Pod, PodStatus, Secret } from '../../../src/api/types.js';
 import { PodWorker } from '../../../src/agent/podworker.js';
 import type { CgroupVersion } from '../../../src/policy/cgroupvalues.js';
 import { cs, ctr, deleting, harness, initialMs, mkpod, running, starts, type Harness } from './harness.js';
@@ -283,7 +283,78 @@ const rows: Row[] = [
       assert.deepEqual(readdirSync(join(h.cg.root, 'bulkhead-fake')), []);
     },
   },
+  {
+    rule: 'a missing ConfigMap volume: FailedMount in upstream\'s words, ContainerCreating and no sandbox, retried on the volume back-off; the pod starts once it exists',
+    async run(h) {
+      const store = objectStore(h);
+      const pod = mkpod({ containers: [ctr('c', { volumeMounts: [{ name: 'cfg', mountPath: '/etc/cfg' }] })], volumes: [{ name: 'cfg', configMap: { name: 'app' } }] });
+      let r = await h.sync(pod);
+      assert.equal(cs(r.status, 'c').state?.waiting?.reason, 'ContainerCreating');
+      assert.ok(h.events.includes('Warning FailedMount MountVolume.SetUp failed for volume "cfg" : configmap "app" not found'), h.events.join('\n'));
+      assert.deepEqual(h.rt.calls.map((c) => c.op), []);
+      assert.equal(r.nextSyncMs, initialMs);
+      store.configMaps.set('app', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'app' }, data: { k: 'v1' } });
+      r = await h.sync(pod);
+      assert.equal(cs(r.status, 'c').state?.waiting?.reason, 'ContainerCreating', 'still in its back-off');
+      h.advance(initialMs);
+      await h.syncUntil(pod, running('c'), 'c running');
+      const spec = containerSpec(h, pod, 'c');
+      const m = spec.mounts.find((x) => x.destination === '/etc/cfg');
+      assert.deepEqual(m?.options, ['rbind', 'ro']);
+      assert.equal(readFileSync(join(m!.source, 'k'), 'utf8'), 'v1');
+      assert.equal(readlinkSync(join(m!.source, 'k')), '..data/k');
+    },
+  },
+  {
+    rule: 'a changed ConfigMap is rewritten on the next sync (a new ..data directory), the container keeps running; env reads a Secret and envFrom a ConfigMap',
+    async run(h) {
+      const store = objectStore(h);
+      store.configMaps.set('app', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'app' }, data: { k: 'v1', MODE: 'fast' } });
+      store.secrets.set('db', { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'db' }, data: { password: Buffer.from('hunter2').toString('base64') } });
+      const pod = mkpod({
+        containers: [ctr('c', { volumeMounts: [{ name: 'cfg', mountPath: '/etc/cfg' }], env: [{ name: 'PW', valueFrom: { secretKeyRef: { name: 'db', key: 'password' } } }], envFrom: [{ prefix: 'APP_', configMapRef: { name: 'app' } }] } as Partial<Container>)],
+        volumes: [{ name: 'cfg', configMap: { name: 'app', items: [{ key: 'k', path: 'conf/k.txt' }] } }],
+      });
+      await h.syncUntil(pod, running('c'), 'c running');
+      const spec = containerSpec(h, pod, 'c');
+      assert.ok(spec.process.env.includes('PW=hunter2') && spec.process.env.includes('APP_MODE=fast') && spec.process.env.includes('APP_k=v1'), spec.process.env.join(' '));
+      const dir = spec.mounts.find((x) => x.destination === '/etc/cfg')!.source;
+      const before = readlinkSync(join(dir, '..data'));
+      assert.equal(readFileSync(join(dir, 'conf', 'k.txt'), 'utf8'), 'v1');
+      await h.sync(pod);
+      assert.equal(readlinkSync(join(dir, '..data')), before, 'unchanged content: nothing rewritten');
+      store.configMaps.set('app', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'app' }, data: { k: 'v2' } });
+      const st = (await h.sync(pod)).status;
+      assert.ok(cs(st, 'c').state?.running);
+      assert.notEqual(readlinkSync(join(dir, '..data')), before);
+      assert.equal(readFileSync(join(dir, 'conf', 'k.txt'), 'utf8'), 'v2');
+      assert.deepEqual(readdirSync(dir).filter((e) => e.startsWith('..2')).length, 1, 'the old timestamped directory is gone');
+    },
+  },
+  {
+    rule: 'a missing Secret in env: CreateContainerConfigError with upstream\'s message, retried on the back-off',
+    async run(h) {
+      objectStore(h);
+      const pod = mkpod({ containers: [ctr('c', { env: [{ name: 'PW', valueFrom: { secretKeyRef: { name: 'db', key: 'password' } } }] })] });
+      const r = await h.sync(pod);
+      assert.deepEqual(cs(r.status, 'c').state?.waiting, { reason: 'CreateContainerConfigError', message: 'secret "db" not found' });
+      assert.ok(h.events.includes('Warning Failed Error: secret "db" not found'), h.events.join('\n'));
+      assert.equal(r.nextSyncMs, initialMs);
+    },
+  },
 ];
+
+/** ConfigMaps and Secrets the worker reads, changed by the row as it goes. */
+function objectStore(h: Harness): { configMaps: Map<string, ConfigMap>; secrets: Map<string, Secret> } {
+  const s = { configMaps: new Map<string, ConfigMap>(), secrets: new Map<string, Secret>() };
+  h.opts.objects = { configMap: async (_ns, n) => s.configMaps.get(n) ?? null, secret: async (_ns, n) => s.secrets.get(n) ?? null };
+  return s;
+}
+
+/** The config.json of a container's current instance. */
+function containerSpec(h: Harness, pod: Pod, name: string): { mounts: { destination: string; source: string; options: string[] }[]; process: { env: string[] } } {
+  return JSON.parse(readFileSync(join(h.opts.runDir, 'bundles', h.rt.running(name), 'config.json'), 'utf8'));
+}
 
 describe('PodWorker sync rules (fake runtime and cgroups)', () => {
   for (const row of rows) {
