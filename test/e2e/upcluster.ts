@@ -118,6 +118,8 @@ export async function startUp(extraFlags: string[] = [], opts: { startTimeoutMs?
       c.stdout.on('data', (d) => (stdout += d));
       c.stderr.on('data', (d) => (stderr += d));
       const timer = setTimeout(() => c.kill('SIGKILL'), 90_000);
+      // kubectl may exit before reading its stdin (a command that takes none): not the test's error.
+      c.stdin.on('error', () => undefined);
       c.stdin.end(input ?? '');
       c.on('close', (code) => {
         clearTimeout(timer);
