@@ -117,7 +117,9 @@ describe('cgroup v2 memory.events OOM detection (real kernel)', { skip }, () => 
     const r = await oomIn(1);
     cleanups.push(r.cleanup);
     assert.equal(r.seen.delta.oomGroupKill, 1, `memory.events delta ${JSON.stringify(r.seen.delta)}`);
-    assert.ok(r.seen.delta.oomKill >= 4, `oom_kill rose by ${r.seen.delta.oomKill}: the 4 processes (the victim may count twice)`);
+    // How many kills the kernel counts in a group sweep depends on timing (a task already exiting is
+    // not counted again); that every process died of SIGKILL is asserted below.
+    assert.ok(r.seen.delta.oomKill >= 1, `oom_kill rose by ${r.seen.delta.oomKill}`);
     const exits = await Promise.all([...r.sleepers, r.grower].map((p) => p.exited));
     assert.deepEqual(exits.map((e) => e.signal), ['SIGKILL', 'SIGKILL', 'SIGKILL', 'SIGKILL']);
     await until(() => procsOf(r.dir).length === 0);
