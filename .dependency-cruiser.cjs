@@ -6,7 +6,7 @@
 /** Pure, deterministic rules: no I/O, nothing from the layers that do I/O or compose. */
 const pure = '^src/(api|policy|quota|podsecurity|scheduler|admission)/';
 /** Everything above the pure rules. */
-const io = 'src/(storage|apiserver|controllers|agent|cli)/';
+const io = 'src/(storage|apiserver|client|controllers|server|agent|cli)/';
 
 // Node's modules a pure layer may use: node:crypto, for createHash (derived pod uids, ETags).
 // The check cannot tell createHash from randomUUID; a random uid stays in the API server by
@@ -30,7 +30,7 @@ module.exports = {
     forbid('admission-on-rules', 'the admission chain composes the rule layers only', { path: '^src/admission/' }, { path: '^src/', pathNot: '^src/(api|policy|quota|podsecurity|admission)/' }),
     forbid('plan-on-pure', 'plan is built from the pure layers only, so it needs no server and no host', { path: '^src/plan/' }, { path: `^${io}` }),
     forbid('plan-no-io', 'plan does no I/O (cli reads the files)', { path: '^src/plan/' }, { dependencyTypes: ['core'], pathNot: coreAllowedInPure }),
-    forbid('storage-below-server', 'the store knows nothing of its users', { path: '^src/storage/' }, { path: '^src/(apiserver|controllers|agent|cli|plan|admission)/' }),
+    forbid('storage-below-server', 'the store knows nothing of its users', { path: '^src/storage/' }, { path: '^src/(apiserver|client|controllers|server|agent|cli|plan|admission)/' }),
     forbid(
       'apiserver-no-agent-cli',
       'the API server knows no node agent and no command',
@@ -39,16 +39,27 @@ module.exports = {
     ),
     forbid(
       'apiserver-no-controllers',
-      'controllers are clients of the API server, not parts of it',
-      // Known exception: startServer (src/apiserver/server.ts) composes the quota, namespace and
-      // scheduler controllers, so the server and its controllers import each other (STYLE.md,
-      // "Where Bulkhead falls short"). The fix moves that composition up to src/cli, which
-      // changes startServer's callers across the tests; until then only that file may do it.
-      { path: '^src/apiserver/', pathNot: '^src/apiserver/server\\.ts$' },
-      { path: '^src/controllers/' },
+      'controllers and the client are clients of the API server, not parts of it; src/server composes them',
+      { path: '^src/apiserver/' },
+      { path: '^src/(client|controllers|server)/' },
+    ),
+    forbid('client-below-controllers', 'the client knows no controller, agent, composition or command', { path: '^src/client/' }, { path: '^src/(controllers|server|agent|cli|storage)/' }),
+    forbid(
+      'client-loopback-only',
+      'only the loopback client reaches into the API server (the rest of src/client works over any KubeClient)',
+      { path: '^src/client/', pathNot: '^src/client/loopback\\.ts$' },
+      { path: '^src/apiserver/' },
+    ),
+    forbid(
+      'controllers-through-client',
+      'controllers see the API only through src/client (never the API server, its store, or the loopback client directly)',
+      // Known exception until it moves: the scheduler still reads the store through the API server's caches.
+      { path: '^src/controllers/', pathNot: '^src/controllers/(scheduler|events)\\.ts$' },
+      { path: '^(src/apiserver/|src/storage/|src/client/loopback\\.ts$)' },
     ),
     forbid('controllers-no-agent-cli', 'controllers see the cluster through the API only', { path: '^src/controllers/' }, { path: '^src/(agent|cli)/' }),
-    forbid('agent-is-a-client', 'the node agent talks to the API server over HTTP like kubectl; it imports no server or controller code and no store', { path: '^src/agent/' }, { path: '^src/(apiserver|controllers|storage|cli)/' }),
+    forbid('agent-is-a-client', 'the node agent talks to the API server over HTTP like kubectl; it imports no server or controller code and no store', { path: '^src/agent/' }, { path: '^(src/(apiserver|controllers|server|storage|cli)/|src/client/loopback\\.ts$)' }),
+    forbid('server-composes', 'src/server composes the API server and the controllers; only the command imports it', { path: '^src/', pathNot: '^src/(cli|server)/' }, { path: '^src/server/' }),
     forbid('nothing-imports-cli', 'src/cli is the top: it composes the rest and nothing imports it', { path: '^src/', pathNot: '^src/cli/' }, { path: '^src/cli/' }),
   ],
   options: {

@@ -1,7 +1,7 @@
 // Assembles a running API server: the store, certificates and tokens in the data directory,
-// the registry with its strategies, the HTTPS listener, the controllers (quota, namespace,
-// serviceaccounts and the scheduler, which keeps its own watch caches of pods and nodes), and an admin kubeconfig
-// that the real kubectl can use. pods/log is proxied to the agent of the pod's node, as
+// the registry with its strategies, the HTTPS listener and an admin kubeconfig that the real
+// kubectl can use. The controllers are not part of it: src/server/start.ts composes them on top,
+// as clients. pods/log is proxied to the agent of the pod's node, as
 // kube-apiserver proxies it to the kubelet.
 
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -10,10 +10,6 @@ import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { defaultFeatureGates, type FeatureGates } from '../api/featuregates.js';
 import type { PodSecurityDefaults } from '../admission/podsecurity.js';
-import { NamespaceController } from '../controllers/namespace.js';
-import { QuotaController } from '../controllers/quota.js';
-import { ServiceAccountsController } from '../controllers/serviceaccounts.js';
-import { SchedulerController } from '../controllers/scheduler.js';
 import { openStore } from '../storage/index.js';
 import type { Store } from '../storage/store.js';
 import { adminUser, bearerAuthenticator, mastersGroup, NodeAwareAuthorizer, nodesGroup, nodeUserPrefix, TokenFile } from './auth.js';
@@ -35,7 +31,7 @@ import { defaultBookmarkIntervalMs, defaultWatchBufferBytes } from './watchstrea
 import { accessReviewHandlers } from './accessreviews.js';
 import { guardTransport, transportServerOptions, upstreamTransportLimits, type TransportLimits } from './transport.js';
 
-export interface ServerOptions {
+export interface ApiServerOptions {
   dataDir: string;
   /** `sqlite:PATH` (default `sqlite:<dataDir>/bulkhead.db`) or `memory:`. */
   store?: string;
@@ -46,22 +42,18 @@ export interface ServerOptions {
   podSecurityDefaults?: PodSecurityDefaults;
   /** Extra names or addresses for the serving certificate. */
   advertise?: string[];
-  /** Seconds between full quota resyncs. */
-  quotaResyncSeconds?: number;
   /** Seconds between store compactions (history older than one to two intervals goes); 0: never. */
   compactionSeconds?: number;
   /** Most bytes of events a watch may have waiting for a slow client before it is cut off. */
   watchBufferBytes?: number;
   /** Seconds between BOOKMARK events on watches that allow them (upstream: one minute). */
   watchBookmarkSeconds?: number;
-  /** Run the scheduler in the server (default true). */
-  scheduler?: boolean;
   extend?: (opts: HandlerOptions) => void;
   /** Connection limits; kube-apiserver's by default (tests shorten the timeouts). */
   transport?: Partial<TransportLimits>;
 }
 
-export interface RunningServer {
+export interface RunningApiServer {
   url: string;
   api: Api;
   store: Store;
@@ -71,10 +63,6 @@ export interface RunningServer {
   tokens: TokenFile;
   /** The token of a node identity, created on first use. */
   nodeToken(node: string): string;
-  quota: QuotaController;
-  namespaces: NamespaceController;
-  /** The scheduler, unless started with `scheduler: false`. */
-  scheduler?: SchedulerController;
   close(): Promise<void>;
 }
 
@@ -107,7 +95,7 @@ export function kubeconfig(server: string, caCert: string, user: string, token: 
   ].join('\n');
 }
 
-export async function startServer(opts: ServerOptions): Promise<RunningServer> {
+export async function startApiServer(opts: ApiServerOptions): Promise<RunningApiServer> {
   const dataDir = resolve(opts.dataDir);
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const storeSpec = opts.store ?? `sqlite:${join(dataDir, 'bulkhead.db')}`;
@@ -189,22 +177,6 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   }, compactionMs);
   compactor?.unref();
 
-  const quota = new QuotaController(api, (opts.quotaResyncSeconds ?? 30) * 1000);
-  const namespaces = new NamespaceController(api);
-  await quota.start();
-  await namespaces.start();
-  await quota.resyncAll();
-  // Every namespace that exists now gets its `default` ServiceAccount before the first pod.
-  const serviceAccounts = new ServiceAccountsController(api);
-  await serviceAccounts.start();
-  await serviceAccounts.idle();
-
-  let scheduler: SchedulerController | undefined;
-  if (opts.scheduler ?? true) {
-    scheduler = new SchedulerController(api);
-    await scheduler.start();
-  }
-
   const kubeconfigPath = join(dataDir, 'kubeconfig');
   writeFileSync(kubeconfigPath, kubeconfig(url, pki.caCert, adminUser, adminToken), { mode: 0o600 });
 
@@ -217,15 +189,8 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     kubeconfigPath,
     tokens,
     nodeToken: (node) => tokens.ensure(`${nodeUserPrefix}${node}`, [nodesGroup]),
-    quota,
-    namespaces,
-    scheduler,
     async close() {
       clearInterval(compactor);
-      await scheduler?.stop();
-      quota.stop();
-      namespaces.stop();
-      serviceAccounts.stop();
       for (const c of api.caches.values()) c.stop();
       server.closeAllConnections();
       await new Promise<void>((r) => server.close(() => r()));

@@ -2,7 +2,7 @@
 // single-node cluster needs) until interrupted.
 
 import { Command } from 'commander';
-import type { RunningServer } from '../apiserver/server.js';
+import type { RunningServer } from '../server/start.js';
 import { UsageError } from './errors.js';
 import { durationFlag, featureGatesFlag, podSecurityFlag } from './flags.js';
 import { addAgentFlags, agentSettingsFromFlags, runAgent, type AgentFlags } from './agent.js';
@@ -35,7 +35,7 @@ export async function runServer(f: ServerFlags, banner: (s: RunningServer) => st
   }
   process.stderr.write(`bulkhead: starting the API server (data in ${f.dataDir})…\n`);
   // Loaded here, not at the top: the server's modules (schemas, SQLite, X.509) would slow every other command's start.
-  const { startServer } = await import('../apiserver/server.js');
+  const { startServer } = await import('../server/start.js');
   let running: RunningServer;
   try {
     running = await startServer({ dataDir: f.dataDir, store: f.store, host, port, gates, podSecurityDefaults, advertise: f.advertise, compactionSeconds });
@@ -46,7 +46,7 @@ export async function runServer(f: ServerFlags, banner: (s: RunningServer) => st
     throw e;
   }
   // A kubeconfig with this host's node identity, for `bulkhead agent --kubeconfig`.
-  const { kubeconfig } = await import('../apiserver/server.js');
+  const { kubeconfig } = await import('../server/start.js');
   const { defaultNodeName } = await import('../agent/setup.js');
   const { writeFileSync } = await import('node:fs');
   const { join } = await import('node:path');

@@ -11,7 +11,7 @@ import { eventKey, newEvent, repeatedEvent, type EventSource } from '../api/even
 import type { Event, KubeObject } from '../api/types.js';
 import type { Api, RequestInfo } from '../apiserver/rest.js';
 import { StatusError } from '../apiserver/status.js';
-import type { TokenBucket } from './ratelimit.js';
+import type { TokenBucket } from '../client/ratelimit.js';
 
 /** client-go tools/record maxQueuedEvents. */
 export const maxQueuedEvents = 1000;

@@ -1,74 +1,74 @@
 // Namespace lifecycle: a namespace marked for deletion has its contents deleted, then its
-// finalizer removed and the namespace itself deleted.
+// finalizer removed and the namespace itself deleted. It reads namespaces from the shared
+// informer and writes through the client (src/client), as kube-controller-manager's
+// namespace controller does.
 
 import type { Namespace } from '../api/types.js';
-import type { Api, RequestInfo } from '../apiserver/rest.js';
-import { resources } from '../apiserver/resources.js';
-import { StatusError } from '../apiserver/status.js';
+import type { SharedInformerFactory } from '../client/factory.js';
+import type { SharedIndexInformer } from '../client/informer.js';
+import { isStatus } from '../client/errors.js';
+import type { KubeClient } from '../client/interface.js';
+import { namespacesRef } from '../client/resources.js';
 import { KeyedQueue } from './queue.js';
-import { componentUserAgent } from './useragent.js';
-
-const controllerUser: RequestInfo = {
-  user: { name: 'system:serviceaccount:kube-system:namespace-controller', groups: ['system:masters'] },
-  userAgent: componentUserAgent('kube-controller-manager', 'system:serviceaccount:kube-system:namespace-controller'),
-  dryRun: false,
-  fieldValidation: 'Ignore',
-  warnings: [],
-};
 
 export class NamespaceController {
   private readonly queue: KeyedQueue;
-  private watch?: { cancel(): void };
+  private readonly namespaces: SharedIndexInformer<Namespace>;
+  private unsubscribe?: () => void;
   private retry?: NodeJS.Timeout;
 
-  constructor(private readonly api: Api) {
+  constructor(private readonly client: KubeClient, informers: SharedInformerFactory) {
     this.queue = new KeyedQueue((name) => this.sync(name));
+    this.namespaces = informers.informerFor<Namespace>(namespacesRef);
   }
 
   async start(): Promise<void> {
-    this.watch = await this.api.watch(this.api.def('namespaces'), undefined, {}, {
-      send: (_t, o) => {
-        const ns = o as Namespace;
-        if (ns.metadata?.deletionTimestamp) this.queue.add(ns.metadata.name!);
-      },
-      close: () => undefined,
-    });
+    const enqueue = (ns: Namespace) => {
+      if (ns.metadata?.deletionTimestamp) this.queue.add(ns.metadata.name!);
+    };
+    this.unsubscribe = this.namespaces.addEventHandler({ add: enqueue, update: (_old, ns) => enqueue(ns) });
+    await this.namespaces.start();
     // Pods that terminate gracefully finish later; look again until the namespace is gone.
-    this.retry = setInterval(() => void this.requeueTerminating(), 2000);
+    this.retry = setInterval(() => this.requeueTerminating(), 2000);
     this.retry.unref();
   }
 
-  private async requeueTerminating(): Promise<void> {
-    const list = await this.api.list(this.api.def('namespaces'), undefined);
-    for (const ns of list.items) if (ns.metadata?.deletionTimestamp) this.queue.add(ns.metadata.name!);
+  private requeueTerminating(): void {
+    for (const ns of this.namespaces.lister.list()) if (ns.metadata?.deletionTimestamp) this.queue.add(ns.metadata.name!);
   }
 
   async sync(name: string): Promise<void> {
-    const ns = await this.api.tryGet<Namespace>(this.api.def('namespaces'), undefined, name);
-    if (!ns?.metadata.deletionTimestamp) return;
+    let ns: Namespace;
+    try {
+      ns = await this.client.get<Namespace>(namespacesRef, undefined, name);
+    } catch (e) {
+      if (isStatus(e, 404)) return;
+      throw e;
+    }
+    if (!ns.metadata.deletionTimestamp) return;
+    const kinds = await this.client.namespacedResources();
     let remaining = 0;
-    for (const def of resources) {
-      if (!def.namespaced) continue;
-      const items = (await this.api.list(def, name)).items;
+    for (const ref of kinds) {
+      const items = (await this.client.list(ref, name)).items;
       for (const o of items) {
         remaining++;
         try {
-          await this.api.delete(def, name, o.metadata!.name!, {}, { ...controllerUser, warnings: [] });
+          await this.client.delete(ref, name, o.metadata!.name!);
         } catch (e) {
-          if (!(e instanceof StatusError && e.code === 404)) throw e;
+          if (!isStatus(e, 404)) throw e;
         }
       }
     }
     if (remaining > 0) {
       // Check whether everything went (graceful pods may still be terminating).
-      for (const def of resources) {
-        if (def.namespaced && (await this.api.list(def, name, { limit: 1 })).items.length > 0) return;
+      for (const ref of kinds) {
+        if ((await this.client.list(ref, name, { limit: 1 })).items.length > 0) return;
       }
     }
     try {
-      await this.api.remove(this.api.def('namespaces'), undefined, name);
+      await this.client.finalizeNamespace(name);
     } catch (e) {
-      if (!(e instanceof StatusError && e.code === 404)) throw e;
+      if (!isStatus(e, 404)) throw e;
     }
   }
 
@@ -77,7 +77,7 @@ export class NamespaceController {
   }
 
   stop(): void {
-    this.watch?.cancel();
+    this.unsubscribe?.();
     if (this.retry) clearInterval(this.retry);
     this.queue.stop();
   }

@@ -2,110 +2,104 @@
 // the namespace (and the counts of configmaps, secrets and serviceaccounts) whenever a quota or a
 // pod changes, and on a period to repair drift. Admission
 // charges optimistically; this controller is the source of truth (it releases what finished
-// or deleted pods held).
+// or deleted pods held). Changes come from the shared informers; a sync reads the namespace
+// afresh through the client (a list of its quotas, pods and counted objects) and writes the
+// quota's status subresource.
 
-import type { Pod, ResourceQuota } from '../api/types.js';
+import type { FeatureGates } from '../api/featuregates.js';
+import type { KubeObject, Pod, ResourceQuota } from '../api/types.js';
 import { computeQuotaStatus } from '../quota/admission.js';
 import { countedResources, tracksObjectCounts } from '../quota/objectcount.js';
-import type { Api, RequestInfo } from '../apiserver/rest.js';
-import { StatusError } from '../apiserver/status.js';
 import { stableJSON } from '../api/stablejson.js';
+import type { SharedInformerFactory } from '../client/factory.js';
+import type { SharedIndexInformer } from '../client/informer.js';
+import { isStatus } from '../client/errors.js';
+import type { KubeClient, ResourceRef } from '../client/interface.js';
+import { podsRef, resourceQuotasRef } from '../client/resources.js';
 import { KeyedQueue } from './queue.js';
-import { componentUserAgent } from './useragent.js';
-import { storageKey } from '../apiserver/resources.js';
 
-const controllerUser: RequestInfo = {
-  user: { name: 'system:serviceaccount:kube-system:resourcequota-controller', groups: ['system:masters'] },
-  userAgent: componentUserAgent('kube-controller-manager', 'system:serviceaccount:kube-system:resourcequota-controller'),
-  dryRun: false,
-  fieldValidation: 'Ignore',
-  warnings: [],
-};
+export interface QuotaControllerOptions {
+  gates: FeatureGates;
+  /** Milliseconds between full resyncs (default 30 s). */
+  resyncMs?: number;
+}
 
 export class QuotaController {
   private readonly queue: KeyedQueue;
+  private readonly resyncMs: number;
   private timer?: NodeJS.Timeout;
-  private watches: { cancel(): void }[] = [];
+  private unsubscribe: (() => void)[] = [];
+  private readonly quotas: SharedIndexInformer<ResourceQuota>;
+  /** The counted kinds, as served (found by discovery at start). */
+  private counted: { key: string; ref: ResourceRef }[] = [];
 
-  constructor(private readonly api: Api, private readonly resyncMs = 30_000) {
+  constructor(private readonly client: KubeClient, private readonly informers: SharedInformerFactory, private readonly opts: QuotaControllerOptions) {
     this.queue = new KeyedQueue((ns) => this.syncNamespace(ns));
+    this.resyncMs = opts.resyncMs ?? 30_000;
+    this.quotas = informers.informerFor<ResourceQuota>(resourceQuotasRef);
   }
 
   async start(): Promise<void> {
-    const quotas = this.api.def('resourcequotas');
-    const pods = this.api.def('pods');
-    const enqueue = (o: { metadata?: { namespace?: string } }) => {
+    const enqueue = (o: KubeObject) => {
       const ns = o.metadata?.namespace;
       if (ns) this.queue.add(ns);
     };
     // A quota needs a sync when it is new or its spec.hard is not yet reflected in status.
-    this.watches.push(
-      await this.api.watch(quotas, undefined, {}, {
-        send: (t, o) => {
-          const q = o as ResourceQuota;
-          if (t === 'ADDED' || t === 'MODIFIED') {
-            if (!q.status?.used || stableJSON(q.spec?.hard ?? {}) !== stableJSON(q.status?.hard ?? {})) enqueue(q);
-          }
-        },
-        close: () => undefined,
-      }),
-    );
+    const quotaChanged = (q: ResourceQuota) => {
+      if (!q.status?.used || stableJSON(q.spec?.hard ?? {}) !== stableJSON(q.status?.hard ?? {})) enqueue(q);
+    };
+    this.unsubscribe.push(this.quotas.addEventHandler({ add: quotaChanged, update: (_old, q) => quotaChanged(q) }));
     // Admission charged every pod when it was created; usage only has to be given back when a
-    // pod goes away, finishes, or starts terminating (replenishment, as upstream does it). The
-    // raw store watch lets the common case, a new pod, pass without decoding it.
-    const podPrefix = storageKey(pods, undefined);
-    this.watches.push(
-      await this.api.store.watch(podPrefix, await this.api.store.currentRevision(), {
-        event: (e) => {
-          const releases =
-            e.type === 'DELETE' ||
-            (!e.created && (e.kv.value.includes('"deletionTimestamp"') || e.kv.value.includes('"phase":"Succeeded"') || e.kv.value.includes('"phase":"Failed"')));
-          if (releases) this.queue.add(e.kv.key.slice(podPrefix.length).split('/')[0]!);
+    // pod goes away, finishes, or starts terminating (replenishment, as upstream does it).
+    const pods = this.informers.informerFor<Pod>(podsRef);
+    this.unsubscribe.push(
+      pods.addEventHandler({
+        update: (_old, p) => {
+          if (p.metadata?.deletionTimestamp || p.status?.phase === 'Succeeded' || p.status?.phase === 'Failed') enqueue(p);
         },
+        delete: enqueue,
       }),
     );
     // Object counts (configmaps, secrets, …): admission charged the create; a delete gives it back.
-    for (const { resource } of countedResources) {
-      const prefix = storageKey(this.api.def(resource), undefined);
-      this.watches.push(
-        await this.api.store.watch(prefix, await this.api.store.currentRevision(), {
-          event: (e) => {
-            if (e.type === 'DELETE') this.queue.add(e.kv.key.slice(prefix.length).split('/')[0]!);
-          },
-        }),
-      );
+    const served = await this.client.namespacedResources();
+    this.counted = [];
+    const informers = [this.quotas, pods] as SharedIndexInformer<KubeObject>[];
+    for (const { group, resource } of countedResources) {
+      const ref = served.find((r) => r.group === group && r.resource === resource);
+      if (!ref) continue;
+      this.counted.push({ key: `${group}/${resource}`, ref });
+      const inf = this.informers.informerFor(ref);
+      this.unsubscribe.push(inf.addEventHandler({ delete: enqueue }));
+      informers.push(inf);
     }
-    this.timer = setInterval(() => void this.resyncAll(), this.resyncMs);
+    await Promise.all(informers.map((i) => i.start()));
+    this.timer = setInterval(() => this.resyncAll(), this.resyncMs);
     this.timer.unref();
   }
 
-  async resyncAll(): Promise<void> {
-    const list = await this.api.list(this.api.def('resourcequotas'), undefined);
-    for (const q of list.items) this.queue.add(q.metadata!.namespace!);
+  resyncAll(): void {
+    for (const q of this.quotas.lister.list()) this.queue.add(q.metadata!.namespace!);
   }
 
   /** Recomputes every quota of a namespace; a conflicting write is retried by requeueing. */
   async syncNamespace(namespace: string): Promise<void> {
-    const quotas = (await this.api.list(this.api.def('resourcequotas'), namespace)).items as ResourceQuota[];
+    const quotas = (await this.client.list<ResourceQuota>(resourceQuotasRef, namespace)).items;
     if (quotas.length === 0) return;
-    const pods = (await this.api.list(this.api.def('pods'), namespace)).items as Pod[];
-    const opts = { gates: this.api.gates, now: this.api.now() };
+    const pods = (await this.client.list<Pod>(podsRef, namespace)).items;
+    const opts = { gates: this.opts.gates, now: this.client.now() };
     const counts = new Map<string, number>();
     if (quotas.some(tracksObjectCounts)) {
-      for (const { group, resource } of countedResources) {
-        const page = await this.api.store.list(storageKey(this.api.def(resource), namespace));
-        counts.set(`${group}/${resource}`, page.items.length);
-      }
+      for (const { key, ref } of this.counted) counts.set(key, (await this.client.list(ref, namespace)).items.length);
     }
     for (const q of quotas) {
       const fresh = computeQuotaStatus(q, pods, opts, counts);
       const status = { hard: fresh.hard, used: fresh.used };
       if (stableJSON(q.status) === stableJSON(status)) continue;
       try {
-        await this.api.update(this.api.def('resourcequotas'), namespace, q.metadata.name!, { ...q, status } as ResourceQuota, { ...controllerUser, warnings: [] }, 'status');
+        await this.client.update(resourceQuotasRef, namespace, { ...q, status } as ResourceQuota, { subresource: 'status' });
       } catch (e) {
-        if (e instanceof StatusError && (e.code === 409 || e.code === 404)) {
-          if (e.code === 409) this.queue.add(namespace);
+        if (isStatus(e, 409, 404)) {
+          if (isStatus(e, 409)) this.queue.add(namespace);
           continue;
         }
         throw e;
@@ -119,7 +113,8 @@ export class QuotaController {
 
   stop(): void {
     if (this.timer) clearInterval(this.timer);
-    for (const w of this.watches) w.cancel();
+    for (const u of this.unsubscribe) u();
+    this.unsubscribe = [];
     this.queue.stop();
   }
 }

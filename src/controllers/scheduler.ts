@@ -47,9 +47,9 @@ import { isActivePod } from '../scheduler/filters.js';
 import { pickNode, type ScheduleDecision } from '../scheduler/pick.js';
 import { DisruptionTarget, lowerPriorityNominatedPods, preemptedEventMessage, preemptionConditionMessage, ReasonPreemptionByScheduler, type Candidate } from '../scheduler/preemption.js';
 import { ApiEventRecorder } from './events.js';
-import { TokenBucket } from './ratelimit.js';
+import { TokenBucket } from '../client/ratelimit.js';
 import { KeyedQueue } from './queue.js';
-import { componentUserAgent } from './useragent.js';
+import { componentUserAgent } from '../client/useragent.js';
 
 export const defaultSchedulerName = 'default-scheduler';
 

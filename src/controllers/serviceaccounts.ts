@@ -1,67 +1,66 @@
 // The serviceaccounts controller (pkg/controller/serviceaccount/serviceaccounts_controller.go):
 // every active namespace has a `default` ServiceAccount. A namespace is synced when it appears
 // or changes and when one of its ServiceAccounts is deleted; the sync creates the missing
-// account. Terminating namespaces are left alone, so namespace deletion is never undone.
+// account. Terminating namespaces are left alone, so namespace deletion is never undone. It
+// reads namespaces and ServiceAccounts from the shared informers and writes through the client.
 
 import type { Namespace, ServiceAccount } from '../api/types.js';
 import { defaultServiceAccountName } from '../admission/serviceaccount.js';
-import type { Api, RequestInfo } from '../apiserver/rest.js';
-import { StatusError } from '../apiserver/status.js';
+import type { SharedInformerFactory } from '../client/factory.js';
+import type { SharedIndexInformer } from '../client/informer.js';
+import { isStatus } from '../client/errors.js';
+import type { KubeClient } from '../client/interface.js';
+import { namespacesRef, serviceAccountsRef } from '../client/resources.js';
 import { KeyedQueue } from './queue.js';
-import { componentUserAgent } from './useragent.js';
-
-const controllerUser: RequestInfo = {
-  user: { name: 'system:serviceaccount:kube-system:service-account-controller', groups: ['system:masters'] },
-  userAgent: componentUserAgent('kube-controller-manager', 'system:serviceaccount:kube-system:service-account-controller'),
-  dryRun: false,
-  fieldValidation: 'Ignore',
-  warnings: [],
-};
 
 /** The accounts the controller keeps in every namespace (upstream's ServiceAccountsControllerOptions). */
 export const managedServiceAccounts: readonly string[] = [defaultServiceAccountName];
 
 export class ServiceAccountsController {
   private readonly queue: KeyedQueue;
-  private watches: { cancel(): void }[] = [];
+  private readonly namespaces: SharedIndexInformer<Namespace>;
+  private readonly accounts: SharedIndexInformer<ServiceAccount>;
+  private unsubscribe: (() => void)[] = [];
 
-  constructor(private readonly api: Api) {
+  constructor(private readonly client: KubeClient, informers: SharedInformerFactory) {
     this.queue = new KeyedQueue((ns) => this.syncNamespace(ns));
+    this.namespaces = informers.informerFor<Namespace>(namespacesRef);
+    this.accounts = informers.informerFor<ServiceAccount>(serviceAccountsRef);
   }
 
-  /** Starts the watches; the namespaces that exist now arrive as ADDED and are synced first. */
+  /** Starts the informers; the namespaces that exist now arrive as adds and are synced first. */
   async start(): Promise<void> {
-    this.watches.push(
-      await this.api.watch(this.api.def('serviceaccounts'), undefined, { resourceVersion: String(await this.api.store.currentRevision()) }, {
-        send: (t, o) => {
-          const sa = o as ServiceAccount;
-          if (t === 'DELETED' && managedServiceAccounts.includes(sa.metadata?.name ?? '')) this.queue.add(sa.metadata!.namespace!);
+    await this.accounts.start();
+    this.unsubscribe.push(
+      this.accounts.addEventHandler({
+        delete: (sa) => {
+          if (managedServiceAccounts.includes(sa.metadata?.name ?? '')) this.queue.add(sa.metadata!.namespace!);
         },
-        close: () => undefined,
       }),
     );
-    this.watches.push(
-      await this.api.watch(this.api.def('namespaces'), undefined, {}, {
-        send: (t, o) => {
-          const ns = o as Namespace;
-          if ((t === 'ADDED' || t === 'MODIFIED') && isActive(ns)) this.queue.add(ns.metadata!.name!);
-        },
-        close: () => undefined,
-      }),
-    );
+    const enqueue = (ns: Namespace) => {
+      if (isActive(ns)) this.queue.add(ns.metadata!.name!);
+    };
+    this.unsubscribe.push(this.namespaces.addEventHandler({ add: enqueue, update: (_old, ns) => enqueue(ns) }));
+    await this.namespaces.start();
   }
 
   async syncNamespace(name: string): Promise<void> {
-    const ns = await this.api.tryGet<Namespace>(this.api.def('namespaces'), undefined, name);
-    if (!ns || !isActive(ns)) return;
-    const def = this.api.def('serviceaccounts');
+    let ns: Namespace;
+    try {
+      ns = await this.client.get<Namespace>(namespacesRef, undefined, name);
+    } catch (e) {
+      if (isStatus(e, 404)) return;
+      throw e;
+    }
+    if (!isActive(ns)) return;
     for (const sa of managedServiceAccounts) {
-      if (await this.api.getKV(def, name, sa)) continue;
+      if (this.accounts.lister.get(name, sa)) continue;
       try {
-        await this.api.create(def, name, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: sa } }, { ...controllerUser, warnings: [] });
+        await this.client.create(serviceAccountsRef, name, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: sa } });
       } catch (e) {
         // Already there (a race with another writer), or the namespace began terminating.
-        if (e instanceof StatusError && (e.code === 409 || e.code === 403 || e.code === 404)) continue;
+        if (isStatus(e, 409, 403, 404)) continue;
         throw e;
       }
     }
@@ -72,7 +71,8 @@ export class ServiceAccountsController {
   }
 
   stop(): void {
-    for (const w of this.watches) w.cancel();
+    for (const u of this.unsubscribe) u();
+    this.unsubscribe = [];
     this.queue.stop();
   }
 }

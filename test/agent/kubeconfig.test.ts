@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { kubeconfig } from '../../src/apiserver/server.js';
+import { kubeconfig } from '../../src/server/start.js';
 import { KubeconfigError, readKubeconfig } from '../../src/agent/kubeconfig.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'bulkhead-kubeconfig-'));

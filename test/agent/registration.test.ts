@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { startServer, type RunningServer } from '../../src/apiserver/server.js';
+import { startServer, type RunningServer } from '../../src/server/start.js';
 import { KubeClient, KubeError } from '../../src/agent/kubeclient.js';
 import { buildNode, nodeConditions, type NodeFacts } from '../../src/agent/nodeobject.js';
 import { reconcileConditionTaints } from '../../src/api/nodetaints.js';

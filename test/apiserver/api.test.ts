@@ -8,7 +8,7 @@ import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { startServer, type RunningServer } from '../../src/apiserver/server.js';
+import { startServer, type RunningServer } from '../../src/server/start.js';
 import { Client } from './client.js';
 
 const pod = (name: string, extra: Record<string, unknown> = {}, labels: Record<string, string> = {}) => ({

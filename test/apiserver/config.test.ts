@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { ensurePKI } from '../../src/apiserver/pki.js';
-import { startServer, type RunningServer } from '../../src/apiserver/server.js';
+import { startServer, type RunningServer } from '../../src/server/start.js';
 import { Client } from './client.js';
 
 const b64 = (s: string) => Buffer.from(s).toString('base64');

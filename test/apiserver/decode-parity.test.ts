@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { defaultFeatureGates } from '../../src/api/featuregates.js';
 import type { KubeObject } from '../../src/api/types.js';
-import { startServer, type RunningServer } from '../../src/apiserver/server.js';
+import { startServer, type RunningServer } from '../../src/server/start.js';
 import { plan, type PlanOptions } from '../../src/plan/engine.js';
 import { defaultEvictionHard, parseEvictionThresholds } from '../../src/policy/eviction.js';
 import { Client } from './client.js';

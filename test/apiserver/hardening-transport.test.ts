@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect as tlsConnect, type TLSSocket } from 'node:tls';
 import { after, before, describe, it } from 'node:test';
-import { startServer, type RunningServer, type ServerOptions } from '../../src/apiserver/server.js';
+import { startServer, type RunningServer, type ServerOptions } from '../../src/server/start.js';
 
 interface Reply {
   status: number;

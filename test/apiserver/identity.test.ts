@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { parseResourcePath } from '../../src/apiserver/request.js';
-import { startServer, type RunningServer } from '../../src/apiserver/server.js';
+import { startServer, type RunningServer } from '../../src/server/start.js';
 import { Client } from './client.js';
 
 type Who = 'admin' | 'n1' | 'n2' | 'fresh' | 'nameless' | 'jane' | 'anonymous';

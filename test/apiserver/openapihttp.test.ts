@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { after, before, describe, it } from 'node:test';
-import { startServer, type RunningServer } from '../../src/apiserver/server.js';
+import { startServer, type RunningServer } from '../../src/server/start.js';
 import { Client, type Response } from './client.js';
 import { readDocument } from './gnosticv2.js';
 

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Node, Pod } from '../../src/api/types.js';
 import { containerLogsURL, goRequestError, logContainer, nodeAddress, parsePodLogOptions, upstreamError } from '../../src/apiserver/podlogs.js';
-import { startServer, type RunningServer } from '../../src/apiserver/server.js';
+import { startServer, type RunningServer } from '../../src/server/start.js';
 import { StatusError } from '../../src/apiserver/status.js';
 import { Client } from './client.js';
 

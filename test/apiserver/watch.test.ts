@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { connect, type TLSSocket } from 'node:tls';
-import { startServer, type RunningServer, type ServerOptions } from '../../src/apiserver/server.js';
+import { startServer, type RunningServer, type ServerOptions } from '../../src/server/start.js';
 import type { WatchEnd } from '../../src/apiserver/watchstream.js';
 import { Client } from './client.js';
 

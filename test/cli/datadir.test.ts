@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, mkdtempSync, openSync, closeSync, rmSync, trunca
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { startServer } from '../../src/apiserver/server.js';
+import { startServer } from '../../src/server/start.js';
 import { bulkhead } from './run.js';
 
 const root = mkdtempSync(join(tmpdir(), 'bulkhead-datadir-'));

@@ -8,9 +8,9 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Event, KubeObject } from '../../src/api/types.js';
 import type { RequestInfo } from '../../src/apiserver/rest.js';
-import { startServer, type RunningServer } from '../../src/apiserver/server.js';
+import { startServer, type RunningServer } from '../../src/server/start.js';
 import { ApiEventRecorder, maxQueuedEvents } from '../../src/controllers/events.js';
-import { TokenBucket } from '../../src/controllers/ratelimit.js';
+import { TokenBucket } from '../../src/client/ratelimit.js';
 
 const user: RequestInfo = { user: { name: 'system:kube-scheduler', groups: ['system:masters'] }, dryRun: false, fieldValidation: 'Ignore', warnings: [] };
 const pod = (name: string): KubeObject => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'default', uid: `uid-${name}`, resourceVersion: '7' } });

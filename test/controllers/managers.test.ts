@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { bindPod } from '../../src/apiserver/binding.js';
 import type { RequestInfo } from '../../src/apiserver/rest.js';
-import { startServer, type RunningServer } from '../../src/apiserver/server.js';
+import { startServer, type RunningServer } from '../../src/server/start.js';
 import type { KubeObject, ManagedFieldsEntry, Pod } from '../../src/api/types.js';
 import { node, pod } from '../scheduler/helpers.js';
 

@@ -4,7 +4,7 @@
 
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { kubeconfig } from '../../src/apiserver/server.js';
+import { kubeconfig } from '../../src/server/start.js';
 import { kubectlAvailable, startCluster, type TestCluster } from './cluster.js';
 
 const missing = kubectlAvailable();

@@ -4,7 +4,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { startServer, type RunningServer, type ServerOptions } from '../../src/apiserver/server.js';
+import { startServer, type RunningServer, type ServerOptions } from '../../src/server/start.js';
 
 export interface KubectlResult {
   code: number;

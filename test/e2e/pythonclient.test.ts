@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { startServer, type RunningServer } from '../../src/apiserver/server.js';
+import { startServer, type RunningServer } from '../../src/server/start.js';
 
 const python = '/usr/bin/python3';
 const script = resolve(process.cwd(), 'test/e2e/pythonclient.py');

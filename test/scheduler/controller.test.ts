@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startServer, type RunningServer } from '../../src/apiserver/server.js';
+import { startServer, type RunningServer } from '../../src/server/start.js';
 import type { RequestInfo } from '../../src/apiserver/rest.js';
 import type { Event, KubeObject, Pod } from '../../src/api/types.js';
 import type { SchedulerController } from '../../src/controllers/scheduler.js';

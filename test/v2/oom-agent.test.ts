@@ -23,7 +23,7 @@ import type { NodeFacts } from '../../src/agent/nodeobject.js';
 import { defaultFeatureGates } from '../../src/api/featuregates.js';
 import type { Pod } from '../../src/api/types.js';
 import type { NodeConfig } from '../../src/plan/node.js';
-import { startServer, type RunningServer } from '../../src/apiserver/server.js';
+import { startServer, type RunningServer } from '../../src/server/start.js';
 
 const busybox = '/bin/busybox';
 const cgRoot = '/sys/fs/cgroup';

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
-import { startServer, type RunningServer } from '../../../src/apiserver/server.js';
+import { startServer, type RunningServer } from '../../../src/server/start.js';
 import {
   applyJSONPatch,
   applyMergePatch,

@@ -1,5 +1,5 @@
-// The User-Agent the in-process controllers write with, shaped as client-go's
-// DefaultKubernetesUserAgent followed by rest.AddUserAgent's suffix:
+// The User-Agent the controllers write with,
+// client-go rest.DefaultKubernetesUserAgent followed by rest.AddUserAgent's suffix:
 //   kube-controller-manager/v1.32.4 (linux/amd64) kubernetes/0000000/system:serviceaccount:kube-system:resourcequota-controller
 // kube-apiserver names the managedFields manager of a write without fieldManager after the
 // first "/" segment (handlers/patch.go managerOrUserAgent), so these writes are recorded as

@@ -2,7 +2,7 @@
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { TokenBucket } from '../../src/controllers/ratelimit.js';
+import { TokenBucket } from '../../src/client/ratelimit.js';
 
 /** Which of the promises have resolved, after the microtasks now due. */
 async function settled(ps: Promise<void>[]): Promise<boolean[]> {

@@ -1,0 +1,33 @@
+// The kinds the controllers read and write, as ResourceRefs (client-go's
+// schema.GroupVersionResource with the kind and scope beside it), and the REST path of each.
+
+import type { ResourceRef } from './interface.js';
+
+const core = (resource: string, kind: string, namespaced = true): ResourceRef => ({ group: '', version: 'v1', resource, kind, namespaced });
+
+export const podsRef = core('pods', 'Pod');
+export const nodesRef = core('nodes', 'Node', false);
+export const namespacesRef = core('namespaces', 'Namespace', false);
+export const serviceAccountsRef = core('serviceaccounts', 'ServiceAccount');
+export const resourceQuotasRef = core('resourcequotas', 'ResourceQuota');
+export const eventsRef = core('events', 'Event');
+
+/** `/api/v1` or `/apis/GROUP/VERSION`. */
+export function groupVersionPath(ref: { group: string; version: string }): string {
+  return ref.group ? `/apis/${ref.group}/${ref.version}` : `/api/${ref.version}`;
+}
+
+/** The path of a collection, an object, or one of its subresources. */
+export function resourcePath(ref: ResourceRef, namespace: string | undefined, name?: string, subresource?: string): string {
+  let p = groupVersionPath(ref);
+  if (ref.namespaced && namespace !== undefined) p += `/namespaces/${encodeURIComponent(namespace)}`;
+  p += `/${ref.resource}`;
+  if (name !== undefined) p += `/${encodeURIComponent(name)}`;
+  if (subresource) p += `/${subresource}`;
+  return p;
+}
+
+/** `apiVersion` of a kind's objects. */
+export function apiVersionOf(ref: { group: string; version: string }): string {
+  return ref.group ? `${ref.group}/${ref.version}` : ref.version;
+}

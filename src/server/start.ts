@@ -1,0 +1,81 @@
+// `bulkhead server` and `bulkhead up` without the agent: the API server (src/apiserver/server.ts)
+// with the controllers composed on top as clients of it, as kube-controller-manager and
+// kube-scheduler are (k3s pkg/server's shape: composition at the top, nothing below knows what
+// runs beside it). The controllers share one informer factory over a loopback client
+// (src/client/loopback.ts), each with its own identity and User-Agent, so what they write is
+// recorded as upstream's components' writes are. Order: quota and namespace controllers, the
+// `default` ServiceAccount of every namespace that exists now, then the scheduler.
+
+import type { FeatureGates } from '../api/featuregates.js';
+import { defaultFeatureGates } from '../api/featuregates.js';
+import { startApiServer, type ApiServerOptions, type RunningApiServer } from '../apiserver/server.js';
+import { SharedInformerFactory } from '../client/factory.js';
+import { LoopbackClient } from '../client/loopback.js';
+import { componentUserAgent } from '../client/useragent.js';
+import { NamespaceController } from '../controllers/namespace.js';
+import { QuotaController } from '../controllers/quota.js';
+import { SchedulerController } from '../controllers/scheduler.js';
+import { ServiceAccountsController } from '../controllers/serviceaccounts.js';
+
+export { kubeconfig, systemNamespaces } from '../apiserver/server.js';
+
+export interface ServerOptions extends ApiServerOptions {
+  /** Seconds between full quota resyncs. */
+  quotaResyncSeconds?: number;
+  /** Run the scheduler in the server (default true). */
+  scheduler?: boolean;
+}
+
+export interface RunningServer extends RunningApiServer {
+  quota: QuotaController;
+  namespaces: NamespaceController;
+  /** The scheduler, unless started with `scheduler: false`. */
+  scheduler?: SchedulerController;
+}
+
+/** A kube-controller-manager controller's loopback identity (its service account, as upstream's --use-service-account-credentials). */
+function controllerIdentity(name: string) {
+  const user = `system:serviceaccount:kube-system:${name}`;
+  return { user, userAgent: componentUserAgent('kube-controller-manager', user) };
+}
+
+export async function startServer(opts: ServerOptions): Promise<RunningServer> {
+  const server = await startApiServer(opts);
+  const gates: FeatureGates = opts.gates ?? defaultFeatureGates;
+  const { api } = server;
+  // One informer per kind for all controllers; the list and watch go through the loopback client.
+  const informers = new SharedInformerFactory(new LoopbackClient(api, controllerIdentity('shared-informers')));
+  const quota = new QuotaController(new LoopbackClient(api, controllerIdentity('resourcequota-controller')), informers, { gates, resyncMs: (opts.quotaResyncSeconds ?? 30) * 1000 });
+  const namespaces = new NamespaceController(new LoopbackClient(api, controllerIdentity('namespace-controller')), informers);
+  const serviceAccounts = new ServiceAccountsController(new LoopbackClient(api, controllerIdentity('service-account-controller')), informers);
+  let scheduler: SchedulerController | undefined;
+  try {
+    await quota.start();
+    await namespaces.start();
+    quota.resyncAll();
+    // Every namespace that exists now gets its `default` ServiceAccount before the first pod.
+    await serviceAccounts.start();
+    await serviceAccounts.idle();
+    if (opts.scheduler ?? true) {
+      scheduler = new SchedulerController(api);
+      await scheduler.start();
+    }
+  } catch (e) {
+    await server.close();
+    throw e;
+  }
+  return {
+    ...server,
+    quota,
+    namespaces,
+    scheduler,
+    async close() {
+      await scheduler?.stop();
+      quota.stop();
+      namespaces.stop();
+      serviceAccounts.stop();
+      informers.stop();
+      await server.close();
+    },
+  };
+}
