@@ -22,7 +22,9 @@ export interface MissedSchedules {
 /**
  * mostRecentScheduleTime: the schedule times after max(lastScheduleTime or creation,
  * now - startingDeadlineSeconds) and not after now; the latest and how many. Counts by walking
- * the schedule, and for long outages jumps by the schedule's period where it is uniform.
+ * the schedule, and for long outages jumps by the period between the first two times, as
+ * upstream does; the count is then upstream's approximation (it only decides the
+ * TooManyMissedTimes warning), the most recent time is exact.
  */
 export function mostRecentScheduleTime(cj: CronJob, schedule: CronSchedule, now: number, zone = 'UTC'): MissedSchedules {
   const created = Date.parse(cj.metadata.creationTimestamp ?? '');
@@ -109,6 +111,15 @@ export interface CronJobSyncDecision {
   events: CronJobEvent[];
 }
 
+/** Go's time.RFC1123Z of the UTC instant: `Tue, 19 May 2026 10:00:00 +0000`. */
+function rfc1123z(ms: number): string {
+  const d = new Date(ms);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  const day = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'][d.getUTCDay()];
+  const mon = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'][d.getUTCMonth()];
+  return `${day}, ${pad(d.getUTCDate())} ${mon} ${d.getUTCFullYear()} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())} +0000`;
+}
+
 const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
 /**
@@ -136,7 +147,7 @@ export function decideCronJobSync(cj: CronJob, activeJobs: readonly string[], no
   if (mostRecent === undefined) return out;
   const sds = cj.spec?.startingDeadlineSeconds;
   if (sds !== undefined && mostRecent + sds * 1000 < now) {
-    events.push({ type: 'Warning', reason: 'MissSchedule', message: `Missed scheduled time to start a job: ${rfc3339InZone(mostRecent, tz)}` });
+    events.push({ type: 'Warning', reason: 'MissSchedule', message: `Missed scheduled time to start a job: ${rfc1123z(mostRecent)}` });
     return out;
   }
   const name = cronJobJobName(cj, mostRecent);
