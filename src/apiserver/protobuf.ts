@@ -76,12 +76,27 @@ function mapOf(entries: Field[], value: (f: Field) => string): Record<string, st
 
 const stringMap = (entries: Field[]) => mapOf(entries, str);
 
+/** OwnerReference (`kubectl create job --from=cronjob/x` sets one): kind 1, name 3, uid 4, apiVersion 5, controller 6, blockOwnerDeletion 7. */
+function ownerReference(b: Buffer): Record<string, unknown> {
+  const o: Record<string, unknown> = {};
+  for (const f of fields(b)) {
+    if (f.no === 1) o.kind = str(f);
+    else if (f.no === 3) o.name = str(f);
+    else if (f.no === 4) o.uid = str(f);
+    else if (f.no === 5) o.apiVersion = str(f);
+    else if (f.no === 6) o.controller = f.value !== 0n;
+    else if (f.no === 7) o.blockOwnerDeletion = f.value !== 0n;
+  }
+  return o;
+}
+
 /** The ObjectMeta fields a create request carries. */
 function objectMeta(b: Buffer): Record<string, unknown> {
   const m: Record<string, unknown> = {};
   const labels: Field[] = [];
   const annotations: Field[] = [];
   const finalizers: string[] = [];
+  const owners: Record<string, unknown>[] = [];
   for (const f of fields(b)) {
     // Empty strings are Go's zero values, which JSON's omitempty leaves out.
     if (f.no === 1 && bytes(f).length) m.name = str(f);
@@ -89,10 +104,12 @@ function objectMeta(b: Buffer): Record<string, unknown> {
     else if (f.no === 3 && bytes(f).length) m.namespace = str(f);
     else if (f.no === 11) labels.push(f);
     else if (f.no === 12) annotations.push(f);
+    else if (f.no === 13) owners.push(ownerReference(bytes(f)));
     else if (f.no === 14) finalizers.push(str(f));
   }
   if (labels.length) m.labels = stringMap(labels);
   if (annotations.length) m.annotations = stringMap(annotations);
+  if (owners.length) m.ownerReferences = owners;
   if (finalizers.length) m.finalizers = finalizers;
   return m;
 }

@@ -168,6 +168,13 @@ else {
       assert.equal(cmd.stdout, 'OnFailure');
     });
 
+    it('kubectl create job --from=cronjob/c: the annotation and the CronJob as controller', async () => {
+      const r = await kubectl('create', 'job', 'manual', '--from=cronjob/c');
+      assert.equal(r.stdout, 'job.batch/manual created\n', r.stderr);
+      const got = await kubectl('get', 'job', 'manual', '-o', 'jsonpath={.metadata.annotations} {.metadata.ownerReferences[0].kind}/{.metadata.ownerReferences[0].name} {.metadata.ownerReferences[0].controller}');
+      assert.equal(got.stdout, '{"cronjob.kubernetes.io/instantiate":"manual"} CronJob/c true');
+    });
+
     it('kubectl api-resources lists jobs and cronjobs (cj)', async () => {
       const ar = await kubectl('api-resources', '--api-group=batch', '--no-headers');
       const row = (n: string) => ar.stdout.split('\n').map((l) => l.trim().split(/\s+/)).find((l) => l[0] === n);
