@@ -39,7 +39,7 @@ async function quotasOf(api: Api, namespace: string): Promise<{ key: string; mod
  * The quota charge of creating one object of `resource`: refused with the quota admission's
  * 403, or the quota status writes to commit with the object (into `batch` when batching).
  */
-export async function chargeObjectCount(api: Api, resource: string, obj: KubeObject, batch?: CreateBatch): Promise<GuardedWrite[]> {
+export async function chargeObjectCount(api: Api, resource: string, obj: KubeObject, batch?: CreateBatch, group = ''): Promise<GuardedWrite[]> {
   const namespace = obj.metadata?.namespace;
   if (!namespace) return [];
   const read = await quotasOf(api, namespace);
@@ -49,8 +49,8 @@ export async function chargeObjectCount(api: Api, resource: string, obj: KubeObj
     const pending = batch?.pending.get(q.key);
     return pending ? { key: q.key, modRevision: pending.modRevision, quota: pending.obj as ResourceQuota } : q;
   });
-  const decision = decideObjectCount('', resource, current.map((q) => q.quota));
-  if (!decision.allowed) throw statusErrors.forbidden({ group: '', resource }, obj.metadata?.name ?? '', decision.message);
+  const decision = decideObjectCount(group, resource, current.map((q) => q.quota));
+  if (!decision.allowed) throw statusErrors.forbidden({ group, resource }, obj.metadata?.name ?? '', decision.message);
   const writes: GuardedWrite[] = [];
   for (const charge of decision.charges) {
     const q = current.find((x) => x.quota.metadata.name === charge.name)!;

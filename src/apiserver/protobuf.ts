@@ -1,7 +1,8 @@
 // The Kubernetes protobuf envelope for the request bodies typed kubectl generators send
 // (`kubectl create namespace X`, `kubectl create quota …` send `application/vnd.kubernetes.protobuf`
 // and do not retry as JSON after a 415). Decodes the `k8s\0` + runtime.Unknown envelope and the
-// messages of Namespace, ResourceQuota, PriorityClass, ConfigMap, Secret, ServiceAccount and the
+// messages of Namespace, ResourceQuota, PriorityClass, ConfigMap, Secret, ServiceAccount, Job,
+// CronJob (`kubectl create job|cronjob`: the pod template fields those generators set) and the
 // access reviews (`kubectl auth`) into the same JSON objects a JSON body gives; every other kind
 // still answers 415.
 
@@ -75,22 +76,40 @@ function mapOf(entries: Field[], value: (f: Field) => string): Record<string, st
 
 const stringMap = (entries: Field[]) => mapOf(entries, str);
 
+/** OwnerReference (`kubectl create job --from=cronjob/x` sets one): kind 1, name 3, uid 4, apiVersion 5, controller 6, blockOwnerDeletion 7. */
+function ownerReference(b: Buffer): Record<string, unknown> {
+  const o: Record<string, unknown> = {};
+  for (const f of fields(b)) {
+    if (f.no === 1) o.kind = str(f);
+    else if (f.no === 3) o.name = str(f);
+    else if (f.no === 4) o.uid = str(f);
+    else if (f.no === 5) o.apiVersion = str(f);
+    else if (f.no === 6) o.controller = f.value !== 0n;
+    else if (f.no === 7) o.blockOwnerDeletion = f.value !== 0n;
+  }
+  return o;
+}
+
 /** The ObjectMeta fields a create request carries. */
 function objectMeta(b: Buffer): Record<string, unknown> {
   const m: Record<string, unknown> = {};
   const labels: Field[] = [];
   const annotations: Field[] = [];
   const finalizers: string[] = [];
+  const owners: Record<string, unknown>[] = [];
   for (const f of fields(b)) {
-    if (f.no === 1) m.name = str(f);
-    else if (f.no === 2) m.generateName = str(f);
-    else if (f.no === 3) m.namespace = str(f);
+    // Empty strings are Go's zero values, which JSON's omitempty leaves out.
+    if (f.no === 1 && bytes(f).length) m.name = str(f);
+    else if (f.no === 2 && bytes(f).length) m.generateName = str(f);
+    else if (f.no === 3 && bytes(f).length) m.namespace = str(f);
     else if (f.no === 11) labels.push(f);
     else if (f.no === 12) annotations.push(f);
+    else if (f.no === 13) owners.push(ownerReference(bytes(f)));
     else if (f.no === 14) finalizers.push(str(f));
   }
   if (labels.length) m.labels = stringMap(labels);
   if (annotations.length) m.annotations = stringMap(annotations);
+  if (owners.length) m.ownerReferences = owners;
   if (finalizers.length) m.finalizers = finalizers;
   return m;
 }
@@ -245,6 +264,95 @@ function serviceAccount(raw: Buffer): Record<string, unknown> {
   return obj;
 }
 
+/**
+ * A message decoded by a table of field number → JSON name and shape (batch/v1 and core/v1
+ * generated.proto). Go's zero values (empty strings, false) are what omitempty leaves out, so
+ * they are dropped; a non-empty field the table does not know is refused rather than lost.
+ */
+type Shape = 'str' | 'strs' | 'int' | 'bool' | 'optbool' | 'map' | 'quantities' | Msg | { list: Msg };
+type Msg = { name: string; fields: Record<number, [string, Shape]> };
+
+function message(b: Buffer, m: Msg): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const maps = new Map<string, Field[]>();
+  for (const f of fields(b)) {
+    const known = m.fields[f.no];
+    const empty = f.wire === 2 ? bytes(f).length === 0 : f.value === 0n;
+    if (!known) {
+      if (empty) continue;
+      throw new ProtoError(`field ${f.no} of ${m.name} is not supported`);
+    }
+    const [json, shape] = known;
+    if (shape === 'str') {
+      if (!empty) out[json] = str(f);
+    } else if (shape === 'strs') ((out[json] ??= []) as string[]).push(str(f));
+    else if (shape === 'int') out[json] = Number(BigInt.asIntN(64, f.value as bigint));
+    else if (shape === 'bool') {
+      if (!empty) out[json] = true;
+    } else if (shape === 'optbool') out[json] = f.value !== 0n;
+    else if (shape === 'map' || shape === 'quantities') maps.set(json, [...(maps.get(json) ?? []), f]);
+    else if ('list' in shape) ((out[json] ??= []) as unknown[]).push(message(bytes(f), shape.list));
+    else if (json === 'metadata') out[json] = objectMeta(bytes(f));
+    else out[json] = message(bytes(f), shape);
+  }
+  for (const [json, entries] of maps) out[json] = m.fields[Number(Object.keys(m.fields).find((k) => m.fields[Number(k)]![0] === json))]![1] === 'map' ? stringMap(entries) : quantityMap(entries);
+  return out;
+}
+
+const metaShape: Msg = { name: 'ObjectMeta', fields: {} };
+const resourcesShape: Msg = { name: 'ResourceRequirements', fields: { 1: ['limits', 'quantities'], 2: ['requests', 'quantities'] } };
+const envShape: Msg = { name: 'EnvVar', fields: { 1: ['name', 'str'], 2: ['value', 'str'] } };
+const containerShape: Msg = {
+  name: 'Container',
+  fields: {
+    1: ['name', 'str'], 2: ['image', 'str'], 3: ['command', 'strs'], 4: ['args', 'strs'], 5: ['workingDir', 'str'], 7: ['env', { list: envShape }],
+    8: ['resources', resourcesShape], 13: ['terminationMessagePath', 'str'], 14: ['imagePullPolicy', 'str'], 16: ['stdin', 'bool'], 17: ['stdinOnce', 'bool'],
+    18: ['tty', 'bool'], 20: ['terminationMessagePolicy', 'str'],
+  },
+};
+const podSpecShape: Msg = {
+  name: 'PodSpec',
+  fields: {
+    2: ['containers', { list: containerShape }], 3: ['restartPolicy', 'str'], 4: ['terminationGracePeriodSeconds', 'int'], 5: ['activeDeadlineSeconds', 'int'],
+    6: ['dnsPolicy', 'str'], 7: ['nodeSelector', 'map'], 8: ['serviceAccountName', 'str'], 9: ['serviceAccount', 'str'], 10: ['nodeName', 'str'],
+    11: ['hostNetwork', 'bool'], 12: ['hostPID', 'bool'], 13: ['hostIPC', 'bool'], 16: ['hostname', 'str'], 17: ['subdomain', 'str'],
+    19: ['schedulerName', 'str'], 20: ['initContainers', { list: containerShape }], 24: ['priorityClassName', 'str'],
+  },
+};
+const templateShape: Msg = { name: 'PodTemplateSpec', fields: { 1: ['metadata', metaShape], 2: ['spec', podSpecShape] } };
+const requirementShape: Msg = { name: 'LabelSelectorRequirement', fields: { 1: ['key', 'str'], 2: ['operator', 'str'], 3: ['values', 'strs'] } };
+const selectorShape: Msg = { name: 'LabelSelector', fields: { 1: ['matchLabels', 'map'], 2: ['matchExpressions', { list: requirementShape }] } };
+const jobSpecShape: Msg = {
+  name: 'JobSpec',
+  fields: {
+    1: ['parallelism', 'int'], 2: ['completions', 'int'], 3: ['activeDeadlineSeconds', 'int'], 4: ['selector', selectorShape], 5: ['manualSelector', 'optbool'],
+    6: ['template', templateShape], 7: ['backoffLimit', 'int'], 8: ['ttlSecondsAfterFinished', 'int'], 9: ['completionMode', 'str'], 10: ['suspend', 'optbool'],
+    12: ['backoffLimitPerIndex', 'int'], 13: ['maxFailedIndexes', 'int'], 14: ['podReplacementPolicy', 'str'], 15: ['managedBy', 'str'],
+  },
+};
+// A create's status is empty; its zero-valued counters are all it carries.
+const jobStatusShape: Msg = { name: 'JobStatus', fields: { 4: ['active', 'int'], 5: ['succeeded', 'int'], 6: ['failed', 'int'] } };
+const jobTemplateShape: Msg = { name: 'JobTemplateSpec', fields: { 1: ['metadata', metaShape], 2: ['spec', jobSpecShape] } };
+const cronJobSpecShape: Msg = {
+  name: 'CronJobSpec',
+  fields: {
+    1: ['schedule', 'str'], 2: ['startingDeadlineSeconds', 'int'], 3: ['concurrencyPolicy', 'str'], 4: ['suspend', 'optbool'], 5: ['jobTemplate', jobTemplateShape],
+    6: ['successfulJobsHistoryLimit', 'int'], 7: ['failedJobsHistoryLimit', 'int'], 8: ['timeZone', 'str'],
+  },
+};
+
+function batchObject(kind: 'Job' | 'CronJob', spec: Msg) {
+  return (raw: Buffer): Record<string, unknown> => {
+    const obj: Record<string, unknown> = { apiVersion: 'batch/v1', kind };
+    for (const f of fields(raw)) {
+      if (f.no === 1) obj.metadata = objectMeta(bytes(f));
+      else if (f.no === 2) obj.spec = message(bytes(f), spec);
+      else if (f.no === 3 && kind === 'Job') message(bytes(f), jobStatusShape);
+    }
+    return obj;
+  };
+}
+
 const decoders: Record<string, (raw: Buffer) => Record<string, unknown>> = {
   'v1/Namespace': namespace,
   'v1/ResourceQuota': resourceQuota,
@@ -252,6 +360,8 @@ const decoders: Record<string, (raw: Buffer) => Record<string, unknown>> = {
   'v1/ConfigMap': configMap,
   'v1/Secret': secret,
   'v1/ServiceAccount': serviceAccount,
+  'batch/v1/Job': batchObject('Job', jobSpecShape),
+  'batch/v1/CronJob': batchObject('CronJob', cronJobSpecShape),
   'authorization.k8s.io/v1/SelfSubjectAccessReview': review('authorization.k8s.io/v1', 'SelfSubjectAccessReview', accessReviewSpec),
   'authorization.k8s.io/v1/SelfSubjectRulesReview': review('authorization.k8s.io/v1', 'SelfSubjectRulesReview', (b) => stringFields(b, { 1: 'namespace' })),
   'authentication.k8s.io/v1/SelfSubjectReview': review('authentication.k8s.io/v1', 'SelfSubjectReview'),

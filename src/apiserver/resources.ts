@@ -95,6 +95,15 @@ export const resources: ResourceDef[] = [
     namespaced: true, verbs: allVerbs, subresources: [], fields: metaFields,
   },
   {
+    group: 'batch', version: 'v1', resource: 'jobs', kind: 'Job', listKind: 'JobList', singular: 'job', shortNames: [], categories: ['all'],
+    namespaced: true, verbs: allVerbs, subresources: [{ name: 'status', kind: 'Job', verbs: ['get', 'patch', 'update'] }],
+    fields: (o: any) => ({ ...metaFields(o), 'status.successful': String(o.status?.succeeded ?? 0) }),
+  },
+  {
+    group: 'batch', version: 'v1', resource: 'cronjobs', kind: 'CronJob', listKind: 'CronJobList', singular: 'cronjob', shortNames: ['cj'], categories: ['all'],
+    namespaced: true, verbs: allVerbs, subresources: [{ name: 'status', kind: 'CronJob', verbs: ['get', 'patch', 'update'] }], fields: metaFields,
+  },
+  {
     group: '', version: 'v1', resource: 'events', kind: 'Event', listKind: 'EventList', singular: 'event', shortNames: ['ev'], categories: [],
     namespaced: true, verbs: allVerbs, subresources: [],
     fields: (o: any) => ({

@@ -9,6 +9,7 @@ import { fieldError, type FieldError } from '../api/fielderrors.js';
 import type { KubeObject, LimitRange, Namespace, Pod, PriorityClass, ResourceQuota, ServiceAccount, Status } from '../api/types.js';
 import { defaultServiceAccountName, podServiceAccountName } from '../admission/serviceaccount.js';
 import { installConfigStrategies } from './configstrategies.js';
+import { installBatchStrategies } from './batchstrategies.js';
 import { validateLimitRange, validateResourceQuota, validateResourceQuotaUpdate } from '../api/validation/index.js';
 import { validateNamespaceLabelsUpdate } from '../podsecurity/index.js';
 import { defaultLimitRangeItem } from '../quota/limitranger.js';
@@ -297,4 +298,5 @@ export function installStrategies(api: Api, podSecurityDefaults: PodSecurityDefa
   api.strategies.set('leases', leaseStrategy);
   api.strategies.set('priorityclasses', priorityClassStrategy);
   installConfigStrategies(api);
+  installBatchStrategies(api);
 }

@@ -2,7 +2,7 @@
 // that `kubectl get` prints what it prints against Kubernetes. Cells are final strings: the
 // server computes ages and placeholders. Bulkhead adds QoS and OOM kill mode to pods' wide view.
 
-import type { ConfigMap, Event, KubeObject, Lease, Namespace, Node, Pod, PriorityClass, ResourceQuota, Secret, ServiceAccount } from '../api/types.js';
+import type { ConfigMap, Container, CronJob, Event, Job, LabelSelector, KubeObject, Lease, Namespace, Node, Pod, PriorityClass, ResourceQuota, Secret, ServiceAccount } from '../api/types.js';
 import { reportedOOMKillModes } from '../policy/oomkillmodestatus.js';
 
 export interface TableColumn {
@@ -315,6 +315,103 @@ const serviceAccountPrinter: Printer<ServiceAccount> = {
   cells: (sa, now) => [sa.metadata?.name ?? '', Array.isArray(sa.secrets) ? sa.secrets.length : 0, age(sa.metadata?.creationTimestamp, now)],
 };
 
+/** layoutContainerCells: names and images joined by commas. */
+const containerCells = (cs: Container[] | undefined): [string, string] => {
+  const list = Array.isArray(cs) ? cs : [];
+  return [list.map((c) => c.name ?? '').join(','), list.map((c) => c.image ?? '').join(',')];
+};
+
+/** metav1.FormatLabelSelector: the selector's string form, requirements sorted by key; `<none>` when empty. */
+export function formatLabelSelector(sel: LabelSelector | undefined): string {
+  if (!sel) return '<none>';
+  const reqs: [string, string][] = [];
+  for (const [k, v] of Object.entries(sel.matchLabels ?? {})) reqs.push([k, `${k}=${v}`]);
+  for (const r of sel.matchExpressions ?? []) {
+    const values = [...(r.values ?? [])].sort().join(',');
+    const s = r.operator === 'In' ? `${r.key} in (${values})` : r.operator === 'NotIn' ? `${r.key} notin (${values})` : r.operator === 'Exists' ? r.key : r.operator === 'DoesNotExist' ? `!${r.key}` : '';
+    if (s) reqs.push([r.key, s]);
+  }
+  if (reqs.length === 0) return '<none>';
+  return reqs.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).map((r) => r[1]).join(',');
+}
+
+const jobCondition = (j: Job, type: string) => (j.status?.conditions ?? []).some((c) => c.type === type && c.status === 'True');
+
+/** printJob's STATUS: the finished conditions first, then Terminating, Suspended and the interim ones. */
+function jobStatus(j: Job): string {
+  if (jobCondition(j, 'Complete')) return 'Complete';
+  if (jobCondition(j, 'Failed')) return 'Failed';
+  if (j.metadata?.deletionTimestamp) return 'Terminating';
+  if (jobCondition(j, 'Suspended')) return 'Suspended';
+  if (jobCondition(j, 'FailureTarget')) return 'FailureTarget';
+  if (jobCondition(j, 'SuccessCriteriaMet')) return 'SuccessCriteriaMet';
+  return 'Running';
+}
+
+function jobCompletions(j: Job): string {
+  const succeeded = j.status?.succeeded ?? 0;
+  const spec = j.spec ?? {};
+  if (typeof spec.completions === 'number') return `${succeeded}/${spec.completions}`;
+  if (typeof spec.parallelism === 'number' && spec.parallelism > 1) return `${succeeded}/1 of ${spec.parallelism}`;
+  return `${succeeded}/1`;
+}
+
+function jobDuration(j: Job, now: number): string {
+  const start = j.status?.startTime ? Date.parse(j.status.startTime) : NaN;
+  if (Number.isNaN(start)) return '';
+  const end = j.status?.completionTime ? Date.parse(j.status.completionTime) : now;
+  return humanDuration(end - start);
+}
+
+const wideTemplateCols = (selectorDoc: string) => [
+  col('Containers', 'string', 'Names of each container in the template.', 1),
+  col('Images', 'string', 'Images referenced by each container in the template.', 1),
+  col('Selector', 'string', selectorDoc, 1),
+];
+
+// printJob (NAME STATUS COMPLETIONS DURATION AGE; wide: CONTAINERS IMAGES SELECTOR).
+const jobPrinter: Printer<Job> = {
+  columns: [
+    nameCol,
+    col('Status', 'string', 'Status of the job.'),
+    col('Completions', 'string', 'The number of pods which reached phase Succeeded. The value increases monotonically for a given spec. However, it may decrease in reaction to scale down of elastic indexed jobs.'),
+    col('Duration', 'string', 'Time required to complete the job.'),
+    ageCol,
+    ...wideTemplateCols('A label query over pods that should match the pod count. Normally, the system sets this field for you. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#label-selectors'),
+  ],
+  cells: (j, now) => [j.metadata?.name ?? '', jobStatus(j), jobCompletions(j), jobDuration(j, now), age(j.metadata?.creationTimestamp, now), ...containerCells(j.spec?.template?.spec?.containers), formatLabelSelector(j.spec?.selector)],
+};
+
+// printCronJob (NAME SCHEDULE TIMEZONE SUSPEND ACTIVE LAST SCHEDULE AGE; wide as for jobs).
+const cronJobPrinter: Printer<CronJob> = {
+  columns: [
+    nameCol,
+    col('Schedule', 'string', 'The schedule in Cron format, see https://en.wikipedia.org/wiki/Cron.'),
+    col('Timezone', 'string', 'The time zone name for the given schedule, see https://en.wikipedia.org/wiki/List_of_tz_database_time_zones. If not specified, this will default to the time zone of the kube-controller-manager process. The set of valid time zone names and the time zone offset is loaded from the system-wide time zone database by the API server during CronJob validation and the controller manager during execution. If no system-wide time zone database can be found a bundled version of the database is used instead. If the time zone name becomes invalid during the lifetime of a CronJob or due to a change in host configuration, the controller will stop creating new new Jobs and will create a system event with the reason UnknownTimeZone. More information can be found in https://kubernetes.io/docs/concepts/workloads/controllers/cron-jobs/#time-zones'),
+    col('Suspend', 'boolean', 'This flag tells the controller to suspend subsequent executions, it does not apply to already started executions.  Defaults to false.'),
+    col('Active', 'integer', 'A list of pointers to currently running jobs.'),
+    col('Last Schedule', 'string', 'Information when was the last time the job was successfully scheduled.'),
+    ageCol,
+    ...wideTemplateCols('A label query over pods that should match the pod count. Normally, the system sets this field for you. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#label-selectors'),
+  ],
+  cells: (cj, now) => {
+    const spec = cj.spec ?? {};
+    const suspend = typeof spec.suspend === 'boolean' ? (spec.suspend ? 'True' : 'False') : '<unset>';
+    const last = cj.status?.lastScheduleTime ? age(cj.status.lastScheduleTime, now) : '<none>';
+    return [
+      cj.metadata?.name ?? '',
+      spec.schedule ?? '',
+      spec.timeZone ?? '<none>',
+      suspend,
+      Array.isArray(cj.status?.active) ? cj.status!.active!.length : 0,
+      last,
+      age(cj.metadata?.creationTimestamp, now),
+      ...containerCells(spec.jobTemplate?.spec?.template?.spec?.containers),
+      formatLabelSelector(spec.jobTemplate?.spec?.selector),
+    ];
+  },
+};
+
 const defaultPrinter: Printer<KubeObject> = {
   columns: [nameCol, ageCol],
   cells: (o, now) => [o.metadata?.name ?? '', age(o.metadata?.creationTimestamp, now)],
@@ -332,6 +429,8 @@ const printers: Record<string, Printer<never>> = {
   configmaps: configMapPrinter,
   secrets: secretPrinter,
   serviceaccounts: serviceAccountPrinter,
+  jobs: jobPrinter,
+  cronjobs: cronJobPrinter,
 };
 
 export type IncludeObject = 'None' | 'Metadata' | 'Object';

@@ -16,6 +16,8 @@ export const countedResources: readonly { group: string; resource: string }[] = 
   { group: '', resource: 'configmaps' },
   { group: '', resource: 'secrets' },
   { group: '', resource: 'serviceaccounts' },
+  { group: 'batch', resource: 'jobs' },
+  { group: 'batch', resource: 'cronjobs' },
 ];
 
 /** `count/<resource>` for the core group, `count/<resource>.<group>` otherwise. */

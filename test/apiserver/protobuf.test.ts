@@ -71,7 +71,31 @@ describe('protobuf request bodies', () => {
     });
   });
 
+  it('a Job as kubectl create job sends it: empty strings and false left out, the template decoded', () => {
+    const container = Buffer.concat([field(1, 'j'), field(2, 'busybox'), field(3, 'echo'), field(3, 'hi'), field(5, ''), field(8, Buffer.alloc(0)), varint(16 << 3), Buffer.from([0])]);
+    const template = Buffer.concat([field(1, field(1, '')), field(2, Buffer.concat([field(2, container), field(3, 'Never'), field(6, '')]))]);
+    const raw = Buffer.concat([field(1, Buffer.concat([field(1, 'j'), field(2, '')])), field(2, field(6, template))]);
+    assert.deepEqual(decodeProtobufBody(envelope('batch/v1', 'Job', raw), 'application/vnd.kubernetes.protobuf'), {
+      apiVersion: 'batch/v1',
+      kind: 'Job',
+      metadata: { name: 'j' },
+      spec: { template: { metadata: {}, spec: { containers: [{ name: 'j', image: 'busybox', command: ['echo', 'hi'], resources: {} }], restartPolicy: 'Never' } } },
+    });
+  });
+
+  it('a CronJob with its schedule and job template', () => {
+    const jobTemplate = Buffer.concat([field(1, field(1, 'c')), field(2, field(6, field(2, field(3, 'OnFailure'))))]);
+    const raw = Buffer.concat([field(1, field(1, 'c')), field(2, Buffer.concat([field(1, '*/1 * * * *'), field(3, ''), field(5, jobTemplate)]))]);
+    assert.deepEqual(decodeProtobufBody(envelope('batch/v1', 'CronJob', raw), 'application/vnd.kubernetes.protobuf'), {
+      apiVersion: 'batch/v1',
+      kind: 'CronJob',
+      metadata: { name: 'c' },
+      spec: { schedule: '*/1 * * * *', jobTemplate: { metadata: { name: 'c' }, spec: { template: { spec: { restartPolicy: 'OnFailure' } } } } },
+    });
+  });
+
   const refusals: { name: string; body: Buffer; code: number }[] = [
+    { name: 'a Job field Bulkhead does not decode is 400, never dropped', body: envelope('batch/v1', 'Job', field(2, field(6, field(2, field(1, field(1, 'vol')))))), code: 400 },
     { name: 'a kind Bulkhead does not decode is 415', body: envelope('v1', 'Service', Buffer.alloc(0)), code: 415 },
     { name: 'a body without the k8s envelope is 400', body: Buffer.from('{"kind":"Namespace"}'), code: 400 },
     { name: 'a truncated message is 400', body: Buffer.concat([Buffer.from('k8s\0', 'latin1'), Buffer.from([0x0a, 0x50, 0x01])]), code: 400 },

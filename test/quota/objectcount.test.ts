@@ -37,6 +37,15 @@ describe('object-count quota', () => {
     { name: 'a scoped quota never matches', quotas: [quota('q', { 'count/secrets': '0' }, { 'count/secrets': '0' }, ['BestEffort'])], want: { allowed: true, charges: [] } },
   ];
   for (const r of rows) it(r.name, () => assert.deepEqual(decideObjectCount('', 'secrets', r.quotas), r.want));
+  it('jobs and cronjobs count under count/<r>.batch: charged and refused with the group in the name', () => {
+    assert.deepEqual(objectCountResourceNames('batch', 'jobs'), ['count/jobs.batch']);
+    assert.deepEqual(objectCountResourceNames('batch', 'cronjobs'), ['count/cronjobs.batch']);
+    assert.deepEqual(decideObjectCount('batch', 'jobs', [quota('q', { 'count/jobs.batch': '2' }, { 'count/jobs.batch': '1' })]), { allowed: true, charges: [{ name: 'q', used: { 'count/jobs.batch': '2' } }] });
+    assert.deepEqual(decideObjectCount('batch', 'cronjobs', [quota('q', { 'count/cronjobs.batch': '1' }, { 'count/cronjobs.batch': '1' })]), {
+      allowed: false, quota: 'q', message: 'exceeded quota: q, requested: count/cronjobs.batch=1, used: count/cronjobs.batch=1, limited: count/cronjobs.batch=1',
+    });
+    assert.deepEqual(objectCountUsage(quota('q', { 'count/jobs.batch': '5' }), new Map([['batch/jobs', 3]])), { 'count/jobs.batch': '3' });
+  });
   it('the recount fills every tracked name from the counts', () => {
     const q = quota('q', { configmaps: '5', 'count/serviceaccounts': '3', pods: '1' });
     assert.deepEqual(objectCountUsage(q, new Map([['/configmaps', 2], ['/serviceaccounts', 1]])), { configmaps: '2', 'count/serviceaccounts': '1' });

@@ -76,6 +76,7 @@ export const PKG = {
   coordination: 'io.k8s.api.coordination.v1',
   policy: 'io.k8s.api.policy.v1',
   scheduling: 'io.k8s.api.scheduling.v1',
+  batch: 'io.k8s.api.batch.v1',
   authorization: 'io.k8s.api.authorization.v1',
   authentication: 'io.k8s.api.authentication.v1',
   meta: 'io.k8s.apimachinery.pkg.apis.meta.v1',

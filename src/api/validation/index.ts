@@ -45,3 +45,15 @@ export {
   secretTypes,
   serviceAccountNameKey,
 } from './config.js';
+export {
+  validateJob,
+  validateJobUpdate,
+  validateJobStatusUpdate,
+  validateJobSpec,
+  validateCronJob,
+  validateCronJobUpdate,
+  validateLabelSelector,
+  validatePodTemplateSpec,
+  validateTimeZone,
+  jobLabels,
+} from './job.js';

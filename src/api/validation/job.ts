@@ -1,0 +1,335 @@
+// batch/v1 Job and CronJob validation (pkg/apis/batch/validation/validation.go): the generated
+// selector and its labels, the JobSpec counts, completion modes, podFailurePolicy rules,
+// podReplacementPolicy, the template's restartPolicy, immutability on update, the status
+// counters, and the CronJob's schedule, time zone, concurrencyPolicy, job template and name
+// length. One function per object, composed; upstream's paths and wording.
+
+import { cronScheduleError, isTimeZone } from '../cron.js';
+import { fieldError, FieldPath, omitValue, type FieldError } from '../fielderrors.js';
+import { labelSelectorRequirements, matchesLabels } from '../selectors.js';
+import type { CronJob, Job, JobSpec, LabelSelector, PodFailurePolicyRule, PodTemplateSpec } from '../types.js';
+import { isDNS1123Label, isQualifiedName, nameIsDNSSubdomain } from './names.js';
+import { fieldImmutableErrorMsg, isNegativeErrorMsg, validateAnnotations, validateLabelName, validateLabels, validateObjectMeta, validateObjectMetaUpdate } from './objectmeta.js';
+import { validatePodSpec, type PodValidationOptions } from './pod.js';
+
+/** Label keys of batch/v1 types.go. */
+export const jobLabels = {
+  controllerUid: 'batch.kubernetes.io/controller-uid',
+  jobName: 'batch.kubernetes.io/job-name',
+  legacyControllerUid: 'controller-uid',
+  legacyJobName: 'job-name',
+} as const;
+
+const maxParallelismForIndexedJob = 100000;
+const maxFailedIndexesForIndexedJob = 100_000;
+const maxPodFailurePolicyRules = 20;
+const maxOnExitCodesValues = 255;
+const maxOnPodConditionsPatterns = 20;
+const maxManagedByLength = 63;
+const podFailurePolicyActions = ['Count', 'FailIndex', 'FailJob', 'Ignore'];
+const onExitCodesOperators = ['In', 'NotIn'];
+const conditionStatuses = ['False', 'True', 'Unknown'];
+const podReplacementPolicies = ['Failed', 'TerminatingOrFailed'];
+const concurrencyPolicies = ['Allow', 'Forbid', 'Replace'];
+/** The cronjob controller appends `-<minutes>` (11 characters) to name a job, and job names stay DNS labels. */
+const maxCronJobNameLength = 52;
+
+const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+const sameJSON = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+/** %q of a list, as fmt prints a []string: `["a" "b"]`. */
+const quotedList = (xs: readonly string[]) => `[${xs.map((x) => JSON.stringify(x)).join(' ')}]`;
+
+function nonNegative(v: unknown, path: FieldPath): FieldError[] {
+  return isInt(v) && v < 0 ? [fieldError.invalid(path, v, isNegativeErrorMsg)] : [];
+}
+
+/** unversioned ValidateLabelSelector. */
+export function validateLabelSelector(sel: LabelSelector | undefined, path: FieldPath): FieldError[] {
+  const errs: FieldError[] = [];
+  if (!sel) return errs;
+  (sel.matchExpressions ?? []).forEach((r, i) => {
+    const p = path.child('matchExpressions').index(i);
+    const values = r?.values ?? [];
+    if (r?.operator === 'In' || r?.operator === 'NotIn') {
+      if (values.length === 0) errs.push(fieldError.required(p.child('values'), "must be specified when `operator` is 'In' or 'NotIn'"));
+    } else if (r?.operator === 'Exists' || r?.operator === 'DoesNotExist') {
+      if (values.length > 0) errs.push(fieldError.forbidden(p.child('values'), "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"));
+    } else errs.push(fieldError.invalid(p.child('operator'), r?.operator ?? '', 'not a valid selector operator'));
+    errs.push(...validateLabelName(String(r?.key ?? ''), p.child('key')));
+  });
+  errs.push(...validateLabels(sel.matchLabels, path.child('matchLabels')));
+  return errs;
+}
+
+function selectorMatches(sel: LabelSelector | undefined, labels: Record<string, string> | undefined): boolean {
+  if (!sel) return false;
+  try {
+    return matchesLabels(labelSelectorRequirements(sel), labels ?? {});
+  } catch {
+    return true; // an unparsable selector is reported by validateLabelSelector
+  }
+}
+
+/** ValidatePodTemplateSpec: the template's labels and annotations, and its pod spec. */
+export function validatePodTemplateSpec(t: PodTemplateSpec | undefined, opts: PodValidationOptions, path: FieldPath): FieldError[] {
+  const errs: FieldError[] = [];
+  errs.push(...validateLabels(t?.metadata?.labels, path.child('metadata', 'labels')));
+  errs.push(...validateAnnotations(t?.metadata?.annotations, path.child('metadata', 'annotations')));
+  errs.push(...validatePodSpec(t?.spec, opts, path.child('spec')));
+  if ((t?.spec?.ephemeralContainers ?? []).length > 0) {
+    errs.push(fieldError.forbidden(path.child('spec', 'ephemeralContainers'), 'ephemeral containers not allowed in pod template'));
+  }
+  return errs;
+}
+
+/** validatePodFailurePolicyRule with its onExitCodes and onPodConditions requirements. */
+function validatePodFailurePolicyRule(spec: JobSpec, rule: PodFailurePolicyRule, path: FieldPath, containerNames: ReadonlySet<string>): FieldError[] {
+  const errs: FieldError[] = [];
+  const action = rule?.action ?? '';
+  if (action === '') errs.push(fieldError.required(path.child('action'), `valid values: ${quotedList(podFailurePolicyActions)}`));
+  else if (action === 'FailIndex') {
+    if (spec.backoffLimitPerIndex === undefined) errs.push(fieldError.invalid(path.child('action'), action, 'requires the backoffLimitPerIndex to be set'));
+  } else if (!podFailurePolicyActions.includes(action)) errs.push(fieldError.notSupported(path.child('action'), action, podFailurePolicyActions));
+  const onExit = rule?.onExitCodes;
+  const onConds = rule?.onPodConditions ?? [];
+  if (onExit) {
+    const p = path.child('onExitCodes');
+    const op = onExit.operator ?? '';
+    if (op === '') errs.push(fieldError.required(p.child('operator'), `valid values: ${quotedList(onExitCodesOperators)}`));
+    else if (!onExitCodesOperators.includes(op)) errs.push(fieldError.notSupported(p.child('operator'), op, onExitCodesOperators));
+    if (onExit.containerName !== undefined && !containerNames.has(onExit.containerName)) {
+      errs.push(fieldError.invalid(p.child('containerName'), onExit.containerName, 'must be one of the container or initContainer names in the pod template'));
+    }
+    const values = onExit.values ?? [];
+    const vp = p.child('values');
+    if (values.length === 0) errs.push(fieldError.invalid(vp, values, 'at least one value is required'));
+    else if (values.length > maxOnExitCodesValues) errs.push(fieldError.tooMany(vp, values.length, maxOnExitCodesValues));
+    const seen = new Set<number>();
+    let ordered = true;
+    values.forEach((v, j) => {
+      if (op === 'In' && v === 0) errs.push(fieldError.invalid(vp.index(j), v, 'must not be 0 for the In operator'));
+      if (seen.has(v)) errs.push(fieldError.duplicate(vp.index(j), v));
+      else seen.add(v);
+      if (j > 0 && values[j - 1]! > v) ordered = false;
+    });
+    if (!ordered) errs.push(fieldError.invalid(vp, values, 'must be ordered'));
+  }
+  if (onConds.length > 0) {
+    const p = path.child('onPodConditions');
+    if (onConds.length > maxOnPodConditionsPatterns) errs.push(fieldError.tooMany(p, onConds.length, maxOnPodConditionsPatterns));
+    onConds.forEach((c, j) => {
+      errs.push(...isQualifiedName(String(c?.type ?? '')).map((m) => fieldError.invalid(p.index(j).child('type'), c?.type ?? '', m)));
+      const status = c?.status ?? '';
+      if (status === '') errs.push(fieldError.required(p.index(j).child('status'), `valid values: ${quotedList(conditionStatuses)}`));
+      else if (!conditionStatuses.includes(status)) errs.push(fieldError.notSupported(p.index(j).child('status'), status, conditionStatuses));
+    });
+  }
+  if (onExit && onConds.length > 0) errs.push(fieldError.invalid(path, omitValue, 'specifying both OnExitCodes and OnPodConditions is not supported'));
+  if (!onExit && onConds.length === 0) errs.push(fieldError.invalid(path, omitValue, 'specifying one of OnExitCodes and OnPodConditions is required'));
+  return errs;
+}
+
+/** validateJobSpec: the part shared by a Job and a CronJob's job template. */
+function validateJobSpecCommon(spec: JobSpec, opts: PodValidationOptions, path: FieldPath): FieldError[] {
+  const errs: FieldError[] = [];
+  errs.push(...nonNegative(spec.parallelism, path.child('parallelism')));
+  errs.push(...nonNegative(spec.completions, path.child('completions')));
+  errs.push(...nonNegative(spec.activeDeadlineSeconds, path.child('activeDeadlineSeconds')));
+  errs.push(...nonNegative(spec.backoffLimit, path.child('backoffLimit')));
+  errs.push(...nonNegative(spec.ttlSecondsAfterFinished, path.child('ttlSecondsAfterFinished')));
+  errs.push(...nonNegative(spec.backoffLimitPerIndex, path.child('backoffLimitPerIndex')));
+  if (spec.maxFailedIndexes !== undefined) {
+    errs.push(...nonNegative(spec.maxFailedIndexes, path.child('maxFailedIndexes')));
+    if (spec.backoffLimitPerIndex === undefined) errs.push(fieldError.required(path.child('backoffLimitPerIndex'), 'when maxFailedIndexes is specified'));
+  }
+  if (spec.managedBy !== undefined && spec.managedBy.length > maxManagedByLength) {
+    errs.push({ ...fieldError.tooLong(path.child('managedBy'), maxManagedByLength), detail: `must have at most ${maxManagedByLength} bytes` });
+  }
+  const mode = spec.completionMode;
+  if (mode !== undefined) {
+    if (mode !== 'NonIndexed' && mode !== 'Indexed') errs.push(fieldError.notSupported(path.child('completionMode'), mode, ['NonIndexed', 'Indexed']));
+    if (mode === 'Indexed') {
+      if (spec.completions === undefined) errs.push(fieldError.required(path.child('completions'), 'when completion mode is Indexed'));
+      if (isInt(spec.parallelism) && spec.parallelism > maxParallelismForIndexedJob) {
+        errs.push(fieldError.invalid(path.child('parallelism'), spec.parallelism, `must be less than or equal to ${maxParallelismForIndexedJob} when completion mode is Indexed`));
+      }
+      if (isInt(spec.completions) && isInt(spec.maxFailedIndexes) && spec.maxFailedIndexes > spec.completions) {
+        errs.push(fieldError.invalid(path.child('maxFailedIndexes'), spec.maxFailedIndexes, 'must be less than or equal to completions'));
+      }
+      if (isInt(spec.maxFailedIndexes) && spec.maxFailedIndexes > maxFailedIndexesForIndexedJob) {
+        errs.push(fieldError.invalid(path.child('maxFailedIndexes'), spec.maxFailedIndexes, `must be less than or equal to ${maxFailedIndexesForIndexedJob}`));
+      }
+    }
+  }
+  if (mode === undefined || mode === 'NonIndexed') {
+    if (spec.backoffLimitPerIndex !== undefined) errs.push(fieldError.invalid(path.child('backoffLimitPerIndex'), spec.backoffLimitPerIndex, 'requires indexed completion mode'));
+    if (spec.maxFailedIndexes !== undefined) errs.push(fieldError.invalid(path.child('maxFailedIndexes'), spec.maxFailedIndexes, 'requires indexed completion mode'));
+  }
+  const template = spec.template;
+  if (spec.podFailurePolicy) {
+    const rules = spec.podFailurePolicy.rules ?? [];
+    const rp = path.child('podFailurePolicy', 'rules');
+    if (rules.length > maxPodFailurePolicyRules) errs.push(fieldError.tooMany(rp, rules.length, maxPodFailurePolicyRules));
+    const names = new Set<string>([...(template?.spec?.containers ?? []), ...(template?.spec?.initContainers ?? [])].map((c) => c?.name ?? ''));
+    rules.forEach((r, i) => errs.push(...validatePodFailurePolicyRule(spec, r, rp.index(i), names)));
+  }
+  if (spec.successPolicy && mode !== 'Indexed') errs.push(fieldError.invalid(path.child('successPolicy'), spec.successPolicy, 'requires indexed completion mode'));
+  if (spec.podReplacementPolicy !== undefined) {
+    const p = path.child('podReplacementPolicy');
+    if (spec.podFailurePolicy) {
+      if (spec.podReplacementPolicy !== 'Failed') errs.push(fieldError.notSupported(p, spec.podReplacementPolicy, ['Failed']));
+    } else if (!podReplacementPolicies.includes(spec.podReplacementPolicy)) errs.push(fieldError.notSupported(p, spec.podReplacementPolicy, podReplacementPolicies));
+  }
+  errs.push(...validatePodTemplateSpec(template, opts, path.child('template')));
+  const restart = template?.spec?.restartPolicy ?? '';
+  const rpPath = path.child('template', 'spec', 'restartPolicy');
+  // The template's restartPolicy defaults to Always, which a job cannot use.
+  if (restart === 'Always' || restart === '') errs.push(fieldError.required(rpPath, 'valid values: "OnFailure", "Never"'));
+  else if (restart !== 'OnFailure' && restart !== 'Never') errs.push(fieldError.notSupported(rpPath, restart, ['OnFailure', 'Never']));
+  else if (spec.podFailurePolicy && restart !== 'Never') errs.push(fieldError.invalid(rpPath, restart, 'only "Never" is supported when podFailurePolicy is specified'));
+  return errs;
+}
+
+/** ValidateJobSpec: the common rules, then the selector, which the template's labels must match. */
+export function validateJobSpec(spec: JobSpec | undefined, opts: PodValidationOptions, path = FieldPath.root('spec')): FieldError[] {
+  const s: JobSpec = spec && typeof spec === 'object' ? spec : {};
+  const errs = validateJobSpecCommon(s, opts, path);
+  if (!s.selector) errs.push(fieldError.required(path.child('selector')));
+  else errs.push(...validateLabelSelector(s.selector, path.child('selector')));
+  if (s.selector && !selectorMatches(s.selector, s.template?.metadata?.labels)) {
+    errs.push(fieldError.invalid(path.child('template', 'metadata', 'labels'), s.template?.metadata?.labels ?? {}, '`selector` does not match template `labels`'));
+  }
+  return errs;
+}
+
+/** validateGeneratedSelector: with a generated selector, the template carries the job's uid and name. */
+function validateGeneratedSelector(job: Job): FieldError[] {
+  const errs: FieldError[] = [];
+  const spec = job.spec ?? {};
+  if (spec.manualSelector === true || !spec.selector) return errs;
+  const uid = job.metadata?.uid ?? '';
+  const name = job.metadata?.name ?? '';
+  if (uid === '') errs.push(fieldError.required(FieldPath.root('metadata').child('uid')));
+  const labels = spec.template?.metadata?.labels ?? {};
+  const lp = FieldPath.root('spec').child('template', 'metadata', 'labels');
+  const hasLabel = (key: string, want: string) => {
+    if (!(key in labels)) errs.push(fieldError.required(lp.key(key), `must be '${want}'`));
+    else if (labels[key] !== want) errs.push(fieldError.invalid(lp.key(key), labels, `must be '${want}'`));
+  };
+  hasLabel(jobLabels.legacyControllerUid, uid);
+  hasLabel(jobLabels.legacyJobName, name);
+  hasLabel(jobLabels.controllerUid, uid);
+  hasLabel(jobLabels.jobName, name);
+  const expected = { [jobLabels.controllerUid]: uid, [jobLabels.jobName]: name, [jobLabels.legacyControllerUid]: uid, [jobLabels.legacyJobName]: name };
+  if (!selectorMatches(spec.selector, expected)) errs.push(fieldError.invalid(FieldPath.root('spec').child('selector'), spec.selector, '`selector` not auto-generated'));
+  return errs;
+}
+
+/** ValidateJob, for create. */
+export function validateJob(job: Job, opts: PodValidationOptions): FieldError[] {
+  const errs = validateObjectMeta(job?.metadata, { namespaced: true, nameFn: nameIsDNSSubdomain });
+  errs.push(...validateGeneratedSelector(job));
+  errs.push(...validateJobSpec(job?.spec, opts));
+  const spec = job?.spec;
+  if (spec?.completionMode === 'Indexed' && isInt(spec.completions) && spec.completions > 0) {
+    const hostname = `${job.metadata?.name ?? ''}-${spec.completions - 1}`;
+    if (isDNS1123Label(hostname).length > 0) {
+      errs.push(fieldError.invalid(FieldPath.root('metadata').child('name'), job.metadata?.name ?? '', `will not able to create pod with invalid DNS label: ${hostname}`));
+    }
+  }
+  return errs;
+}
+
+/** ValidateJobUpdate: the spec again, with completions, selector, template and the policies immutable. */
+export function validateJobUpdate(job: Job, old: Job, opts: PodValidationOptions): FieldError[] {
+  const errs = validateObjectMetaUpdate(job?.metadata, old?.metadata);
+  const spec = job?.spec ?? {};
+  const prev = old?.spec ?? {};
+  const path = FieldPath.root('spec');
+  errs.push(...validateJobSpec(spec, opts, path));
+  const immutable = (field: keyof JobSpec) => {
+    if (!sameJSON(spec[field], prev[field])) errs.push(fieldError.invalid(path.child(field), spec[field] ?? null, fieldImmutableErrorMsg));
+  };
+  for (const f of ['completions', 'selector', 'template', 'completionMode', 'podFailurePolicy', 'backoffLimitPerIndex', 'managedBy', 'successPolicy'] as const) immutable(f);
+  return errs;
+}
+
+/** ValidateJobUpdateStatus: the counters stay non-negative and ready ≤ active. */
+export function validateJobStatusUpdate(job: Job, old: Job): FieldError[] {
+  const errs = validateObjectMetaUpdate(job?.metadata, old?.metadata);
+  const st = job?.status ?? {};
+  const path = FieldPath.root('status');
+  for (const f of ['active', 'succeeded', 'failed', 'ready', 'terminating'] as const) errs.push(...nonNegative(st[f], path.child(f)));
+  if (isInt(st.ready) && st.ready > (st.active ?? 0)) errs.push(fieldError.invalid(path.child('ready'), st.ready, 'cannot set more ready pods than active'));
+  const oldSt = old?.status ?? {};
+  if ((st.failed ?? 0) < (oldSt.failed ?? 0)) errs.push(fieldError.invalid(path.child('failed'), st.failed ?? 0, 'cannot decrease the failed counter'));
+  if ((st.succeeded ?? 0) < (oldSt.succeeded ?? 0)) errs.push(fieldError.invalid(path.child('succeeded'), st.succeeded ?? 0, 'cannot decrease the succeeded counter'));
+  return errs;
+}
+
+/** ValidateJobTemplateSpec: a CronJob's job template, whose selector is always generated. */
+function validateJobTemplateSpec(t: { spec?: JobSpec } | undefined, opts: PodValidationOptions, path: FieldPath): FieldError[] {
+  const spec: JobSpec = t?.spec ?? {};
+  const errs = validateJobSpecCommon(spec, opts, path.child('spec'));
+  if (spec.selector) errs.push(fieldError.invalid(path.child('spec', 'selector'), spec.selector, '`selector` will be auto-generated'));
+  if (spec.manualSelector === true) errs.push(fieldError.notSupported(path.child('spec', 'manualSelector'), true, ['nil', 'false']));
+  return errs;
+}
+
+/** validateCronJobSpec; `old` is the stored spec on update (TZ in the schedule stays allowed if it was there). */
+function validateCronJobSpec(cj: CronJob, old: CronJob | undefined, opts: PodValidationOptions): FieldError[] {
+  const errs: FieldError[] = [];
+  const spec = cj?.spec ?? {};
+  const path = FieldPath.root('spec');
+  const schedule = spec.schedule ?? '';
+  if (schedule === '') errs.push(fieldError.required(path.child('schedule')));
+  else {
+    const why = cronScheduleError(schedule);
+    if (why) errs.push(fieldError.invalid(path.child('schedule'), schedule, why));
+    const allowTZ = (old?.spec?.schedule ?? '').includes('TZ');
+    if (allowTZ && schedule.includes('TZ') && spec.timeZone !== undefined) {
+      errs.push(fieldError.invalid(path.child('schedule'), schedule, 'cannot use both timeZone field and TZ or CRON_TZ in schedule'));
+    } else if (!allowTZ && schedule.includes('TZ')) {
+      errs.push(fieldError.invalid(path.child('schedule'), schedule, 'cannot use TZ or CRON_TZ in schedule, use timeZone field instead'));
+    }
+  }
+  errs.push(...nonNegative(spec.startingDeadlineSeconds, path.child('startingDeadlineSeconds')));
+  if (!old || old.spec?.timeZone !== spec.timeZone) errs.push(...validateTimeZone(spec.timeZone, path.child('timeZone')));
+  const cp = spec.concurrencyPolicy ?? '';
+  if (cp === '') errs.push(fieldError.required(path.child('concurrencyPolicy')));
+  else if (!concurrencyPolicies.includes(cp)) errs.push(fieldError.notSupported(path.child('concurrencyPolicy'), cp, concurrencyPolicies));
+  errs.push(...validateJobTemplateSpec(spec.jobTemplate, opts, path.child('jobTemplate')));
+  errs.push(...nonNegative(spec.successfulJobsHistoryLimit, path.child('successfulJobsHistoryLimit')));
+  errs.push(...nonNegative(spec.failedJobsHistoryLimit, path.child('failedJobsHistoryLimit')));
+  return errs;
+}
+
+const timeZonePart = /^[A-Za-z.\-_0-9+]{1,14}$/;
+
+/** validateTimeZone: an explicit IANA name the runtime knows. */
+export function validateTimeZone(tz: string | undefined, path: FieldPath): FieldError[] {
+  if (tz === undefined) return [];
+  if (tz === '') return [fieldError.invalid(path, tz, 'timeZone must be nil or non-empty string')];
+  for (const part of tz.split('/')) {
+    if (part === '.' || part === '..' || part.startsWith('-') || !timeZonePart.test(part)) return [fieldError.invalid(path, tz, `unknown time zone ${tz}`)];
+  }
+  if (tz.toLowerCase() === 'local') return [fieldError.invalid(path, tz, 'timeZone must be an explicit time zone as defined in https://www.iana.org/time-zones')];
+  if (!isTimeZone(tz)) return [fieldError.invalid(path, tz, `unknown time zone ${tz}`)];
+  return [];
+}
+
+/** ValidateCronJobCreate: the name must leave room for the jobs' `-<minutes>` suffix. */
+export function validateCronJob(cj: CronJob, opts: PodValidationOptions): FieldError[] {
+  const errs = validateObjectMeta(cj?.metadata, { namespaced: true, nameFn: nameIsDNSSubdomain });
+  errs.push(...validateCronJobSpec(cj, undefined, opts));
+  const name = cj?.metadata?.name ?? '';
+  if (name.length > maxCronJobNameLength) errs.push(fieldError.invalid(FieldPath.root('metadata').child('name'), name, `must be no more than ${maxCronJobNameLength} characters`));
+  return errs;
+}
+
+/** ValidateCronJobUpdate: no name-length rule, so older long names can still be updated. */
+export function validateCronJobUpdate(cj: CronJob, old: CronJob, opts: PodValidationOptions): FieldError[] {
+  const errs = validateObjectMetaUpdate(cj?.metadata, old?.metadata);
+  errs.push(...validateCronJobSpec(cj, old, opts));
+  return errs;
+}

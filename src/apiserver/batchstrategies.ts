@@ -1,0 +1,85 @@
+// batch/v1 Job and CronJob in the API server (pkg/registry/batch/job/strategy.go and
+// pkg/registry/batch/cronjob/strategy.go): defaulting and the generated selector on create,
+// status cleared on create and kept by spec writes, the spec kept by status writes, generation
+// bumped when the spec changes, validation from api/validation/job.ts, and the object-count
+// quota charge (`count/jobs.batch`, `count/cronjobs.batch`) committed with the create.
+
+import { defaultCronJob, defaultJob, generateJobSelector } from '../api/batchdefaults.js';
+import type { CronJob, Job, KubeObject } from '../api/types.js';
+import { validateCronJob, validateCronJobUpdate, validateJob, validateJobStatusUpdate, validateJobUpdate } from '../api/validation/index.js';
+import { chargeObjectCount } from './configstrategies.js';
+import type { Api, Strategy } from './rest.js';
+import { statusErrors } from './status.js';
+
+const group = 'batch';
+const sameJSON = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+
+/** The generation after an update: bumped when the spec changed, as both strategies do. */
+function nextGeneration(obj: KubeObject & { spec?: unknown }, old: KubeObject & { spec?: unknown }): number {
+  const prev = old.metadata?.generation ?? 1;
+  return sameJSON(obj.spec, old.spec) ? prev : prev + 1;
+}
+
+const opts = (api: Api) => ({ gates: api.gates });
+
+export const jobStrategy: Strategy = {
+  serializeCreatesPerNamespace: true,
+  async create(obj, _req, api, batch) {
+    const job = generateJobSelector(defaultJob(obj as Job, opts(api)));
+    job.status = {};
+    const errs = validateJob(job, opts(api));
+    if (errs.length) throw statusErrors.invalid('Job', group, job.metadata?.name ?? '', errs);
+    return { obj: job, writes: await chargeObjectCount(api, 'jobs', job, batch, group) };
+  },
+  async update(obj, old, _req, api, subresource) {
+    const prev = old as Job;
+    const name = prev.metadata?.name ?? '';
+    if (subresource === 'status') {
+      const job: Job = { ...prev, metadata: { ...prev.metadata, ...pickLabelsAnnotations(obj) }, status: (obj as Job).status ?? {} };
+      const errs = validateJobStatusUpdate(job, prev);
+      if (errs.length) throw statusErrors.invalid('Job', group, name, errs);
+      return { obj: job };
+    }
+    const job = defaultJob(obj as Job, opts(api));
+    job.status = prev.status;
+    job.metadata = { ...job.metadata, generation: nextGeneration(job, prev) };
+    const errs = validateJobUpdate(job, prev, opts(api));
+    if (errs.length) throw statusErrors.invalid('Job', group, name, errs);
+    return { obj: job };
+  },
+};
+
+export const cronJobStrategy: Strategy = {
+  serializeCreatesPerNamespace: true,
+  async create(obj, _req, api, batch) {
+    const cj = defaultCronJob(obj as CronJob, opts(api));
+    cj.status = {};
+    const errs = validateCronJob(cj, opts(api));
+    if (errs.length) throw statusErrors.invalid('CronJob', group, cj.metadata?.name ?? '', errs);
+    return { obj: cj, writes: await chargeObjectCount(api, 'cronjobs', cj, batch, group) };
+  },
+  async update(obj, old, _req, api, subresource) {
+    const prev = old as CronJob;
+    if (subresource === 'status') return { obj: { ...prev, status: (obj as CronJob).status ?? {} } };
+    const cj = defaultCronJob(obj as CronJob, opts(api));
+    cj.status = prev.status;
+    cj.metadata = { ...cj.metadata, generation: nextGeneration(cj, prev) };
+    const errs = validateCronJobUpdate(cj, prev, opts(api));
+    if (errs.length) throw statusErrors.invalid('CronJob', group, prev.metadata?.name ?? '', errs);
+    return { obj: cj };
+  },
+};
+
+/** A status write may carry metadata changes the main resource allows (labels, annotations). */
+function pickLabelsAnnotations(obj: KubeObject): Partial<KubeObject['metadata']> {
+  const m = obj.metadata ?? {};
+  const out: Record<string, unknown> = {};
+  if (m.labels !== undefined) out.labels = m.labels;
+  if (m.annotations !== undefined) out.annotations = m.annotations;
+  return out;
+}
+
+export function installBatchStrategies(api: Api): void {
+  api.strategies.set('jobs', jobStrategy);
+  api.strategies.set('cronjobs', cronJobStrategy);
+}

@@ -1,0 +1,165 @@
+// The CronJob controller's schedule decisions as pure functions (pkg/controller/cronjob/
+// utils.go mostRecentScheduleTime, nextScheduleTime, getJobFromTemplate2, getJobName, and
+// cronjob_controllerv2.go syncCronJob's startingDeadlineSeconds, concurrencyPolicy and
+// suspend handling, with their event reasons and messages). The schedule is parsed by
+// api/cron.ts; time zones are read through Intl. No clock: the caller passes `now`.
+
+import { nextCronTime, parseCronSchedule, type CronSchedule } from '../api/cron.js';
+import type { CronJob, Job } from '../api/types.js';
+
+/** The annotation the controller sets on each job: the scheduled time in the CronJob's zone. */
+export const cronJobScheduledTimestampAnnotation = 'batch.kubernetes.io/cronjob-scheduled-timestamp';
+/** More missed start times than this gets a TooManyMissedTimes warning. */
+const tooManyMissed = 100;
+
+export interface MissedSchedules {
+  /** The latest schedule time not after now, if any was missed since the earliest time. */
+  mostRecent?: number;
+  /** How many schedule times fell between the earliest time and now. */
+  missed: number;
+}
+
+/**
+ * mostRecentScheduleTime: the schedule times after max(lastScheduleTime or creation,
+ * now - startingDeadlineSeconds) and not after now; the latest and how many. Counts by walking
+ * the schedule, and for long outages jumps by the period between the first two times, as
+ * upstream does; the count is then upstream's approximation (it only decides the
+ * TooManyMissedTimes warning), the most recent time is exact.
+ */
+export function mostRecentScheduleTime(cj: CronJob, schedule: CronSchedule, now: number, zone = 'UTC'): MissedSchedules {
+  const created = Date.parse(cj.metadata.creationTimestamp ?? '');
+  let earliest = cj.status?.lastScheduleTime ? Date.parse(cj.status.lastScheduleTime) : created;
+  const sds = cj.spec?.startingDeadlineSeconds;
+  if (sds !== undefined && now - sds * 1000 > earliest) earliest = now - sds * 1000;
+  const t1 = nextCronTime(schedule, earliest, zone);
+  if (t1 === undefined || t1 > now) return { missed: 0 };
+  const t2 = nextCronTime(schedule, t1, zone);
+  if (t2 === undefined || t2 > now) return { mostRecent: t1, missed: 1 };
+  // Uniform schedules (*/n, @every): arithmetic, then checked against the schedule itself.
+  const period = t2 - t1;
+  const n = Math.floor((now - t1) / period) + 1;
+  const guess = t1 + (n - 1) * period;
+  if (nextCronTime(schedule, guess - 1, zone) === guess) {
+    const after = nextCronTime(schedule, guess, zone);
+    if (after === undefined || after > now) return { mostRecent: guess, missed: n };
+  }
+  let missed = 0;
+  let t: number | undefined = t1;
+  let last = t1;
+  while (t !== undefined && t <= now) {
+    last = t;
+    missed++;
+    t = nextCronTime(schedule, t, zone);
+  }
+  return { mostRecent: last, missed };
+}
+
+/** nextScheduleTime: the first schedule time after now, for the requeue. */
+export function nextScheduleTime(schedule: CronSchedule, now: number, zone = 'UTC'): number | undefined {
+  return nextCronTime(schedule, now, zone);
+}
+
+/** getJobName: `<cronjob>-<scheduled time in minutes since the epoch>`. */
+export function cronJobJobName(cj: CronJob, scheduledMs: number): string {
+  return `${cj.metadata.name ?? ''}-${Math.floor(scheduledMs / 60000)}`;
+}
+
+/** RFC 3339 of an instant as a wall clock in `zone` with its offset (Go's time.Format(time.RFC3339) in that location). */
+export function rfc3339InZone(ms: number, zone: string): string {
+  const parts: Record<string, string> = {};
+  const f = new Intl.DateTimeFormat('en-US', { timeZone: zone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' });
+  for (const p of f.formatToParts(new Date(ms))) parts[p.type] = p.value;
+  const wall = Date.UTC(Number(parts.year), Number(parts.month) - 1, Number(parts.day), Number(parts.hour), Number(parts.minute), Number(parts.second));
+  const offsetMin = Math.round((wall - Math.floor(ms / 1000) * 1000) / 60000);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  const off = offsetMin === 0 ? 'Z' : `${offsetMin < 0 ? '-' : '+'}${pad(Math.floor(Math.abs(offsetMin) / 60))}:${pad(Math.abs(offsetMin) % 60)}`;
+  return `${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}:${parts.second}${off}`;
+}
+
+/** getJobFromTemplate2: the job for one schedule time, owned by the CronJob. */
+export function jobFromCronJob(cj: CronJob, scheduledMs: number, zone = 'UTC'): Job {
+  const t = cj.spec?.jobTemplate ?? {};
+  return {
+    apiVersion: 'batch/v1',
+    kind: 'Job',
+    metadata: {
+      name: cronJobJobName(cj, scheduledMs),
+      namespace: cj.metadata.namespace,
+      labels: { ...(t.metadata?.labels ?? {}) },
+      annotations: { ...(t.metadata?.annotations ?? {}), [cronJobScheduledTimestampAnnotation]: rfc3339InZone(scheduledMs, cj.spec?.timeZone ?? zone) },
+      ownerReferences: [{ apiVersion: 'batch/v1', kind: 'CronJob', name: cj.metadata.name ?? '', uid: cj.metadata.uid ?? '', controller: true, blockOwnerDeletion: true }],
+    },
+    spec: structuredClone(t.spec ?? {}),
+  };
+}
+
+export interface CronJobEvent {
+  type: 'Normal' | 'Warning';
+  reason: string;
+  message: string;
+}
+
+export interface CronJobSyncDecision {
+  /** The job to create now, if a run is due. */
+  create?: Job;
+  /** Names of active jobs to delete first (concurrencyPolicy Replace). */
+  deleteActive: string[];
+  /** The new status.lastScheduleTime (RFC 3339), when a run was started. */
+  lastScheduleTime?: string;
+  /** When the next run is due (epoch ms), for the requeue. */
+  nextRun?: number;
+  events: CronJobEvent[];
+}
+
+/** Go's time.RFC1123Z of the UTC instant: `Tue, 19 May 2026 10:00:00 +0000`. */
+function rfc1123z(ms: number): string {
+  const d = new Date(ms);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  const day = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'][d.getUTCDay()];
+  const mon = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'][d.getUTCMonth()];
+  return `${day}, ${pad(d.getUTCDate())} ${mon} ${d.getUTCFullYear()} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())} +0000`;
+}
+
+const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+
+/**
+ * syncCronJob's decision: whether a job starts now. `activeJobs` are the names of the
+ * unfinished jobs the CronJob owns. `zone` is the controller's own zone when spec.timeZone is unset.
+ */
+export function decideCronJobSync(cj: CronJob, activeJobs: readonly string[], now: number, zone = 'UTC'): CronJobSyncDecision {
+  const events: CronJobEvent[] = [];
+  const out: CronJobSyncDecision = { deleteActive: [], events };
+  if (cj.metadata.deletionTimestamp) return out;
+  let schedule: CronSchedule;
+  try {
+    schedule = parseCronSchedule(cj.spec?.schedule ?? '');
+  } catch (e) {
+    events.push({ type: 'Warning', reason: 'UnparseableSchedule', message: `unparseable schedule: ${JSON.stringify(cj.spec?.schedule ?? '')} : ${(e as Error).message}` });
+    return out;
+  }
+  const tz = cj.spec?.timeZone ?? zone;
+  out.nextRun = nextScheduleTime(schedule, now, tz);
+  if (cj.spec?.suspend === true) return out;
+  const { mostRecent, missed } = mostRecentScheduleTime(cj, schedule, now, tz);
+  if (missed > tooManyMissed) {
+    events.push({ type: 'Warning', reason: 'TooManyMissedTimes', message: 'too many missed start times. Set or decrease .spec.startingDeadlineSeconds or check clock skew' });
+  }
+  if (mostRecent === undefined) return out;
+  const sds = cj.spec?.startingDeadlineSeconds;
+  if (sds !== undefined && mostRecent + sds * 1000 < now) {
+    events.push({ type: 'Warning', reason: 'MissSchedule', message: `Missed scheduled time to start a job: ${rfc1123z(mostRecent)}` });
+    return out;
+  }
+  const name = cronJobJobName(cj, mostRecent);
+  if (activeJobs.includes(name)) return out; // this run was already started
+  const policy = cj.spec?.concurrencyPolicy ?? 'Allow';
+  if (policy === 'Forbid' && activeJobs.length > 0) {
+    events.push({ type: 'Normal', reason: 'JobAlreadyActive', message: 'Not starting job because prior execution is running and concurrency policy is Forbid' });
+    return out;
+  }
+  if (policy === 'Replace') out.deleteActive = [...activeJobs];
+  out.create = jobFromCronJob(cj, mostRecent, tz);
+  out.lastScheduleTime = iso(mostRecent);
+  events.push({ type: 'Normal', reason: 'SuccessfulCreate', message: `Created job ${name}` });
+  return out;
+}
