@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { startServer, type RunningServer } from '../../src/apiserver/server.js';
+import { startServer, type RunningServer } from '../../src/server/start.js';
 import { Client } from './client.js';
 
 const jobs = '/apis/batch/v1/namespaces/default/jobs';
