@@ -75,21 +75,8 @@ export interface FieldError {
   detail: string;
 }
 
-const goEscapes: Record<string, string> = { '\x07': '\\a', '\b': '\\b', '\f': '\\f', '\n': '\\n', '\r': '\\r', '\t': '\\t', '\v': '\\v', '\\': '\\\\', '"': '\\"' };
-
-/** Go's strconv.Quote (%q): printable characters as they are, the rest escaped as Go escapes them. */
-export function goQuote(s: string): string {
-  let out = '"';
-  for (const ch of s) {
-    const cp = ch.codePointAt(0)!;
-    if (goEscapes[ch]) out += goEscapes[ch];
-    else if (/^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u.test(ch)) out += ch;
-    else if (cp < 0x80) out += `\\x${cp.toString(16).padStart(2, '0')}`;
-    else if (cp < 0x10000) out += `\\u${cp.toString(16).padStart(4, '0')}`;
-    else out += `\\U${cp.toString(16).padStart(8, '0')}`;
-  }
-  return out + '"';
-}
+export { goQuote } from './goquote.js';
+import { goQuote } from './goquote.js';
 
 /** Go's %v-ish rendering of a bad value, as field.Error.Error() does it (strings as %q). */
 export function formatBadValue(v: unknown): string {

@@ -7,6 +7,7 @@
 // HOSTNAME set), the user (runAsUser/runAsGroup, else the image's user looked up in the image's
 // /etc/passwd) and the kubelet's runAsNonRoot check. Pure: the image files are passed in.
 
+import { extractFieldPathAsString } from '../../api/fieldpath.js';
 import type { Container, Pod } from '../../api/types.js';
 import { notFound, type PodObjects } from './volumes.js';
 import { formatPod, reasons } from './wording.js';
@@ -73,15 +74,7 @@ function podIPs(pod: Pod, addr: EnvAddresses): string[] {
 }
 
 function fieldRefValue(pod: Pod, path: string, envName: string, addr: EnvAddresses): string {
-  const m = /^metadata\.(labels|annotations)\['(.*)'\]$/.exec(path);
-  if (m) return (m[1] === 'labels' ? pod.metadata.labels : pod.metadata.annotations)?.[m[2]!] ?? '';
   switch (path) {
-    case 'metadata.name':
-      return pod.metadata.name ?? '';
-    case 'metadata.namespace':
-      return pod.metadata.namespace ?? 'default';
-    case 'metadata.uid':
-      return pod.metadata.uid ?? '';
     case 'spec.nodeName':
       return pod.spec.nodeName ?? '';
     case 'spec.serviceAccountName':
@@ -95,8 +88,11 @@ function fieldRefValue(pod: Pod, path: string, envName: string, addr: EnvAddress
       return podIPs(pod, addr)[0] ?? '';
     case 'status.podIPs':
       return podIPs(pod, addr).join(',');
-    default:
-      throw new ContainerConfigError(`env ${envName}: fieldRef ${JSON.stringify(path)} is not supported by Bulkhead's node agent`);
+    default: {
+      const v = extractFieldPathAsString(pod, path);
+      if (v === undefined) throw new ContainerConfigError(`env ${envName}: fieldRef ${JSON.stringify(path)} is not supported by Bulkhead's node agent`);
+      return v;
+    }
   }
 }
 

@@ -9,6 +9,7 @@
 // (pkg/volume/hostpath checkType). The I/O is in src/agent/podworker/volumes.ts.
 
 import { mustParse } from '../../api/quantity.js';
+import { extractFieldPathAsString } from '../../api/fieldpath.js';
 import type { ConfigMap, Pod, Secret, Volume } from '../../api/types.js';
 
 /** One file of a volume: its bytes and mode. */
@@ -104,47 +105,11 @@ function secretValues(s: Secret): Map<string, Buffer> {
   return new Map(Object.entries(s.data ?? {}).map(([k, v]) => [k, b64(v)]));
 }
 
-/** fieldpath.FormatMap: `key="value"` lines in key order, Go's %q quoting. */
-export function formatMap(m: Record<string, string> | undefined): string {
-  return Object.keys(m ?? {})
-    .sort()
-    .map((k) => `${k}=${goQuote(m![k]!)}`)
-    .join('\n');
-}
-
-/** Go's strconv.Quote for the printable text labels and annotations hold. */
-export function goQuote(s: string): string {
-  let out = '"';
-  for (const ch of s) {
-    const c = ch.codePointAt(0)!;
-    if (ch === '"' || ch === '\\') out += `\\${ch}`;
-    else if (ch === '\n') out += '\\n';
-    else if (ch === '\t') out += '\\t';
-    else if (ch === '\r') out += '\\r';
-    else if (c < 0x20 || c === 0x7f) out += `\\x${c.toString(16).padStart(2, '0')}`;
-    else out += ch;
-  }
-  return `${out}"`;
-}
-
 /** The pod fields a downward API file may name (fieldpath.ExtractFieldPathAsString). */
 export function downwardFieldValue(pod: Pod, path: string): string {
-  const m = /^metadata\.(labels|annotations)\['(.*)'\]$/.exec(path);
-  if (m) return (m[1] === 'labels' ? pod.metadata.labels : pod.metadata.annotations)?.[m[2]!] ?? '';
-  switch (path) {
-    case 'metadata.name':
-      return pod.metadata.name ?? '';
-    case 'metadata.namespace':
-      return pod.metadata.namespace ?? 'default';
-    case 'metadata.uid':
-      return pod.metadata.uid ?? '';
-    case 'metadata.labels':
-      return formatMap(pod.metadata.labels);
-    case 'metadata.annotations':
-      return formatMap(pod.metadata.annotations);
-    default:
-      throw new VolumeSetUpError(`unsupported fieldPath: ${path}`);
-  }
+  const v = extractFieldPathAsString(pod, path);
+  if (v === undefined) throw new VolumeSetUpError(`unsupported fieldPath: ${path}`);
+  return v;
 }
 
 /** resource.ExtractContainerResourceValue: the value in units of the divisor, rounded up. */

@@ -137,26 +137,7 @@ export function goNumber(n: number): string {
   return goFloat(n);
 }
 
-/** Go's strconv.Quote (fmt %q) of a string. */
-export function goQuote(s: string): string {
-  let out = '"';
-  for (const ch of s) {
-    const c = ch.codePointAt(0)!;
-    if (ch === '"') out += '\\"';
-    else if (ch === '\\') out += '\\\\';
-    else if (c === 7) out += '\\a';
-    else if (c === 8) out += '\\b';
-    else if (c === 12) out += '\\f';
-    else if (c === 10) out += '\\n';
-    else if (c === 13) out += '\\r';
-    else if (c === 9) out += '\\t';
-    else if (c === 11) out += '\\v';
-    else if (c < 0x20 || c === 0x7f) out += '\\x' + c.toString(16).padStart(2, '0');
-    else if ((c >= 0x80 && c < 0xa0) || c === 0xad) out += '\\u' + c.toString(16).padStart(4, '0');
-    else out += ch;
-  }
-  return out + '"';
-}
+export { goQuote } from '../../api/goquote.js';
 
 /** fmt's %v of a value decoded into interface{} (map[...] with sorted keys, [a b], <nil>). */
 export function goValue(v: unknown): string {

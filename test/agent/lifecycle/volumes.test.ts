@@ -4,7 +4,8 @@
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { checkPayloadPath, downwardFieldValue, failedMountMessage, formatMap, hostPathCheck, payloadDiffers, resourceFieldValue, timestampedDirName, userVisiblePaths, volumePayload, VolumeSetUpError, type Payload, type PodObjects } from '../../../src/agent/lifecycle/volumes.js';
+import { formatMap } from '../../../src/api/fieldpath.js';
+import { checkPayloadPath, downwardFieldValue, failedMountMessage, hostPathCheck, payloadDiffers, resourceFieldValue, timestampedDirName, userVisiblePaths, volumePayload, VolumeSetUpError, type Payload, type PodObjects } from '../../../src/agent/lifecycle/volumes.js';
 import type { Pod, Volume } from '../../../src/api/types.js';
 
 const b64 = (s: string) => Buffer.from(s).toString('base64');
