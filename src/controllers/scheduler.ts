@@ -1,18 +1,22 @@
 // The scheduler: an in-process controller that binds pending pods (no spec.nodeName,
 // schedulerName default-scheduler) to nodes, one pod at a time so that every decision sees the
-// pods bound before it. The rules are in src/scheduler (filters, scoring, messages); binding
-// goes through the binding subresource's rules (src/apiserver/binding.ts).
+// pods bound before it. The rules are in src/scheduler (filters, scoring, messages). Like every
+// controller it sees the API only through src/client: a KubeClient for its writes (the binding
+// subresource, graceful deletes, status updates) and a SharedInformerFactory for its reads.
 //
-// Pods and nodes are read from watch-fed caches (src/apiserver/cache.ts), as kube-scheduler
-// reads its informers: the pod cache holds the pods that have not finished, without their
-// managedFields (kube-scheduler's pod informer selects status.phase!=Succeeded,Failed and trims
-// them), and keeps an index of the pods bound to each node, so an attempt costs O(nodes + pods on
-// the nodes it looks at), never a listing of the store. The store delivers a write's watch event
-// before the write resolves, so the attempt after a binding sees the bound pod.
+// Pods and nodes are read from shared informers, as kube-scheduler reads its own: the pod
+// informer (a view of its own, named "scheduler") holds the pods that have not finished, without
+// their managedFields (kube-scheduler's pod informer selects status.phase!=Succeeded,Failed and
+// trims them), with indexers of the pods bound and nominated to each node, so an attempt costs
+// O(nodes + pods on the nodes it looks at), never a listing of the store. The node informer is
+// the one shared with the other controllers. Over the loopback client a write's watch event
+// arrives before the write resolves, so the attempt after a binding sees the bound pod.
 //
 // Its writes are paced as kube-scheduler's are by its client: a token bucket of `qps` per second
 // and `burst` (KubeSchedulerConfiguration's clientConnection defaults, 50 and 100), one token per
-// binding and per failure's condition write, and a bucket of the same size for its events. A
+// binding and per failure's condition write, and a bucket of the same size for its events, which
+// go through the controllers' EventRecorder (src/client/recorder.ts; with it, client-go's
+// per-object spam filter and correlator). A
 // flood of pods that cannot be placed therefore costs the server at most that many writes a
 // second, the rest wait in the queue, as they would for kube-scheduler.
 //
@@ -36,27 +40,31 @@
 // pods of lower or equal priority. When the victims are gone the preemptor is tried again, its
 // nominated node first, and bound; the binding clears nominatedNodeName.
 
+import type { FeatureGates } from '../api/featuregates.js';
 import { updatePodCondition, type ConditionUpdate } from '../api/podconditions.js';
 import type { KubeObject, Node, Pod } from '../api/types.js';
-import type { Api, RequestInfo } from '../apiserver/rest.js';
-import { ObjectCache, stripManagedFields, type ObjectCacheOptions } from '../apiserver/cache.js';
-import { timestamp } from '../apiserver/objects.js';
-import { StatusError } from '../apiserver/status.js';
-import { bindPod } from '../apiserver/binding.js';
 import { isActivePod } from '../scheduler/filters.js';
 import { pickNode, type ScheduleDecision } from '../scheduler/pick.js';
 import { DisruptionTarget, lowerPriorityNominatedPods, preemptedEventMessage, preemptionConditionMessage, ReasonPreemptionByScheduler, type Candidate } from '../scheduler/preemption.js';
-import { ApiEventRecorder } from './events.js';
+import { isStatus } from '../client/errors.js';
+import type { SharedInformerFactory } from '../client/factory.js';
+import { stripManagedFields, type SharedIndexInformer } from '../client/informer.js';
+import type { KubeClient } from '../client/interface.js';
 import { TokenBucket } from '../client/ratelimit.js';
-import { KeyedQueue } from './queue.js';
+import { EventRecorder } from '../client/recorder.js';
+import { podsRef, nodesRef } from '../client/resources.js';
 import { componentUserAgent } from '../client/useragent.js';
+import { KeyedQueue } from './queue.js';
 
 export const defaultSchedulerName = 'default-scheduler';
 
-/** The pod cache index of active pods by the node they are bound to. */
+/** The name of the scheduler's own view of pods in the informer factory (active pods, no managedFields). */
+export const schedulerPodsInformer = 'scheduler';
+
+/** The pod informer's index of active pods by the node they are bound to. */
 export const activePodsByNodeIndex = 'scheduler/active-by-node';
 
-/** The pod cache index of pending pods by the node they are nominated to (status.nominatedNodeName). */
+/** The pod informer's index of pending pods by the node they are nominated to (status.nominatedNodeName). */
 export const nominatedPodsByNodeIndex = 'scheduler/nominated-by-node';
 
 /** kube-scheduler's DefaultPodMaxInUnschedulablePodsDuration: an unschedulable pod is retried at least this often. */
@@ -66,17 +74,15 @@ export const defaultResyncMs = 5 * 60_000;
 export const defaultClientQPS = 50;
 export const defaultClientBurst = 100;
 
-const schedulerUser: RequestInfo = {
-  user: { name: 'system:kube-scheduler', groups: ['system:masters'] },
-  dryRun: false,
-  // Recorded in managedFields as kube-scheduler's writes are ("default-scheduler" is the profile's
-  // schedulerName, the events' source, not the manager).
-  userAgent: componentUserAgent('kube-scheduler', 'scheduler'),
-  fieldValidation: 'Ignore',
-  warnings: [],
-};
+/**
+ * The scheduler's loopback identity: its writes are recorded in managedFields as kube-scheduler's
+ * are ("default-scheduler" is the profile's schedulerName, the events' source, not the manager).
+ */
+export const schedulerIdentity = { user: 'system:kube-scheduler', groups: ['system:masters'], userAgent: componentUserAgent('kube-scheduler', 'scheduler') };
 
 export interface SchedulerOptions {
+  /** The feature gates the filters read (the API server's). */
+  gates: FeatureGates;
   /** Milliseconds between retries of every unschedulable pod (default: upstream's 5 minutes). */
   resyncMs?: number;
   schedulerName?: string;
@@ -85,9 +91,11 @@ export interface SchedulerOptions {
   /** The client-side rate limit of the scheduler's writes (default 50 per second, burst 100; 0: none). */
   qps?: number;
   burst?: number;
-  /** Watch-fed caches to read from; the scheduler starts its own when absent. */
-  pods?: ObjectCache<Pod>;
-  nodes?: ObjectCache<Node>;
+}
+
+/** RFC 3339 seconds, as metav1.Time is written (condition transition times). */
+function metaTime(d: Date): string {
+  return d.toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
 /** JSON with object keys sorted, so that equal values print equally. */
@@ -131,13 +139,13 @@ function nominatedNode(p: Pod): string | undefined {
 
 /** The pods of each node as pickNode reads them, taken from an index only for the nodes it asks about. */
 class PodsOnNodes extends Map<string, readonly Pod[]> {
-  constructor(private readonly pods: ObjectCache<Pod>, private readonly index = activePodsByNodeIndex) {
+  constructor(private readonly pods: SharedIndexInformer<Pod>, private readonly index = activePodsByNodeIndex) {
     super();
   }
 
   override get(node: string): readonly Pod[] {
     let list = super.get(node);
-    if (!list) super.set(node, (list = [...this.pods.byIndex(this.index, node).values()]));
+    if (!list) super.set(node, (list = [...this.pods.lister.byIndex(this.index, node).values()]));
     return list;
   }
 }
@@ -146,14 +154,13 @@ export class SchedulerController {
   private readonly queue: KeyedQueue;
   private readonly schedulerName: string;
   private readonly resyncMs: number;
-  private readonly events: ApiEventRecorder;
+  private readonly events: EventRecorder;
   private readonly limiter: TokenBucket;
   private timer?: NodeJS.Timeout;
   private stopped = false;
-  private pods?: ObjectCache<Pod>;
-  private nodes?: ObjectCache<Node>;
-  /** Caches this scheduler started itself (and stops). */
-  private own: ObjectCache[] = [];
+  private started = false;
+  private readonly pods: SharedIndexInformer<Pod>;
+  private readonly nodes: SharedIndexInformer<Node>;
   private unsubscribe: (() => void)[] = [];
   /** One decision at a time. */
   private chain: Promise<void> = Promise.resolve();
@@ -161,7 +168,7 @@ export class SchedulerController {
   private readonly unschedulable = new Set<string>();
   private readonly nodeFingerprints = new Map<string, string>();
 
-  constructor(private readonly api: Api, private readonly opts: SchedulerOptions = {}) {
+  constructor(private readonly client: KubeClient, informers: SharedInformerFactory, private readonly opts: SchedulerOptions) {
     this.schedulerName = opts.schedulerName ?? defaultSchedulerName;
     this.resyncMs = opts.resyncMs ?? defaultResyncMs;
     this.queue = new KeyedQueue((key) => this.serialized(() => this.scheduleOne(key)));
@@ -169,7 +176,11 @@ export class SchedulerController {
     const burst = opts.burst ?? defaultClientBurst;
     this.limiter = new TokenBucket(qps, burst);
     // kube-scheduler's event clientset is a second client with the same limits.
-    this.events = new ApiEventRecorder(api, { component: this.schedulerName }, schedulerUser, new TokenBucket(qps, burst));
+    this.events = new EventRecorder(client, { component: this.schedulerName }, { limiter: new TokenBucket(qps, burst) });
+    this.pods = informers.informerFor<Pod>(podsRef, { keep: isActivePod, transform: stripManagedFields }, schedulerPodsInformer);
+    this.nodes = informers.informerFor<Node>(nodesRef);
+    this.pods.addIndex(activePodsByNodeIndex, boundActiveNode);
+    this.pods.addIndex(nominatedPodsByNodeIndex, nominatedNode);
   }
 
   /** Whether this scheduler is responsible for a pod that still needs a node. */
@@ -177,22 +188,26 @@ export class SchedulerController {
     return !p.spec.nodeName && !p.metadata.deletionTimestamp && (p.spec.schedulerName ?? defaultSchedulerName) === this.schedulerName && isActivePod(p);
   }
 
-  private async cache<T extends KubeObject>(given: ObjectCache<T> | undefined, resource: string, opts: ObjectCacheOptions<T> = {}): Promise<ObjectCache<T>> {
-    if (given) return given;
-    const c = new ObjectCache<T>(this.api.store, this.api.def(resource), opts);
-    await c.start();
-    this.own.push(c as unknown as ObjectCache);
-    return c;
-  }
-
+  /** Starts both informers (WaitForCacheSync), then handles their changes and queues every pending pod. */
   async start(): Promise<void> {
-    const pods = (this.pods = await this.cache<Pod>(this.opts.pods, 'pods', { keep: isActivePod, transform: stripManagedFields }));
-    const nodes = (this.nodes = await this.cache(this.opts.nodes, 'nodes'));
-    pods.addIndex(activePodsByNodeIndex, boundActiveNode);
-    pods.addIndex(nominatedPodsByNodeIndex, nominatedNode);
-    this.unsubscribe.push(pods.subscribe((type, p, old) => this.onPod(type, p, old)));
-    this.unsubscribe.push(nodes.subscribe((type, n) => this.onNode(type, n)));
-    for (const { obj } of nodes.values()) this.nodeFingerprints.set(obj.metadata.name ?? '', nodeFingerprint(obj));
+    await Promise.all([this.pods.start(), this.nodes.start()]);
+    for (const n of this.nodes.indexer.values()) this.nodeFingerprints.set(n.metadata.name ?? '', nodeFingerprint(n));
+    this.started = true;
+    // On a synced informer a new handler first gets every stored object as an add.
+    this.unsubscribe.push(
+      this.pods.addEventHandler({
+        add: (p) => this.onPod('ADDED', p, undefined),
+        update: (old, p) => this.onPod('MODIFIED', p, old),
+        delete: (p) => this.onPod('DELETED', p, undefined),
+      }),
+    );
+    this.unsubscribe.push(
+      this.nodes.addEventHandler({
+        add: (n) => this.onNode('ADDED', n),
+        update: (_old, n) => this.onNode('MODIFIED', n),
+        delete: (n) => this.onNode('DELETED', n),
+      }),
+    );
     this.resyncAll();
     this.timer = setInterval(() => this.resyncAll(), this.resyncMs);
     this.timer.unref();
@@ -215,8 +230,8 @@ export class SchedulerController {
       return;
     }
     this.unschedulable.delete(key);
-    // A bound pod that finished frees its node's resources (a cache that drops finished pods
-    // reports this as DELETED above).
+    // A bound pod that finished frees its node's resources (the informer, which drops finished
+    // pods, reports this as a delete of the last active state above).
     if (old && boundActiveNode(old) && !boundActiveNode(p)) this.retryUnschedulable();
   }
 
@@ -238,8 +253,8 @@ export class SchedulerController {
 
   /** Tries every pending pod again (the periodic flush of upstream's unschedulable queue). */
   resyncAll(): void {
-    if (!this.pods) return;
-    for (const { obj } of this.pods.values()) if (this.responsibleFor(obj)) this.queue.add(podKey(obj));
+    if (!this.started) return;
+    for (const p of this.pods.indexer.values()) if (this.responsibleFor(p)) this.queue.add(podKey(p));
   }
 
   private serialized(work: () => Promise<void>): Promise<void> {
@@ -250,26 +265,26 @@ export class SchedulerController {
 
   /** One scheduling attempt for one pod. */
   async scheduleOne(key: string): Promise<void> {
-    if (!this.pods || !this.nodes || this.stopped) return;
+    if (!this.started || this.stopped) return;
     const slash = key.indexOf('/');
     const namespace = key.slice(0, slash);
     const name = key.slice(slash + 1);
-    const pod = this.pods.get(namespace, name)?.obj;
+    const pod = this.pods.lister.get(namespace, name);
     if (!pod || !this.responsibleFor(pod)) {
       this.unschedulable.delete(key);
       return;
     }
-    const nodes = Array.from(this.nodes.values(), (c) => c.obj);
-    const decision = pickNode(pod, nodes, new PodsOnNodes(this.pods), this.api.gates, new PodsOnNodes(this.pods, nominatedPodsByNodeIndex));
+    const nodes = [...this.nodes.indexer.values()];
+    const decision = pickNode(pod, nodes, new PodsOnNodes(this.pods), this.opts.gates, new PodsOnNodes(this.pods, nominatedPodsByNodeIndex));
     this.opts.onDecision?.(pod, decision);
     if (decision.node) {
       await this.limiter.take();
       if (this.stopped) return;
       try {
-        await bindPod(this.api, namespace, name, decision.node, { ...schedulerUser, warnings: [] });
+        await this.client.bind(namespace, name, decision.node);
       } catch (e) {
         // Bound or deleted meanwhile: nothing left to do for this pod.
-        if (e instanceof StatusError && (e.code === 409 || e.code === 404)) {
+        if (isStatus(e, 409, 404)) {
           this.unschedulable.delete(key);
           return;
         }
@@ -294,7 +309,6 @@ export class SchedulerController {
    * delete, event), then takes the node away from the lower-priority pods nominated to it.
    */
   private async prepareCandidate(preemptor: Pod, c: Candidate): Promise<void> {
-    const def = this.api.def('pods');
     const schedulerName = preemptor.spec.schedulerName ?? defaultSchedulerName;
     for (const victim of c.victims) {
       if (victim.metadata.deletionTimestamp || this.stopped) continue;
@@ -306,15 +320,15 @@ export class SchedulerController {
       if (this.stopped) return;
       try {
         // No grace period given: the victim's own terminationGracePeriodSeconds.
-        await this.api.delete(def, ns, vname, { preconditions: { uid: victim.metadata.uid } }, { ...schedulerUser, warnings: [] });
+        await this.client.delete(podsRef, ns, vname, { preconditions: { uid: victim.metadata.uid } });
       } catch (e) {
         // Already deleted (or replaced by a pod of the same name): nothing to preempt.
-        if (e instanceof StatusError && (e.code === 404 || e.code === 409)) continue;
+        if (isStatus(e, 404, 409)) continue;
         throw e;
       }
       this.events.record(victim, 'Normal', 'Preempted', 'Preempting', preemptedEventMessage(preemptor.metadata.uid ?? '', c.node));
     }
-    const nominated = [...this.pods!.byIndex(nominatedPodsByNodeIndex, c.node).values()];
+    const nominated = [...this.pods.lister.byIndex(nominatedPodsByNodeIndex, c.node).values()];
     for (const p of lowerPriorityNominatedPods(preemptor, nominated)) {
       if (this.stopped) return;
       await this.setPodStatus(p.metadata.namespace ?? '', p.metadata.name ?? '', undefined, '');
@@ -327,18 +341,17 @@ export class SchedulerController {
    * nominatedNodeName ('' removes it). 'gone' when the pod (of that uid) no longer exists.
    */
   private async setPodStatus(namespace: string, name: string, cond: ConditionUpdate | undefined, nominated?: string, uid?: string): Promise<'done' | 'gone'> {
-    const def = this.api.def('pods');
     for (let attempt = 0; attempt < 5; attempt++) {
-      const pod = this.pods?.get(namespace, name)?.obj;
+      const pod = this.pods.lister.get(namespace, name);
       if (!pod || (uid && pod.metadata.uid !== uid)) return 'gone';
-      const now = timestamp(this.api.now());
+      const now = metaTime(this.client.now());
       const { conditions, changed } = cond ? updatePodCondition(pod.status?.conditions ?? [], cond, now) : { conditions: pod.status?.conditions, changed: false };
       const nominationChanged = nominated !== undefined && (pod.status?.nominatedNodeName ?? '') !== nominated;
       if (!changed && !nominationChanged) return 'done';
       await this.limiter.take();
       if (this.stopped) return 'done';
       // The pod may have changed while this waited for its turn.
-      if (this.pods?.get(namespace, name)?.obj !== pod) continue;
+      if (this.pods.lister.get(namespace, name) !== pod) continue;
       const status = { ...(pod.status ?? {}), ...(conditions ? { conditions } : {}) };
       if (nominated !== undefined) {
         if (nominated) status.nominatedNodeName = nominated;
@@ -346,11 +359,11 @@ export class SchedulerController {
       }
       try {
         // Guarded by the cached resourceVersion: a newer status is read again, never overwritten.
-        await this.api.update(def, namespace, name, { ...pod, status } as Pod, { ...schedulerUser, warnings: [] }, 'status');
+        await this.client.update<Pod>(podsRef, namespace, { ...pod, status }, { subresource: 'status' });
         return 'done';
       } catch (e) {
-        if (e instanceof StatusError && e.code === 404) return 'gone';
-        if (e instanceof StatusError && e.code === 409) continue;
+        if (isStatus(e, 404)) return 'gone';
+        if (isStatus(e, 409)) continue;
         throw e;
       }
     }
@@ -373,8 +386,7 @@ export class SchedulerController {
     this.queue.stop();
     this.limiter.releaseAll();
     await this.chain;
+    // The informers are the factory's: whoever composed the controllers stops them.
     await this.events.stop();
-    for (const c of this.own) c.stop();
-    this.own = [];
   }
 }

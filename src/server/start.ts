@@ -3,7 +3,7 @@
 // kube-scheduler are (k3s pkg/server's shape: composition at the top, nothing below knows what
 // runs beside it). The controllers share one informer factory over a loopback client
 // (src/client/loopback.ts), each with its own identity and User-Agent, so what they write is
-// recorded as upstream's components' writes are. Order: quota and namespace controllers, the
+// recorded as upstream's components' writes are (the scheduler as system:kube-scheduler). Order: quota and namespace controllers, the
 // `default` ServiceAccount of every namespace that exists now, then the scheduler.
 
 import type { FeatureGates } from '../api/featuregates.js';
@@ -14,7 +14,7 @@ import { LoopbackClient } from '../client/loopback.js';
 import { componentUserAgent } from '../client/useragent.js';
 import { NamespaceController } from '../controllers/namespace.js';
 import { QuotaController } from '../controllers/quota.js';
-import { SchedulerController } from '../controllers/scheduler.js';
+import { SchedulerController, schedulerIdentity } from '../controllers/scheduler.js';
 import { ServiceAccountsController } from '../controllers/serviceaccounts.js';
 
 export { kubeconfig, systemNamespaces } from '../apiserver/server.js';
@@ -57,7 +57,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     await serviceAccounts.start();
     await serviceAccounts.idle();
     if (opts.scheduler ?? true) {
-      scheduler = new SchedulerController(api);
+      scheduler = new SchedulerController(new LoopbackClient(api, schedulerIdentity), informers, { gates });
       await scheduler.start();
     }
   } catch (e) {

@@ -1,5 +1,5 @@
 // The scheduler against the real in-process API server, which starts it (startServer's
-// `scheduler` option) and feeds it from its watch caches of pods and nodes.
+// `scheduler` option) over a loopback client and feeds it from the shared informers of pods and nodes.
 
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
