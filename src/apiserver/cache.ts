@@ -1,12 +1,11 @@
 // An in-memory copy of one resource, kept current by a store watch: what an informer is to
-// kube-apiserver's admission plugins and to kube-scheduler. The server keeps one for the small,
-// hot objects every pod admission reads (namespaces, LimitRanges, ResourceQuotas); the
-// scheduler keeps one of nodes and one of the pods that have not finished, without their
-// managedFields, as kube-scheduler's informers hold them.
+// kube-apiserver's admission plugins. The server keeps one for the small, hot objects every pod
+// admission reads (namespaces, LimitRanges, ResourceQuotas) and one of the bound pods, without
+// their managedFields, for the node authorizer. (Controllers, the scheduler included, read
+// src/client's informers instead.)
 //
 // The store delivers watch events before a write's promise resolves, so the copy is never behind
-// a write this process has finished: a scheduling attempt that follows a binding sees the bound
-// pod. Listeners and index functions run inside that delivery, so they must be quick (queue work,
+// a write this process has finished: an admission that follows a write sees it. Listeners and index functions run inside that delivery, so they must be quick (queue work,
 // never await it). Cached objects are shared and frozen: callers must not mutate them.
 
 import type { KubeObject } from '../api/types.js';
