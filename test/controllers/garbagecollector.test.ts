@@ -130,6 +130,10 @@ describe('garbage collection over HTTP', () => {
     assert.equal(d.status, 200, d.text);
     assert.equal(d.json().metadata.deletionGracePeriodSeconds, 0);
     assert.equal(await status(`${cms}/fin`), 200);
+    // ValidateNoNewFinalizers: none may be added once deletion started.
+    const add = await admin.request('PATCH', `${cms}/fin`, { metadata: { finalizers: ['example.com/hold', 'example.com/b', 'example.com/a'] } }, mergePatch);
+    assert.equal(add.status, 422, add.text);
+    assert.match(add.json().message, /metadata\.finalizers: Forbidden: no new finalizers can be added if the object is being deleted, found new finalizers \[\]string\{"example\.com\/a", "example\.com\/b"\}/);
     const p = await admin.request('PATCH', `${cms}/fin`, { metadata: { finalizers: [] } }, mergePatch);
     assert.equal(p.status, 200, p.text);
     assert.equal(await status(`${cms}/fin`), 404);
