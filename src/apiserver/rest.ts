@@ -15,6 +15,7 @@ import {
   type Watch,
   type WatchEvent,
 } from '../storage/store.js';
+import { deleteDuringUpdate, deletionFinalizers } from '../policy/gc.js';
 import type { ObjectCache } from './cache.js';
 import { decodeStored, encodeForStore, generateName, newUID, timestamp } from './objects.js';
 import { findResource, groupVersion, resources, storageKey, type ResourceDef } from './resources.js';
@@ -88,7 +89,7 @@ export interface Strategy {
 export interface DeleteOptions {
   gracePeriodSeconds?: number;
   propagationPolicy?: string;
-  /** Deprecated spelling of propagationPolicy (true = Orphan); there is no garbage collector, so both are only validated. */
+  /** Deprecated spelling of propagationPolicy (true = Orphan). */
   orphanDependents?: boolean;
   preconditions?: { uid?: string; resourceVersion?: string };
   dryRun?: string[];
@@ -526,7 +527,9 @@ export class Api {
       // A dry run answers with the revision it was computed against; nothing is written.
       if (req.dryRun) return { ...prepared.obj, metadata: { ...prepared.obj.metadata, resourceVersion: String(kv.modRevision) } };
       const compares: Compare[] = [{ key, modRevision: kv.modRevision }];
-      const ops: Operation[] = [{ op: 'put', key, value: encodeForStore(prepared.obj) }];
+      // An object being deleted whose last finalizer went is removed by this write (store.go ShouldDeleteDuringUpdate).
+      const removeNow = def.kind !== 'Namespace' && deleteDuringUpdate(prepared.obj.metadata);
+      const ops: Operation[] = [removeNow ? { op: 'delete', key } : { op: 'put', key, value: encodeForStore(prepared.obj) }];
       for (const w of prepared.writes ?? []) {
         compares.push({ key: w.key, modRevision: w.modRevision });
         ops.push({ op: 'put', key: w.key, value: w.value });
@@ -563,8 +566,29 @@ export class Api {
     checkPreconditions(def, name, obj, opts.preconditions);
     const strat = this.strategy(def);
     const decision = strat.delete ? await strat.delete(obj, opts, req, this) : undefined;
-    if (req.dryRun) return decision?.mark ?? obj;
-    if (decision?.mark) return this.update(def, namespace, name, decision.mark, { ...req, fieldManager: undefined }, 'delete');
+    // The garbage collector's finalizers (store.go deletionFinalizersForGarbageCollection):
+    // `orphan` or `foregroundDeletion` as the options (or the kind's default) ask. Namespaces
+    // have their own lifecycle. A pod whose graceful deletion is already pending keeps its set.
+    const gcFinalizers = def.kind === 'Namespace' ? undefined : deletionFinalizers(obj.metadata?.finalizers, opts, defaultOrphans(def));
+    if (decision?.mark) {
+      const pending = !!obj.metadata?.deletionTimestamp && decision.mark.metadata?.deletionTimestamp === obj.metadata.deletionTimestamp;
+      if (gcFinalizers?.changed && !pending) decision.mark.metadata = { ...decision.mark.metadata, finalizers: gcFinalizers.finalizers };
+      if (req.dryRun) return decision.mark;
+      return this.update(def, namespace, name, decision.mark, { ...req, fieldManager: undefined }, 'delete');
+    }
+    const finalizers = gcFinalizers?.finalizers ?? obj.metadata?.finalizers ?? [];
+    if (finalizers.length > 0) {
+      // Pending finalizers: the object is marked (deletionTimestamp, a zero grace period) and stays
+      // until they are removed; Api.update removes it then (store.go updateForGracefulDeletionAndFinalizers).
+      const mark = cloneJSON(obj);
+      delete mark.metadata!.resourceVersion;
+      mark.metadata!.finalizers = finalizers;
+      mark.metadata!.deletionTimestamp ??= timestamp(this.now());
+      mark.metadata!.deletionGracePeriodSeconds = 0;
+      if (req.dryRun) return mark;
+      return this.update(def, namespace, name, mark, { ...req, fieldManager: undefined }, 'delete');
+    }
+    if (req.dryRun) return obj;
     return this.remove(def, namespace, name, opts.preconditions);
   }
 
@@ -581,6 +605,11 @@ export class Api {
     }
     return out;
   }
+}
+
+/** DefaultGarbageCollectionPolicy: batch/v1 Jobs orphan their pods unless told otherwise (kept for old clients). */
+function defaultOrphans(def: ResourceDef): boolean {
+  return def.group === 'batch' && def.version === 'v1' && def.kind === 'Job';
 }
 
 /** storage.Preconditions.Check: a uid or resourceVersion the object no longer has is a 409. */

@@ -158,6 +158,8 @@ function deletionMarked(marked: Pod, stored: Pod): Pod {
   const meta = { ...stored.metadata };
   meta.deletionTimestamp = marked.metadata.deletionTimestamp;
   meta.deletionGracePeriodSeconds = marked.metadata.deletionGracePeriodSeconds;
+  // The garbage collector's finalizers a DELETE set (Api.delete) come with the mark.
+  if (marked.metadata.finalizers !== undefined) meta.finalizers = marked.metadata.finalizers;
   if (marked.metadata.generation !== undefined) meta.generation = Math.max(marked.metadata.generation, stored.metadata.generation ?? 0);
   const uid = stored.metadata.uid ?? '';
   const shorter = shortenedDeletions.get(uid);

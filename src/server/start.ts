@@ -3,8 +3,9 @@
 // kube-scheduler are (k3s pkg/server's shape: composition at the top, nothing below knows what
 // runs beside it). The controllers share one informer factory over a loopback client
 // (src/client/loopback.ts), each with its own identity and User-Agent, so what they write is
-// recorded as upstream's components' writes are (the scheduler as system:kube-scheduler). Order: quota and namespace controllers, the
-// `default` ServiceAccount of every namespace that exists now, then the scheduler.
+// recorded as upstream's components' writes are (the scheduler as system:kube-scheduler). Order:
+// quota and namespace controllers, the garbage collector, the `default` ServiceAccount of every
+// namespace that exists now, then the scheduler.
 
 import type { FeatureGates } from '../api/featuregates.js';
 import { defaultFeatureGates } from '../api/featuregates.js';
@@ -12,6 +13,7 @@ import { startApiServer, type ApiServerOptions, type RunningApiServer } from '..
 import { SharedInformerFactory } from '../client/factory.js';
 import { LoopbackClient } from '../client/loopback.js';
 import { componentUserAgent } from '../client/useragent.js';
+import { GarbageCollector } from '../controllers/garbagecollector.js';
 import { NamespaceController } from '../controllers/namespace.js';
 import { QuotaController } from '../controllers/quota.js';
 import { SchedulerController, schedulerIdentity } from '../controllers/scheduler.js';
@@ -29,6 +31,7 @@ export interface ServerOptions extends ApiServerOptions {
 export interface RunningServer extends RunningApiServer {
   quota: QuotaController;
   namespaces: NamespaceController;
+  garbageCollector: GarbageCollector;
   /** The scheduler, unless started with `scheduler: false`. */
   scheduler?: SchedulerController;
 }
@@ -48,10 +51,12 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const quota = new QuotaController(new LoopbackClient(api, controllerIdentity('resourcequota-controller')), informers, { gates, resyncMs: (opts.quotaResyncSeconds ?? 30) * 1000 });
   const namespaces = new NamespaceController(new LoopbackClient(api, controllerIdentity('namespace-controller')), informers);
   const serviceAccounts = new ServiceAccountsController(new LoopbackClient(api, controllerIdentity('service-account-controller')), informers);
+  const garbageCollector = new GarbageCollector(new LoopbackClient(api, controllerIdentity('generic-garbage-collector')), informers);
   let scheduler: SchedulerController | undefined;
   try {
     await quota.start();
     await namespaces.start();
+    await garbageCollector.start();
     quota.resyncAll();
     // Every namespace that exists now gets its `default` ServiceAccount before the first pod.
     await serviceAccounts.start();
@@ -68,11 +73,13 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     ...server,
     quota,
     namespaces,
+    garbageCollector,
     scheduler,
     async close() {
       await scheduler?.stop();
       quota.stop();
       namespaces.stop();
+      garbageCollector.stop();
       serviceAccounts.stop();
       informers.stop();
       await server.close();

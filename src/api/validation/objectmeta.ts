@@ -3,6 +3,7 @@
 // annotations and finalizers.
 
 import { fieldError, FieldPath, type FieldError } from '../fielderrors.js';
+import { goQuote } from '../goquote.js';
 import type { ObjectMeta } from '../types.js';
 import { byteLength, isQualifiedName, isValidLabelValue, nameIsDNSLabel, type NameValidator } from './names.js';
 
@@ -148,5 +149,12 @@ export function validateObjectMetaUpdate(newMeta: ObjectMeta | undefined, oldMet
   errs.push(...validateLabels(n.labels, path.child('labels')));
   errs.push(...validateAnnotations(n.annotations, path.child('annotations')));
   errs.push(...validateMetaFinalizers(n.finalizers, path.child('finalizers')));
+  // ValidateNoNewFinalizers: once deletion started, finalizers may only go.
+  if (o.deletionTimestamp && Array.isArray(n.finalizers)) {
+    const added = [...new Set(n.finalizers.filter((f) => !(o.finalizers ?? []).includes(f)))].sort();
+    if (added.length) {
+      errs.push(fieldError.forbidden(path.child('finalizers'), `no new finalizers can be added if the object is being deleted, found new finalizers []string{${added.map((f) => goQuote(String(f))).join(', ')}}`));
+    }
+  }
   return errs;
 }
