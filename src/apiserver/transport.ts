@@ -81,6 +81,22 @@ export function clientErrorResponse(code: string | undefined, reason: string | u
   return undefined;
 }
 
+/** How long a refused client may go on sending before its connection is closed (net/http's rstAvoidanceDelay). */
+const lingerMs = 500;
+
+/**
+ * As net/http's closeWriteAndWait after a refused request: the client may still be sending what
+ * was refused (the rest of a 1 MiB header); reading and dropping it for a moment keeps the kernel
+ * from answering it with a reset, which can discard the reply before the client has read it.
+ */
+function lingerAfterAnswer(socket: Duplex): void {
+  socket.on('data', () => undefined);
+  socket.resume();
+  const t = setTimeout(() => socket.destroy(), lingerMs);
+  t.unref();
+  socket.once('close', () => clearTimeout(t));
+}
+
 /** Installs the answers above on a listening server. */
 export function guardTransport(server: Server): void {
   server.on('clientError', (err: NodeJS.ErrnoException & { reason?: string; rawPacket?: Buffer }, socket: Duplex) => {
@@ -94,6 +110,7 @@ export function guardTransport(server: Server): void {
       return;
     }
     socket.end(answer);
+    lingerAfterAnswer(socket);
   });
   server.on('tlsClientError', (err: NodeJS.ErrnoException, tlsSocket: Duplex) => {
     // OpenSSL recognises an HTTP request line where a TLS record should be. The TCP socket under
