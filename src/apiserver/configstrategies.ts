@@ -61,21 +61,29 @@ export async function chargeObjectCount(api: Api, resource: string, obj: KubeObj
   return writes;
 }
 
-export const configMapStrategy: Strategy = {
-  serializeCreatesPerNamespace: true,
-  async create(obj, _req, api, batch) {
-    const cm = obj as ConfigMap;
-    const errs = validateConfigMap(cm);
-    if (errs.length) invalid('ConfigMap', cm.metadata?.name ?? '', errs);
-    return { obj: cm, writes: await chargeObjectCount(api, 'configmaps', cm, batch) };
-  },
-  async update(obj, old) {
-    const cm = obj as ConfigMap;
-    const errs = validateConfigMapUpdate(cm, old as ConfigMap);
-    if (errs.length) invalid('ConfigMap', old.metadata?.name ?? '', errs);
-    return { obj: cm };
-  },
-};
+/**
+ * The strategy of a kind whose writes are validation plus, on create, its object-count quota
+ * charge in the same transaction (ConfigMap, ServiceAccount).
+ */
+function countedStrategy<T extends KubeObject>(kind: string, resource: string, validate: (o: T) => FieldError[], validateUpdate: (o: T, old: T) => FieldError[]): Strategy {
+  return {
+    serializeCreatesPerNamespace: true,
+    async create(obj, _req, api, batch) {
+      const o = obj as T;
+      const errs = validate(o);
+      if (errs.length) invalid(kind, o.metadata?.name ?? '', errs);
+      return { obj: o, writes: await chargeObjectCount(api, resource, o, batch) };
+    },
+    async update(obj, old) {
+      const o = obj as T;
+      const errs = validateUpdate(o, old as T);
+      if (errs.length) invalid(kind, old.metadata?.name ?? '', errs);
+      return { obj: o };
+    },
+  };
+}
+
+export const configMapStrategy: Strategy = countedStrategy<ConfigMap>('ConfigMap', 'configmaps', validateConfigMap, validateConfigMapUpdate);
 
 /** Convert_v1_Secret_To_core_Secret: each stringData entry replaces data's, base64-encoded; stringData is dropped. */
 export function mergeStringData(secret: Secret): Secret {
@@ -136,21 +144,7 @@ export const secretStrategy: Strategy = {
   },
 };
 
-export const serviceAccountStrategy: Strategy = {
-  serializeCreatesPerNamespace: true,
-  async create(obj, _req, api, batch) {
-    const sa = obj as ServiceAccount;
-    const errs = validateServiceAccount(sa);
-    if (errs.length) invalid('ServiceAccount', sa.metadata?.name ?? '', errs);
-    return { obj: sa, writes: await chargeObjectCount(api, 'serviceaccounts', sa, batch) };
-  },
-  async update(obj, old) {
-    const sa = obj as ServiceAccount;
-    const errs = validateServiceAccountUpdate(sa, old as ServiceAccount);
-    if (errs.length) invalid('ServiceAccount', old.metadata?.name ?? '', errs);
-    return { obj: sa };
-  },
-};
+export const serviceAccountStrategy: Strategy = countedStrategy<ServiceAccount>('ServiceAccount', 'serviceaccounts', validateServiceAccount, validateServiceAccountUpdate);
 
 export function installConfigStrategies(api: Api): void {
   api.strategies.set('configmaps', configMapStrategy);
