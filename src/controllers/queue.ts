@@ -1,5 +1,7 @@
 // A work queue keyed by string: adding a key that is already waiting does nothing, a key is
 // never processed twice at once, and a key added while it is being processed runs again after.
+// addAfter is client-go's AddAfter: one timer per key, the earliest wins, so a controller can
+// come back for a deadline (activeDeadlineSeconds, minReadySeconds, a back-off) without polling.
 
 export class KeyedQueue {
   private pending = new Set<string>();
@@ -7,6 +9,7 @@ export class KeyedQueue {
   private again = new Set<string>();
   private stopped = false;
   private waiters: (() => void)[] = [];
+  private timers = new Map<string, { at: number; timer: NodeJS.Timeout }>();
 
   constructor(private readonly work: (key: string) => Promise<void>, private readonly onError: (key: string, e: unknown) => void = (k, e) => console.error(`controller: ${k}: ${e instanceof Error ? e.message : String(e)}`)) {}
 
@@ -19,6 +22,22 @@ export class KeyedQueue {
     if (this.pending.has(key)) return;
     this.pending.add(key);
     queueMicrotask(() => void this.run(key));
+  }
+
+  /** Adds the key after `ms`; an earlier pending timer for the key wins, a later one is replaced. */
+  addAfter(key: string, ms: number): void {
+    if (this.stopped) return;
+    if (ms <= 0) return this.add(key);
+    const at = Date.now() + ms;
+    const prev = this.timers.get(key);
+    if (prev && prev.at <= at) return;
+    if (prev) clearTimeout(prev.timer);
+    const timer = setTimeout(() => {
+      this.timers.delete(key);
+      this.add(key);
+    }, ms);
+    timer.unref();
+    this.timers.set(key, { at, timer });
   }
 
   private async run(key: string): Promise<void> {
@@ -52,6 +71,8 @@ export class KeyedQueue {
   stop(): void {
     this.stopped = true;
     this.pending.clear();
+    for (const { timer } of this.timers.values()) clearTimeout(timer);
+    this.timers.clear();
     this.settle();
   }
 }
