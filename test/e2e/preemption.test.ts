@@ -5,10 +5,7 @@
 // victim DisruptionTarget/PreemptionByScheduler, deletes it gracefully and records `Preempted`,
 // nominates the node to the preemptor, and binds it once the agent has stopped the victim's
 // containers; the preemptor then runs.
-//
-// Priorities: through PriorityClasses when the server serves scheduling.k8s.io/v1 (upstream's
-// Priority admission refuses a spec.priority that its class does not give); otherwise by
-// setting spec.priority directly, which the server accepts while PriorityClass does not exist.
+// The priorities come from PriorityClasses through the Priority admission plugin.
 // Needs root, runc, conmon, busybox-static and kubectl; anywhere else the suite skips and says why.
 
 import { after, before, describe, it } from 'node:test';
@@ -32,8 +29,6 @@ interface PodFull {
 
 describe('preemption on a full node (bulkhead up, real kubectl, runc)', skip, () => {
   let c: UpCluster;
-  /** How the pods get their priority: a priorityClassName line, or a priority line. */
-  let priorityLine: (level: 'low' | 'high') => string;
 
   before(async () => {
     c = await startUp(['--node-cpu', '1', '--node-memory', '1Gi']);
@@ -47,9 +42,7 @@ kind: PriorityClass
 metadata: {name: e2e-high}
 value: 1000
 `;
-    const r = await c.kubectl(['apply', '-f', '-'], classes);
-    if (r.code === 0) priorityLine = (level) => `  priorityClassName: e2e-${level}\n`;
-    else priorityLine = (level) => `  priority: ${level === 'low' ? 10 : 1000}\n`;
+    await c.ok(['apply', '-f', '-'], classes);
   });
 
   after(async () => {
@@ -76,7 +69,8 @@ kind: Pod
 metadata: {name: ${name}}
 spec:
   terminationGracePeriodSeconds: ${grace}
-${priorityLine(level)}  containers:
+  priorityClassName: e2e-${level}
+  containers:
   - name: main
     image: busybox
     command: ["sleep", "3600"]
