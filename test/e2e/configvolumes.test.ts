@@ -1,7 +1,8 @@
 // ConfigMaps and Secrets in running pods, end to end (issue 11's "a configMap volume's file
 // changes in the running container after `kubectl edit`"): `bulkhead up`, the real kubectl,
 // runc on this host. A ConfigMap made with `kubectl create configmap` reaches a container as env
-// (configMapKeyRef) and as a file (a configMap volume); `kubectl patch` of the ConfigMap changes
+// (configMapKeyRef) and as a file (a configMap volume); `kubectl edit` of the ConfigMap (with
+// KUBE_EDITOR a sed that changes the value, as a user's editor would) changes
 // the file in the running container, as the kubelet's atomic writer does on its sync (read here
 // from `kubectl logs` of a container that prints the file in a loop); a Secret arrives as env and
 // as a volume; a pod whose ConfigMap is missing waits in ContainerCreating with upstream's
@@ -22,6 +23,8 @@ describe('ConfigMaps and Secrets in pods (bulkhead up, real kubectl, runc)', ski
   let c: UpCluster;
 
   before(async () => {
+    // kubectl edit runs `$KUBE_EDITOR FILE` through the shell when the editor has arguments.
+    process.env.KUBE_EDITOR = 'sed -i -e s/color:\\ blue/color:\\ green/';
     c = await startUp();
   });
   after(async () => {
@@ -30,7 +33,7 @@ describe('ConfigMaps and Secrets in pods (bulkhead up, real kubectl, runc)', ski
 
   const logs = async (pod: string) => (await c.kubectl(['logs', pod])).stdout;
 
-  it('a ConfigMap as env and as a file; kubectl patch changes the file in the running container', async () => {
+  it('a ConfigMap as env and as a file; kubectl edit changes the file in the running container', async () => {
     await c.ok(['create', 'configmap', 'app-config', '--from-literal=greeting=hello', '--from-literal=color=blue']);
     await c.ok(['apply', '-f', '-'], `apiVersion: v1
 kind: Pod
@@ -50,7 +53,8 @@ spec:
 `);
     await c.until('reader prints the file', async () => ((await logs('reader')).includes('file=blue') ? true : undefined), 120_000);
     assert.match(await logs('reader'), /^env=hello$/m);
-    await c.ok(['patch', 'configmap', 'app-config', '--type=merge', '-p', '{"data":{"color":"green"}}']);
+    await c.ok(['edit', 'configmap', 'app-config']);
+    assert.match(await c.ok(['get', 'configmap', 'app-config', '-o', 'jsonpath={.data.color}']), /^green$/, 'the edit was saved');
     // The agent rewrites the files on the pod's next sync (its resync period, as the kubelet's).
     await c.until('the file changes in the running container', async () => ((await logs('reader')).includes('file=green') ? true : undefined), 180_000);
     const pod = await c.pod('reader');
