@@ -7,6 +7,7 @@
 
 import { X509Certificate, createPrivateKey } from 'node:crypto';
 import type { FieldError } from '../api/fielderrors.js';
+import { defaultSecret } from '../api/secretdefaults.js';
 import type { ConfigMap, KubeObject, ResourceQuota, Secret, ServiceAccount } from '../api/types.js';
 import {
   secretTypes,
@@ -85,18 +86,6 @@ function countedStrategy<T extends KubeObject>(kind: string, resource: string, v
 
 export const configMapStrategy: Strategy = countedStrategy<ConfigMap>('ConfigMap', 'configmaps', validateConfigMap, validateConfigMapUpdate);
 
-/** Convert_v1_Secret_To_core_Secret: each stringData entry replaces data's, base64-encoded; stringData is dropped. */
-export function mergeStringData(secret: Secret): Secret {
-  const sd = secret.stringData;
-  delete secret.stringData;
-  if (sd && typeof sd === 'object') {
-    const data = { ...(secret.data ?? {}) };
-    for (const [k, v] of Object.entries(sd)) data[k] = Buffer.from(String(v), 'utf8').toString('base64');
-    secret.data = data;
-  }
-  return secret;
-}
-
 /**
  * warningsForSecret: a kubernetes.io/tls secret whose key does not match its certificate is
  * stored, with crypto/tls X509KeyPair's complaint as a warning.
@@ -125,18 +114,15 @@ export function tlsSecretWarnings(secret: Secret): string[] {
 export const secretStrategy: Strategy = {
   serializeCreatesPerNamespace: true,
   async create(obj, req, api, batch) {
-    const secret = mergeStringData(obj as Secret);
-    // SetDefaults_Secret.
-    if (!secret.type) secret.type = secretTypes.opaque;
+    const secret = defaultSecret(obj as Secret);
     const errs = validateSecret(secret);
     if (errs.length) invalid('Secret', secret.metadata?.name ?? '', errs);
     req.warnings.push(...tlsSecretWarnings(secret));
     return { obj: secret, writes: await chargeObjectCount(api, 'secrets', secret, batch) };
   },
   async update(obj, old, req) {
-    const secret = mergeStringData(obj as Secret);
     // A decoded body is defaulted as on create; PrepareForUpdate keeps the old type only for an empty one.
-    if (!secret.type) secret.type = secretTypes.opaque;
+    const secret = defaultSecret(obj as Secret);
     const errs = validateSecretUpdate(secret, old as Secret);
     if (errs.length) invalid('Secret', old.metadata?.name ?? '', errs);
     req.warnings.push(...tlsSecretWarnings(secret));

@@ -8,6 +8,7 @@ import * as yaml from 'js-yaml';
 import { BoundedDecodeError, loadYAMLDocuments } from '../api/boundedyaml.js';
 import type { KubeObject } from '../api/types.js';
 import type { PlanObject } from '../plan/engine.js';
+import { plannedKinds } from '../plan/workloads.js';
 
 export class ManifestError extends Error {}
 
@@ -113,6 +114,7 @@ export const planKinds: Record<string, string> = {
   ResourceQuota: 'v1',
   LimitRange: 'v1',
   PriorityClass: 'scheduling.k8s.io/v1',
+  ...Object.fromEntries(Object.entries(plannedKinds).map(([kind, k]) => [kind, k.apiVersion])),
 };
 
 export function checkKinds(objects: readonly PlanObject[]): void {

@@ -16,7 +16,9 @@ import { admitPriorityClass, builtInPriorityClasses, defaultPriorityClassFields 
 import { evictionCandidates, rankForMemoryPressure, thresholdQuantity, type Threshold } from '../policy/eviction.js';
 import { computeQuotaStatus } from '../quota/admission.js';
 import { ulimitCeilingsReason, ulimitsAboveCeilings } from '../policy/ulimitceilings.js';
-import { derivedPodUID, planPodOnNode, type NodeConfig, type PodNodePlan } from './node.js';
+import { derivedObjectUID, derivedPodUID, planPodOnNode, type NodeConfig, type PodNodePlan } from './node.js';
+import { plannedKinds, type WorkloadContext } from './workloads.js';
+import { decideObjectCount } from '../quota/objectcount.js';
 
 export interface Source {
   file: string;
@@ -54,6 +56,8 @@ export interface PodPlan extends Partial<PodNodePlan> {
   object?: Pod;
   /** What the Priority admission plugin gave the pod (once it got that far). */
   priority?: number;
+  /** For a pod a workload of the input creates: which (`Job report`). */
+  owner?: string;
   priorityClassName?: string;
 }
 
@@ -203,17 +207,9 @@ export function plan(objects: readonly PlanObject[], opts: PlanOptions): PlanRes
 
   const pods: PodPlan[] = [];
   const admitted: Pod[] = [];
-  objects.forEach((o, i) => {
-    if (o.object.kind !== 'Pod') return;
-    const d = decoded[i]!;
-    const raw = (d.ok ? d.object : o.object) as Pod;
+  /** One pod through admission and onto the node: from the input, or created by a workload of it. */
+  const planPod = (raw: Pod, source: Source, decodeWarnings: readonly string[], created?: { owner: string; name: string }) => {
     const namespace = objectNamespace(raw);
-    if (!d.ok) {
-      // The server's 400: the pod never reaches admission.
-      const name = podDisplayName(raw);
-      pods.push({ namespace, name, source: o.source, admitted: false, errors: decodeFieldErrors(d), rejections: [{ by: 'Validation', message: d.message }], warnings: [] });
-      return;
-    }
     const state = ns(namespace);
     const input: Pod = { ...raw, metadata: { ...(raw.metadata ?? {}), namespace } };
     const result = admitPodCreate({
@@ -228,12 +224,13 @@ export function plan(objects: readonly PlanObject[], opts: PlanOptions): PlanRes
     });
     const entry: PodPlan = {
       namespace,
-      name: podDisplayName(input),
-      source: o.source,
+      name: created?.name ?? podDisplayName(input),
+      source,
+      ...(created ? { owner: created.owner } : {}),
       admitted: !result.rejection,
       errors: result.errors,
       rejections: result.rejection ? [{ by: result.rejection.by, message: result.rejection.message }] : [],
-      warnings: [...d.warnings, ...result.warnings],
+      warnings: [...decodeWarnings, ...result.warnings],
     };
     if (result.pod && result.errors.length === 0) {
       result.pod.metadata.uid ??= derivedPodUID(namespace, entry.name);
@@ -263,6 +260,64 @@ export function plan(objects: readonly PlanObject[], opts: PlanOptions): PlanRes
       admitted.push(result.pod!);
     }
     pods.push(entry);
+  };
+
+  /** The object-count charge of creating one object; the quota's 403 message when refused. */
+  const chargeCount = (namespace: string, group: string, resource: string, name: string): string | undefined => {
+    const state = ns(namespace);
+    const decision = decideObjectCount(group, resource, state.quotas);
+    if (!decision.allowed) return `${resource}${group ? `.${group}` : ''} "${name}" is forbidden: ${decision.message}`;
+    for (const c of decision.charges) {
+      const q = state.quotas.find((x) => x.metadata.name === c.name)!;
+      q.status = { ...q.status, used: c.used };
+    }
+    return undefined;
+  };
+
+  // Pods and the objects that create pods or count against quotas, in input order.
+  const ctx: WorkloadContext = { gates: opts.gates, now: opts.now, uid: derivedObjectUID };
+  objects.forEach((o, i) => {
+    const d = decoded[i]!;
+    const kind = o.object.kind ?? '';
+    if (kind === 'Pod') {
+      const raw = (d.ok ? d.object : o.object) as Pod;
+      if (!d.ok) {
+        // The server's 400: the pod never reaches admission.
+        pods.push({ namespace: objectNamespace(raw), name: podDisplayName(raw), source: o.source, admitted: false, errors: decodeFieldErrors(d), rejections: [{ by: 'Validation', message: d.message }], warnings: [] });
+        return;
+      }
+      planPod(raw, o.source, d.warnings);
+      return;
+    }
+    const planned = plannedKinds[kind];
+    if (!planned) return;
+    const decodedObject: PlanObject = d.ok ? { object: d.object, source: o.source } : o;
+    if (undecodable(decodedObject, d, kind)) return;
+    const namespace = objectNamespace(decodedObject.object);
+    const obj = structuredClone(decodedObject.object);
+    obj.metadata = { ...obj.metadata, namespace };
+    const name = obj.metadata.name ?? '';
+    const qualified = planned.group ? `${kind}.${planned.group}` : kind;
+    const admitted = planned.admit(obj, ctx);
+    if (!admitted.ok) {
+      reject(decodedObject, kind, `${qualified} "${name}" is invalid`, reportFieldErrors(admitted.errors));
+      return;
+    }
+    const refused = chargeCount(namespace, planned.group, planned.resource, name);
+    if (refused) {
+      reject(decodedObject, kind, refused, []);
+      return;
+    }
+    for (const child of admitted.children) {
+      // The controller's create of the child is refused on its own; the parent stays.
+      const why = chargeCount(namespace, child.group, child.resource, child.name);
+      if (why) {
+        objectWarnings.push({ kind, namespace, name, source: o.source, message: `its controller's create of ${child.kind} "${child.name}" would be refused: ${why}` });
+        return;
+      }
+    }
+    // The pods a controller creates have generated names; the plan numbers them.
+    admitted.pods.forEach(({ pod, owner }, n) => planPod(pod, o.source, [], { owner, name: `${pod.metadata.generateName ?? pod.metadata.name ?? ''}#${n + 1}` }));
   });
 
   const quotas: QuotaPlan[] = [];

@@ -76,7 +76,17 @@ export function rlimitJSON(v: bigint): RlimitValue {
  * namespace/name, so the same manifest always plans to the same cgroup path.
  */
 export function derivedPodUID(namespace: string, name: string): string {
-  const h = createHash('sha1').update(`bulkhead-plan/${namespace}/${name}`).digest('hex');
+  return uuidFromSeed(`bulkhead-plan/${namespace}/${name}`);
+}
+
+/** The uid of another kind's object of the input (a Job's, which its pods' labels carry). */
+export function derivedObjectUID(kind: string, namespace: string, name: string): string {
+  return uuidFromSeed(`bulkhead-plan/${kind}/${namespace}/${name}`);
+}
+
+/** A name-based (version 5 layout) UUID from a SHA-1 of the seed. */
+function uuidFromSeed(seed: string): string {
+  const h = createHash('sha1').update(seed).digest('hex');
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${((parseInt(h.slice(16, 18), 16) & 0x3f) | 0x80).toString(16)}${h.slice(18, 20)}-${h.slice(20, 32)}`;
 }
 

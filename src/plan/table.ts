@@ -38,7 +38,8 @@ function rlimitCell(c: ContainerPlan): string {
 function podLines(p: PodPlan): string[] {
   const out: string[] = [];
   const verdict = p.admitted ? 'admitted' : 'REFUSED';
-  out.push(formatTable([[`${p.namespace}/${p.name}`, p.qosClass ?? '-', verdict, p.admitted ? p.podCgroup?.path ?? '' : '', formatSource(p.source)]])[0]!);
+  const source = p.owner ? `${formatSource(p.source)} (${p.owner})` : formatSource(p.source);
+  out.push(formatTable([[`${p.namespace}/${p.name}`, p.qosClass ?? '-', verdict, p.admitted ? p.podCgroup?.path ?? '' : '', source]])[0]!);
   // Only a pod with a class or a priority other than 0 says so: most have neither.
   if (p.admitted && (p.priorityClassName || (p.priority ?? 0) !== 0)) {
     out.push(`    priority: ${p.priority ?? 0}${p.priorityClassName ? ` (PriorityClass ${p.priorityClassName})` : ''}`);

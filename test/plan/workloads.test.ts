@@ -1,0 +1,132 @@
+// `bulkhead plan` and the kinds besides pods (src/plan/workloads.ts): a Job or a CronJob is
+// defaulted and validated as the API server stores it and expanded into the pods its controller
+// creates first, which then go through pod admission in document order; ConfigMaps, Secrets,
+// ServiceAccounts, Jobs and CronJobs are charged against their namespace's object-count quotas
+// as the server's strategies charge them, and refused with the server's 403 or 422 wording.
+
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { defaultFeatureGates } from '../../src/api/featuregates.js';
+import type { KubeObject } from '../../src/api/types.js';
+import { plan, type PlanObject } from '../../src/plan/engine.js';
+import { derivedObjectUID } from '../../src/plan/node.js';
+import { renderPlanTable } from '../../src/plan/table.js';
+import { parseEvictionThresholds } from '../../src/policy/eviction.js';
+
+const node = { memoryBytes: 16n << 30n, milliCPU: 4000n, cgroupVersion: 2 as const, cgroupDriver: 'cgroupfs' as const };
+const objects = (...os: KubeObject[]): PlanObject[] => os.map((object, i) => ({ object, source: { file: 'in.yaml', document: i + 1 } }));
+// 2026-11-26T12:00:00Z, a Thursday.
+const now = new Date(Date.UTC(2026, 10, 26, 12, 0, 0));
+const run = (...os: KubeObject[]) => plan(objects(...os), { node, gates: defaultFeatureGates, podSecurity: {}, evictionHard: parseEvictionThresholds('memory.available<100Mi'), now });
+
+const template = (restartPolicy = 'Never') => ({ spec: { restartPolicy, containers: [{ name: 'main', image: 'busybox', resources: { requests: { memory: '64Mi' } } }] } });
+const job = (name: string, spec: Record<string, unknown> = {}): KubeObject => ({ apiVersion: 'batch/v1', kind: 'Job', metadata: { name }, spec: { template: template(), ...spec } }) as KubeObject;
+const cronJob = (name: string, schedule: string, spec: Record<string, unknown> = {}): KubeObject =>
+  ({ apiVersion: 'batch/v1', kind: 'CronJob', metadata: { name }, spec: { schedule, jobTemplate: { spec: { template: template('OnFailure') } }, ...spec } }) as KubeObject;
+const quota = (hard: Record<string, string>): KubeObject => ({ apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'q' }, spec: { hard } }) as KubeObject;
+const configMap = (name: string): KubeObject => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { k: 'v' } }) as KubeObject;
+const pod = (name: string): KubeObject => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name }, spec: { containers: [{ name: 'c', image: 'busybox' }] } }) as KubeObject;
+
+describe('plan: a workload becomes the pods its controller creates first', () => {
+  const rows: { name: string; input: KubeObject[]; pods: string[]; owners?: string[] }[] = [
+    { name: 'a Job with no counts: one pod', input: [job('once')], pods: ['once-#1'], owners: ['Job once'] },
+    { name: 'a Job runs parallelism pods at once', input: [job('wide', { parallelism: 3, completions: 10 })], pods: ['wide-#1', 'wide-#2', 'wide-#3'] },
+    { name: 'never more pods than completions', input: [job('few', { parallelism: 5, completions: 2 })], pods: ['few-#1', 'few-#2'] },
+    { name: 'parallelism 0 pauses the job', input: [job('paused', { parallelism: 0 })], pods: [] },
+    { name: 'a suspended Job creates none', input: [job('later', { suspend: true })], pods: [] },
+    {
+      name: "a CronJob's next run: the Job named for the scheduled minute since the epoch",
+      input: [cronJob('nightly', '0 3 * * *')],
+      // The next 03:00 UTC after 2026-11-26T12:00Z is 2026-11-27T03:00Z.
+      pods: [`nightly-${Date.UTC(2026, 10, 27, 3) / 60000}-#1`],
+      owners: [`CronJob nightly → Job nightly-${Date.UTC(2026, 10, 27, 3) / 60000}`],
+    },
+    { name: 'a suspended CronJob runs nothing', input: [cronJob('off', '* * * * *', { suspend: true })], pods: [] },
+    { name: 'a bare pod keeps its own name and has no owner', input: [pod('bare')], pods: ['bare'], owners: [undefined as unknown as string] },
+  ];
+  for (const r of rows) {
+    it(r.name, () => {
+      const got = run(...r.input);
+      assert.deepEqual(got.rejectedObjects, []);
+      assert.deepEqual(got.pods.map((p) => p.name), r.pods);
+      assert.ok(got.pods.every((p) => p.admitted), JSON.stringify(got.pods.map((p) => p.rejections)));
+      if (r.owners) assert.deepEqual(got.pods.map((p) => p.owner), r.owners);
+    });
+  }
+
+  it("a Job's pods carry what the controller gives them: owner, selector labels, tracking finalizer", () => {
+    const p = run(job('report')).pods[0]!.object!;
+    const uid = derivedObjectUID('Job', 'default', 'report');
+    assert.equal(p.metadata.generateName, 'report-');
+    assert.deepEqual(p.metadata.ownerReferences, [{ apiVersion: 'batch/v1', kind: 'Job', name: 'report', uid, controller: true, blockOwnerDeletion: true }]);
+    assert.equal(p.metadata.labels?.['batch.kubernetes.io/controller-uid'], uid);
+    assert.equal(p.metadata.labels?.['job-name'], 'report');
+    assert.deepEqual(p.metadata.finalizers, ['batch.kubernetes.io/job-tracking']);
+  });
+
+  it('the table names the owner after the source', () => {
+    assert.match(renderPlanTable(run(job('report'))), /^default\/report-#1 .* in\.yaml#1 \(Job report\)$/m);
+  });
+});
+
+describe('plan: quotas and validation of the other kinds, as the server admits them', () => {
+  const rows: { name: string; input: KubeObject[]; refused: { kind: string; name: string; message: string; errors?: string[] }[]; pods?: [string, boolean][]; used?: Record<string, string> }[] = [
+    {
+      name: 'count/jobs.batch: the Job over the limit is refused and creates no pods',
+      input: [quota({ 'count/jobs.batch': '1' }), job('a'), job('b')],
+      refused: [{ kind: 'Job', name: 'b', message: 'jobs.batch "b" is forbidden: exceeded quota: q, requested: count/jobs.batch=1, used: count/jobs.batch=1, limited: count/jobs.batch=1' }],
+      pods: [['a-#1', true]],
+      used: { 'count/jobs.batch': '1' },
+    },
+    {
+      name: 'the legacy configmaps name and count/configmaps are both charged',
+      input: [quota({ configmaps: '1', 'count/configmaps': '5' }), configMap('one'), configMap('two')],
+      refused: [{ kind: 'ConfigMap', name: 'two', message: 'configmaps "two" is forbidden: exceeded quota: q, requested: configmaps=1, used: configmaps=1, limited: configmaps=1' }],
+      used: { configmaps: '1', 'count/configmaps': '1' },
+    },
+    {
+      name: "a Job's pods are charged against the pods quota in document order",
+      input: [quota({ pods: '2' }), job('wide', { parallelism: 3 }), pod('late')],
+      refused: [],
+      pods: [['wide-#1', true], ['wide-#2', true], ['wide-#3', false], ['late', false]],
+      used: { pods: '2' },
+    },
+    {
+      name: "a CronJob's run charges its Job too",
+      input: [quota({ 'count/cronjobs.batch': '1', 'count/jobs.batch': '1' }), cronJob('c', '@hourly')],
+      refused: [],
+      used: { 'count/cronjobs.batch': '1', 'count/jobs.batch': '1' },
+    },
+    {
+      name: 'an invalid Job is the 422 with its field paths',
+      input: [job('bad', { template: template('Always') })],
+      refused: [{ kind: 'Job', name: 'bad', message: 'Job.batch "bad" is invalid', errors: ['spec.template.spec.restartPolicy'] }],
+    },
+    {
+      name: 'an invalid CronJob schedule is the 422',
+      input: [cronJob('bad', 'every day')],
+      refused: [{ kind: 'CronJob', name: 'bad', message: 'CronJob.batch "bad" is invalid', errors: ['spec.schedule'] }],
+    },
+    {
+      name: "a Secret's stringData is validated as data",
+      input: [{ apiVersion: 'v1', kind: 'Secret', metadata: { name: 's' }, stringData: { 'bad key': 'x' } } as KubeObject],
+      refused: [{ kind: 'Secret', name: 's', message: 'Secret "s" is invalid', errors: ['data[bad key]'] }],
+    },
+    {
+      name: 'a valid Secret, ConfigMap and ServiceAccount are taken',
+      input: [{ apiVersion: 'v1', kind: 'Secret', metadata: { name: 's' }, stringData: { password: 'x' } } as KubeObject, configMap('c'), { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'robot' } } as KubeObject],
+      refused: [],
+    },
+  ];
+  for (const r of rows) {
+    it(r.name, () => {
+      const got = run(...r.input);
+      assert.deepEqual(
+        got.rejectedObjects.map((o) => ({ kind: o.kind, name: o.name, message: o.message, ...(o.errors.length ? { errors: o.errors.map((e) => e.field) } : {}) })),
+        r.refused,
+      );
+      if (r.pods) assert.deepEqual(got.pods.map((p) => [p.name, p.admitted]), r.pods);
+      if (r.used) assert.deepEqual(got.quotas[0]!.used, Object.fromEntries(Object.entries({ ...Object.fromEntries(Object.keys(got.quotas[0]!.hard).map((k) => [k, '0'])), ...r.used }).sort()));
+    });
+  }
+});
