@@ -193,6 +193,23 @@ describe('StatefulSet and DaemonSet controllers with the real kubectl', { skip: 
     assert.match(after.stdout, /REVISION\s+CHANGE-CAUSE\n2\s+<none>\n3\s+<none>/);
   });
 
+  it('volumeClaimTemplates are refused: the claim cannot be created (no PVCs are served), so FailedCreate events and no pod', async () => {
+    const m = stsManifest('busybox:1.36', 1) as ReturnType<typeof stsManifest> & { spec: { volumeClaimTemplates?: object[] } };
+    m.metadata.name = 'db';
+    m.spec.selector = { matchLabels: { app: 'db' } };
+    m.spec.template.metadata.labels = { app: 'db' };
+    m.spec.volumeClaimTemplates = [{ metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } }];
+    await apply(m);
+    const events = await until(async () => {
+      const items = ((await api.request('GET', '/api/v1/namespaces/default/events')).json().items as Event[]).filter((e) => e.involvedObject.name === 'db' && e.reason === 'FailedCreate');
+      return items.length >= 2 ? items : undefined;
+    });
+    assert.ok(events.some((e) => e.message?.startsWith('create Claim data-db-0 for Pod db-0 in StatefulSet db failed error: ')), events.map((e) => e.message).join('\n'));
+    assert.ok(events.some((e) => e.message?.startsWith('create Pod db-0 in StatefulSet db failed error: failed to create PVC data-db-0: ')));
+    assert.equal(await getPod('db-0'), undefined);
+    assert.equal((await kubectl('delete', 'sts/db')).code, 0);
+  });
+
   it('DaemonSet: one pod per node, named to its node by a metadata.name node affinity and bound there by the scheduler', async () => {
     await apply(dsManifest('busybox:1.36'));
     const pods = await until(async () => {
