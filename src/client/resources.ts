@@ -31,3 +31,9 @@ export function resourcePath(ref: ResourceRef, namespace: string | undefined, na
 export function apiVersionOf(ref: { group: string; version: string }): string {
   return ref.group ? `${ref.group}/${ref.version}` : ref.version;
 }
+
+const apps = (resource: string, kind: string): ResourceRef => ({ group: 'apps', version: 'v1', resource, kind, namespaced: true });
+export const statefulSetsRef = apps('statefulsets', 'StatefulSet');
+export const daemonSetsRef = apps('daemonsets', 'DaemonSet');
+export const controllerRevisionsRef = apps('controllerrevisions', 'ControllerRevision');
+export const persistentVolumeClaimsRef = core('persistentvolumeclaims', 'PersistentVolumeClaim');

@@ -5,7 +5,7 @@
 // (src/client/loopback.ts), each with its own identity and User-Agent, so what they write is
 // recorded as upstream's components' writes are (the scheduler as system:kube-scheduler). Order:
 // quota and namespace controllers, the garbage collector, the `default` ServiceAccount of every
-// namespace that exists now, then the scheduler.
+// namespace that exists now, the StatefulSet and DaemonSet controllers, then the scheduler.
 
 import type { FeatureGates } from '../api/featuregates.js';
 import { defaultFeatureGates } from '../api/featuregates.js';
@@ -18,6 +18,8 @@ import { NamespaceController } from '../controllers/namespace.js';
 import { QuotaController } from '../controllers/quota.js';
 import { SchedulerController, schedulerIdentity } from '../controllers/scheduler.js';
 import { ServiceAccountsController } from '../controllers/serviceaccounts.js';
+import { DaemonSetController, daemonSetControllerName } from '../controllers/daemonset.js';
+import { StatefulSetController, statefulSetControllerName } from '../controllers/statefulset.js';
 
 export { kubeconfig, systemNamespaces } from '../apiserver/server.js';
 
@@ -32,6 +34,8 @@ export interface RunningServer extends RunningApiServer {
   quota: QuotaController;
   namespaces: NamespaceController;
   garbageCollector: GarbageCollector;
+  statefulSets: StatefulSetController;
+  daemonSets: DaemonSetController;
   /** The scheduler, unless started with `scheduler: false`. */
   scheduler?: SchedulerController;
 }
@@ -52,6 +56,8 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const namespaces = new NamespaceController(new LoopbackClient(api, controllerIdentity('namespace-controller')), informers);
   const serviceAccounts = new ServiceAccountsController(new LoopbackClient(api, controllerIdentity('service-account-controller')), informers);
   const garbageCollector = new GarbageCollector(new LoopbackClient(api, controllerIdentity('generic-garbage-collector')), informers);
+  const statefulSets = new StatefulSetController(new LoopbackClient(api, controllerIdentity(statefulSetControllerName)), informers);
+  const daemonSets = new DaemonSetController(new LoopbackClient(api, controllerIdentity(daemonSetControllerName)), informers);
   let scheduler: SchedulerController | undefined;
   try {
     await quota.start();
@@ -61,6 +67,8 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     // Every namespace that exists now gets its `default` ServiceAccount before the first pod.
     await serviceAccounts.start();
     await serviceAccounts.idle();
+    await statefulSets.start();
+    await daemonSets.start();
     if (opts.scheduler ?? true) {
       scheduler = new SchedulerController(new LoopbackClient(api, schedulerIdentity), informers, { gates });
       await scheduler.start();
@@ -74,12 +82,16 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     quota,
     namespaces,
     garbageCollector,
+    statefulSets,
+    daemonSets,
     scheduler,
     async close() {
       await scheduler?.stop();
       quota.stop();
       namespaces.stop();
       garbageCollector.stop();
+      await statefulSets.stop();
+      await daemonSets.stop();
       serviceAccounts.stop();
       informers.stop();
       await server.close();
