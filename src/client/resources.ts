@@ -31,3 +31,6 @@ export function resourcePath(ref: ResourceRef, namespace: string | undefined, na
 export function apiVersionOf(ref: { group: string; version: string }): string {
   return ref.group ? `${ref.group}/${ref.version}` : ref.version;
 }
+
+export const jobsRef: ResourceRef = { group: 'batch', version: 'v1', resource: 'jobs', kind: 'Job', namespaced: true };
+export const cronJobsRef: ResourceRef = { group: 'batch', version: 'v1', resource: 'cronjobs', kind: 'CronJob', namespaced: true };

@@ -4,7 +4,7 @@
 // runs beside it). The controllers share one informer factory over a loopback client
 // (src/client/loopback.ts), each with its own identity and User-Agent, so what they write is
 // recorded as upstream's components' writes are (the scheduler as system:kube-scheduler). Order:
-// quota and namespace controllers, the garbage collector, the `default` ServiceAccount of every
+// quota and namespace controllers, the garbage collector, the Job and CronJob controllers, the `default` ServiceAccount of every
 // namespace that exists now, then the scheduler.
 
 import type { FeatureGates } from '../api/featuregates.js';
@@ -13,7 +13,9 @@ import { startApiServer, type ApiServerOptions, type RunningApiServer } from '..
 import { SharedInformerFactory } from '../client/factory.js';
 import { LoopbackClient } from '../client/loopback.js';
 import { componentUserAgent } from '../client/useragent.js';
+import { CronJobController, type CronJobControllerOptions } from '../controllers/cronjob.js';
 import { GarbageCollector } from '../controllers/garbagecollector.js';
+import { JobController, type JobControllerOptions } from '../controllers/job.js';
 import { NamespaceController } from '../controllers/namespace.js';
 import { QuotaController } from '../controllers/quota.js';
 import { SchedulerController, schedulerIdentity } from '../controllers/scheduler.js';
@@ -26,6 +28,10 @@ export interface ServerOptions extends ApiServerOptions {
   quotaResyncSeconds?: number;
   /** Run the scheduler in the server (default true). */
   scheduler?: boolean;
+  /** Job controller settings (tests shorten the batching and the back-off). */
+  jobController?: JobControllerOptions;
+  /** CronJob controller settings (tests inject a clock). */
+  cronJobController?: CronJobControllerOptions;
 }
 
 export interface RunningServer extends RunningApiServer {
@@ -34,6 +40,8 @@ export interface RunningServer extends RunningApiServer {
   garbageCollector: GarbageCollector;
   /** The scheduler, unless started with `scheduler: false`. */
   scheduler?: SchedulerController;
+  jobs: JobController;
+  cronJobs: CronJobController;
 }
 
 /** A kube-controller-manager controller's loopback identity (its service account, as upstream's --use-service-account-credentials). */
@@ -52,11 +60,15 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const namespaces = new NamespaceController(new LoopbackClient(api, controllerIdentity('namespace-controller')), informers);
   const serviceAccounts = new ServiceAccountsController(new LoopbackClient(api, controllerIdentity('service-account-controller')), informers);
   const garbageCollector = new GarbageCollector(new LoopbackClient(api, controllerIdentity('generic-garbage-collector')), informers);
+  const jobs = new JobController(new LoopbackClient(api, controllerIdentity('job-controller')), informers, opts.jobController);
+  const cronJobs = new CronJobController(new LoopbackClient(api, controllerIdentity('cronjob-controller')), informers, opts.cronJobController);
   let scheduler: SchedulerController | undefined;
   try {
     await quota.start();
     await namespaces.start();
     await garbageCollector.start();
+    await jobs.start();
+    await cronJobs.start();
     quota.resyncAll();
     // Every namespace that exists now gets its `default` ServiceAccount before the first pod.
     await serviceAccounts.start();
@@ -75,7 +87,11 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     namespaces,
     garbageCollector,
     scheduler,
+    jobs,
+    cronJobs,
     async close() {
+      await cronJobs.stop();
+      await jobs.stop();
       await scheduler?.stop();
       quota.stop();
       namespaces.stop();
