@@ -164,11 +164,8 @@ export class JobController {
     }
     if (curRef) {
       const job = this.resolve(cur.metadata.namespace, curRef);
-      if (!job) {
-        // Its job is gone (the garbage collector has not removed the reference yet).
-        if (hasTrackingFinalizer(cur)) this.orphans.add(objectKey(cur));
-        return;
-      }
+      // Its job is gone: the garbage collector drops the reference or deletes the pod, and that event brings it to the orphan queue.
+      if (!job) return;
       if (finalizerRemoved) this.finalizerExpectations.observed(objectKey(job), cur.metadata.uid ?? '');
       this.batched(objectKey(job));
       return;
