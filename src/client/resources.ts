@@ -37,3 +37,5 @@ export const statefulSetsRef = apps('statefulsets', 'StatefulSet');
 export const daemonSetsRef = apps('daemonsets', 'DaemonSet');
 export const controllerRevisionsRef = apps('controllerrevisions', 'ControllerRevision');
 export const persistentVolumeClaimsRef = core('persistentvolumeclaims', 'PersistentVolumeClaim');
+export const jobsRef: ResourceRef = { group: 'batch', version: 'v1', resource: 'jobs', kind: 'Job', namespaced: true };
+export const cronJobsRef: ResourceRef = { group: 'batch', version: 'v1', resource: 'cronjobs', kind: 'CronJob', namespaced: true };

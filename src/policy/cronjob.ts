@@ -6,6 +6,7 @@
 
 import { nextCronTime, parseCronSchedule, type CronSchedule } from '../api/cron.js';
 import type { CronJob, Job } from '../api/types.js';
+import { isJobFinished } from './job.js';
 
 /** The annotation the controller sets on each job: the scheduled time in the CronJob's zone. */
 export const cronJobScheduledTimestampAnnotation = 'batch.kubernetes.io/cronjob-scheduled-timestamp';
@@ -151,7 +152,8 @@ export function decideCronJobSync(cj: CronJob, activeJobs: readonly string[], no
     return out;
   }
   const name = cronJobJobName(cj, mostRecent);
-  if (activeJobs.includes(name)) return out; // this run was already started
+  // This run was already started (its job is active, or it is the last schedule time recorded).
+  if (activeJobs.includes(name) || (cj.status?.lastScheduleTime !== undefined && Date.parse(cj.status.lastScheduleTime) === mostRecent)) return out;
   const policy = cj.spec?.concurrencyPolicy ?? 'Allow';
   if (policy === 'Forbid' && activeJobs.length > 0) {
     events.push({ type: 'Normal', reason: 'JobAlreadyActive', message: 'Not starting job because prior execution is running and concurrency policy is Forbid' });
@@ -162,4 +164,80 @@ export function decideCronJobSync(cj: CronJob, activeJobs: readonly string[], no
   out.lastScheduleTime = iso(mostRecent);
   events.push({ type: 'Normal', reason: 'SuccessfulCreate', message: `Created job ${name}` });
   return out;
+}
+
+export type JobReference = NonNullable<NonNullable<CronJob['status']>['active']>[number];
+
+/** getRef: the ObjectReference status.active holds. */
+export function jobReference(job: Job): JobReference {
+  return { kind: 'Job', namespace: job.metadata.namespace, name: job.metadata.name, uid: job.metadata.uid, apiVersion: 'batch/v1', resourceVersion: job.metadata.resourceVersion };
+}
+
+/** FinishedCondition: the type of the Complete or Failed condition that is True. */
+function finishedConditionType(job: Job): string | undefined {
+  return (job.status?.conditions ?? []).find((c) => (c.type === 'Complete' || c.type === 'Failed') && c.status === 'True')?.type;
+}
+
+export interface ActiveReconcile {
+  active: JobReference[];
+  lastSuccessfulTime?: string;
+  /** Active references whose job is not among the CronJob's jobs: the caller reads each (MissingJob if gone). */
+  unseen: JobReference[];
+  /** Unfinished jobs of this CronJob not in status.active (UnexpectedJob, unless a fresh read has them). */
+  unexpected: Job[];
+  events: CronJobEvent[];
+  changed: boolean;
+}
+
+/**
+ * syncCronJob's first part: finished jobs leave status.active (SawCompletedJob), the latest
+ * completionTime of a succeeded job becomes lastSuccessfulTime.
+ */
+export function reconcileActiveJobs(cj: CronJob, jobs: readonly Job[]): ActiveReconcile {
+  const out: ActiveReconcile = { active: [...(cj.status?.active ?? [])], lastSuccessfulTime: cj.status?.lastSuccessfulTime, unseen: [], unexpected: [], events: [], changed: false };
+  const uids = new Set(jobs.map((j) => j.metadata.uid));
+  for (const j of jobs) {
+    const found = out.active.some((r) => r.uid === j.metadata.uid);
+    if (!found && !isJobFinished(j)) {
+      out.unexpected.push(j);
+    } else if (isJobFinished(j)) {
+      if (found) {
+        out.active = out.active.filter((r) => r.uid !== j.metadata.uid);
+        out.events.push({ type: 'Normal', reason: 'SawCompletedJob', message: `Saw completed job: ${j.metadata.name}, condition: ${finishedConditionType(j)}` });
+        out.changed = true;
+      }
+      const done = j.status?.completionTime;
+      if (finishedConditionType(j) === 'Complete' && done && (!out.lastSuccessfulTime || Date.parse(done) > Date.parse(out.lastSuccessfulTime))) {
+        out.lastSuccessfulTime = done;
+        out.changed = true;
+      }
+    }
+  }
+  out.unseen = out.active.filter((r) => !uids.has(r.uid));
+  return out;
+}
+
+/**
+ * cleanupFinishedJobs: the finished jobs beyond successfulJobsHistoryLimit and
+ * failedJobsHistoryLimit, oldest first (byJobStartTime: by status.startTime, jobs without one
+ * last, then by name). Nothing when neither limit is set.
+ */
+export function finishedJobsToDelete(cj: CronJob, jobs: readonly Job[]): Job[] {
+  const limitS = cj.spec?.successfulJobsHistoryLimit;
+  const limitF = cj.spec?.failedJobsHistoryLimit;
+  const pick = (type: string, limit: number | undefined) => {
+    if (limit === undefined) return [];
+    const js = jobs.filter((j) => finishedConditionType(j) === type).sort(byJobStartTime);
+    return js.slice(0, Math.max(0, js.length - limit));
+  };
+  return [...pick('Complete', limitS), ...pick('Failed', limitF)];
+}
+
+function byJobStartTime(a: Job, b: Job): number {
+  const sa = a.status?.startTime;
+  const sb = b.status?.startTime;
+  if (!sa && sb) return 1;
+  if (sa && !sb) return -1;
+  if (sa && sb && sa !== sb) return Date.parse(sa) - Date.parse(sb);
+  return (a.metadata.name ?? '') < (b.metadata.name ?? '') ? -1 : (a.metadata.name ?? '') > (b.metadata.name ?? '') ? 1 : 0;
 }

@@ -1,18 +1,20 @@
-// The Job controller's decisions for one sync, as pure functions (pkg/controller/job/
-// job_controller.go syncJob, manageJob, getStatus, trackJobStatusAndRemoveFinalizers,
-// pastBackoffLimitOnFailure, pastActiveDeadline, newFailureCondition/newCondition, and the pod
-// template → pod of pkg/controller/controller_utils.go GetPodFromTemplate): given the Job, the
-// pods it owns and the time, what to create, what to delete, which finished pods to count, and
-// the status with its conditions, reasons and messages. Finished pods are counted once through
-// the `batch.kubernetes.io/job-tracking` finalizer as upstream tracks them: a finished pod that
-// still has it is not yet in status.succeeded/failed; the caller removes it after the status
-// write. NonIndexed completion only (Indexed and backoffLimitPerIndex are left to a later
-// change); no I/O, no clock.
+// The Job controller's decisions for one sync, as pure functions in the order of pkg/controller/
+// job/job_controller.go syncJob: beginJobSync (the counts, startTime, the back-off record, and the
+// failure that finishes the job: a FailJob rule, backoffLimit, activeDeadlineSeconds), then either
+// the active pods to delete when finishing (deleteActivePods) or manageJob's plan (create, delete
+// the excess, wait for the back-off, or delete everything when suspended), then afterManage (the
+// success check and the Suspended condition). Counting finished pods and the terminal conditions
+// are in jobstatus.ts (trackJobStatusAndRemoveFinalizers). decideJobSync composes the steps as if
+// every write succeeded (jobsync.ts). NonIndexed
+// completion only (Indexed and backoffLimitPerIndex are left to a later change); no I/O, no clock.
 
-import type { Job, JobCondition, JobStatus, OwnerReference, Pod } from '../api/types.js';
+import type { Job, JobCondition, OwnerReference, Pod } from '../api/types.js';
+import { backoffRemainingMs, newBackoffRecord, type BackoffRecord } from './jobbackoff.js';
 import { matchPodFailurePolicy } from './podfailurepolicy.js';
 
 export const jobTrackingFinalizer = 'batch.kubernetes.io/job-tracking';
+/** The value of spec.managedBy this controller syncs (absent means the same). */
+export const jobControllerName = 'kubernetes.io/job-controller';
 
 /** Reasons and messages of batch/v1 types.go and job_controller.go. */
 export const jobReasons = {
@@ -30,24 +32,38 @@ export interface JobEvent {
   message: string;
 }
 
-export interface JobSyncDecision {
-  /** How many pods to create from the template (podFromTemplate). */
-  create: number;
-  /** Names of pods to delete (active pods beyond what is wanted, or all on finish/suspend). */
-  delete: string[];
-  /** Names of finished pods now counted in the status: remove their tracking finalizer after the status write. */
-  counted: string[];
-  /** The status to write (unchanged fields kept). */
-  status: JobStatus;
+/** One sync's working state (upstream's syncJobCtx); the steps read and update it. */
+export interface JobSyncCtx {
+  /** A copy of the job whose status the steps change. */
+  job: Job;
+  pods: readonly Pod[];
+  activePods: Pod[];
+  now: string;
+  succeeded: number;
+  failed: number;
+  ready: number;
+  terminating: number;
+  uncounted: { succeeded: Set<string>; failed: Set<string> };
+  /** Pods whose finalizer removal was sent but not yet seen (finalizerExpectations). */
+  expectedRmFinalizers: ReadonlySet<string>;
+  backoff: BackoffRecord;
+  /** The condition that finishes the job (interim or terminal), once known. */
+  finishedCondition?: JobCondition;
+  suspendCondChanged: boolean;
   events: JobEvent[];
+  /** activeDeadlineSeconds not reached yet: sync again after this many ms. */
+  deadlineAfterMs?: number;
 }
 
 export interface JobSyncInput {
   job: Job;
-  /** The pods the job owns (matching its selector, controlled by it). */
+  /** The pods the job owns (controlled by it). */
   pods: readonly Pod[];
   /** The sync's time, RFC 3339. */
   now: string;
+  expectedRmFinalizers?: ReadonlySet<string>;
+  /** The job's back-off record from earlier syncs. */
+  backoff?: BackoffRecord;
 }
 
 const isTrue = (conds: JobCondition[] | undefined, type: string) => (conds ?? []).some((c) => c.type === type && c.status === 'True');
@@ -57,178 +73,207 @@ export function isJobFinished(job: Job): boolean {
   return isTrue(job.status?.conditions, 'Complete') || isTrue(job.status?.conditions, 'Failed');
 }
 
-const terminating = (p: Pod) => !!p.metadata?.deletionTimestamp;
-const phase = (p: Pod) => p.status?.phase ?? '';
-const finished = (p: Pod) => phase(p) === 'Succeeded' || phase(p) === 'Failed';
+/** The job is another controller's (spec.managedBy names someone else). */
+export function managedElsewhere(job: Job): boolean {
+  const m = job.spec?.managedBy;
+  return m !== undefined && m !== jobControllerName;
+}
 
-/** onlyReplaceFailedPods: podReplacementPolicy Failed (always so with a podFailurePolicy). */
-function onlyReplaceFailedPods(job: Job): boolean {
+export const podPhase = (p: Pod) => p.status?.phase ?? '';
+const terminal = (p: Pod) => podPhase(p) === 'Succeeded' || podPhase(p) === 'Failed';
+export const hasTrackingFinalizer = (p: Pod) => (p.metadata?.finalizers ?? []).includes(jobTrackingFinalizer);
+export const isPodReady = (p: Pod) => (p.status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
+
+/** onlyReplaceFailedPods: podReplacementPolicy Failed, always so with a podFailurePolicy. */
+export function onlyReplaceFailedPods(job: Job): boolean {
   return job.spec?.podReplacementPolicy === 'Failed' || !!job.spec?.podFailurePolicy;
 }
 
 /** isPodFailed: Failed, or (unless only Failed pods are replaced) deleted before it succeeded. */
-function isPodFailed(p: Pod, job: Job): boolean {
-  if (phase(p) === 'Failed') return true;
+export function isPodFailed(p: Pod, job: Job): boolean {
+  if (podPhase(p) === 'Failed') return true;
   if (onlyReplaceFailedPods(job)) return false;
-  return terminating(p) && phase(p) !== 'Succeeded';
+  return !!p.metadata?.deletionTimestamp && podPhase(p) !== 'Succeeded';
 }
 
-const isReady = (p: Pod) => (p.status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
+/** controller.FilterActivePods: not terminal and not being deleted. */
+export const isActivePod = (p: Pod) => !terminal(p) && !p.metadata?.deletionTimestamp;
+/** controller.CountTerminatingPods: being deleted and not terminal. */
+const isTerminatingPod = (p: Pod) => !!p.metadata?.deletionTimestamp && !terminal(p);
 
 /** pastBackoffLimitOnFailure: with restartPolicy OnFailure, container restarts of active pods count as failures. */
 export function pastBackoffLimitOnFailure(job: Job, pods: readonly Pod[]): boolean {
   if (job.spec?.template?.spec?.restartPolicy !== 'OnFailure') return false;
   let restarts = 0;
   for (const p of pods) {
-    if (phase(p) !== 'Running' && phase(p) !== 'Pending') continue;
+    if (podPhase(p) !== 'Running' && podPhase(p) !== 'Pending') continue;
     for (const cs of [...(p.status?.initContainerStatuses ?? []), ...(p.status?.containerStatuses ?? [])]) restarts += cs.restartCount ?? 0;
   }
   const limit = job.spec?.backoffLimit ?? 6;
   return limit === 0 ? restarts > 0 : restarts >= limit;
 }
 
-/** pastActiveDeadline: activeDeadlineSeconds have passed since status.startTime. */
+/** pastActiveDeadline: activeDeadlineSeconds have passed since status.startTime (never while suspended). */
 export function pastActiveDeadline(job: Job, now: string): boolean {
   const deadline = job.spec?.activeDeadlineSeconds;
   const start = job.status?.startTime;
-  if (deadline === undefined || !start) return false;
+  if (deadline === undefined || !start || job.spec?.suspend === true) return false;
   return Date.parse(now) - Date.parse(start) >= deadline * 1000;
 }
 
-function condition(type: string, reason: string, message: string, now: string): JobCondition {
-  return { type, status: 'True', lastProbeTime: now, lastTransitionTime: now, reason, message };
+export function newCondition(type: string, status: string, reason: string, message: string, now: string): JobCondition {
+  return { type, status, lastProbeTime: now, lastTransitionTime: now, reason, message };
 }
 
-/** Sets (or adds) a condition, keeping lastTransitionTime when the status does not change. */
-function withCondition(conds: JobCondition[], c: JobCondition): JobCondition[] {
-  const i = conds.findIndex((x) => x.type === c.type);
-  if (i < 0) return [...conds, c];
-  const prev = conds[i]!;
-  if (prev.status === c.status && prev.reason === c.reason && prev.message === c.message) return conds;
-  const next = [...conds];
-  next[i] = { ...c, lastTransitionTime: prev.status === c.status ? prev.lastTransitionTime : c.lastTransitionTime };
-  return next;
+/** ensureJobConditionStatus: replaces a condition that differs, appends a new one unless it is False. */
+export function ensureCondition(conds: JobCondition[], type: string, status: string, reason: string, message: string, now: string): { conditions: JobCondition[]; changed: boolean } {
+  const i = conds.findIndex((c) => c.type === type);
+  if (i >= 0) {
+    const c = conds[i]!;
+    if (c.status === status && c.reason === reason && c.message === message) return { conditions: conds, changed: false };
+    const next = [...conds];
+    next[i] = newCondition(type, status, reason, message, now);
+    return { conditions: next, changed: true };
+  }
+  if (status === 'False') return { conditions: conds, changed: false };
+  return { conditions: [...conds, newCondition(type, status, reason, message, now)], changed: true };
 }
 
 /**
- * Active pods to delete first when there are too many (controller.ActivePods ordering):
- * unscheduled before scheduled, pending before running, not ready before ready, newest first.
+ * controller.ActivePods ordering, the pods to delete first: unscheduled before scheduled,
+ * pending before running, not ready before ready, newest first.
  */
 function deletionOrder(a: Pod, b: Pod): number {
-  const rank = (p: Pod) => [p.spec?.nodeName ? 1 : 0, phase(p) === 'Running' ? 1 : 0, isReady(p) ? 1 : 0];
+  const rank = (p: Pod) => [p.spec?.nodeName ? 1 : 0, podPhase(p) === 'Running' ? 1 : 0, isPodReady(p) ? 1 : 0];
   const ra = rank(a);
   const rb = rank(b);
   for (let i = 0; i < ra.length; i++) if (ra[i] !== rb[i]) return ra[i]! - rb[i]!;
   return Date.parse(b.metadata?.creationTimestamp ?? '') - Date.parse(a.metadata?.creationTimestamp ?? '') || 0;
 }
 
-/** One sync of a NonIndexed Job. */
-export function decideJobSync({ job, pods, now }: JobSyncInput): JobSyncDecision {
-  const prev = job.status ?? {};
-  const spec = job.spec ?? {};
-  const events: JobEvent[] = [];
-  const none: JobSyncDecision = { create: 0, delete: [], counted: [], status: prev, events };
-  if (isJobFinished(job)) return none;
+/** getFailJobMessage: the first failed pod a FailJob rule matches. */
+function failJobMessage(job: Job, pods: readonly Pod[]): string | undefined {
+  if (!job.spec?.podFailurePolicy) return undefined;
+  for (const p of pods) {
+    if (!isPodFailed(p, job)) continue;
+    const m = matchPodFailurePolicy(job, p);
+    if (m.action === 'FailJob') return m.message;
+  }
+  return undefined;
+}
 
-  const status: JobStatus = { ...prev, conditions: [...(prev.conditions ?? [])] };
-  const suspended = spec.suspend === true;
+/**
+ * syncJob up to the choice between finishing and manageJob. Undefined when there is nothing to
+ * do: the job finished already, or it is another controller's.
+ */
+export function beginJobSync({ job: shared, pods, now, expectedRmFinalizers = new Set(), backoff }: JobSyncInput): JobSyncCtx | undefined {
+  if (isJobFinished(shared) || managedElsewhere(shared)) return undefined;
+  const job: Job = structuredClone(shared);
+  const status = (job.status ??= {});
+  const uncounted = { succeeded: new Set(status.uncountedTerminatedPods?.succeeded ?? []), failed: new Set(status.uncountedTerminatedPods?.failed ?? []) };
+  status.uncountedTerminatedPods = { succeeded: [...uncounted.succeeded], failed: [...uncounted.failed] };
+  const activePods = pods.filter(isActivePod);
+  const fresh = (p: Pod, set: Set<string>) => hasTrackingFinalizer(p) && !set.has(p.metadata.uid ?? '') && !expectedRmFinalizers.has(p.metadata.uid ?? '');
+  const newSucceeded = pods.filter((p) => fresh(p, uncounted.succeeded) && podPhase(p) === 'Succeeded');
+  const newFailed = pods.filter((p) => fresh(p, uncounted.failed) && isPodFailed(p, job));
+  const notIgnored = newFailed.filter((p) => matchPodFailurePolicy(job, p).countFailed).length;
+  const ctx: JobSyncCtx = {
+    job,
+    pods,
+    activePods,
+    now,
+    succeeded: (status.succeeded ?? 0) + newSucceeded.length + uncounted.succeeded.size,
+    failed: (status.failed ?? 0) + notIgnored + uncounted.failed.size,
+    ready: activePods.filter(isPodReady).length,
+    terminating: pods.filter(isTerminatingPod).length,
+    uncounted,
+    expectedRmFinalizers,
+    backoff: newBackoffRecord(backoff, newSucceeded, newFailed),
+    suspendCondChanged: false,
+    events: [],
+  };
+  const suspended = job.spec?.suspend === true;
   if (!status.startTime && !suspended) status.startTime = now;
 
-  // Count the finished pods that still carry the tracking finalizer, once.
-  const tracked = (p: Pod) => (p.metadata?.finalizers ?? []).includes(jobTrackingFinalizer);
-  const counted: string[] = [];
-  let newSucceeded = 0;
-  let newFailed = 0;
-  let failJobMessage: string | undefined;
-  for (const p of pods) {
-    if (!tracked(p)) continue;
-    if (phase(p) === 'Succeeded') {
-      newSucceeded++;
-      counted.push(p.metadata.name ?? '');
-    } else if (isPodFailed(p, job) && (finished(p) || terminating(p))) {
-      // A failed pod that is still terminating is counted once it has stopped (Failed phase).
-      if (!finished(p) && onlyReplaceFailedPods(job)) continue;
-      const match = matchPodFailurePolicy(job, p);
-      if (match.countFailed) newFailed++;
-      if (match.action === 'FailJob' && failJobMessage === undefined) failJobMessage = match.message;
-      counted.push(p.metadata.name ?? '');
+  const conds = status.conditions ?? [];
+  ctx.finishedCondition = conds.find((c) => c.type === 'SuccessCriteriaMet' && c.status === 'True');
+  if (!ctx.finishedCondition) {
+    const target = conds.find((c) => c.type === 'FailureTarget' && c.status === 'True');
+    const message = target ? undefined : failJobMessage(job, pods);
+    if (target) ctx.finishedCondition = newCondition('Failed', 'True', target.reason ?? '', target.message ?? '', now);
+    else if (message !== undefined) ctx.finishedCondition = newCondition('FailureTarget', 'True', jobReasons.podFailurePolicy, message, now);
+  }
+  if (!ctx.finishedCondition) {
+    const failure = (r: { reason: string; message: string }) => newCondition('FailureTarget', 'True', r.reason, r.message, now);
+    if (ctx.failed > (job.spec?.backoffLimit ?? 6) || pastBackoffLimitOnFailure(job, pods)) ctx.finishedCondition = failure(jobReasons.backoffLimitExceeded);
+    else if (pastActiveDeadline(job, now)) ctx.finishedCondition = failure(jobReasons.deadlineExceeded);
+    else if (job.spec?.activeDeadlineSeconds !== undefined && !suspended && status.startTime) {
+      ctx.deadlineAfterMs = job.spec.activeDeadlineSeconds * 1000 - (Date.parse(now) - Date.parse(status.startTime));
     }
   }
-  const succeeded = (prev.succeeded ?? 0) + newSucceeded;
-  const failed = (prev.failed ?? 0) + newFailed;
-  const active = pods.filter((p) => !finished(p) && !terminating(p));
-  const terminatingCount = pods.filter((p) => terminating(p) && !finished(p)).length;
-  status.succeeded = succeeded;
-  status.failed = failed;
-  status.terminating = terminatingCount;
+  return ctx;
+}
 
-  // The interim conditions already set: the job is finishing, only waiting for its pods to stop.
-  let finishing = status.conditions!.find((c) => (c.type === 'FailureTarget' || c.type === 'SuccessCriteriaMet') && c.status === 'True');
-  if (!finishing) {
-    let failure: { reason: string; message: string } | undefined;
-    if (failJobMessage !== undefined) failure = { reason: jobReasons.podFailurePolicy, message: failJobMessage };
-    else if (failed > (spec.backoffLimit ?? 6) || pastBackoffLimitOnFailure(job, pods)) failure = jobReasons.backoffLimitExceeded;
-    else if (pastActiveDeadline(job, now)) failure = jobReasons.deadlineExceeded;
-    if (failure) {
-      finishing = condition('FailureTarget', failure.reason, failure.message, now);
-    } else {
-      const complete = spec.completions !== undefined ? succeeded >= spec.completions : succeeded > 0 && active.length === 0;
-      if (complete) finishing = condition('SuccessCriteriaMet', jobReasons.completionsReached.reason, jobReasons.completionsReached.message, now);
-    }
-    if (finishing) status.conditions = withCondition(status.conditions!, finishing);
+/** What manageJob does this sync: at most one of creating and deleting. */
+export type ManagePlan =
+  | { action: 'none' }
+  | { action: 'create'; count: number }
+  /** The back-off after failures has not passed: sync again then. */
+  | { action: 'wait'; afterMs: number }
+  /** Remove the tracking finalizer, then delete (deleteJobPods): excess pods, or all when suspended. */
+  | { action: 'delete'; pods: Pod[] };
+
+/** manageJob's decision (called only with expectations satisfied and the job not being deleted). */
+export function manageJobPlan(ctx: JobSyncCtx, backoffBaseMs?: number, backoffMaxMs?: number): ManagePlan {
+  const { job, activePods } = ctx;
+  const active = activePods.length;
+  if (job.spec?.suspend === true) return active > 0 ? { action: 'delete', pods: [...activePods].sort(deletionOrder) } : { action: 'none' };
+  const parallelism = job.spec?.parallelism ?? 1;
+  const completions = job.spec?.completions;
+  let wantActive: number;
+  if (completions === undefined) wantActive = ctx.succeeded > 0 ? active : parallelism;
+  else wantActive = Math.max(0, Math.min(completions - ctx.succeeded, parallelism));
+  const excess = active - wantActive;
+  if (excess > 0) return { action: 'delete', pods: [...activePods].sort(deletionOrder).slice(0, excess) };
+  const terminating = onlyReplaceFailedPods(job) ? ctx.terminating : 0;
+  const diff = wantActive - terminating - active;
+  if (diff <= 0) return { action: 'none' };
+  const wait = backoffRemainingMs(ctx.backoff, Date.parse(ctx.now), backoffBaseMs, backoffMaxMs);
+  if (wait > 0) return { action: 'wait', afterMs: wait };
+  return { action: 'create', count: Math.min(diff, 500) };
+}
+
+/**
+ * After manageJob (or in its place, when it was not called): `active` is what runs now. The job
+ * met its completions, or the Suspended condition follows spec.suspend (with its events; a resumed
+ * job's startTime restarts the deadline).
+ */
+export function afterManage(ctx: JobSyncCtx, active: number, manageJobCalled: boolean): void {
+  const { job, now } = ctx;
+  const completions = job.spec?.completions;
+  const complete = completions === undefined ? ctx.succeeded > 0 && active === 0 : ctx.succeeded >= completions && active === 0;
+  if (complete) {
+    ctx.finishedCondition = newCondition('SuccessCriteriaMet', 'True', jobReasons.completionsReached.reason, jobReasons.completionsReached.message, now);
+    return;
   }
-
-  let create = 0;
-  let toDelete: Pod[] = [];
-  if (finishing) {
-    // Finishing: every active pod goes; the terminal condition waits until none is left.
-    toDelete = active;
-    const stillRunning = active.length + terminatingCount;
-    if (stillRunning === 0) {
-      if (finishing.type === 'FailureTarget') {
-        status.conditions = withCondition(status.conditions!, condition('Failed', finishing.reason ?? '', finishing.message ?? '', now));
-        events.push({ type: 'Warning', reason: finishing.reason ?? '', message: finishing.message ?? '' });
-      } else {
-        status.conditions = withCondition(status.conditions!, condition('Complete', finishing.reason ?? '', finishing.message ?? '', now));
-        status.completionTime = now;
-        events.push({ type: 'Normal', reason: 'Completed', message: 'Job completed' });
-      }
+  if (!manageJobCalled) return;
+  const status = job.status!;
+  if (job.spec?.suspend === true) {
+    const r = ensureCondition(status.conditions ?? [], 'Suspended', 'True', jobReasons.suspended.reason, jobReasons.suspended.message, now);
+    status.conditions = r.conditions;
+    if (r.changed) {
+      ctx.suspendCondChanged = true;
+      ctx.events.push({ type: 'Normal', reason: 'Suspended', message: jobReasons.suspended.message });
     }
-  } else if (suspended) {
-    toDelete = active;
-    status.conditions = withCondition(status.conditions!, condition('Suspended', jobReasons.suspended.reason, jobReasons.suspended.message, now));
-    if (!isTrue(prev.conditions, 'Suspended')) events.push({ type: 'Normal', reason: 'Suspended', message: jobReasons.suspended.message });
   } else {
-    if (isTrue(prev.conditions, 'Suspended')) {
-      status.conditions = withCondition(status.conditions!, { ...condition('Suspended', jobReasons.resumed.reason, jobReasons.resumed.message, now), status: 'False' });
-      events.push({ type: 'Normal', reason: 'Resumed', message: jobReasons.resumed.message });
-    }
-    // manageJob: how many should be active now.
-    const parallelism = spec.parallelism ?? 1;
-    let wantActive: number;
-    if (spec.completions === undefined) wantActive = succeeded > 0 ? active.length : parallelism;
-    else wantActive = Math.max(0, Math.min(spec.completions - succeeded, parallelism));
-    const excess = active.length - wantActive;
-    if (excess > 0) toDelete = [...active].sort(deletionOrder).slice(0, excess);
-    else {
-      let diff = wantActive - active.length;
-      if (onlyReplaceFailedPods(job)) diff -= terminatingCount;
-      create = Math.max(0, diff);
+    const r = ensureCondition(status.conditions ?? [], 'Suspended', 'False', jobReasons.resumed.reason, jobReasons.resumed.message, now);
+    status.conditions = r.conditions;
+    if (r.changed) {
+      ctx.suspendCondChanged = true;
+      ctx.events.push({ type: 'Normal', reason: 'Resumed', message: jobReasons.resumed.message });
+      status.startTime = now;
     }
   }
-
-  const remainingActive = active.length - toDelete.length;
-  status.active = remainingActive + create;
-  status.ready = active.filter((p) => isReady(p) && !toDelete.includes(p)).length;
-  // The pods being deleted now are terminating from the next observation on.
-  status.terminating = terminatingCount + toDelete.length;
-  if (isTrue(status.conditions, 'Complete') || isTrue(status.conditions, 'Failed')) {
-    status.active = 0;
-    status.ready = 0;
-    status.terminating = 0;
-  }
-  if (status.conditions!.length === 0) delete status.conditions;
-  return { create, delete: toDelete.map((p) => p.metadata.name ?? ''), counted, status, events };
 }
 
 /**
@@ -246,12 +291,14 @@ export function podFromJobTemplate(job: Job): Pod {
     controller: true,
     blockOwnerDeletion: true,
   };
+  const finalizers = [...(t.metadata?.finalizers ?? [])];
+  if (!finalizers.includes(jobTrackingFinalizer)) finalizers.push(jobTrackingFinalizer);
   const meta: Pod['metadata'] = {
     generateName: `${job.metadata.name ?? ''}-`,
     namespace: job.metadata.namespace,
     labels: { ...(t.metadata?.labels ?? {}) },
     ownerReferences: [owner],
-    finalizers: [...(t.metadata?.finalizers ?? []), jobTrackingFinalizer],
+    finalizers,
   };
   if (t.metadata?.annotations) meta.annotations = { ...t.metadata.annotations };
   return { apiVersion: 'v1', kind: 'Pod', metadata: meta, spec: structuredClone(t.spec ?? { containers: [] }) };

@@ -5,7 +5,8 @@
 // (src/client/loopback.ts), each with its own identity and User-Agent, so what they write is
 // recorded as upstream's components' writes are (the scheduler as system:kube-scheduler). Order:
 // quota and namespace controllers, the garbage collector, the `default` ServiceAccount of every
-// namespace that exists now, the StatefulSet and DaemonSet controllers, then the scheduler.
+// namespace that exists now, the workload controllers (Job, CronJob, StatefulSet, DaemonSet),
+// then the scheduler.
 
 import type { FeatureGates } from '../api/featuregates.js';
 import { defaultFeatureGates } from '../api/featuregates.js';
@@ -13,7 +14,9 @@ import { startApiServer, type ApiServerOptions, type RunningApiServer } from '..
 import { SharedInformerFactory } from '../client/factory.js';
 import { LoopbackClient } from '../client/loopback.js';
 import { componentUserAgent } from '../client/useragent.js';
+import { CronJobController, type CronJobControllerOptions } from '../controllers/cronjob.js';
 import { GarbageCollector } from '../controllers/garbagecollector.js';
+import { JobController, type JobControllerOptions } from '../controllers/job.js';
 import { NamespaceController } from '../controllers/namespace.js';
 import { QuotaController } from '../controllers/quota.js';
 import { SchedulerController, schedulerIdentity } from '../controllers/scheduler.js';
@@ -28,6 +31,10 @@ export interface ServerOptions extends ApiServerOptions {
   quotaResyncSeconds?: number;
   /** Run the scheduler in the server (default true). */
   scheduler?: boolean;
+  /** Job controller settings (tests shorten the batching and the back-off). */
+  jobController?: JobControllerOptions;
+  /** CronJob controller settings (tests inject a clock). */
+  cronJobController?: CronJobControllerOptions;
 }
 
 export interface RunningServer extends RunningApiServer {
@@ -38,6 +45,8 @@ export interface RunningServer extends RunningApiServer {
   daemonSets: DaemonSetController;
   /** The scheduler, unless started with `scheduler: false`. */
   scheduler?: SchedulerController;
+  jobs: JobController;
+  cronJobs: CronJobController;
 }
 
 /** A kube-controller-manager controller's loopback identity (its service account, as upstream's --use-service-account-credentials). */
@@ -58,6 +67,8 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const garbageCollector = new GarbageCollector(new LoopbackClient(api, controllerIdentity('generic-garbage-collector')), informers);
   const statefulSets = new StatefulSetController(new LoopbackClient(api, controllerIdentity(statefulSetControllerName)), informers);
   const daemonSets = new DaemonSetController(new LoopbackClient(api, controllerIdentity(daemonSetControllerName)), informers);
+  const jobs = new JobController(new LoopbackClient(api, controllerIdentity('job-controller')), informers, opts.jobController);
+  const cronJobs = new CronJobController(new LoopbackClient(api, controllerIdentity('cronjob-controller')), informers, opts.cronJobController);
   let scheduler: SchedulerController | undefined;
   try {
     await quota.start();
@@ -67,6 +78,8 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     // Every namespace that exists now gets its `default` ServiceAccount before the first pod.
     await serviceAccounts.start();
     await serviceAccounts.idle();
+    await jobs.start();
+    await cronJobs.start();
     await statefulSets.start();
     await daemonSets.start();
     if (opts.scheduler ?? true) {
@@ -85,7 +98,11 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     statefulSets,
     daemonSets,
     scheduler,
+    jobs,
+    cronJobs,
     async close() {
+      await cronJobs.stop();
+      await jobs.stop();
       await scheduler?.stop();
       quota.stop();
       namespaces.stop();

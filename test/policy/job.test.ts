@@ -6,7 +6,10 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Job, JobStatus, Pod } from '../../src/api/types.js';
-import { decideJobSync, jobTrackingFinalizer, podFromJobTemplate, type JobSyncDecision } from '../../src/policy/job.js';
+import { afterManage, beginJobSync, jobTrackingFinalizer, podFromJobTemplate } from '../../src/policy/job.js';
+import { backoffRemainingMs } from '../../src/policy/jobbackoff.js';
+import { settleJobStatus, trackJobStatus } from '../../src/policy/jobstatus.js';
+import { decideJobSync, type JobSyncDecision } from '../../src/policy/jobsync.js';
 import { matchPodFailurePolicy } from '../../src/policy/podfailurepolicy.js';
 
 const now = '2026-01-01T00:10:00Z';
@@ -29,7 +32,7 @@ function pod(phase: string, extra: { exitCode?: number; ready?: boolean; deletin
   return {
     apiVersion: 'v1',
     kind: 'Pod',
-    metadata: { name, namespace: 'default', finalizers: extra.counted ? [] : [jobTrackingFinalizer], ...(extra.deleting ? { deletionTimestamp: now } : {}), creationTimestamp: started },
+    metadata: { name, namespace: 'default', uid: `uid-${name}`, finalizers: extra.counted ? [] : [jobTrackingFinalizer], ...(extra.deleting ? { deletionTimestamp: now } : {}), creationTimestamp: started },
     spec: { containers: [{ name: 'main', image: 'busybox' }] },
     status: {
       phase,
@@ -62,11 +65,11 @@ describe('decideJobSync', () => {
         assert.deepEqual([cond(d, 'Complete')?.status, cond(d, 'Complete')?.reason, cond(d, 'Complete')?.message], ['True', 'CompletionsReached', 'Reached expected number of succeeded pods']);
         assert.equal(d.status.completionTime, now);
         assert.equal(d.status.succeeded, 1);
-        assert.equal(d.counted.length, 1);
+        assert.equal(d.removeFinalizer.length, 1);
         assert.deepEqual(d.events, [{ type: 'Normal', reason: 'Completed', message: 'Job completed' }]);
       },
     },
-    { name: 'a finished pod already counted is not counted again', job: job({ completions: 2 }, { succeeded: 1 }), pods: [pod('Succeeded', { exitCode: 0, counted: true })], check: (d) => { assert.equal(d.status.succeeded, 1); assert.equal(d.counted.length, 0); assert.equal(d.create, 1); } },
+    { name: 'a finished pod already counted is not counted again', job: job({ completions: 2 }, { succeeded: 1 }), pods: [pod('Succeeded', { exitCode: 0, counted: true })], check: (d) => { assert.equal(d.status.succeeded, 1); assert.equal(d.removeFinalizer.length, 0); assert.equal(d.create, 1); } },
     { name: 'a failure under backoffLimit is replaced', job: job({ backoffLimit: 2 }, { failed: 1 }), pods: [pod('Failed', { exitCode: 1 })], check: (d) => { assert.equal(d.status.failed, 2); assert.equal(d.create, 1); assert.equal(cond(d, 'FailureTarget'), undefined); } },
     {
       name: 'failures beyond backoffLimit: FailureTarget and Failed with BackoffLimitExceeded',
@@ -93,17 +96,105 @@ describe('decideJobSync', () => {
         assert.equal(cond(d, 'FailureTarget')?.message, f?.message);
       },
     },
-    { name: 'podFailurePolicy Ignore: the failure is not counted and the pod is replaced', job: job({ podFailurePolicy: { rules: [{ action: 'Ignore', onPodConditions: [{ type: 'DisruptionTarget', status: 'True' }] }] }, podReplacementPolicy: 'Failed' }), pods: [pod('Failed', { exitCode: 143, conditions: [{ type: 'DisruptionTarget', status: 'True' }] })], check: (d) => { assert.equal(d.status.failed, 0); assert.equal(d.counted.length, 1); assert.equal(d.create, 1); } },
+    { name: 'podFailurePolicy Ignore: the failure is not counted and the pod is replaced', job: job({ podFailurePolicy: { rules: [{ action: 'Ignore', onPodConditions: [{ type: 'DisruptionTarget', status: 'True' }] }] }, podReplacementPolicy: 'Failed' }), pods: [pod('Failed', { exitCode: 143, conditions: [{ type: 'DisruptionTarget', status: 'True' }] })], check: (d) => { assert.equal(d.status.failed, undefined); assert.equal(d.removeFinalizer.length, 1); assert.equal(d.create, 1); } },
     { name: 'podFailurePolicy Count: counted against backoffLimit as usual', job: job({ backoffLimit: 0, podFailurePolicy: { rules: [{ action: 'Count', onExitCodes: { operator: 'In', values: [42] } }] }, podReplacementPolicy: 'Failed' }), pods: [pod('Failed', { exitCode: 42 })], check: (d) => { assert.equal(d.status.failed, 1); assert.equal(cond(d, 'Failed')?.reason, 'BackoffLimitExceeded'); } },
     { name: 'activeDeadlineSeconds passed: DeadlineExceeded, running pods deleted, Failed waits for them', job: job({ activeDeadlineSeconds: 60 }), pods: [pod('Running')], check: (d) => { assert.deepEqual([cond(d, 'FailureTarget')?.reason, cond(d, 'FailureTarget')?.message], ['DeadlineExceeded', 'Job was active longer than specified deadline']); assert.equal(cond(d, 'Failed'), undefined); assert.equal(d.delete.length, 1); } },
     { name: 'after FailureTarget, Failed once the last pod has stopped', job: job({ activeDeadlineSeconds: 60 }, { conditions: [{ type: 'FailureTarget', status: 'True', reason: 'DeadlineExceeded', message: 'Job was active longer than specified deadline' }] }), pods: [pod('Failed', { exitCode: 143 })], check: (d) => { assert.equal(cond(d, 'Failed')?.reason, 'DeadlineExceeded'); assert.equal(d.create, 0); assert.deepEqual(d.events, [{ type: 'Warning', reason: 'DeadlineExceeded', message: 'Job was active longer than specified deadline' }]); } },
     { name: 'a deadline not yet reached changes nothing', job: job({ activeDeadlineSeconds: 6000 }), pods: [pod('Running')], check: (d) => { assert.equal(d.status.conditions, undefined); assert.equal(d.create, 0); } },
     { name: 'suspended: active pods deleted, Suspended condition', job: job({ suspend: true }), pods: [pod('Running')], check: (d) => { assert.deepEqual([cond(d, 'Suspended')?.reason, cond(d, 'Suspended')?.message], ['JobSuspended', 'Job suspended']); assert.equal(d.delete.length, 1); assert.equal(d.create, 0); } },
     { name: 'podReplacementPolicy Failed: a terminating pod is not replaced yet', job: job({ podReplacementPolicy: 'Failed' }), pods: [pod('Running', { deleting: true })], check: (d) => { assert.equal(d.create, 0); assert.equal(d.status.terminating, 1); } },
-    { name: 'TerminatingOrFailed: a terminating pod counts as failed and is replaced', job: job({ podReplacementPolicy: 'TerminatingOrFailed' }), pods: [pod('Running', { deleting: true })], check: (d) => { assert.equal(d.status.failed, 1); assert.equal(d.create, 1); } },
+    { name: 'TerminatingOrFailed: a terminating pod counts as failed, and is replaced after the 10 s back-off from its deletion', job: job({ podReplacementPolicy: 'TerminatingOrFailed' }), pods: [pod('Running', { deleting: true })], check: (d) => { assert.equal(d.status.failed, 1); assert.equal(d.create, 0); assert.equal(d.requeueAfterMs, 10_000); } },
     { name: 'a finished job is left alone', job: job({}, { conditions: [{ type: 'Complete', status: 'True' }] }), pods: [pod('Running')], check: (d) => { assert.equal(d.create, 0); assert.deepEqual(d.delete, []); } },
   ];
   for (const r of rows) test(r.name, () => r.check(decideJobSync({ job: r.job, pods: r.pods, now })));
+});
+
+describe('counting through uncountedTerminatedPods (trackJobStatusAndRemoveFinalizers), step by step', () => {
+  const ok = () => pod('Succeeded', { exitCode: 0 });
+  test('first write: the uid goes to uncountedTerminatedPods with the interim condition; the count waits for the finalizer', () => {
+    const p = ok();
+    const ctx = beginJobSync({ job: job(), pods: [p], now })!;
+    afterManage(ctx, 0, true);
+    const t = trackJobStatus(ctx, 0, false);
+    assert.equal(t.needsFlush, true);
+    assert.deepEqual(ctx.job.status?.uncountedTerminatedPods, { succeeded: [p.metadata.uid] });
+    assert.equal(ctx.job.status?.succeeded, undefined);
+    assert.deepEqual(ctx.job.status?.conditions?.map((c) => c.type), ['SuccessCriteriaMet']);
+    assert.deepEqual(t.podsToRemoveFinalizer.map((x) => x.metadata.name), [p.metadata.name]);
+    // The removal failed: the uid stays uncounted, the job not Complete.
+    const s = settleJobStatus(ctx, t.uidsWithFinalizer);
+    assert.equal(s.finished, false);
+    assert.equal(ctx.job.status?.succeeded, undefined);
+  });
+  const rows: { name: string; job: Job; pods: Pod[]; check: (d: JobSyncDecision) => void }[] = [
+    {
+      name: 'a uid already uncounted whose pod still has the finalizer (a crash after the first write) is not added twice',
+      job: job({ completions: 3 }, { uncountedTerminatedPods: { succeeded: ['uid-pre'] } }),
+      pods: [{ ...ok(), metadata: { ...ok().metadata, name: 'pre', uid: 'uid-pre' } }],
+      check: (d) => { assert.equal(d.status.succeeded, 1); assert.deepEqual(d.status.uncountedTerminatedPods, {}); assert.equal(d.create, 1); },
+    },
+    {
+      name: 'an uncounted uid whose pod is gone is counted',
+      job: job({ completions: 2 }, { succeeded: 1, uncountedTerminatedPods: { failed: ['uid-gone'] } }), pods: [],
+      check: (d) => { assert.equal(d.status.failed, 1); assert.equal(d.status.succeeded, 1); },
+    },
+    {
+      name: 'FailJob with another pod still running: FailureTarget now, the running pod deleted and counted failed, Failed waits for it to stop',
+      job: job({ parallelism: 2, completions: 2, podFailurePolicy: { rules: [oomRule] }, podReplacementPolicy: 'Failed' }),
+      pods: [pod('Failed', { exitCode: 137 }), pod('Running')],
+      check: (d) => {
+        assert.equal(cond(d, 'FailureTarget')?.reason, 'PodFailurePolicy');
+        assert.equal(cond(d, 'Failed'), undefined);
+        assert.equal(d.delete.length, 1);
+        assert.equal(d.status.failed, 2);
+        assert.equal(d.status.terminating, 1);
+        assert.deepEqual(d.events, []);
+      },
+    },
+    {
+      name: 'a pod succeeding after the completions were met: SuccessCriteriaMet kept, Complete with TooManySucceededPods',
+      job: job({ completions: 1 }, { succeeded: 1, conditions: [{ type: 'SuccessCriteriaMet', status: 'True', reason: 'CompletionsReached', message: 'Reached expected number of succeeded pods' }] }),
+      pods: [ok()],
+      check: (d) => { assert.equal(cond(d, 'Complete')?.status, 'True'); assert.deepEqual(d.events.map((e) => e.reason), ['TooManySucceededPods', 'Completed']); },
+    },
+    {
+      name: 'a second failure within the back-off: no pod yet, sync again when 20 s have passed since the last failure',
+      job: job({ backoffLimit: 6 }, { failed: 1 }),
+      pods: [{ ...pod('Failed', { exitCode: 1 }), status: { phase: 'Failed', containerStatuses: [{ name: 'main', ready: false, restartCount: 0, image: 'busybox', imageID: '', state: { terminated: { exitCode: 1, finishedAt: '2026-01-01T00:09:55Z' } } }] } }],
+      check: (d) => { assert.equal(d.create, 0); assert.equal(d.requeueAfterMs, 5_000); assert.deepEqual(d.backoff, { failuresAfterLastSuccess: 1, lastFailureTime: Date.parse('2026-01-01T00:09:55Z') }); },
+    },
+    {
+      name: 'a suspended job resumed: Suspended False with JobResumed, startTime restarts',
+      job: job({ suspend: false }, { conditions: [{ type: 'Suspended', status: 'True', reason: 'JobSuspended', message: 'Job suspended' }] }), pods: [],
+      check: (d) => { assert.deepEqual([cond(d, 'Suspended')?.status, cond(d, 'Suspended')?.reason], ['False', 'JobResumed']); assert.equal(d.status.startTime, now); assert.equal(d.create, 1); assert.equal(d.events[0]?.reason, 'Resumed'); },
+    },
+    {
+      name: 'spec.managedBy another controller: left alone',
+      job: job({ managedBy: 'example.com/other' }, { startTime: undefined }), pods: [],
+      check: (d) => { assert.equal(d.create, 0); assert.equal(d.status.startTime, undefined); },
+    },
+    {
+      name: 'activeDeadlineSeconds not reached: sync again at the deadline',
+      job: job({ activeDeadlineSeconds: 660 }), pods: [pod('Running')],
+      check: (d) => assert.equal(d.requeueAfterMs, 60_000),
+    },
+  ];
+  for (const r of rows) test(r.name, () => r.check(decideJobSync({ job: r.job, pods: r.pods, now })));
+});
+
+describe('backoffRemainingMs (getRemainingTimeForFailuresCount): 10 s doubled per failure after the first, capped at 10 min', () => {
+  const t0 = Date.parse(now);
+  const rows: { failures: number; elapsedMs: number; want: number }[] = [
+    { failures: 0, elapsedMs: 0, want: 0 },
+    { failures: 1, elapsedMs: 0, want: 10_000 },
+    { failures: 1, elapsedMs: 4_000, want: 6_000 },
+    { failures: 2, elapsedMs: 0, want: 20_000 },
+    { failures: 3, elapsedMs: 0, want: 40_000 },
+    { failures: 7, elapsedMs: 0, want: 600_000 },
+    { failures: 20, elapsedMs: 0, want: 600_000 },
+    { failures: 2, elapsedMs: 30_000, want: 0 },
+  ];
+  for (const r of rows) test(`${r.failures} failures, ${r.elapsedMs} ms ago → ${r.want} ms`, () => assert.equal(backoffRemainingMs({ failuresAfterLastSuccess: r.failures, lastFailureTime: t0 - r.elapsedMs }, t0), r.want));
 });
 
 describe('matchPodFailurePolicy', () => {
