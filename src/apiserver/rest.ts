@@ -465,6 +465,7 @@ export class Api {
     obj.metadata.generation = 1;
     const strat = this.strategy(def);
     const prepared = strat.create ? await strat.create(obj, req, this, batch) : { obj };
+    omitEmptyMetadata(prepared.obj);
     if (this.trackWrite) prepared.obj = this.trackWrite(def, undefined, prepared.obj, req);
     return { key: storageKey(def, namespace, prepared.obj.metadata?.name ?? name), name, obj: prepared.obj, writes: prepared.writes ?? [] };
   }
@@ -523,6 +524,7 @@ export class Api {
       }
       const strat = this.strategy(def);
       const prepared = strat.update ? await strat.update(obj, old, req, this, subresource) : { obj };
+      omitEmptyMetadata(prepared.obj);
       if (this.trackWrite && subresource !== 'delete') prepared.obj = this.trackWrite(def, old, prepared.obj, req, subresource);
       // A dry run answers with the revision it was computed against; nothing is written.
       if (req.dryRun) return { ...prepared.obj, metadata: { ...prepared.obj.metadata, resourceVersion: String(kv.modRevision) } };
@@ -624,3 +626,15 @@ export function checkPreconditions(def: ResourceDef, name: string, obj: KubeObje
   }
 }
 
+/**
+ * ObjectMeta's lists and maps are `omitempty` in Go: an empty one is never stored or returned
+ * (`finalizers: []` after a patch removed the last finalizer comes back without the field).
+ */
+function omitEmptyMetadata(obj: KubeObject): void {
+  const m = obj.metadata as Record<string, unknown> | undefined;
+  if (!m) return;
+  for (const k of ['finalizers', 'ownerReferences', 'labels', 'annotations']) {
+    const v = m[k];
+    if (v !== null && typeof v === 'object' && (Array.isArray(v) ? v.length === 0 : Object.keys(v).length === 0)) delete m[k];
+  }
+}

@@ -72,6 +72,16 @@ describe('configuration objects over HTTP', () => {
     assert.equal(ok.status, 200, ok.text);
   });
 
+  it('empty metadata lists and maps are omitted, as Go\'s omitempty drops them (the last finalizer removed leaves no finalizers field)', async () => {
+    const r = await c.request('POST', '/api/v1/namespaces/default/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'omit', labels: {}, annotations: {}, ownerReferences: [], finalizers: ['example.com/hold'] } });
+    assert.equal(r.status, 201, r.text);
+    assert.deepEqual(Object.keys(r.json().metadata).filter((k) => ['labels', 'annotations', 'ownerReferences', 'finalizers'].includes(k)), ['finalizers']);
+    const p = await c.request('PATCH', '/api/v1/namespaces/default/configmaps/omit', { metadata: { finalizers: [] } }, { 'Content-Type': 'application/merge-patch+json' });
+    assert.equal(p.status, 200, p.text);
+    assert.equal('finalizers' in p.json().metadata, false, p.text);
+    assert.equal('finalizers' in (await c.request('GET', '/api/v1/namespaces/default/configmaps/omit')).json().metadata, false);
+  });
+
   it('more than 1 MiB of data is refused', async () => {
     const cm = await c.request('POST', '/api/v1/namespaces/default/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'big' }, data: { a: 'x'.repeat(1024 * 1024 + 1) } });
     assert.equal(cm.status, 422);
