@@ -271,10 +271,11 @@ describe('watch: bookmarks and resourceVersion answers', () => {
         assert.deepEqual(
           r.events.map((e) => [e.type, e.object.metadata.name ?? '', e.object.metadata.resourceVersion, e.object.metadata.annotations]),
           [
-            ['ADDED', 'i1', String(listRV - 1), {}],
-            ['ADDED', 'i2', String(listRV), {}],
+            // The leases are created with `annotations: {}`, which is omitted as Go omits it.
+            ['ADDED', 'i1', String(listRV - 1), undefined],
+            ['ADDED', 'i2', String(listRV), undefined],
             ['BOOKMARK', '', String(listRV), { 'k8s.io/initial-events-end': 'true' }],
-            ['ADDED', 'live', live || String(listRV + 1), {}],
+            ['ADDED', 'live', live || String(listRV + 1), undefined],
           ],
         );
       },
