@@ -199,6 +199,48 @@ describe('apps/v1 over HTTP', () => {
     assert.match(changed.json().message, /^ControllerRevision\.apps "r1" is invalid: data: Invalid value: .*: field is immutable$/);
   });
 
+  it('scale subresource: GET is the autoscaling/v1 Scale with the selector as a label query', async () => {
+    const r = await admin.request('GET', `${apps}/deployments/web/scale`);
+    assert.equal(r.status, 200, r.text);
+    const sc = r.json();
+    assert.deepEqual([sc.apiVersion, sc.kind, sc.metadata.name, sc.spec, sc.status], ['autoscaling/v1', 'Scale', 'web', { replicas: 3 }, { replicas: 3, selector: 'app=web' }]);
+    const d = (await admin.request('GET', `${apps}/deployments/web`)).json();
+    assert.deepEqual([sc.metadata.uid, sc.metadata.resourceVersion], [d.metadata.uid, d.metadata.resourceVersion]);
+  });
+
+  const scaleWrites: { name: string; method: string; body: unknown; headers?: Record<string, string>; replicas: number }[] = [
+    { name: 'a merge patch (kubectl scale)', method: 'PATCH', body: { spec: { replicas: 5 } }, headers: mergePatch, replicas: 5 },
+    { name: 'a strategic merge patch', method: 'PATCH', body: { spec: { replicas: 4 } }, headers: strategicPatch, replicas: 4 },
+    { name: 'a JSON patch', method: 'PATCH', body: [{ op: 'replace', path: '/spec/replicas', value: 2 }], headers: { 'Content-Type': 'application/json-patch+json' }, replicas: 2 },
+    { name: 'a PUT of the Scale without resourceVersion', method: 'PUT', body: { apiVersion: 'autoscaling/v1', kind: 'Scale', metadata: { name: 'web' }, spec: { replicas: 3 } }, replicas: 3 },
+  ];
+  for (const w of scaleWrites) {
+    it(`scale subresource: ${w.name} sets spec.replicas through the Deployment's strategy`, async () => {
+      const before = (await admin.request('GET', `${apps}/deployments/web`)).json();
+      const r = await admin.request(w.method, `${apps}/deployments/web/scale`, w.body, w.headers);
+      assert.equal(r.status, 200, r.text);
+      assert.deepEqual([r.json().kind, r.json().spec.replicas], ['Scale', w.replicas]);
+      const after = (await admin.request('GET', `${apps}/deployments/web`)).json();
+      assert.deepEqual([after.spec.replicas, after.metadata.generation], [w.replicas, before.metadata.generation + 1]);
+      assert.equal(r.json().metadata.resourceVersion, after.metadata.resourceVersion);
+    });
+  }
+
+  it('scale subresource: negative replicas are 422 for the Scale, a stale resourceVersion 409, a missing object 404', async () => {
+    const neg = await admin.request('PATCH', `${apps}/replicasets/rs/scale`, { spec: { replicas: -1 } }, mergePatch);
+    assert.equal(neg.status, 422, neg.text);
+    assert.equal(neg.json().message, 'Scale.autoscaling "rs" is invalid: spec.replicas: Invalid value: -1: must be greater than or equal to 0');
+    const stale = await admin.request('PUT', `${apps}/statefulsets/db/scale`, { apiVersion: 'autoscaling/v1', kind: 'Scale', metadata: { name: 'db', resourceVersion: '1' }, spec: { replicas: 3 } });
+    assert.equal(stale.status, 409, stale.text);
+    const ok = await admin.request('PUT', `${apps}/statefulsets/db/scale`, { apiVersion: 'autoscaling/v1', kind: 'Scale', metadata: { name: 'db' }, spec: { replicas: 3 } });
+    assert.equal(ok.status, 200, ok.text);
+    assert.equal((await admin.request('GET', `${apps}/statefulsets/db`)).json().spec.replicas, 3);
+    const missing = await admin.request('GET', `${apps}/deployments/nope/scale`);
+    assert.equal(missing.status, 404);
+    assert.equal(missing.json().message, 'deployments.apps "nope" not found');
+    assert.equal((await admin.request('GET', `${apps}/daemonsets/agent/scale`)).status, 404);
+  });
+
   it('count/deployments.apps: the create over the quota is 403 with the quota\'s message', async () => {
     await admin.request('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'q' } });
     const q = await admin.request('POST', '/api/v1/namespaces/q/resourcequotas', { apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'q' }, spec: { hard: { 'count/deployments.apps': '1' } } });
