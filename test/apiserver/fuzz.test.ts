@@ -137,7 +137,7 @@ describe('fuzz: every endpoint, verb and body type answers a client mistake with
 
   it('discovery lists the core resources the fuzzer must cover', () => {
     const served = new Set(endpoints.map((e) => `${e.group}/${e.resource}`));
-    for (const r of ['/pods', '/namespaces', '/nodes', '/resourcequotas', '/limitranges', '/events', '/configmaps', '/secrets', '/serviceaccounts', 'batch/jobs', 'batch/cronjobs', 'coordination.k8s.io/leases', 'scheduling.k8s.io/priorityclasses']) assert.ok(served.has(r), `discovery lacks ${r}`);
+    for (const r of ['/pods', '/namespaces', '/nodes', '/resourcequotas', '/limitranges', '/events', '/configmaps', '/secrets', '/serviceaccounts', 'batch/jobs', 'batch/cronjobs', 'coordination.k8s.io/leases', 'scheduling.k8s.io/priorityclasses', 'apps/deployments', 'apps/replicasets', 'apps/statefulsets', 'apps/daemonsets', 'apps/controllerrevisions']) assert.ok(served.has(r), `discovery lacks ${r}`);
   });
 
   for (const [which, seed] of [['fixed', fixedSeed], ['random', randomSeed]] as const) {

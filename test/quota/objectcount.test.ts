@@ -46,6 +46,11 @@ describe('object-count quota', () => {
     });
     assert.deepEqual(objectCountUsage(quota('q', { 'count/jobs.batch': '5' }), new Map([['batch/jobs', 3]])), { 'count/jobs.batch': '3' });
   });
+  it('the apps/v1 workloads are recounted under count/<r>.apps', () => {
+    const hard = { 'count/deployments.apps': '5', 'count/replicasets.apps': '5', 'count/statefulsets.apps': '5', 'count/daemonsets.apps': '5' };
+    const counts = new Map([['apps/deployments', 1], ['apps/replicasets', 2], ['apps/statefulsets', 3]]);
+    assert.deepEqual(objectCountUsage(quota('q', hard), counts), { 'count/deployments.apps': '1', 'count/replicasets.apps': '2', 'count/statefulsets.apps': '3', 'count/daemonsets.apps': '0' });
+  });
   it('the recount fills every tracked name from the counts', () => {
     const q = quota('q', { configmaps: '5', 'count/serviceaccounts': '3', pods: '1' });
     assert.deepEqual(objectCountUsage(q, new Map([['/configmaps', 2], ['/serviceaccounts', 1]])), { configmaps: '2', 'count/serviceaccounts': '1' });
