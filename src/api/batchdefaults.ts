@@ -9,8 +9,8 @@ import { jobLabels } from './validation/job.js';
 
 const maxInt32 = 2147483647;
 
-/** The pod template's spec with the pod defaults a template gets (not the pod-only admission ones). */
-function defaultTemplate(t: PodTemplateSpec | undefined, opts: PodDefaultingOptions): PodTemplateSpec {
+/** The pod template's spec with the pod defaults a template gets (not the pod-only admission ones); apps/v1 templates share it. */
+export function defaultTemplate(t: PodTemplateSpec | undefined, opts: PodDefaultingOptions): PodTemplateSpec {
   const template: PodTemplateSpec = t && typeof t === 'object' ? t : {};
   if (!template.spec || typeof template.spec !== 'object') return template;
   const userTolerations = template.spec.tolerations;

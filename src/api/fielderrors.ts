@@ -78,8 +78,14 @@ export interface FieldError {
 export { goQuote } from './goquote.js';
 import { goQuote } from './goquote.js';
 
+/** A bad value already written as Go's %#v prints it (a struct, a map, an intstr), printed verbatim. */
+export class GoSyntax {
+  constructor(readonly text: string) {}
+}
+
 /** Go's %v-ish rendering of a bad value, as field.Error.Error() does it (strings as %q). */
 export function formatBadValue(v: unknown): string {
+  if (v instanceof GoSyntax) return v.text;
   if (v === null || v === undefined) return 'null';
   if (typeof v === 'string') return goQuote(v);
   if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') return String(v);

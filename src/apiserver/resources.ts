@@ -104,6 +104,29 @@ export const resources: ResourceDef[] = [
     namespaced: true, verbs: allVerbs, subresources: [{ name: 'status', kind: 'CronJob', verbs: ['get', 'patch', 'update'] }], fields: metaFields,
   },
   {
+    group: 'apps', version: 'v1', resource: 'deployments', kind: 'Deployment', listKind: 'DeploymentList', singular: 'deployment', shortNames: ['deploy'], categories: ['all'],
+    namespaced: true, verbs: allVerbs, subresources: [{ name: 'status', kind: 'Deployment', verbs: ['get', 'patch', 'update'] }],
+    fields: metaFields,
+  },
+  {
+    group: 'apps', version: 'v1', resource: 'replicasets', kind: 'ReplicaSet', listKind: 'ReplicaSetList', singular: 'replicaset', shortNames: ['rs'], categories: ['all'],
+    namespaced: true, verbs: allVerbs, subresources: [{ name: 'status', kind: 'ReplicaSet', verbs: ['get', 'patch', 'update'] }],
+    fields: (o: any) => ({ ...metaFields(o), 'status.replicas': String(o.status?.replicas ?? 0) }),
+  },
+  {
+    group: 'apps', version: 'v1', resource: 'statefulsets', kind: 'StatefulSet', listKind: 'StatefulSetList', singular: 'statefulset', shortNames: ['sts'], categories: ['all'],
+    namespaced: true, verbs: allVerbs, subresources: [{ name: 'status', kind: 'StatefulSet', verbs: ['get', 'patch', 'update'] }],
+    fields: metaFields,
+  },
+  {
+    group: 'apps', version: 'v1', resource: 'daemonsets', kind: 'DaemonSet', listKind: 'DaemonSetList', singular: 'daemonset', shortNames: ['ds'], categories: ['all'],
+    namespaced: true, verbs: allVerbs, subresources: [{ name: 'status', kind: 'DaemonSet', verbs: ['get', 'patch', 'update'] }], fields: metaFields,
+  },
+  {
+    group: 'apps', version: 'v1', resource: 'controllerrevisions', kind: 'ControllerRevision', listKind: 'ControllerRevisionList', singular: 'controllerrevision', shortNames: [], categories: [],
+    namespaced: true, verbs: allVerbs, subresources: [], fields: metaFields,
+  },
+  {
     group: '', version: 'v1', resource: 'events', kind: 'Event', listKind: 'EventList', singular: 'event', shortNames: ['ev'], categories: [],
     namespaced: true, verbs: allVerbs, subresources: [],
     fields: (o: any) => ({

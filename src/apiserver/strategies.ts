@@ -10,6 +10,7 @@ import type { KubeObject, LimitRange, Namespace, Pod, PriorityClass, ResourceQuo
 import { defaultServiceAccountName, podServiceAccountName } from '../admission/serviceaccount.js';
 import { installConfigStrategies } from './configstrategies.js';
 import { installBatchStrategies } from './batchstrategies.js';
+import { installAppsStrategies } from './appsstrategies.js';
 import { validateLimitRange, validateResourceQuota, validateResourceQuotaUpdate } from '../api/validation/index.js';
 import { validateNamespaceLabelsUpdate } from '../podsecurity/index.js';
 import { defaultLimitRangeItem } from '../quota/limitranger.js';
@@ -301,4 +302,5 @@ export function installStrategies(api: Api, podSecurityDefaults: PodSecurityDefa
   api.strategies.set('priorityclasses', priorityClassStrategy);
   installConfigStrategies(api);
   installBatchStrategies(api);
+  installAppsStrategies(api);
 }

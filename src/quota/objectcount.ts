@@ -18,6 +18,10 @@ export const countedResources: readonly { group: string; resource: string }[] = 
   { group: '', resource: 'serviceaccounts' },
   { group: 'batch', resource: 'jobs' },
   { group: 'batch', resource: 'cronjobs' },
+  { group: 'apps', resource: 'deployments' },
+  { group: 'apps', resource: 'replicasets' },
+  { group: 'apps', resource: 'statefulsets' },
+  { group: 'apps', resource: 'daemonsets' },
 ];
 
 /** `count/<resource>` for the core group, `count/<resource>.<group>` otherwise. */

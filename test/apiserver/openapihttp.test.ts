@@ -122,7 +122,7 @@ describe('serving OpenAPI', () => {
       },
     },
     { name: 'a v3 document without a hash is not cached', path: () => '/openapi/v3/api/v1', check: (r) => assert.equal(r.headers['cache-control'], 'no-cache, private') },
-    { name: 'an unknown v3 group-version is a 404 Status', path: () => '/openapi/v3/apis/apps/v1', check: (r) => assert.equal(r.json().reason, 'NotFound') },
+    { name: 'an unknown v3 group-version is a 404 Status', path: () => '/openapi/v3/apis/extensions/v1beta1', check: (r) => assert.equal(r.json().reason, 'NotFound') },
     {
       name: 'the v3 index has an ETag and answers If-None-Match with 304',
       path: () => '/openapi/v3',

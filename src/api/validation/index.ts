@@ -57,3 +57,20 @@ export {
   validateTimeZone,
   jobLabels,
 } from './job.js';
+export {
+  validateDeployment,
+  validateDeploymentUpdate,
+  validateDeploymentStatusUpdate,
+  validateReplicaSet,
+  validateReplicaSetUpdate,
+  validateReplicaSetStatusUpdate,
+  validateStatefulSet,
+  validateStatefulSetUpdate,
+  validateStatefulSetStatusUpdate,
+  validateDaemonSet,
+  validateDaemonSetUpdate,
+  validateDaemonSetStatusUpdate,
+  validateControllerRevision,
+  validateControllerRevisionUpdate,
+  validateScale,
+} from './apps.js';

@@ -12,7 +12,9 @@ describe('schema registry', () => {
     assert.equal(kindSchemaName({ group: 'coordination.k8s.io', version: 'v1', kind: 'Lease' }), 'io.k8s.api.coordination.v1.Lease');
     assert.equal(kindSchemaName({ group: 'policy', version: 'v1', kind: 'Eviction' }), 'io.k8s.api.policy.v1.Eviction');
     assert.equal(kindSchemaName({ group: '', version: 'v1', kind: 'DeleteOptions' }), 'io.k8s.apimachinery.pkg.apis.meta.v1.DeleteOptions');
-    assert.equal(kindSchemaName({ group: 'apps', version: 'v1', kind: 'Deployment' }), undefined);
+    assert.equal(kindSchemaName({ group: 'apps', version: 'v1', kind: 'Deployment' }), 'io.k8s.api.apps.v1.Deployment');
+    assert.equal(kindSchemaName({ group: 'autoscaling', version: 'v1', kind: 'Scale' }), 'io.k8s.api.autoscaling.v1.Scale');
+    assert.equal(kindSchemaName({ group: 'apps', version: 'v1beta1', kind: 'Deployment' }), undefined);
     assert.equal(schemaFor('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta')?.short, 'ObjectMeta');
     assert.equal(schemaFor('io.k8s.apimachinery.pkg.api.resource.Quantity')?.special?.type, 'string');
     assert.equal(schemaFor('io.k8s.apimachinery.pkg.util.intstr.IntOrString')?.special?.format, 'int-or-string');

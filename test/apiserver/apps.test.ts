@@ -1,0 +1,217 @@
+// apps/v1 through the real HTTP API (pkg/registry/apps/*): the defaults a create stores, 422s
+// with upstream's wording, the status subresource, generation, selector immutability, the
+// DaemonSet's template generation and the object-count quota.
+
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { startServer, type RunningServer } from '../../src/server/start.js';
+import { Client } from './client.js';
+
+const apps = '/apis/apps/v1/namespaces/default';
+const template = (labels: Record<string, string> = { app: 'web' }, spec: Record<string, unknown> = {}) => ({
+  metadata: { labels },
+  spec: { containers: [{ name: 'c', image: 'busybox' }], ...spec },
+});
+const workload = (kind: string, name: string, spec: Record<string, unknown> = {}) => ({
+  apiVersion: 'apps/v1',
+  kind,
+  metadata: { name },
+  spec: { selector: { matchLabels: { app: 'web' } }, template: template(), ...spec },
+});
+const mergePatch = { 'Content-Type': 'application/merge-patch+json' };
+const strategicPatch = { 'Content-Type': 'application/strategic-merge-patch+json' };
+
+describe('apps/v1 over HTTP', () => {
+  let s: RunningServer;
+  let dir: string;
+  let admin: Client;
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'bulkhead-apps-'));
+    s = await startServer({ dataDir: join(dir, 'data'), store: 'memory:', port: 0, scheduler: false });
+    admin = new Client(s.url, s.caCert, s.adminToken);
+  });
+  after(async () => {
+    admin?.close();
+    await s?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('a created Deployment is stored defaulted, with the pod template defaults and an empty status', async () => {
+    const r = await admin.request('POST', `${apps}/deployments`, workload('Deployment', 'web'));
+    assert.equal(r.status, 201, r.text);
+    const d = r.json();
+    assert.deepEqual(
+      [d.spec.replicas, d.spec.strategy, d.spec.revisionHistoryLimit, d.spec.progressDeadlineSeconds],
+      [1, { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: '25%', maxSurge: '25%' } }, 10, 600],
+    );
+    const pod = d.spec.template.spec;
+    assert.deepEqual([pod.restartPolicy, pod.dnsPolicy, pod.schedulerName, pod.terminationGracePeriodSeconds], ['Always', 'ClusterFirst', 'default-scheduler', 30]);
+    assert.deepEqual([pod.containers[0].imagePullPolicy, pod.containers[0].terminationMessagePath], ['Always', '/dev/termination-log']);
+    assert.equal(pod.enableServiceLinks, undefined);
+    assert.deepEqual(d.status, {});
+    assert.equal(d.metadata.generation, 1);
+  });
+
+  it('defaults of the other kinds: ReplicaSet, StatefulSet, DaemonSet', async () => {
+    const rs = (await admin.request('POST', `${apps}/replicasets`, workload('ReplicaSet', 'rs'))).json();
+    assert.equal(rs.spec.replicas, 1);
+    const sts = await admin.request('POST', `${apps}/statefulsets`, workload('StatefulSet', 'db', { volumeClaimTemplates: [{ metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } }] }));
+    assert.equal(sts.status, 201, sts.text);
+    const ss = sts.json().spec;
+    assert.deepEqual(
+      [ss.replicas, ss.podManagementPolicy, ss.updateStrategy, ss.revisionHistoryLimit, ss.persistentVolumeClaimRetentionPolicy],
+      [1, 'OrderedReady', { type: 'RollingUpdate', rollingUpdate: { partition: 0 } }, 10, { whenDeleted: 'Retain', whenScaled: 'Retain' }],
+    );
+    assert.deepEqual(
+      [ss.volumeClaimTemplates[0].apiVersion, ss.volumeClaimTemplates[0].kind, ss.volumeClaimTemplates[0].spec.volumeMode, ss.volumeClaimTemplates[0].status],
+      ['v1', 'PersistentVolumeClaim', 'Filesystem', { phase: 'Pending' }],
+    );
+    const ds = (await admin.request('POST', `${apps}/daemonsets`, workload('DaemonSet', 'agent'))).json();
+    assert.deepEqual([ds.spec.updateStrategy, ds.spec.revisionHistoryLimit], [{ type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 1, maxSurge: 0 } }, 10]);
+    assert.equal(ds.metadata.annotations['deprecated.daemonset.template.generation'], '1');
+  });
+
+  const refusals: { name: string; kind?: string; body: unknown; message: string }[] = [
+    {
+      name: 'a selector that does not match the template labels',
+      body: workload('Deployment', 'a', { template: template({ app: 'other' }) }),
+      message: 'Deployment.apps "a" is invalid: spec.template.metadata.labels: Invalid value: map[string]string{"app":"other"}: `selector` does not match template `labels`',
+    },
+    {
+      name: 'no selector: required, and so nothing matches the labels',
+      body: { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'b' }, spec: { template: template() } },
+      message: 'Deployment.apps "b" is invalid: [spec.selector: Required value, spec.template.metadata.labels: Invalid value: map[string]string{"app":"web"}: `selector` does not match template `labels`]',
+    },
+    {
+      name: 'restartPolicy other than Always',
+      body: workload('Deployment', 'c', { template: template({ app: 'web' }, { restartPolicy: 'Never' }) }),
+      message: 'Deployment.apps "c" is invalid: spec.template.spec.restartPolicy: Unsupported value: "Never": supported values: "Always"',
+    },
+    { name: 'negative replicas', body: workload('Deployment', 'd', { replicas: -1 }), message: 'Deployment.apps "d" is invalid: spec.replicas: Invalid value: -1: must be greater than or equal to 0' },
+    {
+      name: 'maxUnavailable and maxSurge both 0',
+      body: workload('Deployment', 'e', { strategy: { rollingUpdate: { maxUnavailable: 0, maxSurge: 0 } } }),
+      message: 'Deployment.apps "e" is invalid: spec.strategy.rollingUpdate.maxUnavailable: Invalid value: intstr.IntOrString{Type:0, IntVal:0, StrVal:""}: may not be 0 when `maxSurge` is 0',
+    },
+    {
+      name: 'a percentage over 100%',
+      body: workload('Deployment', 'f', { strategy: { rollingUpdate: { maxUnavailable: '150%' } } }),
+      message: 'Deployment.apps "f" is invalid: spec.strategy.rollingUpdate.maxUnavailable: Invalid value: intstr.IntOrString{Type:1, IntVal:0, StrVal:"150%"}: must not be greater than 100%',
+    },
+    {
+      name: 'a container without an image (the pod spec rules apply to the template)',
+      kind: 'replicasets',
+      body: workload('ReplicaSet', 'g', { template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'c' }] } } }),
+      message: 'ReplicaSet.apps "g" is invalid: spec.template.spec.containers[0].image: Required value',
+    },
+    {
+      name: 'a StatefulSet name that is not a DNS label',
+      kind: 'statefulsets',
+      body: workload('StatefulSet', 'db.x'),
+      message: 'StatefulSet.apps "db.x" is invalid: metadata.name: Invalid value: "db.x": must not contain dots',
+    },
+    {
+      name: 'a DaemonSet with maxSurge and maxUnavailable both set',
+      kind: 'daemonsets',
+      body: workload('DaemonSet', 'h', { updateStrategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 1, maxSurge: 1 } } }),
+      message: 'DaemonSet.apps "h" is invalid: spec.updateStrategy.rollingUpdate.maxSurge: Invalid value: intstr.IntOrString{Type:0, IntVal:1, StrVal:""}: may not be set when maxUnavailable is non-zero',
+    },
+  ];
+  for (const r of refusals) {
+    it(`422: ${r.name}`, async () => {
+      const res = await admin.request('POST', `${apps}/${r.kind ?? 'deployments'}`, r.body);
+      assert.equal(res.status, 422, res.text);
+      assert.equal(res.json().message, r.message);
+      assert.equal(res.json().details.group, 'apps');
+    });
+  }
+
+  it('spec writes keep status and bump generation; annotations bump a Deployment\'s too; the selector is immutable', async () => {
+    const scaled = await admin.request('PATCH', `${apps}/deployments/web`, { spec: { replicas: 3 }, status: { replicas: 9 } }, mergePatch);
+    assert.equal(scaled.status, 200, scaled.text);
+    assert.deepEqual([scaled.json().spec.replicas, scaled.json().metadata.generation, scaled.json().status], [3, 2, {}]);
+    const annotated = await admin.request('PATCH', `${apps}/deployments/web`, { metadata: { annotations: { note: 'x' } } }, mergePatch);
+    assert.equal(annotated.json().metadata.generation, 3);
+    const labelled = await admin.request('PATCH', `${apps}/deployments/web`, { metadata: { labels: { tier: 'x' } } }, mergePatch);
+    assert.equal(labelled.json().metadata.generation, 3);
+    const sel = await admin.request('PATCH', `${apps}/deployments/web`, { spec: { selector: { matchLabels: { app: 'web', v: '2' } }, template: { metadata: { labels: { app: 'web', v: '2' } } } } }, mergePatch);
+    assert.equal(sel.status, 422);
+    assert.equal(
+      sel.json().message,
+      'Deployment.apps "web" is invalid: spec.selector: Invalid value: v1.LabelSelector{MatchLabels:map[string]string{"app":"web", "v":"2"}, MatchExpressions:[]v1.LabelSelectorRequirement(nil)}: field is immutable',
+    );
+  });
+
+  it('kubectl rollout restart\'s patch: a template annotation through a strategic merge patch, a new generation', async () => {
+    const r = await admin.request('PATCH', `${apps}/deployments/web`, { spec: { template: { metadata: { annotations: { 'kubectl.kubernetes.io/restartedAt': '2026-01-01T00:00:00Z' } } } } }, strategicPatch);
+    assert.equal(r.status, 200, r.text);
+    assert.equal(r.json().spec.template.metadata.annotations['kubectl.kubernetes.io/restartedAt'], '2026-01-01T00:00:00Z');
+    assert.deepEqual(r.json().spec.template.metadata.labels, { app: 'web' });
+    assert.equal(r.json().metadata.generation, 4);
+    const img = await admin.request('PATCH', `${apps}/deployments/web`, { spec: { template: { spec: { '$setElementOrder/containers': [{ name: 'c' }], containers: [{ name: 'c', image: 'nginx:1.27' }] } } } }, strategicPatch);
+    assert.equal(img.status, 200, img.text);
+    assert.deepEqual(img.json().spec.template.spec.containers.map((c: { name: string; image: string }) => [c.name, c.image]), [['c', 'nginx:1.27']]);
+  });
+
+  it('the status subresource writes status only (and a Deployment\'s labels stay), and checks the counters', async () => {
+    const ok = await admin.request('PATCH', `${apps}/deployments/web/status`, { metadata: { labels: { hacked: 'yes' } }, status: { replicas: 3, readyReplicas: 2, availableReplicas: 2, observedGeneration: 5 }, spec: { replicas: 7 } }, mergePatch);
+    assert.equal(ok.status, 200, ok.text);
+    assert.deepEqual([ok.json().status.replicas, ok.json().spec.replicas, ok.json().metadata.labels.hacked], [3, 3, undefined]);
+    const bad = await admin.request('PATCH', `${apps}/deployments/web/status`, { status: { availableReplicas: 3 } }, mergePatch);
+    assert.equal(bad.status, 422);
+    assert.equal(bad.json().message, 'Deployment.apps "web" is invalid: status.availableReplicas: Invalid value: 3: cannot be greater than readyReplicas');
+    const rs = await admin.request('PATCH', `${apps}/replicasets/rs/status`, { status: { replicas: 1, readyReplicas: 2 } }, mergePatch);
+    assert.equal(rs.status, 422);
+    assert.equal(rs.json().message, 'ReplicaSet.apps "rs" is invalid: status.readyReplicas: Invalid value: 2: cannot be greater than status.replicas');
+  });
+
+  it('a StatefulSet update may change only replicas, template, updateStrategy and a few others', async () => {
+    const ok = await admin.request('PATCH', `${apps}/statefulsets/db`, { spec: { replicas: 2 } }, mergePatch);
+    assert.equal(ok.status, 200, ok.text);
+    const bad = await admin.request('PATCH', `${apps}/statefulsets/db`, { spec: { serviceName: 'other' } }, mergePatch);
+    assert.equal(bad.status, 422);
+    assert.equal(
+      bad.json().message,
+      "StatefulSet.apps \"db\" is invalid: spec: Forbidden: updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden",
+    );
+  });
+
+  it('a DaemonSet\'s template generation moves with its template, whatever the client writes', async () => {
+    const same = await admin.request('PATCH', `${apps}/daemonsets/agent`, { metadata: { annotations: { 'deprecated.daemonset.template.generation': '9' } }, spec: { minReadySeconds: 5 } }, mergePatch);
+    assert.equal(same.status, 200, same.text);
+    assert.deepEqual([same.json().metadata.annotations['deprecated.daemonset.template.generation'], same.json().metadata.generation], ['1', 2]);
+    const changed = await admin.request('PATCH', `${apps}/daemonsets/agent`, { spec: { template: { spec: { containers: [{ name: 'c', image: 'busybox:1.36' }] } } } }, strategicPatch);
+    assert.equal(changed.status, 200, changed.text);
+    assert.deepEqual([changed.json().metadata.annotations['deprecated.daemonset.template.generation'], changed.json().metadata.generation], ['2', 3]);
+  });
+
+  it('a ControllerRevision needs data, and its data never changes', async () => {
+    const cr = (name: string, data?: unknown) => ({ apiVersion: 'apps/v1', kind: 'ControllerRevision', metadata: { name }, ...(data === undefined ? {} : { data }), revision: 1 });
+    const none = await admin.request('POST', `${apps}/controllerrevisions`, cr('none'));
+    assert.equal(none.status, 422);
+    assert.equal(none.json().message, 'ControllerRevision.apps "none" is invalid: data: Required value: data is mandatory');
+    assert.equal((await admin.request('POST', `${apps}/controllerrevisions`, cr('r1', { spec: { template: {} } }))).status, 201);
+    const changed = await admin.request('PATCH', `${apps}/controllerrevisions/r1`, { data: { other: 1 } }, mergePatch);
+    assert.equal(changed.status, 422);
+    assert.match(changed.json().message, /^ControllerRevision\.apps "r1" is invalid: data: Invalid value: .*: field is immutable$/);
+  });
+
+  it('count/deployments.apps: the create over the quota is 403 with the quota\'s message', async () => {
+    await admin.request('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'q' } });
+    const q = await admin.request('POST', '/api/v1/namespaces/q/resourcequotas', { apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'q' }, spec: { hard: { 'count/deployments.apps': '1' } } });
+    assert.equal(q.status, 201, q.text);
+    // The quota controller fills status.used; until it has, creates are refused as "status unknown".
+    for (let i = 0; i < 200; i++) {
+      const got = await admin.request('GET', '/api/v1/namespaces/q/resourcequotas/q');
+      if (got.json().status?.used) break;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    assert.equal((await admin.request('POST', '/apis/apps/v1/namespaces/q/deployments', workload('Deployment', 'one'))).status, 201);
+    const over = await admin.request('POST', '/apis/apps/v1/namespaces/q/deployments', workload('Deployment', 'two'));
+    assert.equal(over.status, 403, over.text);
+    assert.equal(over.json().message, 'deployments.apps "two" is forbidden: exceeded quota: q, requested: count/deployments.apps=1, used: count/deployments.apps=1, limited: count/deployments.apps=1');
+  });
+});
