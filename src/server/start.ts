@@ -4,8 +4,9 @@
 // runs beside it). The controllers share one informer factory over a loopback client
 // (src/client/loopback.ts), each with its own identity and User-Agent, so what they write is
 // recorded as upstream's components' writes are (the scheduler as system:kube-scheduler). Order:
-// quota and namespace controllers, the garbage collector, the `default` ServiceAccount of every
-// namespace that exists now, then the scheduler.
+// quota and namespace controllers, the garbage collector, the ReplicaSet and Deployment
+// controllers, the `default` ServiceAccount of every namespace that exists now, then the
+// scheduler.
 
 import type { FeatureGates } from '../api/featuregates.js';
 import { defaultFeatureGates } from '../api/featuregates.js';
@@ -13,9 +14,11 @@ import { startApiServer, type ApiServerOptions, type RunningApiServer } from '..
 import { SharedInformerFactory } from '../client/factory.js';
 import { LoopbackClient } from '../client/loopback.js';
 import { componentUserAgent } from '../client/useragent.js';
+import { DeploymentController } from '../controllers/deployment.js';
 import { GarbageCollector } from '../controllers/garbagecollector.js';
 import { NamespaceController } from '../controllers/namespace.js';
 import { QuotaController } from '../controllers/quota.js';
+import { ReplicaSetController } from '../controllers/replicaset.js';
 import { SchedulerController, schedulerIdentity } from '../controllers/scheduler.js';
 import { ServiceAccountsController } from '../controllers/serviceaccounts.js';
 
@@ -32,6 +35,8 @@ export interface RunningServer extends RunningApiServer {
   quota: QuotaController;
   namespaces: NamespaceController;
   garbageCollector: GarbageCollector;
+  replicaSets: ReplicaSetController;
+  deployments: DeploymentController;
   /** The scheduler, unless started with `scheduler: false`. */
   scheduler?: SchedulerController;
 }
@@ -52,11 +57,15 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const namespaces = new NamespaceController(new LoopbackClient(api, controllerIdentity('namespace-controller')), informers);
   const serviceAccounts = new ServiceAccountsController(new LoopbackClient(api, controllerIdentity('service-account-controller')), informers);
   const garbageCollector = new GarbageCollector(new LoopbackClient(api, controllerIdentity('generic-garbage-collector')), informers);
+  const replicaSets = new ReplicaSetController(new LoopbackClient(api, controllerIdentity('replicaset-controller')), informers);
+  const deployments = new DeploymentController(new LoopbackClient(api, controllerIdentity('deployment-controller')), informers);
   let scheduler: SchedulerController | undefined;
   try {
     await quota.start();
     await namespaces.start();
     await garbageCollector.start();
+    await replicaSets.start();
+    await deployments.start();
     quota.resyncAll();
     // Every namespace that exists now gets its `default` ServiceAccount before the first pod.
     await serviceAccounts.start();
@@ -74,9 +83,13 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     quota,
     namespaces,
     garbageCollector,
+    replicaSets,
+    deployments,
     scheduler,
     async close() {
       await scheduler?.stop();
+      await deployments.stop();
+      await replicaSets.stop();
       quota.stop();
       namespaces.stop();
       garbageCollector.stop();
