@@ -29,14 +29,17 @@ export interface ServerOptions extends ApiServerOptions {
   quotaResyncSeconds?: number;
   /** Run the scheduler in the server (default true). */
   scheduler?: boolean;
+  /** Run the ReplicaSet and Deployment controllers (default true); off for tests of the apps API alone. */
+  workloadControllers?: boolean;
 }
 
 export interface RunningServer extends RunningApiServer {
   quota: QuotaController;
   namespaces: NamespaceController;
   garbageCollector: GarbageCollector;
-  replicaSets: ReplicaSetController;
-  deployments: DeploymentController;
+  /** The ReplicaSet and Deployment controllers, unless started with `workloadControllers: false`. */
+  replicaSets?: ReplicaSetController;
+  deployments?: DeploymentController;
   /** The scheduler, unless started with `scheduler: false`. */
   scheduler?: SchedulerController;
 }
@@ -57,15 +60,16 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const namespaces = new NamespaceController(new LoopbackClient(api, controllerIdentity('namespace-controller')), informers);
   const serviceAccounts = new ServiceAccountsController(new LoopbackClient(api, controllerIdentity('service-account-controller')), informers);
   const garbageCollector = new GarbageCollector(new LoopbackClient(api, controllerIdentity('generic-garbage-collector')), informers);
-  const replicaSets = new ReplicaSetController(new LoopbackClient(api, controllerIdentity('replicaset-controller')), informers);
-  const deployments = new DeploymentController(new LoopbackClient(api, controllerIdentity('deployment-controller')), informers);
+  const workloads = opts.workloadControllers ?? true;
+  const replicaSets = workloads ? new ReplicaSetController(new LoopbackClient(api, controllerIdentity('replicaset-controller')), informers) : undefined;
+  const deployments = workloads ? new DeploymentController(new LoopbackClient(api, controllerIdentity('deployment-controller')), informers) : undefined;
   let scheduler: SchedulerController | undefined;
   try {
     await quota.start();
     await namespaces.start();
     await garbageCollector.start();
-    await replicaSets.start();
-    await deployments.start();
+    await replicaSets?.start();
+    await deployments?.start();
     quota.resyncAll();
     // Every namespace that exists now gets its `default` ServiceAccount before the first pod.
     await serviceAccounts.start();
@@ -88,8 +92,8 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     scheduler,
     async close() {
       await scheduler?.stop();
-      await deployments.stop();
-      await replicaSets.stop();
+      await deployments?.stop();
+      await replicaSets?.stop();
       quota.stop();
       namespaces.stop();
       garbageCollector.stop();
