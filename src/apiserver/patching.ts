@@ -50,7 +50,7 @@ export function schemaOf(def: ResourceDef): SchemaView | undefined {
   return views.get(key);
 }
 
-function fromPatchError(e: unknown): never {
+export function fromPatchError(e: unknown): never {
   if (e instanceof PatchError) throw new StatusError(e.toStatus());
   // A stack overflow is a value nested too deep for the engines: the client's, bounded at decode.
   if (e instanceof RangeError && /call stack/i.test(e.message)) throw new StatusError(new PatchDepthError("invalid character '{' exceeded max depth").toStatus());
@@ -76,7 +76,8 @@ export function trackUpdate(def: ResourceDef, old: KubeObject | undefined, next:
     return updateManagedFields(old as JSONObject | undefined, next as JSONObject, manager, 'Update', {
       schema,
       apiVersion: groupVersion(def),
-      subresource: subresource === 'status' ? 'status' : '',
+      // The scale subresource owns what it writes (spec.replicas) under its own name, as upstream's scale field manager.
+      subresource: subresource === 'status' || subresource === 'scale' ? subresource : '',
       ...ownershipOptions(def, subresource),
     }) as KubeObject;
   } catch (e) {

@@ -2,9 +2,9 @@
 // (`kubectl create namespace X`, `kubectl create quota …` send `application/vnd.kubernetes.protobuf`
 // and do not retry as JSON after a 415). Decodes the `k8s\0` + runtime.Unknown envelope and the
 // messages of Namespace, ResourceQuota, PriorityClass, ConfigMap, Secret, ServiceAccount, Job,
-// CronJob (`kubectl create job|cronjob`: the pod template fields those generators set) and the
-// access reviews (`kubectl auth`) into the same JSON objects a JSON body gives; every other kind
-// still answers 415.
+// CronJob (`kubectl create job|cronjob`: the pod template fields those generators set), the apps/v1
+// workloads and autoscaling/v1 Scale (`kubectl create deployment`) and the access reviews
+// (`kubectl auth`) into the same JSON objects a JSON body gives; every other kind still answers 415.
 
 import { statusErrors } from './status.js';
 
@@ -269,7 +269,9 @@ function serviceAccount(raw: Buffer): Record<string, unknown> {
  * generated.proto). Go's zero values (empty strings, false) are what omitempty leaves out, so
  * they are dropped; a non-empty field the table does not know is refused rather than lost.
  */
-type Shape = 'str' | 'strs' | 'int' | 'bool' | 'optbool' | 'map' | 'quantities' | Msg | { list: Msg };
+// 'int' is a pointer or always-serialized integer (0 kept); 'oint' an omitempty one (0 dropped);
+// 'intstr' an intstr.IntOrString message (type 1: 0 int, 1 string; intVal 2; strVal 3).
+type Shape = 'str' | 'strs' | 'int' | 'oint' | 'intstr' | 'bool' | 'optbool' | 'map' | 'quantities' | Msg | { list: Msg };
 type Msg = { name: string; fields: Record<number, [string, Shape]> };
 
 function message(b: Buffer, m: Msg): Record<string, unknown> {
@@ -287,6 +289,9 @@ function message(b: Buffer, m: Msg): Record<string, unknown> {
       if (!empty) out[json] = str(f);
     } else if (shape === 'strs') ((out[json] ??= []) as string[]).push(str(f));
     else if (shape === 'int') out[json] = Number(BigInt.asIntN(64, f.value as bigint));
+    else if (shape === 'oint') {
+      if (!empty) out[json] = Number(BigInt.asIntN(64, f.value as bigint));
+    } else if (shape === 'intstr') out[json] = intOrString(bytes(f));
     else if (shape === 'bool') {
       if (!empty) out[json] = true;
     } else if (shape === 'optbool') out[json] = f.value !== 0n;
@@ -299,13 +304,27 @@ function message(b: Buffer, m: Msg): Record<string, unknown> {
   return out;
 }
 
+/** intstr.IntOrString: a number or a string, by its type. */
+function intOrString(b: Buffer): number | string {
+  let type = 0n;
+  let intVal = 0;
+  let strVal = '';
+  for (const f of fields(b)) {
+    if (f.no === 1) type = f.value as bigint;
+    else if (f.no === 2) intVal = Number(BigInt.asIntN(32, f.value as bigint));
+    else if (f.no === 3) strVal = str(f);
+  }
+  return type === 1n ? strVal : intVal;
+}
+
 const metaShape: Msg = { name: 'ObjectMeta', fields: {} };
 const resourcesShape: Msg = { name: 'ResourceRequirements', fields: { 1: ['limits', 'quantities'], 2: ['requests', 'quantities'] } };
 const envShape: Msg = { name: 'EnvVar', fields: { 1: ['name', 'str'], 2: ['value', 'str'] } };
+const portShape: Msg = { name: 'ContainerPort', fields: { 1: ['name', 'str'], 2: ['hostPort', 'oint'], 3: ['containerPort', 'int'], 4: ['protocol', 'str'], 5: ['hostIP', 'str'] } };
 const containerShape: Msg = {
   name: 'Container',
   fields: {
-    1: ['name', 'str'], 2: ['image', 'str'], 3: ['command', 'strs'], 4: ['args', 'strs'], 5: ['workingDir', 'str'], 7: ['env', { list: envShape }],
+    1: ['name', 'str'], 2: ['image', 'str'], 3: ['command', 'strs'], 4: ['args', 'strs'], 5: ['workingDir', 'str'], 6: ['ports', { list: portShape }], 7: ['env', { list: envShape }],
     8: ['resources', resourcesShape], 13: ['terminationMessagePath', 'str'], 14: ['imagePullPolicy', 'str'], 16: ['stdin', 'bool'], 17: ['stdinOnce', 'bool'],
     18: ['tty', 'bool'], 20: ['terminationMessagePolicy', 'str'],
   },
@@ -353,6 +372,48 @@ function batchObject(kind: 'Job' | 'CronJob', spec: Msg) {
   };
 }
 
+// apps/v1 generated.proto: what `kubectl create deployment` (and typed clients) send. A
+// StatefulSet's volumeClaimTemplates are not decoded (refused as an unsupported field).
+const rollingUpdateShape: Msg = { name: 'RollingUpdateDeployment', fields: { 1: ['maxUnavailable', 'intstr'], 2: ['maxSurge', 'intstr'] } };
+const deploymentSpecShape: Msg = {
+  name: 'DeploymentSpec',
+  fields: {
+    1: ['replicas', 'int'], 2: ['selector', selectorShape], 3: ['template', templateShape], 4: ['strategy', { name: 'DeploymentStrategy', fields: { 1: ['type', 'str'], 2: ['rollingUpdate', rollingUpdateShape] } }],
+    5: ['minReadySeconds', 'oint'], 6: ['revisionHistoryLimit', 'int'], 7: ['paused', 'bool'], 9: ['progressDeadlineSeconds', 'int'],
+  },
+};
+const replicaSetSpecShape: Msg = { name: 'ReplicaSetSpec', fields: { 1: ['replicas', 'int'], 2: ['selector', selectorShape], 3: ['template', templateShape], 4: ['minReadySeconds', 'oint'] } };
+const statefulSetSpecShape: Msg = {
+  name: 'StatefulSetSpec',
+  fields: {
+    1: ['replicas', 'int'], 2: ['selector', selectorShape], 3: ['template', templateShape], 5: ['serviceName', 'str'], 6: ['podManagementPolicy', 'str'],
+    7: ['updateStrategy', { name: 'StatefulSetUpdateStrategy', fields: { 1: ['type', 'str'], 2: ['rollingUpdate', { name: 'RollingUpdateStatefulSetStrategy', fields: { 1: ['partition', 'int'], 2: ['maxUnavailable', 'intstr'] } }] } }],
+    8: ['revisionHistoryLimit', 'int'], 9: ['minReadySeconds', 'oint'],
+    10: ['persistentVolumeClaimRetentionPolicy', { name: 'StatefulSetPersistentVolumeClaimRetentionPolicy', fields: { 1: ['whenDeleted', 'str'], 2: ['whenScaled', 'str'] } }],
+    11: ['ordinals', { name: 'StatefulSetOrdinals', fields: { 1: ['start', 'int'] } }],
+  },
+};
+const daemonSetSpecShape: Msg = {
+  name: 'DaemonSetSpec',
+  fields: {
+    1: ['selector', selectorShape], 2: ['template', templateShape],
+    3: ['updateStrategy', { name: 'DaemonSetUpdateStrategy', fields: { 1: ['type', 'str'], 2: ['rollingUpdate', { name: 'RollingUpdateDaemonSet', fields: { 1: ['maxUnavailable', 'intstr'], 2: ['maxSurge', 'intstr'] } }] } }],
+    4: ['minReadySeconds', 'oint'], 6: ['revisionHistoryLimit', 'int'],
+  },
+};
+
+/** An apps/v1 kind (or autoscaling/v1 Scale): metadata 1, spec 2; a create's status (3) is reset by the strategy, so it is read past. */
+function specObject(apiVersion: string, kind: string, spec: Msg) {
+  return (raw: Buffer): Record<string, unknown> => {
+    const obj: Record<string, unknown> = { apiVersion, kind };
+    for (const f of fields(raw)) {
+      if (f.no === 1) obj.metadata = objectMeta(bytes(f));
+      else if (f.no === 2) obj.spec = message(bytes(f), spec);
+    }
+    return obj;
+  };
+}
+
 const decoders: Record<string, (raw: Buffer) => Record<string, unknown>> = {
   'v1/Namespace': namespace,
   'v1/ResourceQuota': resourceQuota,
@@ -362,6 +423,11 @@ const decoders: Record<string, (raw: Buffer) => Record<string, unknown>> = {
   'v1/ServiceAccount': serviceAccount,
   'batch/v1/Job': batchObject('Job', jobSpecShape),
   'batch/v1/CronJob': batchObject('CronJob', cronJobSpecShape),
+  'apps/v1/Deployment': specObject('apps/v1', 'Deployment', deploymentSpecShape),
+  'apps/v1/ReplicaSet': specObject('apps/v1', 'ReplicaSet', replicaSetSpecShape),
+  'apps/v1/StatefulSet': specObject('apps/v1', 'StatefulSet', statefulSetSpecShape),
+  'apps/v1/DaemonSet': specObject('apps/v1', 'DaemonSet', daemonSetSpecShape),
+  'autoscaling/v1/Scale': specObject('autoscaling/v1', 'Scale', { name: 'ScaleSpec', fields: { 1: ['replicas', 'oint'] } }),
   'authorization.k8s.io/v1/SelfSubjectAccessReview': review('authorization.k8s.io/v1', 'SelfSubjectAccessReview', accessReviewSpec),
   'authorization.k8s.io/v1/SelfSubjectRulesReview': review('authorization.k8s.io/v1', 'SelfSubjectRulesReview', (b) => stringFields(b, { 1: 'namespace' })),
   'authentication.k8s.io/v1/SelfSubjectReview': review('authentication.k8s.io/v1', 'SelfSubjectReview'),

@@ -105,17 +105,17 @@ export const resources: ResourceDef[] = [
   },
   {
     group: 'apps', version: 'v1', resource: 'deployments', kind: 'Deployment', listKind: 'DeploymentList', singular: 'deployment', shortNames: ['deploy'], categories: ['all'],
-    namespaced: true, verbs: allVerbs, subresources: [{ name: 'status', kind: 'Deployment', verbs: ['get', 'patch', 'update'] }],
+    namespaced: true, verbs: allVerbs, subresources: [{ name: 'scale', kind: 'Scale', group: 'autoscaling', version: 'v1', verbs: ['get', 'patch', 'update'] }, { name: 'status', kind: 'Deployment', verbs: ['get', 'patch', 'update'] }],
     fields: metaFields,
   },
   {
     group: 'apps', version: 'v1', resource: 'replicasets', kind: 'ReplicaSet', listKind: 'ReplicaSetList', singular: 'replicaset', shortNames: ['rs'], categories: ['all'],
-    namespaced: true, verbs: allVerbs, subresources: [{ name: 'status', kind: 'ReplicaSet', verbs: ['get', 'patch', 'update'] }],
+    namespaced: true, verbs: allVerbs, subresources: [{ name: 'scale', kind: 'Scale', group: 'autoscaling', version: 'v1', verbs: ['get', 'patch', 'update'] }, { name: 'status', kind: 'ReplicaSet', verbs: ['get', 'patch', 'update'] }],
     fields: (o: any) => ({ ...metaFields(o), 'status.replicas': String(o.status?.replicas ?? 0) }),
   },
   {
     group: 'apps', version: 'v1', resource: 'statefulsets', kind: 'StatefulSet', listKind: 'StatefulSetList', singular: 'statefulset', shortNames: ['sts'], categories: ['all'],
-    namespaced: true, verbs: allVerbs, subresources: [{ name: 'status', kind: 'StatefulSet', verbs: ['get', 'patch', 'update'] }],
+    namespaced: true, verbs: allVerbs, subresources: [{ name: 'scale', kind: 'Scale', group: 'autoscaling', version: 'v1', verbs: ['get', 'patch', 'update'] }, { name: 'status', kind: 'StatefulSet', verbs: ['get', 'patch', 'update'] }],
     fields: metaFields,
   },
   {

@@ -27,6 +27,7 @@ import { ObjectCache, stripManagedFields } from './cache.js';
 import { decodeRequestObject } from './decode.js';
 import { patchResource, trackUpdate } from './patching.js';
 import { podSubresources } from './subresources.js';
+import { appsSubresources } from './scale.js';
 import { defaultBookmarkIntervalMs, defaultWatchBufferBytes } from './watchstream.js';
 import { accessReviewHandlers } from './accessreviews.js';
 import { guardTransport, transportServerOptions, upstreamTransportLimits, type TransportLimits } from './transport.js';
@@ -140,7 +141,7 @@ export async function startApiServer(opts: ApiServerOptions): Promise<RunningApi
     decode: decodeRequestObject,
     patch: patchResource,
     // The agent authenticates the API server by its own node token (see src/agent/endpoint.ts).
-    subresources: podSubresources({ nodeToken: (node) => tokens.ensure(`${nodeUserPrefix}${node}`, [nodesGroup]) }),
+    subresources: { ...podSubresources({ nodeToken: (node) => tokens.ensure(`${nodeUserPrefix}${node}`, [nodesGroup]) }), ...appsSubresources },
     // Built on the first OpenAPI request, once per process (~0.1–0.2 s): not on every start's path.
     openapi: openAPIDocs,
     onRequest: (verb, resource, code, seconds) => metrics.observe(verb, resource, code, seconds),

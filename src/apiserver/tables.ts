@@ -2,7 +2,7 @@
 // that `kubectl get` prints what it prints against Kubernetes. Cells are final strings: the
 // server computes ages and placeholders. Bulkhead adds QoS and OOM kill mode to pods' wide view.
 
-import type { ConfigMap, Container, CronJob, Event, Job, LabelSelector, KubeObject, Lease, Namespace, Node, Pod, PriorityClass, ResourceQuota, Secret, ServiceAccount } from '../api/types.js';
+import type { ConfigMap, Container, ControllerRevision, CronJob, DaemonSet, Deployment, Event, Job, LabelSelector, KubeObject, Lease, Namespace, Node, Pod, PriorityClass, ReplicaSet, ResourceQuota, Secret, ServiceAccount, StatefulSet } from '../api/types.js';
 import { reportedOOMKillModes } from '../policy/oomkillmodestatus.js';
 
 export interface TableColumn {
@@ -412,6 +412,119 @@ const cronJobPrinter: Printer<CronJob> = {
   },
 };
 
+/** labels.FormatLabels: `k=v` pairs sorted by key, `<none>` when empty. */
+function formatLabels(m: Record<string, string> | undefined): string {
+  const keys = Object.keys(m ?? {}).sort();
+  return keys.length === 0 ? '<none>' : keys.map((k) => `${k}=${m![k]}`).join(',');
+}
+
+/** labels.Selector.String() of LabelSelectorAsSelector: as FormatLabelSelector, but empty when it selects everything or nothing. */
+const selectorString = (sel: LabelSelector | undefined) => {
+  const s = formatLabelSelector(sel);
+  return s === '<none>' ? '' : s;
+};
+
+const readyCol = col('Ready', 'string', 'Number of the pod with ready state');
+
+// printDeployment (NAME READY UP-TO-DATE AVAILABLE AGE; wide: CONTAINERS IMAGES SELECTOR).
+const deploymentPrinter: Printer<Deployment> = {
+  columns: [
+    nameCol,
+    readyCol,
+    col('Up-to-date', 'string', 'Total number of non-terminated pods targeted by this deployment that have the desired template spec.'),
+    col('Available', 'string', 'Total number of available pods (ready for at least minReadySeconds) targeted by this deployment.'),
+    ageCol,
+    ...wideTemplateCols('Label selector for pods. Existing ReplicaSets whose pods are selected by this will be the ones affected by this deployment.'),
+  ],
+  cells: (d, now) => [
+    d.metadata?.name ?? '',
+    `${d.status?.readyReplicas ?? 0}/${d.spec?.replicas ?? 0}`,
+    d.status?.updatedReplicas ?? 0,
+    d.status?.availableReplicas ?? 0,
+    age(d.metadata?.creationTimestamp, now),
+    ...containerCells(d.spec?.template?.spec?.containers),
+    selectorString(d.spec?.selector),
+  ],
+};
+
+// printReplicaSet (NAME DESIRED CURRENT READY AGE; wide: CONTAINERS IMAGES SELECTOR).
+const replicaSetPrinter: Printer<ReplicaSet> = {
+  columns: [
+    nameCol,
+    col('Desired', 'integer', 'Replicas is the number of desired replicas. This is a pointer to distinguish between explicit zero and unspecified. Defaults to 1. More info: https://kubernetes.io/docs/concepts/workloads/controllers/replicationcontroller/#what-is-a-replicationcontroller'),
+    col('Current', 'integer', 'Replicas is the most recently observed number of replicas. More info: https://kubernetes.io/docs/concepts/workloads/controllers/replicationcontroller/#what-is-a-replicationcontroller'),
+    col('Ready', 'integer', 'The number of ready replicas for this replica set.'),
+    ageCol,
+    ...wideTemplateCols('Selector is a label query over pods that should match the replica count. If the selector is empty, it is defaulted to the labels present on the pod template. Label keys and values that must match in order to be controlled by this replica set. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#label-selectors'),
+  ],
+  cells: (rs, now) => [
+    rs.metadata?.name ?? '',
+    rs.spec?.replicas ?? 0,
+    rs.status?.replicas ?? 0,
+    rs.status?.readyReplicas ?? 0,
+    age(rs.metadata?.creationTimestamp, now),
+    ...containerCells(rs.spec?.template?.spec?.containers),
+    formatLabelSelector(rs.spec?.selector),
+  ],
+};
+
+// printStatefulSet (NAME READY AGE; wide: CONTAINERS IMAGES).
+const statefulSetPrinter: Printer<StatefulSet> = {
+  columns: [nameCol, readyCol, ageCol, col('Containers', 'string', 'Names of each container in the template.', 1), col('Images', 'string', 'Images referenced by each container in the template.', 1)],
+  cells: (ss, now) => [
+    ss.metadata?.name ?? '',
+    `${ss.status?.readyReplicas ?? 0}/${ss.spec?.replicas ?? 0}`,
+    age(ss.metadata?.creationTimestamp, now),
+    ...containerCells(ss.spec?.template?.spec?.containers),
+  ],
+};
+
+// printDaemonSet (NAME DESIRED CURRENT READY UP-TO-DATE AVAILABLE NODE SELECTOR AGE; wide: CONTAINERS IMAGES SELECTOR).
+const daemonSetPrinter: Printer<DaemonSet> = {
+  columns: [
+    nameCol,
+    col('Desired', 'integer', 'The total number of nodes that should be running the daemon pod (including nodes correctly running the daemon pod). More info: https://kubernetes.io/docs/concepts/workloads/controllers/daemonset/'),
+    col('Current', 'integer', 'The number of nodes that are running at least 1 daemon pod and are supposed to run the daemon pod. More info: https://kubernetes.io/docs/concepts/workloads/controllers/daemonset/'),
+    col('Ready', 'integer', 'The number of nodes that should be running the daemon pod and have one or more of the daemon pod running and ready.'),
+    col('Up-to-date', 'integer', 'The total number of nodes that are running updated daemon pod'),
+    col('Available', 'integer', 'The number of nodes that should be running the daemon pod and have one or more of the daemon pod running and available (ready for at least spec.minReadySeconds)'),
+    col('Node Selector', 'string', "NodeSelector is a selector which must be true for the pod to fit on a node. Selector which must match a node's labels for the pod to be scheduled on that node. More info: https://kubernetes.io/docs/concepts/configuration/assign-pod-node/"),
+    ageCol,
+    ...wideTemplateCols('A label query over pods that are managed by the daemon set. Must match in order to be controlled. If empty, defaulted to labels on Pod template. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#label-selectors'),
+  ],
+  cells: (ds, now) => {
+    const st = ds.status ?? {};
+    return [
+      ds.metadata?.name ?? '',
+      st.desiredNumberScheduled ?? 0,
+      st.currentNumberScheduled ?? 0,
+      st.numberReady ?? 0,
+      st.updatedNumberScheduled ?? 0,
+      st.numberAvailable ?? 0,
+      formatLabels(ds.spec?.template?.spec?.nodeSelector),
+      age(ds.metadata?.creationTimestamp, now),
+      ...containerCells(ds.spec?.template?.spec?.containers),
+      formatLabelSelector(ds.spec?.selector),
+    ];
+  },
+};
+
+/** formatResourceName of the controller reference: `<kind>.<group>/<name>` lower-cased, the group left out for core kinds. */
+function controllerName(cr: ControllerRevision): string {
+  const ref = (cr.metadata?.ownerReferences ?? []).find((r) => r.controller === true);
+  if (!ref) return '<none>';
+  const apiVersion = ref.apiVersion ?? '';
+  const group = apiVersion.includes('/') ? apiVersion.slice(0, apiVersion.indexOf('/')) : '';
+  const kind = group ? `${ref.kind}.${group}` : (ref.kind ?? '');
+  return kind ? `${kind.toLowerCase()}/${ref.name}` : (ref.name ?? '');
+}
+
+// printControllerRevision (NAME CONTROLLER REVISION AGE).
+const controllerRevisionPrinter: Printer<ControllerRevision> = {
+  columns: [nameCol, col('Controller', 'string', 'Controller of the object'), col('Revision', 'string', 'Revision indicates the revision of the state represented by Data.'), ageCol],
+  cells: (cr, now) => [cr.metadata?.name ?? '', controllerName(cr), cr.revision ?? 0, age(cr.metadata?.creationTimestamp, now)],
+};
+
 const defaultPrinter: Printer<KubeObject> = {
   columns: [nameCol, ageCol],
   cells: (o, now) => [o.metadata?.name ?? '', age(o.metadata?.creationTimestamp, now)],
@@ -431,6 +544,11 @@ const printers: Record<string, Printer<never>> = {
   serviceaccounts: serviceAccountPrinter,
   jobs: jobPrinter,
   cronjobs: cronJobPrinter,
+  deployments: deploymentPrinter,
+  replicasets: replicaSetPrinter,
+  statefulsets: statefulSetPrinter,
+  daemonsets: daemonSetPrinter,
+  controllerrevisions: controllerRevisionPrinter,
 };
 
 export type IncludeObject = 'None' | 'Metadata' | 'Object';

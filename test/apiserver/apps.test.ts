@@ -1,9 +1,14 @@
 // apps/v1 through the real HTTP API (pkg/registry/apps/*): the defaults a create stores, 422s
 // with upstream's wording, the status subresource, generation, selector immutability, the
-// DaemonSet's template generation and the object-count quota.
+// DaemonSet's template generation, the scale subresource and the object-count quota; then the
+// real kubectl: create deployment (a protobuf body), get deploy,rs and the other kinds' columns,
+// scale, set image, rollout restart, get all, api-resources, apply and an invalid Deployment's
+// message (skipped when no kubectl is installed). No controller runs here: only the stored
+// objects change.
 
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { execFile, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -199,6 +204,48 @@ describe('apps/v1 over HTTP', () => {
     assert.match(changed.json().message, /^ControllerRevision\.apps "r1" is invalid: data: Invalid value: .*: field is immutable$/);
   });
 
+  it('scale subresource: GET is the autoscaling/v1 Scale with the selector as a label query', async () => {
+    const r = await admin.request('GET', `${apps}/deployments/web/scale`);
+    assert.equal(r.status, 200, r.text);
+    const sc = r.json();
+    assert.deepEqual([sc.apiVersion, sc.kind, sc.metadata.name, sc.spec, sc.status], ['autoscaling/v1', 'Scale', 'web', { replicas: 3 }, { replicas: 3, selector: 'app=web' }]);
+    const d = (await admin.request('GET', `${apps}/deployments/web`)).json();
+    assert.deepEqual([sc.metadata.uid, sc.metadata.resourceVersion], [d.metadata.uid, d.metadata.resourceVersion]);
+  });
+
+  const scaleWrites: { name: string; method: string; body: unknown; headers?: Record<string, string>; replicas: number }[] = [
+    { name: 'a merge patch (kubectl scale)', method: 'PATCH', body: { spec: { replicas: 5 } }, headers: mergePatch, replicas: 5 },
+    { name: 'a strategic merge patch', method: 'PATCH', body: { spec: { replicas: 4 } }, headers: strategicPatch, replicas: 4 },
+    { name: 'a JSON patch', method: 'PATCH', body: [{ op: 'replace', path: '/spec/replicas', value: 2 }], headers: { 'Content-Type': 'application/json-patch+json' }, replicas: 2 },
+    { name: 'a PUT of the Scale without resourceVersion', method: 'PUT', body: { apiVersion: 'autoscaling/v1', kind: 'Scale', metadata: { name: 'web' }, spec: { replicas: 3 } }, replicas: 3 },
+  ];
+  for (const w of scaleWrites) {
+    it(`scale subresource: ${w.name} sets spec.replicas through the Deployment's strategy`, async () => {
+      const before = (await admin.request('GET', `${apps}/deployments/web`)).json();
+      const r = await admin.request(w.method, `${apps}/deployments/web/scale`, w.body, w.headers);
+      assert.equal(r.status, 200, r.text);
+      assert.deepEqual([r.json().kind, r.json().spec.replicas], ['Scale', w.replicas]);
+      const after = (await admin.request('GET', `${apps}/deployments/web`)).json();
+      assert.deepEqual([after.spec.replicas, after.metadata.generation], [w.replicas, before.metadata.generation + 1]);
+      assert.equal(r.json().metadata.resourceVersion, after.metadata.resourceVersion);
+    });
+  }
+
+  it('scale subresource: negative replicas are 422 for the Scale, a stale resourceVersion 409, a missing object 404', async () => {
+    const neg = await admin.request('PATCH', `${apps}/replicasets/rs/scale`, { spec: { replicas: -1 } }, mergePatch);
+    assert.equal(neg.status, 422, neg.text);
+    assert.equal(neg.json().message, 'Scale.autoscaling "rs" is invalid: spec.replicas: Invalid value: -1: must be greater than or equal to 0');
+    const stale = await admin.request('PUT', `${apps}/statefulsets/db/scale`, { apiVersion: 'autoscaling/v1', kind: 'Scale', metadata: { name: 'db', resourceVersion: '1' }, spec: { replicas: 3 } });
+    assert.equal(stale.status, 409, stale.text);
+    const ok = await admin.request('PUT', `${apps}/statefulsets/db/scale`, { apiVersion: 'autoscaling/v1', kind: 'Scale', metadata: { name: 'db' }, spec: { replicas: 3 } });
+    assert.equal(ok.status, 200, ok.text);
+    assert.equal((await admin.request('GET', `${apps}/statefulsets/db`)).json().spec.replicas, 3);
+    const missing = await admin.request('GET', `${apps}/deployments/nope/scale`);
+    assert.equal(missing.status, 404);
+    assert.equal(missing.json().message, 'deployments.apps "nope" not found');
+    assert.equal((await admin.request('GET', `${apps}/daemonsets/agent/scale`)).status, 404);
+  });
+
   it('count/deployments.apps: the create over the quota is 403 with the quota\'s message', async () => {
     await admin.request('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'q' } });
     const q = await admin.request('POST', '/api/v1/namespaces/q/resourcequotas', { apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'q' }, spec: { hard: { 'count/deployments.apps': '1' } } });
@@ -215,3 +262,131 @@ describe('apps/v1 over HTTP', () => {
     assert.equal(over.json().message, 'deployments.apps "two" is forbidden: exceeded quota: q, requested: count/deployments.apps=1, used: count/deployments.apps=1, limited: count/deployments.apps=1');
   });
 });
+
+const kubectlFound = (() => {
+  if (process.env['BULKHEAD_SKIP_KUBECTL']) return false;
+  return spawnSync('kubectl', ['version', '--client'], { encoding: 'utf8', timeout: 30_000 }).status === 0;
+})();
+
+if (!kubectlFound) it('apps/v1 with the real kubectl', { skip: 'kubectl not installed (or BULKHEAD_SKIP_KUBECTL set)' }, () => {});
+else {
+  describe('apps/v1 with the real kubectl', () => {
+    let dir: string;
+    let s: RunningServer;
+    before(async () => {
+      dir = mkdtempSync(join(tmpdir(), 'bulkhead-apps-kubectl-'));
+      s = await startServer({ dataDir: join(dir, 'data'), store: 'memory:', port: 0, scheduler: false });
+    });
+    after(async () => {
+      await s.close();
+      rmSync(dir, { recursive: true, force: true });
+    });
+    const kubectl = (...args: string[]) =>
+      new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+        execFile('kubectl', ['--kubeconfig', s.kubeconfigPath, ...args], { timeout: 60_000 }, (err, stdout, stderr) =>
+          resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+        );
+      });
+    const rows = (out: string) => out.split('\n').filter((l) => l.trim() !== '').map((l) => l.trim().split(/\s{2,}/));
+    const jsonpath = async (what: string, path: string) => (await kubectl('get', what, '-o', `jsonpath=${path}`)).stdout;
+
+    it('kubectl create deployment --replicas=2 (a protobuf body) stores the defaulted Deployment', async () => {
+      const r = await kubectl('create', 'deployment', 'd', '--image=busybox', '--replicas=2');
+      assert.equal(r.stdout, 'deployment.apps/d created\n', r.stderr);
+      assert.equal(
+        await jsonpath('deploy/d', '{.spec.replicas} {.spec.selector.matchLabels.app} {.spec.strategy.type} {.spec.template.spec.containers[0].image} {.spec.template.spec.restartPolicy}'),
+        '2 d RollingUpdate busybox Always',
+      );
+    });
+
+    it('kubectl get deploy,rs prints the Deployment columns; -o wide adds containers, images and the selector', async () => {
+      const get = await kubectl('get', 'deploy,rs');
+      assert.equal(get.code, 0, get.stderr);
+      const lines = rows(get.stdout);
+      assert.deepEqual(lines[0], ['NAME', 'READY', 'UP-TO-DATE', 'AVAILABLE', 'AGE']);
+      assert.deepEqual(lines[1]?.slice(0, 4), ['deployment.apps/d', '0/2', '0', '0']);
+      const wide = rows((await kubectl('get', 'deploy', 'd', '-o', 'wide')).stdout);
+      assert.deepEqual(wide[0], ['NAME', 'READY', 'UP-TO-DATE', 'AVAILABLE', 'AGE', 'CONTAINERS', 'IMAGES', 'SELECTOR']);
+      assert.deepEqual(wide[1]?.slice(-3), ['busybox', 'busybox', 'app=d']);
+    });
+
+    it('kubectl scale deployment d --replicas=3 (a merge patch of the scale subresource)', async () => {
+      const r = await kubectl('scale', 'deployment', 'd', '--replicas=3');
+      assert.equal(r.stdout, 'deployment.apps/d scaled\n', r.stderr);
+      assert.equal(await jsonpath('deploy/d', '{.spec.replicas} {.metadata.generation}'), '3 2');
+    });
+
+    it('kubectl set image and kubectl rollout restart change the template (strategic merge patches)', async () => {
+      const set = await kubectl('set', 'image', 'deployment/d', 'busybox=busybox:1.36');
+      assert.equal(set.stdout, 'deployment.apps/d image updated\n', set.stderr);
+      const restart = await kubectl('rollout', 'restart', 'deployment/d');
+      assert.equal(restart.stdout, 'deployment.apps/d restarted\n', restart.stderr);
+      const got = await jsonpath('deploy/d', '{.spec.template.spec.containers[0].image} {.spec.template.metadata.labels.app} {.metadata.generation}');
+      assert.equal(got, 'busybox:1.36 d 4');
+      assert.match(await jsonpath('deploy/d', '{.spec.template.metadata.annotations.kubectl\\.kubernetes\\.io/restartedAt}'), /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+    });
+
+    it('kubectl apply of the other kinds, then their columns and kubectl get all', async () => {
+      const tpl = (app: string) => ({ metadata: { labels: { app } }, spec: { containers: [{ name: 'c', image: 'busybox' }] } });
+      const list = {
+        apiVersion: 'v1',
+        kind: 'List',
+        items: [
+          { apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'rs1' }, spec: { replicas: 2, selector: { matchLabels: { app: 'rs1' } }, template: tpl('rs1') } },
+          { apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 'db' }, spec: { serviceName: 'db', selector: { matchLabels: { app: 'db' } }, template: tpl('db') } },
+          { apiVersion: 'apps/v1', kind: 'DaemonSet', metadata: { name: 'agent' }, spec: { selector: { matchLabels: { app: 'agent' } }, template: { ...tpl('agent'), spec: { ...tpl('agent').spec, nodeSelector: { 'kubernetes.io/os': 'linux' } } } } },
+        ],
+      };
+      const file = join(dir, 'others.json');
+      writeFileSync(file, JSON.stringify(list));
+      const r = await kubectl('apply', '-f', file);
+      assert.equal(r.stdout, 'replicaset.apps/rs1 created\nstatefulset.apps/db created\ndaemonset.apps/agent created\n', r.stderr);
+      const again = await kubectl('apply', '-f', file);
+      assert.equal(again.stdout, 'replicaset.apps/rs1 unchanged\nstatefulset.apps/db unchanged\ndaemonset.apps/agent unchanged\n', again.stderr);
+      const all = await kubectl('get', 'all');
+      assert.equal(all.code, 0, all.stderr);
+      const lines = rows(all.stdout);
+      const header = (first: string) => lines.find((l) => l[0] === 'NAME' && l[1] === first);
+      assert.ok(lines.some((l) => l.join(' ') === 'NAME READY UP-TO-DATE AVAILABLE AGE'), all.stdout);
+      assert.deepEqual(lines.find((l) => l[0] === 'deployment.apps/d')?.slice(0, 4), ['deployment.apps/d', '0/3', '0', '0']);
+      assert.deepEqual(lines.find((l) => l[0] === 'replicaset.apps/rs1')?.slice(0, 4), ['replicaset.apps/rs1', '2', '0', '0']);
+      assert.deepEqual(lines.find((l) => l[0] === 'statefulset.apps/db')?.slice(0, 2), ['statefulset.apps/db', '0/1']);
+      assert.deepEqual(lines.find((l) => l[0] === 'daemonset.apps/agent')?.slice(0, 7), ['daemonset.apps/agent', '0', '0', '0', '0', '0', 'kubernetes.io/os=linux']);
+      assert.deepEqual(header('DESIRED'), ['NAME', 'DESIRED', 'CURRENT', 'READY', 'AGE']);
+      assert.ok(lines.some((l) => l.join(' ') === 'NAME DESIRED CURRENT READY UP-TO-DATE AVAILABLE NODE SELECTOR AGE'), all.stdout);
+      assert.ok(lines.some((l) => l.join(' ') === 'NAME READY AGE'), all.stdout);
+      const scaled = await kubectl('scale', 'statefulset', 'db', '--replicas=4');
+      assert.equal(scaled.stdout, 'statefulset.apps/db scaled\n', scaled.stderr);
+      assert.equal(await jsonpath('sts/db', '{.spec.replicas}'), '4');
+    });
+
+    it('kubectl get controllerrevisions names the controller as kind.group/name', async () => {
+      const uid = await jsonpath('sts/db', '{.metadata.uid}');
+      const file = join(dir, 'cr.json');
+      const ownerReferences = [{ apiVersion: 'apps/v1', kind: 'StatefulSet', name: 'db', uid, controller: true }];
+      writeFileSync(file, JSON.stringify({ apiVersion: 'apps/v1', kind: 'ControllerRevision', metadata: { name: 'db-1', ownerReferences }, data: { spec: {} }, revision: 3 }));
+      assert.equal((await kubectl('create', '-f', file)).code, 0);
+      const got = rows((await kubectl('get', 'controllerrevisions')).stdout);
+      assert.deepEqual(got[0], ['NAME', 'CONTROLLER', 'REVISION', 'AGE']);
+      assert.deepEqual(got[1]?.slice(0, 3), ['db-1', 'statefulset.apps/db', '3']);
+    });
+
+    it('kubectl api-resources lists the apps/v1 resources with their short names', async () => {
+      const ar = await kubectl('api-resources', '--api-group=apps', '--no-headers');
+      const row = (n: string) => ar.stdout.split('\n').map((l) => l.trim().split(/\s+/)).find((l) => l[0] === n);
+      assert.deepEqual(row('deployments'), ['deployments', 'deploy', 'apps/v1', 'true', 'Deployment']);
+      assert.deepEqual(row('replicasets'), ['replicasets', 'rs', 'apps/v1', 'true', 'ReplicaSet']);
+      assert.deepEqual(row('statefulsets'), ['statefulsets', 'sts', 'apps/v1', 'true', 'StatefulSet']);
+      assert.deepEqual(row('daemonsets'), ['daemonsets', 'ds', 'apps/v1', 'true', 'DaemonSet']);
+      assert.deepEqual(row('controllerrevisions'), ['controllerrevisions', 'apps/v1', 'true', 'ControllerRevision']);
+    });
+
+    it('an invalid Deployment is refused with the exact message', async () => {
+      const file = join(dir, 'bad.json');
+      writeFileSync(file, JSON.stringify(workload('Deployment', 'bad', { template: template({ app: 'other' }) })));
+      const r = await kubectl('create', '-f', file);
+      assert.notEqual(r.code, 0);
+      assert.equal(r.stderr, 'The Deployment "bad" is invalid: spec.template.metadata.labels: Invalid value: map[string]string{"app":"other"}: `selector` does not match template `labels`\n');
+    });
+  });
+}

@@ -94,8 +94,43 @@ describe('protobuf request bodies', () => {
     });
   });
 
+  const vfield = (no: number, v: number): Buffer => Buffer.concat([varint(no << 3), varint(v)]);
+
+  it('a Deployment as kubectl create deployment sends it: replicas kept, zero minReadySeconds and the empty strategy and status read past', () => {
+    const labels = field(11, mapEntry('app', 'd'));
+    const container = Buffer.concat([field(1, 'busybox'), field(2, 'busybox'), field(6, vfield(3, 80)), field(8, Buffer.alloc(0))]);
+    const template = Buffer.concat([field(1, labels), field(2, field(2, container))]);
+    const spec = Buffer.concat([vfield(1, 2), field(2, field(1, mapEntry('app', 'd'))), field(3, template), field(4, Buffer.alloc(0)), vfield(5, 0)]);
+    const raw = Buffer.concat([field(1, Buffer.concat([field(1, 'd'), labels])), field(2, spec), field(3, Buffer.alloc(0))]);
+    assert.deepEqual(decodeProtobufBody(envelope('apps/v1', 'Deployment', raw), 'application/vnd.kubernetes.protobuf'), {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'd', labels: { app: 'd' } },
+      spec: {
+        replicas: 2,
+        selector: { matchLabels: { app: 'd' } },
+        template: { metadata: { labels: { app: 'd' } }, spec: { containers: [{ name: 'busybox', image: 'busybox', ports: [{ containerPort: 80 }], resources: {} }] } },
+        strategy: {},
+      },
+    });
+  });
+
+  it('intstr fields: an int (type 0) and a percent string (type 1)', () => {
+    const intstr = (v: number | string) => (typeof v === 'number' ? vfield(2, v) : Buffer.concat([vfield(1, 1), field(3, v)]));
+    const rolling = Buffer.concat([field(1, intstr(1)), field(2, intstr('30%'))]);
+    const spec = field(4, Buffer.concat([field(1, 'RollingUpdate'), field(2, rolling)]));
+    const got = decodeProtobufBody(envelope('apps/v1', 'Deployment', Buffer.concat([field(1, field(1, 'd')), field(2, spec)])), 'application/vnd.kubernetes.protobuf');
+    assert.deepEqual(got.spec, { strategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 1, maxSurge: '30%' } } });
+  });
+
+  it('an autoscaling/v1 Scale decodes its replicas', () => {
+    const raw = Buffer.concat([field(1, field(1, 'd')), field(2, vfield(1, 4))]);
+    assert.deepEqual(decodeProtobufBody(envelope('autoscaling/v1', 'Scale', raw), 'application/vnd.kubernetes.protobuf'), { apiVersion: 'autoscaling/v1', kind: 'Scale', metadata: { name: 'd' }, spec: { replicas: 4 } });
+  });
+
   const refusals: { name: string; body: Buffer; code: number }[] = [
     { name: 'a Job field Bulkhead does not decode is 400, never dropped', body: envelope('batch/v1', 'Job', field(2, field(6, field(2, field(1, field(1, 'vol')))))), code: 400 },
+    { name: 'a StatefulSet\'s volumeClaimTemplates (not decoded) are 400', body: envelope('apps/v1', 'StatefulSet', field(2, field(4, field(1, field(1, 'data'))))), code: 400 },
     { name: 'a kind Bulkhead does not decode is 415', body: envelope('v1', 'Service', Buffer.alloc(0)), code: 415 },
     { name: 'a body without the k8s envelope is 400', body: Buffer.from('{"kind":"Namespace"}'), code: 400 },
     { name: 'a truncated message is 400', body: Buffer.concat([Buffer.from('k8s\0', 'latin1'), Buffer.from([0x0a, 0x50, 0x01])]), code: 400 },

@@ -221,14 +221,14 @@ function op(ctx: OpContext, action: string, operationId: string, description: st
   };
 }
 
-function patchOp(ctx: OpContext, operationId: string, description: string, kindSchema: string): JsonObject {
+function patchOp(ctx: OpContext, operationId: string, description: string, kindSchema: string, gvk: JsonObject = ctx.gvkExt): JsonObject {
   const content: JsonObject = {};
   for (const ct of patchContentTypes) content[ct] = { schema: ref(PATCH) };
   return op(ctx, 'patch', operationId, description, {
     parameters: patchParams,
     requestBody: { content, required: true },
     responses: { '200': response('OK', kindSchema), '201': response('Created', kindSchema), '401': unauthorized },
-  });
+  }, gvk);
 }
 
 const STATUS = 'io.k8s.apimachinery.pkg.apis.meta.v1.Status';
@@ -358,6 +358,23 @@ function addResourcePaths(paths: JsonObject, r: ServedResource): string[] {
           responses: { '200': { description: 'OK', content: { 'text/plain': { schema: { type: 'string' } } } }, '401': unauthorized },
         });
         break;
+      case 'scale': {
+        // autoscaling/v1 Scale, as kube-apiserver documents the scale subresource of apps/v1 kinds.
+        const scale = kindSchemaName({ group: 'autoscaling', version: 'v1', kind: 'Scale' })!;
+        used.push(scale);
+        const gvk = { group: 'autoscaling', kind: 'Scale', version: 'v1' };
+        entry['get'] = op(ctx, 'get', `read${id}`, `read scale of the specified ${r.kind}`, { responses: { '200': response('OK', scale), '401': unauthorized } }, gvk);
+        entry['put'] = op(
+          ctx,
+          'put',
+          `replace${id}`,
+          `replace scale of the specified ${r.kind}`,
+          { parameters: writeParams, requestBody: jsonBody(scale), responses: { '200': response('OK', scale), '201': response('Created', scale), '401': unauthorized } },
+          gvk,
+        );
+        entry['patch'] = patchOp(ctx, `patch${id}`, `partially update scale of the specified ${r.kind}`, scale, gvk);
+        break;
+      }
       case 'finalize':
         entry['put'] = op(ctx, 'put', `replace${id}`, `replace finalize of the specified ${r.kind}`, {
           parameters: writeParams,
