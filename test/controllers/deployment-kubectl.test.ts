@@ -42,19 +42,12 @@ describe('Deployments with the real kubectl', { skip: kubectlFound ? false : 'ku
   let kubeletRunning = true;
   let kubeletLoop: Promise<void> | undefined;
 
-  const kubectlIn = (stdin: string | undefined, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> =>
+  const kubectl = (...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> =>
     new Promise((resolve) => {
-      const child = execFile('kubectl', ['--kubeconfig', s.kubeconfigPath, ...args], { timeout: 120_000 }, (err, stdout, stderr) => {
+      execFile('kubectl', ['--kubeconfig', s.kubeconfigPath, ...args], { timeout: 120_000 }, (err, stdout, stderr) => {
         resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
       });
-      child.stdin?.end(stdin ?? '');
     });
-  const kubectl = (...args: string[]) => kubectlIn(undefined, ...args);
-  const okIn = async (stdin: string | undefined, ...args: string[]) => {
-    const r = await kubectlIn(stdin, ...args);
-    assert.equal(r.code, 0, `kubectl ${args.join(' ')}: ${r.stderr}`);
-    return r.stdout;
-  };
   const ok = async (...args: string[]) => {
     const r = await kubectl(...args);
     assert.equal(r.code, 0, `kubectl ${args.join(' ')}: ${r.stderr}`);
@@ -99,16 +92,8 @@ describe('Deployments with the real kubectl', { skip: kubectlFound ? false : 'ku
   };
 
   it('kubectl create deployment: one ReplicaSet at revision 1, two pods, rollout status succeeds', async () => {
-    // `kubectl create deployment` sends its typed object as protobuf; until apps/v1 protobuf is
-    // served the same object goes through `--dry-run=client -o yaml | kubectl create -f -` (JSON).
-    const create = ['create', 'deployment', 'web', '--image=busybox:1.36', '--replicas=2', '--', 'sleep', '3600'];
-    const direct = await kubectl(...create);
-    if (direct.code === 0) assert.equal(direct.stdout.trim(), 'deployment.apps/web created');
-    else {
-      assert.match(direct.stderr, /the body of the request was in an unknown format/, direct.stderr);
-      const manifest = await ok(...create.slice(0, 5), '--dry-run=client', '-o', 'yaml', ...create.slice(5));
-      assert.equal((await okIn(manifest, 'create', '-f', '-')).trim(), 'deployment.apps/web created');
-    }
+    // kubectl sends this typed object as protobuf.
+    assert.equal((await ok('create', 'deployment', 'web', '--image=busybox:1.36', '--replicas=2', '--', 'sleep', '3600')).trim(), 'deployment.apps/web created');
     await rolledOut();
     const [rs] = await replicaSets();
     assert.equal(rs!.metadata.annotations?.['deployment.kubernetes.io/revision'], '1');
@@ -123,6 +108,9 @@ describe('Deployments with the real kubectl', { skip: kubectlFound ? false : 'ku
     assert.deepEqual([d.status?.replicas, d.status?.updatedReplicas, d.status?.readyReplicas, d.status?.availableReplicas], [2, 2, 2, 2]);
     assert.equal(d.status?.conditions?.find((c) => c.type === 'Available')?.reason, 'MinimumReplicasAvailable');
     assert.equal(d.status?.conditions?.find((c) => c.type === 'Progressing')?.reason, 'NewReplicaSetAvailable');
+    // The status as kubectl's columns show it (READY, UP-TO-DATE, AVAILABLE; DESIRED, CURRENT, READY).
+    assert.match(await ok('get', 'deployment', 'web'), /^NAME +READY +UP-TO-DATE +AVAILABLE +AGE\nweb +2\/2 +2 +2 +\S+\n$/);
+    assert.match(await ok('get', 'rs', rs!.metadata.name!), new RegExp(`^NAME +DESIRED +CURRENT +READY +AGE\\n${rs!.metadata.name} +2 +2 +2 +\\S+\\n$`));
     const events = ((await admin.request('GET', `${ns}/events`)).json().items as Event[]).map((e) => `${e.source?.component} ${e.reason} ${e.message}`);
     assert.ok(events.includes(`deployment-controller ScalingReplicaSet Scaled up replica set ${rs!.metadata.name} from 0 to 2`), events.join('\n'));
     assert.ok(events.some((e) => e.startsWith(`replicaset-controller SuccessfulCreate Created pod: ${rs!.metadata.name}-`)), events.join('\n'));
@@ -186,12 +174,7 @@ describe('Deployments with the real kubectl', { skip: kubectlFound ? false : 'ku
     await rolledOut();
   });
 
-  it('kubectl scale deployment/web --replicas=3, then 1', async (t) => {
-    const disc = await admin.request('GET', '/apis/apps/v1');
-    if (!(disc.json().resources as { name: string }[]).some((r) => r.name === 'deployments/scale')) {
-      t.skip('the deployments/scale subresource is not served yet (h/apps-api)');
-      return;
-    }
+  it('kubectl scale deployment/web --replicas=3, then 1 (the scale subresource)', async () => {
     assert.equal((await ok('scale', 'deployment/web', '--replicas=3')).trim(), 'deployment.apps/web scaled');
     await rolledOut();
     await until('three pods', async () => (await activePods()).length === 3);
