@@ -192,7 +192,8 @@ export class DeploymentController {
     return this.client;
   }
   /** @internal */ record(d: Deployment, type: 'Normal' | 'Warning', reason: string, message: string): void {
-    this.events.record(d, type, reason, reason === deploymentEventReasons.scalingReplicaSet ? 'Scale' : 'Sync', message);
+    // core/v1 events through record.EventRecorder, as upstream's: no action.
+    this.events.record(d, type, reason, '', message);
   }
   /** @internal */ async claimReplicaSets(d: Deployment): Promise<ReplicaSet[]> {
     const matches = selectorMatcher(d.spec?.selector);

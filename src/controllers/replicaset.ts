@@ -130,7 +130,7 @@ export class ReplicaSetController {
       const rs = this.resolve(cur.metadata.namespace, curRef);
       if (!rs) return;
       this.queue.add(keyOf(rs));
-      // Ready now: come back when it becomes available (last line of defence against clock skew upstream; here, the only timer).
+      // Ready now: come back once minReadySeconds have passed, when it counts as available (a second later: availability is strictly after).
       const min = rs.spec?.minReadySeconds ?? 0;
       if (!isPodReady(old) && isPodReady(cur) && min > 0) this.queue.addAfter(keyOf(rs), min * 1000 + 1000);
       return;
@@ -237,11 +237,11 @@ export class ReplicaSetController {
     if (Object.keys(pod.metadata.labels ?? {}).length === 0) throw new Error('unable to create pods, no labels');
     try {
       const created = await this.client.create<Pod>(podsRef, rs.metadata.namespace, pod);
-      this.events.record(rs, 'Normal', podEventReasons.successfulCreate, 'Create', `Created pod: ${created.metadata.name}`);
+      this.events.record(rs, 'Normal', podEventReasons.successfulCreate, '', `Created pod: ${created.metadata.name}`);
     } catch (e) {
       // A namespace going away refuses every create: nothing to report or retry.
       if (isNamespaceTerminating(e)) return;
-      this.events.record(rs, 'Warning', podEventReasons.failedCreate, 'Create', `Error creating: ${errorText(e)}`);
+      this.events.record(rs, 'Warning', podEventReasons.failedCreate, '', `Error creating: ${errorText(e)}`);
       throw e;
     }
   }
@@ -249,12 +249,12 @@ export class ReplicaSetController {
   private async deletePodOf(rs: ReplicaSet, p: Pod): Promise<void> {
     try {
       await this.client.delete(podsRef, p.metadata.namespace, p.metadata.name ?? '');
-      this.events.record(rs, 'Normal', podEventReasons.successfulDelete, 'Delete', `Deleted pod: ${p.metadata.name}`);
+      this.events.record(rs, 'Normal', podEventReasons.successfulDelete, '', `Deleted pod: ${p.metadata.name}`);
     } catch (e) {
       // Not deleted: the informer will not show it going.
       this.expectations.deletionObserved(keyOf(rs), keyOf(p));
       if (isStatus(e, 404)) return;
-      this.events.record(rs, 'Warning', podEventReasons.failedDelete, 'Delete', `Error deleting: ${errorText(e)}`);
+      this.events.record(rs, 'Warning', podEventReasons.failedDelete, '', `Error deleting: ${errorText(e)}`);
       throw e;
     }
   }
