@@ -11,6 +11,8 @@ export const namespacesRef = core('namespaces', 'Namespace', false);
 export const serviceAccountsRef = core('serviceaccounts', 'ServiceAccount');
 export const resourceQuotasRef = core('resourcequotas', 'ResourceQuota');
 export const eventsRef = core('events', 'Event');
+export const replicaSetsRef: ResourceRef = { group: 'apps', version: 'v1', resource: 'replicasets', kind: 'ReplicaSet', namespaced: true };
+export const deploymentsRef: ResourceRef = { group: 'apps', version: 'v1', resource: 'deployments', kind: 'Deployment', namespaced: true };
 
 /** `/api/v1` or `/apis/GROUP/VERSION`. */
 export function groupVersionPath(ref: { group: string; version: string }): string {

@@ -23,7 +23,7 @@ import { objectKey } from '../client/indexer.js';
 import type { KubeClient } from '../client/interface.js';
 import { EventRecorder } from '../client/recorder.js';
 import { jobsRef, podsRef } from '../client/resources.js';
-import { ControllerExpectations, UidTrackingExpectations } from './jobexpectations.js';
+import { ControllerExpectations, UidTrackingExpectations } from './expectations.js';
 import { KeyedQueue } from './queue.js';
 
 export interface JobControllerOptions {

@@ -5,8 +5,8 @@
 // (src/client/loopback.ts), each with its own identity and User-Agent, so what they write is
 // recorded as upstream's components' writes are (the scheduler as system:kube-scheduler). Order:
 // quota and namespace controllers, the garbage collector, the `default` ServiceAccount of every
-// namespace that exists now, the workload controllers (Job, CronJob, StatefulSet, DaemonSet),
-// then the scheduler.
+// namespace that exists now, the workload controllers (ReplicaSet, Deployment, Job, CronJob,
+// StatefulSet, DaemonSet), then the scheduler.
 
 import type { FeatureGates } from '../api/featuregates.js';
 import { defaultFeatureGates } from '../api/featuregates.js';
@@ -15,10 +15,12 @@ import { SharedInformerFactory } from '../client/factory.js';
 import { LoopbackClient } from '../client/loopback.js';
 import { componentUserAgent } from '../client/useragent.js';
 import { CronJobController, type CronJobControllerOptions } from '../controllers/cronjob.js';
+import { DeploymentController } from '../controllers/deployment.js';
 import { GarbageCollector } from '../controllers/garbagecollector.js';
 import { JobController, type JobControllerOptions } from '../controllers/job.js';
 import { NamespaceController } from '../controllers/namespace.js';
 import { QuotaController } from '../controllers/quota.js';
+import { ReplicaSetController } from '../controllers/replicaset.js';
 import { SchedulerController, schedulerIdentity } from '../controllers/scheduler.js';
 import { ServiceAccountsController } from '../controllers/serviceaccounts.js';
 import { DaemonSetController, daemonSetControllerName } from '../controllers/daemonset.js';
@@ -35,18 +37,23 @@ export interface ServerOptions extends ApiServerOptions {
   jobController?: JobControllerOptions;
   /** CronJob controller settings (tests inject a clock). */
   cronJobController?: CronJobControllerOptions;
+  /** Run the workload controllers (default true); off for tests of the apps and batch APIs alone. */
+  workloadControllers?: boolean;
 }
 
 export interface RunningServer extends RunningApiServer {
   quota: QuotaController;
   namespaces: NamespaceController;
   garbageCollector: GarbageCollector;
-  statefulSets: StatefulSetController;
-  daemonSets: DaemonSetController;
+  /** The workload controllers, unless started with `workloadControllers: false`. */
+  replicaSets?: ReplicaSetController;
+  deployments?: DeploymentController;
+  statefulSets?: StatefulSetController;
+  daemonSets?: DaemonSetController;
+  jobs?: JobController;
+  cronJobs?: CronJobController;
   /** The scheduler, unless started with `scheduler: false`. */
   scheduler?: SchedulerController;
-  jobs: JobController;
-  cronJobs: CronJobController;
 }
 
 /** A kube-controller-manager controller's loopback identity (its service account, as upstream's --use-service-account-credentials). */
@@ -65,10 +72,14 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const namespaces = new NamespaceController(new LoopbackClient(api, controllerIdentity('namespace-controller')), informers);
   const serviceAccounts = new ServiceAccountsController(new LoopbackClient(api, controllerIdentity('service-account-controller')), informers);
   const garbageCollector = new GarbageCollector(new LoopbackClient(api, controllerIdentity('generic-garbage-collector')), informers);
-  const statefulSets = new StatefulSetController(new LoopbackClient(api, controllerIdentity(statefulSetControllerName)), informers);
-  const daemonSets = new DaemonSetController(new LoopbackClient(api, controllerIdentity(daemonSetControllerName)), informers);
-  const jobs = new JobController(new LoopbackClient(api, controllerIdentity('job-controller')), informers, opts.jobController);
-  const cronJobs = new CronJobController(new LoopbackClient(api, controllerIdentity('cronjob-controller')), informers, opts.cronJobController);
+  const workloads = opts.workloadControllers ?? true;
+  const client = (name: string) => new LoopbackClient(api, controllerIdentity(name));
+  const replicaSets = workloads ? new ReplicaSetController(client('replicaset-controller'), informers) : undefined;
+  const deployments = workloads ? new DeploymentController(client('deployment-controller'), informers) : undefined;
+  const statefulSets = workloads ? new StatefulSetController(client(statefulSetControllerName), informers) : undefined;
+  const daemonSets = workloads ? new DaemonSetController(client(daemonSetControllerName), informers) : undefined;
+  const jobs = workloads ? new JobController(client('job-controller'), informers, opts.jobController) : undefined;
+  const cronJobs = workloads ? new CronJobController(client('cronjob-controller'), informers, opts.cronJobController) : undefined;
   let scheduler: SchedulerController | undefined;
   try {
     await quota.start();
@@ -78,10 +89,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     // Every namespace that exists now gets its `default` ServiceAccount before the first pod.
     await serviceAccounts.start();
     await serviceAccounts.idle();
-    await jobs.start();
-    await cronJobs.start();
-    await statefulSets.start();
-    await daemonSets.start();
+    for (const c of [replicaSets, deployments, jobs, cronJobs, statefulSets, daemonSets]) await c?.start();
     if (opts.scheduler ?? true) {
       scheduler = new SchedulerController(new LoopbackClient(api, schedulerIdentity), informers, { gates });
       await scheduler.start();
@@ -95,20 +103,19 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     quota,
     namespaces,
     garbageCollector,
+    replicaSets,
+    deployments,
     statefulSets,
     daemonSets,
-    scheduler,
     jobs,
     cronJobs,
+    scheduler,
     async close() {
-      await cronJobs.stop();
-      await jobs.stop();
       await scheduler?.stop();
+      for (const c of [daemonSets, statefulSets, cronJobs, jobs, deployments, replicaSets]) await c?.stop();
       quota.stop();
       namespaces.stop();
       garbageCollector.stop();
-      await statefulSets.stop();
-      await daemonSets.stop();
       serviceAccounts.stop();
       informers.stop();
       await server.close();

@@ -35,7 +35,7 @@ describe('apps/v1 over HTTP', () => {
   let admin: Client;
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'bulkhead-apps-'));
-    s = await startServer({ dataDir: join(dir, 'data'), store: 'memory:', port: 0, scheduler: false });
+    s = await startServer({ dataDir: join(dir, 'data'), store: 'memory:', port: 0, scheduler: false, workloadControllers: false });
     admin = new Client(s.url, s.caCert, s.adminToken);
   });
   after(async () => {
@@ -275,7 +275,7 @@ else {
     let s: RunningServer;
     before(async () => {
       dir = mkdtempSync(join(tmpdir(), 'bulkhead-apps-kubectl-'));
-      s = await startServer({ dataDir: join(dir, 'data'), store: 'memory:', port: 0, scheduler: false });
+      s = await startServer({ dataDir: join(dir, 'data'), store: 'memory:', port: 0, scheduler: false, workloadControllers: false });
     });
     after(async () => {
       await s.close();

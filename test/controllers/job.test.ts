@@ -241,7 +241,7 @@ describe('Job and CronJob controllers with the real kubectl', { skip: kubectlFou
   it('kubectl create cronjob "* * * * *": a Job at the next minute (the controller\'s clock moved ahead), tracked in status.active, then SawCompletedJob', async () => {
     const r = await kubectl('create', 'cronjob', 'tick', '--image=busybox', '--schedule=* * * * *', '--', 'true');
     assert.equal(r.code, 0, r.stderr);
-    await s.cronJobs.idle();
+    await s.cronJobs!.idle();
     assert.deepEqual((await admin.request('GET', jobsPath)).json().items.filter((j: Job) => j.metadata.name?.startsWith('tick-')), []);
     // The controller's clock jumps past the next schedule time; the CronJob is synced again on a change.
     cronClockAheadMs = 61_000;

@@ -11,7 +11,7 @@ import { SharedInformerFactory } from '../../src/client/factory.js';
 import { cronJobsRef, jobsRef, podsRef } from '../../src/client/resources.js';
 import { CronJobController } from '../../src/controllers/cronjob.js';
 import { JobController } from '../../src/controllers/job.js';
-import { ControllerExpectations, UidTrackingExpectations } from '../../src/controllers/jobexpectations.js';
+import { ControllerExpectations, UidTrackingExpectations } from '../../src/controllers/expectations.js';
 import { FakeCluster } from './fakecluster.js';
 
 const tracking = 'batch.kubernetes.io/job-tracking';

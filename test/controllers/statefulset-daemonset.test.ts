@@ -113,7 +113,7 @@ describe('StatefulSet and DaemonSet controllers with the real kubectl', { skip: 
   it('OrderedReady: web-0, then web-1 only once web-0 is Running and Ready (readiness simulated through pods/status), then web-2', async () => {
     await apply(stsManifest('busybox:1.36'));
     const web0 = await until(() => getPod('web-0'));
-    await s.statefulSets.idle();
+    await s.statefulSets!.idle();
     assert.equal(await getPod('web-1'), undefined, 'web-1 must wait for web-0 to be Ready');
     assert.equal(web0.metadata.labels?.['statefulset.kubernetes.io/pod-name'], 'web-0');
     assert.equal(web0.metadata.labels?.['apps.kubernetes.io/pod-index'], '0');
@@ -122,7 +122,7 @@ describe('StatefulSet and DaemonSet controllers with the real kubectl', { skip: 
     assert.deepEqual(web0.metadata.ownerReferences?.map((r) => `${r.kind}/${r.name}/${r.controller}`), ['StatefulSet/web/true']);
     await markReady('web-0');
     await until(() => getPod('web-1'));
-    await s.statefulSets.idle();
+    await s.statefulSets!.idle();
     assert.equal(await getPod('web-2'), undefined, 'web-2 must wait for web-1');
     await markReady('web-1');
     await until(() => getPod('web-2'));
@@ -161,7 +161,7 @@ describe('StatefulSet and DaemonSet controllers with the real kubectl', { skip: 
     assert.equal(r.code, 0, r.stderr);
     // web-2 is bound, so its deletion is graceful: it stays terminating until the "kubelet" finishes it.
     await until(async () => !!(await getPod('web-2'))?.metadata.deletionTimestamp);
-    await s.statefulSets.idle();
+    await s.statefulSets!.idle();
     assert.equal((await getPod('web-1'))?.metadata.deletionTimestamp, undefined, 'web-1 waits while web-2 terminates');
     await forceDelete('web-2');
     await until(async () => !!(await getPod('web-1'))?.metadata.deletionTimestamp);

@@ -1,0 +1,285 @@
+// The ReplicaSet controller (pkg/controller/replicaset/replica_set.go): keeps spec.replicas
+// active pods for each ReplicaSet. It reads ReplicaSets and pods from shared informers, claims
+// the pods its selector matches (adopting orphans, releasing pods that stopped matching; see
+// controllerref.ts), creates the missing pods from the template in slow-start batches (1, 2, 4,
+// …, so a refused create fails once, not N times) or deletes the surplus in upstream's order,
+// and writes the status (replicas, fullyLabeledReplicas, readyReplicas, availableReplicas,
+// observedGeneration, ReplicaFailure). Expectations (expectations.ts) keep a slow informer from
+// causing a second round of creates or deletes. Events as upstream: SuccessfulCreate "Created
+// pod: NAME", SuccessfulDelete "Deleted pod: NAME", FailedCreate "Error creating: ERR",
+// FailedDelete "Error deleting: ERR", from the source `replicaset-controller`. The decisions are
+// src/policy/replicaset.ts and activepods.ts.
+
+import type { LabelSelector, Pod, ReplicaSet } from '../api/types.js';
+import { labelSelectorRequirements, matchesLabels } from '../api/selectors.js';
+import type { SharedInformerFactory } from '../client/factory.js';
+import type { SharedIndexInformer } from '../client/informer.js';
+import { isStatus } from '../client/errors.js';
+import type { KubeClient } from '../client/interface.js';
+import { EventRecorder } from '../client/recorder.js';
+import { podsRef, replicaSetsRef } from '../client/resources.js';
+import { isPodActive, isPodReady } from '../policy/activepods.js';
+import { controllerOf, newControllerRef } from '../policy/controllerref.js';
+import { manageReplicas, minReadyRequeueSeconds, podEventReasons, podFromTemplate, replicaSetStatus, replicaSetStatusUnchanged, slowStartBatches, withObservedGeneration } from '../policy/replicaset.js';
+import { Backoff, claimObjects, errorText, isNamespaceTerminating } from './controllerref.js';
+import { ControllerExpectations } from './expectations.js';
+import { KeyedQueue } from './queue.js';
+
+export const replicaSetControllerName = 'replicaset-controller';
+/** Index of ReplicaSets by their controller's uid (getReplicaSetsWithSameController). */
+const byControllerIndex = 'controllerUID';
+
+const keyOf = (o: { metadata?: { namespace?: string; name?: string } }) => `${o.metadata?.namespace ?? ''}/${o.metadata?.name ?? ''}`;
+
+/** A selector as a predicate over labels; an invalid one matches nothing. */
+export function selectorMatcher(sel: LabelSelector | undefined): (labels: Record<string, string> | undefined) => boolean {
+  try {
+    const reqs = labelSelectorRequirements(sel);
+    return (labels) => matchesLabels(reqs, labels);
+  } catch {
+    return () => false;
+  }
+}
+
+const emptySelector = (sel: LabelSelector | undefined) => !sel || (Object.keys(sel.matchLabels ?? {}).length === 0 && (sel.matchExpressions ?? []).length === 0);
+
+export class ReplicaSetController {
+  readonly expectations: ControllerExpectations;
+  private readonly queue: KeyedQueue;
+  private readonly backoff = new Backoff();
+  private readonly events: EventRecorder;
+  private readonly pods: SharedIndexInformer<Pod>;
+  private readonly rss: SharedIndexInformer<ReplicaSet>;
+  private readonly unsubscribe: (() => void)[] = [];
+
+  constructor(private readonly client: KubeClient, informers: SharedInformerFactory, opts: { events?: EventRecorder } = {}) {
+    this.expectations = new ControllerExpectations(() => client.now().getTime());
+    this.events = opts.events ?? new EventRecorder(client, { component: replicaSetControllerName });
+    this.queue = new KeyedQueue(
+      async (key) => {
+        await this.sync(key);
+        this.backoff.forget(key);
+      },
+      (key, e) => {
+        if (!isStatus(e, 409)) console.error(`${replicaSetControllerName}: ${key}: ${errorText(e)}`);
+        this.queue.addAfter(key, this.backoff.next(key));
+      },
+    );
+    this.pods = informers.informerFor<Pod>(podsRef);
+    this.rss = informers.informerFor<ReplicaSet>(replicaSetsRef);
+    this.rss.addIndex(byControllerIndex, (rs) => controllerOf(rs)?.uid);
+  }
+
+  async start(): Promise<void> {
+    await Promise.all([this.pods.start(), this.rss.start()]);
+    this.unsubscribe.push(
+      this.rss.addEventHandler({
+        add: (rs) => this.queue.add(keyOf(rs)),
+        update: (_o, rs) => this.queue.add(keyOf(rs)),
+        delete: (rs) => {
+          this.expectations.delete(keyOf(rs));
+          this.queue.add(keyOf(rs));
+        },
+      }),
+      this.pods.addEventHandler({ add: (p) => this.addPod(p), update: (o, p) => this.updatePod(o, p), delete: (p) => this.deletePod(p) }),
+    );
+  }
+
+  /** The ReplicaSet a controller reference names, if it is the same one (uid). */
+  private resolve(namespace: string | undefined, ref: { kind: string; name: string; uid: string } | undefined): ReplicaSet | undefined {
+    if (!ref || ref.kind !== 'ReplicaSet') return undefined;
+    const rs = this.rss.lister.get(namespace, ref.name);
+    return rs && rs.metadata.uid === ref.uid ? rs : undefined;
+  }
+
+  /** GetPodReplicaSets: the ReplicaSets whose selector matches an orphan pod (to adopt it). */
+  private replicaSetsForPod(p: Pod): ReplicaSet[] {
+    return this.rss.lister.list(p.metadata.namespace ?? '').filter((rs) => !emptySelector(rs.spec?.selector) && selectorMatcher(rs.spec?.selector)(p.metadata.labels));
+  }
+
+  private addPod(p: Pod): void {
+    if (p.metadata.deletionTimestamp) return this.deletePod(p);
+    const ref = controllerOf(p);
+    if (ref) {
+      const rs = this.resolve(p.metadata.namespace, ref);
+      if (!rs) return;
+      this.expectations.creationObserved(keyOf(rs));
+      this.queue.add(keyOf(rs));
+      return;
+    }
+    for (const rs of this.replicaSetsForPod(p)) this.queue.add(keyOf(rs));
+  }
+
+  private updatePod(old: Pod, cur: Pod): void {
+    if (old.metadata.resourceVersion === cur.metadata.resourceVersion) return;
+    const labelsChanged = JSON.stringify(old.metadata.labels ?? {}) !== JSON.stringify(cur.metadata.labels ?? {});
+    if (cur.metadata.deletionTimestamp) {
+      // Graceful deletion: the pod is as good as gone for the expectations; tell the old owner too if the labels moved.
+      this.deletePod(cur);
+      if (labelsChanged) this.deletePod(old);
+      return;
+    }
+    const curRef = controllerOf(cur);
+    const oldRef = controllerOf(old);
+    const refChanged = curRef?.uid !== oldRef?.uid;
+    if (refChanged && oldRef) {
+      const rs = this.resolve(old.metadata.namespace, oldRef);
+      if (rs) this.queue.add(keyOf(rs));
+    }
+    if (curRef) {
+      const rs = this.resolve(cur.metadata.namespace, curRef);
+      if (!rs) return;
+      this.queue.add(keyOf(rs));
+      // Ready now: come back once minReadySeconds have passed, when it counts as available (a second later: availability is strictly after).
+      const min = rs.spec?.minReadySeconds ?? 0;
+      if (!isPodReady(old) && isPodReady(cur) && min > 0) this.queue.addAfter(keyOf(rs), min * 1000 + 1000);
+      return;
+    }
+    if (labelsChanged || refChanged) for (const rs of this.replicaSetsForPod(cur)) this.queue.add(keyOf(rs));
+  }
+
+  private deletePod(p: Pod): void {
+    const ref = controllerOf(p);
+    if (!ref) return;
+    const rs = this.resolve(p.metadata.namespace, ref);
+    if (!rs) return;
+    this.expectations.deletionObserved(keyOf(rs), keyOf(p));
+    this.queue.add(keyOf(rs));
+  }
+
+  /** syncReplicaSet. */
+  private async sync(key: string): Promise<void> {
+    const [namespace, name] = key.split('/') as [string, string];
+    const cached = this.rss.lister.get(namespace, name);
+    if (!cached) {
+      this.expectations.delete(key);
+      return;
+    }
+    const rs = structuredClone(cached) as ReplicaSet;
+    const needsSync = this.expectations.satisfied(key);
+    const matches = selectorMatcher(rs.spec?.selector);
+    const active = this.pods.lister.list(namespace).filter(isPodActive);
+    const owned = await claimObjects(active, {
+      client: this.client,
+      ref: podsRef,
+      owner: rs,
+      controllerRef: newControllerRef(rs, 'apps/v1', 'ReplicaSet'),
+      matches: (p) => matches(p.metadata.labels),
+      getOwner: () => this.client.get(replicaSetsRef, namespace, name),
+    });
+    let manageError: unknown;
+    if (needsSync && !rs.metadata.deletionTimestamp) {
+      try {
+        await this.manage(rs, owned);
+      } catch (e) {
+        manageError = e;
+      }
+    }
+    const now = this.client.now();
+    const status = replicaSetStatus(rs, owned, manageError === undefined ? undefined : errorText(manageError), now);
+    const updated = await this.writeStatus(rs, status);
+    const again = manageError === undefined ? minReadyRequeueSeconds(updated) : undefined;
+    if (again !== undefined) this.queue.addAfter(key, again * 1000);
+    if (manageError !== undefined) throw manageError;
+  }
+
+  /** manageReplicas: create or delete the difference. */
+  private async manage(rs: ReplicaSet, owned: Pod[]): Promise<void> {
+    const key = keyOf(rs);
+    const related = this.relatedPods(rs);
+    const d = manageReplicas(rs, owned, related, this.client.now());
+    if (d.action === 'create') {
+      this.expectations.expectCreations(key, d.count);
+      let done = 0;
+      let failure: unknown;
+      for (const size of slowStartBatches(d.count)) {
+        const results = await Promise.allSettled(Array.from({ length: size }, () => this.createPod(rs)));
+        done += size;
+        const failed = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
+        // A failed create will never be observed.
+        for (let i = 0; i < failed.length; i++) this.expectations.creationObserved(key);
+        if (failed.length) {
+          failure = failed[0]!.reason;
+          break;
+        }
+      }
+      // The batches never tried will not be observed either.
+      for (let i = done; i < d.count; i++) this.expectations.creationObserved(key);
+      if (failure !== undefined) throw failure;
+    } else if (d.action === 'delete') {
+      this.expectations.expectDeletions(key, d.pods.map(keyOf));
+      const results = await Promise.allSettled(d.pods.map((p) => this.deletePodOf(rs, p)));
+      const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+      if (failed) throw failed.reason;
+    }
+  }
+
+  /** getIndirectlyRelatedPods: the pods of every ReplicaSet with the same controller (for the node ranks). */
+  private relatedPods(rs: ReplicaSet): Pod[] {
+    const ref = controllerOf(rs);
+    if (!ref) return [];
+    const seen = new Set<string>();
+    const out: Pod[] = [];
+    for (const other of this.rss.lister.byIndex(byControllerIndex, ref.uid).values()) {
+      if (other.metadata.namespace !== rs.metadata.namespace) continue;
+      const m = selectorMatcher(other.spec?.selector);
+      for (const p of this.pods.lister.list(rs.metadata.namespace ?? '')) {
+        if (!m(p.metadata.labels) || seen.has(p.metadata.uid ?? '')) continue;
+        seen.add(p.metadata.uid ?? '');
+        out.push(p);
+      }
+    }
+    return out;
+  }
+
+  private async createPod(rs: ReplicaSet): Promise<void> {
+    const pod = podFromTemplate(rs.spec?.template, rs.metadata.name ?? '', rs.metadata.namespace, newControllerRef(rs, 'apps/v1', 'ReplicaSet'));
+    if (Object.keys(pod.metadata.labels ?? {}).length === 0) throw new Error('unable to create pods, no labels');
+    try {
+      const created = await this.client.create<Pod>(podsRef, rs.metadata.namespace, pod);
+      this.events.record(rs, 'Normal', podEventReasons.successfulCreate, '', `Created pod: ${created.metadata.name}`);
+    } catch (e) {
+      // A namespace going away refuses every create: nothing to report or retry.
+      if (isNamespaceTerminating(e)) return;
+      this.events.record(rs, 'Warning', podEventReasons.failedCreate, '', `Error creating: ${errorText(e)}`);
+      throw e;
+    }
+  }
+
+  private async deletePodOf(rs: ReplicaSet, p: Pod): Promise<void> {
+    try {
+      await this.client.delete(podsRef, p.metadata.namespace, p.metadata.name ?? '');
+      this.events.record(rs, 'Normal', podEventReasons.successfulDelete, '', `Deleted pod: ${p.metadata.name}`);
+    } catch (e) {
+      // Not deleted: the informer will not show it going.
+      this.expectations.deletionObserved(keyOf(rs), keyOf(p));
+      if (isStatus(e, 404)) return;
+      this.events.record(rs, 'Warning', podEventReasons.failedDelete, '', `Error deleting: ${errorText(e)}`);
+      throw e;
+    }
+  }
+
+  /** updateReplicaSetStatus: written only when something changed; one retry on a fresh copy after a conflict. */
+  private async writeStatus(rs: ReplicaSet, next: ReplicaSet['status'] & object): Promise<ReplicaSet> {
+    if (replicaSetStatusUnchanged(rs, next)) return rs;
+    let target = rs;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.client.update<ReplicaSet>(replicaSetsRef, rs.metadata.namespace, { ...target, status: withObservedGeneration(target, next) }, { subresource: 'status' });
+      } catch (e) {
+        if (attempt >= 1 || !isStatus(e, 409)) throw e;
+        target = await this.client.get<ReplicaSet>(replicaSetsRef, rs.metadata.namespace, rs.metadata.name ?? '');
+      }
+    }
+  }
+
+  async idle(): Promise<void> {
+    await this.queue.idle();
+  }
+
+  async stop(): Promise<void> {
+    for (const u of this.unsubscribe) u();
+    this.queue.stop();
+    await this.events.stop();
+  }
+}
