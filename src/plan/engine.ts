@@ -316,8 +316,9 @@ export function plan(objects: readonly PlanObject[], opts: PlanOptions): PlanRes
         return;
       }
     }
-    // The pods a controller creates have generated names; the plan numbers them.
-    admitted.pods.forEach(({ pod, owner }, n) => planPod(pod, o.source, [], { owner, name: `${pod.metadata.generateName ?? pod.metadata.name ?? ''}#${n + 1}` }));
+    if (admitted.warning) objectWarnings.push({ kind, namespace, name, source: o.source, message: admitted.warning });
+    // Most pods a controller creates have generated names; the plan numbers them.
+    admitted.pods.forEach(({ pod, owner }, n) => planPod(pod, o.source, [], { owner, name: pod.metadata.name || `${pod.metadata.generateName ?? ''}#${n + 1}` }));
   });
 
   const quotas: QuotaPlan[] = [];

@@ -1,17 +1,35 @@
 // The objects `bulkhead plan` takes besides pods, namespaces, quotas, LimitRanges and
 // PriorityClasses: each is defaulted and validated as the API server's strategy does on create,
 // charged against its namespace's object-count quotas (count/jobs.batch, configmaps, …), and a
-// workload is expanded into the pods its controller would create first — a Job's `parallelism`
-// pods (at most `completions`), the Job of a CronJob's next run. Those pods then go through pod
-// admission like any other, in document order. Pure: the plan engine owns the quota state.
+// workload is expanded into the pods its controllers keep running once they have settled — a
+// Deployment's ReplicaSet and its `replicas` pods, a StatefulSet's `<name>-0…`, a DaemonSet's pod
+// for the plan's node, a Job's `parallelism` pods (at most `completions`), the Job of a
+// CronJob's next run — made by the same functions the controllers use. Those pods then go
+// through pod admission like any other, in document order. Pure: the engine owns the quotas.
 
+import { defaultDaemonSet, defaultDeployment, defaultReplicaSet, defaultStatefulSet } from '../api/appsdefaults.js';
 import { defaultCronJob, defaultJob, generateJobSelector } from '../api/batchdefaults.js';
 import { parseCronSchedule } from '../api/cron.js';
 import type { FeatureGates } from '../api/featuregates.js';
 import type { FieldError } from '../api/fielderrors.js';
 import { defaultSecret } from '../api/secretdefaults.js';
-import type { ConfigMap, CronJob, Job, KubeObject, Pod, Secret, ServiceAccount } from '../api/types.js';
-import { validateConfigMap, validateCronJob, validateJob, validateSecret, validateServiceAccount } from '../api/validation/index.js';
+import type { ConfigMap, CronJob, DaemonSet, Deployment, Job, KubeObject, Pod, ReplicaSet, Secret, ServiceAccount, StatefulSet } from '../api/types.js';
+import {
+  validateConfigMap,
+  validateCronJob,
+  validateDaemonSet,
+  validateDeployment,
+  validateJob,
+  validateReplicaSet,
+  validateSecret,
+  validateServiceAccount,
+  validateStatefulSet,
+} from '../api/validation/index.js';
+import { newControllerRef } from '../policy/controllerref.js';
+import { daemonPodTemplate } from '../policy/daemonset.js';
+import { newReplicaSetFor } from '../policy/deployment.js';
+import { podFromTemplate } from '../policy/replicaset.js';
+import { newStatefulSetPod } from '../policy/statefulset.js';
 import { jobFromCronJob, nextScheduleTime } from '../policy/cronjob.js';
 import { podFromJobTemplate } from '../policy/job.js';
 
@@ -37,7 +55,7 @@ export interface ChargedChild {
   name: string;
 }
 
-export type Admitted = { ok: true; object: KubeObject; pods: OwnedPod[]; children: ChargedChild[] } | { ok: false; errors: FieldError[] };
+export type Admitted = { ok: true; object: KubeObject; pods: OwnedPod[]; children: ChargedChild[]; warning?: string } | { ok: false; errors: FieldError[] };
 
 export interface PlannedKind {
   apiVersion: string;
@@ -48,9 +66,10 @@ export interface PlannedKind {
   admit(obj: KubeObject, ctx: WorkloadContext): Admitted;
 }
 
-const none = { pods: [] as OwnedPod[], children: [] as ChargedChild[] };
+type Expansion = { pods: OwnedPod[]; children: ChargedChild[]; warning?: string };
+const none: Expansion = { pods: [], children: [] };
 
-function checked(object: KubeObject, errors: FieldError[], more: () => { pods: OwnedPod[]; children: ChargedChild[] } = () => none): Admitted {
+function checked(object: KubeObject, errors: FieldError[], more: () => Expansion = () => none): Admitted {
   return errors.length ? { ok: false, errors } : { ok: true, object, ...more() };
 }
 
@@ -63,6 +82,20 @@ function jobPods(job: Job, owner: string): OwnedPod[] {
   return Array.from({ length: n }, () => ({ pod: podFromJobTemplate(job), owner }));
 }
 
+/** An apps/v1 object as the API server stores it on create: defaulted, its uid given, no status. */
+function stored<T extends KubeObject>(kind: string, obj: T, ctx: WorkloadContext, defaults: (o: T, opts: { gates: FeatureGates }) => T): T {
+  const o = defaults(obj, { gates: ctx.gates });
+  o.metadata = { ...o.metadata, uid: ctx.uid(kind, o.metadata?.namespace ?? '', o.metadata?.name ?? '') };
+  (o as { status?: unknown }).status = {};
+  return o;
+}
+
+/** A ReplicaSet's `replicas` pods. */
+function replicaSetPods(rs: ReplicaSet, owner: string): OwnedPod[] {
+  const ref = newControllerRef(rs, 'apps/v1', 'ReplicaSet');
+  return Array.from({ length: rs.spec?.replicas ?? 1 }, () => ({ pod: podFromTemplate(rs.spec?.template, rs.metadata.name ?? '', rs.metadata.namespace, ref), owner }));
+}
+
 /** The Job as the API server stores it on create: defaulted, given its uid and generated selector. */
 function storedJob(obj: Job, ctx: WorkloadContext): Job {
   const job = defaultJob(obj, { gates: ctx.gates });
@@ -73,6 +106,60 @@ function storedJob(obj: Job, ctx: WorkloadContext): Job {
 }
 
 export const plannedKinds: Record<string, PlannedKind> = {
+  Deployment: {
+    apiVersion: 'apps/v1',
+    group: 'apps',
+    resource: 'deployments',
+    admit: (obj, ctx) => {
+      const d = stored('Deployment', obj as Deployment, ctx, defaultDeployment);
+      return checked(d, validateDeployment(d, { gates: ctx.gates }), () => {
+        // The first ReplicaSet, at full size once the rollout is done.
+        const rs = newReplicaSetFor(d, [], 1);
+        rs.metadata.uid = ctx.uid('ReplicaSet', rs.metadata.namespace ?? '', rs.metadata.name ?? '');
+        rs.spec = { ...rs.spec, replicas: d.spec?.replicas ?? 1 };
+        const name = rs.metadata.name ?? '';
+        return { pods: replicaSetPods(rs, `Deployment ${d.metadata.name} → ReplicaSet ${name}`), children: [{ group: 'apps', resource: 'replicasets', kind: 'ReplicaSet', name }] };
+      });
+    },
+  },
+  ReplicaSet: {
+    apiVersion: 'apps/v1',
+    group: 'apps',
+    resource: 'replicasets',
+    admit: (obj, ctx) => {
+      const rs = stored('ReplicaSet', obj as ReplicaSet, ctx, defaultReplicaSet);
+      return checked(rs, validateReplicaSet(rs, { gates: ctx.gates }), () => ({ pods: replicaSetPods(rs, `ReplicaSet ${rs.metadata.name}`), children: [] }));
+    },
+  },
+  StatefulSet: {
+    apiVersion: 'apps/v1',
+    group: 'apps',
+    resource: 'statefulsets',
+    admit: (obj, ctx) => {
+      const set = stored('StatefulSet', obj as StatefulSet, ctx, defaultStatefulSet);
+      return checked(set, validateStatefulSet(set), () => {
+        // The claim each pod needs cannot be created (PersistentVolumeClaims are not served), so
+        // the controller creates no pod, as on the server.
+        if ((set.spec?.volumeClaimTemplates ?? []).length > 0) return { ...none, warning: 'its pods would not be created: volumeClaimTemplates need PersistentVolumeClaims, which Bulkhead does not serve' };
+        const start = set.spec?.ordinals?.start ?? 0;
+        const owner = `StatefulSet ${set.metadata.name}`;
+        return { pods: Array.from({ length: set.spec?.replicas ?? 1 }, (_, i) => ({ pod: newStatefulSetPod(set, start + i), owner })), children: [] };
+      });
+    },
+  },
+  DaemonSet: {
+    apiVersion: 'apps/v1',
+    group: 'apps',
+    resource: 'daemonsets',
+    admit: (obj, ctx) => {
+      const ds = stored('DaemonSet', obj as DaemonSet, ctx, defaultDaemonSet);
+      return checked(ds, validateDaemonSet(ds, { gates: ctx.gates }), () => {
+        // One pod for the plan's one node (its nodeSelector and affinity are not judged here).
+        const pod = podFromTemplate(daemonPodTemplate(ds, ''), ds.metadata.name ?? '', ds.metadata.namespace, newControllerRef(ds, 'apps/v1', 'DaemonSet'));
+        return { pods: [{ pod, owner: `DaemonSet ${ds.metadata.name}` }], children: [] };
+      });
+    },
+  },
   ConfigMap: {
     apiVersion: 'v1',
     group: '',

@@ -6,6 +6,8 @@
 // keeps the node above the threshold; both together cross it. The high-priority pod is created
 // last, and still the low-priority pod is evicted: the kubelet's ranking (src/policy/eviction.ts)
 // puts priority before usage. Evicting one pod relieves the pressure, so the other keeps running.
+// A second cluster shows what a Deployment does next: its evicted pod stays as a Failed record
+// and its ReplicaSet creates a replacement, which runs once the pressure has gone.
 // Needs root, runc, conmon, busybox-static and kubectl; anywhere else the suite skips and says why.
 
 import { after, before, describe, it } from 'node:test';
@@ -85,5 +87,54 @@ describe('eviction ranking by priority under real memory pressure (bulkhead up, 
     assert.deepEqual(pods.items.map((p) => [p.metadata.name, p.spec.priority]).sort(), [['batch', 100], ['web', 10000]]);
     const evictions = JSON.parse(await c.ok(['get', 'events', '-o', 'json', '--field-selector', 'reason=Evicted'])) as { items: { involvedObject: { name: string } }[] };
     assert.deepEqual(evictions.items.map((e) => e.involvedObject.name), ['batch'], 'one eviction, of the low-priority pod');
+  });
+});
+
+describe("a Deployment's evicted pod comes back (bulkhead up, real kubectl, runc)", skip, () => {
+  let c: UpCluster;
+  before(async () => {
+    c = await startUp(['--node-memory', '700Mi', '--node-cpu', '2', '--eviction-hard', 'memory.available<550Mi']);
+    await c.ok(['apply', '-f', '-'], classes);
+  });
+  after(async () => {
+    await c?.stop();
+  });
+
+  it('the kubelet evicts the low-priority Deployment pod; its ReplicaSet replaces it and the replacement runs', async () => {
+    const podOf = holder('x', 'batch-low', 100).split('spec:\n')[1]!;
+    await c.ok(['apply', '-f', '-'], `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: batch}
+spec:
+  replicas: 1
+  selector: {matchLabels: {app: batch}}
+  template:
+    metadata: {labels: {app: batch}}
+    spec:
+${podOf.replace(/^/gm, '    ').trimEnd()}
+`);
+    const first = await c.until('the Deployment pod running', async () => {
+      const list = JSON.parse(await c.ok(['get', 'pods', '-l', 'app=batch', '-o', 'json'])) as { items: { metadata: { name: string }; status: { phase?: string } }[] };
+      return list.items.find((p) => p.status.phase === 'Running');
+    }, 120_000);
+    await c.ok(['apply', '-f', '-'], holder('web', 'web-high', 100));
+    const evicted = await c.until('the Deployment pod evicted', async () => {
+      const p = await c.pod(first.metadata.name);
+      return p.status.phase === 'Failed' ? p : undefined;
+    }, 180_000);
+    assert.equal((evicted.status as { reason?: string }).reason, 'Evicted');
+    // The pressure goes with the high-priority holder, so the replacement can hold its memory.
+    await c.ok(['delete', 'pod', 'web', '--grace-period=1']);
+    const replacement = await c.until('a replacement pod running', async () => {
+      const list = JSON.parse(await c.ok(['get', 'pods', '-l', 'app=batch', '-o', 'json'])) as { items: { metadata: { name: string; ownerReferences?: { kind: string }[] }; status: { phase?: string } }[] };
+      return list.items.find((p) => p.metadata.name !== first.metadata.name && p.status.phase === 'Running');
+    }, 180_000);
+    assert.equal(replacement.metadata.ownerReferences?.[0]?.kind, 'ReplicaSet');
+    await c.until('the Deployment available again', async () => {
+      const d = JSON.parse(await c.ok(['get', 'deployment', 'batch', '-o', 'json'])) as { status: { availableReplicas?: number } };
+      return d.status.availableReplicas === 1 ? true : undefined;
+    }, 60_000);
+    // The evicted pod stays as a record, as upstream's kubelet leaves it (Failed, reason Evicted).
+    assert.equal((await c.pod(first.metadata.name)).status.phase, 'Failed');
   });
 });

@@ -25,9 +25,19 @@ const cronJob = (name: string, schedule: string, spec: Record<string, unknown> =
   ({ apiVersion: 'batch/v1', kind: 'CronJob', metadata: { name }, spec: { schedule, jobTemplate: { spec: { template: template('OnFailure') } }, ...spec } }) as KubeObject;
 const quota = (hard: Record<string, string>): KubeObject => ({ apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'q' }, spec: { hard } }) as KubeObject;
 const configMap = (name: string): KubeObject => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { k: 'v' } }) as KubeObject;
+const labels = { app: 'a' };
+const appsTemplate = { metadata: { labels }, spec: { containers: [{ name: 'c', image: 'busybox', resources: { requests: { memory: '32Mi' } } }] } };
+const apps = (kind: string, name: string, spec: Record<string, unknown> = {}): KubeObject =>
+  ({ apiVersion: 'apps/v1', kind, metadata: { name }, spec: { selector: { matchLabels: labels }, template: appsTemplate, ...spec } }) as KubeObject;
 const pod = (name: string): KubeObject => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name }, spec: { containers: [{ name: 'c', image: 'busybox' }] } }) as KubeObject;
 
-describe('plan: a workload becomes the pods its controller creates first', () => {
+// The Deployment controller's ReplicaSet name for appsTemplate: `<deployment>-<pod-template-hash>`.
+const webRS = (() => {
+  const d = run(apps('Deployment', 'web')).pods[0]!;
+  return d.owner!.split('ReplicaSet ')[1]!;
+})();
+
+describe('plan: a workload becomes the pods its controllers keep running', () => {
   const rows: { name: string; input: KubeObject[]; pods: string[]; owners?: string[] }[] = [
     { name: 'a Job with no counts: one pod', input: [job('once')], pods: ['once-#1'], owners: ['Job once'] },
     { name: 'a Job runs parallelism pods at once', input: [job('wide', { parallelism: 3, completions: 10 })], pods: ['wide-#1', 'wide-#2', 'wide-#3'] },
@@ -42,6 +52,12 @@ describe('plan: a workload becomes the pods its controller creates first', () =>
       owners: [`CronJob nightly → Job nightly-${Date.UTC(2026, 10, 27, 3) / 60000}`],
     },
     { name: 'a suspended CronJob runs nothing', input: [cronJob('off', '* * * * *', { suspend: true })], pods: [] },
+    { name: 'a Deployment: its ReplicaSet\'s replicas pods', input: [apps('Deployment', 'web', { replicas: 3 })], pods: [1, 2, 3].map((n) => `${webRS}-#${n}`), owners: [1, 2, 3].map(() => `Deployment web → ReplicaSet ${webRS}`) },
+    { name: 'a Deployment of 0 replicas runs none', input: [apps('Deployment', 'idle', { replicas: 0 })], pods: [] },
+    { name: 'a ReplicaSet: its replicas pods', input: [apps('ReplicaSet', 'rs', { replicas: 2 })], pods: ['rs-#1', 'rs-#2'], owners: ['ReplicaSet rs', 'ReplicaSet rs'] },
+    { name: 'a StatefulSet: stable names from ordinal 0', input: [apps('StatefulSet', 'db', { replicas: 2 })], pods: ['db-0', 'db-1'], owners: ['StatefulSet db', 'StatefulSet db'] },
+    { name: 'a StatefulSet starts at ordinals.start', input: [apps('StatefulSet', 'db', { replicas: 2, ordinals: { start: 5 } })], pods: ['db-5', 'db-6'] },
+    { name: 'a DaemonSet: one pod for the node', input: [apps('DaemonSet', 'agent')], pods: ['agent-#1'], owners: ['DaemonSet agent'] },
     { name: 'a bare pod keeps its own name and has no owner', input: [pod('bare')], pods: ['bare'], owners: [undefined as unknown as string] },
   ];
   for (const r of rows) {
@@ -62,6 +78,35 @@ describe('plan: a workload becomes the pods its controller creates first', () =>
     assert.equal(p.metadata.labels?.['batch.kubernetes.io/controller-uid'], uid);
     assert.equal(p.metadata.labels?.['job-name'], 'report');
     assert.deepEqual(p.metadata.finalizers, ['batch.kubernetes.io/job-tracking']);
+  });
+
+  it("a Deployment's pods carry the pod-template-hash of their ReplicaSet, which the Deployment owns", () => {
+    const p = run(apps('Deployment', 'web')).pods[0]!.object!;
+    const hash = webRS.slice('web-'.length);
+    assert.match(hash, /^[bcdfghjklmnpqrstvwxz2456789]{1,10}$/, 'rand.SafeEncodeString alphabet');
+    assert.equal(p.metadata.labels?.['pod-template-hash'], hash);
+    assert.equal(p.metadata.generateName, `${webRS}-`);
+    assert.deepEqual(p.metadata.ownerReferences?.map((r) => [r.kind, r.name, r.controller]), [['ReplicaSet', webRS, true]]);
+  });
+
+  it("a StatefulSet's pods carry their identity: hostname, the pod-name and pod-index labels", () => {
+    const p = run(apps('StatefulSet', 'db', { replicas: 2, serviceName: 'db' })).pods[1]!.object!;
+    assert.equal(p.spec.hostname, 'db-1');
+    assert.equal(p.spec.subdomain, 'db');
+    assert.equal(p.metadata.labels?.['statefulset.kubernetes.io/pod-name'], 'db-1');
+    assert.equal(p.metadata.labels?.['apps.kubernetes.io/pod-index'], '1');
+  });
+
+  it("a DaemonSet's pod tolerates what upstream's daemon pods tolerate", () => {
+    const p = run(apps('DaemonSet', 'agent')).pods[0]!.object!;
+    const keys = (p.spec.tolerations ?? []).map((t) => t.key);
+    for (const k of ['node.kubernetes.io/not-ready', 'node.kubernetes.io/unreachable', 'node.kubernetes.io/memory-pressure', 'node.kubernetes.io/disk-pressure', 'node.kubernetes.io/pid-pressure', 'node.kubernetes.io/unschedulable']) assert.ok(keys.includes(k), k);
+  });
+
+  it('a StatefulSet with volumeClaimTemplates creates no pod, and the plan says why', () => {
+    const got = run(apps('StatefulSet', 'db', { volumeClaimTemplates: [{ metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } }] }));
+    assert.deepEqual(got.pods, []);
+    assert.deepEqual(got.objectWarnings?.map((w) => [w.kind, w.name, w.message]), [['StatefulSet', 'db', 'its pods would not be created: volumeClaimTemplates need PersistentVolumeClaims, which Bulkhead does not serve']]);
   });
 
   it('the table names the owner after the source', () => {
@@ -96,6 +141,17 @@ describe('plan: quotas and validation of the other kinds, as the server admits t
       input: [quota({ 'count/cronjobs.batch': '1', 'count/jobs.batch': '1' }), cronJob('c', '@hourly')],
       refused: [],
       used: { 'count/cronjobs.batch': '1', 'count/jobs.batch': '1' },
+    },
+    {
+      name: 'a Deployment is charged count/deployments.apps and its ReplicaSet count/replicasets.apps',
+      input: [quota({ 'count/deployments.apps': '5', 'count/replicasets.apps': '1' }), apps('Deployment', 'a'), apps('Deployment', 'b', { template: { ...appsTemplate, metadata: { labels, annotations: { v: '2' } } } })],
+      refused: [],
+      used: { 'count/deployments.apps': '2', 'count/replicasets.apps': '1' },
+    },
+    {
+      name: 'a Deployment whose selector does not match its template is the 422',
+      input: [apps('Deployment', 'bad', { selector: { matchLabels: { app: 'other' } } })],
+      refused: [{ kind: 'Deployment', name: 'bad', message: 'Deployment.apps "bad" is invalid', errors: ['spec.template.metadata.labels'] }],
     },
     {
       name: 'an invalid Job is the 422 with its field paths',
