@@ -207,6 +207,8 @@ export function plan(objects: readonly PlanObject[], opts: PlanOptions): PlanRes
 
   const pods: PodPlan[] = [];
   const admitted: Pod[] = [];
+  /** `namespace/name` as the plan shows each admitted pod (a controller's pods are numbered). */
+  const planKeys = new Map<Pod, string>();
   /** One pod through admission and onto the node: from the input, or created by a workload of it. */
   const planPod = (raw: Pod, source: Source, decodeWarnings: readonly string[], created?: { owner: string; name: string }) => {
     const namespace = objectNamespace(raw);
@@ -258,6 +260,7 @@ export function plan(objects: readonly PlanObject[], opts: PlanOptions): PlanRes
         q.status = { ...q.status, used: c.used };
       }
       admitted.push(result.pod!);
+      planKeys.set(result.pod!, key(namespace, entry.name));
     }
     pods.push(entry);
   };
@@ -332,9 +335,9 @@ export function plan(objects: readonly PlanObject[], opts: PlanOptions): PlanRes
   if (objectWarnings.length > 0) result.objectWarnings = objectWarnings;
   if (opts.usage) {
     const usage = opts.usage;
-    const usageOf = (p: Pod) => usage.get(key(p.metadata.namespace!, p.metadata.name!));
+    const usageOf = (p: Pod) => usage.get(planKeys.get(p)!);
     const ranked = rankForMemoryPressure(admitted, usageOf, opts.gates);
-    result.evictionOrder = evictionCandidates(ranked).map((p) => key(p.metadata.namespace!, p.metadata.name!));
+    result.evictionOrder = evictionCandidates(ranked).map((p) => planKeys.get(p)!);
     result.memory = memoryPressure(admitted, usageOf, opts);
   }
   return result;

@@ -109,6 +109,17 @@ describe('plan: a workload becomes the pods its controllers keep running', () =>
     assert.deepEqual(got.objectWarnings?.map((w) => [w.kind, w.name, w.message]), [['StatefulSet', 'db', 'its pods would not be created: volumeClaimTemplates need PersistentVolumeClaims, which Bulkhead does not serve']]);
   });
 
+  it('--usage names a controller\'s pods as the plan numbers them, and the ranking uses their priority', () => {
+    const pc = { apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', metadata: { name: 'high' }, value: 1000 } as KubeObject;
+    const highWeb = apps('Deployment', 'web', { template: { ...appsTemplate, spec: { ...appsTemplate.spec, priorityClassName: 'high' } } });
+    const web = `default/${run(pc, highWeb).pods[0]!.name}`;
+    // Both exceed their requests; the web pod by more, but its priority is higher.
+    const usage = new Map([[web, 300n << 20n], ['default/batch-#1', 100n << 20n]]);
+    const got = plan(objects(pc, highWeb, job('batch')), { node, gates: defaultFeatureGates, podSecurity: {}, evictionHard: parseEvictionThresholds('memory.available<100Mi'), now, usage });
+    assert.deepEqual(got.evictionOrder, ['default/batch-#1', web]);
+    assert.equal(got.memory?.workingSetBytes, String(400 << 20));
+  });
+
   it('the table names the owner after the source', () => {
     assert.match(renderPlanTable(run(job('report'))), /^default\/report-#1 .* in\.yaml#1 \(Job report\)$/m);
   });
