@@ -317,10 +317,10 @@ export class Agent {
     }
   }
 
+  /** The pod is gone from the API: its entry keeps the newest copy it has (with the status it wrote) for the stop. */
   private markGone(p: Pod): void {
     const e = this.pods.get(p.metadata.uid ?? '');
     if (!e) return;
-    e.pod = p;
     e.gone = true;
     this.kick(e.uid);
   }
