@@ -2,9 +2,10 @@
 // controller uses (src/client: a KubeClient, a shared informer, the event recorder; connect.ts
 // builds them). It registers its Node (and renews a Lease), watches the pods bound to it (an
 // informer over pods with fieldSelector spec.nodeName=<node>, as the kubelet's pod source),
-// runs them through the PodWorker, writes their status and events, reports OOM kills from the kernel (/dev/kmsg on cgroup v1, each container's
-// memory.events on v2, named from /dev/kmsg there too; Group is emulated on v1 when asked and
-// the kernel's own on v2), evicts pods under memory pressure, and serves logs and metrics on its endpoint.
+// runs them through the PodWorker, writes their status and events, reports OOM kills from the
+// kernel (/dev/kmsg on cgroup v1, each container's memory.events on v2, named from /dev/kmsg
+// there too; Group is emulated on v1 when asked and the kernel's own on v2), evicts pods under
+// memory pressure, and serves logs and metrics on its endpoint.
 //
 // Each pod is worked on by one task at a time; a change that arrives meanwhile queues one more
 // pass. Container exits are noticed from conmon's exit files (fs.watch on the exit directory),
