@@ -18,7 +18,8 @@ import { promisify } from 'node:util';
 import { startUp } from '../test/e2e/upcluster.js';
 import { realKernelSkipReason, removeTestCgroups } from '../test/agent/cgrouptrees.js';
 import { readKubeconfig } from '../src/agent/kubeconfig.js';
-import { KubeClient } from '../src/agent/kubeclient.js';
+import { HttpClient } from '../src/client/http.js';
+import { namespacesRef, podsRef } from '../src/client/resources.js';
 import { ImageStore } from '../src/agent/images/store.js';
 import { probeHost } from '../src/agent/runtime/hostprobe.js';
 import { adaptToHost, ociSpec, resourcesFromCgroupFiles, serializeSpec } from '../src/agent/runtime/ocispec.js';
@@ -116,18 +117,21 @@ async function main(): Promise<void> {
   const cluster = await startUp(['--node-memory', '8Gi', '--node-cpu', '2', '--max-pods', '250']);
   try {
     const conn = readKubeconfig(cluster.kubeconfig);
-    const client = new KubeClient(conn);
-    await client.create('/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'bench' } });
+    const client = new HttpClient(conn);
+    await client.create(namespacesRef, undefined, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'bench' } });
     const running = new Map<string, number>();
     const waiters = new Map<string, () => void>();
-    const w = client.watch<Pod>('/api/v1/namespaces/bench/pods', {}, (ev) => {
-      const p = ev.object;
-      if (p.status?.phase !== 'Running' || running.has(p.metadata.name!)) return;
-      running.set(p.metadata.name!, performance.now());
-      waiters.get(p.metadata.name!)?.();
+    const w = await client.watch<Pod>(podsRef, 'bench', {}, {
+      event: (ev) => {
+        const p = ev.object;
+        if (ev.type === 'BOOKMARK' || ev.type === 'ERROR' || p.status?.phase !== 'Running' || running.has(p.metadata.name!)) return;
+        running.set(p.metadata.name!, performance.now());
+        waiters.get(p.metadata.name!)?.();
+      },
+      end: () => undefined,
     });
     const runningNow = (name: string) => new Promise<void>((r) => (running.has(name) ? r() : waiters.set(name, r)));
-    const create = (name: string) => client.create('/api/v1/namespaces/bench/pods', pod(name));
+    const create = (name: string) => client.create(podsRef, 'bench', pod(name));
 
     // Warm-up (not measured): the first pod pays for caches and the first overlay mount.
     await create('warmup');

@@ -1,8 +1,11 @@
-// The node agent: a client of the API server like any other. It registers its Node (and
-// renews a Lease), watches the pods bound to it, runs them through the PodWorker, writes their
-// status and events, reports OOM kills from the kernel (/dev/kmsg on cgroup v1, each container's
-// memory.events on v2, named from /dev/kmsg there too; Group is emulated on v1 when asked and
-// the kernel's own on v2), evicts pods under memory pressure, and serves logs and metrics on its endpoint.
+// The node agent: a client of the API server like any other, through the one client every
+// controller uses (src/client: a KubeClient, a shared informer, the event recorder; connect.ts
+// builds them). It registers its Node (and renews a Lease), watches the pods bound to it (an
+// informer over pods with fieldSelector spec.nodeName=<node>, as the kubelet's pod source),
+// runs them through the PodWorker, writes their status and events, reports OOM kills from the
+// kernel (/dev/kmsg on cgroup v1, each container's memory.events on v2, named from /dev/kmsg
+// there too; Group is emulated on v1 when asked and the kernel's own on v2), evicts pods under
+// memory pressure, and serves logs and metrics on its endpoint.
 //
 // Each pod is worked on by one task at a time; a change that arrives meanwhile queues one more
 // pass. Container exits are noticed from conmon's exit files (fs.watch on the exit directory),
@@ -11,13 +14,16 @@
 import { existsSync, mkdirSync, watch, type FSWatcher } from 'node:fs';
 import type { FeatureGates } from '../api/featuregates.js';
 import { stableJSON } from '../api/stablejson.js';
-import type { KubeObject, Pod, PodCondition, PodStatus } from '../api/types.js';
+import type { Pod, PodCondition, PodStatus } from '../api/types.js';
 import type { NodeConfig } from '../plan/node.js';
 import type { CgroupManager } from './cgroups/manager.js';
 import { getPodQOS } from '../policy/qos.js';
-import { EventRecorder } from './events.js';
+import { isStatus } from '../client/errors.js';
+import type { SharedIndexInformer } from '../client/informer.js';
+import type { KubeClient } from '../client/interface.js';
+import type { EventRecorder } from '../client/recorder.js';
+import { podsRef } from '../client/resources.js';
 import { startEndpoint, type LogTarget } from './endpoint.js';
-import { KubeClient, KubeError, type WatchHandle } from './kubeclient.js';
 import { AgentMetrics } from './metrics.js';
 import { NodeCgroups } from './nodecgroups.js';
 import type { NodeFacts, NodeHealth } from './nodeobject.js';
@@ -61,7 +67,12 @@ export interface PodAdmitter {
 }
 
 export interface AgentOptions {
+  /** The node's client (identity system:node:<name>): status, deletes, node and lease writes. */
   client: KubeClient;
+  /** The pods bound to this node (fieldSelector spec.nodeName=<node>); the agent starts and stops it. */
+  pods: SharedIndexInformer<Pod>;
+  /** The event recorder, as component `kubelet` on this host; flushed when the agent stops. */
+  events: EventRecorder;
   /** The node's own token: the API server presents it to the endpoint. */
   token: string;
   facts: NodeFacts;
@@ -102,9 +113,8 @@ interface PodEntry {
 
 const terminalPhases = new Set(['Succeeded', 'Failed']);
 
-function podPath(p: KubeObject): string {
-  return `/api/v1/namespaces/${encodeURIComponent(p.metadata?.namespace ?? 'default')}/pods/${encodeURIComponent(p.metadata?.name ?? '')}`;
-}
+/** Where the agent's lines go unless its owner says otherwise. */
+export const agentLog = (m: string): void => void process.stderr.write(`bulkhead agent: ${m}\n`);
 
 function errText(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
@@ -115,7 +125,7 @@ export class Agent {
   readonly events: EventRecorder;
   private readonly pods = new Map<string, PodEntry>();
   private registration?: NodeRegistration;
-  private watchHandle?: WatchHandle;
+  private unwatch?: () => void;
   private exitWatcher?: FSWatcher;
   private oom?: OOMReporter;
   private endpoint?: { port: number; close(): Promise<void> };
@@ -123,13 +133,11 @@ export class Agent {
   private resyncTimer?: NodeJS.Timeout;
   private stopped = false;
   private readonly log: (msg: string) => void;
-  /** Resolves after the first list of bound pods has been taken over. */
-  private synced!: Promise<void>;
 
   constructor(private readonly opts: AgentOptions) {
     this.metrics = opts.metrics;
-    this.log = opts.log ?? ((m) => process.stderr.write(`bulkhead agent: ${m}\n`));
-    this.events = new EventRecorder(opts.client, { component: 'kubelet', host: opts.facts.name }, this.log);
+    this.log = opts.log ?? agentLog;
+    this.events = opts.events;
   }
 
   get nodeName(): string {
@@ -140,7 +148,8 @@ export class Agent {
     return this.endpoint?.port;
   }
 
-  private record: EventSink = (pod, type, reason, message) => this.events.record(pod, type, reason, message);
+  // The kubelet's events are core/v1 Events with no action (client-go's legacy recorder).
+  private record: EventSink = (pod, type, reason, message) => this.events.record(pod, type, reason, '', message);
 
   private health(): NodeHealth {
     return { memoryPressure: this.eviction?.memoryPressure() ?? false, diskPressure: false, pidPressure: false, ready: true };
@@ -190,8 +199,7 @@ export class Agent {
       const uid = o.runtime.podUIDOfContainer(String(file));
       if (uid) this.kick(uid);
     });
-    this.synced = this.listAndWatch();
-    await this.synced;
+    await this.watchPods();
     this.resyncTimer = setInterval(() => {
       for (const uid of this.pods.keys()) this.kick(uid);
       this.oom?.containersChanged();
@@ -203,7 +211,8 @@ export class Agent {
   async stop(): Promise<void> {
     this.stopped = true;
     this.registration?.stop();
-    this.watchHandle?.stop();
+    this.unwatch?.();
+    this.opts.pods.stop();
     this.exitWatcher?.close();
     this.oom?.stop();
     this.eviction?.stop();
@@ -283,75 +292,38 @@ export class Agent {
   // ------------------------------------------------------------------------------------------
   // Watching the pods bound to this node
 
-  private selector(): Record<string, string> {
-    return { fieldSelector: `spec.nodeName=${this.nodeName}` };
-  }
-
-  private async listAndWatch(): Promise<void> {
-    const c = this.opts.client;
-    const list = await c.request<{ items: Pod[]; metadata: { resourceVersion: string } }>('GET', `/api/v1/pods?fieldSelector=${encodeURIComponent(`spec.nodeName=${this.nodeName}`)}`);
-    const seen = new Set<string>();
-    for (const p of list.items) {
-      seen.add(p.metadata.uid!);
-      this.upsert(p);
-    }
-    // Pods the agent ran that are gone from the API (deleted while it was down) are orphans.
+  /**
+   * Hands every change of the informer to the pod's worker, waits for its first list, then takes
+   * over what the runtime still runs: a pod it ran that is gone from the API (deleted while the
+   * agent was down) is an orphan, stopped and removed; the others are adopted by their next sync.
+   */
+  private async watchPods(): Promise<void> {
+    const pods = this.opts.pods;
+    this.unwatch = pods.addEventHandler({
+      add: (p) => this.upsert(p),
+      update: (old, p) => {
+        // A re-list can replace a pod by another of the same name: the old one is gone.
+        if (old.metadata.uid !== p.metadata.uid) this.markGone(old);
+        this.upsert(p);
+      },
+      delete: (p) => this.markGone(p),
+    });
+    await pods.start();
+    const seen = new Set(pods.lister.list().map((p) => p.metadata.uid));
     for (const known of await this.opts.runtime.knownPods()) {
-      if (seen.has(known.uid)) continue;
-      const e = this.pods.get(known.uid);
-      if (e && !e.gone) {
-        e.gone = true;
-        this.kick(known.uid);
-      } else if (!e) {
-        const orphan: Pod = { apiVersion: 'v1', kind: 'Pod', metadata: { uid: known.uid, namespace: known.namespace, name: known.name }, spec: { containers: [], terminationGracePeriodSeconds: 0 } };
-        this.pods.set(known.uid, { uid: known.uid, pod: orphan, gone: true, running: false, again: false, admitted: true, finished: false });
-        this.kick(known.uid);
-      }
+      if (seen.has(known.uid) || this.pods.has(known.uid)) continue;
+      const orphan: Pod = { apiVersion: 'v1', kind: 'Pod', metadata: { uid: known.uid, namespace: known.namespace, name: known.name }, spec: { containers: [], terminationGracePeriodSeconds: 0 } };
+      this.pods.set(known.uid, { uid: known.uid, pod: orphan, gone: true, running: false, again: false, admitted: true, finished: false });
+      this.kick(known.uid);
     }
-    for (const [uid, e] of this.pods) if (!seen.has(uid) && !e.gone) {
-      e.gone = true;
-      this.kick(uid);
-    }
-    this.watchFrom(list.metadata.resourceVersion);
   }
 
-  private watchFrom(resourceVersion: string): void {
-    if (this.stopped) return;
-    let last = resourceVersion;
-    let expired = false;
-    const h = this.opts.client.watch<Pod>('/api/v1/pods', { ...this.selector(), resourceVersion, allowWatchBookmarks: 'true' }, (ev) => {
-      if (ev.type === 'ERROR') {
-        expired = true;
-        return;
-      }
-      const p = ev.object;
-      if (p.metadata?.resourceVersion) last = p.metadata.resourceVersion;
-      if (ev.type === 'BOOKMARK') return;
-      if (ev.type === 'DELETED') {
-        const e = this.pods.get(p.metadata.uid!);
-        if (e) {
-          e.pod = p;
-          e.gone = true;
-          this.kick(e.uid);
-        }
-        return;
-      }
-      this.upsert(p);
-    });
-    this.watchHandle = h;
-    void h.done.then(() => {
-      if (this.stopped) return;
-      setTimeout(() => {
-        if (this.stopped) return;
-        if (expired) void this.listAndWatch().catch((e: unknown) => this.relistLater(e));
-        else this.watchFrom(last);
-      }, 200).unref();
-    });
-  }
-
-  private relistLater(e: unknown): void {
-    this.log(`listing pods: ${errText(e)}`);
-    setTimeout(() => void this.listAndWatch().catch((x: unknown) => this.relistLater(x)), 1000).unref();
+  /** The pod is gone from the API: its entry keeps the newest copy it has (with the status it wrote) for the stop. */
+  private markGone(p: Pod): void {
+    const e = this.pods.get(p.metadata.uid ?? '');
+    if (!e) return;
+    e.gone = true;
+    this.kick(e.uid);
   }
 
   private upsert(p: Pod): void {
@@ -404,8 +376,7 @@ export class Agent {
     if (e.gone) {
       await rt.terminate(pod, 0, this.record);
       await rt.remove(e.uid);
-      this.pods.delete(e.uid);
-      this.updateTiers();
+      this.forget(e);
       return;
     }
     if (pod.metadata.deletionTimestamp) {
@@ -413,13 +384,12 @@ export class Agent {
       const status = await rt.terminate(pod, grace, this.record);
       await this.writeStatus(e, status);
       try {
-        await this.opts.client.delete(podPath(pod), { apiVersion: 'v1', kind: 'DeleteOptions', gracePeriodSeconds: 0, preconditions: { uid: e.uid } });
+        await this.opts.client.delete(podsRef, pod.metadata.namespace ?? 'default', pod.metadata.name ?? '', { gracePeriodSeconds: 0, preconditions: { uid: e.uid } });
       } catch (err) {
-        if (!(err instanceof KubeError && (err.code === 404 || err.code === 409))) throw err;
+        if (!isStatus(err, 404, 409)) throw err;
       }
       await rt.remove(e.uid);
-      this.pods.delete(e.uid);
-      this.updateTiers();
+      this.forget(e);
       return;
     }
     if (!e.admitted) {
@@ -467,6 +437,13 @@ export class Agent {
     }
   }
 
+  /** The pod is done with here: its entry, its tier share and the events remembered about it go. */
+  private forget(e: PodEntry): void {
+    this.pods.delete(e.uid);
+    this.events.forget(e.uid);
+    this.updateTiers();
+  }
+
   private updateTiers(): void {
     try {
       this.opts.nodeCgroups?.updateTiers(this.activePods());
@@ -504,11 +481,12 @@ export class Agent {
     const text = stableJSON(status);
     if (text === e.lastStatus) return;
     try {
-      const updated = await this.opts.client.mergePatch<Pod>(`${podPath(e.pod)}/status`, { metadata: { uid: e.uid }, status: { ...status, conditions: status.conditions ?? null, initContainerStatuses: status.initContainerStatuses ?? null, containerStatuses: status.containerStatuses ?? null } });
+      const patch = { metadata: { uid: e.uid }, status: { ...status, conditions: status.conditions ?? null, initContainerStatuses: status.initContainerStatuses ?? null, containerStatuses: status.containerStatuses ?? null } };
+      const updated = await this.opts.client.patch<Pod>(podsRef, e.pod.metadata.namespace ?? 'default', e.pod.metadata.name ?? '', 'application/merge-patch+json', patch, { subresource: 'status' });
       e.lastStatus = text;
       if (updated?.metadata?.uid === e.uid) e.pod = { ...e.pod, status: updated.status };
     } catch (err) {
-      if (err instanceof KubeError && err.code === 404) return;
+      if (isStatus(err, 404)) return;
       throw err;
     }
   }

@@ -1,9 +1,12 @@
 // Node registration and heartbeats over the API: create the Node (or take over the existing
 // one), write its status every period, and renew its Lease in kube-node-lease, as the kubelet
-// does. Failures are retried on the next beat; nothing here throws after start().
+// does. Failures are retried on the next beat; nothing here throws after start(). It writes
+// through the one client (src/client), with the node's own identity (system:node:<name>).
 
 import type { Lease, Node } from '../api/types.js';
-import { KubeClient, KubeError } from './kubeclient.js';
+import { isStatus } from '../client/errors.js';
+import type { KubeClient } from '../client/interface.js';
+import { leasesRef, nodesRef } from '../client/resources.js';
 import { buildNode, type NodeFacts, type NodeHealth } from './nodeobject.js';
 import { stableJSON } from '../api/stablejson.js';
 
@@ -63,20 +66,19 @@ export class NodeRegistration {
   private async syncNode(): Promise<void> {
     const c = this.opts.client;
     const name = this.opts.facts.name;
-    const path = `/api/v1/nodes/${encodeURIComponent(name)}`;
     let current: Node | undefined;
     try {
-      current = await c.get<Node>(path);
+      current = await c.get<Node>(nodesRef, undefined, name);
     } catch (e) {
-      if (!(e instanceof KubeError && e.code === 404)) throw e;
+      if (!isStatus(e, 404)) throw e;
     }
     const desired = buildNode(this.opts.facts, this.opts.health(), current, time(this.now));
     if (!current) {
       try {
-        current = await c.create<Node>('/api/v1/nodes', { ...desired, metadata: { ...desired.metadata, resourceVersion: undefined } });
+        current = await c.create<Node>(nodesRef, undefined, { ...desired, metadata: { ...desired.metadata, resourceVersion: undefined } });
       } catch (e) {
-        if (!(e instanceof KubeError && e.code === 409)) throw e;
-        current = await c.get<Node>(path);
+        if (!isStatus(e, 409)) throw e;
+        current = await c.get<Node>(nodesRef, undefined, name);
       }
     }
     // Labels and annotations go through the main resource, the rest through status. The spec is
@@ -85,22 +87,21 @@ export class NodeRegistration {
       stableJSON(current.metadata.labels) !== stableJSON(desired.metadata.labels) ||
       stableJSON(current.metadata.annotations) !== stableJSON(desired.metadata.annotations);
     if (metaChanged) {
-      current = await c.update<Node>(path, { ...desired, metadata: { ...desired.metadata, resourceVersion: current.metadata.resourceVersion }, spec: current.spec, status: current.status });
+      current = await c.update<Node>(nodesRef, undefined, { ...desired, metadata: { ...desired.metadata, resourceVersion: current.metadata.resourceVersion }, spec: current.spec, status: current.status });
     }
-    this.node = await c.update<Node>(`${path}/status`, { ...current, status: desired.status });
+    this.node = await c.update<Node>(nodesRef, undefined, { ...current, status: desired.status }, { subresource: 'status' });
   }
 
   private async renewLease(): Promise<void> {
     const c = this.opts.client;
     const name = this.opts.facts.name;
-    const path = `/apis/coordination.k8s.io/v1/namespaces/${leaseNamespace}/leases/${encodeURIComponent(name)}`;
     const spec = { holderIdentity: name, leaseDurationSeconds, renewTime: microTime(this.now) };
     try {
-      const lease = await c.get<Lease>(path);
-      await c.update<Lease>(path, { ...lease, spec: { ...lease.spec, ...spec } });
+      const lease = await c.get<Lease>(leasesRef, leaseNamespace, name);
+      await c.update<Lease>(leasesRef, leaseNamespace, { ...lease, spec: { ...lease.spec, ...spec } });
     } catch (e) {
-      if (!(e instanceof KubeError && e.code === 404)) throw e;
-      await c.create<Lease>(`/apis/coordination.k8s.io/v1/namespaces/${leaseNamespace}/leases`, {
+      if (!isStatus(e, 404)) throw e;
+      await c.create<Lease>(leasesRef, leaseNamespace, {
         apiVersion: 'coordination.k8s.io/v1',
         kind: 'Lease',
         metadata: { name },

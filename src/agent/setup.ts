@@ -12,11 +12,11 @@ import { parseEvictionThresholds, thresholdQuantity, type Threshold } from '../p
 import type { NodeCapabilities } from '../policy/nodecapabilities.js';
 import { ulimitRlimitTypes, type RlimitType } from '../policy/rlimits.js';
 import { validateSingleProcessOOMKill } from '../policy/oomkillmode.js';
-import { Agent, type PodAdmitter, type PodRuntime } from './agent.js';
+import { Agent, agentLog, type PodAdmitter, type PodRuntime } from './agent.js';
+import { connectAgent } from './connect.js';
 import { hostArch, hostBootID, hostMachineID, hostMemoryBytes, hostMilliCPU, hostOSImage } from './host.js';
 import { ensureBusyboxImage } from './images/busybox.js';
 import { ImageStore } from './images/store.js';
-import { getOrNull, KubeClient } from './kubeclient.js';
 import type { ObjectSource } from './podworker/context.js';
 import { AgentMetrics } from './metrics.js';
 import { cgroupRootProblem, NodeCgroups } from './nodecgroups.js';
@@ -196,15 +196,14 @@ export async function assembleAgent(s: AgentSettings, hooks: AssembleHooks): Pro
     hierarchies: cgroups.hierarchies(),
     createdFile: join(stateDir, 'node-cgroups-created.json'),
   });
-  const client = new KubeClient({ server: s.server, ca: s.ca, token: s.token, userAgent: `bulkhead-agent/${facts.name}` });
-  // The ConfigMaps and Secrets of the pods' env and volumes, read with the node's identity.
-  const objects: ObjectSource = {
-    configMap: (ns, name) => getOrNull(client, `/api/v1/namespaces/${encodeURIComponent(ns)}/configmaps/${encodeURIComponent(name)}`),
-    secret: (ns, name) => getOrNull(client, `/api/v1/namespaces/${encodeURIComponent(ns)}/secrets/${encodeURIComponent(name)}`),
-  };
+  // The one client (src/client) with the node's identity: its pod informer, its event recorder,
+  // and the ConfigMaps and Secrets of the pods' env and volumes.
+  const { client, pods, events, objects } = connectAgent({ server: s.server, ca: s.ca, token: s.token }, facts.name, s.log ?? agentLog);
   const runtime = hooks.runtime({ node, host, gates: s.gates, images, metrics, cgroupRoot: s.cgroupRoot, stateDir, runDir, hostIPs: [facts.internalIP], ociRuntime, cgroups, objects });
   const agent: Agent = new Agent({
     client,
+    pods,
+    events,
     token: s.token,
     facts,
     node,

@@ -1,7 +1,7 @@
 // The client over HTTPS: JSON with the cluster CA and a bearer token, Status bodies as
 // ApiErrors, watches read as newline-delimited events (client-go's rest.RESTClient and
-// watch.StreamWatcher, in the shape of the dynamic client). It follows the node agent's
-// KubeClient (src/agent/kubeclient.ts), which it is meant to replace.
+// watch.StreamWatcher, in the shape of the dynamic client). The node agent's client
+// (src/agent/connect.ts), with the node's token from its kubeconfig.
 
 import { Agent, request, type RequestOptions } from 'node:https';
 import type { KubeObject, Status } from '../api/types.js';

@@ -7,11 +7,15 @@
 // (src/api/events.ts), and each source and object has its own token bucket (spamfilter.ts), so
 // one object cannot flood the server. Every write also takes a token of the recorder's own
 // client-side rate limit when one is given (its clientset's qps and burst). The clock is
-// injected (the client's by default), so the rules are deterministic under test.
+// injected (the client's by default), so the rules are deterministic under test. A write that
+// fails is dropped, as recordToSink drops one the server refused; where it is reported is the
+// owner's choice (`log`), and the two refusals upstream logs only at V(5) (AlreadyExists, and a
+// namespace being terminated: on namespace deletion a pod's own Killing events would otherwise
+// fill the log) are never reported. The node agent and every controller share this recorder.
 
 import { eventKey, newEvent, repeatedEvent, type EventSource } from '../api/events.js';
 import type { Event, KubeObject } from '../api/types.js';
-import { errorCode, isStatus } from './errors.js';
+import { errorCode, isNamespaceTerminating, isStatus, statusOf } from './errors.js';
 import type { KubeClient } from './interface.js';
 import type { TokenBucket } from './ratelimit.js';
 import { eventsRef } from './resources.js';
@@ -38,7 +42,16 @@ export interface RecorderOptions {
   /** The per-object limit (default upstream's: burst 25, one per 300 s). */
   spamBurst?: number;
   spamQPS?: number;
+  /**
+   * Where a failed write is reported (client-go: klog.Errorf). Absent: stderr, and only failures
+   * that are not the server's refusal (a refusal is dropped silently). Given: refusals too, all
+   * but AlreadyExists and a terminating namespace.
+   */
+  log?: (msg: string) => void;
 }
+
+/** client-go's EventCorrelator caches hold the 4,096 most recent keys; objects beyond that are forgotten oldest first. */
+export const maxRememberedObjects = 4096;
 
 export class EventRecorder {
   private readonly queue: Pending[] = [];
@@ -96,9 +109,20 @@ export class EventRecorder {
         await this.write(e);
       } catch (err) {
         // The namespace may be going away; an event is not worth failing anything for.
-        if (errorCode(err) === undefined) console.error(`events: ${e.reason} for ${e.obj.metadata?.namespace}/${e.obj.metadata?.name}: ${err instanceof Error ? err.message : String(err)}`);
+        this.report(e, err);
       }
     }
+  }
+
+  private report(e: Pending, err: unknown): void {
+    const what = `${e.reason} for ${e.obj.metadata?.namespace}/${e.obj.metadata?.name}: ${err instanceof Error ? err.message : String(err)}`;
+    if (!this.opts.log) {
+      if (errorCode(err) === undefined) console.error(`events: ${what}`);
+      return;
+    }
+    if (statusOf(err)?.reason === 'AlreadyExists') return;
+    if (isNamespaceTerminating(err)) return;
+    this.opts.log(`event ${what}`);
   }
 
   private async write(e: Pending): Promise<void> {
@@ -126,7 +150,10 @@ export class EventRecorder {
     const ev = newEvent(e.obj, e.type, e.reason, e.message, this.source, now, this.seq++, e.action);
     await this.client.create(eventsRef, namespace, ev);
     let byKey = this.written.get(uid);
-    if (!byKey) this.written.set(uid, (byKey = new Map()));
+    if (!byKey) {
+      if (this.written.size >= maxRememberedObjects) this.written.delete(this.written.keys().next().value!);
+      this.written.set(uid, (byKey = new Map()));
+    }
     byKey.set(key, ev.metadata.name!);
   }
 

@@ -1,4 +1,4 @@
-// The kinds the controllers read and write, as ResourceRefs (client-go's
+// The kinds the controllers and the node agent read and write, as ResourceRefs (client-go's
 // schema.GroupVersionResource with the kind and scope beside it), and the REST path of each.
 
 import type { ResourceRef } from './interface.js';
@@ -13,6 +13,10 @@ export const resourceQuotasRef = core('resourcequotas', 'ResourceQuota');
 export const eventsRef = core('events', 'Event');
 export const replicaSetsRef: ResourceRef = { group: 'apps', version: 'v1', resource: 'replicasets', kind: 'ReplicaSet', namespaced: true };
 export const deploymentsRef: ResourceRef = { group: 'apps', version: 'v1', resource: 'deployments', kind: 'Deployment', namespaced: true };
+export const configMapsRef = core('configmaps', 'ConfigMap');
+export const secretsRef = core('secrets', 'Secret');
+/** The node agent's heartbeat (kube-node-lease). */
+export const leasesRef: ResourceRef = { group: 'coordination.k8s.io', version: 'v1', resource: 'leases', kind: 'Lease', namespaced: true };
 
 /** `/api/v1` or `/apis/GROUP/VERSION`. */
 export function groupVersionPath(ref: { group: string; version: string }): string {

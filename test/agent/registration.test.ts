@@ -4,7 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startServer, type RunningServer } from '../../src/server/start.js';
-import { KubeClient, KubeError } from '../../src/agent/kubeclient.js';
+import { ApiError } from '../../src/client/errors.js';
+import { HttpClient } from '../../src/client/http.js';
+import { nodesRef } from '../../src/client/resources.js';
 import { buildNode, nodeConditions, type NodeFacts } from '../../src/agent/nodeobject.js';
 import { reconcileConditionTaints } from '../../src/api/nodetaints.js';
 import { NodeRegistration } from '../../src/agent/registration.js';
@@ -92,7 +94,7 @@ describe('node registration against the API server', () => {
   });
 
   it('registers the node with its own identity, renews its lease, and beats again', async () => {
-    const client = new KubeClient({ server: s.url, ca: s.caCert, token: s.nodeToken('n1') });
+    const client = new HttpClient({ server: s.url, ca: s.caCert, token: s.nodeToken('n1') });
     const reg = new NodeRegistration({ client, facts: facts('n1'), health: () => healthy, periodMs: 60_000 });
     try {
       const node = await reg.start();
@@ -115,7 +117,7 @@ describe('node registration against the API server', () => {
 
   // The server keeps the condition taints (src/api/nodetaints.ts, table-tested there); this is the restart, end to end.
   it('an agent restarted without pressure removes the memory-pressure taint its previous run left, and only that', async () => {
-    const client = new KubeClient({ server: s.url, ca: s.caCert, token: s.nodeToken('n3') });
+    const client = new HttpClient({ server: s.url, ca: s.caCert, token: s.nodeToken('n3') });
     const user: Taint = { key: 'example.com/dedicated', value: 'db', effect: 'NoSchedule' };
     try {
       const run = async (memoryPressure: boolean) => {
@@ -128,9 +130,9 @@ describe('node registration against the API server', () => {
       assert.deepEqual(pressed.spec?.taints, [{ key: 'node.kubernetes.io/memory-pressure', effect: 'NoSchedule' }]);
       assert.equal((await run(false)).spec?.taints, undefined, 'the taint goes with the condition, although it was the only taint');
       // A stale taint beside an admin's taint added while the agent was down: only the stale one goes.
-      const admin = new KubeClient({ server: s.url, ca: s.caCert, token: s.adminToken });
+      const admin = new HttpClient({ server: s.url, ca: s.caCert, token: s.adminToken });
       const current = await s.api.get<Node>(s.api.def('nodes'), undefined, 'n3');
-      await admin.update<Node>('/api/v1/nodes/n3', { ...current, spec: { ...current.spec, taints: [user, ...pressed.spec!.taints!] } }).finally(() => admin.close());
+      await admin.update<Node>(nodesRef, undefined, { ...current, spec: { ...current.spec, taints: [user, ...pressed.spec!.taints!] } }).finally(() => admin.close());
       const after = await run(false);
       assert.deepEqual(after.spec?.taints, [user]);
       assert.equal(after.status!.conditions!.find((c) => c.type === 'MemoryPressure')!.status, 'False');
@@ -140,9 +142,9 @@ describe('node registration against the API server', () => {
   });
 
   it('a node identity cannot register under another name', async () => {
-    const client = new KubeClient({ server: s.url, ca: s.caCert, token: s.nodeToken('n2') });
+    const client = new HttpClient({ server: s.url, ca: s.caCert, token: s.nodeToken('n2') });
     try {
-      await assert.rejects(client.mergePatch('/api/v1/nodes/n1', { metadata: { labels: { stolen: 'yes' } } }), (e: unknown) => e instanceof KubeError && e.code === 403);
+      await assert.rejects(client.patch(nodesRef, undefined, 'n1', 'application/merge-patch+json', { metadata: { labels: { stolen: 'yes' } } }), (e: unknown) => e instanceof ApiError && e.code === 403);
     } finally {
       client.close();
     }

@@ -4,7 +4,7 @@
 
 import type { KubeObject } from '../../src/api/types.js';
 import { ApiError } from '../../src/client/errors.js';
-import type { KubeClient, ListOptions, ObjectList, PatchType, ResourceRef, Watch, WatchHandlers } from '../../src/client/interface.js';
+import type { KubeClient, ListOptions, ObjectList, PatchType, ResourceRef, Watch, WatchHandlers, WriteOptions } from '../../src/client/interface.js';
 
 export class FakeClient implements KubeClient {
   objects = new Map<string, KubeObject>();
@@ -60,7 +60,7 @@ export class FakeClient implements KubeClient {
     return this.put(obj) as T;
   }
 
-  async patch<T extends KubeObject>(_r?: ResourceRef, _ns?: string, _name?: string, _type?: PatchType, _patch?: unknown): Promise<T> {
+  async patch<T extends KubeObject>(_r: ResourceRef, _ns: string | undefined, _name: string, _type: PatchType, _patch: unknown, _opts?: WriteOptions): Promise<T> {
     throw new Error('not used');
   }
 

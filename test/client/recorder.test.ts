@@ -5,7 +5,8 @@
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { Event } from '../../src/api/types.js';
+import type { Event, KubeObject, Status } from '../../src/api/types.js';
+import { ApiError } from '../../src/client/errors.js';
 import { TokenBucket } from '../../src/client/ratelimit.js';
 import { EventRecorder, maxQueuedEvents } from '../../src/client/recorder.js';
 import { defaultSpamBurst, SpamFilter, spamKey } from '../../src/client/spamfilter.js';
@@ -79,6 +80,51 @@ describe('EventRecorder', () => {
     await r.flush();
     assert.deepEqual(c.writes.map((w) => [w.verb, (w.obj as Event).count]), [['create', 1], ['update', 2]]);
     assert.equal(r.spamFiltered, 2);
+  });
+});
+
+// A refused write is dropped; whether it is reported follows client-go's recordToSink: the two
+// refusals it logs only at V(5) (AlreadyExists, a namespace being terminated: on namespace
+// deletion a pod's own Killing events would otherwise fill the log) never are. The node agent
+// gives a log; a recorder without one reports only failures that are not a refusal.
+describe('EventRecorder: refused writes', () => {
+  const status = (code: number, reason: string, message: string, causes?: { reason?: string; message?: string; field?: string }[]): Status =>
+    ({ apiVersion: 'v1', kind: 'Status', metadata: {}, status: 'Failure', message, reason, code, ...(causes ? { details: { kind: 'events', causes } } : {}) }) as Status;
+  const terminating = 'events "web.1" is forbidden: unable to create new content in namespace default because it is being terminated';
+  const rows: { name: string; error: Error; logged: boolean }[] = [
+    {
+      name: 'namespace terminating, as kube-apiserver says it (403 with the NamespaceTerminating cause): dropped quietly',
+      error: new ApiError(403, status(403, 'Forbidden', terminating, [{ reason: 'NamespaceTerminating', message: 'namespace default is being terminated', field: 'metadata.namespace' }])),
+      logged: false,
+    },
+    { name: 'namespace terminating, from a server that sends only the lifecycle message: dropped quietly', error: new ApiError(403, status(403, 'Forbidden', terminating)), logged: false },
+    { name: 'AlreadyExists: dropped quietly', error: new ApiError(409, status(409, 'AlreadyExists', 'events "web.1" already exists')), logged: false },
+    { name: 'another 403 (not allowed to create events) is logged', error: new ApiError(403, status(403, 'Forbidden', 'events is forbidden: User "system:node:n1" cannot create resource "events" in API group "" in the namespace "default"')), logged: true },
+    { name: 'a 404 (the namespace is gone) is logged', error: new ApiError(404, status(404, 'NotFound', 'namespaces "default" not found')), logged: true },
+    { name: 'a 500 without a Status is logged', error: new ApiError(500, undefined, 'boom'), logged: true },
+    { name: 'a connection failure is logged', error: new Error('connect ECONNREFUSED 127.0.0.1:6443'), logged: true },
+  ];
+  for (const r of rows) {
+    it(r.name, async () => {
+      const c = new FakeClient();
+      c.create = async <T extends KubeObject>(): Promise<T> => {
+        throw r.error;
+      };
+      const logs: string[] = [];
+      const rec = new EventRecorder(c, { component: 'kubelet', host: 'n1' }, { log: (m) => logs.push(m) });
+      rec.record(pod('web'), 'Normal', 'Killing', '', 'Stopping container web');
+      await rec.flush();
+      assert.deepEqual(logs, r.logged ? [`event Killing for default/web: ${r.error.message}`] : []);
+    });
+  }
+
+  it('the kubelet\'s events carry no action (the legacy core/v1 recorder)', async () => {
+    const c = new FakeClient();
+    const rec = new EventRecorder(c, { component: 'kubelet', host: 'n1' });
+    rec.record(pod('web'), 'Normal', 'Pulled', '', 'Container image "busybox" already present on machine');
+    await rec.flush();
+    const ev = c.writes[0]!.obj as Event;
+    assert.deepEqual([ev.action, ev.source, ev.reportingComponent, ev.reportingInstance], [undefined, { component: 'kubelet', host: 'n1' }, 'kubelet', 'n1']);
   });
 });
 

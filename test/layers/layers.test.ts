@@ -36,7 +36,7 @@ const rows: [string, string, string, string | undefined][] = [
   ['only the loopback client reaches into the API server', 'src/client/informer.ts', imports('../apiserver/rest.js'), 'client-loopback-only'],
   ['the loopback client may reach into the API server', 'src/client/loopback.ts', imports('../apiserver/rest.js'), undefined],
   ['the client knows no controller', 'src/client/recorder.ts', imports('../controllers/quota.js'), 'client-below-controllers'],
-  ['the agent may use the HTTP client', 'src/agent/kubeclient.ts', imports('../client/interface.js'), undefined],
+  ['the agent sits on the client (its interface, HTTP client, informers, recorder)', 'src/agent/connect.ts', imports('../client/interface.js'), undefined],
   ['the agent does not take the loopback client', 'src/agent/setup.ts', imports('../client/loopback.js'), 'agent-is-a-client'],
   ['the scheduler imports no API server code (the last exception is gone)', 'src/controllers/scheduler.ts', imports('../apiserver/rest.js'), 'controllers-through-client'],
   ['only the command imports the composition', 'src/controllers/serviceaccounts.ts', imports('../server/start.js'), 'server-composes'],

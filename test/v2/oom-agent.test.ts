@@ -16,13 +16,15 @@ import { join } from 'node:path';
 import { probeCgroups } from '../../src/agent/runtime/hostprobe.js';
 import { Agent, type MemcgOwner, type PodRuntime } from '../../src/agent/agent.js';
 import type { CgroupManager } from '../../src/agent/cgroups/manager.js';
-import { KubeClient } from '../../src/agent/kubeclient.js';
+import { connectAgent, type AgentConnection } from '../../src/agent/connect.js';
 import { AgentMetrics } from '../../src/agent/metrics.js';
 import type { NodeCgroups } from '../../src/agent/nodecgroups.js';
 import type { NodeFacts } from '../../src/agent/nodeobject.js';
 import { defaultFeatureGates } from '../../src/api/featuregates.js';
-import type { Pod } from '../../src/api/types.js';
+import type { Event, Pod } from '../../src/api/types.js';
 import type { NodeConfig } from '../../src/plan/node.js';
+import { HttpClient } from '../../src/client/http.js';
+import { eventsRef, podsRef } from '../../src/client/resources.js';
 import { startServer, type RunningServer } from '../../src/server/start.js';
 
 const busybox = '/bin/busybox';
@@ -70,7 +72,8 @@ describe('agent OOM reporting on cgroup v2 (real kernel)', { skip }, () => {
   let s: RunningServer;
   let dir: string;
   let agent: Agent;
-  let admin: KubeClient;
+  let admin: HttpClient;
+  let conn: AgentConnection;
   const metrics = new AgentMetrics();
 
   /** The uid the API server gave the pod (the agent keys its pods by it). */
@@ -122,13 +125,17 @@ describe('agent OOM reporting on cgroup v2 (real kernel)', { skip }, () => {
       inits[name] = procsOf(d).sort((a, b) => a - b)[0]!;
     }
     s = await startServer({ dataDir: join(dir, 'data'), store: 'memory:', port: 0 });
-    admin = new KubeClient({ server: s.url, ca: s.caCert, token: s.adminToken });
+    admin = new HttpClient({ server: s.url, ca: s.caCert, token: s.adminToken });
     const facts: NodeFacts = {
       name: 'v2n', memoryBytes: 2n << 30n, milliCPU: 2000n, maxPods: 110, evictionHardMemoryBytes: 100n << 20n, internalIP: '127.0.0.1', hostname: 'v2n', kernelVersion: 'test', osImage: 'test', architecture: 'amd64', machineID: 'm', bootID: 'b',
       containerRuntimeVersion: 'crun://1.8.1', capabilities: { cgroupVersion: 2, oomGroup: 'native', minOOMScoreAdj: -1000, hardRlimitCeilings: {} }, ulimits: true,
     };
+    const log = (m: string) => void process.stderr.write(`agent: ${m}\n`);
+    conn = connectAgent({ server: s.url, ca: s.caCert, token: s.nodeToken('v2n') }, 'v2n', log);
     agent = new Agent({
-      client: new KubeClient({ server: s.url, ca: s.caCert, token: s.nodeToken('v2n') }),
+      client: conn.client,
+      pods: conn.pods,
+      events: conn.events,
       token: s.nodeToken('v2n'),
       facts,
       node: { memoryBytes: facts.memoryBytes, milliCPU: facts.milliCPU, cgroupVersion: 2, cgroupDriver: 'cgroupfs', oomGroupEmulation: false } as NodeConfig,
@@ -138,16 +145,17 @@ describe('agent OOM reporting on cgroup v2 (real kernel)', { skip }, () => {
       nodeCgroups,
       cgroups,
       endpoint: { host: '127.0.0.1', port: 0 },
-      log: (m) => process.stderr.write(`agent: ${m}\n`),
+      log,
     });
     await agent.start();
     const pod: Pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'oom', namespace: 'default', uid: podUID }, spec: { nodeName: 'v2n', containers: [{ name: 'single', image: 'busybox' }, { name: 'group', image: 'busybox' }] } };
-    apiUID = (await admin.request<Pod>('POST', '/api/v1/namespaces/default/pods', pod)).metadata.uid!;
-    await until(async () => (await admin.request<Pod>('GET', '/api/v1/namespaces/default/pods/oom')).status?.phase === 'Running');
+    apiUID = (await admin.create<Pod>(podsRef, 'default', pod)).metadata.uid!;
+    await until(async () => (await admin.get<Pod>(podsRef, 'default', 'oom')).status?.phase === 'Running');
   });
 
   after(async () => {
     await agent?.stop();
+    conn?.close();
     for (const p of procs) if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill('SIGKILL');
     await Promise.all(procs.map((p) => p.exited));
     for (const p of [...Object.keys(modes).map(ctr), podPath, kubepods, top]) {
@@ -166,7 +174,7 @@ describe('agent OOM reporting on cgroup v2 (real kernel)', { skip }, () => {
   });
 
   const oomEvents = async (): Promise<string[]> => {
-    const list = await admin.request<{ items: { reason?: string; message?: string }[] }>('GET', '/api/v1/namespaces/default/events');
+    const list = await admin.list<Event>(eventsRef, 'default');
     return list.items.filter((e) => e.reason === 'OOMKilling').map((e) => e.message ?? '');
   };
 
