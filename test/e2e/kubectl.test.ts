@@ -166,7 +166,7 @@ describe('kubectl against bulkhead server', { skip: missing }, () => {
 
   it("kubectl apply -f examples/ (the README's suggestion) applies every example", async () => {
     const r = await ok(['apply', '-f', 'examples/']);
-    for (const line of ['namespace/qos', 'pod/guaranteed', 'pod/burstable', 'pod/besteffort', 'namespace/shop', 'pod/web-and-db', 'namespace/search', 'pod/elasticsearch']) {
+    for (const line of ['namespace/qos', 'pod/guaranteed', 'pod/burstable', 'pod/besteffort', 'namespace/shop', 'pod/web-and-db', 'namespace/search', 'pod/elasticsearch', 'namespace/store', 'deployment.apps/web', 'job.batch/report']) {
       assert.match(r.stdout, new RegExp(`^${line} (created|configured|unchanged)$`, 'm'));
     }
     assert.equal((await ok(['get', 'pod', 'burstable', '-n', 'qos', '-o', 'jsonpath={.status.qosClass}'])).stdout, 'Burstable');
