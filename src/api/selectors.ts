@@ -116,6 +116,35 @@ export function labelSelectorRequirements(sel: LabelSelector | undefined): Label
   return out;
 }
 
+/**
+ * metav1.LabelSelectorAsSelector as a predicate, the way the controllers use it: a missing
+ * selector is labels.Nothing() (matches nothing), one with no requirements labels.Everything(),
+ * and one that does not convert (a bad operator) matches nothing (the controller logs and skips it).
+ */
+export function labelSelectorMatcher(sel: LabelSelector | undefined): (labels: Labels) => boolean {
+  if (!sel) return () => false;
+  try {
+    const reqs = labelSelectorRequirements(sel);
+    return (labels) => matchesLabels(reqs, labels);
+  } catch {
+    return () => false;
+  }
+}
+
+/** selector.Empty() of LabelSelectorAsSelector: present and without requirements (it selects everything). */
+export function selectsEverything(sel: LabelSelector | undefined): boolean {
+  return !!sel && Object.keys(sel.matchLabels ?? {}).length === 0 && (sel.matchExpressions ?? []).length === 0;
+}
+
+/**
+ * How a controller finds the owners of an orphan (GetPodReplicaSets, GetPodStatefulSets,
+ * getDaemonSetsForPod, getDeploymentsForReplicaSet): a selector that converts, is not empty, and
+ * matches the labels.
+ */
+export function selectsOrphan(sel: LabelSelector | undefined, labels: Labels): boolean {
+  return !selectsEverything(sel) && labelSelectorMatcher(sel)(labels);
+}
+
 export interface FieldRequirement {
   field: string;
   op: '=' | '!=';

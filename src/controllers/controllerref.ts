@@ -1,40 +1,45 @@
 // ControllerRefManager (pkg/controller/controller_ref_manager.go) over the client: a controller
-// claims the objects its selector matches. The decision per object is src/policy/controllerref.ts;
+// claims the objects its selector matches (ClaimPods, ClaimReplicaSets, ClaimControllerRevisions:
+// every workload controller, for pods and for revisions). The decision per object is src/policy/controllerref.ts;
 // here are the writes: adoption and release as strategic merge patches carrying the object's uid
 // (a precondition: a replaced object is never adopted), adoption only after a fresh read of the
 // owner shows it is the same one and not being deleted (RecheckDeletionTimestamp, once per
 // claim). An object gone (404) or replaced (422 from the uid precondition) is skipped quietly.
 
-import type { KubeObject, OwnerReference } from '../api/types.js';
+import { labelSelectorMatcher } from '../api/selectors.js';
+import type { KubeObject, LabelSelector, OwnerReference } from '../api/types.js';
 import { isStatus } from '../client/errors.js';
 import type { KubeClient, ResourceRef } from '../client/interface.js';
 import { adoptPatch, claimAction, ownerDeletedMessage, releasePatch } from '../policy/controllerref.js';
 
 export interface ClaimOptions<T extends KubeObject> {
   client: KubeClient;
-  /** Where the objects are (pods, replicasets). */
+  /** Where the objects are (pods, replicasets, controllerrevisions). */
   ref: ResourceRef;
-  owner: KubeObject;
+  owner: KubeObject & { spec?: { selector?: LabelSelector } };
+  /** Where the owner is: read afresh before the first adoption. */
+  ownerRef: ResourceRef;
   controllerRef: OwnerReference;
-  matches: (obj: T) => boolean;
-  /** Reads the owner afresh (its kind's GET). */
-  getOwner: () => Promise<KubeObject>;
+  /** A test beyond the owner's selector (StatefulSet: the pod's name is a member's). */
+  filter?: (obj: T) => boolean;
 }
 
 /** ClaimObjects: the objects that are the owner's after adopting and releasing; the first error (after trying every object) is thrown. */
 export async function claimObjects<T extends KubeObject>(objs: readonly T[], o: ClaimOptions<T>): Promise<T[]> {
   const owner = o.owner.metadata ?? {};
+  const selects = labelSelectorMatcher(o.owner.spec?.selector);
+  const matches = (obj: T) => selects(obj.metadata?.labels) && (o.filter?.(obj) ?? true);
   const claimed: T[] = [];
   let canAdopt: Promise<void> | undefined;
   const recheck = () =>
-    (canAdopt ??= o.getOwner().then((fresh) => {
+    (canAdopt ??= o.client.get(o.ownerRef, owner.namespace, owner.name ?? '').then((fresh) => {
       if (fresh.metadata?.uid !== owner.uid) throw new Error(`original ${o.controllerRef.kind} ${owner.namespace}/${owner.name} is gone: got uid ${fresh.metadata?.uid}, wanted ${owner.uid}`);
       if (fresh.metadata?.deletionTimestamp) throw new Error(ownerDeletedMessage(owner.namespace ?? '', owner.name ?? '', fresh.metadata.deletionTimestamp));
     }));
   let firstError: unknown;
   for (const obj of objs) {
     const m = obj.metadata ?? {};
-    const action = claimAction({ uid: owner.uid, namespace: owner.namespace, deletionTimestamp: owner.deletionTimestamp }, obj, o.matches(obj));
+    const action = claimAction({ uid: owner.uid, namespace: owner.namespace, deletionTimestamp: owner.deletionTimestamp }, obj, matches(obj));
     try {
       if (action === 'own') claimed.push(obj);
       else if (action === 'adopt') {
@@ -53,29 +58,9 @@ export async function claimObjects<T extends KubeObject>(objs: readonly T[], o: 
   return claimed;
 }
 
-/** The create was refused because the namespace is going away (metav1 NamespaceTerminatingCause): nothing to report, nothing to retry. */
-export function isNamespaceTerminating(e: unknown): boolean {
-  if (!isStatus(e, 403)) return false;
-  const status = (e as { status?: { message?: string; details?: { causes?: { reason?: string }[] } } }).status;
-  if (status?.details?.causes?.some((c) => c.reason === 'NamespaceTerminating')) return true;
-  return /because it is being terminated$/.test(status?.message ?? '');
-}
-
-/** The text of an error as Go's %v prints a StatusError: its message. */
-export function errorText(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
-}
-
-/** A per-key exponential back-off for failed syncs (workqueue's default item limiter: 5 ms doubling, capped). */
-export class Backoff {
-  private readonly failures = new Map<string, number>();
-  constructor(private readonly baseMs = 5, private readonly maxMs = 60_000) {}
-  next(key: string): number {
-    const n = this.failures.get(key) ?? 0;
-    this.failures.set(key, n + 1);
-    return Math.min(this.baseMs * 2 ** n, this.maxMs);
-  }
-  forget(key: string): void {
-    this.failures.delete(key);
-  }
+/** resolveControllerRef: the owner a controller reference names, if the informer has that very object (kind and uid checked). */
+export function resolveControllerRef<T extends KubeObject>(namespace: string | undefined, ref: OwnerReference | undefined, kind: string, get: (namespace: string | undefined, name: string) => T | undefined): T | undefined {
+  if (!ref || ref.kind !== kind) return undefined;
+  const owner = get(namespace, ref.name);
+  return owner?.metadata?.uid === ref.uid ? owner : undefined;
 }

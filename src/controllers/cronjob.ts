@@ -17,7 +17,9 @@ import type { KubeClient } from '../client/interface.js';
 import { EventRecorder } from '../client/recorder.js';
 import { cronJobsRef, jobsRef } from '../client/resources.js';
 import { splitKey } from './job.js';
+import { errorText, isNamespaceTerminating } from './errors.js';
 import { KeyedQueue } from './queue.js';
+import { FailureBackoff } from './retry.js';
 
 export interface CronJobControllerOptions {
   /** The controller's clock (default: the client's, i.e. the server's). */
@@ -38,7 +40,8 @@ export class CronJobController {
   private readonly jobs: SharedIndexInformer<Job>;
   private readonly queue: KeyedQueue;
   private readonly recorder: EventRecorder;
-  private readonly failures = new Map<string, number>();
+  /** 1 s doubling to a minute, as the Job controller's API back-off. */
+  private readonly backoff = new FailureBackoff(1000, 60_000);
   private unsubscribe: (() => void)[] = [];
   private readonly now: () => Date;
 
@@ -50,14 +53,9 @@ export class CronJobController {
     this.queue = new KeyedQueue(
       async (key) => {
         await this.sync(key);
-        this.failures.delete(key);
+        this.backoff.forget(key);
       },
-      (key, e) => {
-        const n = this.failures.get(key) ?? 0;
-        this.failures.set(key, n + 1);
-        if (!isStatus(e, 409)) console.error(`cronjob-controller: ${key}: ${e instanceof Error ? e.message : String(e)}`);
-        this.queue.addAfter(key, Math.min(1000 * 2 ** n, 60_000));
-      },
+      this.backoff.requeue(() => this.queue, 'cronjob-controller'),
     );
   }
 
@@ -195,7 +193,7 @@ export class CronJobController {
     try {
       return await this.client.get<Job>(jobsRef, cj.metadata.namespace, name);
     } catch (e) {
-      this.recorder.record(cj, 'Warning', 'FailedGet', '', `Get job: ${e instanceof Error ? e.message : String(e)}`);
+      this.recorder.record(cj, 'Warning', 'FailedGet', '', `Get job: ${errorText(e)}`);
       return undefined;
     }
   }
@@ -207,7 +205,7 @@ export class CronJobController {
       this.recorder.record(cj, 'Normal', 'SuccessfulCreate', '', `Created job ${created.metadata.name}`);
       return { job: created };
     } catch (e) {
-      if (isStatus(e, 403) && /is being terminated/.test(e instanceof Error ? e.message : '')) return { err: e };
+      if (isNamespaceTerminating(e)) return { err: e };
       if (isStatus(e, 409)) {
         const existing = await this.client.get<Job>(jobsRef, cj.metadata.namespace, job.metadata.name ?? '');
         const ref = controllerOf(existing);
@@ -215,7 +213,7 @@ export class CronJobController {
         if (!ref || ref.uid !== cj.metadata.uid) return {};
         return { job: existing };
       }
-      this.recorder.record(cj, 'Warning', 'FailedCreate', '', `Error creating job: ${e instanceof Error ? e.message : String(e)}`);
+      this.recorder.record(cj, 'Warning', 'FailedCreate', '', `Error creating job: ${errorText(e)}`);
       return { err: e };
     }
   }
@@ -226,7 +224,7 @@ export class CronJobController {
       await this.client.delete(jobsRef, job.metadata.namespace, job.metadata.name ?? '', { propagationPolicy: 'Background' });
     } catch (e) {
       if (!isStatus(e, 404)) {
-        this.recorder.record(cj, 'Warning', 'FailedDelete', '', `Deleted job: ${e instanceof Error ? e.message : String(e)}`);
+        this.recorder.record(cj, 'Warning', 'FailedDelete', '', `Deleted job: ${errorText(e)}`);
         return false;
       }
     }

@@ -22,17 +22,19 @@ import {
   burstReplicas, daemonPodTemplate, daemonSetApiVersion, daemonSetEvents, daemonSetHistoryToPrune, daemonSetKind, daemonSetRevisionLabel, daemonSetSnapshot, daemonSetStatus,
   daemonSetStatusUnchanged, manageDaemonSet, nodeNameAffinity, nodesToDaemonPods, planDaemonSetHistory, revisionMatches, rollingUpdateDaemonSet, type NodeEligibility,
 } from '../policy/daemonset.js';
-import { controllerOf, newControllerRef, podFromTemplate, selectorMatches } from '../policy/workloadpods.js';
+import { selectsOrphan } from '../api/selectors.js';
+import { controllerOf, newControllerRef } from '../policy/controllerref.js';
+import { podFromTemplate } from '../policy/podtemplate.js';
 import { nodeShouldRunDaemonPod } from '../scheduler/daemonsetnode.js';
 import { ControllerExpectations } from './expectations.js';
-import { OwnedObjects, resolveControllerRef } from './ownedpods.js';
+import { claimObjects, resolveControllerRef } from './controllerref.js';
+import { errorText } from './errors.js';
 import { KeyedQueue } from './queue.js';
 import { FailureBackoff } from './retry.js';
 
 export const daemonSetControllerName = 'daemonset-controller';
 
 const keyOf = (o: { metadata?: { namespace?: string; name?: string } }) => `${o.metadata?.namespace ?? ''}/${o.metadata?.name ?? ''}`;
-const errText = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 /** flowcontrol.Backoff for failed daemon pods, per set and node. */
 class NodeBackoff {
@@ -62,7 +64,6 @@ export class DaemonSetController {
   private readonly nodes: SharedIndexInformer<Node>;
   private readonly revisions: SharedIndexInformer<ControllerRevision>;
   private readonly events: EventRecorder;
-  private readonly owned: OwnedObjects;
   private unsubscribe: (() => void)[] = [];
 
   constructor(private readonly client: KubeClient, informers: SharedInformerFactory, opts: { events?: EventRecorder } = {}) {
@@ -73,7 +74,6 @@ export class DaemonSetController {
     this.nodes = informers.informerFor<Node>(nodesRef);
     this.revisions = informers.informerFor<ControllerRevision>(controllerRevisionsRef);
     this.events = opts.events ?? new EventRecorder(client, { component: daemonSetControllerName });
-    this.owned = new OwnedObjects(client, daemonSetsRef, (s) => newControllerRef(s, daemonSetApiVersion, daemonSetKind));
   }
 
   async start(): Promise<void> {
@@ -91,20 +91,20 @@ export class DaemonSetController {
     };
     this.unsubscribe.push(this.nodes.addEventHandler({ add: allSets, update: (old, n) => !sameSchedulingView(old, n) && allSets(), delete: allSets }));
     const revisionOwner = (r: ControllerRevision) => {
-      const owner = resolveControllerRef(r, daemonSetKind, (ns, name) => this.sets.lister.get(ns, name));
+      const owner = resolveControllerRef(r.metadata.namespace, controllerOf(r), daemonSetKind, (ns, name) => this.sets.lister.get(ns, name));
       if (owner) enqueue(owner);
-      else if (!controllerOf(r)) for (const d of this.sets.lister.list(r.metadata.namespace)) if (selectorMatches(d.spec?.selector, r.metadata.labels)) enqueue(d);
+      else if (!controllerOf(r)) for (const d of this.sets.lister.list(r.metadata.namespace)) if (selectsOrphan(d.spec?.selector, r.metadata.labels)) enqueue(d);
     };
     this.unsubscribe.push(this.revisions.addEventHandler({ add: revisionOwner, update: (_o, r) => revisionOwner(r), delete: revisionOwner }));
     await Promise.all([this.sets.start(), this.pods.start(), this.nodes.start(), this.revisions.start()]);
   }
 
   private ownerOf(pod: Pod): DaemonSet | undefined {
-    return resolveControllerRef(pod, daemonSetKind, (ns, name) => this.sets.lister.get(ns, name));
+    return resolveControllerRef(pod.metadata.namespace, controllerOf(pod), daemonSetKind, (ns, name) => this.sets.lister.get(ns, name));
   }
 
   private orphanOwners(pod: Pod): void {
-    for (const d of this.sets.lister.list(pod.metadata.namespace)) if (selectorMatches(d.spec?.selector, pod.metadata.labels)) this.queue.add(keyOf(d));
+    for (const d of this.sets.lister.list(pod.metadata.namespace)) if (selectsOrphan(d.spec?.selector, pod.metadata.labels)) this.queue.add(keyOf(d));
   }
 
   /** addPod: a creation observed (or, for a pod already being deleted, a deletion). */
@@ -161,12 +161,13 @@ export class DaemonSetController {
     }
     // A set being deleted: its history may be half gone, so nothing is computed (as upstream).
     if (ds.metadata.deletionTimestamp) return;
-    const histories = await this.owned.claim(controllerRevisionsRef, ds, this.revisions.lister.list(namespace));
+    const claim = { client: this.client, owner: ds, ownerRef: daemonSetsRef, controllerRef: newControllerRef(ds, daemonSetApiVersion, daemonSetKind) };
+    const histories = await claimObjects(this.revisions.lister.list(namespace), { ...claim, ref: controllerRevisionsRef });
     const { current, old } = await this.constructHistory(ds, histories);
     const hash = current.metadata.labels?.[daemonSetRevisionLabel] ?? '';
     const nodes = this.nodes.lister.list();
     const eligibility = nodes.map((n) => nodeShouldRunDaemonPod(n, ds));
-    let pods = await this.owned.claim(podsRef, ds, this.pods.lister.list(namespace));
+    let pods = await claimObjects(this.pods.lister.list(namespace), { ...claim, ref: podsRef });
 
     if (!this.expectations.satisfied(key)) {
       // Only the status: observedGeneration stays, the controller has not acted on this generation.
@@ -234,7 +235,7 @@ export class DaemonSetController {
             return true;
           } catch (err) {
             this.expectations.creationObserved(key);
-            const e = daemonSetEvents.createFailed(errText(err));
+            const e = daemonSetEvents.createFailed(errorText(err));
             this.events.record(ds, e.type, e.reason, 'Create', e.message);
             errors.push(err);
             return false;
@@ -257,7 +258,7 @@ export class DaemonSetController {
         } catch (err) {
           this.expectations.deletionObserved(key, `${ns}/${name}`);
           if (isStatus(err, 404)) return;
-          const e = daemonSetEvents.deleteFailed(errText(err));
+          const e = daemonSetEvents.deleteFailed(errorText(err));
           this.events.record(ds, e.type, e.reason, 'Delete', e.message);
           errors.push(err);
         }

@@ -13,7 +13,8 @@
 // deploymentutil.ts; events (source `deployment-controller`) as upstream: ScalingReplicaSet
 // "Scaled up replica set NAME from A to B", SelectingAll, ReplicaSetCreateError.
 
-import type { Deployment, DeploymentStatus, Pod, ReplicaSet } from '../api/types.js';
+import type { Deployment, DeploymentStatus, OwnerReference, Pod, ReplicaSet } from '../api/types.js';
+import { labelSelectorMatcher, selectsOrphan } from '../api/selectors.js';
 import type { SharedInformerFactory } from '../client/factory.js';
 import type { SharedIndexInformer } from '../client/informer.js';
 import { isStatus } from '../client/errors.js';
@@ -60,9 +61,10 @@ import {
   setDeploymentCondition,
   setReplicasAnnotations,
 } from '../policy/deploymentutil.js';
-import { Backoff, claimObjects, errorText, isNamespaceTerminating } from './controllerref.js';
+import { claimObjects, resolveControllerRef } from './controllerref.js';
+import { errorText, isNamespaceTerminating } from './errors.js';
 import { KeyedQueue } from './queue.js';
-import { selectorMatcher } from './replicaset.js';
+import { FailureBackoff } from './retry.js';
 
 export const deploymentControllerName = 'deployment-controller';
 
@@ -70,7 +72,7 @@ const keyOf = (o: { metadata?: { namespace?: string; name?: string } }) => `${o.
 
 export class DeploymentController {
   private readonly queue: KeyedQueue;
-  private readonly backoff = new Backoff();
+  private readonly backoff = new FailureBackoff();
   private readonly events: EventRecorder;
   private readonly deployments: SharedIndexInformer<Deployment>;
   private readonly rss: SharedIndexInformer<ReplicaSet>;
@@ -84,10 +86,7 @@ export class DeploymentController {
         await this.sync(key);
         this.backoff.forget(key);
       },
-      (key, e) => {
-        if (!isStatus(e, 409)) console.error(`${deploymentControllerName}: ${key}: ${errorText(e)}`);
-        this.queue.addAfter(key, this.backoff.next(key));
-      },
+      this.backoff.requeue(() => this.queue, deploymentControllerName),
     );
     this.deployments = informers.informerFor<Deployment>(deploymentsRef);
     this.rss = informers.informerFor<ReplicaSet>(replicaSetsRef);
@@ -103,15 +102,13 @@ export class DeploymentController {
     );
   }
 
-  private resolve(namespace: string | undefined, ref: { kind: string; name: string; uid: string } | undefined): Deployment | undefined {
-    if (!ref || ref.kind !== 'Deployment') return undefined;
-    const d = this.deployments.lister.get(namespace, ref.name);
-    return d && d.metadata.uid === ref.uid ? d : undefined;
+  private resolve(namespace: string | undefined, ref: OwnerReference | undefined): Deployment | undefined {
+    return resolveControllerRef(namespace, ref, 'Deployment', (ns, name) => this.deployments.lister.get(ns, name));
   }
 
   /** getDeploymentsForReplicaSet: the Deployments whose selector matches an orphan ReplicaSet. */
   private deploymentsFor(rs: ReplicaSet): Deployment[] {
-    return this.deployments.lister.list(rs.metadata.namespace ?? '').filter((d) => !selectsAll(d) && selectorMatcher(d.spec?.selector)(rs.metadata.labels));
+    return this.deployments.lister.list(rs.metadata.namespace ?? '').filter((d) => selectsOrphan(d.spec?.selector, rs.metadata.labels));
   }
 
   private addReplicaSet(rs: ReplicaSet): void {
@@ -168,7 +165,7 @@ export class DeploymentController {
   /** getPodMapForDeployment: the pods matching the selector, by the uid of the owned ReplicaSet controlling them. */
   private podMap(d: Deployment, rsList: readonly ReplicaSet[]): Map<string, Pod[]> {
     const m = new Map<string, Pod[]>(rsList.map((rs) => [rs.metadata.uid ?? '', []]));
-    const matches = selectorMatcher(d.spec?.selector);
+    const matches = labelSelectorMatcher(d.spec?.selector);
     for (const p of this.pods.lister.list(d.metadata.namespace ?? '')) {
       if (!matches(p.metadata.labels)) continue;
       const owner = controllerOf(p)?.uid;
@@ -196,16 +193,8 @@ export class DeploymentController {
     this.events.record(d, type, reason, '', message);
   }
   /** @internal */ async claimReplicaSets(d: Deployment): Promise<ReplicaSet[]> {
-    const matches = selectorMatcher(d.spec?.selector);
     const all = this.rss.lister.list(d.metadata.namespace ?? '');
-    const claimed = await claimObjects(all, {
-      client: this.client,
-      ref: replicaSetsRef,
-      owner: d,
-      controllerRef: newControllerRef(d, 'apps/v1', 'Deployment'),
-      matches: (rs) => matches(rs.metadata.labels),
-      getOwner: () => this.client.get(deploymentsRef, d.metadata.namespace, d.metadata.name ?? ''),
-    });
+    const claimed = await claimObjects(all, { client: this.client, ref: replicaSetsRef, owner: d, ownerRef: deploymentsRef, controllerRef: newControllerRef(d, 'apps/v1', 'Deployment') });
     return claimed.map((rs) => structuredClone(rs) as ReplicaSet);
   }
   /** @internal */ podsByReplicaSet(d: Deployment, rsList: readonly ReplicaSet[]): Map<string, Pod[]> {

@@ -13,7 +13,8 @@
 // orphan pods that match a selector, ttlSecondsAfterFinished (the ttl-after-finished controller).
 
 import type { Job, Pod } from '../api/types.js';
-import { afterManage, beginJobSync, hasTrackingFinalizer, isJobFinished, isPodReady, jobTrackingFinalizer, manageJobPlan, podFromJobTemplate, type JobSyncCtx } from '../policy/job.js';
+import { isPodReady } from '../policy/activepods.js';
+import { afterManage, beginJobSync, hasTrackingFinalizer, isJobFinished, jobTrackingFinalizer, manageJobPlan, podFromJobTemplate, type JobSyncCtx } from '../policy/job.js';
 import type { BackoffRecord } from '../policy/jobbackoff.js';
 import { settleJobStatus, trackJobStatus } from '../policy/jobstatus.js';
 import { isStatus } from '../client/errors.js';
@@ -24,7 +25,9 @@ import type { KubeClient } from '../client/interface.js';
 import { EventRecorder } from '../client/recorder.js';
 import { jobsRef, podsRef } from '../client/resources.js';
 import { ControllerExpectations, UidTrackingExpectations } from './expectations.js';
+import { errorText, isNamespaceTerminating } from './errors.js';
 import { KeyedQueue } from './queue.js';
+import { FailureBackoff } from './retry.js';
 
 export interface JobControllerOptions {
   /** syncJobBatchPeriod: how long pod events wait before the job syncs (upstream 1 s). */
@@ -58,7 +61,8 @@ export class JobController {
   private readonly expectations: ControllerExpectations;
   private readonly finalizerExpectations = new UidTrackingExpectations();
   private readonly backoff = new Map<string, BackoffRecord>();
-  private readonly failures = new Map<string, number>();
+  private readonly syncBackoff = new FailureBackoff(apiBackoffMs, maxApiBackoffMs);
+  private readonly orphanBackoff = new FailureBackoff(apiBackoffMs, maxApiBackoffMs);
   private readonly recorder: EventRecorder;
   private unsubscribe: (() => void)[] = [];
   private readonly now: () => Date;
@@ -76,16 +80,16 @@ export class JobController {
     this.queue = new KeyedQueue(
       async (key) => {
         await this.syncJob(key);
-        this.failures.delete(key);
+        this.syncBackoff.forget(key);
       },
-      (key, e) => this.retry(this.queue, key, e),
+      this.syncBackoff.requeue(() => this.queue, 'job-controller'),
     );
     this.orphans = new KeyedQueue(
       async (key) => {
         await this.syncOrphanPod(key);
-        this.failures.delete(`orphan:${key}`);
+        this.orphanBackoff.forget(key);
       },
-      (key, e) => this.retry(this.orphans, key, e, 'orphan:'),
+      this.orphanBackoff.requeue(() => this.orphans, 'job-controller: orphan pod'),
     );
   }
 
@@ -106,15 +110,6 @@ export class JobController {
       }),
     );
     await Promise.all([this.jobs.start(), this.pods.start()]);
-  }
-
-  /** A failed sync comes back after 1 s doubled per consecutive failure, up to a minute (the rate-limited queue). */
-  private retry(queue: KeyedQueue, key: string, e: unknown, prefix = ''): void {
-    const n = this.failures.get(prefix + key) ?? 0;
-    this.failures.set(prefix + key, n + 1);
-    // A conflict is the ordinary outcome of writing from a cache a step behind.
-    if (!isStatus(e, 409)) console.error(`job-controller: ${prefix}${key}: ${e instanceof Error ? e.message : String(e)}`);
-    queue.addAfter(key, Math.min(apiBackoffMs * 2 ** n, maxApiBackoffMs));
   }
 
   private batched(key: string): void {
@@ -301,7 +296,7 @@ export class JobController {
     try {
       await this.client.delete(podsRef, p.metadata.namespace, p.metadata.name ?? '');
     } catch (e) {
-      if (!isStatus(e, 404)) this.recorder.record(job, 'Warning', 'FailedDelete', '', `Error deleting: ${e instanceof Error ? e.message : String(e)}`);
+      if (!isStatus(e, 404)) this.recorder.record(job, 'Warning', 'FailedDelete', '', `Error deleting: ${errorText(e)}`);
       throw e;
     }
     this.recorder.record(job, 'Normal', 'SuccessfulDelete', '', `Deleted pod: ${p.metadata.name}`);
@@ -358,8 +353,8 @@ export class JobController {
                 this.expectations.creationObserved(key);
                 active--;
                 // A terminating namespace refuses every create; nothing to report.
-                if (isStatus(e, 403) && /is being terminated/.test(e instanceof Error ? e.message : '')) return;
-                this.recorder.record(job, 'Warning', 'FailedCreate', '', `Error creating: ${e instanceof Error ? e.message : String(e)}`);
+                if (isNamespaceTerminating(e)) return;
+                this.recorder.record(job, 'Warning', 'FailedCreate', '', `Error creating: ${errorText(e)}`);
                 failed++;
                 err ??= e;
               }

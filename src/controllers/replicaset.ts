@@ -10,8 +10,8 @@
 // FailedDelete "Error deleting: ERR", from the source `replicaset-controller`. The decisions are
 // src/policy/replicaset.ts and activepods.ts.
 
-import type { LabelSelector, Pod, ReplicaSet } from '../api/types.js';
-import { labelSelectorRequirements, matchesLabels } from '../api/selectors.js';
+import type { OwnerReference, Pod, ReplicaSet } from '../api/types.js';
+import { labelSelectorMatcher, selectsOrphan } from '../api/selectors.js';
 import type { SharedInformerFactory } from '../client/factory.js';
 import type { SharedIndexInformer } from '../client/informer.js';
 import { isStatus } from '../client/errors.js';
@@ -20,10 +20,13 @@ import { EventRecorder } from '../client/recorder.js';
 import { podsRef, replicaSetsRef } from '../client/resources.js';
 import { isPodActive, isPodReady } from '../policy/activepods.js';
 import { controllerOf, newControllerRef } from '../policy/controllerref.js';
-import { manageReplicas, minReadyRequeueSeconds, podEventReasons, podFromTemplate, replicaSetStatus, replicaSetStatusUnchanged, slowStartBatches, withObservedGeneration } from '../policy/replicaset.js';
-import { Backoff, claimObjects, errorText, isNamespaceTerminating } from './controllerref.js';
+import { podFromTemplate } from '../policy/podtemplate.js';
+import { manageReplicas, minReadyRequeueSeconds, podEventReasons, replicaSetStatus, replicaSetStatusUnchanged, slowStartBatches, withObservedGeneration } from '../policy/replicaset.js';
+import { claimObjects, resolveControllerRef } from './controllerref.js';
+import { errorText, isNamespaceTerminating } from './errors.js';
 import { ControllerExpectations } from './expectations.js';
 import { KeyedQueue } from './queue.js';
+import { FailureBackoff } from './retry.js';
 
 export const replicaSetControllerName = 'replicaset-controller';
 /** Index of ReplicaSets by their controller's uid (getReplicaSetsWithSameController). */
@@ -31,22 +34,10 @@ const byControllerIndex = 'controllerUID';
 
 const keyOf = (o: { metadata?: { namespace?: string; name?: string } }) => `${o.metadata?.namespace ?? ''}/${o.metadata?.name ?? ''}`;
 
-/** A selector as a predicate over labels; an invalid one matches nothing. */
-export function selectorMatcher(sel: LabelSelector | undefined): (labels: Record<string, string> | undefined) => boolean {
-  try {
-    const reqs = labelSelectorRequirements(sel);
-    return (labels) => matchesLabels(reqs, labels);
-  } catch {
-    return () => false;
-  }
-}
-
-const emptySelector = (sel: LabelSelector | undefined) => !sel || (Object.keys(sel.matchLabels ?? {}).length === 0 && (sel.matchExpressions ?? []).length === 0);
-
 export class ReplicaSetController {
   readonly expectations: ControllerExpectations;
   private readonly queue: KeyedQueue;
-  private readonly backoff = new Backoff();
+  private readonly backoff = new FailureBackoff();
   private readonly events: EventRecorder;
   private readonly pods: SharedIndexInformer<Pod>;
   private readonly rss: SharedIndexInformer<ReplicaSet>;
@@ -60,10 +51,7 @@ export class ReplicaSetController {
         await this.sync(key);
         this.backoff.forget(key);
       },
-      (key, e) => {
-        if (!isStatus(e, 409)) console.error(`${replicaSetControllerName}: ${key}: ${errorText(e)}`);
-        this.queue.addAfter(key, this.backoff.next(key));
-      },
+      this.backoff.requeue(() => this.queue, replicaSetControllerName),
     );
     this.pods = informers.informerFor<Pod>(podsRef);
     this.rss = informers.informerFor<ReplicaSet>(replicaSetsRef);
@@ -86,15 +74,13 @@ export class ReplicaSetController {
   }
 
   /** The ReplicaSet a controller reference names, if it is the same one (uid). */
-  private resolve(namespace: string | undefined, ref: { kind: string; name: string; uid: string } | undefined): ReplicaSet | undefined {
-    if (!ref || ref.kind !== 'ReplicaSet') return undefined;
-    const rs = this.rss.lister.get(namespace, ref.name);
-    return rs && rs.metadata.uid === ref.uid ? rs : undefined;
+  private resolve(namespace: string | undefined, ref: OwnerReference | undefined): ReplicaSet | undefined {
+    return resolveControllerRef(namespace, ref, 'ReplicaSet', (ns, name) => this.rss.lister.get(ns, name));
   }
 
   /** GetPodReplicaSets: the ReplicaSets whose selector matches an orphan pod (to adopt it). */
   private replicaSetsForPod(p: Pod): ReplicaSet[] {
-    return this.rss.lister.list(p.metadata.namespace ?? '').filter((rs) => !emptySelector(rs.spec?.selector) && selectorMatcher(rs.spec?.selector)(p.metadata.labels));
+    return this.rss.lister.list(p.metadata.namespace ?? '').filter((rs) => selectsOrphan(rs.spec?.selector, p.metadata.labels));
   }
 
   private addPod(p: Pod): void {
@@ -157,16 +143,8 @@ export class ReplicaSetController {
     }
     const rs = structuredClone(cached) as ReplicaSet;
     const needsSync = this.expectations.satisfied(key);
-    const matches = selectorMatcher(rs.spec?.selector);
     const active = this.pods.lister.list(namespace).filter(isPodActive);
-    const owned = await claimObjects(active, {
-      client: this.client,
-      ref: podsRef,
-      owner: rs,
-      controllerRef: newControllerRef(rs, 'apps/v1', 'ReplicaSet'),
-      matches: (p) => matches(p.metadata.labels),
-      getOwner: () => this.client.get(replicaSetsRef, namespace, name),
-    });
+    const owned = await claimObjects(active, { client: this.client, ref: podsRef, owner: rs, ownerRef: replicaSetsRef, controllerRef: newControllerRef(rs, 'apps/v1', 'ReplicaSet') });
     let manageError: unknown;
     if (needsSync && !rs.metadata.deletionTimestamp) {
       try {
@@ -222,7 +200,7 @@ export class ReplicaSetController {
     const out: Pod[] = [];
     for (const other of this.rss.lister.byIndex(byControllerIndex, ref.uid).values()) {
       if (other.metadata.namespace !== rs.metadata.namespace) continue;
-      const m = selectorMatcher(other.spec?.selector);
+      const m = labelSelectorMatcher(other.spec?.selector);
       for (const p of this.pods.lister.list(rs.metadata.namespace ?? '')) {
         if (!m(p.metadata.labels) || seen.has(p.metadata.uid ?? '')) continue;
         seen.add(p.metadata.uid ?? '');
@@ -233,7 +211,7 @@ export class ReplicaSetController {
   }
 
   private async createPod(rs: ReplicaSet): Promise<void> {
-    const pod = podFromTemplate(rs.spec?.template, rs.metadata.name ?? '', rs.metadata.namespace, newControllerRef(rs, 'apps/v1', 'ReplicaSet'));
+    const pod = podFromTemplate(rs.spec?.template, rs.metadata.name ?? '', newControllerRef(rs, 'apps/v1', 'ReplicaSet'));
     if (Object.keys(pod.metadata.labels ?? {}).length === 0) throw new Error('unable to create pods, no labels');
     try {
       const created = await this.client.create<Pod>(podsRef, rs.metadata.namespace, pod);

@@ -1,8 +1,10 @@
 // The rate-limited requeue of a failed sync (client-go workqueue's
 // ItemExponentialFailureRateLimiter: 5 ms doubling per failure of the same key, here capped at
 // 60 s rather than 1000 s so a wedged key on a small cluster comes back within a minute). A
-// success forgets the key's failures (queue.Forget).
+// success forgets the key's failures (queue.Forget). Every workload controller's queue uses it.
 
+import { isStatus } from '../client/errors.js';
+import { errorText } from './errors.js';
 import type { KeyedQueue } from './queue.js';
 
 export class FailureBackoff {
@@ -21,10 +23,10 @@ export class FailureBackoff {
     this.failures.delete(key);
   }
 
-  /** The queue's onError: log once per failure and come back later. */
+  /** The queue's onError: log the failure (a conflict is routine: the informer is behind) and come back later. */
   requeue(queue: () => KeyedQueue, name: string): (key: string, e: unknown) => void {
     return (key, e) => {
-      console.error(`${name}: ${key}: ${e instanceof Error ? e.message : String(e)}`);
+      if (!isStatus(e, 409)) console.error(`${name}: ${key}: ${errorText(e)}`);
       queue().addAfter(key, this.next(key));
     };
   }

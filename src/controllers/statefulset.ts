@@ -16,13 +16,15 @@ import { errorCode, isStatus } from '../client/errors.js';
 import type { KubeClient } from '../client/interface.js';
 import { EventRecorder } from '../client/recorder.js';
 import { controllerRevisionsRef, persistentVolumeClaimsRef, podsRef, statefulSetsRef } from '../client/resources.js';
-import { controllerOf, newControllerRef, selectorMatches } from '../policy/workloadpods.js';
+import { selectsOrphan } from '../api/selectors.js';
+import { controllerOf, newControllerRef } from '../policy/controllerref.js';
 import { equalRevision, sortRevisions } from '../policy/controllerrevision.js';
 import {
   claimEvent, completeRollingUpdate, decideRevisions, isMemberOf, newStatefulSetRevision, planStatefulSet, podClaims, podEvent, replicasOf, statefulSetApiVersion,
   statefulSetHistoryToPrune, statefulSetKind, statusChanged, ordinalOf, type StatefulSetAction,
 } from '../policy/statefulset.js';
-import { OwnedObjects, resolveControllerRef } from './ownedpods.js';
+import { claimObjects, resolveControllerRef } from './controllerref.js';
+import { errorText } from './errors.js';
 import { KeyedQueue } from './queue.js';
 import { FailureBackoff } from './retry.js';
 
@@ -30,7 +32,6 @@ import { FailureBackoff } from './retry.js';
 export const statefulSetControllerName = 'statefulset-controller';
 
 const keyOf = (o: { metadata?: { namespace?: string; name?: string } }) => `${o.metadata?.namespace ?? ''}/${o.metadata?.name ?? ''}`;
-const errText = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 export class StatefulSetController {
   private readonly queue: KeyedQueue;
@@ -39,7 +40,6 @@ export class StatefulSetController {
   private readonly pods: SharedIndexInformer<Pod>;
   private readonly revisions: SharedIndexInformer<ControllerRevision>;
   private readonly events: EventRecorder;
-  private readonly owned: OwnedObjects;
   private unsubscribe: (() => void)[] = [];
 
   constructor(private readonly client: KubeClient, informers: SharedInformerFactory, opts: { events?: EventRecorder } = {}) {
@@ -48,7 +48,6 @@ export class StatefulSetController {
     this.pods = informers.informerFor<Pod>(podsRef);
     this.revisions = informers.informerFor<ControllerRevision>(controllerRevisionsRef);
     this.events = opts.events ?? new EventRecorder(client, { component: statefulSetControllerName });
-    this.owned = new OwnedObjects(client, statefulSetsRef, (s) => newControllerRef(s, statefulSetApiVersion, statefulSetKind));
   }
 
   async start(): Promise<void> {
@@ -65,7 +64,7 @@ export class StatefulSetController {
   }
 
   private ownerOf(pod: Pod): StatefulSet | undefined {
-    return resolveControllerRef(pod, statefulSetKind, (ns, name) => this.sets.lister.get(ns, name));
+    return resolveControllerRef(pod.metadata.namespace, controllerOf(pod), statefulSetKind, (ns, name) => this.sets.lister.get(ns, name));
   }
 
   /** addPod / updatePod: the owner, the former owner, or for an orphan every set that selects it. */
@@ -83,7 +82,7 @@ export class StatefulSetController {
     if (controllerOf(pod)) return;
     const labelsChanged = !old || JSON.stringify(old.metadata.labels ?? {}) !== JSON.stringify(pod.metadata.labels ?? {}) || !!controllerOf(old);
     if (!labelsChanged) return;
-    for (const s of this.sets.lister.list(pod.metadata.namespace)) if (selectorMatches(s.spec?.selector, pod.metadata.labels)) this.queue.add(keyOf(s));
+    for (const s of this.sets.lister.list(pod.metadata.namespace)) if (selectsOrphan(s.spec?.selector, pod.metadata.labels)) this.queue.add(keyOf(s));
   }
 
   private nowMs(): number {
@@ -97,8 +96,9 @@ export class StatefulSetController {
     const set = structuredClone(cached) as StatefulSet;
     if (!set.spec?.selector) return;
     // adoptOrphanRevisions, then the pods (getPodsForStatefulSet: members by name and selector).
-    const revisions = await this.owned.claim(controllerRevisionsRef, set, this.revisions.lister.list(namespace));
-    const pods = await this.owned.claim(podsRef, set, this.pods.lister.list(namespace), (p) => isMemberOf(set, p));
+    const claim = { client: this.client, owner: set, ownerRef: statefulSetsRef, controllerRef: newControllerRef(set, statefulSetApiVersion, statefulSetKind) };
+    const revisions = await claimObjects(this.revisions.lister.list(namespace), { ...claim, ref: controllerRevisionsRef });
+    const pods = await claimObjects(this.pods.lister.list(namespace), { ...claim, ref: podsRef, filter: (p) => isMemberOf(set, p) });
     const status = await this.updateStatefulSet(set, pods, sortRevisions(revisions));
     this.backoff.forget(key);
     // One more sync after minReadySeconds, for the pods that become available by then.
@@ -169,7 +169,7 @@ export class StatefulSetController {
     const ns = set.metadata.namespace;
     const name = a.pod.metadata.name ?? '';
     const record = (verb: 'create' | 'update' | 'delete', err?: unknown) => {
-      const ev = podEvent(verb, set, name, err === undefined ? undefined : errText(err));
+      const ev = podEvent(verb, set, name, err === undefined ? undefined : errorText(err));
       this.events.record(set, ev.type, ev.reason, verb === 'create' ? 'Create' : verb === 'update' ? 'Update' : 'Delete', ev.message);
     };
     switch (a.type) {
@@ -221,8 +221,8 @@ export class StatefulSetController {
         this.events.record(set, ev.type, ev.reason, 'Create', ev.message);
       } catch (e) {
         if (isStatus(e, 409)) continue;
-        errs.push(`failed to create PVC ${claim.metadata.name}: ${errText(e)}`);
-        const ev = claimEvent(set, pod.metadata.name ?? '', claim.metadata.name, errText(e));
+        errs.push(`failed to create PVC ${claim.metadata.name}: ${errorText(e)}`);
+        const ev = claimEvent(set, pod.metadata.name ?? '', claim.metadata.name, errorText(e));
         this.events.record(set, ev.type, ev.reason, 'Create', ev.message);
       }
     }

@@ -13,7 +13,7 @@ import { parseCronSchedule } from '../api/cron.js';
 import type { FeatureGates } from '../api/featuregates.js';
 import type { FieldError } from '../api/fielderrors.js';
 import { defaultSecret } from '../api/secretdefaults.js';
-import type { ConfigMap, CronJob, DaemonSet, Deployment, Job, KubeObject, Pod, ReplicaSet, Secret, ServiceAccount, StatefulSet } from '../api/types.js';
+import type { ConfigMap, CronJob, DaemonSet, Deployment, Job, KubeObject, OwnerReference, Pod, PodTemplateSpec, ReplicaSet, Secret, ServiceAccount, StatefulSet } from '../api/types.js';
 import {
   validateConfigMap,
   validateCronJob,
@@ -28,7 +28,7 @@ import {
 import { newControllerRef } from '../policy/controllerref.js';
 import { daemonPodTemplate } from '../policy/daemonset.js';
 import { newReplicaSetFor } from '../policy/deployment.js';
-import { podFromTemplate } from '../policy/replicaset.js';
+import { podFromTemplate } from '../policy/podtemplate.js';
 import { newStatefulSetPod } from '../policy/statefulset.js';
 import { jobFromCronJob, nextScheduleTime } from '../policy/cronjob.js';
 import { podFromJobTemplate } from '../policy/job.js';
@@ -79,7 +79,7 @@ function jobPods(job: Job, owner: string): OwnedPod[] {
   if (spec.suspend) return [];
   const parallelism = spec.parallelism ?? 1;
   const n = spec.completions === undefined ? parallelism : Math.min(parallelism, spec.completions);
-  return Array.from({ length: n }, () => ({ pod: podFromJobTemplate(job), owner }));
+  return Array.from({ length: n }, () => ({ pod: inOwnerNamespace(podFromJobTemplate(job), job), owner }));
 }
 
 /** An apps/v1 object as the API server stores it on create: defaulted, its uid given, no status. */
@@ -90,10 +90,20 @@ function stored<T extends KubeObject>(kind: string, obj: T, ctx: WorkloadContext
   return o;
 }
 
+/** A pod the controller creates, in its owner's namespace (the create's: GetPodFromTemplate leaves it out). */
+function inOwnerNamespace(pod: Pod, owner: KubeObject): Pod {
+  pod.metadata.namespace = owner.metadata?.namespace;
+  return pod;
+}
+
+function templatePod(template: PodTemplateSpec | undefined, owner: KubeObject, ref: OwnerReference): Pod {
+  return inOwnerNamespace(podFromTemplate(template, owner.metadata?.name ?? '', ref), owner);
+}
+
 /** A ReplicaSet's `replicas` pods. */
 function replicaSetPods(rs: ReplicaSet, owner: string): OwnedPod[] {
   const ref = newControllerRef(rs, 'apps/v1', 'ReplicaSet');
-  return Array.from({ length: rs.spec?.replicas ?? 1 }, () => ({ pod: podFromTemplate(rs.spec?.template, rs.metadata.name ?? '', rs.metadata.namespace, ref), owner }));
+  return Array.from({ length: rs.spec?.replicas ?? 1 }, () => ({ pod: templatePod(rs.spec?.template, rs, ref), owner }));
 }
 
 /** The Job as the API server stores it on create: defaulted, given its uid and generated selector. */
@@ -155,7 +165,7 @@ export const plannedKinds: Record<string, PlannedKind> = {
       const ds = stored('DaemonSet', obj as DaemonSet, ctx, defaultDaemonSet);
       return checked(ds, validateDaemonSet(ds, { gates: ctx.gates }), () => {
         // One pod for the plan's one node (its nodeSelector and affinity are not judged here).
-        const pod = podFromTemplate(daemonPodTemplate(ds, ''), ds.metadata.name ?? '', ds.metadata.namespace, newControllerRef(ds, 'apps/v1', 'DaemonSet'));
+        const pod = templatePod(daemonPodTemplate(ds, ''), ds, newControllerRef(ds, 'apps/v1', 'DaemonSet'));
         return { pods: [{ pod, owner: `DaemonSet ${ds.metadata.name}` }], children: [] };
       });
     },

@@ -1,4 +1,4 @@
-// Pods as the workload controllers see them (pkg/controller/controller_utils.go IsPodActive,
+// Pods as every workload controller sees them (pkg/controller/controller_utils.go IsPodActive,
 // ActivePodsWithRanks; pkg/api/v1/pod/util.go IsPodReady, IsPodAvailable;
 // pkg/controller/replicaset/replica_set.go getPodsToDelete and
 // getPodsRankedByRelatedPodsOnSameNode): which pods count, which are ready and available, and
@@ -24,10 +24,12 @@ export function isPodActive(p: Pod): boolean {
   return p.status?.phase !== 'Succeeded' && p.status?.phase !== 'Failed' && !p.metadata?.deletionTimestamp;
 }
 
+/** GetPodReadyCondition: the first condition of type Ready (a second one is never consulted). */
 function readyCondition(p: Pod) {
   return p.status?.conditions?.find((c) => c.type === 'Ready');
 }
 
+/** IsPodReady: the (first) Ready condition is True. */
 export function isPodReady(p: Pod): boolean {
   return readyCondition(p)?.status === 'True';
 }

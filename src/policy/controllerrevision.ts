@@ -1,10 +1,7 @@
 // ControllerRevision history shared by the StatefulSet and DaemonSet controllers
 // (pkg/controller/history/controller_history.go: HashControllerRevision, ControllerRevisionName,
-// SortControllerRevisions, EqualRevision, FindEqualRevisions; pkg/controller/controller_utils.go
-// ComputeHash; the `truncateHistory`/`cleanupHistory` choice of which revisions to delete). No I/O.
-//
-// A generic helper other workload controllers may want too (the ReplicaSet/Deployment pod-template
-// hash is `templateHash`); kept in its own file so it can be unified with theirs.
+// SortControllerRevisions, EqualRevision, FindEqualRevisions; the `truncateHistory`/`cleanupHistory`
+// choice of which revisions to delete). The hashes themselves are hash.ts. No I/O.
 //
 // Deliberate difference: upstream hashes the revision's `data` as Go's encoding/json writes it
 // (keys sorted, HTML characters escaped, and Go's zero values such as `creationTimestamp: null`
@@ -13,38 +10,11 @@
 // cluster's. The algorithm (FNV-32 of the bytes, the collision count appended in decimal, the
 // result's decimal digits mapped through rand.SafeEncodeString) is upstream's.
 
-import type { ControllerRevision, PodTemplateSpec } from '../api/types.js';
+import type { ControllerRevision } from '../api/types.js';
+import { fnv32, safeEncodeString, utf8 } from './hash.js';
 
 /** history.ControllerRevisionHashLabel: the hash on every revision. */
 export const controllerRevisionHashLabel = 'controller.kubernetes.io/hash';
-
-const fnvOffset = 0x811c9dc5;
-const fnvPrime = 0x01000193;
-
-function utf8(s: string): Uint8Array {
-  return new TextEncoder().encode(s);
-}
-
-/** hash/fnv New32 (FNV-1: multiply, then xor). */
-export function fnv32(bytes: Uint8Array, h = fnvOffset): number {
-  for (const b of bytes) h = (Math.imul(h, fnvPrime) ^ b) >>> 0;
-  return h >>> 0;
-}
-
-/** hash/fnv New32a (FNV-1a: xor, then multiply). */
-export function fnv32a(bytes: Uint8Array, h = fnvOffset): number {
-  for (const b of bytes) h = Math.imul(h ^ b, fnvPrime) >>> 0;
-  return h >>> 0;
-}
-
-const alphanums = 'bcdfghjklmnpqrstvwxz2456789';
-
-/** k8s.io/apimachinery/pkg/util/rand SafeEncodeString: no vowels, so no bad words. */
-export function safeEncodeString(s: string): string {
-  let out = '';
-  for (const ch of s) out += alphanums[ch.codePointAt(0)! % alphanums.length];
-  return out;
-}
 
 /**
  * JSON as Go's encoding/json writes a map[string]interface{}: object keys sorted, `<`, `>`, `&`,
@@ -76,23 +46,6 @@ export function hashRevisionData(data: unknown, collisionCount?: number): string
 /** ControllerRevisionName: `prefix-hash`, the prefix cut to 223 characters so the name fits 253. */
 export function revisionName(prefix: string, hash: string): string {
   return `${prefix.length > 223 ? prefix.slice(0, 223) : prefix}-${hash}`;
-}
-
-/**
- * controller.ComputeHash: FNV-32a of the pod template, then the collision count as 8
- * little-endian bytes (the low 4 from the int32). Upstream hashes Go's printed struct
- * (DeepHashObject); this hashes the template's sorted JSON, so the values differ from a real
- * cluster's for the same template, but equal templates give equal hashes and a collision count
- * gives a new one, which is what the controllers rely on.
- */
-export function templateHash(template: PodTemplateSpec | undefined, collisionCount?: number): string {
-  let h = fnv32a(utf8(goJSON(template ?? {})));
-  if (collisionCount !== undefined) {
-    const b = new Uint8Array(8);
-    new DataView(b.buffer).setUint32(0, collisionCount >>> 0, true);
-    h = fnv32a(b, h);
-  }
-  return safeEncodeString(String(h));
 }
 
 const revisionOf = (r: ControllerRevision) => r.revision ?? 0;

@@ -12,8 +12,11 @@
 // ScheduleDaemonSetPods went GA.
 
 import type { Affinity, ControllerRevision, DaemonSet, DaemonSetStatus, Pod, PodSpec, PodTemplateSpec, Toleration } from '../api/types.js';
-import { goJSON, templateHash } from './controllerrevision.js';
-import { isPodAvailable, isPodReady, newControllerRef, scaledValue } from './workloadpods.js';
+import { isPodAvailable, isPodReady } from './activepods.js';
+import { newControllerRef } from './controllerref.js';
+import { goJSON } from './controllerrevision.js';
+import { computeHash } from './hash.js';
+import { scaledValue } from './intorpercent.js';
 
 /** apps.DefaultDaemonSetUniqueLabelKey: the revision hash on daemon pods and revisions. */
 export const daemonSetRevisionLabel = 'controller-revision-hash';
@@ -173,14 +176,15 @@ const isRollingUpdate = (ds: DaemonSet) => (ds.spec?.updateStrategy?.type ?? 'Ro
 export function surgeCount(ds: DaemonSet, numberToSchedule: number): number {
   const ru = ds.spec?.updateStrategy?.rollingUpdate;
   if (!isRollingUpdate(ds) || !ru || ru.maxSurge === undefined) return 0;
-  return scaledValue(ru.maxSurge, numberToSchedule, true, 0);
+  return scaledValue(ru.maxSurge, numberToSchedule, true);
 }
 
 /** UnavailableCount: maxUnavailable of the number to schedule, rounded up; 0 unless RollingUpdate. */
 export function unavailableCount(ds: DaemonSet, numberToSchedule: number): number {
   const ru = ds.spec?.updateStrategy?.rollingUpdate;
   if (!isRollingUpdate(ds) || !ru) return 0;
-  return scaledValue(ru.maxUnavailable, numberToSchedule, true, 1);
+  // SetDefaults_DaemonSet's 1 for a set written before the default existed.
+  return scaledValue(ru.maxUnavailable ?? 1, numberToSchedule, true);
 }
 
 /** AllowsSurge. */
@@ -238,7 +242,7 @@ export function podsShouldBeOnNode(node: NodeEligibility, daemonPods: readonly P
       } else if (!oldestOld) { oldestOld = p; continue; }
       plan.delete.push(p.metadata.name!);
     }
-    if (oldestNew && oldestOld && (!isPodReady(oldestOld) || isPodAvailable(oldestNew, ds.spec?.minReadySeconds ?? 0, nowMs))) plan.delete.push(oldestOld.metadata.name!);
+    if (oldestNew && oldestOld && (!isPodReady(oldestOld) || isPodAvailable(oldestNew, ds.spec?.minReadySeconds ?? 0, new Date(nowMs)))) plan.delete.push(oldestOld.metadata.name!);
   } else if (exists) {
     for (const pod of pods) if (!pod.metadata.deletionTimestamp) plan.delete.push(pod.metadata.name!);
   }
@@ -305,7 +309,7 @@ export function rollingUpdateDaemonSet(ds: DaemonSet, nodes: readonly NodeEligib
   const byNode = nodesToDaemonPods(pods);
   const { maxSurge, maxUnavailable, desired } = desiredNodeCounts(ds, nodes, byNode);
   const minReady = ds.spec?.minReadySeconds ?? 0;
-  const available = (p: Pod) => isPodAvailable(p, minReady, nowMs);
+  const available = (p: Pod) => isPodAvailable(p, minReady, new Date(nowMs));
   const eligibility = new Map(nodes.map((n) => [n.name, n]));
   // Upstream ranges over a Go map (random order); node name order makes the choice reproducible.
   const entries = [...byNode.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
@@ -380,7 +384,7 @@ export function daemonSetStatus(ds: DaemonSet, nodes: readonly NodeEligibility[]
       const pod = [...daemonPods].sort(byCreationTimestampAndPhase)[0]!;
       if (isPodReady(pod)) {
         s.numberReady++;
-        if (isPodAvailable(pod, minReady, nowMs)) s.numberAvailable++;
+        if (isPodAvailable(pod, minReady, new Date(nowMs))) s.numberAvailable++;
       }
       if (isPodUpdated(pod, hash, gen)) s.updatedNumberScheduled++;
     } else if (scheduled) {
@@ -411,7 +415,7 @@ export function revisionMatches(ds: DaemonSet, rev: ControllerRevision): boolean
 
 /** snapshot: the revision for the set's template, `<ds>-<hash>`, the hash label on it. */
 export function daemonSetSnapshot(ds: DaemonSet, revision: number): ControllerRevision {
-  const hash = templateHash(ds.spec?.template, ds.status?.collisionCount);
+  const hash = computeHash(ds.spec?.template, ds.status?.collisionCount);
   const metadata: ControllerRevision['metadata'] = {
     name: `${ds.metadata.name}-${hash}`,
     namespace: ds.metadata.namespace,

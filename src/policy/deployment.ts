@@ -39,9 +39,10 @@ import {
   rsReplicas,
   setDeploymentCondition,
   setNewReplicaSetAnnotations,
+  podTemplateHashLabel,
   specReplicaCount,
 } from './deploymentutil.js';
-import { computeHash, podTemplateHashLabel } from './podtemplatehash.js';
+import { computeHash } from './hash.js';
 
 export const deploymentEventReasons = {
   scalingReplicaSet: 'ScalingReplicaSet',

@@ -1,14 +1,16 @@
 // The Deployment controller's vocabulary (pkg/controller/deployment/util/deployment_util.go,
-// k8s.io/apimachinery/pkg/util/intstr GetScaledValueFromIntOrPercent, and the ReplicaSet sorts
+// intstr ValueOrDefault (the scaling itself is intorpercent.ts), and the ReplicaSet sorts
 // and filters of pkg/controller/controller_utils.go): annotations and revisions, maxSurge and
 // maxUnavailable, conditions, new and old ReplicaSets, proportions, and the tests of a complete,
 // progressing or timed-out rollout. Pure; times are passed in.
 
 import type { AppsCondition, Deployment, DeploymentStatus, IntOrString, PodTemplateSpec, ReplicaSet } from '../api/types.js';
 import { stableJSON } from '../api/stablejson.js';
-import { podTemplateHashLabel } from './podtemplatehash.js';
+import { scaledValue } from './intorpercent.js';
 import { rfc3339 } from './replicaset.js';
 
+/** apps.DefaultDeploymentUniqueLabelKey: the ComputeHash of the template on a Deployment's ReplicaSets and their pods. */
+export const podTemplateHashLabel = 'pod-template-hash';
 export const revisionAnnotation = 'deployment.kubernetes.io/revision';
 export const revisionHistoryAnnotation = 'deployment.kubernetes.io/revision-history';
 export const desiredReplicasAnnotation = 'deployment.kubernetes.io/desired-replicas';
@@ -40,20 +42,6 @@ export const replicasOf = (d: Deployment): number => d.spec?.replicas ?? 1;
 export const rsReplicas = (rs: ReplicaSet | undefined): number => rs?.spec?.replicas ?? 0;
 
 // ---- int-or-percent ----
-
-/**
- * GetScaledValueFromIntOrPercent: an int as it is; "N%" of `total`, rounded up or down. Anything
- * else is intstr's error (validation refuses it before it gets here).
- */
-export function scaledValue(v: IntOrString | undefined, total: number, roundUp: boolean): number {
-  if (v === undefined || v === null) return 0;
-  if (typeof v === 'number') return v;
-  if (!v.endsWith('%')) throw new Error(`invalid value for IntOrString: invalid type: string is not a percentage`);
-  const n = Number.parseInt(v.slice(0, -1), 10);
-  if (!/^[+-]?\d+$/.test(v.slice(0, -1))) throw new Error(`invalid value "${v}": strconv.Atoi: parsing "${v.slice(0, -1)}": invalid syntax`);
-  const x = (n * total) / 100;
-  return roundUp ? Math.ceil(x) : Math.floor(x);
-}
 
 /** ResolveFenceposts: surge rounds up, unavailable rounds down; both zero → unavailable 1 (surge might be blocked by quota). */
 export function resolveFenceposts(maxSurge: IntOrString | undefined, maxUnavailable: IntOrString | undefined, desired: number): { surge: number; unavailable: number } {

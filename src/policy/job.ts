@@ -8,7 +8,10 @@
 // every write succeeded (jobsync.ts). NonIndexed
 // completion only (Indexed and backoffLimitPerIndex are left to a later change); no I/O, no clock.
 
-import type { Job, JobCondition, OwnerReference, Pod } from '../api/types.js';
+import type { Job, JobCondition, Pod } from '../api/types.js';
+import { isPodReady } from './activepods.js';
+import { newControllerRef } from './controllerref.js';
+import { podFromTemplate } from './podtemplate.js';
 import { backoffRemainingMs, newBackoffRecord, type BackoffRecord } from './jobbackoff.js';
 import { matchPodFailurePolicy } from './podfailurepolicy.js';
 
@@ -82,7 +85,6 @@ export function managedElsewhere(job: Job): boolean {
 export const podPhase = (p: Pod) => p.status?.phase ?? '';
 const terminal = (p: Pod) => podPhase(p) === 'Succeeded' || podPhase(p) === 'Failed';
 export const hasTrackingFinalizer = (p: Pod) => (p.metadata?.finalizers ?? []).includes(jobTrackingFinalizer);
-export const isPodReady = (p: Pod) => (p.status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
 
 /** onlyReplaceFailedPods: podReplacementPolicy Failed, always so with a podFailurePolicy. */
 export function onlyReplaceFailedPods(job: Job): boolean {
@@ -277,29 +279,13 @@ export function afterManage(ctx: JobSyncCtx, active: number, manageJobCalled: bo
 }
 
 /**
- * GetPodFromTemplate for a job's pod: `generateName: <job>-`, the template's labels and
- * annotations, the job as controlling owner (blockOwnerDeletion), the tracking finalizer, and
- * the template's spec.
+ * The pod manageJob creates (CreatePodsWithGenerateName with no name of its own, as NonIndexed
+ * completion does): GetPodFromTemplate of the template with the tracking finalizer appended
+ * (appendJobCompletionFinalizerIfNotFound), the job as controlling owner.
  */
 export function podFromJobTemplate(job: Job): Pod {
   const t = job.spec?.template ?? {};
-  const owner: OwnerReference = {
-    apiVersion: 'batch/v1',
-    kind: 'Job',
-    name: job.metadata.name ?? '',
-    uid: job.metadata.uid ?? '',
-    controller: true,
-    blockOwnerDeletion: true,
-  };
   const finalizers = [...(t.metadata?.finalizers ?? [])];
   if (!finalizers.includes(jobTrackingFinalizer)) finalizers.push(jobTrackingFinalizer);
-  const meta: Pod['metadata'] = {
-    generateName: `${job.metadata.name ?? ''}-`,
-    namespace: job.metadata.namespace,
-    labels: { ...(t.metadata?.labels ?? {}) },
-    ownerReferences: [owner],
-    finalizers,
-  };
-  if (t.metadata?.annotations) meta.annotations = { ...t.metadata.annotations };
-  return { apiVersion: 'v1', kind: 'Pod', metadata: meta, spec: structuredClone(t.spec ?? { containers: [] }) };
+  return podFromTemplate({ ...t, metadata: { ...t.metadata, finalizers } }, job.metadata.name ?? '', newControllerRef(job, 'batch/v1', 'Job'));
 }

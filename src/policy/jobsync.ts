@@ -3,7 +3,8 @@
 // (src/controllers/job.ts) runs the same steps with the writes between; the table tests of
 // test/policy/job.test.ts pin the rules through this composition.
 
-import { afterManage, beginJobSync, isPodReady, manageJobPlan, type JobEvent, type JobSyncInput } from './job.js';
+import { isPodReady } from './activepods.js';
+import { afterManage, beginJobSync, manageJobPlan, type JobEvent, type JobSyncInput } from './job.js';
 import type { Job, Pod } from '../api/types.js';
 import type { BackoffRecord } from './jobbackoff.js';
 import { settleJobStatus, trackJobStatus } from './jobstatus.js';

@@ -1,10 +1,10 @@
 // The ReplicaSet controller's decisions (pkg/controller/replicaset/replica_set.go manageReplicas,
-// slowStartBatch; replica_set_utils.go calculateStatus and the ReplicaFailure condition;
-// pkg/controller/controller_utils.go GetPodFromTemplate): how many pods to create or which to
-// delete, in what batches, what a new pod looks like, and the status. Pure; the controller
+// slowStartBatch; replica_set_utils.go calculateStatus and the ReplicaFailure condition): how
+// many pods to create or which to delete, in what batches, and the status (the pod itself is
+// podtemplate.ts). Pure; the controller
 // (src/controllers/replicaset.ts) does the writes.
 
-import type { AppsCondition, OwnerReference, Pod, PodTemplateSpec, ReplicaSet, ReplicaSetStatus } from '../api/types.js';
+import type { AppsCondition, Pod, ReplicaSet, ReplicaSetStatus } from '../api/types.js';
 import { isPodAvailable, isPodReady, podsToDelete } from './activepods.js';
 
 /** metav1.Time as JSON: RFC 3339 to the second. */
@@ -50,23 +50,6 @@ export function manageReplicas(rs: ReplicaSet, activePods: readonly Pod[], relat
   if (diff < 0) return { action: 'create', count: Math.min(-diff, burstReplicas) };
   if (diff > 0) return { action: 'delete', pods: podsToDelete(activePods, relatedPods, Math.min(diff, burstReplicas), now) };
   return { action: 'none' };
-}
-
-/** getPodsPrefix: `<name>-` (the name alone when that would not be a valid generateName). */
-export function podNamePrefix(controllerName: string): string {
-  const prefix = `${controllerName}-`;
-  // ValidatePodName(prefix, true): a DNS subdomain once the 5 random characters are added.
-  return prefix.length <= 253 - 5 && /^[a-z0-9]([-a-z0-9.]*)?$/.test(prefix) ? prefix : controllerName;
-}
-
-/** GetPodFromTemplate: the template's labels, annotations, finalizers and spec, the controller reference, `generateName: <owner>-`. */
-export function podFromTemplate(template: PodTemplateSpec | undefined, ownerName: string, namespace: string | undefined, controllerRef: OwnerReference): Pod {
-  const t = template ?? {};
-  const meta: Pod['metadata'] = { generateName: podNamePrefix(ownerName), namespace, labels: { ...(t.metadata?.labels ?? {}) } };
-  if (t.metadata?.annotations) meta.annotations = { ...t.metadata.annotations };
-  if (t.metadata?.finalizers?.length) meta.finalizers = [...t.metadata.finalizers];
-  meta.ownerReferences = [controllerRef];
-  return { apiVersion: 'v1', kind: 'Pod', metadata: meta, spec: structuredClone(t.spec ?? { containers: [] }) };
 }
 
 /** The condition of `type`, if set. */

@@ -22,7 +22,9 @@
 
 import type { ControllerRevision, Pod, StatefulSet, StatefulSetStatus, Volume } from '../api/types.js';
 import { controllerRevisionHashLabel, findEqualRevisions, equalRevision, hashRevisionData, nextRevision, revisionName, revisionsToPrune } from './controllerrevision.js';
-import { isPodAvailable, isPodReady, newControllerRef, podFromTemplate } from './workloadpods.js';
+import { isPodAvailable, isPodReady } from './activepods.js';
+import { newControllerRef } from './controllerref.js';
+import { podFromTemplate } from './podtemplate.js';
 
 export const statefulSetPodNameLabel = 'statefulset.kubernetes.io/pod-name';
 export const podIndexLabel = 'apps.kubernetes.io/pod-index';
@@ -64,7 +66,7 @@ export const isTerminating = (pod: Pod) => !!pod.metadata.deletionTimestamp;
 /** isRunningAndReady: phase Running and the Ready condition True. */
 export const isRunningAndReady = (pod: Pod) => pod.status?.phase === 'Running' && isPodReady(pod);
 /** isUnavailable: not available for minReadySeconds, or terminating. */
-export const isUnavailable = (pod: Pod, minReady: number, nowMs: number) => !isPodAvailable(pod, minReady, nowMs) || isTerminating(pod);
+export const isUnavailable = (pod: Pod, minReady: number, nowMs: number) => !isPodAvailable(pod, minReady, new Date(nowMs)) || isTerminating(pod);
 
 /** identityMatches: name, namespace and the pod-name label agree with the set and ordinal. */
 export function identityMatches(set: StatefulSet, pod: Pod): boolean {
@@ -231,7 +233,7 @@ function countStatus(status: StatefulSetStatus, pods: readonly Pod[], minReady: 
     if (isCreated(pod)) status.replicas++;
     if (isRunningAndReady(pod)) {
       status.readyReplicas++;
-      if (isPodAvailable(pod, minReady, nowMs)) status.availableReplicas++;
+      if (isPodAvailable(pod, minReady, new Date(nowMs))) status.availableReplicas++;
     }
     if (isCreated(pod) && !isTerminating(pod)) {
       const rev = podRevision(pod);
@@ -296,7 +298,7 @@ export function planStatefulSet(set: StatefulSet, pods: readonly Pod[], currentR
     }
     if (monotonic && isTerminating(pod)) return done(pod.metadata.name);
     if (monotonic && !isRunningAndReady(pod)) return done(pod.metadata.name);
-    if (monotonic && !isPodAvailable(pod, minReady, nowMs)) return done(pod.metadata.name);
+    if (monotonic && !isPodAvailable(pod, minReady, new Date(nowMs))) return done(pod.metadata.name);
     if (identityMatches(set, pod) && storageMatches(set, pod)) continue;
     const fixed = structuredClone(pod) as Pod;
     updateIdentity(updateSet, fixed);
@@ -310,7 +312,7 @@ export function planStatefulSet(set: StatefulSet, pods: readonly Pod[], currentR
       if (monotonic) return done(pod.metadata.name);
       continue;
     }
-    if (monotonic && pod !== firstUnavailable && (!isRunningAndReady(pod) || !isPodAvailable(pod, minReady, nowMs))) return done(firstUnavailable?.metadata.name);
+    if (monotonic && pod !== firstUnavailable && (!isRunningAndReady(pod) || !isPodAvailable(pod, minReady, new Date(nowMs)))) return done(firstUnavailable?.metadata.name);
     actions.push({ type: 'delete', pod, why: 'scaleDown' });
     if (monotonic) return done();
   }

@@ -1,16 +1,16 @@
 // The ReplicaSet controller's pure rules, one row per rule: which pods a controller owns, adopts
 // and releases (controller_ref_manager.go ClaimObject), the deletion order on scale-down
-// (ActivePodsWithRanks), slow-start batches, the pod made from the template, the status with
-// fullyLabeledReplicas, availableReplicas after minReadySeconds and ReplicaFailure, and the
-// pod-template-hash.
+// (ActivePodsWithRanks), readiness and availability, slow-start batches, the status with
+// fullyLabeledReplicas, availableReplicas after minReadySeconds and ReplicaFailure. Every workload
+// controller uses the claim and readiness rules; the pod from the template is podtemplate.test.ts,
+// the pod-template-hash hash.test.ts.
 
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Pod, ReplicaSet } from '../../src/api/types.js';
-import { deleteBefore, isPodActive, isPodAvailable, podsToDelete } from '../../src/policy/activepods.js';
+import { deleteBefore, isPodActive, isPodAvailable, isPodReady, podsToDelete } from '../../src/policy/activepods.js';
 import { adoptPatch, claimAction, newControllerRef, releasePatch } from '../../src/policy/controllerref.js';
-import { computeHash, fnv32a, safeEncodeString } from '../../src/policy/podtemplatehash.js';
-import { manageReplicas, minReadyRequeueSeconds, podFromTemplate, podNamePrefix, replicaSetStatus, replicaSetStatusUnchanged, slowStartBatches } from '../../src/policy/replicaset.js';
+import { manageReplicas, minReadyRequeueSeconds, replicaSetStatus, replicaSetStatusUnchanged, slowStartBatches } from '../../src/policy/replicaset.js';
 
 const now = new Date('2026-01-01T01:00:00Z');
 const ago = (s: number) => new Date(now.getTime() - s * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
@@ -72,6 +72,7 @@ describe('claiming pods (ControllerRefManager.ClaimObject)', () => {
     { name: 'orphan being deleted: not adopted', pod: pod('a', { deleting: true }), matches: true, want: 'ignore' },
     { name: 'orphan while we are being deleted: not adopted', owner: { ...owner, deletionTimestamp: ago(1) }, pod: pod('a'), matches: true, want: 'ignore' },
     { name: 'orphan in another namespace: not adopted', owner: { uid: 'rs-uid', namespace: 'other' }, pod: pod('a'), matches: true, want: 'ignore' },
+    { name: 'a cluster-scoped owner (no namespace) adopts in any namespace (only a namespaced owner checks)', owner: { uid: 'rs-uid' }, pod: pod('a'), matches: true, want: 'adopt' },
   ];
   for (const r of rows) test(r.name, () => assert.equal(claimAction(r.owner ?? owner, r.pod, r.matches), r.want));
 
@@ -135,6 +136,17 @@ describe('availability (IsPodAvailable)', () => {
   for (const r of rows) test(r.name, () => assert.equal(isPodAvailable(r.pod, r.minReady, now), r.want));
 });
 
+describe('readiness (IsPodReady)', () => {
+  const withConditions = (conditions: { type: string; status: string }[]): Pod => ({ ...pod('a'), status: { phase: 'Running', conditions } });
+  const rows: { name: string; pod: Pod; want: boolean }[] = [
+    { name: 'Ready True: ready', pod: withConditions([{ type: 'Ready', status: 'True' }]), want: true },
+    { name: 'Ready False: not ready', pod: withConditions([{ type: 'Ready', status: 'False' }]), want: false },
+    { name: 'no Ready condition: not ready', pod: withConditions([{ type: 'PodScheduled', status: 'True' }]), want: false },
+    { name: 'two Ready conditions: the first decides (GetPodReadyCondition)', pod: withConditions([{ type: 'Ready', status: 'False' }, { type: 'Ready', status: 'True' }]), want: false },
+  ];
+  for (const r of rows) test(r.name, () => assert.equal(isPodReady(r.pod), r.want));
+});
+
 describe('manageReplicas and slowStartBatch', () => {
   const rows: { name: string; count: number; want: number[] }[] = [
     { name: 'nothing to do: no batch', count: 0, want: [] },
@@ -152,19 +164,6 @@ describe('manageReplicas and slowStartBatch', () => {
     assert.deepEqual(d.action === 'delete' && d.pods.map((p) => p.metadata.name), ['notready']);
   });
   test('burst: at most 500 creates per sync', () => assert.deepEqual(manageReplicas(rs({ replicas: 800 }), [], [], now), { action: 'create', count: 500 }));
-});
-
-describe('the pod made from the template (GetPodFromTemplate)', () => {
-  test('generateName <rs>-, template labels and annotations, controller reference', () => {
-    const r = rs({ template: { metadata: { labels: { app: 'web' }, annotations: { a: 'b' } }, spec: { containers: [{ name: 'c', image: 'busybox' }] } } });
-    const p = podFromTemplate(r.spec!.template, 'web-abc', 'default', newControllerRef(r, 'apps/v1', 'ReplicaSet'));
-    assert.equal(p.metadata.generateName, 'web-abc-');
-    assert.deepEqual(p.metadata.labels, { app: 'web' });
-    assert.deepEqual(p.metadata.annotations, { a: 'b' });
-    assert.deepEqual(p.metadata.ownerReferences, [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web-abc', uid: 'rs-uid', controller: true, blockOwnerDeletion: true }]);
-    assert.deepEqual(p.spec, { containers: [{ name: 'c', image: 'busybox' }] });
-  });
-  test('a name that cannot prefix a pod name is used as it is', () => assert.equal(podNamePrefix('Web'), 'Web'));
 });
 
 describe('ReplicaSet status (calculateStatus)', () => {
@@ -204,24 +203,5 @@ describe('ReplicaSet status (calculateStatus)', () => {
     assert.equal(minReadyRequeueSeconds(rs({ minReadySeconds: 10 }, { readyReplicas: 3, availableReplicas: 1 })), 10);
     assert.equal(minReadyRequeueSeconds(rs({ minReadySeconds: 10 }, { readyReplicas: 3, availableReplicas: 3 })), undefined);
     assert.equal(minReadyRequeueSeconds(rs({}, { readyReplicas: 3, availableReplicas: 1 })), undefined);
-  });
-});
-
-describe('pod-template-hash (ComputeHash)', () => {
-  test('FNV-1a 32 of known strings', () => {
-    assert.equal(fnv32a(new TextEncoder().encode('')), 0x811c9dc5);
-    assert.equal(fnv32a(new TextEncoder().encode('a')), 0xe40c292c);
-    assert.equal(fnv32a(new TextEncoder().encode('foobar')), 0xbf9cf968);
-  });
-  test('SafeEncodeString maps each byte onto bcdfghjklmnpqrstvwxz2456789', () => assert.equal(safeEncodeString('0123456789'), '456789bcdf'));
-  const t = { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'c', image: 'busybox' }] } };
-  test('deterministic: the same template, the same hash, whatever the key order', () => {
-    assert.equal(computeHash(t), computeHash({ spec: { containers: [{ image: 'busybox', name: 'c' }] }, metadata: { labels: { app: 'web' } } }));
-    assert.match(computeHash(t), /^[456789bcdf]{1,10}$/);
-  });
-  test('a different template or collisionCount gives a different hash', () => {
-    assert.notEqual(computeHash(t), computeHash({ ...t, spec: { containers: [{ name: 'c', image: 'nginx' }] } }));
-    assert.notEqual(computeHash(t), computeHash(t, 1));
-    assert.notEqual(computeHash(t, 0), computeHash(t));
   });
 });
