@@ -207,6 +207,11 @@ export class Agent {
     this.resyncTimer.unref();
   }
 
+  /** Containers started or went outside a finished sync (the pod worker's start hook): the OOM reporter rescans. */
+  containersChanged(): void {
+    this.oom?.containersChanged();
+  }
+
   /** Stops watching and serving; containers keep running (a restarted agent adopts them). */
   async stop(): Promise<void> {
     this.stopped = true;

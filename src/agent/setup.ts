@@ -125,6 +125,8 @@ export interface RuntimeContext {
   cgroups: CgroupManager;
   /** The ConfigMaps and Secrets pods refer to, through the agent's client. */
   objects: ObjectSource;
+  /** A container was just started (the OOM reporter watches its memory.events from now on). */
+  containerStarted: () => void;
 }
 
 export interface EvictionContext {
@@ -199,7 +201,10 @@ export async function assembleAgent(s: AgentSettings, hooks: AssembleHooks): Pro
   // The one client (src/client) with the node's identity: its pod informer, its event recorder,
   // and the ConfigMaps and Secrets of the pods' env and volumes.
   const { client, pods, events, objects } = connectAgent({ server: s.server, ca: s.ca, token: s.token }, facts.name, s.log ?? agentLog);
-  const runtime = hooks.runtime({ node, host, gates: s.gates, images, metrics, cgroupRoot: s.cgroupRoot, stateDir, runDir, hostIPs: [facts.internalIP], ociRuntime, cgroups, objects });
+  // The agent exists only after its runtime; a start reaches it through this late binding.
+  let started: Agent | undefined;
+  const containerStarted = () => started?.containersChanged();
+  const runtime = hooks.runtime({ node, host, gates: s.gates, images, metrics, cgroupRoot: s.cgroupRoot, stateDir, runDir, hostIPs: [facts.internalIP], ociRuntime, cgroups, objects, containerStarted });
   const agent: Agent = new Agent({
     client,
     pods,
@@ -218,5 +223,6 @@ export async function assembleAgent(s: AgentSettings, hooks: AssembleHooks): Pro
     ...(s.heartbeatMs !== undefined ? { heartbeatMs: s.heartbeatMs } : {}),
     ...(s.log ? { log: s.log } : {}),
   });
+  started = agent;
   return { agent, node, host, facts };
 }

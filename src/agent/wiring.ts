@@ -22,6 +22,7 @@ export function createPodRuntime(ctx: RuntimeContext): PodRuntime & PodWorker {
     hostIPs: ctx.hostIPs,
     runtime: ctx.ociRuntime.binary,
     objects: ctx.objects,
+    containerStarted: ctx.containerStarted,
   });
 }
 

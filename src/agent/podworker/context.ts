@@ -67,6 +67,11 @@ export interface PodWorkerOptions {
   mounts?: PodMounts;
   /** How many pods create sandboxes and containers at the same time; default four per CPU (see startslots.ts). */
   parallelStarts?: number;
+  /**
+   * Called as soon as a container has started, before the rest of the sync: on cgroup v2 the OOM
+   * reporter then watches its memory.events before an early OOM kill can end it.
+   */
+  containerStarted?: () => void;
   /** The node's addresses, primary first: env fieldRefs status.hostIP(s), and a hostNetwork pod's IPs. */
   hostIPs?: string[];
   /** The ConfigMaps and Secrets of env and volumes; without it every reference is missing. */

@@ -153,5 +153,6 @@ export async function startContainer(w: WorkerContext, pod: Pod, podRec: PodReco
   const planned = adapted.adjustments.filter((a) => a.source === 'plan').map((a) => a.message);
   if (planned.length) emit(record, pod, 'Warning', reasons.hostAdjusted, messages.hostAdjusted(planned));
   w.opts.metrics?.configured(cp.oomKillMode, (performance.now() - planAt) / 1000);
+  w.opts.containerStarted?.();
   return { started: true };
 }
