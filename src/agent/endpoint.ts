@@ -83,11 +83,23 @@ interface LogQuery {
   timestamps: boolean;
   limitBytes?: number;
   sinceSeconds?: number;
+  /** sinceTime, as epoch milliseconds. */
+  sinceTime?: number;
+}
+
+/**
+ * The kubelet's NewLogOptions: sinceSeconds back from now, or sinceTime when that is later; a
+ * line written before it is skipped. (Tail and since commute on a log in time order.)
+ */
+export function logsSince(q: Pick<LogQuery, 'sinceSeconds' | 'sinceTime'>, now: number): number | undefined {
+  let since = q.sinceSeconds !== undefined ? now - q.sinceSeconds * 1000 : undefined;
+  if (q.sinceTime !== undefined && (since === undefined || q.sinceTime > since)) since = q.sinceTime;
+  return since;
 }
 
 function selectLines(lines: LogLine[], q: LogQuery, now: number): LogLine[] {
-  if (q.sinceSeconds === undefined) return lines;
-  const since = now - q.sinceSeconds * 1000;
+  const since = logsSince(q, now);
+  if (since === undefined) return lines;
   return lines.filter((l) => Date.parse(l.time) >= since);
 }
 
@@ -210,7 +222,9 @@ export async function startEndpoint(opts: EndpointOptions): Promise<{ server: Se
       tailLines: intParam(q.get('tailLines')),
       limitBytes: intParam(q.get('limitBytes')),
       sinceSeconds: intParam(q.get('sinceSeconds')),
+      sinceTime: q.get('sinceTime') ? Date.parse(q.get('sinceTime')!) : undefined,
     };
+    if (query.sinceTime !== undefined && Number.isNaN(query.sinceTime)) query.sinceTime = undefined;
     serveLogs(target, query, req, res).catch((e: unknown) => {
       opts.log?.(`containerLogs ${ns}/${pod}/${container}: ${e instanceof Error ? e.message : String(e)}`);
       if (!res.headersSent) status(res, 500, 'InternalError', String(e));

@@ -10,7 +10,7 @@ import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'node:https';
-import { startEndpoint, type LogTarget } from '../../src/agent/endpoint.js';
+import { logsSince, startEndpoint, type LogTarget } from '../../src/agent/endpoint.js';
 import { AgentMetrics } from '../../src/agent/metrics.js';
 import { requestAttributes, type EndpointUser } from '../../src/agent/endpointauth.js';
 import { fixedAuthenticator, httpsGet, testCerts, type TestCerts } from './endpointcerts.js';
@@ -58,6 +58,18 @@ describe('the kubelet\'s request attributes', () => {
   for (const [name, method, path, verb, subs] of rows) it(name, () => assert.deepEqual(requestAttributes(method, path), { verb, subresources: subs }));
 });
 
+describe('the kubelet\'s since', () => {
+  const now = Date.parse('2026-11-22T06:00:00Z');
+  const rows: [string, { sinceSeconds?: number; sinceTime?: number }, number | undefined][] = [
+    ['neither: everything', {}, undefined],
+    ['sinceSeconds back from now', { sinceSeconds: 60 }, now - 60_000],
+    ['sinceTime alone', { sinceTime: now - 5_000 }, now - 5_000],
+    ['the later of the two wins (sinceTime)', { sinceSeconds: 60, sinceTime: now - 5_000 }, now - 5_000],
+    ['the later of the two wins (sinceSeconds)', { sinceSeconds: 60, sinceTime: now - 600_000 }, now - 60_000],
+  ];
+  for (const [name, q, want] of rows) it(name, () => assert.equal(logsSince(q, now), want));
+});
+
 describe('agent endpoint', () => {
   let ep: Awaited<ReturnType<typeof startEndpoint>>;
   let base: string;
@@ -95,6 +107,10 @@ describe('agent endpoint', () => {
     ['tailLines keeps the last lines', '/containerLogs/default/p/c?tailLines=1', 200, 'three\n'],
     ['timestamps in RFC 3339 nanoseconds, UTC', '/containerLogs/default/p/c?timestamps=true&tailLines=2', 200, '2026-11-22T05:40:27Z two\n2026-11-22T05:40:28.5Z three\n'],
     ['limitBytes cuts the output', '/containerLogs/default/p/c?limitBytes=6', 200, 'one\ntw'],
+    ['sinceTime skips the lines written before it', '/containerLogs/default/p/c?sinceTime=2026-11-22T05:40:27Z', 200, 'two\nthree\n'],
+    ['sinceTime after every line: nothing', '/containerLogs/default/p/c?sinceTime=2026-11-22T05:41:00Z', 200, ''],
+    ['sinceTime and tailLines together', '/containerLogs/default/p/c?sinceTime=2026-11-22T05:40:27Z&tailLines=1', 200, 'three\n'],
+    ['limitBytes counts the timestamps too', '/containerLogs/default/p/c?timestamps=true&limitBytes=25', 200, '2026-11-22T05:40:26.39578'],
     ['previous without a previous instance is the kubelet\'s 400', '/containerLogs/default/p/c?previous=true', 400, /"message":"previous terminated container \\"c\\" in pod \\"p\\" not found"/],
     ['a container that never started', '/containerLogs/default/p/waiting', 400, /is waiting to start: ContainerCreating/],
     ['unknown paths are 404', '/spec', 404, /404 page not found/],
