@@ -144,6 +144,7 @@ Examples:
         if (e instanceof KubeconfigError) throw new UsageError(e.message);
         throw e;
       }
+      const flagSettings = agentSettingsFromFlags(f, featureGatesFlag(f.featureGates), f.dataDir);
       if (!f.tlsCertFile || !f.tlsPrivateKeyFile) {
         throw new UsageError('--tls-cert-file and --tls-private-key-file are required: the agent endpoint serves HTTPS with a certificate the cluster CA signs (bulkhead server writes <data-dir>/node.crt and node.key)');
       }
@@ -154,7 +155,7 @@ Examples:
       } catch (e) {
         throw new UsageError(`cannot read the agent's serving certificate: ${(e as Error).message}`);
       }
-      const settings = { ...agentSettingsFromFlags(f, featureGatesFlag(f.featureGates), f.dataDir), ...conn, tls };
+      const settings = { ...flagSettings, ...conn, tls };
       const running = await runAgent(settings);
       process.stdout.write(`Bulkhead agent is running as node ${running.nodeName} (endpoint port ${running.endpointPort}).\nStop with Ctrl-C; containers keep running and are adopted at the next start.\n`);
       const stop = () => {
