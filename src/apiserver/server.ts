@@ -27,6 +27,7 @@ import { ObjectCache, stripManagedFields } from './cache.js';
 import { decodeRequestObject } from './decode.js';
 import { patchResource, trackUpdate } from './patching.js';
 import { podSubresources } from './subresources.js';
+import { nodeTokenConnector, type AgentConnector } from './nodeconnection.js';
 import { appsSubresources } from './scale.js';
 import { defaultBookmarkIntervalMs, defaultWatchBufferBytes } from './watchstream.js';
 import { accessReviewHandlers } from './accessreviews.js';
@@ -62,6 +63,8 @@ export interface RunningApiServer {
   adminToken: string;
   kubeconfigPath: string;
   tokens: TokenFile;
+  /** How the server reaches nodes' agents (for handlers added by `extend`). */
+  agents: AgentConnector;
   /** The token of a node identity, created on first use. */
   nodeToken(node: string): string;
   close(): Promise<void>;
@@ -123,6 +126,8 @@ export async function startApiServer(opts: ApiServerOptions): Promise<RunningApi
   const tokens = new TokenFile(join(dataDir, 'tokens.json'));
   const adminToken = tokens.ensure(adminUser, [mastersGroup]);
   const metrics = new ApiMetrics();
+  // The agent authenticates the API server by its own node token (see src/agent/endpoint.ts).
+  const agents = nodeTokenConnector((node) => tokens.ensure(`${nodeUserPrefix}${node}`, [nodesGroup]));
   // The node authorizer's graph: the pods bound to each node (what they refer to is read from
   // them on each request), as kube-apiserver's graph populator keeps it from a pod informer.
   const boundPods = new ObjectCache<Pod>(store, api.def('pods'), { keep: (p) => !!p.spec?.nodeName, transform: stripManagedFields });
@@ -140,8 +145,7 @@ export async function startApiServer(opts: ApiServerOptions): Promise<RunningApi
     metrics: () => metrics.render(),
     decode: decodeRequestObject,
     patch: patchResource,
-    // The agent authenticates the API server by its own node token (see src/agent/endpoint.ts).
-    subresources: { ...podSubresources({ nodeToken: (node) => tokens.ensure(`${nodeUserPrefix}${node}`, [nodesGroup]) }), ...appsSubresources },
+    subresources: { ...podSubresources({ agents }), ...appsSubresources },
     // Built on the first OpenAPI request, once per process (~0.1–0.2 s): not on every start's path.
     openapi: openAPIDocs,
     onRequest: (verb, resource, code, seconds) => metrics.observe(verb, resource, code, seconds),
@@ -189,6 +193,7 @@ export async function startApiServer(opts: ApiServerOptions): Promise<RunningApi
     adminToken,
     kubeconfigPath,
     tokens,
+    agents,
     nodeToken: (node) => tokens.ensure(`${nodeUserPrefix}${node}`, [nodesGroup]),
     async close() {
       clearInterval(compactor);

@@ -13,7 +13,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Node, Pod } from '../../src/api/types.js';
-import { containerLogsURL, goRequestError, logContainer, nodeAddress, parsePodLogOptions, upstreamError } from '../../src/apiserver/podlogs.js';
+import { containerLogsURL, logContainer, parsePodLogOptions, upstreamError } from '../../src/apiserver/podlogs.js';
+import { agentLocation, goRequestError, nodeAddress } from '../../src/apiserver/nodeconnection.js';
 import { startServer, type RunningServer } from '../../src/server/start.js';
 import { StatusError } from '../../src/apiserver/status.js';
 import { Client } from './client.js';
@@ -105,7 +106,7 @@ describe('the agent endpoint of a node (NodeConnectionInfoGetter, LogLocation)',
     { name: 'options in url.Values order (sorted keys)', node: node([{ type: 'InternalIP', address: '10.0.0.5' }], 1), query: 'timestamps=true&tailLines=3&follow=true&previous=true&limitBytes=9&sinceSeconds=7', want: 'http://10.0.0.5:1/containerLogs/ns/p/app?follow=true&limitBytes=9&previous=true&sinceSeconds=7&tailLines=3&timestamps=true' },
   ];
   for (const r of urlRows) {
-    it(r.name, () => assert.equal(containerLogsURL(r.node, pod(['app']), 'app', parsePodLogOptions(new URLSearchParams(r.query), 'p')).toString(), r.want));
+    it(r.name, () => assert.equal(containerLogsURL(agentLocation(r.node, 'http'), pod(['app']), 'app', parsePodLogOptions(new URLSearchParams(r.query), 'p')).toString(), r.want));
   }
 });
 
