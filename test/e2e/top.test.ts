@@ -187,4 +187,29 @@ describe('kubectl top against bulkhead up', skip, () => {
     assert.match(metrics, /^container_memory_working_set_bytes\{container="hog",pod="hog",namespace="default"\} \d+$/m);
     assert.match(metrics, /^container_oom_kills_total\{container="hog",pod="hog",namespace="default",mode="Single",emulated="false"\} 0$/m);
   });
+
+  it('the kernel\'s OOM kill count per container survives an agent restart; the agent\'s own event counter does not', async () => {
+    await c.ok(['apply', '-f', c.file('oomer.yaml', `apiVersion: v1
+kind: Pod
+metadata: {name: oomer}
+spec:
+  terminationGracePeriodSeconds: 1
+  containers:
+  - name: victim
+    image: busybox
+    command: ["sh", "-c", "tail /dev/zero; echo survived; while true; do sleep 3600; done"]
+    resources: {limits: {memory: 32Mi}}
+`)]);
+    const kernelSeries = /^container_oom_kills_total\{container="victim",pod="oomer",namespace="default",mode="Single",emulated="false"\} 1$/m;
+    await c.until('the kernel OOM kill counted in /metrics', async () => {
+      const m = await c.agentGet('/metrics');
+      return kernelSeries.test(m) && /^container_oom_events_by_mode\{mode="Single"\} 1$/m.test(m) ? true : undefined;
+    }, 90_000);
+    await c.restart();
+    const after = await c.until('the restarted agent reporting the container again', async () => {
+      const m = await c.agentGet('/metrics');
+      return kernelSeries.test(m) ? m : undefined;
+    }, 90_000);
+    assert.doesNotMatch(after, /^container_oom_events_by_mode\{mode="Single"\} [1-9]/m, 'the agent\'s own counter starts from 0 after a restart');
+  });
 });
