@@ -41,12 +41,9 @@ export function servedResource(def: ResourceDef): ServedResource {
   };
 }
 
-/**
- * The OpenAPI view of every served resource. metrics.k8s.io is left out: its schemas are not in
- * src/api/schema (metrics-server publishes its own, which kube-apiserver aggregates).
- */
+/** The OpenAPI view of every served resource. */
 export function servedResources(defs: readonly ResourceDef[] = resources): ServedResource[] {
-  return defs.filter((d) => d.group !== 'metrics.k8s.io').map(servedResource);
+  return defs.map(servedResource);
 }
 
 export function sha512Hex(data: Buffer | string): string {

@@ -1,8 +1,8 @@
 // `kubectl top` on a pure cgroup v2 kernel: `bulkhead up` inside scripts/vm.sh's guest, a
 // busybox pod holding a 32 MiB shell variable, and the working set `kubectl top pod
 // --containers` shows compared (±5%) with the container cgroup's memory.current − inactive_file
-// (memory.stat), as the kubelet computes it on v2; the node's figures come from the root cgroup
-// (cpu.stat, and /proc/meminfo for its usage, since the root has no memory.current). Waits poll;
+// (memory.stat), as the kubelet computes it on v2; the node's figures come from the node cgroup
+// (kubepods: cpu.stat, memory.current, memory.stat). Waits poll;
 // their deadlines only bound a hang (TCG is slow).
 
 import { after, before, describe, it } from 'node:test';
@@ -43,7 +43,7 @@ spec:
     await c?.stop();
   });
 
-  it('kubectl top node answers from the root cgroup', async () => {
+  it('kubectl top node answers from the node cgroup', async () => {
     const out = await c.until('kubectl top node', async () => {
       const r = await c.kubectl(['top', 'node']);
       return r.code === 0 ? r.stdout : undefined;

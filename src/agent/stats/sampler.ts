@@ -1,9 +1,16 @@
 // The agent's cAdvisor: reads, every housekeeping interval (the kubelet's --housekeeping-interval,
-// 10 s), the CPU and memory of the root cgroup (the node), the kubepods cgroup, every pod cgroup
+// 10 s), the CPU and memory of the node's cgroup, every pod cgroup
 // and every running container's cgroup through the CgroupManager (v1 or v2, it does not ask
 // which), and keeps the last two readings of each, from which summary.ts derives the CPU rate as
 // cAdvisor does. A cgroup not seen in a pass is forgotten (a new cgroup under the same path
 // starts its rate afresh). Readings are taken in one pass so the Summary is consistent.
+//
+// Which cgroup is the node: the kubelet reads the root cgroup, the whole machine. A Bulkhead node
+// is its node cgroup (kubepods), which holds every pod and enforces the declared --node-memory
+// and --node-cpu, and whose working set the eviction manager already compares with the node's
+// memory (memory.available): the Summary's node is that cgroup too, so `kubectl top node` and
+// eviction see one figure, and several agents on one host (tests) do not report each other's
+// load. Without a node cgroup (kubepods undefined) the root cgroup is the node, as upstream.
 
 import { readdirSync, readFileSync } from 'node:fs';
 import type { Pod } from '../../api/types.js';
@@ -101,8 +108,7 @@ export class StatsSampler {
     const time = this.now();
     const next = new Map<string, CgroupReadings>();
     const containers = new Map<string, { name: string; path: string }[]>();
-    this.read('/', time, next, false);
-    if (this.o.kubepods !== undefined) this.read(this.o.kubepods, time, next, false);
+    this.read(this.nodePath, time, next, false);
     for (const { pod, cgroupPath } of this.o.pods()) {
       const uid = pod.metadata.uid ?? '';
       this.read(cgroupPath, time, next, false);
@@ -125,6 +131,11 @@ export class StatsSampler {
     this.readings = next;
     this.containers = containers;
     this.sampled = true;
+  }
+
+  /** The node's cgroup: kubepods, or the root without one. */
+  get nodePath(): string {
+    return this.o.kubepods ?? '/';
   }
 
   /** The containers the last pass found, with their cgroup paths. */
@@ -159,8 +170,8 @@ export class StatsSampler {
       });
       podInputs.push({ ref: { name: pod.metadata.name ?? '', namespace: pod.metadata.namespace ?? '', uid }, startTime: podStart, containers, ...(readings ? { readings } : {}) });
     }
-    const node = this.readings.get('/');
-    const kubepods = this.o.kubepods !== undefined ? this.readings.get(this.o.kubepods) : undefined;
+    const node = this.readings.get(this.nodePath);
+    const kubepods = this.o.kubepods !== undefined ? node : undefined;
     return buildSummary({
       nodeName: this.o.nodeName,
       nodeStartTime: this.bootTime,

@@ -1,6 +1,6 @@
 // The kubelet's stats Summary (k8s.io/kubelet/pkg/apis/stats/v1alpha1, served at /stats/summary)
 // built from cgroup readings, as pkg/kubelet/stats builds it from cAdvisor's: the node from the
-// root cgroup (with the `pods` system container, the kubepods cgroup), each pod from its pod
+// node's cgroup (sampler.ts says which), with the `pods` system container (kubepods), each pod from its pod
 // cgroup, each container from its newest attempt's cgroup. CPU: usageCoreNanoSeconds is the
 // cumulative counter, usageNanoCores the rate between the last two readings (cAdvisor's
 // InstCpuStats; absent with one reading, or when the counter went backwards). Memory: usage,
