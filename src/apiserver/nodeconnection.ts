@@ -53,6 +53,12 @@ export function agentLocation(node: Node, scheme: 'http' | 'https' = 'https'): U
 
 /** How Go's http.Client words a failure to get a response, for the errors Node reports. */
 export function goRequestError(url: URL, e: NodeJS.ErrnoException, method = 'GET'): string {
+  const verb = method.charAt(0).toUpperCase() + method.slice(1).toLowerCase();
+  return `${verb} ${JSON.stringify(url.toString())}: ${goTransportError(url, e)}`;
+}
+
+/** The transport's own error text (what a RoundTrip returns, without the url.Error wrapping). */
+export function goTransportError(url: URL, e: NodeJS.ErrnoException): string {
   const hostport = url.host;
   const dial = (what: string) => `dial tcp ${hostport}: ${what}`;
   let inner: string;
@@ -76,11 +82,24 @@ export function goRequestError(url: URL, e: NodeJS.ErrnoException, method = 'GET
     case 'ECONNRESET':
       inner = e.message === 'socket hang up' ? 'EOF' : 'read: connection reset by peer';
       break;
+    case 'UNABLE_TO_VERIFY_LEAF_SIGNATURE':
+    case 'SELF_SIGNED_CERT_IN_CHAIN':
+    case 'DEPTH_ZERO_SELF_SIGNED_CERT':
+    case 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY':
+    // A CA of the same name that did not sign it (Go adds which candidate failed; not kept here).
+    case 'CERT_SIGNATURE_FAILURE':
+      inner = 'tls: failed to verify certificate: x509: certificate signed by unknown authority';
+      break;
+    case 'ERR_TLS_CERT_ALTNAME_INVALID':
+      inner = `tls: failed to verify certificate: x509: certificate is not valid for ${url.hostname}`;
+      break;
+    case 'CERT_HAS_EXPIRED':
+      inner = 'tls: failed to verify certificate: x509: certificate has expired or is not yet valid';
+      break;
     default:
       inner = e.message;
   }
-  const verb = method.charAt(0).toUpperCase() + method.slice(1).toLowerCase();
-  return `${verb} ${JSON.stringify(url.toString())}: ${inner}`;
+  return inner;
 }
 
 /**
@@ -142,24 +161,3 @@ export function agentConnector(creds: AgentClientCredentials): AgentConnector {
 
 const plainAgent = new HttpAgent({ keepAlive: true });
 
-/**
- * Until agents serve HTTPS: plain HTTP with the node's own bearer token, the node found by the
- * host:port its location gave. Replaced by `agentConnector` when the endpoint is the kubelet's.
- */
-export function nodeTokenConnector(nodeToken: (node: string) => string): AgentConnector {
-  const nodeOf = new Map<string, string>();
-  const base = agentConnector({ ca: '', cert: '', key: '' });
-  return {
-    tls: base.tls,
-    location: (node) => {
-      const url = agentLocation(node, 'http');
-      nodeOf.set(url.host, node.metadata.name ?? '');
-      return url;
-    },
-    request: (url, init = {}) => {
-      const node = nodeOf.get(url.host);
-      const headers = { ...init.headers, ...(node !== undefined ? { Authorization: `Bearer ${nodeToken(node)}` } : {}) };
-      return base.request(url, { ...init, headers });
-    },
-  };
-}

@@ -1,14 +1,16 @@
 // metrics.k8s.io/v1beta1 as metrics-server serves it. Pure rows: the decoding of a kubelet's
 // /metrics/resource scrape, the two-point storage (usage formula, fresh containers, restarts,
 // incomplete pods) and the quantities and durations as Go renders them. Then the API over an
-// in-process server whose node's agent is played by a small HTTP server answering
+// in-process server whose node's agent is played by a small HTTPS server (with the node serving
+// certificate the server issues) answering
 // /metrics/resource with scripted samples (timestamps in the text, so the figures are exact),
 // read with the real kubectl: discovery, `kubectl top node`, `kubectl top pod --containers`,
 // get/list, label selectors, NotFound wording, and who may read it.
 
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server } from 'node:https';
+import type { TLSSocket } from 'node:tls';
 import type { AddressInfo } from 'node:net';
 import { decodeResourceMetrics, type MetricsPoint } from '../../src/apiserver/resourcemetricsdecode.js';
 import { MetricsStorage, resourceUsage, usageQuantities } from '../../src/apiserver/metricsstorage.js';
@@ -127,14 +129,19 @@ describe('metrics.k8s.io/v1beta1 served from the agents\' /metrics/resource, rea
     ].join('\n');
   };
 
+  const clients = new Set<string>();
+
   before(async () => {
-    agent = createServer((req, res) => {
+    c = await startCluster({ metricResolutionSeconds: 1 });
+    const tls = await c.server.nodeServingCert('worker', ['127.0.0.1']);
+    agent = createServer({ ...tls, ca: c.server.caCert, requestCert: true, rejectUnauthorized: false }, (req, res) => {
+      const socket = req.socket as TLSSocket;
+      clients.add(socket.authorized ? String(socket.getPeerCertificate().subject.CN) : 'unauthenticated');
       if (req.url === '/metrics/resource') res.writeHead(200, { 'Content-Type': 'text/plain; version=0.0.4' }).end(scrapeText());
       else res.writeHead(404).end();
     });
     await new Promise<void>((r) => agent.listen(0, '127.0.0.1', () => r()));
     const port = (agent.address() as AddressInfo).port;
-    c = await startCluster({ metricResolutionSeconds: 1 });
     const api = c.server.api;
     const admin = { user: { name: 'admin', groups: ['system:masters'] }, dryRun: false, fieldValidation: 'Ignore' as const, warnings: [] };
     await api.create(api.def('nodes'), undefined, {
@@ -155,6 +162,8 @@ describe('metrics.k8s.io/v1beta1 served from the agents\' /metrics/resource, rea
     await c?.stop();
     agent?.close();
   });
+
+  it('the scraper calls the agent as kube-apiserver does, with its kubelet client certificate', () => assert.deepEqual([...clients], ['kube-apiserver-kubelet-client']));
 
   it('discovery lists nodes and pods of metrics.k8s.io with get and list', async () => {
     const r = await c.kubectl(['api-resources', '--api-group=metrics.k8s.io', '-o', 'wide']);
