@@ -91,6 +91,14 @@ export function metricsTable(items: { name: string; usage: Usage; windowMs: numb
   };
 }
 
+/**
+ * A verb these resources do not have: a watch is the list handler's MethodNotSupported; a write
+ * has no route at all, go-restful's 405.
+ */
+function unsupported(def: ResourceDef, verb: Verb): Error {
+  return verb === 'watch' ? statusErrors.methodNotSupported({ group: def.group, resource: def.resource }, 'watch') : statusErrors.methodNotAllowed();
+}
+
 function selectors(q: URLSearchParams): ListOptions {
   return { labelSelector: q.get('labelSelector') ?? undefined, fieldSelector: q.get('fieldSelector') ?? undefined };
 }
@@ -108,7 +116,7 @@ export function metricsAPIHandlers(scraper: MetricsScraper): Record<string, Serv
       const obj = nodeMetricsObject(m, node.metadata.labels, now);
       return sendJSON(res, 200, table ? metricsTable([{ name: m.name, usage: m.usage, windowMs: m.time.windowMs, object: obj }], include) : obj);
     }
-    if (verb !== 'list') throw statusErrors.methodNotSupported({ group: def.group, resource: def.resource }, verb);
+    if (verb !== 'list') throw unsupported(def, verb);
     const list = (await api.list(api.def('nodes'), undefined, selectors(q))).items as Node[];
     const labels = new Map(list.map((n) => [n.metadata.name ?? '', n.metadata.labels]));
     const ms = scraper.storage.nodeMetrics([...labels.keys()]).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
@@ -129,7 +137,7 @@ export function metricsAPIHandlers(scraper: MetricsScraper): Record<string, Serv
       const obj = podMetricsObject(m, pod.metadata.labels, now);
       return sendJSON(res, 200, table ? metricsTable([{ name: m.name, usage: sumUsage(m.containers.map((c) => c.usage)), windowMs: m.time.windowMs, object: obj }], include) : obj);
     }
-    if (verb !== 'list') throw statusErrors.methodNotSupported({ group: def.group, resource: def.resource }, verb);
+    if (verb !== 'list') throw unsupported(def, verb);
     const list = (await api.list(api.def('pods'), ns, selectors(q))).items as Pod[];
     const key = (p: { namespace?: string; name?: string }) => `${p.namespace ?? ''}/${p.name ?? ''}`;
     const labels = new Map(list.map((p) => [key(p.metadata), p.metadata.labels]));

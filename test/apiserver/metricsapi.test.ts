@@ -234,6 +234,8 @@ describe('metrics.k8s.io/v1beta1 served from the agents\' /metrics/resource, rea
     assert.match(r.stderr, /nodes\.metrics\.k8s\.io is forbidden: User "system:node:worker" cannot list resource "nodes" in API group "metrics\.k8s\.io" at the cluster scope/);
     const w = await c.kubectl(['create', '--raw', '/apis/metrics.k8s.io/v1beta1/nodes', '-f', c.file('nm.json', '{}')]);
     assert.notEqual(w.code, 0);
-    assert.match(w.stderr, /MethodNotAllowed|not supported|does not allow/);
+    assert.match(w.stderr, /the server does not allow this method on the requested resource/);
+    const watch = await c.kubectl(['get', '--raw', '/apis/metrics.k8s.io/v1beta1/nodes?watch=true']);
+    assert.match(watch.stderr, /watch is not supported on resources of kind "nodes\.metrics\.k8s\.io"/);
   });
 });
