@@ -172,6 +172,13 @@ describe('metrics.k8s.io/v1beta1 served from the agents\' /metrics/resource, rea
     assert.match(r.stdout, /^pods\s+metrics\.k8s\.io\/v1beta1\s+true\s+PodMetrics\s+get,list/m);
   });
 
+  it('kubectl explain reads the kinds from the OpenAPI documents', async () => {
+    const r = await c.kubectl(['explain', 'pods.containers', '--api-version=metrics.k8s.io/v1beta1']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /^GROUP:\s+metrics\.k8s\.io\nKIND:\s+PodMetrics\nVERSION:\s+v1beta1\n/);
+    assert.match(r.stdout, /^ {2}usage\t<map\[string\]\w+> -required-$/m);
+  });
+
   it('kubectl top node: 1 core of 2 (50%), 1024Mi of 2Gi (50%)', async () => {
     const r = await c.kubectl(['top', 'node']);
     assert.equal(r.code, 0, r.stderr);
