@@ -111,7 +111,7 @@ export class StatsSampler {
     this.read(this.nodePath, time, next, false);
     for (const { pod, cgroupPath } of this.o.pods()) {
       const uid = pod.metadata.uid ?? '';
-      this.read(cgroupPath, time, next, false);
+      this.read(cgroupPath, time, next, true);
       let children: string[];
       try {
         children = this.list(this.o.cgroups.memoryDir(cgroupPath));
