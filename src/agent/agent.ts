@@ -29,6 +29,7 @@ import { AgentMetrics } from './metrics.js';
 import { NodeCgroups } from './nodecgroups.js';
 import type { NodeFacts, NodeHealth } from './nodeobject.js';
 import { OOMReporter } from './oom/reporter.js';
+import { startStats, type AgentStats } from './stats/agentstats.js';
 import { NodeRegistration } from './registration.js';
 
 // The pod worker's own types: one definition of what a sync reports and whom a memcg belongs to.
@@ -57,6 +58,8 @@ export interface PodRuntime {
    * cgroups below kubepods and asking containerByMemcg of each child.
    */
   runningContainers?(): { owner: MemcgOwner; cgroupPath: string }[];
+  /** The pod's cgroup path as the plan writes it; without it the agent serves no stats. */
+  podCgroupPath?(pod: Pod): string;
 }
 
 /** The eviction manager, as far as the agent uses it (src/agent/eviction). */
@@ -91,8 +94,10 @@ export interface AgentOptions {
   heartbeatMs?: number;
   /** Watch /dev/kmsg for OOM kills (needs root); on cgroup v2 also each container's memory.events. */
   oomWatcher?: boolean;
-  /** The host's cgroups: on v2 the container cgroups' memory.events are watched through it. */
+  /** The host's cgroups: on v2 the container cgroups' memory.events are watched through it; the stats are read through it. */
   cgroups?: CgroupManager;
+  /** The stats housekeeping interval (the kubelet's --housekeeping-interval); default 10 s. */
+  statsIntervalMs?: number;
   log?: (msg: string) => void;
 }
 
@@ -131,6 +136,7 @@ export class Agent {
   private oom?: OOMReporter;
   private endpoint?: { port: number; close(): Promise<void> };
   private eviction?: PodAdmitter;
+  private stats?: AgentStats;
   private resyncTimer?: NodeJS.Timeout;
   private stopped = false;
   private readonly log: (msg: string) => void;
@@ -159,6 +165,7 @@ export class Agent {
   async start(): Promise<void> {
     const o = this.opts;
     o.nodeCgroups?.ensure();
+    this.stats = startStats({ cgroups: o.cgroups, runtime: o.runtime, nodeName: o.facts.name, nodeMemoryBytes: o.facts.memoryBytes, kubepods: o.nodeCgroups?.kubepods, pods: () => this.activePods(), metrics: this.metrics, log: this.log, ...(o.statsIntervalMs !== undefined ? { intervalMs: o.statsIntervalMs } : {}) });
     const ep = await startEndpoint({
       host: o.endpoint.host,
       port: o.endpoint.port,
@@ -167,6 +174,7 @@ export class Agent {
       logs: (ns, pod, container, previous) => this.logTarget(ns, pod, container, previous),
       metrics: () => this.metrics.render(),
       metricsContentType: this.metrics.contentType,
+      ...(this.stats ? { stats: this.stats.endpoint } : {}),
       log: this.log,
     });
     this.endpoint = ep;
@@ -223,6 +231,7 @@ export class Agent {
     this.exitWatcher?.close();
     this.oom?.stop();
     this.eviction?.stop();
+    this.stats?.stop();
     if (this.resyncTimer) clearInterval(this.resyncTimer);
     for (const e of this.pods.values()) if (e.timer) clearTimeout(e.timer);
     await Promise.all([...this.pods.values()].filter((e) => e.running).map((e) => this.idleEntry(e)));

@@ -32,6 +32,8 @@ export interface EndpointOptions {
   logs: (namespace: string, pod: string, container: string, previous: boolean) => LogTarget;
   metrics: () => Promise<string>;
   metricsContentType: string;
+  /** /stats/summary (the kubelet's Summary JSON) and /metrics/resource (stats/); absent: 404. */
+  stats?: { summary(): unknown; resourceMetrics(): string; resourceMetricsContentType: string };
   log?: (msg: string) => void;
 }
 
@@ -194,6 +196,15 @@ export async function startEndpoint(opts: EndpointOptions): Promise<{ server: Se
         (text) => res.writeHead(200, { 'Content-Type': opts.metricsContentType }).end(text),
         (e: unknown) => status(res, 500, 'InternalError', String(e)),
       );
+      return;
+    }
+    if (opts.stats && (url.pathname === '/stats/summary' || url.pathname === '/metrics/resource')) {
+      try {
+        if (url.pathname === '/stats/summary') res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(opts.stats.summary()));
+        else res.writeHead(200, { 'Content-Type': opts.stats.resourceMetricsContentType }).end(opts.stats.resourceMetrics());
+      } catch (e) {
+        status(res, 500, 'InternalError', e instanceof Error ? e.message : String(e));
+      }
       return;
     }
     const m = /^\/containerLogs\/([^/]+)\/([^/]+)\/([^/]+)$/.exec(url.pathname);

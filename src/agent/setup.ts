@@ -54,6 +54,8 @@ export interface AgentSettings {
   endpoint: { host?: string; port: number };
   resyncMs?: number;
   heartbeatMs?: number;
+  /** --housekeeping-interval: how often the stats are read; default 10 s. */
+  statsIntervalMs?: number;
   /** Report progress (startup takes a few seconds on first run: the busybox image is built). */
   progress?: (msg: string) => void;
   log?: (msg: string) => void;
@@ -229,6 +231,7 @@ export async function assembleAgent(s: AgentSettings, hooks: AssembleHooks): Pro
     endpoint: { host: s.endpoint.host ?? facts.internalIP, port: s.endpoint.port },
     ...(s.resyncMs !== undefined ? { resyncMs: s.resyncMs } : {}),
     ...(s.heartbeatMs !== undefined ? { heartbeatMs: s.heartbeatMs } : {}),
+    ...(s.statsIntervalMs !== undefined ? { statsIntervalMs: s.statsIntervalMs } : {}),
     ...(s.log ? { log: s.log } : {}),
   });
   started = agent;

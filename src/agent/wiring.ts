@@ -40,6 +40,7 @@ export function createEviction(ctx: EvictionContext): PodAdmitter {
     podMemcgDir: (pod: Pod) => ctx.nodeCgroups.cgroups.memoryDir(worker.podCgroupPath(pod)),
     evict: (pod, reason, message) => ctx.agent.evict(pod, reason, message),
     onPressureChange: () => ctx.agent.nodeStatusChanged(),
+    onEviction: (signal) => ctx.agent.metrics.evicted(signal),
     gates: ctx.gates,
     log: (line) => process.stderr.write(`bulkhead agent: eviction: ${line}\n`),
   });

@@ -46,6 +46,8 @@ export interface HandlerOptions {
   subresources?: Record<string, (api: Api, def: ResourceDef, path: ResourcePath, req: IncomingMessage, res: ServerResponse, info: RequestInfo, query: URLSearchParams) => Promise<void>>;
   /** Create-only resources that are answered, not stored (the access reviews), by `group/resource`. */
   createOnly?: Record<string, (api: Api, def: ResourceDef, path: ResourcePath, req: IncomingMessage, res: ServerResponse, info: RequestInfo, query: URLSearchParams) => Promise<void>>;
+  /** Resources answered by something other than the store (metrics.k8s.io), by `group/resource`. */
+  served?: Record<string, (api: Api, def: ResourceDef, path: ResourcePath, verb: Verb, req: IncomingMessage, res: ServerResponse, query: URLSearchParams) => Promise<void>>;
   metrics?(): Promise<string>;
   onRequest?(verb: string, resource: string, code: number, seconds: number): void;
   /** Slow-watcher bound, bookmark interval, and who hears of a watch's end (see watchstream.ts). */
@@ -179,6 +181,8 @@ export function createHandler(opts: HandlerOptions): (req: IncomingMessage, res:
       if (denied) {
         return sendStatusError(res, statusErrors.forbidden({ group: def.group, resource: def.resource }, normalized.name ?? '', denied));
       }
+      const served = opts.served?.[`${def.group}/${def.resource}`];
+      if (served) return served(api, def, normalized, verb, req, res, q);
       if (opts.authorizer.checkObject && normalized.name !== undefined && verb !== 'create') {
         const current = await api.tryGet(def, normalized.namespace, normalized.name);
         const why = opts.authorizer.checkObject(user, verb, def, current);

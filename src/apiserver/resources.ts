@@ -173,6 +173,15 @@ export const resources: ResourceDef[] = [
     group: 'authentication.k8s.io', version: 'v1', resource: 'tokenreviews', kind: 'TokenReview', listKind: 'TokenReviewList', singular: 'tokenreview', shortNames: [], categories: [],
     namespaced: false, verbs: ['create'], subresources: [], fields: metaFields,
   },
+  // Served from the agents' readings, never stored (metricsapi.ts), as metrics-server's aggregated API.
+  {
+    group: 'metrics.k8s.io', version: 'v1beta1', resource: 'nodes', kind: 'NodeMetrics', listKind: 'NodeMetricsList', singular: '', shortNames: [], categories: [],
+    namespaced: false, verbs: ['get', 'list'], subresources: [], fields: metaFields,
+  },
+  {
+    group: 'metrics.k8s.io', version: 'v1beta1', resource: 'pods', kind: 'PodMetrics', listKind: 'PodMetricsList', singular: '', shortNames: [], categories: [],
+    namespaced: true, verbs: ['get', 'list'], subresources: [], fields: metaFields,
+  },
 ];
 
 export function groupVersion(r: { group: string; version: string }): string {

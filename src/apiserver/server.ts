@@ -22,7 +22,7 @@ import { installStrategies } from './strategies.js';
 import { ensureSystemPriorityClasses } from './priorityclasses.js';
 import { StatusError } from './status.js';
 import { ApiMetrics } from './metrics.js';
-import type { Pod } from '../api/types.js';
+import type { Node, Pod } from '../api/types.js';
 import { ObjectCache, stripManagedFields } from './cache.js';
 import { decodeRequestObject } from './decode.js';
 import { patchResource, trackUpdate } from './patching.js';
@@ -32,6 +32,8 @@ import { nodeProxyHandler } from './nodeproxy.js';
 import { appsSubresources } from './scale.js';
 import { defaultBookmarkIntervalMs, defaultWatchBufferBytes } from './watchstream.js';
 import { accessReviewHandlers } from './accessreviews.js';
+import { metricsAPIHandlers } from './metricsapi.js';
+import { MetricsScraper } from './metricsscraper.js';
 import { guardTransport, transportServerOptions, upstreamTransportLimits, type TransportLimits } from './transport.js';
 
 export interface ApiServerOptions {
@@ -52,6 +54,8 @@ export interface ApiServerOptions {
   /** Seconds between BOOKMARK events on watches that allow them (upstream: one minute). */
   watchBookmarkSeconds?: number;
   extend?: (opts: HandlerOptions) => void;
+  /** metrics.k8s.io's scrape period of the agents (metrics-server's --metric-resolution); default 15 s. */
+  metricResolutionSeconds?: number;
   /** Connection limits; kube-apiserver's by default (tests shorten the timeouts). */
   transport?: Partial<TransportLimits>;
 }
@@ -140,6 +144,13 @@ export async function startApiServer(opts: ApiServerOptions): Promise<RunningApi
   api.caches.set('boundpods', boundPods as unknown as ObjectCache);
   // One authorizer: what the handler enforces is what the access reviews report.
   const authorizer = new NodeAwareAuthorizer((node) => boundPods.byIndex('nodeName', node).values());
+  // metrics.k8s.io: metrics-server's scraper and storage, in the server.
+  const metricsScraper = new MetricsScraper({
+    agents,
+    nodes: async () => (await api.list(api.def('nodes'), undefined)).items as Node[],
+    ...(opts.metricResolutionSeconds !== undefined ? { resolutionMs: opts.metricResolutionSeconds * 1000 } : {}),
+    log: (m) => process.stderr.write(`bulkhead: ${m}\n`),
+  });
   const handlerOpts: HandlerOptions = {
     api,
     authenticate: bearerAuthenticator(tokens),
@@ -150,6 +161,7 @@ export async function startApiServer(opts: ApiServerOptions): Promise<RunningApi
         return e && { name: e.user, groups: [...e.groups, 'system:authenticated'] };
       },
     }),
+    served: metricsAPIHandlers(metricsScraper),
     serverAddress: `${host}:${opts.port ?? 6443}`,
     metrics: () => metrics.render(),
     decode: decodeRequestObject,
@@ -174,6 +186,7 @@ export async function startApiServer(opts: ApiServerOptions): Promise<RunningApi
     server.listen(opts.port ?? 6443, host, () => ok());
   });
   const port = (server.address() as AddressInfo).port;
+  metricsScraper.start();
   const urlHost = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
   const url = `https://${urlHost}:${port}`;
   handlerOpts.serverAddress = `${urlHost}:${port}`;
@@ -207,6 +220,7 @@ export async function startApiServer(opts: ApiServerOptions): Promise<RunningApi
     nodeServingCert: (node, hosts) => ensureNodeServingCert(join(dataDir, 'pki'), node, hosts),
     async close() {
       clearInterval(compactor);
+      await metricsScraper.stop();
       for (const c of api.caches.values()) c.stop();
       server.closeAllConnections();
       await new Promise<void>((r) => server.close(() => r()));

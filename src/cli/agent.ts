@@ -9,7 +9,7 @@ import { ociRuntimeChoices } from '../agent/runtime/runtimechoice.js';
 import type { FeatureGates } from '../api/featuregates.js';
 import type { AgentSettings } from '../agent/setup.js';
 import { UsageError } from './errors.js';
-import { featureGatesFlag } from './flags.js';
+import { durationFlag, featureGatesFlag } from './flags.js';
 
 export interface AgentFlags {
   nodeName?: string;
@@ -23,6 +23,7 @@ export interface AgentFlags {
   containerRuntime: string;
   evictionHard: string;
   agentListen?: string;
+  housekeepingInterval: string;
 }
 
 export function addAgentFlags(c: Command): Command {
@@ -37,7 +38,8 @@ export function addAgentFlags(c: Command): Command {
     .option('--oom-group-emulation', 'on cgroup v1, emulate oomKillMode: Group by killing the rest of a container after its first OOM kill (otherwise Group containers are refused)')
     .option('--container-runtime <runtime>', 'OCI runtime for containers: auto (crun when installed and this host\'s cgroups suit it, else runc), runc or crun; the Node shows it in nodeInfo.containerRuntimeVersion', 'auto')
     .option('--eviction-hard <thresholds>', 'hard eviction thresholds', defaultEvictionHard)
-    .option('--agent-listen <host:port>', 'address of the agent endpoint (logs, metrics), like the kubelet\'s :10250 (default: <node-ip>:10250)');
+    .option('--agent-listen <host:port>', 'address of the agent endpoint (logs, metrics), like the kubelet\'s :10250 (default: <node-ip>:10250)')
+    .option('--housekeeping-interval <duration>', 'how often the agent reads the cgroups\' CPU and memory for /stats/summary and /metrics/resource (the kubelet\'s flag)', '10s');
 }
 
 function positiveQuantity(flag: string, v: string): Quantity {
@@ -80,6 +82,8 @@ export function agentSettingsFromFlags(f: AgentFlags, gates: FeatureGates, dataD
   }
   const endpoint = f.agentListen ? parseHostPort('--agent-listen', f.agentListen) : { port: 10250 };
   const single = goBool('--single-process-oom-kill', f.singleProcessOomKill);
+  const housekeepingSeconds = durationFlag('--housekeeping-interval', f.housekeepingInterval ?? '10s');
+  if (housekeepingSeconds < 0.1) throw new UsageError(`invalid value "${f.housekeepingInterval}" for --housekeeping-interval: must be at least 100ms`);
   const containerRuntime = ociRuntimeChoices.find((c) => c === f.containerRuntime);
   if (!containerRuntime) throw new UsageError(`invalid value "${f.containerRuntime}" for --container-runtime: one of ${ociRuntimeChoices.join(', ')}`);
   return {
@@ -96,6 +100,7 @@ export function agentSettingsFromFlags(f: AgentFlags, gates: FeatureGates, dataD
     evictionHard: f.evictionHard,
     gates,
     endpoint,
+    statsIntervalMs: housekeepingSeconds * 1000,
     progress: (m) => process.stderr.write(`bulkhead: ${m}\n`),
   };
 }

@@ -15,6 +15,7 @@ interface ServerFlags {
   podSecurity: string;
   advertise?: string[];
   etcdCompactionInterval: string;
+  metricResolution: string;
 }
 
 function parseListen(v: string): { host: string; port: number } {
@@ -30,6 +31,8 @@ export async function runServer(f: ServerFlags, banner: (s: RunningServer) => st
   const gates = featureGatesFlag(f.featureGates);
   const podSecurityDefaults = podSecurityFlag(f.podSecurity);
   const compactionSeconds = durationFlag('--etcd-compaction-interval', f.etcdCompactionInterval);
+  const metricResolutionSeconds = durationFlag('--metric-resolution', f.metricResolution);
+  if (metricResolutionSeconds < 1) throw new UsageError(`invalid value "${f.metricResolution}" for --metric-resolution: must be at least 1s`);
   if (f.store && !/^(sqlite:.+|memory:)$/.test(f.store)) {
     throw new UsageError(`invalid value "${f.store}" for --store: supported engines are sqlite:PATH and memory: (etcd is not available yet)`);
   }
@@ -38,7 +41,7 @@ export async function runServer(f: ServerFlags, banner: (s: RunningServer) => st
   const { startServer } = await import('../server/start.js');
   let running: RunningServer;
   try {
-    running = await startServer({ dataDir: f.dataDir, store: f.store, host, port, gates, podSecurityDefaults, advertise: f.advertise, compactionSeconds });
+    running = await startServer({ dataDir: f.dataDir, store: f.store, host, port, gates, podSecurityDefaults, advertise: f.advertise, compactionSeconds, metricResolutionSeconds });
   } catch (e) {
     const err = e as NodeJS.ErrnoException;
     if (err.code === 'EADDRINUSE') throw new UsageError(`cannot listen on ${f.listen}: the address is already in use (another bulkhead running?)`);
@@ -89,7 +92,8 @@ function addServerFlags(c: Command, defaultDataDir: string): Command {
     .option('--advertise <name...>', 'extra DNS names or IPs for the serving certificate')
     .option('--feature-gates <gates>', 'feature gates, e.g. ContainerUlimits=false')
     .option('--pod-security <level[:version]>', 'Pod Security enforce level for namespaces without labels', 'privileged:latest')
-    .option('--etcd-compaction-interval <duration>', 'how often history older than one interval is compacted away (watches from before it get 410 Gone); 0 disables compaction', '5m0s');
+    .option('--etcd-compaction-interval <duration>', 'how often history older than one interval is compacted away (watches from before it get 410 Gone); 0 disables compaction', '5m0s')
+    .option('--metric-resolution <duration>', 'how often metrics.k8s.io scrapes every node agent\'s /metrics/resource (metrics-server\'s flag)', '15s');
 }
 
 const kubectlHint = (s: RunningServer) => `Bulkhead API server is running at ${s.url}

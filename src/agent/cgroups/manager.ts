@@ -20,6 +20,17 @@ export interface CgroupMemory {
   inactiveFileBytes: bigint;
   /** The memory limit when finite (v1 memory.limit_in_bytes ≤ 2^62, v2 memory.max ≠ "max"). */
   limitBytes?: bigint;
+  /** Anonymous and swap cache memory, as cAdvisor's RSS: v1 total_rss, v2 anon (memory.stat). */
+  rssBytes?: bigint;
+  /** v1 total_pgfault / total_pgmajfault, v2 pgfault / pgmajfault (memory.stat). */
+  pageFaults?: bigint;
+  majorPageFaults?: bigint;
+}
+
+/** CPU time of one cgroup and its descendants, as cAdvisor reads it for the kubelet. */
+export interface CgroupCPU {
+  /** v1 cpuacct.usage (ns); v2 cpu.stat usage_usec × 1000. */
+  usageNanoseconds: bigint;
 }
 
 /** The kernel's OOM counters of one cgroup (its own, not its descendants'). */
@@ -67,6 +78,9 @@ export interface CgroupManager {
 
   /** Memory figures of `path`; undefined when it does not exist. `withLimit` also reads the limit. */
   memory(path: string, withLimit?: boolean): CgroupMemory | undefined;
+
+  /** CPU time of `path` (the root cgroup "" or "/" for the whole host); undefined when it does not exist. */
+  cpu(path: string): CgroupCPU | undefined;
 
   /** The kernel's OOM counters of `path`; zeros when it does not exist. */
   oomCounters(path: string): CgroupOOMCounters;

@@ -7,7 +7,8 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, rmdirSync, statSync, 
 import { join } from 'node:path';
 import type { CgroupFiles } from '../../policy/cgroupvalues.js';
 import { readMemcg, readCgroupFileSync } from '../eviction/memcg.js';
-import type { CgroupManager, CgroupMemory, CgroupOOMCounters } from './manager.js';
+import type { CgroupCPU, CgroupManager, CgroupMemory, CgroupOOMCounters } from './manager.js';
+import { parseCpuacctUsage } from './cpu.js';
 
 export const defaultV1Root = '/sys/fs/cgroup';
 
@@ -160,6 +161,19 @@ export class CgroupV1Manager implements CgroupManager {
 
   memory(path: string, withLimit = false): CgroupMemory | undefined {
     return readMemcg(this.memoryDir(path), readCgroupFileSync, withLimit);
+  }
+
+  /** cpuacct.usage of the cpuacct hierarchy (the root cgroup's is the whole host's). */
+  cpu(path: string): CgroupCPU | undefined {
+    const p = join(this.dir('cpuacct', path), 'cpuacct.usage');
+    let text: string;
+    try {
+      text = readFileSync(p, 'utf8');
+    } catch (e) {
+      if (errno(e) === 'ENOENT' || errno(e) === 'ENODEV') return undefined;
+      throw e;
+    }
+    return { usageNanoseconds: parseCpuacctUsage(text, p) };
   }
 
   /** memory.oom_control's oom_kill: v1 counts the cgroup's own kills (not propagated to parents). */

@@ -17,7 +17,9 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CgroupFiles } from '../../policy/cgroupvalues.js';
 import { parseMemoryStat, readCgroupFileSync, readMemcg } from '../eviction/memcg.js';
-import type { CgroupManager, CgroupMemory, CgroupOOMCounters } from './manager.js';
+import type { CgroupCPU, CgroupManager, CgroupMemory, CgroupOOMCounters } from './manager.js';
+import { parseCPUStatUsage, rootUsageFromMeminfo } from './cpu.js';
+import { readMemcgOrThrow } from '../eviction/memcg.js';
 import { controllerOf, removeCgroupDirTree } from './v1.js';
 
 export const defaultV2Mount = '/sys/fs/cgroup';
@@ -184,7 +186,22 @@ export class CgroupV2Manager implements CgroupManager {
   }
 
   memory(path: string, withLimit = false): CgroupMemory | undefined {
+    // The root has memory.stat but no memory.current (nor memory.max): usage from /proc/meminfo.
+    if (path === '' || path === '/') return readMemcgOrThrow(this.mount, readCgroupFileSync, false, 2, rootUsageFromMeminfo(readFileSync('/proc/meminfo', 'utf8')));
     return readMemcg(this.dir(path), readCgroupFileSync, withLimit, 2);
+  }
+
+  /** cpu.stat's usage_usec (a core file: every cgroup has it, the root too). */
+  cpu(path: string): CgroupCPU | undefined {
+    const p = join(this.dir(path), 'cpu.stat');
+    let text: string;
+    try {
+      text = readFileSync(p, 'utf8');
+    } catch (e) {
+      if (errno(e) === 'ENOENT' || errno(e) === 'ENODEV') return undefined;
+      throw e;
+    }
+    return { usageNanoseconds: parseCPUStatUsage(text, p) };
   }
 
   /** memory.events.local (the cgroup's own kills, kernel ≥ 5.2), else memory.events (hierarchical). */

@@ -88,6 +88,8 @@ export interface EvictionManagerOptions {
    */
   evict: (pod: Pod, reason: 'Evicted', message: string) => Promise<void>;
   onPressureChange?: (memoryPressure: boolean) => void;
+  /** A pod was evicted for this signal (the kubelet's kubelet_evictions counter). */
+  onEviction?: (signal: EvictionSignal) => void;
   gates: FeatureGates;
   now?: () => number;
   /** Reads a cgroup file (tests feed text); default fs.readFileSync. */
@@ -464,6 +466,7 @@ export class EvictionManager {
     this.evicted.set(key, pod);
     try {
       await this.opts.evict(pod, evictedReason, message);
+      this.opts.onEviction?.(reclaim.threshold.signal);
     } catch (e) {
       // As upstream, the attempt still ends the pass; the pod stays a candidate for the next one.
       this.evicted.delete(key);

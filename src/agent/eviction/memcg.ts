@@ -30,6 +30,16 @@ export interface MemcgMemory {
   inactiveFileBytes: bigint;
   /** memory.limit_in_bytes (v2: memory.max) when finite; undefined when unlimited or not read. */
   limitBytes?: bigint;
+  /** cAdvisor's RSS: total_rss (v2: anon), when memory.stat lists it. */
+  rssBytes?: bigint;
+  /** total_pgfault / total_pgmajfault (v2: pgfault / pgmajfault), when memory.stat lists them. */
+  pageFaults?: bigint;
+  majorPageFaults?: bigint;
+}
+
+/** The memory.stat keys of cAdvisor's RSS and page fault counts: v1's hierarchical total_ ones, v2's own. */
+export function memoryStatKeys(version: CgroupVersion): { rss: string; pgfault: string; pgmajfault: string } {
+  return version === 1 ? { rss: 'total_rss', pgfault: 'total_pgfault', pgmajfault: 'total_pgmajfault' } : { rss: 'anon', pgfault: 'pgfault', pgmajfault: 'pgmajfault' };
 }
 
 /** `key value` lines of memory.stat. Lines that are not two fields with a decimal value are skipped. */
@@ -102,14 +112,21 @@ export function readMemcg(dir: string, read: ReadCgroupFile, withLimit = false, 
 }
 
 /** readMemcg that fails on a missing cgroup too (the error names the path and the errno). */
-export function readMemcgOrThrow(dir: string, read: ReadCgroupFile, withLimit = false, version: CgroupVersion = 1): MemcgMemory {
-  const usageBytes = readUsage(dir, read, version);
+export function readMemcgOrThrow(dir: string, read: ReadCgroupFile, withLimit = false, version: CgroupVersion = 1, usage?: bigint): MemcgMemory {
+  const usageBytes = usage ?? readUsage(dir, read, version);
   const stat = parseMemoryStat(read(join(dir, 'memory.stat')));
   const out: MemcgMemory = {
     usageBytes,
     workingSetBytes: workingSet(usageBytes, stat, version),
     inactiveFileBytes: stat.get(inactiveFileKey(version)) ?? 0n,
   };
+  const keys = memoryStatKeys(version);
+  const rss = stat.get(keys.rss);
+  const pgfault = stat.get(keys.pgfault);
+  const pgmajfault = stat.get(keys.pgmajfault);
+  if (rss !== undefined) out.rssBytes = rss;
+  if (pgfault !== undefined) out.pageFaults = pgfault;
+  if (pgmajfault !== undefined) out.majorPageFaults = pgmajfault;
   if (withLimit) {
     const p = join(dir, version === 1 ? 'memory.limit_in_bytes' : 'memory.max');
     const limit = parseMemoryLimit(read(p), p, version);

@@ -13,6 +13,7 @@ import { accessSchemas } from './access.js';
 import { schedulingSchemas } from './scheduling.js';
 import { batchSchemas } from './batch.js';
 import { appsSchemas } from './apps.js';
+import { metricsSchemas } from './metrics.js';
 
 /** A field type with every reference resolved to a full schema name and its Go spelling. */
 export type ResolvedType =
@@ -41,7 +42,7 @@ export interface Schema {
   readonly bulkhead?: boolean;
 }
 
-const allDefs: readonly SchemaDef[] = [...metaSchemas, ...podSchemas, ...volumeSchemas, ...otherCoreSchemas, ...configSchemas, ...coordinationSchemas, ...policySchemas, ...accessSchemas, ...schedulingSchemas, ...batchSchemas, ...appsSchemas];
+const allDefs: readonly SchemaDef[] = [...metaSchemas, ...podSchemas, ...volumeSchemas, ...otherCoreSchemas, ...configSchemas, ...coordinationSchemas, ...policySchemas, ...accessSchemas, ...schedulingSchemas, ...batchSchemas, ...appsSchemas, ...metricsSchemas];
 
 const PRIM_GO: Record<Primitive, string> = { string: 'string', int32: 'int32', int64: 'int64', double: 'float64', boolean: 'bool', byte: '[]uint8' };
 

@@ -118,8 +118,8 @@ describe('cAdvisor\'s v2 memory figures', () => {
     if (t === undefined) throw Object.assign(new Error(`ENOENT: ${p}`), { code: 'ENOENT' });
     return t;
   };
-  it('readMemcg v2: usage, working set, inactive_file and the limit', () => {
-    assert.deepEqual(readMemcg('/c/node', read, true, 2), { usageBytes: 300n * Mi, workingSetBytes: 200n * Mi, inactiveFileBytes: 100n * Mi, limitBytes: 1024n * Mi });
+  it('readMemcg v2: usage, working set, inactive_file, RSS (anon) and the limit', () => {
+    assert.deepEqual(readMemcg('/c/node', read, true, 2), { usageBytes: 300n * Mi, workingSetBytes: 200n * Mi, inactiveFileBytes: 100n * Mi, rssBytes: 1000n, limitBytes: 1024n * Mi });
   });
   it('readMemcg v2: memory.max "max" gives no limit', () => assert.equal(readMemcg('/c/top', read, true, 2)?.limitBytes, undefined));
   it('readMemcg v2: a cgroup that does not exist has no stats', () => assert.equal(readMemcg('/c/gone', read, false, 2), undefined));

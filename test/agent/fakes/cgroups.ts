@@ -6,7 +6,7 @@
 
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { CgroupManager, CgroupMemory, CgroupOOMCounters } from '../../../src/agent/cgroups/manager.js';
+import type { CgroupCPU, CgroupManager, CgroupMemory, CgroupOOMCounters } from '../../../src/agent/cgroups/manager.js';
 import { removeCgroupDirTree } from '../../../src/agent/cgroups/v1.js';
 import type { CgroupFiles, CgroupVersion } from '../../../src/policy/cgroupvalues.js';
 
@@ -14,6 +14,9 @@ export class FakeCgroupManager implements CgroupManager {
   readonly values = new Map<string, CgroupFiles>();
   private readonly procs = new Map<string, Set<number>>();
   private readonly ooms = new Map<string, CgroupOOMCounters>();
+  /** Readings the test sets (stats tests): memory and CPU by cgroup path. */
+  readonly memories = new Map<string, CgroupMemory>();
+  readonly cpus = new Map<string, CgroupCPU>();
 
   constructor(
     /** The one hierarchy's mount point (a temporary directory). */
@@ -57,8 +60,12 @@ export class FakeCgroupManager implements CgroupManager {
     return [...(this.procs.get(path) ?? [])];
   }
 
-  memory(): CgroupMemory | undefined {
-    return undefined;
+  memory(path: string): CgroupMemory | undefined {
+    return this.memories.get(path);
+  }
+
+  cpu(path: string): CgroupCPU | undefined {
+    return this.cpus.get(path);
   }
 
   oomCounters(path: string): CgroupOOMCounters {

@@ -1,0 +1,67 @@
+// `kubectl top` on a pure cgroup v2 kernel: `bulkhead up` inside scripts/vm.sh's guest, a
+// busybox pod holding a 32 MiB shell variable, and the working set `kubectl top pod
+// --containers` shows compared (±5%) with the container cgroup's memory.current − inactive_file
+// (memory.stat), as the kubelet computes it on v2; the node's figures come from the node cgroup
+// (kubepods: cpu.stat, memory.current, memory.stat). Waits poll;
+// their deadlines only bound a hang (TCG is slow).
+
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { kubectlAvailable } from '../e2e/cluster.js';
+import { startUp, type UpCluster } from '../e2e/upcluster.js';
+import { containerCgroupDir, readCg, skipUnlessV2 } from './guest.js';
+
+const skip = skipUnlessV2('test/v2/top.test');
+if (!skip.skip) {
+  const k = kubectlAvailable();
+  if (k) Object.assign(skip, { skip: k });
+}
+
+const WAIT = 300_000;
+const Mi = 1024 * 1024;
+
+describe('kubectl top on cgroup v2', skip, () => {
+  let c: UpCluster;
+
+  before(async () => {
+    c = await startUp(['--node-memory', '2Gi', '--node-cpu', '2', '--metric-resolution', '5s', '--housekeeping-interval', '2s'], { startTimeoutMs: WAIT });
+    await c.ok(['apply', '-f', c.file('hog.yaml', `apiVersion: v1
+kind: Pod
+metadata: {name: hog}
+spec:
+  terminationGracePeriodSeconds: 1
+  containers:
+  - name: hog
+    image: busybox
+    command: ["sh", "-c", "x=$(head -c 33554432 /dev/zero | tr '\\\\0' a); echo held \${#x}; while true; do sleep 3600; done"]
+    resources: {limits: {memory: 128Mi}}
+`)]);
+    await c.until('the hog holding its memory', async () => ((await c.kubectl(['logs', 'hog'])).stdout.includes('held 33554432') ? true : undefined), WAIT);
+  });
+
+  after(async () => {
+    await c?.stop();
+  });
+
+  it('kubectl top node answers from the node cgroup', async () => {
+    const out = await c.until('kubectl top node', async () => {
+      const r = await c.kubectl(['top', 'node']);
+      return r.code === 0 ? r.stdout : undefined;
+    }, WAIT);
+    assert.match(out, new RegExp(`^${c.nodeName}\\s+\\d+m\\s+\\d+%\\s+\\d+Mi\\s+\\d+%`, 'm'));
+  });
+
+  it('kubectl top pod --containers: the working set is memory.current − inactive_file (±5%)', async () => {
+    const memMi = await c.until('the hog in kubectl top pod --containers', async () => {
+      const r = await c.kubectl(['top', 'pod', 'hog', '--containers']);
+      const m = /^hog\s+hog\s+\d+m\s+(\d+)Mi/m.exec(r.stdout);
+      return m ? Number(m[1]) : undefined;
+    }, WAIT);
+    const dir = containerCgroupDir(c, await c.pod('hog'), 'hog');
+    const current = Number(readCg(dir, 'memory.current'));
+    const inactive = Number(/^inactive_file (\d+)$/m.exec(readCg(dir, 'memory.stat'))?.[1] ?? 0);
+    const ws = current - inactive;
+    assert.ok(ws >= 32 * Mi, `the cgroup holds the variable: ${ws}`);
+    assert.ok(Math.abs(memMi * Mi - ws) <= 0.05 * ws + Mi, `top ${memMi}Mi, cgroup ${(ws / Mi).toFixed(1)}Mi`);
+  });
+});
