@@ -6,10 +6,12 @@
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { openSync, readSync, closeSync, fstatSync } from 'node:fs';
 import { timingSafeEqual } from 'node:crypto';
 import { queryBool } from '../api/queryparams.js';
 import { formatLogs, parseK8sFileLog, type LogLine } from './monitor/conmon.js';
+import { handleStreamingUpgrade, type StreamingHost } from './streaming/server.js';
 
 export interface LogTarget {
   /** The log file of the container's current (or previous) instance, if it has one. */
@@ -27,6 +29,8 @@ export interface EndpointOptions {
   logs: (namespace: string, pod: string, container: string, previous: boolean) => LogTarget;
   metrics: () => Promise<string>;
   metricsContentType: string;
+  /** exec, attach, port-forward (streaming/server.ts); without it upgrades are refused. */
+  streaming?: StreamingHost;
   log?: (msg: string) => void;
 }
 
@@ -180,6 +184,14 @@ export async function startEndpoint(opts: EndpointOptions): Promise<{ server: Se
       if (!res.headersSent) status(res, 500, 'InternalError', String(e));
       else res.destroy();
     });
+  });
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    socket.on('error', () => undefined);
+    if (!authorized(req, opts.token)) {
+      socket.end('HTTP/1.1 401 Unauthorized\r\nContent-Type: text/plain\r\nConnection: close\r\nContent-Length: 12\r\n\r\nUnauthorized');
+      return;
+    }
+    if (!opts.streaming || !handleStreamingUpgrade(opts.streaming, req, socket, head)) socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
   });
   await new Promise<void>((ok, fail) => {
     server.once('error', fail);

@@ -27,6 +27,8 @@ import { ObjectCache, stripManagedFields } from './cache.js';
 import { decodeRequestObject } from './decode.js';
 import { patchResource, trackUpdate } from './patching.js';
 import { podSubresources } from './subresources.js';
+import { streamingSubresources } from './streaming/proxy.js';
+import { serveUpgrades } from './streaming/upgrade.js';
 import { appsSubresources } from './scale.js';
 import { defaultBookmarkIntervalMs, defaultWatchBufferBytes } from './watchstream.js';
 import { accessReviewHandlers } from './accessreviews.js';
@@ -141,7 +143,7 @@ export async function startApiServer(opts: ApiServerOptions): Promise<RunningApi
     decode: decodeRequestObject,
     patch: patchResource,
     // The agent authenticates the API server by its own node token (see src/agent/endpoint.ts).
-    subresources: { ...podSubresources({ nodeToken: (node) => tokens.ensure(`${nodeUserPrefix}${node}`, [nodesGroup]) }), ...appsSubresources },
+    subresources: { ...podSubresources({ nodeToken: (node) => tokens.ensure(`${nodeUserPrefix}${node}`, [nodesGroup]) }), ...appsSubresources, ...streamingSubresources({ nodeToken: (node) => tokens.ensure(`${nodeUserPrefix}${node}`, [nodesGroup]) }) },
     // Built on the first OpenAPI request, once per process (~0.1–0.2 s): not on every start's path.
     openapi: openAPIDocs,
     onRequest: (verb, resource, code, seconds) => metrics.observe(verb, resource, code, seconds),
@@ -154,8 +156,10 @@ export async function startApiServer(opts: ApiServerOptions): Promise<RunningApi
     },
   };
   opts.extend?.(handlerOpts);
-  const server: Server = createServer({ cert: pki.serverCert, key: pki.serverKey, ...transportServerOptions({ ...upstreamTransportLimits, ...opts.transport }) }, createHandler(handlerOpts));
+  const handler = createHandler(handlerOpts);
+  const server: Server = createServer({ cert: pki.serverCert, key: pki.serverKey, ...transportServerOptions({ ...upstreamTransportLimits, ...opts.transport }) }, handler);
   guardTransport(server);
+  serveUpgrades(server, handler);
   await new Promise<void>((ok, fail) => {
     server.once('error', fail);
     server.listen(opts.port ?? 6443, host, () => ok());
