@@ -11,7 +11,11 @@ import { WebSocketServer } from 'ws';
 import type { ExecOptions, ExecProcess } from '../runtime/runtime.js';
 import { attachLog } from './attach.js';
 import { negotiate, remoteCommandProtocols } from './channels.js';
+import { messageDuplex } from './netnsdial.js';
+import { servePortForward } from './portforward.js';
 import { serveRemoteCommand, type StreamOptions } from './remotecommand.js';
+import { SpdyConnection } from './spdy.js';
+import { serveSpdyRemoteCommand, spdyRemoteCommandProtocols } from './spdyremotecommand.js';
 
 export interface StreamingHost {
   /** Whether the pod has state on this node. */
@@ -64,22 +68,85 @@ export function streamOptions(q: URLSearchParams): StreamOptions | string {
   return { stdin, stdout, stderr, tty };
 }
 
+/** The values of a header that may be repeated and comma-joined (X-Stream-Protocol-Version). */
+function headerList(req: IncomingMessage, name: string): string[] {
+  return (req.headersDistinct[name] ?? []).flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
+}
+
+/**
+ * httpstream.Handshake for SPDY: the first protocol of the client's list that is served is
+ * answered in the 101; none is 403 with the served ones in X-Accepted-Stream-Protocol-Versions.
+ */
+function spdyHandshake(req: IncomingMessage, socket: Duplex, head: Buffer, served: readonly string[], log?: (m: string) => void): SpdyConnection | undefined {
+  const offered = headerList(req, 'x-stream-protocol-version');
+  if (!offered.length) {
+    reject(socket, 400, 'Bad Request', `unable to upgrade: X-Stream-Protocol-Version is required`);
+    return undefined;
+  }
+  const chosen = offered.find((p) => served.includes(p));
+  if (!chosen) {
+    const body = `unable to upgrade: unable to negotiate protocol: client supports [${offered.join(' ')}], server accepts [${served.join(' ')}]`;
+    if (socket.writable) socket.end(`HTTP/1.1 403 Forbidden\r\n${served.map((p) => `X-Accepted-Stream-Protocol-Versions: ${p}\r\n`).join('')}Content-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body) + 1}\r\nConnection: close\r\n\r\n${body}\n`);
+    return undefined;
+  }
+  socket.write(`HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: SPDY/3.1\r\nX-Stream-Protocol-Version: ${chosen}\r\n\r\n`);
+  if (head.length) socket.unshift(head);
+  const conn = new SpdyConnection(socket);
+  conn.on('protocolError', (e: unknown) => log?.(`SPDY ${req.url}: ${e instanceof Error ? e.message : String(e)}`));
+  return conn;
+}
+
+/** port-forward over WebSocket (kubectl ≥1.31): SPDY tunnelled in binary messages. */
+export const portForwardTunnelProtocol = 'SPDY/3.1+portforward.k8s.io';
+const tunnelServer = new WebSocketServer({ noServer: true, perMessageDeflate: false, handleProtocols: (protocols) => (protocols.has(portForwardTunnelProtocol) ? portForwardTunnelProtocol : false) });
+
 /** Serves an upgrade request below /exec, /attach or /portForward; false when the path is none of them. */
 export function handleStreamingUpgrade(host: StreamingHost, req: IncomingMessage, socket: Duplex, head: Buffer): boolean {
   const url = new URL(req.url ?? '/', 'http://agent');
   const target = parseStreamPath(url.pathname);
   if (!target) return false;
   socket.on('error', () => undefined);
-  if (target.kind === 'portForward') {
-    reject(socket, 400, 'Bad Request', 'port-forward is not served yet');
-    return true;
-  }
-  if ((req.headers.upgrade ?? '').toLowerCase() !== 'websocket') {
+  const upgrade = (req.headers.upgrade ?? '').toLowerCase();
+  const websocket = upgrade === 'websocket';
+  const spdy = upgrade === 'spdy/3.1';
+  if (!websocket && !spdy) {
     reject(socket, 400, 'Bad Request', 'Upgrade request required');
     return true;
   }
   if (!host.podKnown(target.namespace, target.pod)) {
     reject(socket, 404, 'Not Found', 'pod does not exist');
+    return true;
+  }
+  if (target.kind === 'portForward') {
+    const netns = host.podNetns(target.namespace, target.pod);
+    if (!netns) {
+      reject(socket, 500, 'Internal Server Error', `pod not found (${JSON.stringify(`${target.pod}_${target.namespace}`)})`);
+      return true;
+    }
+    const pf = { namespace: target.namespace, pod: target.pod, netns };
+    if (spdy) {
+      const conn = spdyHandshake(req, socket, head, ['portforward.k8s.io'], host.log);
+      if (conn) servePortForward(conn, pf);
+      return true;
+    }
+    const offered = headerList(req, 'sec-websocket-protocol');
+    if (!offered.includes(portForwardTunnelProtocol)) {
+      reject(socket, 403, 'Forbidden', `requested protocol(s) are not supported: [${offered.join(' ')}]; supports [${portForwardTunnelProtocol}]`);
+      return true;
+    }
+    tunnelServer.handleUpgrade(req, socket, head, (ws) => {
+      const tunnel = messageDuplex(
+        (b) => ws.readyState === ws.OPEN && ws.send(b),
+        () => ws.close(1000),
+      );
+      ws.on('message', (d: Buffer) => tunnel.deliver(Buffer.isBuffer(d) ? d : Buffer.from(d as ArrayBuffer)));
+      ws.on('close', () => {
+        tunnel.finish();
+        tunnel.destroy();
+      });
+      ws.on('error', () => undefined);
+      servePortForward(new SpdyConnection(tunnel), pf);
+    });
     return true;
   }
   const inst = host.runningInstance(target.namespace, target.pod, target.container!);
@@ -92,6 +159,13 @@ export function handleStreamingUpgrade(host: StreamingHost, req: IncomingMessage
     reject(socket, 400, 'Bad Request', opts);
     return true;
   }
+  const argv = url.searchParams.getAll('command');
+  const start = (): ExecProcess => (target.kind === 'exec' ? host.exec(inst.id, argv, { tty: opts.tty, stdin: opts.stdin }) : attachLog(inst.logPath, () => host.runningInstance(target.namespace, target.pod, target.container!)?.id === inst.id));
+  if (spdy) {
+    const conn = spdyHandshake(req, socket, head, spdyRemoteCommandProtocols, host.log);
+    if (conn) serveSpdyRemoteCommand(conn, opts, start, argv, host.log);
+    return true;
+  }
   const offered = req.headers['sec-websocket-protocol'];
   const protocol = negotiate(offered, remoteCommandProtocols);
   if (!protocol) {
@@ -99,10 +173,8 @@ export function handleStreamingUpgrade(host: StreamingHost, req: IncomingMessage
     reject(socket, 403, 'Forbidden', `requested protocol(s) are not supported: [${asked.join(' ')}]; supports [${remoteCommandProtocols.join(' ')}]`);
     return true;
   }
-  const argv = url.searchParams.getAll('command');
   wss.handleUpgrade(req, socket, head, (ws) => {
-    const proc = target.kind === 'exec' ? host.exec(inst.id, argv, { tty: opts.tty, stdin: opts.stdin }) : attachLog(inst.logPath, () => host.runningInstance(target.namespace, target.pod, target.container!)?.id === inst.id);
-    serveRemoteCommand(ws, protocol, opts, proc, argv).catch((e: unknown) => host.log?.(`${target.kind} ${target.namespace}/${target.pod}: ${e instanceof Error ? e.message : String(e)}`));
+    serveRemoteCommand(ws, protocol, opts, start(), argv).catch((e: unknown) => host.log?.(`${target.kind} ${target.namespace}/${target.pod}: ${e instanceof Error ? e.message : String(e)}`));
   });
   return true;
 }
