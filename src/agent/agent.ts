@@ -24,6 +24,7 @@ import type { KubeClient } from '../client/interface.js';
 import type { EventRecorder } from '../client/recorder.js';
 import { podsRef } from '../client/resources.js';
 import { startEndpoint, type LogTarget } from './endpoint.js';
+import type { EndpointAuthenticator } from './endpointauth.js';
 import type { ExecOptions, ExecProcess } from './runtime/runtime.js';
 import type { StreamingHost } from './streaming/server.js';
 import { AgentMetrics } from './metrics.js';
@@ -79,8 +80,8 @@ export interface AgentOptions {
   pods: SharedIndexInformer<Pod>;
   /** The event recorder, as component `kubelet` on this host; flushed when the agent stops. */
   events: EventRecorder;
-  /** The node's own token: the API server presents it to the endpoint. */
-  token: string;
+  /** The endpoint's serving certificate, the CA of client certificates, and who may call it. */
+  endpointSecurity: { tls: { cert: string; key: string; clientCA: string }; auth: EndpointAuthenticator };
   facts: NodeFacts;
   node: NodeConfig;
   gates: FeatureGates;
@@ -167,7 +168,8 @@ export class Agent {
     const ep = await startEndpoint({
       host: o.endpoint.host,
       port: o.endpoint.port,
-      token: o.token,
+      tls: o.endpointSecurity.tls,
+      auth: o.endpointSecurity.auth,
       logs: (ns, pod, container, previous) => this.logTarget(ns, pod, container, previous),
       metrics: () => this.metrics.render(),
       metricsContentType: this.metrics.contentType,

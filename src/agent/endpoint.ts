@@ -1,15 +1,18 @@
-// The agent's HTTP endpoint, the counterpart of the kubelet's port 10250: the API server
-// proxies `kubectl logs` to /containerLogs, and /metrics serves the agent's Prometheus
-// metrics. Callers authenticate with the node's own bearer token (the API server knows every
-// node's token); /healthz is open. Errors are core/v1 Status bodies with the kubelet's words,
-// which the API server passes through to kubectl.
+// The agent's endpoint, the counterpart of the kubelet's port 10250: HTTPS with a serving
+// certificate the cluster CA signed, every request authenticated and authorized as the kubelet
+// does it (endpointauth.ts: client certificates and TokenReview, then SubjectAccessReview on
+// nodes/proxy, nodes/log, nodes/stats, nodes/metrics...). The API server proxies `kubectl logs`
+// to /containerLogs and nodes/proxy to any path; /metrics serves the agent's Prometheus metrics.
+// Refusals are the kubelet's plain-text 401 and 403; other errors are core/v1 Status bodies with
+// the kubelet's words, which the API server passes through to kubectl.
 
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { ServerResponse, type IncomingMessage } from 'node:http';
+import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { openSync, readSync, closeSync, fstatSync } from 'node:fs';
-import { timingSafeEqual } from 'node:crypto';
 import { queryBool } from '../api/queryparams.js';
+import { forbiddenMessage, requestAttributes, type EndpointAuthenticator } from './endpointauth.js';
 import { formatLogs, parseK8sFileLog, type LogLine } from './monitor/conmon.js';
 import { handleStreamingUpgrade, type StreamingHost } from './streaming/server.js';
 
@@ -25,7 +28,9 @@ export interface LogTarget {
 export interface EndpointOptions {
   host: string;
   port: number;
-  token: string;
+  /** The serving certificate and key, and the CA client certificates must chain to. */
+  tls: { cert: string; key: string; clientCA: string };
+  auth: EndpointAuthenticator;
   logs: (namespace: string, pod: string, container: string, previous: boolean) => LogTarget;
   metrics: () => Promise<string>;
   metricsContentType: string;
@@ -39,12 +44,35 @@ function status(res: ServerResponse, code: number, reason: string, message: stri
   res.end(JSON.stringify({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, code }));
 }
 
-function authorized(req: IncomingMessage, token: string): boolean {
-  const m = /^Bearer (.+)$/.exec(req.headers.authorization ?? '');
-  if (!m) return false;
-  const a = Buffer.from(m[1]!);
-  const b = Buffer.from(token);
-  return a.length === b.length && timingSafeEqual(a, b);
+/** go-restful's WriteErrorString: the status and the text, which Go sniffs as plain text. */
+function refuse(res: ServerResponse, code: number, text: string): void {
+  res.writeHead(code, { 'Content-Type': 'text/plain; charset=utf-8' }).end(text);
+}
+
+/** InstallAuthFilter: undefined when the request may go on, else it has been answered. */
+async function admit(req: IncomingMessage, res: ServerResponse, path: string, auth: EndpointAuthenticator, log?: (m: string) => void): Promise<boolean> {
+  let user;
+  try {
+    user = await auth.authenticate(req);
+  } catch (e) {
+    log?.(`Unable to authenticate the request due to an error: ${e instanceof Error ? e.message : String(e)}`);
+    refuse(res, 401, 'Unauthorized');
+    return false;
+  }
+  if (!user) {
+    refuse(res, 401, 'Unauthorized');
+    return false;
+  }
+  const attrs = requestAttributes(req.method ?? 'GET', path);
+  try {
+    for (const sub of attrs.subresources) if (await auth.authorize(user, attrs.verb, sub)) return true;
+  } catch (e) {
+    log?.(`Authorization error: ${e instanceof Error ? e.message : String(e)}`);
+    refuse(res, 500, `Authorization error (user=${user.name}, verb=${attrs.verb}, resource=nodes, subresource(s)=[${attrs.subresources.join(' ')}])`);
+    return false;
+  }
+  refuse(res, 403, forbiddenMessage(user, attrs));
+  return false;
 }
 
 /** Lines of `text` that are complete records, and where the incomplete rest begins. */
@@ -59,11 +87,23 @@ interface LogQuery {
   timestamps: boolean;
   limitBytes?: number;
   sinceSeconds?: number;
+  /** sinceTime, as epoch milliseconds. */
+  sinceTime?: number;
+}
+
+/**
+ * The kubelet's NewLogOptions: sinceSeconds back from now, or sinceTime when that is later; a
+ * line written before it is skipped. (Tail and since commute on a log in time order.)
+ */
+export function logsSince(q: Pick<LogQuery, 'sinceSeconds' | 'sinceTime'>, now: number): number | undefined {
+  let since = q.sinceSeconds !== undefined ? now - q.sinceSeconds * 1000 : undefined;
+  if (q.sinceTime !== undefined && (since === undefined || q.sinceTime > since)) since = q.sinceTime;
+  return since;
 }
 
 function selectLines(lines: LogLine[], q: LogQuery, now: number): LogLine[] {
-  if (q.sinceSeconds === undefined) return lines;
-  const since = now - q.sinceSeconds * 1000;
+  const since = logsSince(q, now);
+  if (since === undefined) return lines;
   return lines.filter((l) => Date.parse(l.time) >= since);
 }
 
@@ -131,14 +171,22 @@ function intParam(v: string | null): number | undefined {
 }
 
 export async function startEndpoint(opts: EndpointOptions): Promise<{ server: Server; port: number; close(): Promise<void> }> {
-  const server = createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://agent');
+  // Client certificates are asked for, not required: a caller may bring a bearer token instead.
+  const tlsOpts = { cert: opts.tls.cert, key: opts.tls.key, ca: opts.tls.clientCA, requestCert: true, rejectUnauthorized: false };
+  const server = createServer(tlsOpts, (req, res) => {
+    const url = new URL(req.url ?? '/', 'https://agent');
+    admit(req, res, url.pathname, opts.auth, opts.log).then(
+      (ok) => {
+        if (ok) serve(req, res, url);
+      },
+      (e: unknown) => {
+        if (!res.headersSent) status(res, 500, 'InternalError', String(e));
+      },
+    );
+  });
+  const serve = (req: IncomingMessage, res: ServerResponse, url: URL) => {
     if (url.pathname === '/healthz') {
-      res.writeHead(200, { 'Content-Type': 'text/plain' }).end('ok');
-      return;
-    }
-    if (!authorized(req, opts.token)) {
-      status(res, 401, 'Unauthorized', 'Unauthorized');
+      res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8' }).end('ok');
       return;
     }
     if (req.method !== 'GET') {
@@ -178,20 +226,32 @@ export async function startEndpoint(opts: EndpointOptions): Promise<{ server: Se
       tailLines: intParam(q.get('tailLines')),
       limitBytes: intParam(q.get('limitBytes')),
       sinceSeconds: intParam(q.get('sinceSeconds')),
+      sinceTime: q.get('sinceTime') ? Date.parse(q.get('sinceTime')!) : undefined,
     };
+    if (query.sinceTime !== undefined && Number.isNaN(query.sinceTime)) query.sinceTime = undefined;
     serveLogs(target, query, req, res).catch((e: unknown) => {
       opts.log?.(`containerLogs ${ns}/${pod}/${container}: ${e instanceof Error ? e.message : String(e)}`);
       if (!res.headersSent) status(res, 500, 'InternalError', String(e));
       else res.destroy();
     });
-  });
+  };
+  // exec, attach and port-forward: the same authentication and nodes/proxy authorization, the
+  // refusal written on the upgrade's connection.
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on('error', () => undefined);
-    if (!authorized(req, opts.token)) {
-      socket.end('HTTP/1.1 401 Unauthorized\r\nContent-Type: text/plain\r\nConnection: close\r\nContent-Length: 12\r\n\r\nUnauthorized');
-      return;
-    }
-    if (!opts.streaming || !handleStreamingUpgrade(opts.streaming, req, socket, head)) socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+    const url = new URL(req.url ?? '/', 'https://agent');
+    const res = new ServerResponse(req);
+    res.shouldKeepAlive = false;
+    res.assignSocket(socket as never);
+    res.on('finish', () => socket.end());
+    admit(req, res, url.pathname, opts.auth, opts.log).then(
+      (ok) => {
+        if (!ok) return;
+        res.detachSocket(socket as never);
+        if (!opts.streaming || !handleStreamingUpgrade(opts.streaming, req, socket, head)) socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      },
+      () => socket.destroy(),
+    );
   });
   await new Promise<void>((ok, fail) => {
     server.once('error', fail);

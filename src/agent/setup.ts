@@ -26,11 +26,17 @@ import type { NodeFacts } from './nodeobject.js';
 import { probeHost, type HostProbe } from './runtime/hostprobe.js';
 import { chooseOCIRuntime, probeRuntimeCandidate, type OCIRuntime, type OCIRuntimeChoice } from './runtime/runtimechoice.js';
 import { which } from './monitor/conmon.js';
+import { delegatingAuthenticator } from './endpointauth.js';
 
 export interface AgentSettings {
   server: string;
   ca: string;
   token: string;
+  /**
+   * The endpoint's serving certificate and key, signed by the cluster CA (`bulkhead up` has the
+   * server issue them; `bulkhead agent` reads --tls-cert-file and --tls-private-key-file).
+   */
+  tls?: { cert: string; key: string };
   dataDir: string;
   nodeName?: string;
   nodeIP?: string;
@@ -198,13 +204,15 @@ export async function assembleAgent(s: AgentSettings, hooks: AssembleHooks): Pro
   });
   // The one client (src/client) with the node's identity: its pod informer, its event recorder,
   // and the ConfigMaps and Secrets of the pods' env and volumes.
+  const tls = s.tls;
+  if (!tls) throw new AgentSetupError('the agent endpoint needs a serving certificate the cluster CA signed (--tls-cert-file and --tls-private-key-file; bulkhead server writes <data-dir>/node.crt and node.key)');
   const { client, pods, events, objects } = connectAgent({ server: s.server, ca: s.ca, token: s.token }, facts.name, s.log ?? agentLog);
   const runtime = hooks.runtime({ node, host, gates: s.gates, images, metrics, cgroupRoot: s.cgroupRoot, stateDir, runDir, hostIPs: [facts.internalIP], ociRuntime, cgroups, objects });
   const agent: Agent = new Agent({
     client,
     pods,
     events,
-    token: s.token,
+    endpointSecurity: { tls: { ...tls, clientCA: s.ca }, auth: delegatingAuthenticator(client, facts.name) },
     facts,
     node,
     gates: s.gates,

@@ -3,7 +3,8 @@
 // (pkg/registry/authorization/selfsubjectaccessreview/rest.go) and SelfSubjectRulesReview
 // (pkg/registry/authorization/selfsubjectrulesreview/rest.go), and authentication.k8s.io/v1
 // SelfSubjectReview (pkg/registry/authentication/selfsubjectreview/rest.go). `kubectl auth
-// can-i` and `kubectl auth whoami` use them.
+// can-i` and `kubectl auth whoami` use them. SubjectAccessReview and TokenReview are what a
+// delegating server asks (the agent's endpoint, as the kubelet's webhook authn/authz).
 
 import type { IncomingMessage } from 'node:http';
 import { fieldError, omitValue, type FieldError } from '../api/fielderrors.js';
@@ -12,7 +13,7 @@ import { rulesFor, type AuthorizationAttributes } from './authorizer.js';
 import type { NodeAwareAuthorizer } from './auth.js';
 import { decodeRequestObject } from './decode.js';
 import { timestamp } from './objects.js';
-import type { Api, RequestInfo } from './rest.js';
+import type { Api, RequestInfo, UserInfo } from './rest.js';
 import { decodeBody, isObject, mediaType, readBody, sendJSON } from './request.js';
 import { groupVersion, type ResourceDef } from './resources.js';
 import type { SubresourceHandler } from './subresources.js';
@@ -73,7 +74,16 @@ function invalidReview(errs: FieldError[]): StatusError {
 
 /** authorizationutil.ResourceAttributesFrom / NonResourceAttributesFrom. */
 function attributesOf(info: RequestInfo, spec: JSONObject): AuthorizationAttributes {
-  const user = info.user;
+  return attributesFor(info.user, spec);
+}
+
+/** The user a SubjectAccessReview asks about (authorizationutil.AuthorizationAttributesFrom). */
+function specUser(spec: JSONObject): UserInfo {
+  const groups = Array.isArray(spec.groups) ? spec.groups.filter((g): g is string => typeof g === 'string') : [];
+  return { name: str(spec.user), groups };
+}
+
+function attributesFor(user: UserInfo, spec: JSONObject): AuthorizationAttributes {
   if (isObject(spec.resourceAttributes)) {
     const r = spec.resourceAttributes;
     const fs = isObject(r.fieldSelector) ? str(r.fieldSelector.rawSelector) : '';
@@ -105,21 +115,69 @@ function onlyPost(req: IncomingMessage): void {
   }
 }
 
-export function accessReviewHandlers(authorizer: NodeAwareAuthorizer): Record<string, SubresourceHandler> {
+/** ValidateSubjectAccessReview: the SelfSubjectAccessReview rules, and someone to ask about. */
+export function validateSubjectAccessReview(review: JSONObject): FieldError[] {
+  const errs = validateSelfSubjectAccessReview(review);
+  const spec = isObject(review.spec) ? review.spec : {};
+  const groups = Array.isArray(spec.groups) ? spec.groups : [];
+  if (!str(spec.user) && groups.length === 0) errs.push(fieldError.invalid('spec.user', str(spec.user), 'at least one of user or group must be specified'));
+  return errs;
+}
+
+/** The audiences a token is checked for when a TokenReview names none: the API server's own. */
+export const apiAudiences = ['https://kubernetes.default.svc.cluster.local'];
+
+export interface ReviewOptions {
+  /** Who a bearer token is (the server's token authenticator); undefined for an unknown token. */
+  authenticateToken?(token: string): UserInfo | undefined;
+}
+
+export function accessReviewHandlers(authorizer: NodeAwareAuthorizer, reviewOpts: ReviewOptions = {}): Record<string, SubresourceHandler> {
+  /** The decision, with the node authorizer's pod relationship checked as the handler checks it. */
+  async function decide(api: Api, attrs: AuthorizationAttributes) {
+    let d = authorizer.decide(attrs);
+    if (d.decision === 'Allow' && attrs.resourceRequest && attrs.apiGroup === '' && attrs.resource === 'pods' && attrs.name && attrs.namespace) {
+      const pods = api.def('pods');
+      const pod = await api.tryGet<KubeObject>(pods, attrs.namespace, attrs.name);
+      const why = authorizer.relationship(attrs.user, pods, pod);
+      if (why) d = { decision: 'NoOpinion', reason: why };
+    }
+    return d;
+  }
+
+  // pkg/registry/authorization/subjectaccessreview/rest.go: the same question for any user.
+  const subjectAccessReview: SubresourceHandler = async (api: Api, def, _path, req, res, info) => {
+    onlyPost(req);
+    const body = await reviewBody(def, req, info);
+    const errs = validateSubjectAccessReview(body);
+    if (errs.length) throw invalidReview(errs);
+    const spec = body.spec as JSONObject;
+    const d = await decide(api, attributesFor(specUser(spec), spec));
+    created(res, def, body, { allowed: d.decision === 'Allow', ...(d.decision === 'Deny' ? { denied: true } : {}), ...(d.reason ? { reason: d.reason } : {}) }, info);
+  };
+
+  // pkg/registry/authentication/tokenreview/storage.go.
+  const tokenReview: SubresourceHandler = async (_api, def, _path, req, res, info) => {
+    onlyPost(req);
+    const body = await reviewBody(def, req, info);
+    const spec = isObject(body.spec) ? body.spec : {};
+    const token = str(spec.token);
+    if (!token) throw statusErrors.badRequest('token is required for TokenReview in authentication');
+    const asked = Array.isArray(spec.audiences) ? spec.audiences.filter((a): a is string => typeof a === 'string') : [];
+    const user = reviewOpts.authenticateToken?.(token);
+    // Bulkhead's tokens are audience-agnostic: valid for whatever audiences were asked about.
+    const status = user
+      ? { authenticated: true, user: { username: user.name, groups: [...user.groups] }, audiences: asked.length ? asked : apiAudiences }
+      : { user: {} };
+    created(res, def, body, status, info);
+  };
+
   const selfSubjectAccessReview: SubresourceHandler = async (api: Api, def, _path, req, res, info) => {
     onlyPost(req);
     const body = await reviewBody(def, req, info);
     const errs = validateSelfSubjectAccessReview(body);
     if (errs.length) throw invalidReview(errs);
-    const attrs = attributesOf(info, body.spec as JSONObject);
-    let d = authorizer.decide(attrs);
-    // The node authorizer's pod relationship, checked against the pod as the handler does.
-    if (d.decision === 'Allow' && attrs.resourceRequest && attrs.apiGroup === '' && attrs.resource === 'pods' && attrs.name && attrs.namespace) {
-      const pods = api.def('pods');
-      const pod = await api.tryGet<KubeObject>(pods, attrs.namespace, attrs.name);
-      const why = authorizer.relationship(info.user, pods, pod);
-      if (why) d = { decision: 'NoOpinion', reason: why };
-    }
+    const d = await decide(api, attributesOf(info, body.spec as JSONObject));
     created(res, def, body, { allowed: d.decision === 'Allow', ...(d.decision === 'Deny' ? { denied: true } : {}), ...(d.reason ? { reason: d.reason } : {}) }, info);
   };
 
@@ -143,5 +201,7 @@ export function accessReviewHandlers(authorizer: NodeAwareAuthorizer): Record<st
     'authorization.k8s.io/selfsubjectaccessreviews': selfSubjectAccessReview,
     'authorization.k8s.io/selfsubjectrulesreviews': selfSubjectRulesReview,
     'authentication.k8s.io/selfsubjectreviews': selfSubjectReview,
+    'authorization.k8s.io/subjectaccessreviews': subjectAccessReview,
+    'authentication.k8s.io/tokenreviews': tokenReview,
   };
 }

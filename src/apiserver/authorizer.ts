@@ -54,8 +54,13 @@ interface ClusterRoleBinding {
   name: string;
   role: string;
   groups: string[];
+  /** Subjects of kind User. */
+  users?: string[];
   rules: PolicyRule[];
 }
+
+/** The API server's identity towards agents (its client certificate's CN; see pki.ts). */
+export const kubeletClientUser = 'kube-apiserver-kubelet-client';
 
 const discoveryURLs = ['/api', '/api/*', '/apis', '/apis/*', '/healthz', '/livez', '/openapi', '/openapi/*', '/readyz', '/version', '/version/'];
 const publicInfoURLs = ['/healthz', '/livez', '/readyz', '/version', '/version/'];
@@ -86,6 +91,19 @@ export const clusterRoleBindings: readonly ClusterRoleBinding[] = [
     role: 'system:public-info-viewer',
     groups: [authenticatedGroup, unauthenticatedGroup],
     rules: [{ verbs: ['get'], nonResourceURLs: publicInfoURLs }],
+  },
+  {
+    // bootstrappolicy's system:kubelet-api-admin, bound to the API server's client identity as
+    // kubeadm binds it: every part of the kubelet API, which agents ask about by SubjectAccessReview.
+    name: 'system:kube-apiserver-kubelet-client',
+    role: 'system:kubelet-api-admin',
+    groups: [],
+    users: [kubeletClientUser],
+    rules: [
+      { verbs: ['get', 'list', 'watch'], apiGroups: [''], resources: ['nodes'] },
+      { verbs: ['proxy'], apiGroups: [''], resources: ['nodes'] },
+      { verbs: ['*'], apiGroups: [''], resources: ['nodes/proxy', 'nodes/metrics', 'nodes/spec', 'nodes/stats', 'nodes/log', 'nodes/pods', 'nodes/healthz', 'nodes/configz'] },
+    ],
   },
 ];
 
@@ -158,6 +176,10 @@ export function authorizeNode(node: string, a: AuthorizationAttributes, podsOnNo
   if (group === '' && a.resource === 'events') {
     return sub === '' && ['create', 'update', 'patch', 'get', 'list', 'watch'].includes(verb) ? allow : noOpinion();
   }
+  // NodeRules: the kubelet's webhook authentication and authorization ask the API server.
+  if (verb === 'create' && sub === '' && ((group === 'authentication.k8s.io' && a.resource === 'tokenreviews') || (group === 'authorization.k8s.io' && (a.resource === 'subjectaccessreviews' || a.resource === 'localsubjectaccessreviews')))) {
+    return allow;
+  }
   if (group === 'coordination.k8s.io' && a.resource === 'leases') {
     if (!['get', 'create', 'update', 'patch', 'delete'].includes(verb)) return noOpinion('can only get, create, update, patch, or delete a node lease');
     if (a.namespace !== nodeLeaseNamespace) return noOpinion(`can only access leases in the "${nodeLeaseNamespace}" system namespace`);
@@ -168,16 +190,20 @@ export function authorizeNode(node: string, a: AuthorizationAttributes, podsOnNo
   return noOpinion();
 }
 
-function describeBinding(b: ClusterRoleBinding, group: string): string {
-  return `ClusterRoleBinding "${b.name}" of ClusterRole "${b.role}" to Group "${group}"`;
+function describeBinding(b: ClusterRoleBinding, subject: string): string {
+  return `ClusterRoleBinding "${b.name}" of ClusterRole "${b.role}" to ${subject}`;
 }
 
-/** The bindings that apply to a user, each with the group it applies through. */
+/** The bindings that apply to a user, each with the subject (`User "x"` or `Group "y"`) it applies through. */
 function bindingsOf(user: UserInfo): { binding: ClusterRoleBinding; group: string }[] {
   const out: { binding: ClusterRoleBinding; group: string }[] = [];
   for (const b of clusterRoleBindings) {
+    if (b.users?.includes(user.name)) {
+      out.push({ binding: b, group: `User "${user.name}"` });
+      continue;
+    }
     const g = b.groups.find((x) => user.groups.includes(x));
-    if (g) out.push({ binding: b, group: g });
+    if (g) out.push({ binding: b, group: `Group "${g}"` });
   }
   return out;
 }

@@ -156,6 +156,8 @@ export function createHandler(opts: HandlerOptions): (req: IncomingMessage, res:
       if (pathname.startsWith('/openapi/') && opts.openapi && serveOpenAPI(opts.openapi(), pathname, q, req, res)) return;
       if (pathname === crdListPath && req.method === 'GET' && !queryBool(q.get('watch'))) return sendJSON(res, 200, emptyCRDList(String(await api.store.currentRevision())));
       const path = parseResourcePath(pathname);
+      // A proxied path keeps its trailing slash (the pathname above lost it).
+      if (path?.proxyPath !== undefined && target.path.endsWith('/')) path.proxyPath = path.proxyPath.replace(/\/?$/, '/');
       if (!path) {
         const list = discoveryFor(pathname);
         if (list) return sendJSON(res, 200, list);
@@ -189,7 +191,8 @@ export function createHandler(opts: HandlerOptions): (req: IncomingMessage, res:
         }
       }
       const writeOptions = writeOptionsKind[verb];
-      if (writeOptions) checkWriteOptions(writeOptions, q, verb === 'patch' ? mediaType(req) : undefined);
+      // A proxied request's query and body are the agent's business, not options of a write.
+      if (writeOptions && normalized.subresource !== 'proxy') checkWriteOptions(writeOptions, q, verb === 'patch' ? mediaType(req) : undefined);
       const info = requestInfo(user, normalized, q, req.headers['user-agent']);
       const createOnly = opts.createOnly?.[`${def.group}/${def.resource}`];
       if (createOnly) return createOnly(api, def, normalized, req, res, info, q);

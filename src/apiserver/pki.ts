@@ -1,5 +1,7 @@
-// The cluster's certificates: a CA made on first start and a serving certificate for the
-// addresses the server answers on, both ECDSA P-256, kept in the data directory.
+// The cluster's certificates, all ECDSA P-256 and kept in the data directory: a CA made on first
+// start, a serving certificate for the addresses the server answers on, the server's client
+// certificate towards agents (kubeadm's apiserver-kubelet-client) and the agents' serving
+// certificates (pki/nodes/<node>.crt), which the server issues with the node's credentials.
 
 import 'reflect-metadata';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -16,6 +18,9 @@ export interface PKI {
   caCert: string;
   serverCert: string;
   serverKey: string;
+  /** The API server's client certificate towards agents (CN kube-apiserver-kubelet-client). */
+  kubeletClientCert: string;
+  kubeletClientKey: string;
 }
 
 async function exportKey(key: CryptoKey): Promise<string> {
@@ -51,13 +56,26 @@ async function makeCA(): Promise<{ cert: string; key: string }> {
   return { cert: cert.toString('pem') + '\n', key: await exportKey(keys.privateKey) };
 }
 
-async function makeServing(ca: { cert: string; key: string }, hosts: string[]): Promise<{ cert: string; key: string }> {
+/** What a certificate is for: the names it serves (SANs) or the identity it proves (CN, O). */
+export interface CertRequest {
+  commonName: string;
+  organizations?: string[];
+  /** DNS names or IPs for a serving certificate; none for a client certificate. */
+  hosts?: string[];
+  usage: 'server' | 'client';
+}
+
+/** A certificate for `req`, signed by `ca`, with a new key; PEM. */
+export async function issueCert(ca: { cert: string; key: string }, req: CertRequest): Promise<{ cert: string; key: string }> {
   const keys = (await webcrypto.subtle.generateKey(alg, true, ['sign', 'verify'])) as unknown as CryptoKeyPair;
   const caCert = new x509.X509Certificate(ca.cert);
-  const names = hosts.map((h) => (/^[\d.]+$|:/.test(h) ? { type: 'ip' as const, value: h } : { type: 'dns' as const, value: h }));
+  const names = (req.hosts ?? []).map((h) => (/^[\d.]+$|:/.test(h) ? { type: 'ip' as const, value: h } : { type: 'dns' as const, value: h }));
+  // RFC 4514 escaping of the few characters a name here may carry (system:node:<name> has none).
+  const rdn = (v: string) => v.replace(/([,+"\\<>;=])/g, '\\$1');
+  const subject = [`CN=${rdn(req.commonName)}`, ...(req.organizations ?? []).map((o) => `O=${rdn(o)}`)].join(', ');
   const cert = await x509.X509CertificateGenerator.create({
     serialNumber: serial(),
-    subject: 'CN=bulkhead-apiserver',
+    subject,
     issuer: caCert.subject,
     notBefore: new Date(Date.now() - 60_000),
     notAfter: new Date(Date.now() + 365 * 864e5),
@@ -67,11 +85,52 @@ async function makeServing(ca: { cert: string; key: string }, hosts: string[]): 
     extensions: [
       new x509.BasicConstraintsExtension(false, undefined, true),
       new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature | x509.KeyUsageFlags.keyEncipherment, true),
-      new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.serverAuth]),
-      new x509.SubjectAlternativeNameExtension(names),
+      new x509.ExtendedKeyUsageExtension([req.usage === 'server' ? x509.ExtendedKeyUsage.serverAuth : x509.ExtendedKeyUsage.clientAuth]),
+      ...(names.length ? [new x509.SubjectAlternativeNameExtension(names)] : []),
     ],
   });
   return { cert: cert.toString('pem') + '\n', key: await exportKey(keys.privateKey) };
+}
+
+function makeServing(ca: { cert: string; key: string }, hosts: string[]): Promise<{ cert: string; key: string }> {
+  return issueCert(ca, { commonName: 'bulkhead-apiserver', hosts, usage: 'server' });
+}
+
+/**
+ * A certificate kept as NAME.crt and NAME.key in `dir`, issued again when what it was issued for
+ * (kept as NAME.for) changed.
+ */
+async function ensureIssued(dir: string, name: string, ca: { cert: string; key: string }, req: CertRequest): Promise<{ cert: string; key: string }> {
+  const certPath = join(dir, `${name}.crt`);
+  const keyPath = join(dir, `${name}.key`);
+  const forPath = join(dir, `${name}.for`);
+  const what = JSON.stringify(req);
+  const same = existsSync(forPath) && readFileSync(forPath, 'utf8') === what;
+  if (!(existsSync(certPath) && existsSync(keyPath) && same)) {
+    const issued = await issueCert(ca, req);
+    writeFileSync(keyPath, issued.key, { mode: 0o600 });
+    writeFileSync(certPath, issued.cert, { mode: 0o644 });
+    writeFileSync(forPath, what);
+  }
+  return { cert: readFileSync(certPath, 'utf8'), key: readFileSync(keyPath, 'utf8') };
+}
+
+/** kubeadm's name for the API server's identity towards kubelets (apiserver-kubelet-client.crt). */
+export const kubeletClientUser = 'kube-apiserver-kubelet-client';
+
+function loadCA(dir: string): { cert: string; key: string } {
+  return { cert: readFileSync(join(dir, 'ca.crt'), 'utf8'), key: readFileSync(join(dir, 'ca.key'), 'utf8') };
+}
+
+/**
+ * A node's serving certificate (CN system:node:<name>, O system:nodes, the node's names and
+ * addresses as SANs), as the kubelet's serving-cert CSR asks for it; kept in pki/nodes/.
+ */
+export async function ensureNodeServingCert(pkiDir: string, nodeName: string, hosts: string[]): Promise<{ cert: string; key: string }> {
+  const dir = join(pkiDir, 'nodes');
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const uniq = [...new Set([nodeName, ...hosts].filter(Boolean))];
+  return ensureIssued(dir, nodeName, loadCA(pkiDir), { commonName: `system:node:${nodeName}`, organizations: ['system:nodes'], hosts: uniq, usage: 'server' });
 }
 
 /** Loads the PKI from `dir`, creating what is missing; the serving cert covers `extraHosts` too. */
@@ -98,5 +157,6 @@ export async function ensurePKI(dir: string, extraHosts: string[] = []): Promise
     writeFileSync(certPath, serving.cert, { mode: 0o644 });
     writeFileSync(hostsPath, hosts.join('\n'));
   }
-  return { caCert: ca.cert, serverCert: readFileSync(certPath, 'utf8'), serverKey: readFileSync(keyPath, 'utf8') };
+  const kubeletClient = await ensureIssued(dir, 'apiserver-kubelet-client', ca, { commonName: kubeletClientUser, usage: 'client' });
+  return { caCert: ca.cert, serverCert: readFileSync(certPath, 'utf8'), serverKey: readFileSync(keyPath, 'utf8'), kubeletClientCert: kubeletClient.cert, kubeletClientKey: kubeletClient.key };
 }

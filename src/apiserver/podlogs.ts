@@ -1,7 +1,7 @@
 // pods/log as kube-apiserver serves it: the options are validated (PodLogOptions), the pod's
-// node is looked up for the address and port of its agent (the kubelet's /containerLogs
-// endpoint), and the request is proxied there with the node's bearer token; the body is streamed
-// through until it ends or the client goes away.
+// node is looked up for the location of its agent (the kubelet's /containerLogs endpoint; see
+// nodeconnection.ts for the address, port and credentials), and the request is proxied there; the
+// body is streamed through until it ends or the client goes away.
 //
 // Failures are worded as upstream words them: a pod without a node has no location, which is an
 // empty 204; a missing Node is its NotFound; an error before any response (connection refused,
@@ -10,15 +10,15 @@
 // refused`); an error status from the agent is passed through when its body is a Status (the
 // agent's are, with the kubelet's words), otherwise converted as GenericHttpResponseChecker does.
 
-import { Agent, request, type ServerResponse } from 'node:http';
-import type { Socket } from 'node:net';
+import type { ServerResponse } from 'node:http';
 import { fieldError, type FieldError } from '../api/fielderrors.js';
 import { queryBool } from '../api/queryparams.js';
-import type { Node, Pod, Status } from '../api/types.js';
+import type { Pod, Status } from '../api/types.js';
+import { goRequestError, unknownError, type AgentConnector } from './nodeconnection.js';
 import { timestamp } from './objects.js';
 import { sendJSON } from './request.js';
 import { int64Param } from './queryparams.js';
-import { statusErrors, StatusError } from './status.js';
+import { statusErrors } from './status.js';
 
 export interface PodLogOptions {
   container?: string;
@@ -31,17 +31,8 @@ export interface PodLogOptions {
   limitBytes?: number;
 }
 
-/** kube-apiserver's --kubelet-port default, used when a Node reports no kubelet endpoint port. */
-export const defaultKubeletPort = 10250;
-
-/** kube-apiserver's default --kubelet-preferred-address-types, with InternalIP first. */
-export const preferredAddressTypes = ['InternalIP', 'Hostname', 'InternalDNS', 'ExternalDNS', 'ExternalIP'];
-
 /** GenericHttpResponseChecker's maxReadLength. */
 const maxErrorBody = 50_000;
-
-/** The connect timeout of Go's default dialer. */
-const dialTimeoutMs = 30_000;
 
 function boolParam(q: URLSearchParams, name: string): boolean {
   return queryBool(q.get(name));
@@ -94,31 +85,8 @@ export function logContainer(pod: Pod, requested: string | undefined): string {
   return requested;
 }
 
-/** An error that is not a Status: kube-apiserver answers 500 with no reason and the error's text. */
-export function unknownError(message: string): StatusError {
-  return new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, code: 500 });
-}
-
-/** nodeutil.GetPreferredNodeAddress over `preferredAddressTypes`. */
-export function nodeAddress(node: Node): string {
-  const addresses = node.status?.addresses ?? [];
-  for (const type of preferredAddressTypes) {
-    const a = addresses.find((x) => x.type === type);
-    if (a) return a.address;
-    // Kubelets before 1.5 registered no Hostname address; the label stands in.
-    if (type === 'Hostname' && node.metadata.labels?.['kubernetes.io/hostname']) return node.metadata.labels['kubernetes.io/hostname'];
-  }
-  throw unknownError(`no preferred addresses found; known addresses: [${addresses.map((a) => `{${a.type} ${a.address}}`).join(' ')}]`);
-}
-
-/** net.JoinHostPort. */
-function joinHostPort(host: string, port: number): string {
-  return host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
-}
-
 /** LogLocation: the agent's /containerLogs URL, query keys sorted as url.Values.Encode sorts them. */
-export function containerLogsURL(node: Node, pod: Pod, container: string, opts: PodLogOptions): URL {
-  const port = node.status?.daemonEndpoints?.kubeletEndpoint?.Port;
+export function containerLogsURL(base: URL, pod: Pod, container: string, opts: PodLogOptions): URL {
   const params: [string, string][] = [];
   if (opts.follow) params.push(['follow', 'true']);
   if (opts.previous) params.push(['previous', 'true']);
@@ -128,41 +96,10 @@ export function containerLogsURL(node: Node, pod: Pod, container: string, opts: 
   if (opts.tailLines !== undefined) params.push(['tailLines', String(opts.tailLines)]);
   if (opts.limitBytes !== undefined) params.push(['limitBytes', String(opts.limitBytes)]);
   params.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  const url = new URL(`http://${joinHostPort(nodeAddress(node), port && port > 0 ? port : defaultKubeletPort)}`);
+  const url = new URL(base);
   url.pathname = `/containerLogs/${pod.metadata.namespace}/${pod.metadata.name}/${container}`;
   url.search = new URLSearchParams(params).toString();
   return url;
-}
-
-/** How Go's http.Client words a failure to get a response, for the errors Node reports. */
-export function goRequestError(url: URL, e: NodeJS.ErrnoException): string {
-  const hostport = url.host;
-  const dial = (what: string) => `dial tcp ${hostport}: ${what}`;
-  let inner: string;
-  switch (e.code) {
-    case 'ECONNREFUSED':
-      inner = dial('connect: connection refused');
-      break;
-    case 'EHOSTUNREACH':
-      inner = dial('connect: no route to host');
-      break;
-    case 'ENETUNREACH':
-      inner = dial('connect: network is unreachable');
-      break;
-    case 'ETIMEDOUT':
-      inner = dial('i/o timeout');
-      break;
-    case 'ENOTFOUND':
-    case 'EAI_AGAIN':
-      inner = `dial tcp: lookup ${url.hostname}: no such host`;
-      break;
-    case 'ECONNRESET':
-      inner = e.message === 'socket hang up' ? 'EOF' : 'read: connection reset by peer';
-      break;
-    default:
-      inner = e.message;
-  }
-  return `Get ${JSON.stringify(url.toString())}: ${inner}`;
 }
 
 function isStatus(v: unknown): v is Status {
@@ -198,13 +135,11 @@ export function upstreamError(code: number, body: string, contentType: string | 
   return { code, body: s };
 }
 
-const agentConnections = new Agent({ keepAlive: true });
-
 /**
  * GETs `url` from the node's agent and streams the answer into `res`. Resolves when the
  * response is complete; an error before the agent answered is thrown as a StatusError.
  */
-export function proxyLogs(url: URL, token: string, podName: string, res: ServerResponse): Promise<void> {
+export function proxyLogs(agent: AgentConnector, url: URL, podName: string, res: ServerResponse): Promise<void> {
   return new Promise<void>((resolve, reject) => {
     let settled = false;
     const done = (e?: unknown) => {
@@ -213,17 +148,11 @@ export function proxyLogs(url: URL, token: string, podName: string, res: ServerR
       if (e) reject(e);
       else resolve();
     };
-    const upstream = request(url, { method: 'GET', agent: agentConnections, headers: { Authorization: `Bearer ${token}`, Accept: '*/*' } });
+    const upstream = agent.request(url, { method: 'GET' });
     // The client went away: stop reading from the agent (a followed log would never end).
     res.once('close', () => {
       if (!res.writableFinished) upstream.destroy();
       done();
-    });
-    upstream.on('socket', (s: Socket) => {
-      if (!s.connecting) return;
-      const t = setTimeout(() => upstream.destroy(Object.assign(new Error('i/o timeout'), { code: 'ETIMEDOUT' })), dialTimeoutMs);
-      s.once('connect', () => clearTimeout(t));
-      s.once('close', () => clearTimeout(t));
     });
     upstream.on('error', (e: NodeJS.ErrnoException) => {
       if (res.headersSent) {

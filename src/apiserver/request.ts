@@ -16,6 +16,8 @@ export interface ResourcePath {
   resource: string;
   name?: string;
   subresource?: string;
+  /** The path below a cluster-scoped proxy subresource (nodes/NAME/proxy/PATH): `/PATH`. */
+  proxyPath?: string;
 }
 
 /**
@@ -43,7 +45,13 @@ export function parseResourcePath(pathname: string): ResourcePath | undefined {
     return { group, version, namespace, resource: resource!, name, subresource };
   }
   const [resource, name, subresource, ...extra] = rest;
-  if (extra.length || !resource) return undefined;
+  if (!resource) return undefined;
+  if (subresource === 'proxy' && name !== undefined) {
+    // Everything after proxy/ is the upstream path, its trailing slash kept (JoinPreservingTrailingSlash).
+    const tail = extra.length ? `/${extra.join('/')}${pathname.endsWith('/') ? '/' : ''}` : pathname.endsWith('/') ? '/' : '';
+    return { group, version, resource, name, subresource, proxyPath: tail };
+  }
+  if (extra.length) return undefined;
   return { group, version, resource, name, subresource };
 }
 

@@ -71,7 +71,7 @@ export const resources: ResourceDef[] = [
   {
     group: '', version: 'v1', resource: 'nodes', kind: 'Node', listKind: 'NodeList', singular: 'node', shortNames: ['no'], categories: [],
     namespaced: false, verbs: allVerbs,
-    subresources: [{ name: 'status', kind: 'Node', verbs: ['get', 'patch', 'update'] }],
+    subresources: [{ name: 'proxy', kind: 'NodeProxyOptions', verbs: ['create', 'delete', 'get', 'patch', 'update'] }, { name: 'status', kind: 'Node', verbs: ['get', 'patch', 'update'] }],
     fields: (o: any) => ({ ...metaFields(o), 'spec.unschedulable': String(!!o.spec?.unschedulable) }),
   },
   {
@@ -166,6 +166,14 @@ export const resources: ResourceDef[] = [
   },
   {
     group: 'authentication.k8s.io', version: 'v1', resource: 'selfsubjectreviews', kind: 'SelfSubjectReview', listKind: 'SelfSubjectReviewList', singular: 'selfsubjectreview', shortNames: [], categories: [],
+    namespaced: false, verbs: ['create'], subresources: [], fields: metaFields,
+  },
+  {
+    group: 'authorization.k8s.io', version: 'v1', resource: 'subjectaccessreviews', kind: 'SubjectAccessReview', listKind: 'SubjectAccessReviewList', singular: 'subjectaccessreview', shortNames: [], categories: [],
+    namespaced: false, verbs: ['create'], subresources: [], fields: metaFields,
+  },
+  {
+    group: 'authentication.k8s.io', version: 'v1', resource: 'tokenreviews', kind: 'TokenReview', listKind: 'TokenReviewList', singular: 'tokenreview', shortNames: [], categories: [],
     namespaced: false, verbs: ['create'], subresources: [], fields: metaFields,
   },
 ];

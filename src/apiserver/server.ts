@@ -14,7 +14,7 @@ import { openStore } from '../storage/index.js';
 import type { Store } from '../storage/store.js';
 import { adminUser, bearerAuthenticator, mastersGroup, NodeAwareAuthorizer, nodesGroup, nodeUserPrefix, TokenFile } from './auth.js';
 import { createHandler, type HandlerOptions } from './handler.js';
-import { ensurePKI } from './pki.js';
+import { ensureNodeServingCert, ensurePKI } from './pki.js';
 import { refuseLostDatabase } from './datadir.js';
 import { Api, type RequestInfo } from './rest.js';
 import { openAPIDocs } from './openapidocs.js';
@@ -27,6 +27,8 @@ import { ObjectCache, stripManagedFields } from './cache.js';
 import { decodeRequestObject } from './decode.js';
 import { patchResource, trackUpdate } from './patching.js';
 import { podSubresources } from './subresources.js';
+import { agentConnector, type AgentConnector } from './nodeconnection.js';
+import { nodeProxyHandler } from './nodeproxy.js';
 import { streamingSubresources } from './streaming/proxy.js';
 import { serveUpgrades } from './streaming/upgrade.js';
 import { appsSubresources } from './scale.js';
@@ -64,8 +66,12 @@ export interface RunningApiServer {
   adminToken: string;
   kubeconfigPath: string;
   tokens: TokenFile;
+  /** How the server reaches nodes' agents (for handlers added by `extend`). */
+  agents: AgentConnector;
   /** The token of a node identity, created on first use. */
   nodeToken(node: string): string;
+  /** A node's serving certificate for its agent endpoint, signed by the cluster CA, for `hosts`. */
+  nodeServingCert(node: string, hosts: string[]): Promise<{ cert: string; key: string }>;
   close(): Promise<void>;
 }
 
@@ -125,6 +131,9 @@ export async function startApiServer(opts: ApiServerOptions): Promise<RunningApi
   const tokens = new TokenFile(join(dataDir, 'tokens.json'));
   const adminToken = tokens.ensure(adminUser, [mastersGroup]);
   const metrics = new ApiMetrics();
+  // Agents are reached over HTTPS: their certificates chain to the cluster CA, and they take the
+  // server for kube-apiserver-kubelet-client by its client certificate (see src/agent/endpoint.ts).
+  const agents = agentConnector({ ca: pki.caCert, cert: pki.kubeletClientCert, key: pki.kubeletClientKey });
   // The node authorizer's graph: the pods bound to each node (what they refer to is read from
   // them on each request), as kube-apiserver's graph populator keeps it from a pod informer.
   const boundPods = new ObjectCache<Pod>(store, api.def('pods'), { keep: (p) => !!p.spec?.nodeName, transform: stripManagedFields });
@@ -137,13 +146,17 @@ export async function startApiServer(opts: ApiServerOptions): Promise<RunningApi
     api,
     authenticate: bearerAuthenticator(tokens),
     authorizer,
-    createOnly: accessReviewHandlers(authorizer),
+    createOnly: accessReviewHandlers(authorizer, {
+      authenticateToken: (token) => {
+        const e = tokens.lookup(token);
+        return e && { name: e.user, groups: [...e.groups, 'system:authenticated'] };
+      },
+    }),
     serverAddress: `${host}:${opts.port ?? 6443}`,
     metrics: () => metrics.render(),
     decode: decodeRequestObject,
     patch: patchResource,
-    // The agent authenticates the API server by its own node token (see src/agent/endpoint.ts).
-    subresources: { ...podSubresources({ nodeToken: (node) => tokens.ensure(`${nodeUserPrefix}${node}`, [nodesGroup]) }), ...appsSubresources, ...streamingSubresources({ nodeToken: (node) => tokens.ensure(`${nodeUserPrefix}${node}`, [nodesGroup]) }) },
+    subresources: { ...podSubresources({ agents }), ...appsSubresources, proxy: nodeProxyHandler(agents), ...streamingSubresources({ agents }) },
     // Built on the first OpenAPI request, once per process (~0.1–0.2 s): not on every start's path.
     openapi: openAPIDocs,
     onRequest: (verb, resource, code, seconds) => metrics.observe(verb, resource, code, seconds),
@@ -193,7 +206,9 @@ export async function startApiServer(opts: ApiServerOptions): Promise<RunningApi
     adminToken,
     kubeconfigPath,
     tokens,
+    agents,
     nodeToken: (node) => tokens.ensure(`${nodeUserPrefix}${node}`, [nodesGroup]),
+    nodeServingCert: (node, hosts) => ensureNodeServingCert(join(dataDir, 'pki'), node, hosts),
     async close() {
       clearInterval(compactor);
       for (const c of api.caches.values()) c.stop();

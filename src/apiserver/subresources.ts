@@ -7,6 +7,7 @@ import { cannotBeHandled, decodeObject, type GroupVersionKind } from '../api/sch
 import type { Node, Pod } from '../api/types.js';
 import { bindPod } from './binding.js';
 import { containerLogsURL, logContainer, parsePodLogOptions, proxyLogs } from './podlogs.js';
+import type { AgentConnector } from './nodeconnection.js';
 import type { Api, RequestInfo } from './rest.js';
 import { decodeBody, isObject, mediaType, readBody, sendJSON } from './request.js';
 import type { ResourcePath } from './request.js';
@@ -65,8 +66,8 @@ const eviction: SubresourceHandler = async (api, def, path, req, res, info) => {
 };
 
 export interface PodSubresourceOptions {
-  /** The bearer token the agent of a node accepts: the node's own. */
-  nodeToken(node: string): string;
+  /** How the server reaches a node's agent (src/apiserver/nodeconnection.ts). */
+  agents: AgentConnector;
 }
 
 export function logHandler(opts: PodSubresourceOptions): SubresourceHandler {
@@ -83,7 +84,7 @@ export function logHandler(opts: PodSubresourceOptions): SubresourceHandler {
       return;
     }
     const node = await api.get<Node>(api.def('nodes'), undefined, pod.spec.nodeName);
-    await proxyLogs(containerLogsURL(node, pod, container, logOpts), opts.nodeToken(pod.spec.nodeName), name, res);
+    await proxyLogs(opts.agents, containerLogsURL(opts.agents.location(node), pod, container, logOpts), name, res);
   };
 }
 

@@ -116,6 +116,8 @@ export async function runAgent(s: AgentSettings): Promise<{ stop(): Promise<void
 
 interface AgentCommandFlags extends AgentFlags {
   kubeconfig?: string;
+  tlsCertFile?: string;
+  tlsPrivateKeyFile?: string;
   dataDir: string;
   featureGates?: string;
 }
@@ -126,9 +128,11 @@ export function agentCommand(): Command {
     .option('--kubeconfig <file>', 'kubeconfig with the node identity (bulkhead server writes <data-dir>/node.kubeconfig)')
     .option('--data-dir <dir>', 'where images, container state and logs live', '.bulkhead')
     .option('--feature-gates <gates>', 'feature gates, e.g. ContainerUlimits=false')
+    .option('--tls-cert-file <file>', 'serving certificate of the agent endpoint, signed by the cluster CA (bulkhead server writes <data-dir>/node.crt)')
+    .option('--tls-private-key-file <file>', 'its key (bulkhead server writes <data-dir>/node.key)')
     .addHelpText('after', `
 Examples:
-  bulkhead agent --kubeconfig .bulkhead/node.kubeconfig
+  bulkhead agent --kubeconfig .bulkhead/node.kubeconfig --tls-cert-file .bulkhead/node.crt --tls-private-key-file .bulkhead/node.key
   bulkhead agent --kubeconfig node.kubeconfig --node-memory 2Gi --node-cpu 1 --oom-group-emulation`)
     .action(async (f: AgentCommandFlags) => {
       if (!f.kubeconfig) throw new UsageError('--kubeconfig is required: the agent is a client of an API server (bulkhead server writes <data-dir>/node.kubeconfig)');
@@ -140,7 +144,18 @@ Examples:
         if (e instanceof KubeconfigError) throw new UsageError(e.message);
         throw e;
       }
-      const settings = { ...agentSettingsFromFlags(f, featureGatesFlag(f.featureGates), f.dataDir), ...conn };
+      const flagSettings = agentSettingsFromFlags(f, featureGatesFlag(f.featureGates), f.dataDir);
+      if (!f.tlsCertFile || !f.tlsPrivateKeyFile) {
+        throw new UsageError('--tls-cert-file and --tls-private-key-file are required: the agent endpoint serves HTTPS with a certificate the cluster CA signs (bulkhead server writes <data-dir>/node.crt and node.key)');
+      }
+      const { readFileSync } = await import('node:fs');
+      let tls;
+      try {
+        tls = { cert: readFileSync(f.tlsCertFile, 'utf8'), key: readFileSync(f.tlsPrivateKeyFile, 'utf8') };
+      } catch (e) {
+        throw new UsageError(`cannot read the agent's serving certificate: ${(e as Error).message}`);
+      }
+      const settings = { ...flagSettings, ...conn, tls };
       const running = await runAgent(settings);
       process.stdout.write(`Bulkhead agent is running as node ${running.nodeName} (endpoint port ${running.endpointPort}).\nStop with Ctrl-C; containers keep running and are adopted at the next start.\n`);
       const stop = () => {

@@ -52,6 +52,12 @@ export async function runServer(f: ServerFlags, banner: (s: RunningServer) => st
   const { join } = await import('node:path');
   const nodeName = defaultNodeName();
   writeFileSync(join(f.dataDir, 'node.kubeconfig'), kubeconfig(running.url, running.caCert, `system:node:${nodeName}`, running.nodeToken(nodeName)), { mode: 0o600 });
+  // And its agent endpoint's serving certificate, issued by the cluster CA for the names and
+  // addresses the agent registers (its hostname and default InternalIP) and loopback.
+  const { defaultNodeIP } = await import('../agent/setup.js');
+  const serving = await running.nodeServingCert(nodeName, [defaultNodeIP(), '127.0.0.1']);
+  writeFileSync(join(f.dataDir, 'node.crt'), serving.cert, { mode: 0o644 });
+  writeFileSync(join(f.dataDir, 'node.key'), serving.key, { mode: 0o600 });
   let agent: { stop(): Promise<void> } | undefined;
   if (withAgent) {
     try {
@@ -122,7 +128,11 @@ Examples:
       await runServer(f, kubectlHint, async (s) => {
         const nodeName = settings.nodeName ?? (await import('../agent/setup.js')).defaultNodeName();
         process.stderr.write(`bulkhead: starting the node agent for ${nodeName}…\n`);
-        return runAgent({ ...settings, nodeName, server: s.url, ca: s.caCert, token: s.nodeToken(nodeName) });
+        // The server issues the agent's serving certificate for the address the Node reports.
+        const { defaultNodeIP } = await import('../agent/setup.js');
+        const hosts = [settings.nodeIP ?? defaultNodeIP(), ...(settings.endpoint.host ? [settings.endpoint.host] : [])];
+        const tls = await s.nodeServingCert(nodeName, hosts);
+        return runAgent({ ...settings, nodeName, server: s.url, ca: s.caCert, token: s.nodeToken(nodeName), tls });
       });
     });
 }

@@ -45,3 +45,6 @@ export const controllerRevisionsRef = apps('controllerrevisions', 'ControllerRev
 export const persistentVolumeClaimsRef = core('persistentvolumeclaims', 'PersistentVolumeClaim');
 export const jobsRef: ResourceRef = { group: 'batch', version: 'v1', resource: 'jobs', kind: 'Job', namespaced: true };
 export const cronJobsRef: ResourceRef = { group: 'batch', version: 'v1', resource: 'cronjobs', kind: 'CronJob', namespaced: true };
+/** What a delegating server asks the API server (the agent's endpoint, as the kubelet's webhook authn/authz). */
+export const tokenReviewsRef: ResourceRef = { group: 'authentication.k8s.io', version: 'v1', resource: 'tokenreviews', kind: 'TokenReview', namespaced: false };
+export const subjectAccessReviewsRef: ResourceRef = { group: 'authorization.k8s.io', version: 'v1', resource: 'subjectaccessreviews', kind: 'SubjectAccessReview', namespaced: false };

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, it } from 'node:test';
+import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
 import { Agent, type PodRuntime } from '../../src/agent/agent.js';
 import { agentConnection, type AgentConnection } from '../../src/agent/connect.js';
 import { AgentMetrics } from '../../src/agent/metrics.js';
@@ -19,6 +19,7 @@ import { ApiError } from '../../src/client/errors.js';
 import type { DeleteOptions, ListOptions, ObjectList, PatchType, ResourceRef, WriteOptions } from '../../src/client/interface.js';
 import type { NodeConfig } from '../../src/plan/node.js';
 import { FakeClient } from '../client/fakeclient.js';
+import { fixedAuthenticator, testCerts, type TestCerts } from './endpointcerts.js';
 
 /** FakeClient with one store per kind (the agent reads and writes pods, nodes, leases and events), merge patches and deletes recorded. */
 class KindedClient extends FakeClient {
@@ -122,11 +123,16 @@ describe('agent on the shared client', () => {
   let conn: AgentConnection;
   let agent: Agent;
   const logs: string[] = [];
+  let certs: TestCerts;
+  before(async () => {
+    certs = await testCerts('n1');
+  });
+  after(() => certs.cleanup());
 
   const start = async () => {
     conn = agentConnection(c, 'n1', (m) => logs.push(m));
     agent = new Agent({
-      client: c, pods: conn.pods, events: conn.events, token: 't', facts,
+      client: c, pods: conn.pods, events: conn.events, endpointSecurity: { tls: { ...certs.serving, clientCA: certs.ca }, auth: fixedAuthenticator({}, () => false) }, facts,
       node: { memoryBytes: facts.memoryBytes, milliCPU: facts.milliCPU, cgroupVersion: 1, cgroupDriver: 'cgroupfs', oomGroupEmulation: true } as NodeConfig,
       gates: defaultFeatureGates, runtime: rt, metrics: new AgentMetrics(), endpoint: { host: '127.0.0.1', port: 0 }, oomWatcher: false, log: (m) => logs.push(m),
     });

@@ -124,12 +124,12 @@ describe('access reviews', () => {
 
   it('discovery (legacy and aggregated) and OpenAPI v3 list the reviews as create-only', async () => {
     const legacy = (await c.jane.request('GET', '/apis/authorization.k8s.io/v1')).json();
-    assert.deepEqual(legacy.resources.map((r: { name: string; verbs: string[] }) => [r.name, r.verbs]), [['selfsubjectaccessreviews', ['create']], ['selfsubjectrulesreviews', ['create']]]);
+    assert.deepEqual(legacy.resources.map((r: { name: string; verbs: string[] }) => [r.name, r.verbs]), [['selfsubjectaccessreviews', ['create']], ['selfsubjectrulesreviews', ['create']], ['subjectaccessreviews', ['create']]]);
     const groups = (await c.jane.request('GET', '/apis')).json().groups.map((g: { name: string }) => g.name);
     assert.ok(groups.includes('authorization.k8s.io') && groups.includes('authentication.k8s.io'), groups.join());
     const agg = (await c.jane.request('GET', '/apis', undefined, { Accept: 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList' })).json();
     const authn = agg.items.find((i: { metadata: { name: string } }) => i.metadata.name === 'authentication.k8s.io');
-    assert.deepEqual(authn.versions[0].resources.map((r: { resource: string; verbs: string[] }) => [r.resource, r.verbs]), [['selfsubjectreviews', ['create']]]);
+    assert.deepEqual(authn.versions[0].resources.map((r: { resource: string; verbs: string[] }) => [r.resource, r.verbs]), [['selfsubjectreviews', ['create']], ['tokenreviews', ['create']]]);
     const index = (await c.jane.request('GET', '/openapi/v3')).json();
     for (const gv of ['apis/authorization.k8s.io/v1', 'apis/authentication.k8s.io/v1']) {
       const url = index.paths[gv]?.serverRelativeURL;
@@ -139,4 +139,50 @@ describe('access reviews', () => {
       assert.ok(paths.length > 0 && paths.every(([, ops]) => !ops.get && !ops.put && !ops.patch && !ops.delete && ops.post), JSON.stringify(paths.map(([p]) => p)));
     }
   });
+
+  // What a delegating server (the agent's endpoint) asks: who a token is, and may a user do it.
+  const sarPath = '/apis/authorization.k8s.io/v1/subjectaccessreviews';
+  const trPath = '/apis/authentication.k8s.io/v1/tokenreviews';
+  const sar = (spec: Record<string, unknown>) => ({ apiVersion: 'authorization.k8s.io/v1', kind: 'SubjectAccessReview', spec });
+  const nodeProxy = (verb = 'get', subresource = 'proxy') => ({ resourceAttributes: { verb, resource: 'nodes', subresource, name: 'n1', version: 'v1' } });
+  const sarRows: { name: string; who: Who; spec: Record<string, unknown>; code: number; status?: Record<string, unknown>; message?: string }[] = [
+    { name: 'the API server\'s kubelet client identity may use every part of the agent (system:kubelet-api-admin)', who: 'n1', spec: { user: 'kube-apiserver-kubelet-client', groups: ['system:authenticated'], ...nodeProxy('create') }, code: 201, status: { allowed: true, reason: 'RBAC: allowed by ClusterRoleBinding "system:kube-apiserver-kubelet-client" of ClusterRole "system:kubelet-api-admin" to User "kube-apiserver-kubelet-client"' } },
+    { name: 'and nodes/metrics', who: 'n1', spec: { user: 'kube-apiserver-kubelet-client', groups: [], ...nodeProxy('get', 'metrics') }, code: 201, status: { allowed: true, reason: 'RBAC: allowed by ClusterRoleBinding "system:kube-apiserver-kubelet-client" of ClusterRole "system:kubelet-api-admin" to User "kube-apiserver-kubelet-client"' } },
+    { name: 'the admin group may', who: 'n1', spec: { user: 'bulkhead-admin', groups: ['system:masters'], ...nodeProxy() }, code: 201, status: { allowed: true } },
+    { name: 'a user without a binding may not', who: 'n1', spec: { user: 'jane', groups: ['system:authenticated'], ...nodeProxy() }, code: 201, status: { allowed: false } },
+    { name: 'a pod\'s service account may not', who: 'n1', spec: { user: 'system:serviceaccount:default:default', groups: ['system:serviceaccounts', 'system:serviceaccounts:default', 'system:authenticated'], ...nodeProxy() }, code: 201, status: { allowed: false } },
+    { name: 'a node may not proxy to itself', who: 'admin', spec: { user: 'system:node:n1', groups: ['system:nodes', 'system:authenticated'], ...nodeProxy() }, code: 201, status: { allowed: false } },
+    { name: 'a review needs a user or a group', who: 'admin', spec: nodeProxy(), code: 422, message: '.authorization.k8s.io "" is invalid: spec.user: Invalid value: "": at least one of user or group must be specified' },
+    { name: 'a node may ask (NodeRules)', who: 'n1', spec: { user: 'jane', ...nodeProxy() }, code: 201, status: { allowed: false } },
+    { name: 'a user without the right may not ask', who: 'jane', spec: { user: 'jane', ...nodeProxy() }, code: 403, message: 'subjectaccessreviews.authorization.k8s.io is forbidden: User "jane" cannot create resource "subjectaccessreviews" in API group "authorization.k8s.io" at the cluster scope' },
+  ];
+  for (const r of sarRows) {
+    it(`SubjectAccessReview: ${r.name}`, async () => {
+      const got = await c[r.who].request('POST', sarPath, sar(r.spec));
+      assert.equal(got.status, r.code, got.text);
+      const body = got.json();
+      if (r.status) {
+        assert.deepEqual(body.status, r.status);
+        assert.deepEqual([body.kind, body.apiVersion], ['SubjectAccessReview', 'authorization.k8s.io/v1']);
+      }
+      if (r.message) assert.equal(body.message, r.message);
+    });
+  }
+
+  const trRows: { name: string; who: Who; token: () => string; audiences?: string[]; code: number; status?: Record<string, unknown>; message?: string }[] = [
+    { name: 'a known token is its user, with the API server\'s audiences', who: 'n1', token: () => s.tokens.ensure('jane', []), code: 201, status: { authenticated: true, user: { username: 'jane', groups: ['system:authenticated'] }, audiences: ['https://kubernetes.default.svc.cluster.local'] } },
+    { name: 'the audiences asked for are the audiences answered (tokens are audience-agnostic)', who: 'n1', token: () => s.adminToken, audiences: ['a', 'b'], code: 201, status: { authenticated: true, user: { username: 'bulkhead-admin', groups: ['system:masters', 'system:authenticated'] }, audiences: ['a', 'b'] } },
+    { name: 'an unknown token is not authenticated', who: 'n1', token: () => 'nope', code: 201, status: { user: {} } },
+    { name: 'no token is a 400', who: 'n1', token: () => '', code: 400, message: 'token is required for TokenReview in authentication' },
+    { name: 'a user without the right may not ask', who: 'jane', token: () => 'nope', code: 403, message: 'tokenreviews.authentication.k8s.io is forbidden: User "jane" cannot create resource "tokenreviews" in API group "authentication.k8s.io" at the cluster scope' },
+  ];
+  for (const r of trRows) {
+    it(`TokenReview: ${r.name}`, async () => {
+      const got = await c[r.who].request('POST', trPath, { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', spec: { token: r.token(), ...(r.audiences ? { audiences: r.audiences } : {}) } });
+      assert.equal(got.status, r.code, got.text);
+      const body = got.json();
+      if (r.status) assert.deepEqual(body.status, r.status);
+      if (r.message) assert.equal(body.message, r.message);
+    });
+  }
 });

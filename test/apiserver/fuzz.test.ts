@@ -29,8 +29,8 @@ interface Answer {
 
 /**
  * The 5xx answers upstream gives that are no client's mistake: a resourceVersion from the future
- * is 504 Timeout; a pod's log when its node cannot be reached (the fuzz node has no address) is
- * the 500 that ErrorToAPIStatus makes of the dial error, without a reason.
+ * is 504 Timeout; a pod's log or a node's proxy when the node cannot be reached (the fuzz node
+ * has no address) is the 500 that ErrorToAPIStatus makes of the dial error, without a reason.
  */
 function allowed5xx(q: FuzzRequest, a: Answer): boolean {
   let st: { reason?: string; message?: string };
@@ -41,7 +41,10 @@ function allowed5xx(q: FuzzRequest, a: Answer): boolean {
   }
   if (a.status === 504) return st.reason === 'Timeout' && /Too large resource version/.test(st.message ?? '');
   const logPath = /^\/api\/v1\/namespaces\/[^/]+\/pods\/[^/]+\/log(\?|$)/.test(q.path);
-  return a.status === 500 && logPath && st.reason === undefined && /^no preferred addresses found|dial tcp/.test(st.message ?? '');
+  // nodes/proxy: the same missing address, or the 503 of an agent that cannot be reached.
+  const proxyPath = /^\/api\/v1\/nodes\/[^/]+\/proxy(\/|\?|$)/.test(q.path);
+  if (a.status === 503) return proxyPath && st.reason === 'ServiceUnavailable' && /^error trying to reach service: /.test(st.message ?? '');
+  return a.status === 500 && (logPath || proxyPath) && st.reason === undefined && /^no preferred addresses found|dial tcp/.test(st.message ?? '');
 }
 
 function send(s: ChildServer, agent: Agent, tokens: Record<string, string | undefined>, q: FuzzRequest): Promise<Answer> {

@@ -7,15 +7,18 @@
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { request } from 'node:https';
+import { createServer as createHttpsServer, request } from 'node:https';
+import type { TLSSocket } from 'node:tls';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Node, Pod } from '../../src/api/types.js';
-import { containerLogsURL, goRequestError, logContainer, nodeAddress, parsePodLogOptions, upstreamError } from '../../src/apiserver/podlogs.js';
+import { containerLogsURL, logContainer, parsePodLogOptions, upstreamError } from '../../src/apiserver/podlogs.js';
+import { agentLocation, goRequestError, nodeAddress } from '../../src/apiserver/nodeconnection.js';
 import { startServer, type RunningServer } from '../../src/server/start.js';
 import { StatusError } from '../../src/apiserver/status.js';
+import { ensurePKI } from '../../src/apiserver/pki.js';
 import { Client } from './client.js';
 
 const pod = (containers: string[], extra: Partial<Pod['spec']> = {}): Pod => ({
@@ -105,7 +108,7 @@ describe('the agent endpoint of a node (NodeConnectionInfoGetter, LogLocation)',
     { name: 'options in url.Values order (sorted keys)', node: node([{ type: 'InternalIP', address: '10.0.0.5' }], 1), query: 'timestamps=true&tailLines=3&follow=true&previous=true&limitBytes=9&sinceSeconds=7', want: 'http://10.0.0.5:1/containerLogs/ns/p/app?follow=true&limitBytes=9&previous=true&sinceSeconds=7&tailLines=3&timestamps=true' },
   ];
   for (const r of urlRows) {
-    it(r.name, () => assert.equal(containerLogsURL(r.node, pod(['app']), 'app', parsePodLogOptions(new URLSearchParams(r.query), 'p')).toString(), r.want));
+    it(r.name, () => assert.equal(containerLogsURL(agentLocation(r.node, 'http'), pod(['app']), 'app', parsePodLogOptions(new URLSearchParams(r.query), 'p')).toString(), r.want));
   }
 });
 
@@ -148,16 +151,33 @@ describe('errors of the agent call as kube-apiserver reports them', () => {
 interface FakeKubelet {
   server: Server;
   port: number;
-  requests: { url: string; auth?: string }[];
+  requests: { url: string; auth?: string; client?: string }[];
   /** Requests of a followed log that were closed by the other side. */
   closed: number;
 }
 
-async function fakeKubelet(): Promise<FakeKubelet> {
+async function fakeKubelet(tls: { cert: string; key: string; ca: string }): Promise<FakeKubelet> {
   const k: FakeKubelet = { server: undefined as unknown as Server, port: 0, requests: [], closed: 0 };
-  k.server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    k.requests.push({ url: req.url ?? '', auth: req.headers.authorization });
+  k.server = createHttpsServer({ cert: tls.cert, key: tls.key, ca: tls.ca, requestCert: true, rejectUnauthorized: false }, (req: IncomingMessage, res: ServerResponse) => {
+    const socket = req.socket as TLSSocket;
+    const client = socket.authorized ? String(socket.getPeerCertificate().subject.CN) : undefined;
+    k.requests.push({ url: req.url ?? '', auth: req.headers.authorization, client });
     const url = new URL(req.url ?? '/', 'http://kubelet');
+    if (url.pathname === '/refuse') {
+      res.writeHead(403, { 'Content-Type': 'text/plain; charset=utf-8' });
+      res.end('Forbidden (user=x, verb=get, resource=nodes, subresource(s)=[proxy])');
+      return;
+    }
+    if (!url.pathname.startsWith('/containerLogs/')) {
+      // Anything else: what arrived, as JSON.
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        res.writeHead(200, { 'Content-Type': 'application/json', 'X-Agent': 'yes' });
+        res.end(JSON.stringify({ method: req.method, url: req.url, body: Buffer.concat(chunks).toString(), auth: req.headers.authorization ?? null, client: client ?? null, contentType: req.headers['content-type'] ?? null }));
+      });
+      return;
+    }
     const [, , ns, name, container] = url.pathname.split('/');
     if (url.searchParams.get('previous') === 'true') {
       res.writeHead(400, { 'Content-Type': 'application/json' });
@@ -208,7 +228,7 @@ describe('pods/log through the node', () => {
     dir = mkdtempSync(join(tmpdir(), 'bulkhead-logs-'));
     s = await startServer({ dataDir: join(dir, 'data'), store: 'memory:', port: 0, scheduler: false });
     admin = new Client(s.url, s.caCert, s.adminToken);
-    kubelet = await fakeKubelet();
+    kubelet = await fakeKubelet({ ...(await s.nodeServingCert('n1', ['127.0.0.1'])), ca: s.caCert });
     // A port nothing listens on: bound, then closed.
     const tmp = createServer();
     await new Promise<void>((r) => tmp.listen(0, '127.0.0.1', () => r()));
@@ -230,14 +250,14 @@ describe('pods/log through the node', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it("proxies to the agent's /containerLogs with the node's token and returns its text", async () => {
+  it("proxies to the agent's /containerLogs as kube-apiserver-kubelet-client and returns its text", async () => {
     const before = kubelet.requests.length;
     const r = await admin.request('GET', '/api/v1/namespaces/default/pods/p1/log?tailLines=5&timestamps=true');
     assert.equal(r.status, 200, r.text);
     assert.match(String(r.headers['content-type']), /^text\/plain/);
     assert.equal(r.text, 'hello from default/p1/app\nsecond line\n');
     const seen = kubelet.requests.slice(before);
-    assert.deepEqual(seen, [{ url: '/containerLogs/default/p1/app?tailLines=5&timestamps=true', auth: `Bearer ${s.nodeToken('n1')}` }]);
+    assert.deepEqual(seen, [{ url: '/containerLogs/default/p1/app?tailLines=5&timestamps=true', auth: undefined, client: 'kube-apiserver-kubelet-client' }]);
   });
 
   it('follow streams until the client goes away, then closes the call to the agent', async () => {
@@ -267,7 +287,7 @@ describe('pods/log through the node', () => {
 
   const cases: { name: string; path: string; status: number; reason?: string; message?: string | RegExp }[] = [
     { name: "the agent's 400 Status for a missing previous instance is passed through", path: '/api/v1/namespaces/default/pods/p1/log?previous=true', status: 400, reason: 'BadRequest', message: 'previous terminated container "app" in pod "p1" not found' },
-    { name: 'an unreachable agent is a 500 with no reason and the Go error text', path: '/api/v1/namespaces/default/pods/p2/log', status: 500, message: /^Get "http:\/\/127\.0\.0\.1:\d+\/containerLogs\/default\/p2\/app": dial tcp 127\.0\.0\.1:\d+: connect: connection refused$/ },
+    { name: 'an unreachable agent is a 500 with no reason and the Go error text', path: '/api/v1/namespaces/default/pods/p2/log', status: 500, message: /^Get "https:\/\/127\.0\.0\.1:\d+\/containerLogs\/default\/p2\/app": dial tcp 127\.0\.0\.1:\d+: connect: connection refused$/ },
     { name: 'a pod bound to a node that does not exist is the NotFound of the node', path: '/api/v1/namespaces/default/pods/p3/log', status: 404, reason: 'NotFound', message: 'nodes "ghost" not found' },
     { name: 'a node without addresses', path: '/api/v1/namespaces/default/pods/p4/log', status: 500, message: 'no preferred addresses found; known addresses: []' },
     { name: 'invalid options are a 422 before anything else', path: '/api/v1/namespaces/default/pods/nope/log?tailLines=-1', status: 422, reason: 'Invalid', message: 'PodLogOptions "nope" is invalid: tailLines: Invalid value: -1: must be greater than or equal to 0' },
@@ -291,5 +311,78 @@ describe('pods/log through the node', () => {
     const r = await admin.request('GET', '/api/v1/namespaces/default/pods/pending/log');
     assert.equal(r.status, 204);
     assert.equal(r.text, '');
+  });
+
+  // nodes/proxy: the path below proxy/ to the agent, as kube-apiserver-kubelet-client, the
+  // caller's own credentials left behind; the agent's answer unchanged.
+  it('nodes/proxy GET reaches the path on the agent with the query, as the API server, without the caller\'s token', async () => {
+    const r = await admin.request('GET', '/api/v1/nodes/n1/proxy/metrics/resource?a=1&b=2');
+    assert.equal(r.status, 200, r.text);
+    assert.equal(r.headers['x-agent'], 'yes');
+    assert.deepEqual(r.json(), { method: 'GET', url: '/metrics/resource?a=1&b=2', body: '', auth: null, client: 'kube-apiserver-kubelet-client', contentType: null });
+  });
+
+  it('nodes/proxy POST carries the body and its type', async () => {
+    const r = await admin.request('POST', '/api/v1/nodes/n1/proxy/run/x', { hello: 'agent' });
+    assert.equal(r.status, 200, r.text);
+    const got = r.json();
+    assert.deepEqual([got.method, got.url, got.body, got.contentType], ['POST', '/run/x', '{"hello":"agent"}', 'application/json']);
+  });
+
+  it('nodes/proxy keeps a trailing slash, and the bare proxy path is the agent\'s root', async () => {
+    assert.equal((await admin.request('GET', '/api/v1/nodes/n1/proxy/logs/')).json().url, '/logs/');
+    assert.equal((await admin.request('GET', '/api/v1/nodes/n1/proxy')).json().url, '/');
+  });
+
+  it("nodes/proxy passes the agent's refusal through as it is", async () => {
+    const r = await admin.request('GET', '/api/v1/nodes/n1/proxy/refuse');
+    assert.deepEqual([r.status, r.text, String(r.headers['content-type'])], [403, 'Forbidden (user=x, verb=get, resource=nodes, subresource(s)=[proxy])', 'text/plain; charset=utf-8']);
+  });
+
+  const proxyCases: { name: string; who: 'none' | 'wrong' | 'jane' | 'node'; path: string; status: number; message?: string | RegExp }[] = [
+    { name: 'no token: 401 before anything reaches the agent', who: 'none', path: '/api/v1/nodes/n1/proxy/metrics', status: 401, message: 'Unauthorized' },
+    { name: 'a wrong token: 401', who: 'wrong', path: '/api/v1/nodes/n1/proxy/metrics', status: 401, message: 'Unauthorized' },
+    { name: 'a user without nodes/proxy: 403 in kube-apiserver\'s words', who: 'jane', path: '/api/v1/nodes/n1/proxy/metrics', status: 403, message: 'nodes "n1" is forbidden: User "jane" cannot get resource "nodes/proxy" in API group "" at the cluster scope' },
+    { name: 'a node may not proxy to a node (not even its own)', who: 'node', path: '/api/v1/nodes/n1/proxy/metrics', status: 403, message: /^nodes "n1" is forbidden: User "system:node:n1" cannot get resource "nodes\/proxy"/ },
+    { name: 'an unreachable agent: 503 error trying to reach service', who: 'node', path: '', status: 0 },
+  ];
+  for (const c of proxyCases.filter((x) => x.status)) {
+    it(`nodes/proxy: ${c.name}`, async () => {
+      const before = kubelet.requests.length;
+      const token = c.who === 'wrong' ? 'nope' : c.who === 'jane' ? s.tokens.ensure('jane', []) : c.who === 'node' ? s.nodeToken('n1') : undefined;
+      const client = new Client(s.url, s.caCert, token);
+      try {
+        const r = await client.request('GET', c.path);
+        assert.equal(r.status, c.status, r.text);
+        const body = r.json();
+        if (typeof c.message === 'string') assert.equal(body.message, c.message);
+        else if (c.message) assert.match(body.message, c.message);
+        assert.equal(kubelet.requests.length, before, 'nothing reached the agent');
+      } finally {
+        client.close();
+      }
+    });
+  }
+
+  it('nodes/proxy to an agent that does not answer: 503 "error trying to reach service" with the dial error', async () => {
+    const r = await admin.request('GET', '/api/v1/nodes/down/proxy/metrics');
+    assert.equal(r.status, 503, r.text);
+    const body = r.json();
+    assert.equal(body.reason, 'ServiceUnavailable');
+    assert.match(body.message, /^error trying to reach service: dial tcp 127\.0\.0\.1:\d+: connect: connection refused$/);
+  });
+
+  it('nodes/proxy to an agent whose certificate the cluster CA did not sign is refused by the API server', async () => {
+    const other = await ensurePKI(join(dir, 'other-pki'));
+    const impostor = await fakeKubelet({ cert: other.serverCert, key: other.serverKey, ca: other.caCert });
+    try {
+      await createNode('impostor', impostor.port);
+      const r = await admin.request('GET', '/api/v1/nodes/impostor/proxy/metrics');
+      assert.equal(r.status, 503, r.text);
+      assert.equal(r.json().message, 'error trying to reach service: tls: failed to verify certificate: x509: certificate signed by unknown authority');
+      assert.equal(impostor.requests.length, 0);
+    } finally {
+      await new Promise<void>((ok) => impostor.server.close(() => ok()));
+    }
   });
 });

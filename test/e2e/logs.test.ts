@@ -1,11 +1,13 @@
 // The real kubectl: a pod created with `kubectl run` is scheduled by the server's scheduler onto
 // a registered node, and `kubectl logs` reaches that node's agent through the API server. The
-// agent's /containerLogs endpoint is played by a small HTTP server in this test (a fake kubelet
-// answering as src/agent/endpoint.ts does); the API server's side is real.
+// agent's /containerLogs endpoint is played by a small HTTPS server in this test (a fake kubelet
+// with the node serving certificate the server issues, answering as src/agent/endpoint.ts does);
+// the API server's side is real.
 
 import assert from 'node:assert/strict';
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import type { TLSSocket } from 'node:tls';
 import { after, before, describe, it } from 'node:test';
 import type { Pod } from '../../src/api/types.js';
 import { kubectlAvailable, startCluster, type TestCluster } from './cluster.js';
@@ -18,6 +20,7 @@ describe('kubectl logs through the node', { skip: missing }, () => {
   let kubelet: Server;
   let port: number;
   const auth: (string | undefined)[] = [];
+  const clients: (string | undefined)[] = [];
 
   const node = (name: string, kubeletPort: number) => ({
     apiVersion: 'v1',
@@ -33,8 +36,12 @@ describe('kubectl logs through the node', { skip: missing }, () => {
   });
 
   before(async () => {
-    kubelet = createServer((req, res) => {
+    c = await startCluster();
+    const tls = await c.server.nodeServingCert('worker', ['127.0.0.1']);
+    kubelet = createServer({ ...tls, ca: c.server.caCert, requestCert: true, rejectUnauthorized: false }, (req, res) => {
       auth.push(req.headers.authorization);
+      const socket = req.socket as TLSSocket;
+      clients.push(socket.authorized ? String(socket.getPeerCertificate().subject.CN) : undefined);
       const url = new URL(req.url ?? '/', 'http://kubelet');
       const [, , , name, container] = url.pathname.split('/');
       if (url.searchParams.get('previous') === 'true') {
@@ -53,7 +60,6 @@ describe('kubectl logs through the node', { skip: missing }, () => {
     });
     await new Promise<void>((r) => kubelet.listen(0, '127.0.0.1', () => r()));
     port = (kubelet.address() as AddressInfo).port;
-    c = await startCluster();
     const api = c.server.api;
     const admin = { user: { name: 'admin', groups: ['system:masters'] }, dryRun: false, fieldValidation: 'Ignore' as const, warnings: [] };
     await api.create(api.def('nodes'), undefined, node('worker', port), { ...admin, warnings: [] });
@@ -84,7 +90,8 @@ describe('kubectl logs through the node', { skip: missing }, () => {
     await ok(['run', 'app', '--image=busybox:1.36', '--overrides={"spec":{"nodeSelector":{"kubernetes.io/hostname":"worker"}}}', '--', 'sleep', '3600']);
     assert.equal(await boundTo('app'), 'worker');
     assert.equal((await ok(['logs', 'app'])).stdout, 'line one\nline two\n');
-    assert.equal(auth.at(-1), `Bearer ${c.server.nodeToken('worker')}`);
+    // The API server's own client certificate; the caller's token stays behind.
+    assert.deepEqual([auth.at(-1), clients.at(-1)], [undefined, 'kube-apiserver-kubelet-client']);
     const describe = (await ok(['describe', 'pod', 'app'])).stdout;
     assert.match(describe, /Normal\s+Scheduled\s+.*default-scheduler\s+Successfully assigned default\/app to worker/);
   });
@@ -109,6 +116,6 @@ describe('kubectl logs through the node', { skip: missing }, () => {
     assert.equal(await boundTo('stranded'), 'dead');
     const r = await c.kubectl(['logs', 'stranded']);
     assert.notEqual(r.code, 0);
-    assert.equal(r.stderr.trim(), 'Error from server: Get "http://127.0.0.1:1/containerLogs/default/stranded/stranded": dial tcp 127.0.0.1:1: connect: connection refused');
+    assert.equal(r.stderr.trim(), 'Error from server: Get "https://127.0.0.1:1/containerLogs/default/stranded/stranded": dial tcp 127.0.0.1:1: connect: connection refused');
   });
 });

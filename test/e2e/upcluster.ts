@@ -33,7 +33,7 @@ export interface UpCluster {
   file(name: string, text: string): string;
   /** `bulkhead` (this build) with the given args. */
   bulkhead(args: string[]): Promise<Result>;
-  /** The agent's endpoint (metrics, logs) with the node's token. */
+  /** The agent's endpoint (metrics, logs) as the admin reaches it: through nodes/proxy. */
   agentGet(path: string): Promise<string>;
   /** Waits until `check` returns a value (not undefined), polling every 200 ms. */
   until<T>(what: string, check: () => Promise<T | undefined>, timeoutMs?: number): Promise<T>;
@@ -126,12 +126,6 @@ export async function startUp(extraFlags: string[] = [], opts: { startTimeoutMs?
         resolve({ code: code ?? -1, stdout, stderr });
       });
     });
-  const nodeToken = (): string => {
-    const entries = JSON.parse(readFileSync(join(dataDir, 'tokens.json'), 'utf8')) as { user: string; token: string }[];
-    const e = entries.find((x) => x.user === `system:node:${nodeName}`);
-    if (!e) throw new Error(`no token for system:node:${nodeName} in tokens.json`);
-    return e.token;
-  };
   const c: UpCluster = {
     dir,
     dataDir,
@@ -150,13 +144,7 @@ export async function startUp(extraFlags: string[] = [], opts: { startTimeoutMs?
       return p;
     },
     bulkhead: (args) => run(process.execPath, [mainJS, ...args]),
-    async agentGet(path) {
-      const port = (await c.ok(['get', 'node', nodeName, '-o', 'jsonpath={.status.daemonEndpoints.kubeletEndpoint.Port}'])).trim();
-      const res = await fetch(`http://127.0.0.1:${port}${path}`, { headers: { Authorization: `Bearer ${nodeToken()}` } });
-      const text = await res.text();
-      if (!res.ok) throw new Error(`GET ${path}: ${res.status} ${text}`);
-      return text;
-    },
+    agentGet: (path) => c.ok(['get', '--raw', `/api/v1/nodes/${nodeName}/proxy${path}`]),
     async until(what, check, timeoutMs = 30_000) {
       const t0 = Date.now();
       let last: unknown;

@@ -7,6 +7,7 @@
 // for containers (as test/agent/oom.test.ts does on v1). Skips, saying why, off a pure-v2 host.
 // Run: npx --no-install tsc -p . && scripts/vm.sh -- node --test dist/test/v2/oom-agent.test.js
 
+import { delegatingAuthenticator } from '../../src/agent/endpointauth.js';
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -136,7 +137,7 @@ describe('agent OOM reporting on cgroup v2 (real kernel)', { skip }, () => {
       client: conn.client,
       pods: conn.pods,
       events: conn.events,
-      token: s.nodeToken('v2n'),
+      endpointSecurity: { tls: { ...(await s.nodeServingCert('v2n', ['127.0.0.1'])), clientCA: s.caCert }, auth: delegatingAuthenticator(conn.client, 'v2n') },
       facts,
       node: { memoryBytes: facts.memoryBytes, milliCPU: facts.milliCPU, cgroupVersion: 2, cgroupDriver: 'cgroupfs', oomGroupEmulation: false } as NodeConfig,
       gates: defaultFeatureGates,

@@ -26,6 +26,13 @@ export async function knownPods(w: WorkerContext): Promise<{ uid: string; namesp
     const uid = a['io.kubernetes.pod.uid'];
     if (uid && !out.has(uid)) out.set(uid, { uid, namespace: a['io.kubernetes.pod.namespace'] ?? '', name: a['io.kubernetes.pod.name'] ?? '' });
   }
+  // A log directory outlives the rest when a removal was cut short (or predates removing it):
+  // its pod is known until remove() takes the directory too. Names are <ns>_<pod>_<uid>; neither
+  // a namespace nor a pod name can hold '_'.
+  for (const n of listDir(join(w.opts.runDir, 'logs'))) {
+    const parts = n.split('_');
+    if (parts.length === 3 && parts[2] && !out.has(parts[2])) out.set(parts[2], { uid: parts[2], namespace: parts[0]!, name: parts[1]! });
+  }
   return [...out.values()];
 }
 
@@ -93,17 +100,19 @@ export function logPath(w: WorkerContext, memOf: (uid: string) => PodMemory | un
   return rec && existsSync(rec.logPath) ? rec.logPath : undefined;
 }
 
+function listDir(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch (e) {
+    if (errno(e) === 'ENOENT') return [];
+    throw e;
+  }
+}
+
 /** `<ns>_<name>_<uid>` below the logs directory: found by the uid, which no other pod has. */
 export function removeLogDirs(w: WorkerContext, podUID: string): void {
   const logs = join(w.opts.runDir, 'logs');
-  let names: string[];
-  try {
-    names = readdirSync(logs);
-  } catch (e) {
-    if (errno(e) === 'ENOENT') return;
-    throw e;
-  }
-  for (const n of names) if (n.endsWith(`_${podUID}`)) rmSync(join(logs, n), { recursive: true, force: true });
+  for (const n of listDir(logs)) if (n.endsWith(`_${podUID}`)) rmSync(join(logs, n), { recursive: true, force: true });
 }
 
 /** The running instance of a container (for exec and attach): the newest, while it has not exited. */

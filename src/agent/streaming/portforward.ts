@@ -62,9 +62,15 @@ export function servePortForward(conn: SpdyConnection, t: PortForwardTarget): vo
     data.pipe(c.writable as never);
     c.readable.pipe(data);
     data.once('close', () => c.close());
-    void c.failed.then((why) => {
+    // The error stream ends once the connection has ended and its outcome is known: empty when
+    // the port was reached.
+    const ended = new Promise<void>((resolve) => c.readable.once('end', resolve));
+    void c.failed.then(async (why) => {
       if (why) fail(`failed to execute portforward in network namespace ${JSON.stringify(t.netns)}: ${why}`);
+      else {
+        await ended;
+        errorStream.end();
+      }
     });
-    c.readable.once('end', () => errorStream.end());
   }
 }

@@ -98,7 +98,11 @@ function spdyHandshake(req: IncomingMessage, socket: Duplex, head: Buffer, serve
 
 /** port-forward over WebSocket (kubectl ≥1.31): SPDY tunnelled in binary messages. */
 export const portForwardTunnelProtocol = 'SPDY/3.1+portforward.k8s.io';
-const tunnelServer = new WebSocketServer({ noServer: true, perMessageDeflate: false, handleProtocols: (protocols) => (protocols.has(portForwardTunnelProtocol) ? portForwardTunnelProtocol : false) });
+// `/` is no token character (RFC 7230), so ws refuses this subprotocol ("Invalid
+// Sec-WebSocket-Protocol header"): the header is taken off the request before ws sees it and
+// the answer's is added when ws writes its 101.
+const tunnelServer = new WebSocketServer({ noServer: true, perMessageDeflate: false });
+tunnelServer.on('headers', (headers: string[]) => headers.push(`Sec-WebSocket-Protocol: ${portForwardTunnelProtocol}`));
 
 /** Serves an upgrade request below /exec, /attach or /portForward; false when the path is none of them. */
 export function handleStreamingUpgrade(host: StreamingHost, req: IncomingMessage, socket: Duplex, head: Buffer): boolean {
@@ -134,6 +138,7 @@ export function handleStreamingUpgrade(host: StreamingHost, req: IncomingMessage
       reject(socket, 403, 'Forbidden', `requested protocol(s) are not supported: [${offered.join(' ')}]; supports [${portForwardTunnelProtocol}]`);
       return true;
     }
+    delete req.headers['sec-websocket-protocol'];
     tunnelServer.handleUpgrade(req, socket, head, (ws) => {
       const tunnel = messageDuplex(
         (b) => ws.readyState === ws.OPEN && ws.send(b),

@@ -108,4 +108,49 @@ export const accessSchemas: readonly SchemaDef[] = [
     groups: '[]s lt=atomic | The groups the user belongs to.',
     extra: '{}[]s | Further attributes from the authenticator.',
   }),
+  // The reviews a delegating authenticator and authorizer ask (the agent's endpoint, as the
+  // kubelet's webhook authn/authz): authentication.k8s.io/v1 TokenReview and
+  // authorization.k8s.io/v1 SubjectAccessReview.
+  struct(
+    PKG.authorization,
+    'SubjectAccessReview',
+    'Asks whether a given user may perform an action. Exactly one of resourceAttributes and nonResourceAttributes is set.',
+    {
+      ...typeMeta,
+      metadata: 'ObjectMeta | Standard object metadata.',
+      spec: 'SubjectAccessReviewSpec! | The user and the action asked about.',
+      status: 'SubjectAccessReviewStatus | Whether the action is allowed, filled in by the server.',
+    },
+    authz('SubjectAccessReview'),
+  ),
+  struct(PKG.authorization, 'SubjectAccessReviewSpec', 'The user and the action asked about.', {
+    resourceAttributes: 'ResourceAttributes | A request on a resource.',
+    nonResourceAttributes: 'NonResourceAttributes | A request on a non-resource path.',
+    user: 's | The user asked about.',
+    groups: '[]s lt=atomic | The groups of that user.',
+    extra: '{}[]s | Further attributes of that user.',
+    uid: 's | The UID of that user.',
+  }),
+  struct(
+    PKG.authentication,
+    'TokenReview',
+    'Asks who a bearer token authenticates as.',
+    {
+      ...typeMeta,
+      metadata: 'ObjectMeta | Standard object metadata.',
+      spec: 'TokenReviewSpec! | The token.',
+      status: 'TokenReviewStatus | Who the token is, filled in by the server.',
+    },
+    { gvk: [gvk('authentication.k8s.io', 'v1', 'TokenReview')] },
+  ),
+  struct(PKG.authentication, 'TokenReviewSpec', 'The token to review.', {
+    token: 's | The opaque bearer token.',
+    audiences: '[]s lt=atomic | Audiences the token must be valid for.',
+  }),
+  struct(PKG.authentication, 'TokenReviewStatus', 'The result of a token review.', {
+    authenticated: 'b | Whether the token is valid.',
+    user: 'UserInfo | The user the token authenticates as.',
+    audiences: '[]s lt=atomic | The audiences the token is valid for.',
+    error: 's | Why the token could not be checked.',
+  }),
 ];

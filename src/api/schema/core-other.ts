@@ -12,6 +12,8 @@ const list = (item: string, what: string) =>
   c(`${item}List`, `A list of ${what}.`, { ...typeMeta, metadata: 'ListMeta | Standard list metadata.', items: `[]${item}! | The ${what}.` }, kindOf(`${item}List`));
 
 export const otherCoreSchemas: readonly SchemaDef[] = [
+  // The options of nodes/proxy, a connect subresource (the path is the URL's, below proxy/).
+  c('NodeProxyOptions', 'The query options of a proxy call to a node.', { ...typeMeta, path: 's | The URL path to use for the current proxy request to the node.' }, kindOf('NodeProxyOptions')),
   // Namespace
   c(
     'Namespace',

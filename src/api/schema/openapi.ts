@@ -375,6 +375,22 @@ function addResourcePaths(paths: JsonObject, r: ServedResource): string[] {
         entry['patch'] = patchOp(ctx, `patch${id}`, `partially update scale of the specified ${r.kind}`, scale, gvk);
         break;
       }
+      case 'proxy': {
+        // A connect subresource (nodes/proxy): every method passes through, with or without a
+        // path below proxy/, and answers whatever the target answers.
+        const gvk = { group: '', kind: `${r.kind}ProxyOptions`, version: 'v1' };
+        const text = { '200': { description: 'OK', content: { '*/*': { schema: { type: 'string' } } } }, '401': unauthorized };
+        const pathParam = param('path', 'query', 'string', `Path is the URL path to use for the current proxy request to ${r.kind.toLowerCase()}.`);
+        const methods: [string, string][] = [['get', 'Get'], ['put', 'Put'], ['post', 'Post'], ['patch', 'Patch'], ['delete', 'Delete'], ['head', 'Head'], ['options', 'Options']];
+        const withPath: JsonObject = { parameters: [nameParam, param('path', 'path', 'string', 'path to the resource', true)] };
+        entry['parameters'] = [nameParam, pathParam];
+        for (const [m, M] of methods) {
+          entry[m] = op(ctx, 'connect', `connect${prefix}${M}${r.kind}Proxy`, `connect ${m.toUpperCase()} requests to proxy of ${r.kind}`, { responses: text }, gvk);
+          withPath[m] = op(ctx, 'connect', `connect${prefix}${M}${r.kind}ProxyWithPath`, `connect ${m.toUpperCase()} requests to proxy of ${r.kind}`, { responses: text }, gvk);
+        }
+        paths[`${subPath}/{path}`] = withPath;
+        break;
+      }
       case 'finalize':
         entry['put'] = op(ctx, 'put', `replace${id}`, `replace finalize of the specified ${r.kind}`, {
           parameters: writeParams,

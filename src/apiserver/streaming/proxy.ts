@@ -2,19 +2,20 @@
 // read from the query (PodExecOptions, PodAttachOptions, PodPortForwardOptions, with their
 // defaults), the container chosen as streamLocation chooses it, and the upgrade request is
 // passed to the agent of the pod's node at the kubelet's location (`/exec/ns/pod/container?
-// command=…&input=1&output=1&error=1&tty=1`, as ExecLocation writes it) with the node's
-// token; then bytes are relayed both ways, as UpgradeAwareHandler does. The agent speaks the
+// command=…&input=1&output=1&error=1&tty=1`, as ExecLocation writes it) over TLS with the
+// server's agent-client credentials (nodeconnection.ts); then bytes are relayed both ways, as
+// UpgradeAwareHandler does. The agent speaks the
 // streaming protocol itself, so whatever it answers (101 or an error) reaches kubectl as is.
 //
 // An error before the upgrade is a Status on the upgrade's connection: the pod's NotFound, the
 // container's BadRequest, and "error dialing backend: …" (500) when the agent cannot be reached.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { connect as netConnect, type Socket } from 'node:net';
+import { connect as netConnect, isIP, type Socket } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
 import { queryBool } from '../../api/queryparams.js';
 import type { Node, Pod } from '../../api/types.js';
-import { defaultKubeletPort, goRequestError, nodeAddress, unknownError } from '../podlogs.js';
+import { dialTimeoutMs, goTransportError, unknownError, type AgentClientCredentials, type AgentConnector } from '../nodeconnection.js';
 import type { SubresourceHandler } from '../subresources.js';
 import { statusErrors } from '../status.js';
 import { takeOver, upgradeConnection } from './upgrade.js';
@@ -64,12 +65,12 @@ export function agentStreamPath(kind: StreamKind, pod: Pod, container: string | 
   return `/${kind}/${ns}/${name}/${encodeURIComponent(container ?? '')}?${params.toString()}`;
 }
 
-/** Request headers not passed to the agent: the client's credentials and the hop's own. */
+/** Request headers not passed to the agent: the client's credentials (the server brings its own) and the hop's. */
 const dropped = new Set(['authorization', 'host', 'cookie', 'proxy-authorization', 'content-length', 'transfer-encoding']);
 
 /** The upgrade request as the agent receives it. */
-export function agentRequestHead(method: string, path: string, host: string, token: string, headers: IncomingMessage['headersDistinct']): string {
-  const lines = [`${method} ${path} HTTP/1.1`, `Host: ${host}`, `Authorization: Bearer ${token}`];
+export function agentRequestHead(method: string, path: string, host: string, headers: IncomingMessage['headersDistinct']): string {
+  const lines = [`${method} ${path} HTTP/1.1`, `Host: ${host}`];
   for (const [k, vs] of Object.entries(headers)) {
     if (dropped.has(k) || k.startsWith('impersonate-') || !vs) continue;
     for (const v of vs) lines.push(`${k}: ${v}`);
@@ -77,20 +78,15 @@ export function agentRequestHead(method: string, path: string, host: string, tok
   return `${lines.join('\r\n')}\r\n\r\n`;
 }
 
-/** The agent's address: what podlogs.ts uses for /containerLogs. */
-function agentURL(node: Node): URL {
-  const port = node.status?.daemonEndpoints?.kubeletEndpoint?.Port;
-  const host = nodeAddress(node);
-  return new URL(`http://${host.includes(':') ? `[${host}]` : host}:${port && port > 0 ? port : defaultKubeletPort}`);
-}
-
-function dial(url: URL): Promise<Socket> {
+/** A connection to the agent at `url`: TLS with the server's client certificate, or plain for an http: location. */
+function dial(url: URL, tls: AgentClientCredentials): Promise<Socket> {
   return new Promise((resolve, reject) => {
     const port = Number(url.port);
     const host = url.hostname.replace(/^\[|\]$/g, '');
-    const s: Socket = url.protocol === 'https:' ? tlsConnect({ host, port, rejectUnauthorized: false }) : netConnect({ host, port });
-    const t = setTimeout(() => s.destroy(Object.assign(new Error('i/o timeout'), { code: 'ETIMEDOUT' })), 30_000);
-    s.once(url.protocol === 'https:' ? 'secureConnect' : 'connect', () => {
+    const secure = url.protocol === 'https:';
+    const s: Socket = secure ? tlsConnect({ host, port, ca: tls.ca, cert: tls.cert, key: tls.key, ...(isIP(host) ? {} : { servername: host }) }) : netConnect({ host, port });
+    const t = setTimeout(() => s.destroy(Object.assign(new Error('i/o timeout'), { code: 'ETIMEDOUT' })), dialTimeoutMs);
+    s.once(secure ? 'secureConnect' : 'connect', () => {
       clearTimeout(t);
       resolve(s);
     });
@@ -102,8 +98,7 @@ function dial(url: URL): Promise<Socket> {
 }
 
 export interface StreamingOptions {
-  /** The bearer token the agent of a node accepts. */
-  nodeToken(node: string): string;
+  agents: AgentConnector;
 }
 
 function streamHandler(kind: StreamKind, opts: StreamingOptions): SubresourceHandler {
@@ -113,19 +108,18 @@ function streamHandler(kind: StreamKind, opts: StreamingOptions): SubresourceHan
     const container = kind === 'portforward' ? undefined : streamContainer(pod, q.get('container') || undefined);
     if (!pod.spec.nodeName) throw statusErrors.badRequest(`pod ${pod.metadata.name} does not have a host assigned`);
     const node = await api.get<Node>(api.def('nodes'), undefined, pod.spec.nodeName);
-    const base = agentURL(node);
+    const base = opts.agents.location(node);
     if (!upgradeConnection(req)) throw statusErrors.badRequest('Upgrade request required');
     let upstream: Socket;
     try {
-      upstream = await dial(base);
+      upstream = await dial(base, opts.agents.tls);
     } catch (e) {
-      const text = goRequestError(base, e as NodeJS.ErrnoException).replace(/^Get "[^"]*": /, '');
-      throw unknownError(`error dialing backend: ${text}`);
+      throw unknownError(`error dialing backend: ${goTransportError(base, e as NodeJS.ErrnoException)}`);
     }
     const conn = takeOver(req, res)!;
     upstream.on('error', () => conn.socket.destroy());
     conn.socket.on('error', () => upstream.destroy());
-    upstream.write(agentRequestHead(req.method, agentStreamPath(kind, pod, container, q), base.host, opts.nodeToken(pod.spec.nodeName), req.headersDistinct));
+    upstream.write(agentRequestHead(req.method, agentStreamPath(kind, pod, container, q), base.host, req.headersDistinct));
     if (conn.head.length) upstream.write(conn.head);
     upstream.pipe(conn.socket);
     conn.socket.pipe(upstream);

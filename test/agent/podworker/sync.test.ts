@@ -6,7 +6,7 @@
 
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ConfigMap, Container, Pod, PodStatus, Secret } from '../../../src/api/types.js';
 import { PodWorker } from '../../../src/agent/podworker.js';
@@ -266,6 +266,18 @@ const rows: Row[] = [
       const st = (await h.sync(pod)).status;
       assert.ok(cs(st, 'c').state?.running);
       assert.deepEqual(h.rt.calls.slice(before).filter((c) => c.op !== 'delete'), []);
+    },
+  },
+  {
+    rule: 'a log directory left behind by a cut-short removal makes its pod known, and remove takes it',
+    async run(h) {
+      const stale = join(h.opts.runDir, 'logs', 'default_gone_0000-stale-uid');
+      mkdirSync(join(stale, 'c'), { recursive: true });
+      writeFileSync(join(stale, 'c', '0.log'), '2026-11-22T05:40:26.395786010+00:00 stdout F bye\n');
+      assert.deepEqual((await h.worker.knownPods()).filter((p) => p.uid === '0000-stale-uid'), [{ uid: '0000-stale-uid', namespace: 'default', name: 'gone' }]);
+      await h.worker.remove('0000-stale-uid');
+      assert.ok(!existsSync(stale));
+      assert.ok(!(await h.worker.knownPods()).some((p) => p.uid === '0000-stale-uid'));
     },
   },
   {
