@@ -56,7 +56,10 @@ export function ociExec(binary: string, root: string, id: string, argv: string[]
   if (!opts.tty) {
     child = spawn(binary, ['--root', root, 'exec', id, ...argv], { stdio: [stdin, 'pipe', 'pipe'] });
   } else {
-    const cmd = `exec ${[binary, '--root', root, 'exec', '-t', id, ...argv].map(shellQuote).join(' ')}`;
+    // The size is runc's terminal's before runc starts: runc gives the container's pty the
+    // size of its own as soon as it has it.
+    const size = opts.size ? `stty cols ${opts.size.width} rows ${opts.size.height}; ` : '';
+    const cmd = `${size}exec ${[binary, '--root', root, 'exec', '-t', id, ...argv].map(shellQuote).join(' ')}`;
     // script needs a stdin even when the client sends none: an empty pipe would be EOF at once,
     // which script passes on as the terminal's EOF; so stdin is always a pipe, left open.
     child = spawn('script', ['-q', '-e', '-c', cmd, '/dev/null'], { stdio: ['pipe', 'pipe', 'ignore'], env: { ...process.env, SHELL: '/bin/sh' } });

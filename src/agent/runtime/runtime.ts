@@ -52,6 +52,8 @@ export interface ExecProcess {
 export interface ExecOptions {
   tty: boolean;
   stdin: boolean;
+  /** The terminal's size from the start (columns, rows), when the client sent one. */
+  size?: { width: number; height: number };
 }
 
 export interface ContainerRuntime {

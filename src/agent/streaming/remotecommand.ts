@@ -40,25 +40,53 @@ function pump(ws: WebSocket, src: Readable | undefined, ch: number, wanted: bool
   });
 }
 
-/** Runs the session: `proc` is the command (or the attached container's output). */
-export async function serveRemoteCommand(ws: WebSocket, protocol: RemoteCommandProtocol, opts: StreamOptions, proc: ExecProcess, argv: string[]): Promise<void> {
+/**
+ * How long a TTY session waits for the client's first terminal size before the command starts
+ * without one: kubectl sends it as its first message, and a command that asks its terminal's
+ * size at once (`stty size`, a shell's first prompt) must see it.
+ */
+export const firstSizeWaitMs = 2_000;
+
+export type Starter = (size?: { width: number; height: number }) => ExecProcess;
+
+/** Runs the session: `start` runs the command (or attaches to the container's output). */
+export async function serveRemoteCommand(ws: WebSocket, protocol: RemoteCommandProtocol, opts: StreamOptions, start: Starter, argv: string[]): Promise<void> {
   let finished = false;
+  let proc: ExecProcess | undefined;
+  const early: Buffer[] = [];
+  let earlyEOF = false;
+  let gotSize: (s: { width: number; height: number }) => void = () => undefined;
+  const firstSize = new Promise<{ width: number; height: number } | undefined>((resolve) => {
+    if (!opts.tty) return resolve(undefined);
+    gotSize = resolve;
+    setTimeout(() => resolve(undefined), firstSizeWaitMs);
+  });
   ws.on('message', (data: Buffer, isBinary: boolean) => {
     if (!isBinary && !Buffer.isBuffer(data)) return;
     const m = parseClientMessage(Buffer.isBuffer(data) ? data : Buffer.from(data as ArrayBuffer), protocol);
     if (m.kind === 'stdin') {
-      if (opts.stdin && proc.stdin && !proc.stdin.writableEnded && m.data.length) proc.stdin.write(m.data);
+      if (!opts.stdin || !m.data.length) return;
+      if (!proc) early.push(m.data);
+      else if (proc.stdin && !proc.stdin.writableEnded) proc.stdin.write(m.data);
     } else if (m.kind === 'resize') {
-      if (opts.tty) proc.resize(m.width, m.height);
+      if (!opts.tty) return;
+      if (!proc) gotSize({ width: m.width, height: m.height });
+      else proc.resize(m.width, m.height);
     } else if (m.kind === 'close' && m.channel === channel.stdin) {
-      proc.stdin?.end();
+      if (!proc) earlyEOF = true;
+      else proc.stdin?.end();
     }
   });
-  proc.stdin?.on('error', () => undefined);
   ws.on('close', () => {
-    if (!finished) proc.kill();
+    if (!finished) proc?.kill();
   });
   ws.on('error', () => undefined);
+  const size = await firstSize;
+  if (ws.readyState !== ws.OPEN) return;
+  proc = start(size);
+  for (const b of early) proc.stdin?.write(b);
+  if (earlyEOF) proc.stdin?.end();
+  proc.stdin?.on('error', () => undefined);
   const outputs = Promise.all([pump(ws, proc.stdout, channel.stdout, opts.stdout || opts.tty), pump(ws, proc.stderr, channel.stderr, opts.stderr)]);
   let status;
   try {

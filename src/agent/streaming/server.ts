@@ -165,7 +165,8 @@ export function handleStreamingUpgrade(host: StreamingHost, req: IncomingMessage
     return true;
   }
   const argv = url.searchParams.getAll('command');
-  const start = (): ExecProcess => (target.kind === 'exec' ? host.exec(inst.id, argv, { tty: opts.tty, stdin: opts.stdin }) : attachLog(inst.logPath, () => host.runningInstance(target.namespace, target.pod, target.container!)?.id === inst.id));
+  const start = (size?: { width: number; height: number }): ExecProcess =>
+    target.kind === 'exec' ? host.exec(inst.id, argv, { tty: opts.tty, stdin: opts.stdin, ...(size ? { size } : {}) }) : attachLog(inst.logPath, () => host.runningInstance(target.namespace, target.pod, target.container!)?.id === inst.id);
   if (spdy) {
     const conn = spdyHandshake(req, socket, head, spdyRemoteCommandProtocols, host.log);
     if (conn) serveSpdyRemoteCommand(conn, opts, start, argv, host.log);
@@ -179,7 +180,7 @@ export function handleStreamingUpgrade(host: StreamingHost, req: IncomingMessage
     return true;
   }
   wss.handleUpgrade(req, socket, head, (ws) => {
-    serveRemoteCommand(ws, protocol, opts, start(), argv).catch((e: unknown) => host.log?.(`${target.kind} ${target.namespace}/${target.pod}: ${e instanceof Error ? e.message : String(e)}`));
+    serveRemoteCommand(ws, protocol, opts, start, argv).catch((e: unknown) => host.log?.(`${target.kind} ${target.namespace}/${target.pod}: ${e instanceof Error ? e.message : String(e)}`));
   });
   return true;
 }

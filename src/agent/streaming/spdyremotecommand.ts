@@ -9,7 +9,7 @@
 
 import type { ExecProcess } from '../runtime/runtime.js';
 import { exitStatus, failureStatus } from './channels.js';
-import type { StreamOptions } from './remotecommand.js';
+import { firstSizeWaitMs, type Starter, type StreamOptions } from './remotecommand.js';
 import type { SpdyConnection, SpdyStream } from './spdy.js';
 
 /** The SPDY subprotocols served for exec and attach (v5 is WebSocket's only). */
@@ -55,7 +55,7 @@ export function splitJSONValues(text: string): { values: unknown[]; rest: string
   return { values, rest: text.slice(consumed) };
 }
 
-export function serveSpdyRemoteCommand(conn: SpdyConnection, opts: StreamOptions, start: () => ExecProcess, argv: string[], log?: (m: string) => void): void {
+export function serveSpdyRemoteCommand(conn: SpdyConnection, opts: StreamOptions, start: Starter, argv: string[], log?: (m: string) => void): void {
   const streams: Streams = {};
   const want = expected(opts);
   let started = false;
@@ -80,8 +80,34 @@ export function serveSpdyRemoteCommand(conn: SpdyConnection, opts: StreamOptions
     }
   });
 
+  /** The first value on the resize stream (the TTY's size at the start), or undefined after a while. */
+  function firstSize(): Promise<{ width: number; height: number } | undefined> {
+    const r = streams.resize;
+    if (!r) return Promise.resolve(undefined);
+    return new Promise((resolve) => {
+      let text = '';
+      const t = setTimeout(() => done(undefined), firstSizeWaitMs);
+      const onData = (d: Buffer) => {
+        text += d.toString('utf8');
+        const v = splitJSONValues(text).values[0] as { Width?: number; Height?: number } | undefined;
+        if (v && typeof v.Width === 'number' && typeof v.Height === 'number') done({ width: v.Width, height: v.Height }, text);
+      };
+      const done = (size: { width: number; height: number } | undefined, seen = text) => {
+        clearTimeout(t);
+        r.off('data', onData);
+        r.pause();
+        // What came after the first value is read again by the resize loop.
+        const rest = splitJSONValues(seen).values.length ? seen.slice(seen.indexOf('}') + 1) : seen;
+        if (rest.trim()) r.unshift(Buffer.from(rest));
+        resolve(size);
+      };
+      r.on('data', onData);
+    });
+  }
+
   async function run(): Promise<void> {
-    const proc = start();
+    const size = await firstSize();
+    const proc = start(size);
     let finished = false;
     conn.on('close', () => {
       if (!finished) proc.kill();
@@ -92,7 +118,8 @@ export function serveSpdyRemoteCommand(conn: SpdyConnection, opts: StreamOptions
     } else streams.stdin?.resume();
     if (streams.resize) {
       let rest = '';
-      streams.resize.setEncoding('utf8').on('data', (d: string) => {
+      streams.resize.setEncoding('utf8');
+      streams.resize.on('data', (d: string) => {
         const r = splitJSONValues(rest + d);
         rest = r.rest;
         for (const v of r.values) {
