@@ -107,9 +107,11 @@ function streamHandler(kind: StreamKind, opts: StreamingOptions): SubresourceHan
     const pod = await api.get<Pod>(def, path.namespace, path.name!);
     const container = kind === 'portforward' ? undefined : streamContainer(pod, q.get('container') || undefined);
     if (!pod.spec.nodeName) throw statusErrors.badRequest(`pod ${pod.metadata.name} does not have a host assigned`);
+    // Before the node's location: a request that is no upgrade is the client's mistake (400),
+    // whatever the node's state.
+    if (!upgradeConnection(req)) throw statusErrors.badRequest('Upgrade request required');
     const node = await api.get<Node>(api.def('nodes'), undefined, pod.spec.nodeName);
     const base = opts.agents.location(node);
-    if (!upgradeConnection(req)) throw statusErrors.badRequest('Upgrade request required');
     let upstream: Socket;
     try {
       upstream = await dial(base, opts.agents.tls);
