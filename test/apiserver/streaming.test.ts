@@ -133,7 +133,23 @@ describe('pods/exec through the API server to the agent', () => {
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'bulkhead-streaming-'));
-    s = await startServer({ dataDir: join(dir, 'data'), store: 'memory:', port: 0, scheduler: false });
+    s = await startServer({
+      dataDir: join(dir, 'data'),
+      store: 'memory:',
+      port: 0,
+      scheduler: false,
+      // A user "getonly" (bearer token "getonly") who may get anything and nothing else, to see
+      // that a WebSocket exec (a GET) also needs create.
+      extend: (h) => {
+        const authenticate = h.authenticate.bind(h);
+        h.authenticate = (req) => (req.headers.authorization === 'Bearer getonly' ? { name: 'getonly', groups: ['system:authenticated'] } : authenticate(req));
+        const real = h.authorizer;
+        h.authorizer = Object.assign(Object.create(real) as typeof real, {
+          authorize: (user: { name: string; groups: string[] }, verb: Parameters<typeof real.authorize>[1], ...rest: [Parameters<typeof real.authorize>[2], Parameters<typeof real.authorize>[3], Parameters<typeof real.authorize>[4]]) =>
+            user.name === 'getonly' && verb === 'get' ? undefined : real.authorize(user, verb, ...rest),
+        });
+      },
+    });
     admin = new Client(s.url, s.caCert, s.adminToken);
     const tls = await s.nodeServingCert('n1', ['127.0.0.1']);
     const host = fakeHost();
@@ -200,6 +216,21 @@ describe('pods/exec through the API server to the agent', () => {
       assert.match(r.body, e.body);
     });
   }
+
+  it('a WebSocket exec is a GET that also needs create on pods/exec', async () => {
+    const err = await new Promise<{ status?: number; body: string }>((resolve) => {
+      const ws = new WebSocket(wsURL(exec('p1', ['true'])), ['v5.channel.k8s.io'], { ca: s.caCert, headers: { Authorization: 'Bearer getonly' } });
+      ws.on('unexpected-response', (_req, res: IncomingMessage) => {
+        let body = '';
+        res.on('data', (c) => (body += c));
+        res.on('end', () => resolve({ status: res.statusCode, body }));
+      });
+      ws.on('open', () => resolve({ body: 'upgraded' }));
+      ws.on('error', () => undefined);
+    });
+    assert.equal(err.status, 403, err.body);
+    assert.match(err.body, /pods \\"p1\\" is forbidden: User \\"getonly\\" cannot create resource \\"pods\/exec\\" in API group \\"\\" in the namespace \\"default\\"/);
+  });
 
   it('a request without an upgrade is a BadRequest', async () => {
     const r = await admin.request('POST', exec('p1', ['true']));
