@@ -452,7 +452,7 @@ export class PodWorker implements WorkerContext {
 
   /** Runs a command in a running container (kubectl exec). */
   exec(id: string, argv: string[], opts: ExecOptions): ExecProcess {
-    return this.runtime.exec(id, argv, opts);
+    return this.runtime.exec(id, argv, { ...opts, bundle: this.records.bundleDir(id) });
   }
 
   /** The container's current (or previous) log in conmon's k8s-file format; undefined when there is none. */

@@ -11,9 +11,17 @@
 // (Debian's bsdutils, an Essential package: on every node); runc puts that terminal in raw mode,
 // so bytes pass unchanged, and script -e exits with runc's code. A resize is `stty -F` on
 // runc's terminal: the kernel signals runc (SIGWINCH), which resizes the container's pty.
+//
+// The size at the start must hold from the command's first instruction (`kubectl exec -t …
+// -- stty size`), but runc copies its terminal's size to the container's only after the process
+// has started. So the exec is given as a process spec (`--process`): the container's own
+// config.json process (what `runc exec` copies without one: env, cwd, user, capabilities,
+// rlimits), with the command, terminal and consoleSize, which runc's init applies before it
+// executes the command; and runc's terminal is sized the same first, so runc's later copy agrees.
 
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync, readlinkSync } from 'node:fs';
+import { readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { ExecOptions, ExecProcess } from './runtime.js';
 
 /** A POSIX shell word: `'…'` with embedded quotes closed and escaped. */
@@ -50,23 +58,49 @@ function childTerminal(scriptPid: number): string | undefined {
   return undefined;
 }
 
+let execSeq = 0;
+
+/**
+ * The process spec of an exec with a TTY of `size`: the container's own process (its bundle's
+ * config.json) with `argv`; undefined when the bundle has none (runc exec then copies it itself).
+ */
+export function processSpec(bundle: string, argv: string[], size: { width: number; height: number }): Record<string, unknown> | undefined {
+  let proc: Record<string, unknown> | undefined;
+  try {
+    proc = (JSON.parse(readFileSync(join(bundle, 'config.json'), 'utf8')) as { process?: Record<string, unknown> }).process;
+  } catch {
+    return undefined;
+  }
+  if (!proc) return undefined;
+  return { ...proc, args: argv, terminal: true, consoleSize: { height: size.height, width: size.width } };
+}
+
 export function ociExec(binary: string, root: string, id: string, argv: string[], opts: ExecOptions): ExecProcess {
   let child: ChildProcess;
+  let processFile: string | undefined;
   const stdin = opts.stdin ? 'pipe' : 'ignore';
   if (!opts.tty) {
     child = spawn(binary, ['--root', root, 'exec', id, ...argv], { stdio: [stdin, 'pipe', 'pipe'] });
   } else {
-    // The size is runc's terminal's before runc starts: runc gives the container's pty the
-    // size of its own as soon as it has it.
+    const spec = opts.size && opts.bundle ? processSpec(opts.bundle, argv, opts.size) : undefined;
+    if (spec) {
+      processFile = join(opts.bundle!, `exec-${process.pid}-${++execSeq}.json`);
+      writeFileSync(processFile, JSON.stringify(spec));
+    }
+    const runcArgs = processFile ? [binary, '--root', root, 'exec', '-t', '--process', processFile, id] : [binary, '--root', root, 'exec', '-t', id, ...argv];
     const size = opts.size ? `stty cols ${opts.size.width} rows ${opts.size.height}; ` : '';
-    const cmd = `${size}exec ${[binary, '--root', root, 'exec', '-t', id, ...argv].map(shellQuote).join(' ')}`;
+    const cmd = `${size}exec ${runcArgs.map(shellQuote).join(' ')}`;
     // script needs a stdin even when the client sends none: an empty pipe would be EOF at once,
     // which script passes on as the terminal's EOF; so stdin is always a pipe, left open.
     child = spawn('script', ['-q', '-e', '-c', cmd, '/dev/null'], { stdio: ['pipe', 'pipe', 'ignore'], env: { ...process.env, SHELL: '/bin/sh' } });
   }
   const exited = new Promise<number>((resolve) => {
-    child.once('error', () => resolve(126));
-    child.once('close', (code, signal) => resolve(exitCode(code, signal)));
+    const done = (code: number) => {
+      if (processFile) rmSync(processFile, { force: true });
+      resolve(code);
+    };
+    child.once('error', () => done(126));
+    child.once('close', (code, signal) => done(exitCode(code, signal)));
   });
   let pending: { width: number; height: number } | undefined;
   let resizing = false;

@@ -54,6 +54,8 @@ export interface ExecOptions {
   stdin: boolean;
   /** The terminal's size from the start (columns, rows), when the client sent one. */
   size?: { width: number; height: number };
+  /** The container's bundle: its config.json's process is the template of the exec's. */
+  bundle?: string;
 }
 
 export interface ContainerRuntime {
