@@ -67,12 +67,50 @@ let execSeq = 0;
 export function processSpec(bundle: string, argv: string[], size: { width: number; height: number }): Record<string, unknown> | undefined {
   let proc: Record<string, unknown> | undefined;
   try {
-    proc = (JSON.parse(readFileSync(join(bundle, 'config.json'), 'utf8')) as { process?: Record<string, unknown> }).process;
+    // Integers beyond 2^53 (an unlimited rlimit is 2^64-1) would lose their value in a JS
+    // number: they travel as marked strings and are written back as the digits they were.
+    const text = markBigIntegers(readFileSync(join(bundle, 'config.json'), 'utf8'));
+    proc = (JSON.parse(text) as { process?: Record<string, unknown> }).process;
   } catch {
     return undefined;
   }
   if (!proc) return undefined;
   return { ...proc, args: argv, terminal: true, consoleSize: { height: size.height, width: size.width } };
+}
+
+const bigMark = '\u0000big:';
+
+/** JSON text with every integer of 16 digits or more outside strings turned into a marked string. */
+export function markBigIntegers(text: string): string {
+  let out = '';
+  let inString = false;
+  let escaped = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if (inString) {
+      out += ch;
+      if (escaped) escaped = false;
+      else if (ch === '\\') escaped = true;
+      else if (ch === '"') inString = false;
+      continue;
+    }
+    if (ch === '"') inString = true;
+    if (ch >= '0' && ch <= '9') {
+      let j = i;
+      while (j < text.length && text[j]! >= '0' && text[j]! <= '9') j++;
+      const digits = text.slice(i, j);
+      out += digits.length >= 16 && !/[.eE]/.test(text[j] ?? '') ? JSON.stringify(bigMark + digits) : digits;
+      i = j - 1;
+      continue;
+    }
+    out += ch;
+  }
+  return out;
+}
+
+/** A process spec as JSON, the marked big integers as their digits again. */
+export function serializeProcessSpec(spec: Record<string, unknown>): string {
+  return JSON.stringify(spec).replace(/"\\u0000big:(\d+)"/g, '$1');
 }
 
 export function ociExec(binary: string, root: string, id: string, argv: string[], opts: ExecOptions): ExecProcess {
@@ -85,7 +123,7 @@ export function ociExec(binary: string, root: string, id: string, argv: string[]
     const spec = opts.size && opts.bundle ? processSpec(opts.bundle, argv, opts.size) : undefined;
     if (spec) {
       processFile = join(opts.bundle!, `exec-${process.pid}-${++execSeq}.json`);
-      writeFileSync(processFile, JSON.stringify(spec));
+      writeFileSync(processFile, serializeProcessSpec(spec));
     }
     const runcArgs = processFile ? [binary, '--root', root, 'exec', '-t', '--process', processFile, id] : [binary, '--root', root, 'exec', '-t', id, ...argv];
     const size = opts.size ? `stty cols ${opts.size.width} rows ${opts.size.height}; ` : '';
