@@ -25,6 +25,8 @@ import type { EventRecorder } from '../client/recorder.js';
 import { podsRef } from '../client/resources.js';
 import { startEndpoint, type LogTarget } from './endpoint.js';
 import type { EndpointAuthenticator } from './endpointauth.js';
+import type { ExecOptions, ExecProcess } from './runtime/runtime.js';
+import type { StreamingHost } from './streaming/server.js';
 import { AgentMetrics } from './metrics.js';
 import { NodeCgroups } from './nodecgroups.js';
 import type { NodeFacts, NodeHealth } from './nodeobject.js';
@@ -60,6 +62,10 @@ export interface PodRuntime {
   runningContainers?(): { owner: MemcgOwner; cgroupPath: string }[];
   /** The pod's cgroup path as the plan writes it; without it the agent serves no stats. */
   podCgroupPath?(pod: Pod): string;
+  /** exec, attach and port-forward (streaming/server.ts); a runtime without them refuses those. */
+  runningInstance?(namespace: string, pod: string, container: string): { id: string; logPath: string } | undefined;
+  podNetns?(namespace: string, pod: string): string | undefined;
+  exec?(id: string, argv: string[], opts: ExecOptions): ExecProcess;
 }
 
 /** The eviction manager, as far as the agent uses it (src/agent/eviction). */
@@ -175,6 +181,7 @@ export class Agent {
       metrics: () => this.metrics.render(),
       metricsContentType: this.metrics.contentType,
       ...(this.stats ? { stats: this.stats.endpoint } : {}),
+      ...(o.runtime.exec ? { streaming: this.streamingHost(o.runtime) } : {}),
       log: this.log,
     });
     this.endpoint = ep;
@@ -513,6 +520,16 @@ export class Agent {
   private findPod(namespace: string, name: string): PodEntry | undefined {
     for (const e of this.pods.values()) if (e.pod.metadata.namespace === namespace && e.pod.metadata.name === name) return e;
     return undefined;
+  }
+
+  private streamingHost(rt: PodRuntime): StreamingHost {
+    return {
+      podKnown: (ns, pod) => this.findPod(ns, pod) !== undefined,
+      runningInstance: (ns, pod, c) => rt.runningInstance?.(ns, pod, c),
+      podNetns: (ns, pod) => rt.podNetns?.(ns, pod),
+      exec: (id, argv, opts) => rt.exec!(id, argv, opts),
+      log: this.log,
+    };
   }
 
   private logTarget(namespace: string, pod: string, container: string, previous: boolean): LogTarget {

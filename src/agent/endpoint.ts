@@ -6,13 +6,15 @@
 // Refusals are the kubelet's plain-text 401 and 403; other errors are core/v1 Status bodies with
 // the kubelet's words, which the API server passes through to kubectl.
 
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ServerResponse, type IncomingMessage } from 'node:http';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { openSync, readSync, closeSync, fstatSync } from 'node:fs';
 import { queryBool } from '../api/queryparams.js';
 import { forbiddenMessage, requestAttributes, type EndpointAuthenticator } from './endpointauth.js';
 import { formatLogs, parseK8sFileLog, type LogLine } from './monitor/conmon.js';
+import { handleStreamingUpgrade, type StreamingHost } from './streaming/server.js';
 
 export interface LogTarget {
   /** The log file of the container's current (or previous) instance, if it has one. */
@@ -34,6 +36,8 @@ export interface EndpointOptions {
   metricsContentType: string;
   /** /stats/summary (the kubelet's Summary JSON) and /metrics/resource (stats/); absent: 404. */
   stats?: { summary(): unknown; resourceMetrics(): string; resourceMetricsContentType: string };
+  /** exec, attach, port-forward (streaming/server.ts); without it upgrades are refused. */
+  streaming?: StreamingHost;
   log?: (msg: string) => void;
 }
 
@@ -242,6 +246,24 @@ export async function startEndpoint(opts: EndpointOptions): Promise<{ server: Se
       else res.destroy();
     });
   };
+  // exec, attach and port-forward: the same authentication and nodes/proxy authorization, the
+  // refusal written on the upgrade's connection.
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    socket.on('error', () => undefined);
+    const url = new URL(req.url ?? '/', 'https://agent');
+    const res = new ServerResponse(req);
+    res.shouldKeepAlive = false;
+    res.assignSocket(socket as never);
+    res.on('finish', () => socket.end());
+    admit(req, res, url.pathname, opts.auth, opts.log).then(
+      (ok) => {
+        if (!ok) return;
+        res.detachSocket(socket as never);
+        if (!opts.streaming || !handleStreamingUpgrade(opts.streaming, req, socket, head)) socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      },
+      () => socket.destroy(),
+    );
+  });
   await new Promise<void>((ok, fail) => {
     server.once('error', fail);
     server.listen(opts.port, opts.host, () => ok());

@@ -49,7 +49,7 @@ import { ExitWatch } from './runtime/exitwatch.js';
 import { hostMounts } from './runtime/hostmounts.js';
 import { OciRuntime } from './runtime/ociruntime.js';
 import { runtimeFlavor } from './runtime/runc.js';
-import type { ContainerRuntime, PodMounts } from './runtime/runtime.js';
+import type { ContainerRuntime, ExecOptions, ExecProcess, PodMounts } from './runtime/runtime.js';
 import { StartSlots } from './startslots.js';
 import { emit, emitOnce, minimumGraceSeconds, newPodMemory, PodWorkerError, sandboxNsDir, sleep, specHash, type ContainerKind, type EventSink, type MemcgContainer, type PodMemory, type PodWorkerOptions, type Prepared, type StartResult, type View, type WorkerContext } from './podworker/context.js';
 import { discard, discardKeepLog, finalize } from './podworker/instances.js';
@@ -438,6 +438,21 @@ export class PodWorker implements WorkerContext {
   /** The host pid of the container's init while it runs (`<id>` or `runc://<id>`). */
   containerPid(containerID: string): Promise<number | undefined> {
     return queries.containerPid(this, containerID);
+  }
+
+  /** The running instance of a container, for exec and attach. */
+  runningInstance(namespace: string, pod: string, container: string): { id: string; logPath: string } | undefined {
+    return queries.runningInstance(this, namespace, pod, container);
+  }
+
+  /** The pinned network namespace of the pod's running sandbox ('host' without one), for port-forward. */
+  podNetns(namespace: string, pod: string): string | undefined {
+    return queries.podNetns(this, namespace, pod);
+  }
+
+  /** Runs a command in a running container (kubectl exec). */
+  exec(id: string, argv: string[], opts: ExecOptions): ExecProcess {
+    return this.runtime.exec(id, argv, { ...opts, bundle: this.records.bundleDir(id) });
   }
 
   /** The container's current (or previous) log in conmon's k8s-file format; undefined when there is none. */

@@ -19,6 +19,7 @@ import { groupVersion, type ResourceDef } from './resources.js';
 import { statusErrors, StatusError } from './status.js';
 import { toTable, type IncludeObject } from './tables.js';
 import { defaultBookmarkIntervalMs, defaultWatchBufferBytes, serveWatch, type WatchStreamOptions } from './watchstream.js';
+import { connectSubresources } from './streaming/proxy.js';
 
 export const serverVersion = kubernetesVersion;
 
@@ -177,7 +178,10 @@ export function createHandler(opts: HandlerOptions): (req: IncomingMessage, res:
       const verb = verbFor(req.method ?? 'GET', normalized, q);
       if (!verb) return sendStatusError(res, statusErrors.methodNotAllowed());
       metricVerb = verb;
-      const denied = opts.authorizer.authorize(user, verb, def, normalized, q);
+      let denied = opts.authorizer.authorize(user, verb, def, normalized, q);
+      // A GET of pods/exec, attach or portforward (a WebSocket upgrade) also needs create, as
+      // kube-apiserver's AuthorizePodWebsocketUpgradeCreatePermission asks.
+      if (!denied && verb === 'get' && def.group === '' && def.resource === 'pods' && connectSubresources.has(normalized.subresource ?? '')) denied = opts.authorizer.authorize(user, 'create', def, normalized, q);
       if (denied) {
         return sendStatusError(res, statusErrors.forbidden({ group: def.group, resource: def.resource }, normalized.name ?? '', denied));
       }

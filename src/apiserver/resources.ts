@@ -43,6 +43,9 @@ export const resources: ResourceDef[] = [
       { name: 'binding', kind: 'Binding', verbs: ['create'] },
       { name: 'eviction', kind: 'Eviction', group: 'policy', version: 'v1', verbs: ['create'] },
       { name: 'log', kind: 'Pod', verbs: ['get'] },
+      { name: 'exec', kind: 'PodExecOptions', verbs: ['create', 'get'] },
+      { name: 'attach', kind: 'PodAttachOptions', verbs: ['create', 'get'] },
+      { name: 'portforward', kind: 'PodPortForwardOptions', verbs: ['create', 'get'] },
     ],
     fields: (o: any) => ({
       ...metaFields(o),

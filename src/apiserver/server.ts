@@ -29,6 +29,8 @@ import { patchResource, trackUpdate } from './patching.js';
 import { podSubresources } from './subresources.js';
 import { agentConnector, type AgentConnector } from './nodeconnection.js';
 import { nodeProxyHandler } from './nodeproxy.js';
+import { streamingSubresources } from './streaming/proxy.js';
+import { serveUpgrades } from './streaming/upgrade.js';
 import { appsSubresources } from './scale.js';
 import { defaultBookmarkIntervalMs, defaultWatchBufferBytes } from './watchstream.js';
 import { accessReviewHandlers } from './accessreviews.js';
@@ -166,7 +168,7 @@ export async function startApiServer(opts: ApiServerOptions): Promise<RunningApi
     metrics: () => metrics.render(),
     decode: decodeRequestObject,
     patch: patchResource,
-    subresources: { ...podSubresources({ agents }), ...appsSubresources, proxy: nodeProxyHandler(agents) },
+    subresources: { ...podSubresources({ agents }), ...appsSubresources, proxy: nodeProxyHandler(agents), ...streamingSubresources({ agents }) },
     // Built on the first OpenAPI request, once per process (~0.1–0.2 s): not on every start's path.
     openapi: openAPIDocs,
     onRequest: (verb, resource, code, seconds) => metrics.observe(verb, resource, code, seconds),
@@ -179,8 +181,10 @@ export async function startApiServer(opts: ApiServerOptions): Promise<RunningApi
     },
   };
   opts.extend?.(handlerOpts);
-  const server: Server = createServer({ cert: pki.serverCert, key: pki.serverKey, ...transportServerOptions({ ...upstreamTransportLimits, ...opts.transport }) }, createHandler(handlerOpts));
+  const handler = createHandler(handlerOpts);
+  const server: Server = createServer({ cert: pki.serverCert, key: pki.serverKey, ...transportServerOptions({ ...upstreamTransportLimits, ...opts.transport }) }, handler);
   guardTransport(server);
+  serveUpgrades(server, handler);
   await new Promise<void>((ok, fail) => {
     server.once('error', fail);
     server.listen(opts.port ?? 6443, host, () => ok());

@@ -6,7 +6,7 @@ import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { ContainerStatus } from '../../api/types.js';
 import { runtimeContainerID } from '../lifecycle/containerstatus.js';
-import { errno, type MemcgContainer, type PodMemory, type WorkerContext } from './context.js';
+import { errno, sandboxNsDir, type MemcgContainer, type PodMemory, type WorkerContext } from './context.js';
 
 const idRe = /^[A-Za-z0-9][A-Za-z0-9_.+-]*$/;
 
@@ -113,4 +113,33 @@ function listDir(dir: string): string[] {
 export function removeLogDirs(w: WorkerContext, podUID: string): void {
   const logs = join(w.opts.runDir, 'logs');
   for (const n of listDir(logs)) if (n.endsWith(`_${podUID}`)) rmSync(join(logs, n), { recursive: true, force: true });
+}
+
+/** The running instance of a container (for exec and attach): the newest, while it has not exited. */
+export function runningInstance(w: WorkerContext, namespace: string, pod: string, container: string): { id: string; logPath: string } | undefined {
+  for (const p of w.records.listPods().filter((x) => x.namespace === namespace && x.name === pod && x.terminal === undefined)) {
+    const r = w.records
+      .listInstances(p.uid)
+      .filter((x) => x.kind !== 'sandbox' && x.container === container && x.state === 'running' && w.runtime.readExit(x.id) === undefined)
+      .sort((a, b) => b.attempt - a.attempt)[0];
+    if (r) return { id: r.id, logPath: r.logPath };
+  }
+  return undefined;
+}
+
+/**
+ * The network namespace of a pod's running sandbox (for port-forward): the path its pin has,
+ * `host` for a pod on the host's network (no pin), undefined when no sandbox runs.
+ */
+export function podNetns(w: WorkerContext, namespace: string, pod: string): string | undefined {
+  for (const p of w.records.listPods().filter((x) => x.namespace === namespace && x.name === pod && x.terminal === undefined)) {
+    const sb = w.records
+      .listInstances(p.uid)
+      .filter((x) => x.kind === 'sandbox' && x.state === 'running')
+      .sort((a, b) => b.attempt - a.attempt)[0];
+    if (!sb) continue;
+    const pin = join(w.records.bundleDir(sb.id), sandboxNsDir, 'network');
+    return existsSync(pin) ? pin : 'host';
+  }
+  return undefined;
 }

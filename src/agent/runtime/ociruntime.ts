@@ -8,7 +8,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { monitorDir, NotStartedError, processAlive, readExit, readPid, startMonitored, which } from '../monitor/conmon.js';
 import { Runc, RuncError, type RuncState } from './runc.js';
-import { ContainerNotStartedError, type ContainerRuntime, type RuntimeContainer } from './runtime.js';
+import { ociExec } from './ociexec.js';
+import { ContainerNotStartedError, type ContainerRuntime, type ExecOptions, type ExecProcess, type RuntimeContainer } from './runtime.js';
 
 export interface OciRuntimeOptions {
   /** The runtime's state directory (`--root`). */
@@ -110,6 +111,10 @@ export class OciRuntime implements ContainerRuntime {
 
   readExit(id: string): number | undefined {
     return readExit(this.exitDir, id);
+  }
+
+  exec(id: string, argv: string[], opts: ExecOptions): ExecProcess {
+    return ociExec(this.cli.binary, this.cli.root, id, argv, opts);
   }
 
   /**

@@ -7,6 +7,7 @@
 // the code once the container has exited. The agent watches that directory, so every runtime
 // announces exits there (a fake writes the same files).
 
+import type { Readable, Writable } from 'node:stream';
 import type { PinnedKind } from './nspin.js';
 
 export type RuntimeStatus = 'creating' | 'created' | 'running' | 'paused' | 'stopped';
@@ -28,6 +29,33 @@ export class ContainerNotStartedError extends Error {
     super(`${id}: not started, what it waited for failed`);
     this.name = 'ContainerNotStartedError';
   }
+}
+
+/**
+ * A process started in a running container (`runc exec`), as the kubelet's streaming server
+ * drives the CRI's Exec: its stdio as streams, a terminal size for a TTY, and the exit code.
+ */
+export interface ExecProcess {
+  /** Present when stdin was asked for; end() is the client's EOF. */
+  stdin?: Writable;
+  stdout: Readable;
+  /** Absent with a TTY: the terminal merges stderr into stdout, as the kubelet's does. */
+  stderr?: Readable;
+  /** Sets the TTY's size (columns, rows); a no-op without a TTY. */
+  resize(width: number, height: number): void;
+  /** Ends the process (the client went away). */
+  kill(): void;
+  /** The exit code once the process and its output have ended (128+n for a signal). */
+  exited: Promise<number>;
+}
+
+export interface ExecOptions {
+  tty: boolean;
+  stdin: boolean;
+  /** The terminal's size from the start (columns, rows), when the client sent one. */
+  size?: { width: number; height: number };
+  /** The container's bundle: its config.json's process is the template of the exec's. */
+  bundle?: string;
 }
 
 export interface ContainerRuntime {
@@ -69,6 +97,9 @@ export interface ContainerRuntime {
 
   /** The exit code in `<exitDir>/<id>`; undefined while there is none (or it is empty: code unknown). */
   readExit(id: string): number | undefined;
+
+  /** Runs `argv` in the running container `id` (`runc exec`), for kubectl exec. */
+  exec(id: string, argv: string[], opts: ExecOptions): ExecProcess;
 }
 
 /**

@@ -14,6 +14,35 @@ const list = (item: string, what: string) =>
 export const otherCoreSchemas: readonly SchemaDef[] = [
   // The options of nodes/proxy, a connect subresource (the path is the URL's, below proxy/).
   c('NodeProxyOptions', 'The query options of a proxy call to a node.', { ...typeMeta, path: 's | The URL path to use for the current proxy request to the node.' }, kindOf('NodeProxyOptions')),
+  // The options of pods/exec, attach and portforward, connect subresources (read from the query).
+  c(
+    'PodExecOptions',
+    'The query options of a pod exec call.',
+    {
+      ...typeMeta,
+      stdin: 'b | Redirect the standard input stream of the pod for this call. Defaults to false.',
+      stdout: 'b | Redirect the standard output stream of the pod for this call.',
+      stderr: 'b | Redirect the standard error stream of the pod for this call.',
+      tty: 'b | TTY if true indicates that a tty will be allocated for the exec call. Defaults to false.',
+      container: 's | Container in which to execute the command. Defaults to only container if there is only one container in the pod.',
+      command: '[]s! lt=atomic | Command is the remote command to execute. argv array. Not executed within a shell.',
+    },
+    kindOf('PodExecOptions'),
+  ),
+  c(
+    'PodAttachOptions',
+    'The query options of a pod attach call.',
+    {
+      ...typeMeta,
+      stdin: 'b | Stdin if true, redirects the standard input stream of the pod for this call. Defaults to false.',
+      stdout: 'b | Stdout if true indicates that stdout is to be redirected for the attach call. Defaults to true.',
+      stderr: 'b | Stderr if true indicates that stderr is to be redirected for the attach call. Defaults to true.',
+      tty: 'b | TTY if true indicates that a tty will be allocated for the attach call.',
+      container: 's | The container in which to execute the command. Defaults to only container if there is only one container in the pod.',
+    },
+    kindOf('PodAttachOptions'),
+  ),
+  c('PodPortForwardOptions', 'The query options of a pod port-forward call.', { ...typeMeta, ports: '[]i32 lt=atomic | List of ports to forward. Required when using WebSockets.' }, kindOf('PodPortForwardOptions')),
   // Namespace
   c(
     'Namespace',

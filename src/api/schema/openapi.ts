@@ -391,6 +391,31 @@ function addResourcePaths(paths: JsonObject, r: ServedResource): string[] {
         paths[`${subPath}/{path}`] = withPath;
         break;
       }
+      case 'exec':
+      case 'attach':
+      case 'portforward': {
+        // Connect subresources (pods/exec, attach, portforward): GET (a WebSocket upgrade) and
+        // POST (SPDY), their options in the query, as kube-apiserver documents them.
+        const Kind = { exec: 'PodExecOptions', attach: 'PodAttachOptions', portforward: 'PodPortForwardOptions' }[sub];
+        const what = { exec: 'exec', attach: 'attach', portforward: 'portforward' }[sub];
+        const Op = { exec: 'Exec', attach: 'Attach', portforward: 'Portforward' }[sub];
+        const gvk = { group: '', kind: Kind, version: 'v1' };
+        const text = { '200': { description: 'OK', content: { '*/*': { schema: { type: 'string' } } } }, '401': unauthorized };
+        const streams = [
+          param('container', 'query', 'string', `The container in which to ${sub === 'exec' ? 'execute the command' : 'attach'}. Defaults to only container if there is only one container in the pod.`),
+          param('stderr', 'query', 'boolean', 'Redirect the standard error stream of the pod for this call.'),
+          param('stdin', 'query', 'boolean', 'Redirect the standard input stream of the pod for this call. Defaults to false.'),
+          param('stdout', 'query', 'boolean', 'Redirect the standard output stream of the pod for this call.'),
+          param('tty', 'query', 'boolean', 'TTY if true indicates that a tty will be allocated for the call. Defaults to false.'),
+        ];
+        const command = { ...param('command', 'query', 'string', 'Command is the remote command to execute. argv array. Not executed within a shell.'), schema: { type: 'string', uniqueItems: true } };
+        entry['parameters'] =
+          sub === 'exec' ? [command, ...streams, ...itemParams] : sub === 'attach' ? [...streams, ...itemParams] : [param('ports', 'query', 'integer', 'List of ports to forward Required when using WebSockets'), ...itemParams];
+        for (const [m, M] of [['get', 'Get'], ['post', 'Post']] as const) {
+          entry[m] = op(ctx, 'connect', `connect${prefix}${M}${ns}${r.kind}${Op}`, `connect ${m.toUpperCase()} requests to ${what} of ${r.kind}`, { responses: text }, gvk);
+        }
+        break;
+      }
       case 'finalize':
         entry['put'] = op(ctx, 'put', `replace${id}`, `replace finalize of the specified ${r.kind}`, {
           parameters: writeParams,

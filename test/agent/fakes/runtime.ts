@@ -5,11 +5,12 @@
 // worker reads them as it reads conmon's), overlay roots and namespace pins are plain
 // directories and files. Every call is logged in order, for assertions on what was signalled when.
 
+import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, rmdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { readExit } from '../../../src/agent/monitor/conmon.js';
 import type { PinnedKind } from '../../../src/agent/runtime/nspin.js';
-import { ContainerNotStartedError, type ContainerRuntime, type PodMounts, type RuntimeContainer, type RuntimeStatus } from '../../../src/agent/runtime/runtime.js';
+import { ContainerNotStartedError, type ContainerRuntime, type ExecOptions, type ExecProcess, type PodMounts, type RuntimeContainer, type RuntimeStatus } from '../../../src/agent/runtime/runtime.js';
 import type { FakeCgroupManager } from './cgroups.js';
 
 interface FakeContainer {
@@ -24,7 +25,7 @@ interface FakeContainer {
 }
 
 export interface RuntimeCall {
-  op: 'runDetached' | 'startMonitored' | 'kill' | 'delete';
+  op: 'runDetached' | 'startMonitored' | 'kill' | 'delete' | 'exec';
   id: string;
   /** The container name of the id (`POD` for a sandbox), for readable assertions. */
   name: string;
@@ -122,6 +123,17 @@ export class FakeRuntime implements ContainerRuntime {
 
   readExit(id: string): number | undefined {
     return readExit(this.exitDir, id);
+  }
+
+  /** Runs `argv` on the host, as if in the container (a TTY is not emulated). */
+  exec(id: string, argv: string[], opts: ExecOptions): ExecProcess {
+    this.calls.push({ op: 'exec', id, name: nameOf(id, this.containers.get(id)?.annotations) });
+    const child = spawn(argv[0]!, argv.slice(1), { stdio: [opts.stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'] });
+    const exited = new Promise<number>((resolve) => {
+      child.once('error', () => resolve(126));
+      child.once('close', (code) => resolve(code ?? 137));
+    });
+    return { ...(child.stdin ? { stdin: child.stdin } : {}), stdout: child.stdout!, stderr: child.stderr!, resize: () => undefined, kill: () => child.kill('SIGKILL'), exited };
   }
 
   // -------------------------------------------------------------------------------------------

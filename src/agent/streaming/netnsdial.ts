@@ -1,0 +1,74 @@
+// A TCP connection to localhost:PORT inside a pod's network namespace, from the agent, which
+// cannot enter a namespace itself (setns is per thread; Node has none to give). The relay is
+// `nsenter --net=<pin> busybox nc 127.0.0.1 PORT`, one process per connection, its stdin and
+// stdout being the connection: the dockershim did the same with socat. A pod on the host's
+// network is dialled directly.
+
+import { spawn } from 'node:child_process';
+import { connect } from 'node:net';
+import { Duplex, PassThrough } from 'node:stream';
+import { defaultBusyboxPath } from '../runtime/rootfs.js';
+
+export interface PodConnection {
+  /** What the pod's port sends; ends when it closes. */
+  readable: NodeJS.ReadableStream;
+  /** What is sent to the port; end() closes our side. */
+  writable: NodeJS.WritableStream;
+  /** Resolves with undefined once connected (or the pod's side closed), or the dial error's text. */
+  failed: Promise<string | undefined>;
+  close(): void;
+}
+
+export function dialPodPort(netns: string, port: number, busybox = defaultBusyboxPath): PodConnection {
+  if (netns === 'host') {
+    const s = connect({ host: '127.0.0.1', port });
+    const failed = new Promise<string | undefined>((resolve) => {
+      s.once('connect', () => resolve(undefined));
+      s.once('error', (e: NodeJS.ErrnoException) => resolve(e.code === 'ECONNREFUSED' ? `dial tcp4 127.0.0.1:${port}: connect: connection refused` : e.message));
+    });
+    return { readable: s, writable: s, failed, close: () => s.destroy() };
+  }
+  const child = spawn('nsenter', [`--net=${netns}`, busybox, 'nc', '127.0.0.1', String(port)], { stdio: ['pipe', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+  child.stdin.on('error', () => undefined);
+  const out = new PassThrough();
+  let got = false;
+  child.stdout.once('data', () => (got = true));
+  child.stdout.pipe(out);
+  const failed = new Promise<string | undefined>((resolve) => {
+    child.once('error', (e) => resolve(e.message));
+    child.once('close', (code) => {
+      if (code !== 0 && !got) resolve(/refused/i.test(stderr) ? `dial tcp4 127.0.0.1:${port}: connect: connection refused` : stderr.trim() || `exit status ${code}`);
+      else resolve(undefined);
+    });
+    // No error on stderr by the first output: connected.
+    child.stdout.once('data', () => resolve(undefined));
+  });
+  return {
+    readable: out,
+    writable: child.stdin,
+    failed,
+    close: () => {
+      if (child.exitCode === null) child.kill('SIGKILL');
+    },
+  };
+}
+
+/** A Duplex over a WebSocket-like message channel (the port-forward tunnel's SPDY bytes). */
+export function messageDuplex(send: (b: Buffer) => void, end: () => void): Duplex & { deliver(b: Buffer): void; finish(): void } {
+  const d = new Duplex({
+    read() {},
+    write(chunk: Buffer, _enc, cb) {
+      send(chunk);
+      cb();
+    },
+    final(cb) {
+      end();
+      cb();
+    },
+  }) as Duplex & { deliver(b: Buffer): void; finish(): void };
+  d.deliver = (b) => d.push(b);
+  d.finish = () => d.push(null);
+  return d;
+}
