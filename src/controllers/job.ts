@@ -236,8 +236,12 @@ export class JobController {
       this.recorder.record(shared, 'Warning', 'UnknownCompletionMode', '', 'Skipped Job sync because completion mode is unknown');
       return;
     }
-    // Indexed completion is not implemented: such a job is left alone rather than run wrongly.
-    if (mode === 'Indexed') return;
+    // Indexed completion is not implemented: such a job is left alone rather than run wrongly,
+    // and says so where `kubectl describe job` shows it.
+    if (mode === 'Indexed') {
+      this.recorder.record(shared, 'Warning', 'UnsupportedCompletionMode', '', 'Job not run: completionMode Indexed is not supported by this controller yet');
+      return;
+    }
     // Expectations before the pods: a pod arriving after this read defers the sync to its own event.
     const satisfied = this.expectations.satisfied(key);
     const pods = this.podsOf(shared);

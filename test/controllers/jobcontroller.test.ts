@@ -56,6 +56,15 @@ describe('JobController', () => {
     await ctl.stop();
   });
 
+  test('an Indexed Job is not run, and a Warning event says so (Indexed completion is not supported yet)', async () => {
+    const { fake, ctl } = await jobCluster();
+    fake.seed(jobsRef, newJob('ix', { completionMode: 'Indexed', completions: 3 }));
+    await ctl.idle();
+    assert.deepEqual(podsOf(fake), []);
+    assert.deepEqual(events(fake), ['UnsupportedCompletionMode: Job not run: completionMode Indexed is not supported by this controller yet']);
+    await ctl.stop();
+  });
+
   test('a succeeded pod: its uid in uncountedTerminatedPods with SuccessCriteriaMet, then the finalizer removed, then succeeded 1 and Complete', async () => {
     const { fake, ctl } = await jobCluster();
     fake.seed(jobsRef, newJob('x'));
