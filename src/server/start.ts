@@ -33,6 +33,8 @@ export interface ServerOptions extends ApiServerOptions {
   quotaResyncSeconds?: number;
   /** Run the scheduler in the server (default true). */
   scheduler?: boolean;
+  /** The scheduler's client-side write limit per second (burst 100); default 0, none: it writes in process. */
+  schedulerQPS?: number;
   /** Job controller settings (tests shorten the batching and the back-off). */
   jobController?: JobControllerOptions;
   /** CronJob controller settings (tests inject a clock). */
@@ -91,7 +93,8 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     await serviceAccounts.idle();
     for (const c of [replicaSets, deployments, jobs, cronJobs, statefulSets, daemonSets]) await c?.start();
     if (opts.scheduler ?? true) {
-      scheduler = new SchedulerController(new LoopbackClient(api, schedulerIdentity), informers, { gates });
+      // In process there is no client connection to protect: no client-side rate limit.
+      scheduler = new SchedulerController(new LoopbackClient(api, schedulerIdentity), informers, { gates, qps: opts.schedulerQPS ?? 0 });
       await scheduler.start();
     }
   } catch (e) {
