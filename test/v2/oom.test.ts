@@ -244,7 +244,8 @@ describe('end to end on cgroup v2 (scripts/vm.sh guest): the OOM kill mode test 
     } finally {
       follow.stop();
     }
-    assert.match(await c.agentGet('/metrics'), /^container_oom_events_by_mode\{mode="Group"\} [1-9]/m);
+    // The status can be written before the reporter's settled read of memory.events: wait for it.
+    await c.until('the OOM event counted by mode Group', async () => (/^container_oom_events_by_mode\{mode="Group"\} [1-9]/m.test(await c.agentGet('/metrics')) ? true : undefined), WAIT);
   });
 
   it('Single: only the hog is killed; the shell and its sleeps keep running, the OOMKilling event names the process', async () => {
@@ -268,7 +269,8 @@ describe('end to end on cgroup v2 (scripts/vm.sh guest): the OOM kill mode test 
     const cs = containerStatus(await c.pod('single'), 'web')!;
     assert.ok(cs.state.running, JSON.stringify(cs));
     assert.equal(cs.restartCount, 0);
-    assert.match(await c.agentGet('/metrics'), /^container_oom_events_by_mode\{mode="Single"\} [1-9]/m);
+    // The status can be written before the reporter's settled read of memory.events: wait for it.
+    await c.until('the OOM event counted by mode Single', async () => (/^container_oom_events_by_mode\{mode="Single"\} [1-9]/m.test(await c.agentGet('/metrics')) ? true : undefined), WAIT);
   });
 
   it('a pod with containers in different modes: the Single one keeps its processes, the Group one dies whole and restarts', async () => {

@@ -125,9 +125,15 @@ export class MemoryEventsWatcher {
     this.check(id);
   }
 
+  /**
+   * Stops watching a container that went. Its counters are read a last time first: the sync that
+   * saw an OOM-killed container exit can come before the settle timer, and the kill must not go
+   * unreported with the watch (the cgroup is still there until the runtime deletes it).
+   */
   delete(id: string): void {
     const w = this.watched.get(id);
     if (!w) return;
+    this.check(id);
     this.watched.delete(id);
     if (w.timer) clearTimeout(w.timer);
     w.handle.close();

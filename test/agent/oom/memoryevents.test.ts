@@ -165,6 +165,23 @@ describe('MemoryEventsWatcher settling (a group sweep read in its middle)', () =
   }
 });
 
+describe('MemoryEventsWatcher delete reads the counters a last time', () => {
+  it('a kill still settling when the container goes (the exit seen first) is reported at delete, once', async () => {
+    const fs = fakeFS();
+    fs.deps.settleMs = 60_000;
+    const got: OOMCounts[] = [];
+    const w = new MemoryEventsWatcher(() => undefined, fs.deps);
+    fs.set('g', c(0));
+    w.add('G', 'g', (d) => got.push(d));
+    fs.set('g', c(5, 1));
+    assert.deepEqual(got, [], 'waiting for the sweep to settle');
+    w.delete('G');
+    assert.deepEqual(got, [c(5, 1)]);
+    w.stop();
+    assert.equal(fs.listeners.size, 0);
+  });
+});
+
 const kill = (pid: number, task: string, taskMemcg: string): OOMKill => ({ oomMemcg: taskMemcg, taskMemcg, task, pid, uid: 0, constraint: 'CONSTRAINT_MEMCG' });
 
 describe('OOMKillCorrelator', () => {
