@@ -229,6 +229,11 @@ export class Agent {
     this.oom?.containersChanged();
   }
 
+  /** A container's cgroup is about to be removed (the pod worker's hook): its OOM counters are read a last time. */
+  containerRemoving(containerID: string): void {
+    this.oom?.containerRemoving(containerID);
+  }
+
   /** Stops watching and serving; containers keep running (a restarted agent adopts them). */
   async stop(): Promise<void> {
     this.stopped = true;

@@ -135,6 +135,8 @@ export interface RuntimeContext {
   objects: ObjectSource;
   /** A container was just started (the OOM reporter watches its memory.events from now on). */
   containerStarted: () => void;
+  /** A container's cgroup is about to be removed (the OOM reporter reads its memory.events a last time). */
+  containerRemoving: (containerID: string) => void;
 }
 
 export interface EvictionContext {
@@ -214,7 +216,8 @@ export async function assembleAgent(s: AgentSettings, hooks: AssembleHooks): Pro
   // The agent exists only after its runtime; a start reaches it through this late binding.
   let started: Agent | undefined;
   const containerStarted = () => started?.containersChanged();
-  const runtime = hooks.runtime({ node, host, gates: s.gates, images, metrics, cgroupRoot: s.cgroupRoot, stateDir, runDir, hostIPs: [facts.internalIP], ociRuntime, cgroups, objects, containerStarted });
+  const containerRemoving = (containerID: string) => started?.containerRemoving(containerID);
+  const runtime = hooks.runtime({ node, host, gates: s.gates, images, metrics, cgroupRoot: s.cgroupRoot, stateDir, runDir, hostIPs: [facts.internalIP], ociRuntime, cgroups, objects, containerStarted, containerRemoving });
   const agent: Agent = new Agent({
     client,
     pods,

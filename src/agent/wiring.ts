@@ -23,6 +23,7 @@ export function createPodRuntime(ctx: RuntimeContext): PodRuntime & PodWorker {
     runtime: ctx.ociRuntime.binary,
     objects: ctx.objects,
     containerStarted: ctx.containerStarted,
+    containerRemoving: ctx.containerRemoving,
   });
 }
 

@@ -96,6 +96,18 @@ export class OOMReporter {
     });
   }
 
+  /**
+   * A container's cgroup is about to be removed: its memory.events is read now and the watch
+   * dropped. The sync that saw an OOM-killed container exit removes its cgroup, and can do so
+   * before the watch's settle timer reads the kill (or before any rescan added the watch).
+   */
+  containerRemoving(containerID: string): void {
+    const w = this.memEvents;
+    if (!w || this.stopped) return;
+    if (!w.has(containerID)) this.scanContainerCgroups('zero');
+    w.delete(containerID);
+  }
+
   // ------------------------------------------------------------------------------------------
   // cgroup v1: a kill read from /dev/kmsg
 

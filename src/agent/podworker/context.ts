@@ -72,6 +72,12 @@ export interface PodWorkerOptions {
    * reporter then watches its memory.events before an early OOM kill can end it.
    */
   containerStarted?: () => void;
+  /**
+   * Called just before a container's runtime state and cgroup are removed: on cgroup v2 the OOM
+   * reporter reads its memory.events a last time (an OOM kill that ended it is counted there, and
+   * the sync that saw the exit can come before the reporter's own read of the change).
+   */
+  containerRemoving?: (containerID: string) => void;
   /** The node's addresses, primary first: env fieldRefs status.hostIP(s), and a hostNetwork pod's IPs. */
   hostIPs?: string[];
   /** The ConfigMaps and Secrets of env and volumes; without it every reference is missing. */

@@ -10,6 +10,7 @@ import type { Container } from '../../api/types.js';
 import type { ContainerPlan } from '../../plan/node.js';
 import { containerCgroupLeaf } from '../../policy/cgrouplayout.js';
 import type { ImageRecord } from '../images/store.js';
+import { runtimeContainerID } from '../lifecycle/containerstatus.js';
 import { messages, reasons } from '../lifecycle/wording.js';
 import type { InstanceKind, InstanceRecord, PodRecord } from '../podrecords.js';
 import { errno, PodWorkerError, sandboxNsDir, sandboxPidFile, specHash, type ContainerKind, type PodMemory, type WorkerContext } from './context.js';
@@ -31,6 +32,7 @@ export function annotations(podRec: PodRecord, container: string, kind: Instance
 
 /** The runtime's container, overlay mount and bundle contents of an instance, keeping instance.json (and the log). */
 export async function cleanupInstance(w: WorkerContext, rec: InstanceRecord): Promise<void> {
+  if (rec.kind !== 'sandbox') w.opts.containerRemoving?.(runtimeContainerID(rec.id));
   await w.runtime.delete(rec.id, { force: true });
   const bundle = w.records.bundleDir(rec.id);
   const rootfs = join(bundle, 'rootfs');
