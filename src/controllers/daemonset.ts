@@ -31,6 +31,8 @@ import { claimObjects, resolveControllerRef } from './controllerref.js';
 import { errorText } from './errors.js';
 import { KeyedQueue } from './queue.js';
 import { FailureBackoff } from './retry.js';
+import { writeStatusRetryingConflicts } from './statuswrite.js';
+import { WorkQueueController } from './workqueuecontroller.js';
 
 export const daemonSetControllerName = 'daemonset-controller';
 
@@ -54,8 +56,8 @@ class NodeBackoff {
   }
 }
 
-export class DaemonSetController {
-  private readonly queue: KeyedQueue;
+export class DaemonSetController extends WorkQueueController {
+  protected readonly queue: KeyedQueue;
   private readonly backoff = new FailureBackoff();
   private readonly failedPods = new NodeBackoff();
   private readonly expectations: ControllerExpectations;
@@ -63,10 +65,10 @@ export class DaemonSetController {
   private readonly pods: SharedIndexInformer<Pod>;
   private readonly nodes: SharedIndexInformer<Node>;
   private readonly revisions: SharedIndexInformer<ControllerRevision>;
-  private readonly events: EventRecorder;
-  private unsubscribe: (() => void)[] = [];
+  protected readonly events: EventRecorder;
 
   constructor(private readonly client: KubeClient, informers: SharedInformerFactory, opts: { events?: EventRecorder } = {}) {
+    super();
     this.queue = new KeyedQueue((key) => this.sync(key), this.backoff.requeue(() => this.queue, daemonSetControllerName));
     this.expectations = new ControllerExpectations(() => this.nowMs());
     this.sets = informers.informerFor<DaemonSet>(daemonSetsRef);
@@ -325,28 +327,7 @@ export class DaemonSetController {
     const minReady = ds.spec?.minReadySeconds ?? 0;
     if (minReady > 0 && s.numberReady !== s.numberAvailable) this.queue.addAfter(keyOf(ds), minReady * 1000);
     if (daemonSetStatusUnchanged(ds, s)) return;
-    let target = ds;
-    for (let attempt = 0; ; attempt++) {
-      const status = { ...target.status, ...s, ...(observed ? { observedGeneration: ds.metadata.generation } : {}) };
-      try {
-        await this.client.update(daemonSetsRef, ds.metadata.namespace, { ...target, status }, { subresource: 'status' });
-        return;
-      } catch (e) {
-        if (attempt >= 1 || !isStatus(e, 409)) throw e;
-        target = await this.client.get<DaemonSet>(daemonSetsRef, ds.metadata.namespace, ds.metadata.name ?? '');
-      }
-    }
-  }
-
-  async idle(): Promise<void> {
-    await this.queue.idle();
-  }
-
-  async stop(): Promise<void> {
-    for (const u of this.unsubscribe) u();
-    this.unsubscribe = [];
-    this.queue.stop();
-    await this.events.stop();
+    await writeStatusRetryingConflicts(this.client, daemonSetsRef, ds, (target) => ({ ...target.status, ...s, ...(observed ? { observedGeneration: ds.metadata.generation } : {}) }), 1);
   }
 }
 

@@ -13,7 +13,7 @@
 // deploymentutil.ts; events (source `deployment-controller`) as upstream: ScalingReplicaSet
 // "Scaled up replica set NAME from A to B", SelectingAll, ReplicaSetCreateError.
 
-import type { Deployment, DeploymentStatus, OwnerReference, Pod, ReplicaSet } from '../api/types.js';
+import type { Deployment, DeploymentStatus, Pod, ReplicaSet } from '../api/types.js';
 import { labelSelectorMatcher, selectsOrphan } from '../api/selectors.js';
 import type { SharedInformerFactory } from '../client/factory.js';
 import type { SharedIndexInformer } from '../client/informer.js';
@@ -65,21 +65,23 @@ import { claimObjects, resolveControllerRef } from './controllerref.js';
 import { errorText, isNamespaceTerminating } from './errors.js';
 import { KeyedQueue } from './queue.js';
 import { FailureBackoff } from './retry.js';
+import { ownersOfAdded, ownersOfUpdated, type OwnerLookup } from './ownerevents.js';
+import { WorkQueueController } from './workqueuecontroller.js';
 
 export const deploymentControllerName = 'deployment-controller';
 
 const keyOf = (o: { metadata?: { namespace?: string; name?: string } }) => `${o.metadata?.namespace ?? ''}/${o.metadata?.name ?? ''}`;
 
-export class DeploymentController {
-  private readonly queue: KeyedQueue;
+export class DeploymentController extends WorkQueueController {
+  protected readonly queue: KeyedQueue;
   private readonly backoff = new FailureBackoff();
-  private readonly events: EventRecorder;
+  protected readonly events: EventRecorder;
   private readonly deployments: SharedIndexInformer<Deployment>;
   private readonly rss: SharedIndexInformer<ReplicaSet>;
   private readonly pods: SharedIndexInformer<Pod>;
-  private readonly unsubscribe: (() => void)[] = [];
 
   constructor(private readonly client: KubeClient, informers: SharedInformerFactory, opts: { events?: EventRecorder } = {}) {
+    super();
     this.events = opts.events ?? new EventRecorder(client, { component: deploymentControllerName });
     this.queue = new KeyedQueue(
       async (key) => {
@@ -102,46 +104,26 @@ export class DeploymentController {
     );
   }
 
-  private resolve(namespace: string | undefined, ref: OwnerReference | undefined): Deployment | undefined {
-    return resolveControllerRef(namespace, ref, 'Deployment', (ns, name) => this.deployments.lister.get(ns, name));
-  }
-
-  /** getDeploymentsForReplicaSet: the Deployments whose selector matches an orphan ReplicaSet. */
-  private deploymentsFor(rs: ReplicaSet): Deployment[] {
-    return this.deployments.lister.list(rs.metadata.namespace ?? '').filter((d) => selectsOrphan(d.spec?.selector, rs.metadata.labels));
-  }
+  /** The Deployment a controller reference names, if it is the same one (uid); getDeploymentsForReplicaSet: the Deployments whose selector matches an orphan ReplicaSet. */
+  private readonly owners: OwnerLookup<Deployment, ReplicaSet> = {
+    resolve: (namespace, ref) => resolveControllerRef(namespace, ref, 'Deployment', (ns, name) => this.deployments.lister.get(ns, name)),
+    adopters: (rs) => this.deployments.lister.list(rs.metadata.namespace ?? '').filter((d) => selectsOrphan(d.spec?.selector, rs.metadata.labels)),
+  };
 
   private addReplicaSet(rs: ReplicaSet): void {
     if (rs.metadata.deletionTimestamp) return this.deleteReplicaSet(rs);
-    const ref = controllerOf(rs);
-    if (ref) {
-      const d = this.resolve(rs.metadata.namespace, ref);
-      if (d) this.queue.add(keyOf(d));
-      return;
-    }
-    for (const d of this.deploymentsFor(rs)) this.queue.add(keyOf(d));
+    const { controller, adopters } = ownersOfAdded(rs, this.owners);
+    for (const d of controller ? [controller] : adopters) this.queue.add(keyOf(d));
   }
 
   private updateReplicaSet(old: ReplicaSet, cur: ReplicaSet): void {
     if (old.metadata.resourceVersion === cur.metadata.resourceVersion) return;
-    const curRef = controllerOf(cur);
-    const oldRef = controllerOf(old);
-    const refChanged = curRef?.uid !== oldRef?.uid;
-    if (refChanged && oldRef) {
-      const d = this.resolve(old.metadata.namespace, oldRef);
-      if (d) this.queue.add(keyOf(d));
-    }
-    if (curRef) {
-      const d = this.resolve(cur.metadata.namespace, curRef);
-      if (d) this.queue.add(keyOf(d));
-      return;
-    }
-    const labelsChanged = JSON.stringify(old.metadata.labels ?? {}) !== JSON.stringify(cur.metadata.labels ?? {});
-    if (labelsChanged || refChanged) for (const d of this.deploymentsFor(cur)) this.queue.add(keyOf(d));
+    const { previous, controller, adopters } = ownersOfUpdated(old, cur, this.owners);
+    for (const d of [previous, controller, ...adopters]) if (d) this.queue.add(keyOf(d));
   }
 
   private deleteReplicaSet(rs: ReplicaSet): void {
-    const d = this.resolve(rs.metadata.namespace, controllerOf(rs));
+    const d = this.owners.resolve(rs.metadata.namespace, controllerOf(rs));
     if (d) this.queue.add(keyOf(d));
   }
 
@@ -149,7 +131,7 @@ export class DeploymentController {
   private deletePod(p: Pod): void {
     const rs = this.rss.lister.get(p.metadata.namespace, controllerOf(p)?.name ?? '');
     if (!rs || rs.metadata.uid !== controllerOf(p)?.uid) return;
-    const d = this.resolve(rs.metadata.namespace, controllerOf(rs));
+    const d = this.owners.resolve(rs.metadata.namespace, controllerOf(rs));
     if (!d || d.spec?.strategy?.type !== 'Recreate') return;
     const owned = this.replicaSetsOf(d);
     let left = 0;
@@ -205,16 +187,6 @@ export class DeploymentController {
   }
   /** @internal */ requeueAfter(d: Deployment, ms: number): void {
     this.queue.addAfter(keyOf(d), ms);
-  }
-
-  async idle(): Promise<void> {
-    await this.queue.idle();
-  }
-
-  async stop(): Promise<void> {
-    for (const u of this.unsubscribe) u();
-    this.queue.stop();
-    await this.events.stop();
   }
 }
 

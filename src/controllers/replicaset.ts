@@ -10,7 +10,7 @@
 // FailedDelete "Error deleting: ERR", from the source `replicaset-controller`. The decisions are
 // src/policy/replicaset.ts and activepods.ts.
 
-import type { OwnerReference, Pod, ReplicaSet } from '../api/types.js';
+import type { Pod, ReplicaSet } from '../api/types.js';
 import { labelSelectorMatcher, selectsOrphan } from '../api/selectors.js';
 import type { SharedInformerFactory } from '../client/factory.js';
 import type { SharedIndexInformer } from '../client/informer.js';
@@ -27,6 +27,9 @@ import { errorText, isNamespaceTerminating } from './errors.js';
 import { ControllerExpectations } from './expectations.js';
 import { KeyedQueue } from './queue.js';
 import { FailureBackoff } from './retry.js';
+import { writeStatusRetryingConflicts } from './statuswrite.js';
+import { labelsChanged, ownersOfAdded, ownersOfUpdated, type OwnerLookup } from './ownerevents.js';
+import { WorkQueueController } from './workqueuecontroller.js';
 
 export const replicaSetControllerName = 'replicaset-controller';
 /** Index of ReplicaSets by their controller's uid (getReplicaSetsWithSameController). */
@@ -34,16 +37,16 @@ const byControllerIndex = 'controllerUID';
 
 const keyOf = (o: { metadata?: { namespace?: string; name?: string } }) => `${o.metadata?.namespace ?? ''}/${o.metadata?.name ?? ''}`;
 
-export class ReplicaSetController {
+export class ReplicaSetController extends WorkQueueController {
   readonly expectations: ControllerExpectations;
-  private readonly queue: KeyedQueue;
+  protected readonly queue: KeyedQueue;
   private readonly backoff = new FailureBackoff();
-  private readonly events: EventRecorder;
+  protected readonly events: EventRecorder;
   private readonly pods: SharedIndexInformer<Pod>;
   private readonly rss: SharedIndexInformer<ReplicaSet>;
-  private readonly unsubscribe: (() => void)[] = [];
 
   constructor(private readonly client: KubeClient, informers: SharedInformerFactory, opts: { events?: EventRecorder } = {}) {
+    super();
     this.expectations = new ControllerExpectations(() => client.now().getTime());
     this.events = opts.events ?? new EventRecorder(client, { component: replicaSetControllerName });
     this.queue = new KeyedQueue(
@@ -73,61 +76,45 @@ export class ReplicaSetController {
     );
   }
 
-  /** The ReplicaSet a controller reference names, if it is the same one (uid). */
-  private resolve(namespace: string | undefined, ref: OwnerReference | undefined): ReplicaSet | undefined {
-    return resolveControllerRef(namespace, ref, 'ReplicaSet', (ns, name) => this.rss.lister.get(ns, name));
-  }
-
-  /** GetPodReplicaSets: the ReplicaSets whose selector matches an orphan pod (to adopt it). */
-  private replicaSetsForPod(p: Pod): ReplicaSet[] {
-    return this.rss.lister.list(p.metadata.namespace ?? '').filter((rs) => selectsOrphan(rs.spec?.selector, p.metadata.labels));
-  }
+  /** The ReplicaSet a controller reference names, if it is the same one (uid); GetPodReplicaSets: the ReplicaSets whose selector matches an orphan pod. */
+  private readonly owners: OwnerLookup<ReplicaSet, Pod> = {
+    resolve: (namespace, ref) => resolveControllerRef(namespace, ref, 'ReplicaSet', (ns, name) => this.rss.lister.get(ns, name)),
+    adopters: (p) => this.rss.lister.list(p.metadata.namespace ?? '').filter((rs) => selectsOrphan(rs.spec?.selector, p.metadata.labels)),
+  };
 
   private addPod(p: Pod): void {
     if (p.metadata.deletionTimestamp) return this.deletePod(p);
-    const ref = controllerOf(p);
-    if (ref) {
-      const rs = this.resolve(p.metadata.namespace, ref);
-      if (!rs) return;
-      this.expectations.creationObserved(keyOf(rs));
-      this.queue.add(keyOf(rs));
-      return;
+    const { controller, adopters } = ownersOfAdded(p, this.owners);
+    if (controller) {
+      this.expectations.creationObserved(keyOf(controller));
+      this.queue.add(keyOf(controller));
     }
-    for (const rs of this.replicaSetsForPod(p)) this.queue.add(keyOf(rs));
+    for (const rs of adopters) this.queue.add(keyOf(rs));
   }
 
   private updatePod(old: Pod, cur: Pod): void {
     if (old.metadata.resourceVersion === cur.metadata.resourceVersion) return;
-    const labelsChanged = JSON.stringify(old.metadata.labels ?? {}) !== JSON.stringify(cur.metadata.labels ?? {});
     if (cur.metadata.deletionTimestamp) {
       // Graceful deletion: the pod is as good as gone for the expectations; tell the old owner too if the labels moved.
       this.deletePod(cur);
-      if (labelsChanged) this.deletePod(old);
+      if (labelsChanged(old, cur)) this.deletePod(old);
       return;
     }
-    const curRef = controllerOf(cur);
-    const oldRef = controllerOf(old);
-    const refChanged = curRef?.uid !== oldRef?.uid;
-    if (refChanged && oldRef) {
-      const rs = this.resolve(old.metadata.namespace, oldRef);
-      if (rs) this.queue.add(keyOf(rs));
-    }
-    if (curRef) {
-      const rs = this.resolve(cur.metadata.namespace, curRef);
-      if (!rs) return;
-      this.queue.add(keyOf(rs));
+    const { previous, controller, adopters } = ownersOfUpdated(old, cur, this.owners);
+    if (previous) this.queue.add(keyOf(previous));
+    if (controller) {
+      this.queue.add(keyOf(controller));
       // Ready now: come back once minReadySeconds have passed, when it counts as available (a second later: availability is strictly after).
-      const min = rs.spec?.minReadySeconds ?? 0;
-      if (!isPodReady(old) && isPodReady(cur) && min > 0) this.queue.addAfter(keyOf(rs), min * 1000 + 1000);
-      return;
+      const min = controller.spec?.minReadySeconds ?? 0;
+      if (!isPodReady(old) && isPodReady(cur) && min > 0) this.queue.addAfter(keyOf(controller), min * 1000 + 1000);
     }
-    if (labelsChanged || refChanged) for (const rs of this.replicaSetsForPod(cur)) this.queue.add(keyOf(rs));
+    for (const rs of adopters) this.queue.add(keyOf(rs));
   }
 
   private deletePod(p: Pod): void {
     const ref = controllerOf(p);
     if (!ref) return;
-    const rs = this.resolve(p.metadata.namespace, ref);
+    const rs = this.owners.resolve(p.metadata.namespace, ref);
     if (!rs) return;
     this.expectations.deletionObserved(keyOf(rs), keyOf(p));
     this.queue.add(keyOf(rs));
@@ -240,24 +227,6 @@ export class ReplicaSetController {
   /** updateReplicaSetStatus: written only when something changed; one retry on a fresh copy after a conflict. */
   private async writeStatus(rs: ReplicaSet, next: ReplicaSet['status'] & object): Promise<ReplicaSet> {
     if (replicaSetStatusUnchanged(rs, next)) return rs;
-    let target = rs;
-    for (let attempt = 0; ; attempt++) {
-      try {
-        return await this.client.update<ReplicaSet>(replicaSetsRef, rs.metadata.namespace, { ...target, status: withObservedGeneration(target, next) }, { subresource: 'status' });
-      } catch (e) {
-        if (attempt >= 1 || !isStatus(e, 409)) throw e;
-        target = await this.client.get<ReplicaSet>(replicaSetsRef, rs.metadata.namespace, rs.metadata.name ?? '');
-      }
-    }
-  }
-
-  async idle(): Promise<void> {
-    await this.queue.idle();
-  }
-
-  async stop(): Promise<void> {
-    for (const u of this.unsubscribe) u();
-    this.queue.stop();
-    await this.events.stop();
+    return writeStatusRetryingConflicts(this.client, replicaSetsRef, rs, (target) => withObservedGeneration(target, next), 1);
   }
 }

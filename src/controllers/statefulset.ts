@@ -12,7 +12,7 @@
 import type { ControllerRevision, Pod, StatefulSet, StatefulSetStatus } from '../api/types.js';
 import type { SharedInformerFactory } from '../client/factory.js';
 import type { SharedIndexInformer } from '../client/informer.js';
-import { errorCode, isStatus } from '../client/errors.js';
+import { isStatus } from '../client/errors.js';
 import type { KubeClient } from '../client/interface.js';
 import { EventRecorder } from '../client/recorder.js';
 import { controllerRevisionsRef, persistentVolumeClaimsRef, podsRef, statefulSetsRef } from '../client/resources.js';
@@ -27,22 +27,24 @@ import { claimObjects, resolveControllerRef } from './controllerref.js';
 import { errorText } from './errors.js';
 import { KeyedQueue } from './queue.js';
 import { FailureBackoff } from './retry.js';
+import { writeStatusRetryingConflicts } from './statuswrite.js';
+import { WorkQueueController } from './workqueuecontroller.js';
 
 /** The controller's name in events and its service account (kube-controller-manager's). */
 export const statefulSetControllerName = 'statefulset-controller';
 
 const keyOf = (o: { metadata?: { namespace?: string; name?: string } }) => `${o.metadata?.namespace ?? ''}/${o.metadata?.name ?? ''}`;
 
-export class StatefulSetController {
-  private readonly queue: KeyedQueue;
+export class StatefulSetController extends WorkQueueController {
+  protected readonly queue: KeyedQueue;
   private readonly backoff = new FailureBackoff();
   private readonly sets: SharedIndexInformer<StatefulSet>;
   private readonly pods: SharedIndexInformer<Pod>;
   private readonly revisions: SharedIndexInformer<ControllerRevision>;
-  private readonly events: EventRecorder;
-  private unsubscribe: (() => void)[] = [];
+  protected readonly events: EventRecorder;
 
   constructor(private readonly client: KubeClient, informers: SharedInformerFactory, opts: { events?: EventRecorder } = {}) {
+    super();
     this.queue = new KeyedQueue((key) => this.sync(key), this.backoff.requeue(() => this.queue, statefulSetControllerName));
     this.sets = informers.informerFor<StatefulSet>(statefulSetsRef);
     this.pods = informers.informerFor<Pod>(podsRef);
@@ -229,28 +231,8 @@ export class StatefulSetController {
     if (errs.length) throw new Error(errs.length === 1 ? errs[0] : `[${errs.join(', ')}]`);
   }
 
-  /** UpdateStatefulSetStatus: the status subresource, re-reading the set on a conflict (RetryOnConflict). */
+  /** UpdateStatefulSetStatus: the status subresource, re-reading the set on a conflict (RetryOnConflict's 5 attempts). */
   private async writeStatus(set: StatefulSet, status: StatefulSetStatus): Promise<void> {
-    let target = set;
-    for (let attempt = 0; ; attempt++) {
-      try {
-        await this.client.update(statefulSetsRef, set.metadata.namespace, { ...target, status }, { subresource: 'status' });
-        return;
-      } catch (e) {
-        if (errorCode(e) !== 409 || attempt >= 4) throw e;
-        target = await this.client.get<StatefulSet>(statefulSetsRef, set.metadata.namespace, set.metadata.name ?? '');
-      }
-    }
-  }
-
-  async idle(): Promise<void> {
-    await this.queue.idle();
-  }
-
-  async stop(): Promise<void> {
-    for (const u of this.unsubscribe) u();
-    this.unsubscribe = [];
-    this.queue.stop();
-    await this.events.stop();
+    await writeStatusRetryingConflicts(this.client, statefulSetsRef, set, () => status, 4);
   }
 }
