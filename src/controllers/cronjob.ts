@@ -20,6 +20,7 @@ import { splitKey } from './job.js';
 import { errorText, isNamespaceTerminating } from './errors.js';
 import { KeyedQueue } from './queue.js';
 import { FailureBackoff } from './retry.js';
+import { WorkQueueController } from './workqueuecontroller.js';
 
 export interface CronJobControllerOptions {
   /** The controller's clock (default: the client's, i.e. the server's). */
@@ -35,19 +36,19 @@ function controllerOf(j: Job) {
   return (j.metadata.ownerReferences ?? []).find((r) => r.controller === true);
 }
 
-export class CronJobController {
+export class CronJobController extends WorkQueueController {
   private readonly cronJobs: SharedIndexInformer<CronJob>;
   private readonly jobs: SharedIndexInformer<Job>;
-  private readonly queue: KeyedQueue;
-  private readonly recorder: EventRecorder;
+  protected readonly queue: KeyedQueue;
+  protected readonly events: EventRecorder;
   /** 1 s doubling to a minute, as the Job controller's API back-off. */
   private readonly backoff = new FailureBackoff(1000, 60_000);
-  private unsubscribe: (() => void)[] = [];
   private readonly now: () => Date;
 
   constructor(private readonly client: KubeClient, informers: SharedInformerFactory, private readonly opts: CronJobControllerOptions = {}) {
+    super();
     this.now = opts.now ?? (() => client.now());
-    this.recorder = new EventRecorder(client, { component: 'cronjob-controller' }, { now: this.now });
+    this.events = new EventRecorder(client, { component: 'cronjob-controller' }, { now: this.now });
     this.cronJobs = informers.informerFor<CronJob>(cronJobsRef);
     this.jobs = informers.informerFor<Job>(jobsRef);
     this.queue = new KeyedQueue(
@@ -93,7 +94,7 @@ export class CronJobController {
       try {
         next = nextScheduleTime(parseCronSchedule(cur.spec?.schedule ?? ''), this.now().getTime(), cur.spec?.timeZone ?? this.opts.zone ?? 'UTC');
       } catch {
-        this.recorder.record(cur, 'Warning', 'UnParseableCronJobSchedule', '', `unparseable schedule for cronjob: ${cur.spec?.schedule ?? ''}`);
+        this.events.record(cur, 'Warning', 'UnParseableCronJobSchedule', '', `unparseable schedule for cronjob: ${cur.spec?.schedule ?? ''}`);
         return;
       }
       if (next !== undefined) this.queue.addAfter(key, next + nextScheduleDeltaMs - this.now().getTime());
@@ -129,7 +130,7 @@ export class CronJobController {
 
     // syncCronJob: the active list against the jobs.
     const r = reconcileActiveJobs(cj, jobs);
-    for (const e of r.events) this.recorder.record(cj, e.type, e.reason, '', e.message);
+    for (const e of r.events) this.events.record(cj, e.type, e.reason, '', e.message);
     let active: JobReference[] = r.active;
     if (r.lastSuccessfulTime) cj.status.lastSuccessfulTime = r.lastSuccessfulTime;
     update ||= r.changed;
@@ -140,14 +141,14 @@ export class CronJobController {
         active = [...active.filter((a) => a.uid !== j.metadata.uid), ...(fresh.status?.active ?? []).filter((a) => a.uid === j.metadata.uid)];
         continue;
       }
-      this.recorder.record(cj, 'Warning', 'UnexpectedJob', '', `Saw a job that the controller did not create or forgot: ${j.metadata.name}`);
+      this.events.record(cj, 'Warning', 'UnexpectedJob', '', `Saw a job that the controller did not create or forgot: ${j.metadata.name}`);
     }
     for (const ref of r.unseen) {
       try {
         await this.client.get<Job>(jobsRef, ref.namespace, ref.name ?? '');
       } catch (e) {
         if (!isStatus(e, 404)) throw e;
-        this.recorder.record(cj, 'Normal', 'MissingJob', '', `Active job went missing: ${ref.name}`);
+        this.events.record(cj, 'Normal', 'MissingJob', '', `Active job went missing: ${ref.name}`);
         active = active.filter((a) => a.uid !== ref.uid);
         update = true;
       }
@@ -157,7 +158,7 @@ export class CronJobController {
     const now = this.now().getTime();
     const activeNames = active.map((a) => a.name ?? '');
     const d = cj.metadata.deletionTimestamp ? undefined : decideCronJobSync(cj, activeNames, now, this.opts.zone ?? 'UTC');
-    for (const e of d?.events ?? []) if (e.reason !== 'SuccessfulCreate') this.recorder.record(cj, e.type, e.reason, '', e.message);
+    for (const e of d?.events ?? []) if (e.reason !== 'SuccessfulCreate') this.events.record(cj, e.type, e.reason, '', e.message);
     let err: unknown;
     if (d?.create) {
       // Replace: the running jobs go first.
@@ -193,7 +194,7 @@ export class CronJobController {
     try {
       return await this.client.get<Job>(jobsRef, cj.metadata.namespace, name);
     } catch (e) {
-      this.recorder.record(cj, 'Warning', 'FailedGet', '', `Get job: ${errorText(e)}`);
+      this.events.record(cj, 'Warning', 'FailedGet', '', `Get job: ${errorText(e)}`);
       return undefined;
     }
   }
@@ -202,7 +203,7 @@ export class CronJobController {
   private async createJob(cj: CronJob, job: Job): Promise<{ job?: Job; err?: unknown }> {
     try {
       const created = await this.client.create<Job>(jobsRef, cj.metadata.namespace, job);
-      this.recorder.record(cj, 'Normal', 'SuccessfulCreate', '', `Created job ${created.metadata.name}`);
+      this.events.record(cj, 'Normal', 'SuccessfulCreate', '', `Created job ${created.metadata.name}`);
       return { job: created };
     } catch (e) {
       if (isNamespaceTerminating(e)) return { err: e };
@@ -213,7 +214,7 @@ export class CronJobController {
         if (!ref || ref.uid !== cj.metadata.uid) return {};
         return { job: existing };
       }
-      this.recorder.record(cj, 'Warning', 'FailedCreate', '', `Error creating job: ${errorText(e)}`);
+      this.events.record(cj, 'Warning', 'FailedCreate', '', `Error creating job: ${errorText(e)}`);
       return { err: e };
     }
   }
@@ -224,25 +225,18 @@ export class CronJobController {
       await this.client.delete(jobsRef, job.metadata.namespace, job.metadata.name ?? '', { propagationPolicy: 'Background' });
     } catch (e) {
       if (!isStatus(e, 404)) {
-        this.recorder.record(cj, 'Warning', 'FailedDelete', '', `Deleted job: ${errorText(e)}`);
+        this.events.record(cj, 'Warning', 'FailedDelete', '', `Deleted job: ${errorText(e)}`);
         return false;
       }
     }
     cj.status = { ...cj.status, active: (cj.status?.active ?? []).filter((a) => a.uid !== job.metadata.uid) };
-    this.recorder.record(cj, 'Normal', 'SuccessfulDelete', '', `Deleted job ${job.metadata.name}`);
+    this.events.record(cj, 'Normal', 'SuccessfulDelete', '', `Deleted job ${job.metadata.name}`);
     return true;
   }
 
   /** Resolves when nothing is queued or running (scheduled comebacks are not waited for). */
-  async idle(): Promise<void> {
-    await this.queue.idle();
-    await this.recorder.flush();
-  }
-
-  async stop(): Promise<void> {
-    for (const u of this.unsubscribe) u();
-    this.unsubscribe = [];
-    this.queue.stop();
-    await this.recorder.stop();
+  override async idle(): Promise<void> {
+    await super.idle();
+    await this.events.flush();
   }
 }

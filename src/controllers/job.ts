@@ -28,6 +28,7 @@ import { ControllerExpectations, UidTrackingExpectations } from './expectations.
 import { errorText, isNamespaceTerminating } from './errors.js';
 import { KeyedQueue } from './queue.js';
 import { FailureBackoff } from './retry.js';
+import { WorkQueueController } from './workqueuecontroller.js';
 
 export interface JobControllerOptions {
   /** syncJobBatchPeriod: how long pod events wait before the job syncs (upstream 1 s). */
@@ -53,24 +54,24 @@ function controllerOf(o: { metadata?: { ownerReferences?: { controller?: boolean
 
 const removeFinalizerPatch = { metadata: { [`$deleteFromPrimitiveList/finalizers`]: [jobTrackingFinalizer] } };
 
-export class JobController {
+export class JobController extends WorkQueueController {
   private readonly jobs: SharedIndexInformer<Job>;
   private readonly pods: SharedIndexInformer<Pod>;
-  private readonly queue: KeyedQueue;
+  protected readonly queue: KeyedQueue;
   private readonly orphans: KeyedQueue;
   private readonly expectations: ControllerExpectations;
   private readonly finalizerExpectations = new UidTrackingExpectations();
   private readonly backoff = new Map<string, BackoffRecord>();
   private readonly syncBackoff = new FailureBackoff(apiBackoffMs, maxApiBackoffMs);
   private readonly orphanBackoff = new FailureBackoff(apiBackoffMs, maxApiBackoffMs);
-  private readonly recorder: EventRecorder;
-  private unsubscribe: (() => void)[] = [];
+  protected readonly events: EventRecorder;
   private readonly now: () => Date;
 
   constructor(private readonly client: KubeClient, informers: SharedInformerFactory, private readonly opts: JobControllerOptions = {}) {
+    super();
     this.now = opts.now ?? (() => client.now());
     this.expectations = new ControllerExpectations(() => this.now().getTime());
-    this.recorder = new EventRecorder(client, { component: 'job-controller' }, { now: this.now });
+    this.events = new EventRecorder(client, { component: 'job-controller' }, { now: this.now });
     this.jobs = informers.informerFor<Job>(jobsRef);
     this.pods = informers.informerFor<Pod>(podsRef);
     this.pods.addIndex(byJobUid, (p) => {
@@ -233,13 +234,13 @@ export class JobController {
     }
     const mode = shared.spec?.completionMode;
     if (mode !== undefined && mode !== 'NonIndexed' && mode !== 'Indexed') {
-      this.recorder.record(shared, 'Warning', 'UnknownCompletionMode', '', 'Skipped Job sync because completion mode is unknown');
+      this.events.record(shared, 'Warning', 'UnknownCompletionMode', '', 'Skipped Job sync because completion mode is unknown');
       return;
     }
     // Indexed completion is not implemented: such a job is left alone rather than run wrongly,
     // and says so where `kubectl describe job` shows it.
     if (mode === 'Indexed') {
-      this.recorder.record(shared, 'Warning', 'UnsupportedCompletionMode', '', 'Job not run: completionMode Indexed is not supported by this controller yet');
+      this.events.record(shared, 'Warning', 'UnsupportedCompletionMode', '', 'Job not run: completionMode Indexed is not supported by this controller yet');
       return;
     }
     // Expectations before the pods: a pod arriving after this read defers the sync to its own event.
@@ -300,10 +301,10 @@ export class JobController {
     try {
       await this.client.delete(podsRef, p.metadata.namespace, p.metadata.name ?? '');
     } catch (e) {
-      if (!isStatus(e, 404)) this.recorder.record(job, 'Warning', 'FailedDelete', '', `Error deleting: ${errorText(e)}`);
+      if (!isStatus(e, 404)) this.events.record(job, 'Warning', 'FailedDelete', '', `Error deleting: ${errorText(e)}`);
       throw e;
     }
-    this.recorder.record(job, 'Normal', 'SuccessfulDelete', '', `Deleted pod: ${p.metadata.name}`);
+    this.events.record(job, 'Normal', 'SuccessfulDelete', '', `Deleted pod: ${p.metadata.name}`);
   }
 
   /** manageJob's writes; returns how many pods are active after them. */
@@ -352,13 +353,13 @@ export class JobController {
             Array.from({ length: batch }, async () => {
               try {
                 const created = await this.client.create<Pod>(podsRef, job.metadata.namespace, structuredClone(template));
-                this.recorder.record(job, 'Normal', 'SuccessfulCreate', '', `Created pod: ${created.metadata.name}`);
+                this.events.record(job, 'Normal', 'SuccessfulCreate', '', `Created pod: ${created.metadata.name}`);
               } catch (e) {
                 this.expectations.creationObserved(key);
                 active--;
                 // A terminating namespace refuses every create; nothing to report.
                 if (isNamespaceTerminating(e)) return;
-                this.recorder.record(job, 'Warning', 'FailedCreate', '', `Error creating: ${errorText(e)}`);
+                this.events.record(job, 'Warning', 'FailedCreate', '', `Error creating: ${errorText(e)}`);
                 failed++;
                 err ??= e;
               }
@@ -405,7 +406,7 @@ export class JobController {
     }
     const settle = settleJobStatus(ctx, withFinalizer, track.reachedMaxUncounted || rmErr !== undefined);
     if (settle.needsFlush) ctx.job = await this.updateStatus(ctx.job);
-    for (const e of ctx.events) this.recorder.record(ctx.job, e.type, e.reason, '', e.message);
+    for (const e of ctx.events) this.events.record(ctx.job, e.type, e.reason, '', e.message);
     if (rmErr) throw rmErr;
   }
 
@@ -415,18 +416,15 @@ export class JobController {
   }
 
   /** Resolves when nothing is queued or running (timers still pending are not waited for). */
-  async idle(): Promise<void> {
-    await this.queue.idle();
+  override async idle(): Promise<void> {
+    await super.idle();
     await this.orphans.idle();
-    await this.recorder.flush();
+    await this.events.flush();
   }
 
-  async stop(): Promise<void> {
-    for (const u of this.unsubscribe) u();
-    this.unsubscribe = [];
-    this.queue.stop();
+  override async stop(): Promise<void> {
     this.orphans.stop();
-    await this.recorder.stop();
+    await super.stop();
   }
 }
 
