@@ -9,7 +9,8 @@
 // cache that has not seen its own writes. The orphan queue removes the tracking finalizer from pods
 // whose job is gone or finished (syncOrphanPod), so a deleted Job's pods can go. Pod events sync the
 // job after syncJobBatchPeriod (1 s); activeDeadlineSeconds and the back-off come back through
-// KeyedQueue.addAfter. Not here: Indexed completion, backoffLimitPerIndex, successPolicy, adopting
+// KeyedQueue.addAfter. Indexed completion as NonIndexed, by index (src/policy/jobindexes.ts). Not here:
+// backoffLimitPerIndex and successPolicy (such a job gets a Warning and is not run), adopting
 // orphan pods that match a selector, ttlSecondsAfterFinished (the ttl-after-finished controller).
 
 import type { Job, Pod } from '../api/types.js';
@@ -237,10 +238,11 @@ export class JobController extends WorkQueueController {
       this.events.record(shared, 'Warning', 'UnknownCompletionMode', '', 'Skipped Job sync because completion mode is unknown');
       return;
     }
-    // Indexed completion is not implemented: such a job is left alone rather than run wrongly,
-    // and says so where `kubectl describe job` shows it.
-    if (mode === 'Indexed') {
-      this.events.record(shared, 'Warning', 'UnsupportedCompletionMode', '', 'Job not run: completionMode Indexed is not supported by this controller yet');
+    // Per-index back-off limits and success policies are not run by this controller: such a job is
+    // left alone rather than run with other rules, and says so where `kubectl describe job` shows it.
+    const unsupported = shared.spec?.backoffLimitPerIndex !== undefined ? 'backoffLimitPerIndex' : shared.spec?.successPolicy !== undefined ? 'successPolicy' : undefined;
+    if (unsupported) {
+      this.events.record(shared, 'Warning', 'UnsupportedJobFeature', '', `Job not run: ${unsupported} is not supported by this controller yet`);
       return;
     }
     // Expectations before the pods: a pod arriving after this read defers the sync to its own event.
@@ -346,13 +348,15 @@ export class JobController extends WorkQueueController {
         this.expectations.expectCreations(key, diff);
         active += diff;
         let err: unknown;
-        const template = podFromJobTemplate(job);
+        const template = plan.indexes ? undefined : podFromJobTemplate(job);
+        const indexes = [...(plan.indexes ?? [])];
         for (let batch = Math.min(diff, slowStartInitialBatch); diff > 0; batch = Math.min(2 * batch, diff)) {
           let failed = 0;
           await Promise.all(
             Array.from({ length: batch }, async () => {
               try {
-                const created = await this.client.create<Pod>(podsRef, job.metadata.namespace, structuredClone(template));
+                const pod = template ? structuredClone(template) : podFromJobTemplate(job, indexes.shift());
+                const created = await this.client.create<Pod>(podsRef, job.metadata.namespace, pod);
                 this.events.record(job, 'Normal', 'SuccessfulCreate', '', `Created pod: ${created.metadata.name}`);
               } catch (e) {
                 this.expectations.creationObserved(key);

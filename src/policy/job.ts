@@ -5,14 +5,15 @@
 // the excess, wait for the back-off, or delete everything when suspended), then afterManage (the
 // success check and the Suspended condition). Counting finished pods and the terminal conditions
 // are in jobstatus.ts (trackJobStatusAndRemoveFinalizers). decideJobSync composes the steps as if
-// every write succeeded (jobsync.ts). NonIndexed
-// completion only (Indexed and backoffLimitPerIndex are left to a later change); no I/O, no clock.
+// every write succeeded (jobsync.ts). NonIndexed and Indexed completion (jobindexes.ts); not
+// backoffLimitPerIndex or successPolicy (the controller refuses to run such a job). No I/O, no clock.
 
 import type { Job, JobCondition, Pod } from '../api/types.js';
 import { isPodReady } from './activepods.js';
 import { newControllerRef } from './controllerref.js';
 import { podFromTemplate } from './podtemplate.js';
 import { backoffRemainingMs, newBackoffRecord, type BackoffRecord } from './jobbackoff.js';
+import { completionIndexEnvName, completionIndexKey, completionIndexOf, duplicatedIndexPods, firstPendingIndexes, generateNameWithIndex, intervalsTotal, isIndexedJob, succeededIndexes, type Intervals } from './jobindexes.js';
 import { matchPodFailurePolicy } from './podfailurepolicy.js';
 
 export const jobTrackingFinalizer = 'batch.kubernetes.io/job-tracking';
@@ -56,6 +57,9 @@ export interface JobSyncCtx {
   events: JobEvent[];
   /** activeDeadlineSeconds not reached yet: sync again after this many ms. */
   deadlineAfterMs?: number;
+  /** Indexed: status.completedIndexes as read, and with the newly succeeded pods' indexes. */
+  prevSucceededIndexes?: Intervals;
+  succeededIndexes?: Intervals;
 }
 
 export interface JobSyncInput {
@@ -175,7 +179,10 @@ export function beginJobSync({ job: shared, pods, now, expectedRmFinalizers = ne
   const uncounted = { succeeded: new Set(status.uncountedTerminatedPods?.succeeded ?? []), failed: new Set(status.uncountedTerminatedPods?.failed ?? []) };
   status.uncountedTerminatedPods = { succeeded: [...uncounted.succeeded], failed: [...uncounted.failed] };
   const activePods = pods.filter(isActivePod);
-  const fresh = (p: Pod, set: Set<string>) => hasTrackingFinalizer(p) && !set.has(p.metadata.uid ?? '') && !expectedRmFinalizers.has(p.metadata.uid ?? '');
+  const indexed = isIndexedJob(job);
+  // getValidPodsWithFilter: an Indexed job's pod counts only with an index in range.
+  const validIndex = (p: Pod) => !indexed || hasValidIndex(job, p);
+  const fresh = (p: Pod, set: Set<string>) => hasTrackingFinalizer(p) && !set.has(p.metadata.uid ?? '') && !expectedRmFinalizers.has(p.metadata.uid ?? '') && validIndex(p);
   const newSucceeded = pods.filter((p) => fresh(p, uncounted.succeeded) && podPhase(p) === 'Succeeded');
   const newFailed = pods.filter((p) => fresh(p, uncounted.failed) && isPodFailed(p, job));
   const notIgnored = newFailed.filter((p) => matchPodFailurePolicy(job, p).countFailed).length;
@@ -194,6 +201,12 @@ export function beginJobSync({ job: shared, pods, now, expectedRmFinalizers = ne
     suspendCondChanged: false,
     events: [],
   };
+  if (indexed) {
+    const ix = succeededIndexes(job, pods, (p) => hasTrackingFinalizer(p) && !expectedRmFinalizers.has(p.metadata.uid ?? ''));
+    ctx.prevSucceededIndexes = ix.prev;
+    ctx.succeededIndexes = ix.now;
+    ctx.succeeded = intervalsTotal(ix.now);
+  }
   const suspended = job.spec?.suspend === true;
   if (!status.startTime && !suspended) status.startTime = now;
 
@@ -216,10 +229,17 @@ export function beginJobSync({ job: shared, pods, now, expectedRmFinalizers = ne
   return ctx;
 }
 
+/** An Indexed job's pod has an index below completions. */
+export function hasValidIndex(job: Job, p: Pod): boolean {
+  const ix = completionIndexOf(p);
+  return ix >= 0 && ix < (job.spec?.completions ?? 0);
+}
+
 /** What manageJob does this sync: at most one of creating and deleting. */
 export type ManagePlan =
   | { action: 'none' }
-  | { action: 'create'; count: number }
+  /** Indexed: `indexes` are the indexes of the pods to create (count of them). */
+  | { action: 'create'; count: number; indexes?: number[] }
   /** The back-off after failures has not passed: sync again then. */
   | { action: 'wait'; afterMs: number }
   /** Remove the tracking finalizer, then delete (deleteJobPods): excess pods, or all when suspended. */
@@ -229,20 +249,36 @@ export type ManagePlan =
 export function manageJobPlan(ctx: JobSyncCtx, backoffBaseMs?: number, backoffMaxMs?: number): ManagePlan {
   const { job, activePods } = ctx;
   const active = activePods.length;
-  if (job.spec?.suspend === true) return active > 0 ? { action: 'delete', pods: [...activePods].sort(deletionOrder) } : { action: 'none' };
+  if (job.spec?.suspend === true) return active > 0 ? { action: 'delete', pods: activePodsForRemoval(job, activePods, active) } : { action: 'none' };
   const parallelism = job.spec?.parallelism ?? 1;
   const completions = job.spec?.completions;
   let wantActive: number;
   if (completions === undefined) wantActive = ctx.succeeded > 0 ? active : parallelism;
   else wantActive = Math.max(0, Math.min(completions - ctx.succeeded, parallelism));
-  const excess = active - wantActive;
-  if (excess > 0) return { action: 'delete', pods: [...activePods].sort(deletionOrder).slice(0, excess) };
+  const toDelete = activePodsForRemoval(job, activePods, Math.max(0, active - wantActive)).slice(0, 500);
+  // Deleting takes precedence over creating (an Indexed job with a repeated index may need both).
+  if (toDelete.length > 0) return { action: 'delete', pods: toDelete };
   const terminating = onlyReplaceFailedPods(job) ? ctx.terminating : 0;
   const diff = wantActive - terminating - active;
   if (diff <= 0) return { action: 'none' };
   const wait = backoffRemainingMs(ctx.backoff, Date.parse(ctx.now), backoffBaseMs, backoffMaxMs);
   if (wait > 0) return { action: 'wait', afterMs: wait };
-  return { action: 'create', count: Math.min(diff, 500) };
+  const count = Math.min(diff, 500);
+  if (!isIndexedJob(job)) return { action: 'create', count };
+  const indexes = firstPendingIndexes(activePods, ctx.succeededIndexes ?? [], count, completions ?? 0);
+  return indexes.length > 0 ? { action: 'create', count: indexes.length, indexes } : { action: 'none' };
+}
+
+/**
+ * activePodsForRemoval: for an Indexed job first the pods without a valid index and all but one of
+ * each repeated index, then (to reach `rmAtLeast`) the rest in deletion order.
+ */
+export function activePodsForRemoval(job: Job, pods: readonly Pod[], rmAtLeast: number): Pod[] {
+  let rm: Pod[] = [];
+  let left: Pod[] = [...pods];
+  if (isIndexedJob(job)) ({ rm, left } = duplicatedIndexPods(pods, job.spec?.completions ?? 0, deletionOrder));
+  if (rm.length < rmAtLeast) rm = [...rm, ...left.sort(deletionOrder).slice(0, rmAtLeast - rm.length)];
+  return rm;
 }
 
 /**
@@ -279,13 +315,25 @@ export function afterManage(ctx: JobSyncCtx, active: number, manageJobCalled: bo
 }
 
 /**
- * The pod manageJob creates (CreatePodsWithGenerateName with no name of its own, as NonIndexed
- * completion does): GetPodFromTemplate of the template with the tracking finalizer appended
- * (appendJobCompletionFinalizerIfNotFound), the job as controlling owner.
+ * The pod manageJob creates: GetPodFromTemplate of the template with the tracking finalizer
+ * appended (appendJobCompletionFinalizerIfNotFound), the job as controlling owner; NonIndexed with
+ * no name of its own. An Indexed job's pod for `index` also gets the index as annotation and label,
+ * JOB_COMPLETION_INDEX in every container's env (from the label, unless the container sets it),
+ * the hostname `<job>-<index>` and the generateName `<job>-<index>-`.
  */
-export function podFromJobTemplate(job: Job): Pod {
+export function podFromJobTemplate(job: Job, index?: number): Pod {
   const t = job.spec?.template ?? {};
   const finalizers = [...(t.metadata?.finalizers ?? [])];
   if (!finalizers.includes(jobTrackingFinalizer)) finalizers.push(jobTrackingFinalizer);
-  return podFromTemplate({ ...t, metadata: { ...t.metadata, finalizers } }, job.metadata.name ?? '', newControllerRef(job, 'batch/v1', 'Job'));
+  const jobName = job.metadata.name ?? '';
+  const controllerRef = newControllerRef(job, 'batch/v1', 'Job');
+  if (index === undefined) return podFromTemplate({ ...t, metadata: { ...t.metadata, finalizers } }, jobName, controllerRef);
+  const ix = String(index);
+  const withEnv = <C extends { env?: { name: string }[] }>(c: C): C =>
+    (c.env ?? []).some((e) => e.name === completionIndexEnvName) ? c : { ...c, env: [...(c.env ?? []), { name: completionIndexEnvName, valueFrom: { fieldRef: { fieldPath: `metadata.labels['${completionIndexKey}']` } } }] };
+  const spec = t.spec ? { ...t.spec, hostname: `${jobName}-${index}`, containers: t.spec.containers.map(withEnv), ...(t.spec.initContainers ? { initContainers: t.spec.initContainers.map(withEnv) } : {}) } : undefined;
+  const metadata = { ...t.metadata, finalizers, annotations: { ...t.metadata?.annotations, [completionIndexKey]: ix }, labels: { ...t.metadata?.labels, [completionIndexKey]: ix } };
+  const pod = podFromTemplate({ ...t, metadata, ...(spec ? { spec } : {}) }, jobName, controllerRef);
+  pod.metadata.generateName = generateNameWithIndex(jobName, index);
+  return pod;
 }

@@ -8,7 +8,8 @@
 // or Failed) waits until nothing is uncounted and no pod is terminating. Pure.
 
 import type { JobCondition, Pod } from '../api/types.js';
-import { hasTrackingFinalizer, isPodFailed, newCondition, podPhase, type JobSyncCtx } from './job.js';
+import { hasTrackingFinalizer, hasValidIndex, isPodFailed, newCondition, podPhase, type JobSyncCtx } from './job.js';
+import { completionIndexOf, intervalsHas, intervalsString, intervalsTotal, isIndexedJob, withIndexes } from './jobindexes.js';
 import { matchPodFailurePolicy } from './podfailurepolicy.js';
 
 /** MaxUncountedPods: status.uncountedTerminatedPods stays below ~20 KB. */
@@ -52,6 +53,10 @@ export function trackJobStatus(ctx: JobSyncCtx, active: number, needsStatusUpdat
   const podsToRemoveFinalizer: Pod[] = [];
   let reachedMaxUncounted = false;
   const failing = !!ctx.finishedCondition && ctx.finishedCondition.type !== 'SuccessCriteriaMet';
+  // Indexed: a succeeded pod is counted by its index (no uid is tracked); one of an index that
+  // completed already, or out of range, only loses its finalizer.
+  const indexed = isIndexedJob(ctx.job);
+  const newSucceededIndexes: number[] = [];
   for (const p of ctx.pods) {
     if (!hasTrackingFinalizer(p) || ctx.expectedRmFinalizers.has(uidOf(p))) continue;
     const failed = isPodFailed(p, ctx.job);
@@ -59,23 +64,36 @@ export function trackJobStatus(ctx: JobSyncCtx, active: number, needsStatusUpdat
     podsToRemoveFinalizer.push(p);
     const uid = uidOf(p);
     if (podPhase(p) === 'Succeeded' && !ctx.uncounted.failed.has(uid)) {
-      if (!ctx.uncounted.succeeded.has(uid)) {
+      if (indexed) {
+        const ix = completionIndexOf(p);
+        if (hasValidIndex(ctx.job, p) && !intervalsHas(ctx.prevSucceededIndexes ?? [], ix)) {
+          newSucceededIndexes.push(ix);
+          needsFlush = true;
+        }
+      } else if (!ctx.uncounted.succeeded.has(uid)) {
         uncounted.succeeded.push(uid);
         ctx.uncounted.succeeded.add(uid);
         needsFlush = true;
       }
     } else if (failed || failing) {
       // When the job is failing, every pod not yet terminated counts as failed.
-      if (!ctx.uncounted.failed.has(uid) && matchPodFailurePolicy(ctx.job, p).countFailed) {
+      if (!ctx.uncounted.failed.has(uid) && (!indexed || hasValidIndex(ctx.job, p)) && matchPodFailurePolicy(ctx.job, p).countFailed) {
         uncounted.failed.push(uid);
         ctx.uncounted.failed.add(uid);
         needsFlush = true;
       }
     }
-    if (uncounted.succeeded.length + uncounted.failed.length >= maxUncountedPods) {
+    if (newSucceededIndexes.length + uncounted.succeeded.length + uncounted.failed.length >= maxUncountedPods) {
       reachedMaxUncounted = true;
       break;
     }
+  }
+  if (indexed) {
+    const done = withIndexes(ctx.succeededIndexes ?? [], [...new Set(newSucceededIndexes)].sort((a, b) => a - b));
+    const text = intervalsString(done);
+    if (text !== (status.completedIndexes ?? '')) needsFlush = true;
+    status.succeeded = intervalsTotal(done);
+    status.completedIndexes = text;
   }
 
   const fc = ctx.finishedCondition;
@@ -105,6 +123,7 @@ export function tidyStatus(status: NonNullable<JobSyncCtx['job']['status']>): vo
   if (u.succeeded?.length === 0) delete u.succeeded;
   if (u.failed?.length === 0) delete u.failed;
   if (status.conditions?.length === 0) delete status.conditions;
+  if (status.completedIndexes === '') delete status.completedIndexes;
 }
 
 /** cleanUncountedPodsWithoutFinalizers: uids whose pods lost the finalizer (or are gone) become counts. */

@@ -12,6 +12,8 @@ import { settleJobStatus, trackJobStatus } from './jobstatus.js';
 export interface JobSyncDecision {
   /** How many pods to create from the template. */
   create: number;
+  /** Indexed: the indexes of the pods to create. */
+  createIndexes?: number[];
   /** Names of pods to delete (finishing: all active; manageJob: the excess, or all when suspended). */
   delete: string[];
   /** Names of pods whose tracking finalizer is removed (counted now, ignored, or the job finished). */
@@ -29,6 +31,7 @@ export function decideJobSync(input: JobSyncInput): JobSyncDecision {
   if (!ctx) return { create: 0, delete: [], removeFinalizer: [], status: input.job.status ?? {}, events: [] };
   let active = ctx.activePods.length;
   let create = 0;
+  let createIndexes: number[] | undefined;
   let deleted: Pod[] = [];
   let requeueAfterMs = ctx.deadlineAfterMs;
   if (ctx.finishedCondition) {
@@ -40,6 +43,7 @@ export function decideJobSync(input: JobSyncInput): JobSyncDecision {
     const plan = input.job.metadata.deletionTimestamp ? { action: 'none' as const } : manageJobPlan(ctx);
     if (plan.action === 'create') {
       create = plan.count;
+      createIndexes = plan.indexes;
       active += create;
     } else if (plan.action === 'delete') {
       deleted = plan.pods;
@@ -55,6 +59,7 @@ export function decideJobSync(input: JobSyncInput): JobSyncDecision {
   settleJobStatus(ctx, withFinalizer);
   return {
     create,
+    ...(createIndexes ? { createIndexes } : {}),
     delete: deleted.map((p) => p.metadata.name ?? ''),
     removeFinalizer: track.podsToRemoveFinalizer.map((p) => p.metadata.name ?? ''),
     status: ctx.job.status!,

@@ -56,12 +56,42 @@ describe('JobController', () => {
     await ctl.stop();
   });
 
-  test('an Indexed Job is not run, and a Warning event says so (Indexed completion is not supported yet)', async () => {
+  test('an Indexed Job: a pod per index with the index annotation and label, hostname and generateName <job>-<i>, JOB_COMPLETION_INDEX from the label', async () => {
     const { fake, ctl } = await jobCluster();
-    fake.seed(jobsRef, newJob('ix', { completionMode: 'Indexed', completions: 3 }));
+    fake.seed(jobsRef, newJob('ix', { completionMode: 'Indexed', completions: 3, parallelism: 3 }));
+    await ctl.idle();
+    const pods = podsOf(fake).sort((a, b) => a.metadata.generateName!.localeCompare(b.metadata.generateName!));
+    assert.deepEqual(pods.map((p) => [p.metadata.generateName, p.metadata.annotations?.['batch.kubernetes.io/job-completion-index'], p.metadata.labels?.['batch.kubernetes.io/job-completion-index'], p.spec.hostname]), [
+      ['ix-0-', '0', '0', 'ix-0'],
+      ['ix-1-', '1', '1', 'ix-1'],
+      ['ix-2-', '2', '2', 'ix-2'],
+    ]);
+    assert.deepEqual(pods[0]!.spec.containers[0]!.env, [{ name: 'JOB_COMPLETION_INDEX', valueFrom: { fieldRef: { fieldPath: "metadata.labels['batch.kubernetes.io/job-completion-index']" } } }]);
+    await ctl.stop();
+  });
+
+  test('an Indexed Job completes when every index has succeeded once: completedIndexes, succeeded, Complete', async () => {
+    const { fake, ctl } = await jobCluster();
+    fake.seed(jobsRef, newJob('ix', { completionMode: 'Indexed', completions: 2, parallelism: 2 }));
+    await ctl.idle();
+    for (const p of podsOf(fake)) {
+      fake.seed(podsRef, { ...p, status: { phase: 'Succeeded', containerStatuses: [{ name: 'main', ready: false, restartCount: 0, image: 'busybox', imageID: '', state: { terminated: { exitCode: 0, finishedAt: '2025-01-01T00:00:00Z' } } }] } } as Pod);
+      await ctl.idle();
+    }
+    const j = fake.lookup<Job>(jobsRef, 'default', 'ix')!;
+    assert.equal(j.status?.completedIndexes, '0,1');
+    assert.equal(j.status?.succeeded, 2);
+    assert.equal(j.status?.conditions?.find((c) => c.type === 'Complete')?.status, 'True');
+    assert.equal(podsOf(fake).length, 2, 'no pod created for an index that completed');
+    await ctl.stop();
+  });
+
+  test('a Job with backoffLimitPerIndex is not run, and a Warning event says so (not supported yet)', async () => {
+    const { fake, ctl } = await jobCluster();
+    fake.seed(jobsRef, newJob('ix', { completionMode: 'Indexed', completions: 3, backoffLimitPerIndex: 1 }));
     await ctl.idle();
     assert.deepEqual(podsOf(fake), []);
-    assert.deepEqual(events(fake), ['UnsupportedCompletionMode: Job not run: completionMode Indexed is not supported by this controller yet']);
+    assert.deepEqual(events(fake), ['UnsupportedJobFeature: Job not run: backoffLimitPerIndex is not supported by this controller yet']);
     await ctl.stop();
   });
 

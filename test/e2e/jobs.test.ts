@@ -44,6 +44,23 @@ spec:
         resources: {requests: {cpu: 100m, memory: 16Mi}, limits: {memory: 16Mi}}
 `;
 
+const indexedJob = `apiVersion: batch/v1
+kind: Job
+metadata: {name: shards}
+spec:
+  completionMode: Indexed
+  completions: 3
+  parallelism: 3
+  template:
+    spec:
+      restartPolicy: Never
+      terminationGracePeriodSeconds: 1
+      containers:
+      - name: main
+        image: busybox
+        command: ["sh", "-c", "echo shard $JOB_COMPLETION_INDEX of $(hostname)"]
+`;
+
 describe('end to end on the real kernel: Jobs and CronJobs', skip, () => {
   let c: UpCluster;
   before(async () => {
@@ -69,6 +86,19 @@ describe('end to end on the real kernel: Jobs and CronJobs', skip, () => {
     assert.equal(p?.status.containerStatuses?.[0]?.state.terminated?.exitCode, 0);
     assert.deepEqual(p?.metadata.finalizers ?? [], [], 'the tracking finalizer is removed once counted');
     assert.match(await c.ok(['get', 'job', 'ok']), /\nok\s+Complete\s+1\/1\s/);
+  });
+
+  it('an Indexed Job: each pod sees its JOB_COMPLETION_INDEX and hostname <job>-<index>; completedIndexes 0-2, Complete 3/3', async () => {
+    await c.ok(['apply', '-f', '-'], indexedJob);
+    const done = await c.until('Job shards Complete', async () => {
+      const j = (await job('shards')) as JobJSON & { status?: { completedIndexes?: string } };
+      return cond(j, 'Complete') ? j : undefined;
+    }, 90_000);
+    assert.equal(done.status?.completedIndexes, '0-2');
+    assert.equal(done.status?.succeeded, 3);
+    const logs = await Promise.all((await podsOf('shards')).map((p) => c.ok(['logs', p.metadata.name])));
+    assert.deepEqual(logs.map((l) => l.trim()).sort(), ['shard 0 of shards-0', 'shard 1 of shards-1', 'shard 2 of shards-2']);
+    assert.match(await c.ok(['get', 'job', 'shards']), /\nshards\s+Complete\s+3\/3\s/);
   });
 
   it('an OOM-killed container (exit 137) with podFailurePolicy FailJob: the Job fails at once, no second pod', async () => {

@@ -47,6 +47,12 @@ function pod(phase: string, extra: { exitCode?: number; ready?: boolean; deletin
   };
 }
 
+/** The pod as an Indexed job's pod of index `ix`. */
+function indexed(p: Pod, ix: number): Pod {
+  p.metadata.annotations = { 'batch.kubernetes.io/job-completion-index': String(ix) };
+  return p;
+}
+
 const cond = (d: JobSyncDecision, type: string) => d.status.conditions?.find((c) => c.type === type);
 const oomRule = { action: 'FailJob', onExitCodes: { operator: 'In', values: [137] } };
 
@@ -104,6 +110,12 @@ describe('decideJobSync', () => {
     { name: 'suspended: active pods deleted, Suspended condition', job: job({ suspend: true }), pods: [pod('Running')], check: (d) => { assert.deepEqual([cond(d, 'Suspended')?.reason, cond(d, 'Suspended')?.message], ['JobSuspended', 'Job suspended']); assert.equal(d.delete.length, 1); assert.equal(d.create, 0); } },
     { name: 'podReplacementPolicy Failed: a terminating pod is not replaced yet', job: job({ podReplacementPolicy: 'Failed' }), pods: [pod('Running', { deleting: true })], check: (d) => { assert.equal(d.create, 0); assert.equal(d.status.terminating, 1); } },
     { name: 'TerminatingOrFailed: a terminating pod counts as failed, and is replaced after the 10 s back-off from its deletion', job: job({ podReplacementPolicy: 'TerminatingOrFailed' }), pods: [pod('Running', { deleting: true })], check: (d) => { assert.equal(d.status.failed, 1); assert.equal(d.create, 0); assert.equal(d.requeueAfterMs, 10_000); } },
+    { name: 'Indexed: the lowest pending indexes are created (0 done, parallelism 2 → 1 and 2)', job: job({ completionMode: 'Indexed', completions: 4, parallelism: 2 }, { completedIndexes: '0', succeeded: 1 }), pods: [], check: (d) => { assert.equal(d.create, 2); assert.deepEqual(d.createIndexes, [1, 2]); } },
+    { name: 'Indexed: a succeeded pod adds its index to completedIndexes, succeeded is the number of indexes', job: job({ completionMode: 'Indexed', completions: 3, parallelism: 1 }, { completedIndexes: '0' }), pods: [indexed(pod('Succeeded', { exitCode: 0 }), 2)], check: (d) => { assert.equal(d.status.completedIndexes, '0,2'); assert.equal(d.status.succeeded, 2); assert.deepEqual(d.createIndexes, [1]); assert.equal(d.status.uncountedTerminatedPods?.succeeded, undefined); } },
+    { name: 'Indexed: a second success of a completed index is not counted; only its finalizer goes', job: job({ completionMode: 'Indexed', completions: 3 }, { completedIndexes: '1', succeeded: 1 }), pods: [indexed(pod('Succeeded', { exitCode: 0 }), 1)], check: (d) => { assert.equal(d.status.succeeded, 1); assert.equal(d.status.completedIndexes, '1'); assert.equal(d.removeFinalizer.length, 1); } },
+    { name: 'Indexed: two active pods of one index: the one not ready is deleted, nothing created that sync', job: job({ completionMode: 'Indexed', completions: 2, parallelism: 2 }), pods: [indexed(pod('Running', { ready: true }), 0), indexed(pod('Pending'), 0)], check: (d) => { assert.equal(d.delete.length, 1); assert.equal(d.create, 0); assert.equal(d.status.ready, 1); } },
+    { name: 'Indexed: an active pod with an index past completions is deleted and its failure not counted', job: job({ completionMode: 'Indexed', completions: 2, parallelism: 2 }), pods: [indexed(pod('Running'), 0), indexed(pod('Running'), 5), indexed(pod('Failed', { exitCode: 1 }), 7)], check: (d) => { assert.equal(d.delete.length, 1); assert.equal(d.status.failed, undefined); } },
+    { name: 'Indexed: every index done: Complete', job: job({ completionMode: 'Indexed', completions: 3 }, { completedIndexes: '0,1' , succeeded: 2 }), pods: [indexed(pod('Succeeded', { exitCode: 0 }), 2)], check: (d) => { assert.equal(d.status.completedIndexes, '0-2'); assert.equal(cond(d, 'Complete')?.reason, 'CompletionsReached'); assert.equal(d.status.succeeded, 3); } },
     { name: 'a finished job is left alone', job: job({}, { conditions: [{ type: 'Complete', status: 'True' }] }), pods: [pod('Running')], check: (d) => { assert.equal(d.create, 0); assert.deepEqual(d.delete, []); } },
   ];
   for (const r of rows) test(r.name, () => r.check(decideJobSync({ job: r.job, pods: r.pods, now })));
