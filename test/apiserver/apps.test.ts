@@ -7,13 +7,11 @@
 // objects change.
 
 import assert from 'node:assert/strict';
-import { execFile, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
-import { startServer, type RunningServer } from '../../src/server/start.js';
-import { Client } from './client.js';
+import { before, describe, it } from 'node:test';
+import type { Client } from './client.js';
+import { kubectlFound, kubectlSkip, tableRows, useTestServer, waitForQuotaStatus } from './kubectlserver.js';
 
 const apps = '/apis/apps/v1/namespaces/default';
 const template = (labels: Record<string, string> = { app: 'web' }, spec: Record<string, unknown> = {}) => ({
@@ -30,18 +28,10 @@ const mergePatch = { 'Content-Type': 'application/merge-patch+json' };
 const strategicPatch = { 'Content-Type': 'application/strategic-merge-patch+json' };
 
 describe('apps/v1 over HTTP', () => {
-  let s: RunningServer;
-  let dir: string;
+  const t = useTestServer('bulkhead-apps-');
   let admin: Client;
-  before(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'bulkhead-apps-'));
-    s = await startServer({ dataDir: join(dir, 'data'), store: 'memory:', port: 0, scheduler: false, workloadControllers: false });
-    admin = new Client(s.url, s.caCert, s.adminToken);
-  });
-  after(async () => {
-    admin?.close();
-    await s?.close();
-    rmSync(dir, { recursive: true, force: true });
+  before(() => {
+    admin = t.admin();
   });
 
   it('a created Deployment is stored defaulted, with the pod template defaults and an empty status', async () => {
@@ -250,12 +240,7 @@ describe('apps/v1 over HTTP', () => {
     await admin.request('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'q' } });
     const q = await admin.request('POST', '/api/v1/namespaces/q/resourcequotas', { apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'q' }, spec: { hard: { 'count/deployments.apps': '1' } } });
     assert.equal(q.status, 201, q.text);
-    // The quota controller fills status.used; until it has, creates are refused as "status unknown".
-    for (let i = 0; i < 200; i++) {
-      const got = await admin.request('GET', '/api/v1/namespaces/q/resourcequotas/q');
-      if (got.json().status?.used) break;
-      await new Promise((r) => setTimeout(r, 25));
-    }
+    await waitForQuotaStatus(admin, 'q', 'q');
     assert.equal((await admin.request('POST', '/apis/apps/v1/namespaces/q/deployments', workload('Deployment', 'one'))).status, 201);
     const over = await admin.request('POST', '/apis/apps/v1/namespaces/q/deployments', workload('Deployment', 'two'));
     assert.equal(over.status, 403, over.text);
@@ -263,31 +248,11 @@ describe('apps/v1 over HTTP', () => {
   });
 });
 
-const kubectlFound = (() => {
-  if (process.env['BULKHEAD_SKIP_KUBECTL']) return false;
-  return spawnSync('kubectl', ['version', '--client'], { encoding: 'utf8', timeout: 30_000 }).status === 0;
-})();
-
-if (!kubectlFound) it('apps/v1 with the real kubectl', { skip: 'kubectl not installed (or BULKHEAD_SKIP_KUBECTL set)' }, () => {});
+if (!kubectlFound) it('apps/v1 with the real kubectl', { skip: kubectlSkip }, () => {});
 else {
   describe('apps/v1 with the real kubectl', () => {
-    let dir: string;
-    let s: RunningServer;
-    before(async () => {
-      dir = mkdtempSync(join(tmpdir(), 'bulkhead-apps-kubectl-'));
-      s = await startServer({ dataDir: join(dir, 'data'), store: 'memory:', port: 0, scheduler: false, workloadControllers: false });
-    });
-    after(async () => {
-      await s.close();
-      rmSync(dir, { recursive: true, force: true });
-    });
-    const kubectl = (...args: string[]) =>
-      new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-        execFile('kubectl', ['--kubeconfig', s.kubeconfigPath, ...args], { timeout: 60_000 }, (err, stdout, stderr) =>
-          resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-        );
-      });
-    const rows = (out: string) => out.split('\n').filter((l) => l.trim() !== '').map((l) => l.trim().split(/\s{2,}/));
+    const { kubectl, dir } = useTestServer('bulkhead-apps-kubectl-');
+    const rows = tableRows;
     const jsonpath = async (what: string, path: string) => (await kubectl('get', what, '-o', `jsonpath=${path}`)).stdout;
 
     it('kubectl create deployment --replicas=2 (a protobuf body) stores the defaulted Deployment', async () => {
@@ -337,7 +302,7 @@ else {
           { apiVersion: 'apps/v1', kind: 'DaemonSet', metadata: { name: 'agent' }, spec: { selector: { matchLabels: { app: 'agent' } }, template: { ...tpl('agent'), spec: { ...tpl('agent').spec, nodeSelector: { 'kubernetes.io/os': 'linux' } } } } },
         ],
       };
-      const file = join(dir, 'others.json');
+      const file = join(dir(), 'others.json');
       writeFileSync(file, JSON.stringify(list));
       const r = await kubectl('apply', '-f', file);
       assert.equal(r.stdout, 'replicaset.apps/rs1 created\nstatefulset.apps/db created\ndaemonset.apps/agent created\n', r.stderr);
@@ -362,7 +327,7 @@ else {
 
     it('kubectl get controllerrevisions names the controller as kind.group/name', async () => {
       const uid = await jsonpath('sts/db', '{.metadata.uid}');
-      const file = join(dir, 'cr.json');
+      const file = join(dir(), 'cr.json');
       const ownerReferences = [{ apiVersion: 'apps/v1', kind: 'StatefulSet', name: 'db', uid, controller: true }];
       writeFileSync(file, JSON.stringify({ apiVersion: 'apps/v1', kind: 'ControllerRevision', metadata: { name: 'db-1', ownerReferences }, data: { spec: {} }, revision: 3 }));
       assert.equal((await kubectl('create', '-f', file)).code, 0);
@@ -382,7 +347,7 @@ else {
     });
 
     it('an invalid Deployment is refused with the exact message', async () => {
-      const file = join(dir, 'bad.json');
+      const file = join(dir(), 'bad.json');
       writeFileSync(file, JSON.stringify(workload('Deployment', 'bad', { template: template({ app: 'other' }) })));
       const r = await kubectl('create', '-f', file);
       assert.notEqual(r.code, 0);

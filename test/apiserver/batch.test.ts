@@ -5,13 +5,11 @@
 // and an invalid Job refused with the exact message (skipped when no kubectl is installed).
 
 import assert from 'node:assert/strict';
-import { execFile, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
-import { startServer, type RunningServer } from '../../src/server/start.js';
-import { Client } from './client.js';
+import { before, describe, it } from 'node:test';
+import type { Client } from './client.js';
+import { kubectlFound, kubectlSkip, tableRows, useTestServer, waitForQuotaStatus } from './kubectlserver.js';
 
 const jobs = '/apis/batch/v1/namespaces/default/jobs';
 const cronjobs = '/apis/batch/v1/namespaces/default/cronjobs';
@@ -21,18 +19,10 @@ const cronJob = (name: string, spec: Record<string, unknown> = {}) => ({ apiVers
 const mergePatch = { 'Content-Type': 'application/merge-patch+json' };
 
 describe('Job and CronJob over HTTP', () => {
-  let s: RunningServer;
-  let dir: string;
+  const t = useTestServer('bulkhead-batch-');
   let admin: Client;
-  before(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'bulkhead-batch-'));
-    s = await startServer({ dataDir: join(dir, 'data'), store: 'memory:', port: 0, scheduler: false, workloadControllers: false });
-    admin = new Client(s.url, s.caCert, s.adminToken);
-  });
-  after(async () => {
-    admin?.close();
-    await s?.close();
-    rmSync(dir, { recursive: true, force: true });
+  before(() => {
+    admin = t.admin();
   });
 
   it('a created Job is stored defaulted, with the generated selector and template labels and an empty status', async () => {
@@ -107,12 +97,7 @@ describe('Job and CronJob over HTTP', () => {
     await admin.request('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'q' } });
     const q = await admin.request('POST', '/api/v1/namespaces/q/resourcequotas', { apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'q' }, spec: { hard: { 'count/jobs.batch': '1' } } });
     assert.equal(q.status, 201, q.text);
-    // The quota controller fills status.used; until it has, creates are refused as "status unknown".
-    for (let i = 0; i < 200; i++) {
-      const got = await admin.request('GET', '/api/v1/namespaces/q/resourcequotas/q');
-      if (got.json().status?.used) break;
-      await new Promise((r) => setTimeout(r, 25));
-    }
+    await waitForQuotaStatus(admin, 'q', 'q');
     assert.equal((await admin.request('POST', '/apis/batch/v1/namespaces/q/jobs', job('one'))).status, 201);
     const over = await admin.request('POST', '/apis/batch/v1/namespaces/q/jobs', job('two'));
     assert.equal(over.status, 403, over.text);
@@ -120,31 +105,11 @@ describe('Job and CronJob over HTTP', () => {
   });
 });
 
-const kubectlFound = (() => {
-  if (process.env['BULKHEAD_SKIP_KUBECTL']) return false;
-  return spawnSync('kubectl', ['version', '--client'], { encoding: 'utf8', timeout: 30_000 }).status === 0;
-})();
-
-if (!kubectlFound) it('Job and CronJob with the real kubectl', { skip: 'kubectl not installed (or BULKHEAD_SKIP_KUBECTL set)' }, () => {});
+if (!kubectlFound) it('Job and CronJob with the real kubectl', { skip: kubectlSkip }, () => {});
 else {
   describe('Job and CronJob with the real kubectl', () => {
-    let dir: string;
-    let s: RunningServer;
-    before(async () => {
-      dir = mkdtempSync(join(tmpdir(), 'bulkhead-batch-kubectl-'));
-      s = await startServer({ dataDir: join(dir, 'data'), store: 'memory:', port: 0, scheduler: false, workloadControllers: false });
-    });
-    after(async () => {
-      await s.close();
-      rmSync(dir, { recursive: true, force: true });
-    });
-    const kubectl = (...args: string[]) =>
-      new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-        execFile('kubectl', ['--kubeconfig', s.kubeconfigPath, ...args], { timeout: 60_000 }, (err, stdout, stderr) =>
-          resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-        );
-      });
-    const rows = (out: string) => out.split('\n').filter((l) => l.trim() !== '').map((l) => l.trim().split(/\s{2,}/));
+    const { kubectl, dir } = useTestServer('bulkhead-batch-kubectl-');
+    const rows = tableRows;
 
     it('kubectl create job and create cronjob (protobuf bodies); get jobs,cj columns; wide', async () => {
       const j = await kubectl('create', 'job', 'j', '--image=busybox', '--', 'echo', 'hi');
@@ -183,7 +148,7 @@ else {
     });
 
     it('an invalid Job is refused with the exact message', async () => {
-      const file = join(dir, 'bad.yaml');
+      const file = join(dir(), 'bad.yaml');
       writeFileSync(file, JSON.stringify(job('bad', { template: { spec: podSpec('Always') } })));
       const r = await kubectl('create', '-f', file);
       assert.notEqual(r.code, 0);
