@@ -136,7 +136,7 @@ interface TxnContext {
 
 const replayPage = 1000;
 
-function checkOperations(ops: readonly Operation[], branch: string): void {
+export function checkOperations(ops: readonly Operation[], branch: string): void {
   if (!Array.isArray(ops)) throw new TypeError(`txn ${branch} must be an array of operations`);
   const seen = new Set<string>();
   for (const op of ops) {

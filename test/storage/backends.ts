@@ -8,9 +8,20 @@ import { join } from 'node:path';
 import type { Store, WatchEvent } from '../../src/storage/store.js';
 import { MemoryStore } from '../../src/storage/memory.js';
 import { SqliteStore } from '../../src/storage/sqlite.js';
+import { EtcdStore } from '../../src/storage/etcd.js';
+import { etcdMissing, sharedEtcd } from './etcdserver.js';
+import { RebasedStore } from './rebased.js';
 
 export interface Backend {
   name: string;
+  /** Why this backend cannot run here (the tests skip, saying so). */
+  skip?: string;
+  /**
+   * True when the store's watchers live in the writer's process and a write made by a watch
+   * handler commits before the handler returns (the embedded engine); false for etcd, where it
+   * is a request like any other and arrives through etcd's watch.
+   */
+  synchronousHandlerWrites: boolean;
   /** A fresh, empty store. */
   open(): Promise<Store>;
   /** Closes `store` and opens the same data again; undefined when nothing persists. */
@@ -37,6 +48,7 @@ const dirs = new WeakMap<Store, string>();
 
 export const memoryBackend: Backend = {
   name: 'memory',
+  synchronousHandlerWrites: true,
   async open() {
     return new MemoryStore();
   },
@@ -47,6 +59,7 @@ export const memoryBackend: Backend = {
 
 export const sqliteBackend: Backend = {
   name: 'sqlite',
+  synchronousHandlerWrites: true,
   async open() {
     const dir = tempDir('sqlite');
     const store = await SqliteStore.open(join(dir, 'store.db'));
@@ -67,7 +80,47 @@ export const sqliteBackend: Backend = {
   },
 };
 
-export const allBackends: readonly Backend[] = [memoryBackend, sqliteBackend];
+let etcdPrefixes = 0;
+
+/** A unique key prefix in the test file's etcd, so that stores (and rules) never see each other's keys. */
+export function etcdTestPrefix(tag = 'store'): string {
+  return `/test-${process.pid}-${tag}-${++etcdPrefixes}`;
+}
+
+const etcdStores = new WeakMap<Store, { inner: EtcdStore; prefix: string }>();
+
+/**
+ * etcd (one per test file, started on first use): each store gets a fresh key prefix, seen
+ * through RebasedStore so that its first write has revision 1 as the rules expect.
+ */
+export const etcdBackend: Backend = {
+  name: 'etcd',
+  skip: etcdMissing(),
+  synchronousHandlerWrites: false,
+  async open() {
+    const etcd = await sharedEtcd();
+    const prefix = etcdTestPrefix();
+    const inner = await EtcdStore.open({ endpoints: [etcd.endpoint], prefix });
+    const store = await RebasedStore.over(inner);
+    etcdStores.set(store, { inner, prefix });
+    return store;
+  },
+  async reopen(store) {
+    const { prefix } = etcdStores.get(store)!;
+    const base = (store as RebasedStore).base;
+    await store.close();
+    const etcd = await sharedEtcd();
+    const inner = await EtcdStore.open({ endpoints: [etcd.endpoint], prefix });
+    const again = new RebasedStore(inner, base);
+    etcdStores.set(again, { inner, prefix });
+    return again;
+  },
+  async dispose(store) {
+    await store.close();
+  },
+};
+
+export const allBackends: readonly Backend[] = [memoryBackend, sqliteBackend, etcdBackend];
 
 /** Collects the events (and error) of a watch. */
 export class Recorder {

@@ -614,18 +614,23 @@ const rules: Rule[] = [
   },
   {
     name: 'a write made inside a handler reaches every watcher after the current one, in revision order',
-    async run(s) {
+    async run(s, backend) {
       const first: number[] = [];
       const second: number[] = [];
+      // In process the handler's write commits before the handler returns; on etcd it is a
+      // request in flight, so the rule waits for it (a write resolves only once this process's
+      // watchers have had it).
+      const handlerWrites: Promise<unknown>[] = [];
       await s.watch('/', 0, {
         event(e) {
           first.push(e.kv.modRevision);
-          if (e.kv.key === '/a') void s.create('/from-handler', '1');
+          if (e.kv.key === '/a') handlerWrites.push(s.create('/from-handler', '1'));
         },
       });
       await s.watch('/', 0, { event: (e) => second.push(e.kv.modRevision) });
       const r = await s.txn([], [{ op: 'put', key: '/a', value: '1' }, { op: 'put', key: '/b', value: '1' }]);
       assert.equal(r.revision, 1, "the txn reports its own revision, not the handler's write");
+      if (!backend.synchronousHandlerWrites) await Promise.all(handlerWrites);
       assert.deepEqual(first, [1, 1, 2]);
       assert.deepEqual(second, [1, 1, 2]);
       // Same during a replay: the write waits until the replay is over.
@@ -633,9 +638,10 @@ const rules: Rule[] = [
       await s.watch('/', 0, {
         event(e) {
           replayed.push(e.kv.modRevision);
-          if (e.kv.key === '/b' && e.kv.modRevision === 1) void s.create('/during-replay', '1');
+          if (e.kv.key === '/b' && e.kv.modRevision === 1) handlerWrites.push(s.create('/during-replay', '1'));
         },
       });
+      if (!backend.synchronousHandlerWrites) await Promise.all(handlerWrites);
       assert.deepEqual(replayed, [1, 1, 2, 3]);
       assert.deepEqual(second, [1, 1, 2, 3]);
     },
@@ -721,7 +727,7 @@ const rules: Rule[] = [
 for (const backend of allBackends) {
   describe(`storage contract: ${backend.name}`, () => {
     for (const rule of rules) {
-      it(rule.name, async () => {
+      it(rule.name, { skip: backend.skip }, async () => {
         const store = await backend.open();
         try {
           await rule.run(store, backend);

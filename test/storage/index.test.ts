@@ -32,11 +32,14 @@ describe('openStore', () => {
   });
 
   const refused: [spec: string, message: RegExp][] = [
-    ['etcd:https://10.0.0.1:2379,https://10.0.0.2:2379', /storage engine "etcd" is not available yet; supported: sqlite:PATH, memory:/],
-    ['postgres://db/bulkhead', /storage engine "postgres" is not available yet/],
+    ['etcd:https://10.0.0.1:2379,https://10.0.0.2:2379', /names no etcd member; use etcd:\/\/HOST:PORT\[,HOST:PORT…\]/],
+    ['etcd://', /names no etcd member/],
+    ['etcd://10.0.0.1:2379,10.0.0.2', /"10.0.0.2" is not HOST:PORT/],
+    ['etcd://10.0.0.1:99999', /"10.0.0.1:99999" is not HOST:PORT/],
+    ['postgres://db/bulkhead', /storage engine "postgres" is not available; supported: sqlite:PATH, memory:, etcd:\/\/HOST:PORT/],
     ['sqlite:', /names no file/],
     ['memory:extra', /takes no argument/],
-    ['', /empty store spec; supported: sqlite:PATH, memory:/],
+    ['', /empty store spec; supported: sqlite:PATH, memory:, etcd:/],
   ];
   for (const [spec, message] of refused) {
     it(`refuses ${JSON.stringify(spec)}`, async () => {
