@@ -1,14 +1,16 @@
-// The process the kill -9 durability test kills: opens a SQLite store and writes as fast as it
-// can, printing each write only after its promise resolved (that is, after the commit):
+// The process the kill -9 durability test kills: opens a store and writes as fast as it can,
+// printing each write only after its promise resolved (that is, after the commit):
 //   <revision> <key> [<key> …]
 // Every fourth write is a txn that creates three keys at one revision.
-//   node writer-child.js <db path> <NORMAL|FULL> <round>
+//   node writer-child.js sqlite <db path> <NORMAL|FULL> <round>
+//   node writer-child.js etcd <host:port> <key prefix> <round>
 // Without arguments it does nothing, so a test runner that loads every file is not disturbed.
 
+import type { Store } from '../../src/storage/store.js';
 import { SqliteStore } from '../../src/storage/sqlite.js';
+import { EtcdStore } from '../../src/storage/etcd.js';
 
-async function main(path: string, synchronous: 'NORMAL' | 'FULL', round: string): Promise<void> {
-  const store = await SqliteStore.open(path, { synchronous });
+async function main(store: Store, round: string): Promise<void> {
   process.stdout.write(`open ${await store.currentRevision()}\n`);
   const value = JSON.stringify({ round, padding: 'x'.repeat(600) });
   for (let i = 0; ; i++) {
@@ -28,10 +30,21 @@ async function main(path: string, synchronous: 'NORMAL' | 'FULL', round: string)
   }
 }
 
-const [path, synchronous, round] = process.argv.slice(2);
-if (path !== undefined && (synchronous === 'NORMAL' || synchronous === 'FULL') && round !== undefined) {
-  main(path, synchronous, round).catch((err: unknown) => {
-    process.stderr.write(`writer-child: ${String((err as Error)?.stack ?? err)}\n`);
-    process.exit(1);
-  });
+async function open(kind: string, target: string, option: string): Promise<Store | undefined> {
+  if (kind === 'sqlite' && (option === 'NORMAL' || option === 'FULL')) return SqliteStore.open(target, { synchronous: option });
+  if (kind === 'etcd') return EtcdStore.open({ endpoints: [target], prefix: option });
+  return undefined;
+}
+
+const [kind, target, option, round] = process.argv.slice(2);
+if (kind !== undefined && target !== undefined && option !== undefined && round !== undefined) {
+  open(kind, target, option)
+    .then((store) => {
+      if (!store) throw new Error(`unknown store ${kind} ${option}`);
+      return main(store, round);
+    })
+    .catch((err: unknown) => {
+      process.stderr.write(`writer-child: ${String((err as Error)?.stack ?? err)}\n`);
+      process.exit(1);
+    });
 }
