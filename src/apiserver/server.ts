@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { defaultFeatureGates, type FeatureGates } from '../api/featuregates.js';
 import type { PodSecurityDefaults } from '../admission/podsecurity.js';
-import { openStore } from '../storage/index.js';
+import { openStore, type OpenStoreOptions } from '../storage/index.js';
 import type { Store } from '../storage/store.js';
 import { adminUser, bearerAuthenticator, mastersGroup, NodeAwareAuthorizer, nodesGroup, nodeUserPrefix, TokenFile } from './auth.js';
 import { createHandler, type HandlerOptions } from './handler.js';
@@ -40,8 +40,10 @@ import { guardTransport, transportServerOptions, upstreamTransportLimits, type T
 
 export interface ApiServerOptions {
   dataDir: string;
-  /** `sqlite:PATH` (default `sqlite:<dataDir>/bulkhead.db`) or `memory:`. */
+  /** `sqlite:PATH` (default `sqlite:<dataDir>/bulkhead.db`), `memory:` or `etcd://HOST:PORT[,…]`. */
   store?: string;
+  /** etcd's TLS material and key prefix. */
+  storeOptions?: OpenStoreOptions;
   host?: string;
   /** 0 picks a free port. */
   port?: number;
@@ -113,7 +115,7 @@ export async function startApiServer(opts: ApiServerOptions): Promise<RunningApi
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const storeSpec = opts.store ?? `sqlite:${join(dataDir, 'bulkhead.db')}`;
   refuseLostDatabase(dataDir, storeSpec);
-  const store = await openStore(storeSpec);
+  const store = await openStore(storeSpec, opts.storeOptions);
   const api = new Api({ store, gates: opts.gates ?? defaultFeatureGates });
   installStrategies(api, opts.podSecurityDefaults ?? {});
   api.trackWrite = trackUpdate;

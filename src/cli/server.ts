@@ -6,10 +6,15 @@ import type { RunningServer } from '../server/start.js';
 import { UsageError } from './errors.js';
 import { durationFlag, featureGatesFlag, podSecurityFlag } from './flags.js';
 import { addAgentFlags, agentSettingsFromFlags, runAgent, type AgentFlags } from './agent.js';
+import type { OpenStoreOptions } from '../storage/index.js';
 
 interface ServerFlags {
   dataDir: string;
   store?: string;
+  etcdCafile?: string;
+  etcdCertfile?: string;
+  etcdKeyfile?: string;
+  etcdPrefix?: string;
   listen: string;
   featureGates?: string;
   podSecurity: string;
@@ -26,6 +31,43 @@ function parseListen(v: string): { host: string; port: number } {
   return { host: m[1]!.replace(/^\[|\]$/g, '') || '127.0.0.1', port };
 }
 
+/** --store and the etcd client flags (kube-apiserver's --etcd-cafile, --etcd-certfile, --etcd-keyfile, --etcd-prefix). */
+async function storeFlags(f: ServerFlags): Promise<OpenStoreOptions> {
+  const etcdFlags = ([['--etcd-cafile', f.etcdCafile], ['--etcd-certfile', f.etcdCertfile], ['--etcd-keyfile', f.etcdKeyfile], ['--etcd-prefix', f.etcdPrefix]] as const).filter(([, v]) => v !== undefined);
+  const isEtcd = !!f.store && /^etcd:/i.test(f.store);
+  if (f.store && !isEtcd && !/^(sqlite:.+|memory:)$/.test(f.store)) {
+    throw new UsageError(`invalid value "${f.store}" for --store: supported engines are sqlite:PATH, memory: and etcd://HOST:PORT[,HOST:PORT…]`);
+  }
+  if (!isEtcd) {
+    if (etcdFlags.length > 0) throw new UsageError(`${etcdFlags.map(([n]) => n).join(', ')} ${etcdFlags.length === 1 ? 'applies' : 'apply'} only with --store etcd://HOST:PORT`);
+    return {};
+  }
+  const { parseEtcdEndpoints } = await import('../storage/index.js');
+  try {
+    parseEtcdEndpoints(f.store!);
+  } catch (e) {
+    throw new UsageError(`invalid value "${f.store}" for --store: ${(e as Error).message.replace(/^store spec "[^"]*":? ?/, '')}`);
+  }
+  if ((f.etcdCertfile === undefined) !== (f.etcdKeyfile === undefined)) throw new UsageError('--etcd-certfile and --etcd-keyfile go together');
+  if (f.etcdPrefix !== undefined && f.etcdPrefix !== '' && !f.etcdPrefix.startsWith('/')) throw new UsageError(`invalid value "${f.etcdPrefix}" for --etcd-prefix: must start with /`);
+  const { readFileSync } = await import('node:fs');
+  const read = (flag: string, path: string | undefined) => {
+    if (path === undefined) return undefined;
+    try {
+      return readFileSync(path);
+    } catch (e) {
+      throw new UsageError(`cannot read ${flag} ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    }
+  };
+  const ca = read('--etcd-cafile', f.etcdCafile);
+  const cert = read('--etcd-certfile', f.etcdCertfile);
+  const key = read('--etcd-keyfile', f.etcdKeyfile);
+  return {
+    etcdPrefix: f.etcdPrefix?.replace(/\/+$/, ''),
+    ...(ca || cert ? { etcdTLS: { ca, cert, key } } : {}),
+  };
+}
+
 export async function runServer(f: ServerFlags, banner: (s: RunningServer) => string, withAgent?: (s: RunningServer) => Promise<{ stop(): Promise<void> }>): Promise<RunningServer> {
   const { host, port } = parseListen(f.listen);
   const gates = featureGatesFlag(f.featureGates);
@@ -33,15 +75,13 @@ export async function runServer(f: ServerFlags, banner: (s: RunningServer) => st
   const compactionSeconds = durationFlag('--etcd-compaction-interval', f.etcdCompactionInterval);
   const metricResolutionSeconds = durationFlag('--metric-resolution', f.metricResolution);
   if (metricResolutionSeconds < 1) throw new UsageError(`invalid value "${f.metricResolution}" for --metric-resolution: must be at least 1s`);
-  if (f.store && !/^(sqlite:.+|memory:)$/.test(f.store)) {
-    throw new UsageError(`invalid value "${f.store}" for --store: supported engines are sqlite:PATH and memory: (etcd is not available yet)`);
-  }
+  const storeOptions = await storeFlags(f);
   process.stderr.write(`bulkhead: starting the API server (data in ${f.dataDir})…\n`);
   // Loaded here, not at the top: the server's modules (schemas, SQLite, X.509) would slow every other command's start.
   const { startServer } = await import('../server/start.js');
   let running: RunningServer;
   try {
-    running = await startServer({ dataDir: f.dataDir, store: f.store, host, port, gates, podSecurityDefaults, advertise: f.advertise, compactionSeconds, metricResolutionSeconds });
+    running = await startServer({ dataDir: f.dataDir, store: f.store, storeOptions, host, port, gates, podSecurityDefaults, advertise: f.advertise, compactionSeconds, metricResolutionSeconds });
   } catch (e) {
     const err = e as NodeJS.ErrnoException;
     if (err.code === 'EADDRINUSE') throw new UsageError(`cannot listen on ${f.listen}: the address is already in use (another bulkhead running?)`);
@@ -87,7 +127,11 @@ export async function runServer(f: ServerFlags, banner: (s: RunningServer) => st
 function addServerFlags(c: Command, defaultDataDir: string): Command {
   return c
     .option('--data-dir <dir>', 'where the database, certificates, tokens and kubeconfig live', defaultDataDir)
-    .option('--store <engine>', 'sqlite:PATH (default: <data-dir>/bulkhead.db) or memory: (nothing survives a restart)')
+    .option('--store <engine>', 'sqlite:PATH (default: <data-dir>/bulkhead.db), memory: (nothing survives a restart), or etcd://HOST:PORT[,HOST:PORT…] (an etcd v3 cluster; several servers may share it)')
+    .option('--etcd-cafile <file>', 'with --store etcd://: the CA that signed the etcd members\' serving certificates (TLS to etcd)')
+    .option('--etcd-certfile <file>', 'with --store etcd://: client certificate for etcd (with --etcd-keyfile)')
+    .option('--etcd-keyfile <file>', 'with --store etcd://: the client certificate\'s key')
+    .option('--etcd-prefix <prefix>', 'with --store etcd://: prepended to every key (/registry/… below it), so several clusters can share one etcd; default none')
     .option('--listen <host:port>', 'address to serve HTTPS on', '127.0.0.1:6443')
     .option('--advertise <name...>', 'extra DNS names or IPs for the serving certificate')
     .option('--feature-gates <gates>', 'feature gates, e.g. ContainerUlimits=false')
@@ -108,7 +152,7 @@ Stop with Ctrl-C; data stays in the data directory.
 
 export function serverCommand(): Command {
   return addServerFlags(new Command('server'), '.bulkhead')
-    .description('Run the API server with the embedded SQLite store and the quota and namespace controllers.')
+    .description('Run the API server with the embedded SQLite store (or on etcd, with --store etcd://…) and the quota and namespace controllers.')
     .addHelpText('after', `
 Examples:
   bulkhead server --data-dir /var/lib/bulkhead --listen 0.0.0.0:6443 --advertise my-host

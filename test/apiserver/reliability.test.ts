@@ -1,5 +1,5 @@
 // Reliability of the API server: concurrent creators against a quota, durability across a
-// kill -9 of the server process, and hostile request bodies.
+// kill -9 of the server process (both on SQLite and on etcd), and hostile request bodies.
 
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -10,6 +10,13 @@ import fc from 'fast-check';
 import { startServer, type RunningServer } from '../../src/server/start.js';
 import { startChildServer, waitFor } from './childserver.js';
 import { Client } from './client.js';
+import { etcdMissing, sharedEtcd } from '../storage/etcdserver.js';
+
+/** The stores the quota race and the kill -9 test run on; etcd runs on this file's own etcd, each server under its own key prefix. */
+const stores: { name: string; skip?: string; args(tag: string): Promise<{ store?: string; etcdPrefix?: string }> }[] = [
+  { name: 'SQLite', args: async () => ({}) },
+  { name: 'etcd', skip: etcdMissing(), args: async (tag) => ({ store: (await sharedEtcd()).spec, etcdPrefix: `/${tag}-${process.pid}` }) },
+];
 
 const podBody = (name: string, extra: Record<string, unknown> = {}) => ({
   apiVersion: 'v1',
@@ -25,6 +32,39 @@ async function createQuota(client: Client, ns: string, hard: Record<string, stri
   await waitFor('quota status', async () => (await client.request('GET', `/api/v1/namespaces/${ns}/resourcequotas/q`)).json().status?.used !== undefined);
 }
 
+for (const backend of stores) {
+  describe(`API server reliability on ${backend.name}`, { skip: backend.skip }, () => {
+    let s: RunningServer;
+    let dir: string;
+    let client: Client;
+    before(async () => {
+      dir = mkdtempSync(join(tmpdir(), 'bulkhead-rel-'));
+      const { store, etcdPrefix } = await backend.args('race');
+      s = await startServer({ dataDir: join(dir, 'data'), store, storeOptions: { etcdPrefix }, port: 0, quotaResyncSeconds: 5 });
+      client = new Client(s.url, s.caCert, s.adminToken, 128);
+    });
+    after(async () => {
+      client?.close();
+      await s?.close();
+      rmSync(dir, { recursive: true, force: true });
+    });
+
+    it('100 concurrent creators against a quota of pods: 50 admit exactly 50', async () => {
+      await createQuota(client, 'race', { pods: '50' });
+      const results = await Promise.all(Array.from({ length: 100 }, (_, i) => client.request('POST', '/api/v1/namespaces/race/pods', podBody(`p${i}`))));
+      const created = results.filter((r) => r.status === 201).length;
+      const refused = results.filter((r) => r.status === 403);
+      assert.equal(created, 50, results.filter((r) => r.status !== 201 && r.status !== 403).map((r) => r.text).join('\n'));
+      assert.equal(refused.length, 50);
+      assert.match(refused[0]!.json().message, /^pods "p\d+" is forbidden: exceeded quota: q, requested: pods=1, used: pods=50, limited: pods=50$/);
+      const list = (await client.request('GET', '/api/v1/namespaces/race/pods')).json();
+      assert.equal(list.items.length, 50);
+      const q = (await client.request('GET', '/api/v1/namespaces/race/resourcequotas/q')).json();
+      assert.equal(q.status.used.pods, '50');
+    });
+  });
+}
+
 describe('API server reliability', () => {
   let s: RunningServer;
   let dir: string;
@@ -38,20 +78,6 @@ describe('API server reliability', () => {
     client?.close();
     await s?.close();
     rmSync(dir, { recursive: true, force: true });
-  });
-
-  it('100 concurrent creators against a quota of pods: 50 admit exactly 50', async () => {
-    await createQuota(client, 'race', { pods: '50' });
-    const results = await Promise.all(Array.from({ length: 100 }, (_, i) => client.request('POST', '/api/v1/namespaces/race/pods', podBody(`p${i}`))));
-    const created = results.filter((r) => r.status === 201).length;
-    const refused = results.filter((r) => r.status === 403);
-    assert.equal(created, 50, results.filter((r) => r.status !== 201 && r.status !== 403).map((r) => r.text).join('\n'));
-    assert.equal(refused.length, 50);
-    assert.match(refused[0]!.json().message, /^pods "p\d+" is forbidden: exceeded quota: q, requested: pods=1, used: pods=50, limited: pods=50$/);
-    const list = (await client.request('GET', '/api/v1/namespaces/race/pods')).json();
-    assert.equal(list.items.length, 50);
-    const q = (await client.request('GET', '/api/v1/namespaces/race/resourcequotas/q')).json();
-    assert.equal(q.status.used.pods, '50');
   });
 
   it('malformed and hostile bodies always get a 4xx Status, never a 5xx', async () => {
@@ -99,11 +125,12 @@ describe('API server reliability', () => {
   });
 });
 
-describe('durability across kill -9 of the server', () => {
+for (const backend of stores) describe(`durability across kill -9 of the server on ${backend.name}`, { skip: backend.skip }, () => {
   it('every acknowledged pod survives and quota usage is exact after restart', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'bulkhead-kill-'));
     const dataDir = join(dir, 'data');
-    const start = () => startChildServer(dataDir);
+    const { store, etcdPrefix } = await backend.args('kill');
+    const start = () => startChildServer(dataDir, store ? ['--store', store, '--etcd-prefix', etcdPrefix!] : []);
     try {
       const first = await start();
       await createQuota(first.client, 'load', { pods: '100000', 'requests.cpu': '100000', 'requests.memory': '100000Gi' });
