@@ -1,7 +1,9 @@
 // Raw store throughput and latency, with no API server in front: creates/s of ~1 KiB JSON values
 // one per write and ten per txn, get and list latency, watch replay, for SQLite (synchronous
-// NORMAL, the default, and FULL) and the memory store, with the machine it ran on. The API
-// server's benchmark prints measureRawStoreWrites as its baseline.
+// NORMAL, the default, and FULL), the memory store and etcd (Debian's etcd-server, one member
+// on loopback with its data dir on the same disk, started and killed here; skipped, saying so,
+// when /usr/bin/etcd is missing), with the machine it ran on. The API server's benchmark prints
+// measureRawStoreWrites as its baseline.
 //   npx tsc -p . && node dist/bench/store.bench.js        (BENCH_STORE_N=N to change the key count)
 
 import { mkdtempSync, rmSync, statfsSync } from 'node:fs';
@@ -11,6 +13,8 @@ import { performance } from 'node:perf_hooks';
 import type { Store } from '../src/storage/store.js';
 import { MemoryStore } from '../src/storage/memory.js';
 import { SqliteStore } from '../src/storage/sqlite.js';
+import { EtcdStore } from '../src/storage/etcd.js';
+import { etcdMissing, startEtcd } from '../test/storage/etcdserver.js';
 import { benchValue, measureGetLatency, measureListLatency, measureRawStoreWrites, type LatencySummary } from '../src/storage/bench.js';
 
 const n = Number(process.env.BENCH_STORE_N ?? 20000);
@@ -94,6 +98,20 @@ async function main(): Promise<void> {
     const memory = new MemoryStore();
     await writes('memory', memory, n);
     await memory.close();
+    // etcd fsyncs its WAL on every write, like SQLite FULL; fewer keys for the same reason.
+    const etcd = etcdMissing() ? undefined : await startEtcd();
+    if (etcd) {
+      try {
+        const store = await EtcdStore.open({ endpoints: [etcd.endpoint], prefix: '/bench-writes' });
+        await writes('etcd', store, Math.min(n, 5000));
+        await store.close();
+      } catch (e) {
+        await etcd.stop();
+        throw e;
+      }
+    } else {
+      console.log(`etcd             skipped: ${etcdMissing()}`);
+    }
     console.log('');
 
     const readStore = await SqliteStore.open(join(dir, 'reads.db'));
@@ -102,6 +120,15 @@ async function main(): Promise<void> {
     const readMemory = new MemoryStore();
     await reads('memory', readMemory, n);
     await readMemory.close();
+    if (etcd) {
+      try {
+        const readEtcd = await EtcdStore.open({ endpoints: [etcd.endpoint], prefix: '/bench-reads' });
+        await reads('etcd', readEtcd, Math.min(n, 5000));
+        await readEtcd.close();
+      } finally {
+        await etcd.stop();
+      }
+    }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
