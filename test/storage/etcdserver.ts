@@ -69,6 +69,7 @@ export async function startEtcd(): Promise<TestEtcd> {
     child.unref();
     const stop = async () => {
       if (child.exitCode === null && child.signalCode === null) {
+        child.ref(); // else nothing may keep this process alive until the exit is seen
         child.kill('SIGKILL');
         await exited;
       }
