@@ -160,7 +160,8 @@ export class EtcdStore implements Store {
       dialTimeout: opts.dialTimeoutMs ?? 5000,
       // gRPC's default 4 MiB would refuse a list of a few thousand objects; kube-apiserver lifts it too.
       grpcOptions: { 'grpc.max_receive_message_length': -1 },
-      ...(secure ? { credentials: { rootCertificate: tls!.ca ?? Buffer.alloc(0), privateKey: tls!.key, certChain: tls!.cert } } : {}),
+      // Without a CA file the system's trusted roots check the members' certificates (gRPC's null).
+      ...(secure ? { credentials: { rootCertificate: (tls!.ca ?? null) as Buffer, privateKey: tls!.key, certChain: tls!.cert } } : {}),
     });
     const store = new EtcdStore(client, opts);
     try {

@@ -6,6 +6,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { get as httpGet } from 'node:http';
+import { get as httpsGet } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -37,13 +39,22 @@ export interface TestEtcd {
   stop(): Promise<void>;
 }
 
-export async function startEtcd(): Promise<TestEtcd> {
+/** PEM files for a member that serves TLS and requires client certificates signed by `trustedCaFile`. */
+export interface EtcdServerTLS {
+  certFile: string;
+  keyFile: string;
+  trustedCaFile: string;
+  /** A client certificate and key the health check may use. */
+  client: { ca: Buffer; cert: Buffer; key: Buffer };
+}
+
+export async function startEtcd(tls?: EtcdServerTLS): Promise<TestEtcd> {
   const missing = etcdMissing();
   if (missing) throw new Error(missing);
   const dir = mkdtempSync(join(tmpdir(), 'bulkhead-etcd-'));
   for (let attempt = 0; ; attempt++) {
     const [client, peer] = [await freePort(), await freePort()];
-    const clientURL = `http://127.0.0.1:${client}`;
+    const clientURL = `${tls ? 'https' : 'http'}://127.0.0.1:${client}`;
     const peerURL = `http://127.0.0.1:${peer}`;
     const child: ChildProcess = spawn(etcdBinary, [
       '--name', 'test', '--data-dir', join(dir, `data-${attempt}`),
@@ -51,11 +62,12 @@ export async function startEtcd(): Promise<TestEtcd> {
       '--listen-peer-urls', peerURL, '--initial-advertise-peer-urls', peerURL,
       '--initial-cluster', `test=${peerURL}`, '--initial-cluster-state', 'new',
       '--log-level', 'error', '--logger', 'zap',
+      ...(tls ? ['--cert-file', tls.certFile, '--key-file', tls.keyFile, '--client-cert-auth', '--trusted-ca-file', tls.trustedCaFile] : []),
     ], { stdio: ['ignore', 'ignore', 'pipe'] });
     let err = '';
     child.stderr!.setEncoding('utf8').on('data', (d: string) => (err = (err + d).slice(-4000)));
     const exited = new Promise<void>((r) => child.once('exit', () => r()));
-    const ready = await waitHealthy(clientURL, child);
+    const ready = await waitHealthy(clientURL, child, tls?.client);
     if (!ready) {
       if (child.exitCode === null) child.kill('SIGKILL');
       await exited;
@@ -79,15 +91,25 @@ export async function startEtcd(): Promise<TestEtcd> {
   }
 }
 
-async function waitHealthy(url: string, child: ChildProcess): Promise<boolean> {
+/** GET /health, over TLS with a client certificate when given. */
+function health(url: string, client?: { ca: Buffer; cert: Buffer; key: Buffer }): Promise<boolean> {
+  return new Promise((resolve) => {
+    const get = url.startsWith('https:') ? httpsGet : httpGet;
+    const req = get(`${url}/health`, client ? { ca: client.ca, cert: client.cert, key: client.key } : {}, (res) => {
+      let body = '';
+      res.setEncoding('utf8').on('data', (d: string) => (body += d));
+      res.on('end', () => resolve(res.statusCode === 200 && /"health":\s*"true"/.test(body)));
+      res.on('error', () => resolve(false));
+    });
+    req.on('error', () => resolve(false));
+    req.setTimeout(2000, () => req.destroy());
+  });
+}
+
+async function waitHealthy(url: string, child: ChildProcess, client?: { ca: Buffer; cert: Buffer; key: Buffer }): Promise<boolean> {
   for (let i = 0; i < 300; i++) {
     if (child.exitCode !== null) return false;
-    try {
-      const r = await fetch(`${url}/health`);
-      if (r.ok && ((await r.json()) as { health?: string }).health === 'true') return true;
-    } catch {
-      // not listening yet
-    }
+    if (await health(url, client)) return true;
     await new Promise((r) => setTimeout(r, 100));
   }
   return false;
