@@ -37,6 +37,8 @@ export interface TestEtcd {
   spec: string;
   pid: number;
   stop(): Promise<void>;
+  /** SIGKILL and start again on the same ports and data dir (an etcd crash and restart). */
+  restart(): Promise<void>;
 }
 
 /** PEM files for a member that serves TLS and requires client certificates signed by `trustedCaFile`. */
@@ -48,46 +50,78 @@ export interface EtcdServerTLS {
   client: { ca: Buffer; cert: Buffer; key: Buffer };
 }
 
+interface Member {
+  child: ChildProcess;
+  exited: Promise<void>;
+}
+
+/** Starts one member on these ports and data dir; undefined (and the reason) when it did not become healthy. */
+async function spawnMember(dataDir: string, client: number, peer: number, tls: EtcdServerTLS | undefined, state: 'new' | 'existing'): Promise<Member | { error: string }> {
+  const clientURL = `${tls ? 'https' : 'http'}://127.0.0.1:${client}`;
+  const peerURL = `http://127.0.0.1:${peer}`;
+  const child: ChildProcess = spawn(etcdBinary, [
+    '--name', 'test', '--data-dir', dataDir,
+    '--listen-client-urls', clientURL, '--advertise-client-urls', clientURL,
+    '--listen-peer-urls', peerURL, '--initial-advertise-peer-urls', peerURL,
+    '--initial-cluster', `test=${peerURL}`, '--initial-cluster-state', state,
+    '--log-level', 'error', '--logger', 'zap',
+    ...(tls ? ['--cert-file', tls.certFile, '--key-file', tls.keyFile, '--client-cert-auth', '--trusted-ca-file', tls.trustedCaFile] : []),
+  ], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let err = '';
+  child.stderr!.setEncoding('utf8').on('data', (d: string) => (err = (err + d).slice(-4000)));
+  const exited = new Promise<void>((r) => child.once('exit', () => r()));
+  if (!(await waitHealthy(clientURL, child, tls?.client))) {
+    if (child.exitCode === null) child.kill('SIGKILL');
+    await exited;
+    return { error: err };
+  }
+  // Neither the process nor its pipe keeps the test process alive; the exit hook kills it.
+  (child.stderr as unknown as { unref?: () => void }).unref?.();
+  child.unref();
+  return { child, exited };
+}
+
+async function kill(m: Member): Promise<void> {
+  if (m.child.exitCode === null && m.child.signalCode === null) {
+    m.child.ref(); // else nothing may keep this process alive until the exit is seen
+    m.child.kill('SIGKILL');
+    await m.exited;
+  }
+}
+
 export async function startEtcd(tls?: EtcdServerTLS): Promise<TestEtcd> {
   const missing = etcdMissing();
   if (missing) throw new Error(missing);
   const dir = mkdtempSync(join(tmpdir(), 'bulkhead-etcd-'));
   for (let attempt = 0; ; attempt++) {
     const [client, peer] = [await freePort(), await freePort()];
-    const clientURL = `${tls ? 'https' : 'http'}://127.0.0.1:${client}`;
-    const peerURL = `http://127.0.0.1:${peer}`;
-    const child: ChildProcess = spawn(etcdBinary, [
-      '--name', 'test', '--data-dir', join(dir, `data-${attempt}`),
-      '--listen-client-urls', clientURL, '--advertise-client-urls', clientURL,
-      '--listen-peer-urls', peerURL, '--initial-advertise-peer-urls', peerURL,
-      '--initial-cluster', `test=${peerURL}`, '--initial-cluster-state', 'new',
-      '--log-level', 'error', '--logger', 'zap',
-      ...(tls ? ['--cert-file', tls.certFile, '--key-file', tls.keyFile, '--client-cert-auth', '--trusted-ca-file', tls.trustedCaFile] : []),
-    ], { stdio: ['ignore', 'ignore', 'pipe'] });
-    let err = '';
-    child.stderr!.setEncoding('utf8').on('data', (d: string) => (err = (err + d).slice(-4000)));
-    const exited = new Promise<void>((r) => child.once('exit', () => r()));
-    const ready = await waitHealthy(clientURL, child, tls?.client);
-    if (!ready) {
-      if (child.exitCode === null) child.kill('SIGKILL');
-      await exited;
+    const dataDir = join(dir, `data-${attempt}`);
+    const started = await spawnMember(dataDir, client, peer, tls, 'new');
+    if ('error' in started) {
       // A port taken between choosing and binding: try new ones.
-      if (attempt < 3 && /address already in use/.test(err)) continue;
+      if (attempt < 3 && /address already in use/.test(started.error)) continue;
       rmSync(dir, { recursive: true, force: true });
-      throw new Error(`etcd did not become healthy: ${err}`);
+      throw new Error(`etcd did not become healthy: ${started.error}`);
     }
-    // Neither the process nor its pipe keeps the test process alive; the exit hook kills it.
-    (child.stderr as unknown as { unref?: () => void }).unref?.();
-    child.unref();
-    const stop = async () => {
-      if (child.exitCode === null && child.signalCode === null) {
-        child.ref(); // else nothing may keep this process alive until the exit is seen
-        child.kill('SIGKILL');
-        await exited;
-      }
-      rmSync(dir, { recursive: true, force: true });
+    let member = started;
+    const etcd: TestEtcd = {
+      dir,
+      endpoint: `127.0.0.1:${client}`,
+      spec: `etcd://127.0.0.1:${client}`,
+      pid: member.child.pid!,
+      async stop() {
+        await kill(member);
+        rmSync(dir, { recursive: true, force: true });
+      },
+      async restart() {
+        await kill(member);
+        const again = await spawnMember(dataDir, client, peer, tls, 'existing');
+        if ('error' in again) throw new Error(`etcd did not come back: ${again.error}`);
+        member = again;
+        etcd.pid = member.child.pid!;
+      },
     };
-    return { dir, endpoint: `127.0.0.1:${client}`, spec: `etcd://127.0.0.1:${client}`, pid: child.pid!, stop };
+    return etcd;
   }
 }
 
