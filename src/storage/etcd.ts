@@ -469,7 +469,7 @@ export class EtcdStore implements Store {
   /** The contract's event for one etcd event (DELETE carries the last state at the deletion's revision). */
   #event(e: { type: string; kv: IKeyValue; prev_kv?: IKeyValue | null }): WatchEvent {
     const prevKv = e.prev_kv ? Object.freeze(this.#kv(e.prev_kv)) : undefined;
-    if (e.type === 'Delete' || (e.type as unknown) === 1) {
+    if (e.type === 'Delete') {
       const revision = Number(e.kv.mod_revision);
       const last = prevKv ?? { key: this.#storeKey(e.kv.key), value: '', createRevision: 0, modRevision: revision, version: 0 };
       const kv = Object.freeze({ ...last, modRevision: revision });
