@@ -1,5 +1,6 @@
 // Two API servers on one etcd behave as one cluster: a create on one reaches a watch on the
-// other (kubectl's, when kubectl is installed, and a plain HTTP watch), and creates spread over
+// other (kubectl's, when kubectl is installed, and a plain HTTP watch), compaction through one
+// is 410 Gone for old watches on the other, and creates spread over
 // both against one ResourceQuota admit exactly its limit, because every quota charge is a
 // compare on the quota object's mod_revision in the same etcd transaction as the pod's create.
 // Both servers run their controllers (leader election is not here yet); both serve one data dir
@@ -118,6 +119,24 @@ describe('two API servers on one etcd', { skip: etcdMissing() }, () => {
     } finally {
       proc.kill('SIGTERM');
       await exited;
+    }
+  });
+
+  it('history compacted through one server answers a watch on the other from before it with 410 Gone', async () => {
+    const old = (await cb.request('GET', '/api/v1/namespaces/shared/configmaps')).json().metadata.resourceVersion;
+    assert.equal((await ca.request('POST', '/api/v1/namespaces/shared/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'after-old' } })).status, 201);
+    await a.store.compact(await a.store.currentRevision());
+    assert.equal(await b.store.compactRevision(), await a.store.compactRevision());
+    const lines: string[] = [];
+    const watch = watchLines(b, `/api/v1/namespaces/shared/configmaps?watch=1&resourceVersion=${old}`, (line) => lines.push(line));
+    try {
+      await waitFor('the ERROR event', () => lines.length > 0);
+      const event = JSON.parse(lines[0]!);
+      assert.equal(event.type, 'ERROR');
+      assert.equal(event.object.code, 410);
+      assert.equal(event.object.reason, 'Expired');
+    } finally {
+      watch.close();
     }
   });
 
