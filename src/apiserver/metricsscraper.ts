@@ -3,14 +3,28 @@
 // AgentConnector, as pods/log reaches it), each answer decoded (resourcemetricsdecode.ts), and
 // the batch of all nodes stored (metricsstorage.ts), from which metrics.k8s.io answers. A node
 // that fails to answer within the timeout (90% of the resolution, as metrics-server's) is left
-// out of that batch, so its points, and its pods', go until it answers again.
+// out of that batch, so its points, and its pods', go until it answers again. Nodes that are not
+// Ready, or that report no address, are not asked at all (nothing is there to answer: a node
+// whose agent stopped, or a KWOK-style Node object with no agent behind it). A node's failing is
+// logged when it starts and when it answers again, not on every resolution.
 
 import type { Node } from '../api/types.js';
-import type { AgentConnector } from './nodeconnection.js';
+import { preferredAddressTypes, type AgentConnector } from './nodeconnection.js';
 import { MetricsStorage } from './metricsstorage.js';
 import { decodeResourceMetrics, type MetricsBatch } from './resourcemetricsdecode.js';
 
 export const defaultMetricResolutionMs = 15_000;
+
+/**
+ * Why `node` is not scraped, or undefined when it is: its Ready condition is not True, or it
+ * reports no address of a type the server dials (kube-apiserver's preferred address types).
+ */
+export function skipScrape(node: Node): string | undefined {
+  const ready = node.status?.conditions?.find((c) => c.type === 'Ready')?.status;
+  if (ready !== 'True') return `not Ready (${ready ?? 'no Ready condition'})`;
+  if (!(node.status?.addresses ?? []).some((a) => a.address && preferredAddressTypes.includes(a.type))) return 'no address';
+  return undefined;
+}
 
 export interface MetricsScraperOptions {
   agents: AgentConnector;
@@ -30,8 +44,8 @@ export class MetricsScraper {
   private timer?: NodeJS.Timeout;
   private running?: Promise<void>;
   private readonly now: () => number;
-  /** The last failure logged per node: a node that keeps failing the same way is logged once. */
-  private readonly failing = new Map<string, string>();
+  /** The nodes whose last scrape failed: a failing node is logged when it starts failing, once. */
+  private readonly failing = new Set<string>();
 
   constructor(private readonly o: MetricsScraperOptions) {
     this.resolutionMs = o.resolutionMs ?? defaultMetricResolutionMs;
@@ -57,7 +71,10 @@ export class MetricsScraper {
 
   /** One scrape of every node, stored as one batch. */
   async scrape(): Promise<void> {
-    const nodes = await this.o.nodes();
+    const nodes = (await this.o.nodes()).filter((n) => skipScrape(n) === undefined);
+    // A node that is skipped now starts afresh: failing again after it comes back is news.
+    const asked = new Set(nodes.map((n) => n.metadata.name ?? ''));
+    for (const name of this.failing) if (!asked.has(name)) this.failing.delete(name);
     const batch: MetricsBatch = { nodes: new Map(), pods: new Map() };
     const results = await Promise.all(nodes.map((n) => this.scrapeNode(n)));
     for (const r of results) {
@@ -79,9 +96,8 @@ export class MetricsScraper {
       if (this.failing.delete(name)) this.o.log?.(`metrics scrape of node ${name}: answering again`);
       return batch;
     } catch (e) {
-      const why = errText(e);
-      if (this.failing.get(name) !== why) this.o.log?.(`metrics scrape of node ${name}: ${why}`);
-      this.failing.set(name, why);
+      if (!this.failing.has(name)) this.o.log?.(`metrics scrape of node ${name}: ${errText(e)}`);
+      this.failing.add(name);
       return undefined;
     }
   }

@@ -146,7 +146,7 @@ describe('metrics.k8s.io/v1beta1 served from the agents\' /metrics/resource, rea
     const admin = { user: { name: 'admin', groups: ['system:masters'] }, dryRun: false, fieldValidation: 'Ignore' as const, warnings: [] };
     await api.create(api.def('nodes'), undefined, {
       apiVersion: 'v1', kind: 'Node', metadata: { name: 'worker', labels: { 'kubernetes.io/hostname': 'worker', tier: 'a' } },
-      status: { capacity: { cpu: '2', memory: '2Gi', pods: '110' }, allocatable: { cpu: '2', memory: '2Gi', pods: '110' }, addresses: [{ type: 'InternalIP', address: '127.0.0.1' }], daemonEndpoints: { kubeletEndpoint: { Port: port } } },
+      status: { capacity: { cpu: '2', memory: '2Gi', pods: '110' }, allocatable: { cpu: '2', memory: '2Gi', pods: '110' }, conditions: [{ type: 'Ready', status: 'True' }], addresses: [{ type: 'InternalIP', address: '127.0.0.1' }], daemonEndpoints: { kubeletEndpoint: { Port: port } } },
     } as never, { ...admin, warnings: [] });
     await api.create(api.def('namespaces'), undefined, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'other' } } as never, { ...admin, warnings: [] });
     const pod = (ns: string, name: string, containers: string[], labels: Record<string, string>) =>
