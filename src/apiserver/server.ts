@@ -21,7 +21,7 @@ import { openAPIDocs } from './openapidocs.js';
 import { installStrategies } from './strategies.js';
 import { ensureSystemPriorityClasses } from './priorityclasses.js';
 import { StatusError } from './status.js';
-import { ApiMetrics } from './metrics.js';
+import { deferredMetrics } from './metricsdeferred.js';
 import type { Node, Pod } from '../api/types.js';
 import { ObjectCache, stripManagedFields } from './cache.js';
 import { decodeRequestObject } from './decode.js';
@@ -136,7 +136,9 @@ export async function startApiServer(opts: ApiServerOptions): Promise<RunningApi
   const pki = await ensurePKI(join(dataDir, 'pki'), [host, ...(opts.advertise ?? [])].filter((h) => h !== '0.0.0.0' && h !== '::'));
   const tokens = new TokenFile(join(dataDir, 'tokens.json'));
   const adminToken = tokens.ensure(adminUser, [mastersGroup]);
-  const metrics = new ApiMetrics();
+  // Loaded once the server listens (below), off the path to the first answer.
+  let loadMetrics!: () => void;
+  const metrics = deferredMetrics(() => new Promise<void>((r) => (loadMetrics = r)).then(async () => new (await import('./metrics.js')).ApiMetrics()));
   // Agents are reached over HTTPS: their certificates chain to the cluster CA, and they take the
   // server for kube-apiserver-kubelet-client by its client certificate (see src/agent/endpoint.ts).
   const agents = agentConnector({ ca: pki.caCert, cert: pki.kubeletClientCert, key: pki.kubeletClientKey });
@@ -192,6 +194,7 @@ export async function startApiServer(opts: ApiServerOptions): Promise<RunningApi
     server.listen(opts.port ?? 6443, host, () => ok());
   });
   const port = (server.address() as AddressInfo).port;
+  loadMetrics();
   metricsScraper.start();
   const urlHost = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
   const url = `https://${urlHost}:${port}`;

@@ -4,10 +4,25 @@
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { UsageError } from './errors.js';
-import { planCommand } from './plan.js';
-import { serverCommand, upCommand } from './server.js';
-import { imageCommand } from './image.js';
-import { agentCommand } from './agent.js';
+
+/**
+ * Each command's module, loaded only when that command runs (or for help and suggestions):
+ * `plan`'s engine and `image`'s store need not load for `server`, whose start it would slow.
+ */
+const commandModules: Record<string, (io: PlanIO) => Promise<Command[]>> = {
+  plan: async (io) => [(await import('./plan.js')).planCommand(io).exitOverride()],
+  up: async () => [(await import('./server.js')).upCommand().exitOverride()],
+  server: async () => [(await import('./server.js')).serverCommand().exitOverride()],
+  agent: async () => [(await import('./agent.js')).agentCommand().exitOverride()],
+  image: async (io) => {
+    const image = (await import('./image.js')).imageCommand(io);
+    image.exitOverride();
+    for (const sub of image.commands) sub.exitOverride();
+    return [image];
+  },
+};
+
+type PlanIO = { stdout: (s: string) => void; readStdin: () => string; exit: (code: number) => void };
 
 const version = '0.1.0';
 
@@ -29,14 +44,8 @@ export async function main(argv: string[]): Promise<number> {
     .exitOverride()
     .configureOutput({ writeErr: (s) => process.stderr.write(s) })
     .showSuggestionAfterError(true);
-  program.addCommand(planCommand(io).exitOverride());
-  program.addCommand(upCommand().exitOverride());
-  program.addCommand(serverCommand().exitOverride());
-  program.addCommand(agentCommand().exitOverride());
-  const image = imageCommand(io);
-  image.exitOverride();
-  for (const sub of image.commands) sub.exitOverride();
-  program.addCommand(image);
+  const only = argv[0] !== undefined && Object.hasOwn(commandModules, argv[0]) ? [argv[0]] : Object.keys(commandModules);
+  for (const name of only) for (const c of await commandModules[name]!(io)) program.addCommand(c);
   program.addHelpText('after', `
 Examples:
   bulkhead plan examples/ --node-memory 16Gi --node-cpu 4 --cgroup-version 2

@@ -6,25 +6,25 @@
 // recorded as upstream's components' writes are (the scheduler as system:kube-scheduler). Order:
 // quota and namespace controllers, the garbage collector, the `default` ServiceAccount of every
 // namespace that exists now, the workload controllers (ReplicaSet, Deployment, Job, CronJob,
-// StatefulSet, DaemonSet), then the scheduler.
+// StatefulSet, DaemonSet), then the scheduler. The controllers' modules are loaded once the API
+// server listens: /readyz means what kube-apiserver's means (the API server serves; it does not
+// wait for kube-controller-manager), and loading them first cost about a quarter of a start.
 
-import type { FeatureGates } from '../api/featuregates.js';
 import { defaultFeatureGates } from '../api/featuregates.js';
 import { startApiServer, type ApiServerOptions, type RunningApiServer } from '../apiserver/server.js';
-import { SharedInformerFactory } from '../client/factory.js';
-import { LoopbackClient } from '../client/loopback.js';
-import { componentUserAgent } from '../client/useragent.js';
-import { CronJobController, type CronJobControllerOptions } from '../controllers/cronjob.js';
-import { DeploymentController } from '../controllers/deployment.js';
-import { GarbageCollector } from '../controllers/garbagecollector.js';
-import { JobController, type JobControllerOptions } from '../controllers/job.js';
-import { NamespaceController } from '../controllers/namespace.js';
-import { QuotaController } from '../controllers/quota.js';
-import { ReplicaSetController } from '../controllers/replicaset.js';
-import { SchedulerController, schedulerIdentity } from '../controllers/scheduler.js';
-import { ServiceAccountsController } from '../controllers/serviceaccounts.js';
-import { DaemonSetController, daemonSetControllerName } from '../controllers/daemonset.js';
-import { StatefulSetController, statefulSetControllerName } from '../controllers/statefulset.js';
+import type { QuotaController } from '../controllers/quota.js';
+import type { NamespaceController } from '../controllers/namespace.js';
+import type { GarbageCollector } from '../controllers/garbagecollector.js';
+import type { ReplicaSetController } from '../controllers/replicaset.js';
+import type { DeploymentController } from '../controllers/deployment.js';
+import type { StatefulSetController } from '../controllers/statefulset.js';
+import type { DaemonSetController } from '../controllers/daemonset.js';
+import type { JobController, JobControllerOptions } from '../controllers/job.js';
+import type { CronJobController, CronJobControllerOptions } from '../controllers/cronjob.js';
+import type { SchedulerController } from '../controllers/scheduler.js';
+import type { startControllers } from './controllers.js';
+
+type StartControllers = typeof startControllers;
 
 export { kubeconfig, systemNamespaces } from '../apiserver/server.js';
 
@@ -58,69 +58,21 @@ export interface RunningServer extends RunningApiServer {
   scheduler?: SchedulerController;
 }
 
-/** A kube-controller-manager controller's loopback identity (its service account, as upstream's --use-service-account-credentials). */
-function controllerIdentity(name: string) {
-  const user = `system:serviceaccount:kube-system:${name}`;
-  return { user, userAgent: componentUserAgent('kube-controller-manager', user) };
-}
-
 export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const server = await startApiServer(opts);
-  const gates: FeatureGates = opts.gates ?? defaultFeatureGates;
-  const { api } = server;
-  // One informer per kind for all controllers; the list and watch go through the loopback client.
-  const informers = new SharedInformerFactory(new LoopbackClient(api, controllerIdentity('shared-informers')));
-  const quota = new QuotaController(new LoopbackClient(api, controllerIdentity('resourcequota-controller')), informers, { gates, resyncMs: (opts.quotaResyncSeconds ?? 30) * 1000 });
-  const namespaces = new NamespaceController(new LoopbackClient(api, controllerIdentity('namespace-controller')), informers);
-  const serviceAccounts = new ServiceAccountsController(new LoopbackClient(api, controllerIdentity('service-account-controller')), informers);
-  const garbageCollector = new GarbageCollector(new LoopbackClient(api, controllerIdentity('generic-garbage-collector')), informers);
-  const workloads = opts.workloadControllers ?? true;
-  const client = (name: string) => new LoopbackClient(api, controllerIdentity(name));
-  const replicaSets = workloads ? new ReplicaSetController(client('replicaset-controller'), informers) : undefined;
-  const deployments = workloads ? new DeploymentController(client('deployment-controller'), informers) : undefined;
-  const statefulSets = workloads ? new StatefulSetController(client(statefulSetControllerName), informers) : undefined;
-  const daemonSets = workloads ? new DaemonSetController(client(daemonSetControllerName), informers) : undefined;
-  const jobs = workloads ? new JobController(client('job-controller'), informers, opts.jobController) : undefined;
-  const cronJobs = workloads ? new CronJobController(client('cronjob-controller'), informers, opts.cronJobController) : undefined;
-  let scheduler: SchedulerController | undefined;
+  let c: Awaited<ReturnType<StartControllers>>;
   try {
-    await quota.start();
-    await namespaces.start();
-    await garbageCollector.start();
-    quota.resyncAll();
-    // Every namespace that exists now gets its `default` ServiceAccount before the first pod.
-    await serviceAccounts.start();
-    await serviceAccounts.idle();
-    for (const c of [replicaSets, deployments, jobs, cronJobs, statefulSets, daemonSets]) await c?.start();
-    if (opts.scheduler ?? true) {
-      // In process there is no client connection to protect: no client-side rate limit.
-      scheduler = new SchedulerController(new LoopbackClient(api, schedulerIdentity), informers, { gates, qps: opts.schedulerQPS ?? 0 });
-      await scheduler.start();
-    }
+    const { startControllers } = await import('./controllers.js');
+    c = await startControllers(server.api, { ...opts, gates: opts.gates ?? defaultFeatureGates });
   } catch (e) {
     await server.close();
     throw e;
   }
   return {
     ...server,
-    quota,
-    namespaces,
-    garbageCollector,
-    replicaSets,
-    deployments,
-    statefulSets,
-    daemonSets,
-    jobs,
-    cronJobs,
-    scheduler,
+    ...c.running,
     async close() {
-      await scheduler?.stop();
-      for (const c of [daemonSets, statefulSets, cronJobs, jobs, deployments, replicaSets]) await c?.stop();
-      quota.stop();
-      namespaces.stop();
-      garbageCollector.stop();
-      serviceAccounts.stop();
-      informers.stop();
+      await c.stop();
       await server.close();
     },
   };

@@ -1,0 +1,125 @@
+// The server-start part of bench:startup: `bulkhead server` spawned until the first 200 on
+// /readyz (polled every 5 ms over HTTPS, a new connection each time), on a fresh data dir (the
+// CA, certificates, tokens and database made on the way) and on an existing one, each 5 times.
+// Baselines measured in the same run: `node -e ''` spawned until it exits, and a bare Node
+// HTTPS server (the same node flags, the server's own certificate) spawned until its first 200.
+// Target (issue 13): fresh data dir ≤ 300 ms.
+
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { request } from 'node:https';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { nodeFlags } from '../src/cli/nodeflags.js';
+
+// BENCH_MAIN: another build's main.js, to compare builds in one run of the baselines.
+const mainJs = process.env.BENCH_MAIN ?? fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
+const runs = Number(process.env.BENCH_START_RUNS ?? 5);
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const p = (srv.address() as { port: number }).port;
+      srv.close(() => resolve(p));
+    });
+    srv.on('error', reject);
+  });
+}
+
+/** The status of GET /readyz, or 0 while nothing answers. */
+function readyz(port: number): Promise<number> {
+  return new Promise((resolve) => {
+    const req = request({ host: '127.0.0.1', port, path: '/readyz', rejectUnauthorized: false, agent: false }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+    });
+    req.on('error', () => resolve(0));
+    req.setTimeout(2000, () => req.destroy());
+    req.end();
+  });
+}
+
+/** Milliseconds from spawning `args` until /readyz on `port` answers 200; the child is then killed. */
+async function spawnToReady(args: string[], port: number): Promise<number> {
+  const t0 = performance.now();
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  let err = '';
+  child.stderr!.on('data', (d) => (err += d));
+  const exited = new Promise((r) => child.once('exit', r));
+  try {
+    for (;;) {
+      if ((await readyz(port)) === 200) return performance.now() - t0;
+      if (child.exitCode !== null) throw new Error(`exited ${child.exitCode} before answering:\n${err}`);
+      await new Promise((r) => setTimeout(r, 5));
+    }
+  } finally {
+    child.kill('SIGKILL');
+    await exited;
+  }
+}
+
+async function spawnToExit(args: string[]): Promise<number> {
+  const t0 = performance.now();
+  const child = spawn(process.execPath, args, { stdio: 'ignore' });
+  await new Promise((r) => child.once('exit', r));
+  return performance.now() - t0;
+}
+
+const bareServer = `
+const { createServer } = require('node:https');
+const { readFileSync } = require('node:fs');
+const [dir, port] = process.argv.slice(2);
+createServer({ cert: readFileSync(dir + '/pki/apiserver.crt'), key: readFileSync(dir + '/pki/apiserver.key') }, (q, s) => s.end('ok')).listen(+port, '127.0.0.1');
+`;
+
+export interface Figures {
+  label: string;
+  ms: number[];
+}
+
+/** The figures, each as min / median / max over `runs`, in the order printed. */
+export async function serverStartFigures(): Promise<Figures[]> {
+  const root = mkdtempSync(join(tmpdir(), 'bulkhead-bench-start-'));
+  try {
+    const existing = join(root, 'existing');
+    const server = async (dir: string) => {
+      const port = await freePort();
+      return spawnToReady([...nodeFlags, mainJs, 'server', '--data-dir', dir, '--listen', `127.0.0.1:${port}`], port);
+    };
+    await server(existing); // makes the data dir (not measured)
+    const bareJs = join(root, 'bare.cjs');
+    writeFileSync(bareJs, bareServer);
+    const nodeE: number[] = [];
+    const bare: number[] = [];
+    const fresh: number[] = [];
+    const again: number[] = [];
+    // Interleaved, so that a busy moment of the machine falls on all of them alike.
+    for (let i = 0; i < runs; i++) {
+      nodeE.push(await spawnToExit([...nodeFlags, '-e', '']));
+      const port = await freePort();
+      bare.push(await spawnToReady([...nodeFlags, bareJs, existing, String(port)], port));
+      const dir = join(root, `fresh-${i}`);
+      fresh.push(await server(dir));
+      rmSync(dir, { recursive: true, force: true });
+      again.push(await server(existing));
+    }
+    return [
+      { label: "baseline  node -e '' (spawn → exit)", ms: nodeE },
+      { label: 'baseline  bare Node HTTPS server, same cert (spawn → first 200)', ms: bare },
+      { label: 'server    fresh data dir (spawn → first 200 on /readyz)', ms: fresh },
+      { label: 'server    existing data dir (spawn → first 200 on /readyz)', ms: again },
+    ];
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
+export function minMedianMax(ms: number[]): string {
+  const s = [...ms].sort((a, b) => a - b);
+  const f = (n: number) => `${n.toFixed(0).padStart(5)}`;
+  return `${f(s[0]!)} /${f(s[Math.floor((s.length - 1) / 2)]!)} /${f(s[s.length - 1]!)} ms`;
+}
