@@ -120,6 +120,9 @@ export async function startApiServer(opts: ApiServerOptions): Promise<RunningApi
   installStrategies(api, opts.podSecurityDefaults ?? {});
   api.trackWrite = trackUpdate;
   for (const name of systemNamespaces) {
+    // As upstream's system-namespaces controller: Get, and create only what is missing (a
+    // create that ends in 409 would pay for admission and managed fields on every start).
+    if (await api.tryGet(api.def('namespaces'), undefined, name)) continue;
     try {
       await api.create(api.def('namespaces'), undefined, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } }, { ...bootstrap, warnings: [] });
     } catch (e) {
