@@ -6,9 +6,24 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { createHash, createPrivateKey, generateKeyPairSync, randomBytes, sign, type KeyObject } from 'node:crypto';
-import { isIPv4 } from 'node:net';
-import * as der from './der.js';
+import { webcrypto } from 'node:crypto';
+
+/**
+ * @peculiar/x509 (with its reflect-metadata peer) takes 0.1–0.4 s to load, most of a server
+ * start: it is loaded when a certificate is made or a request parsed, never on a start that finds
+ * every certificate in the data directory.
+ */
+let x509Loading: Promise<typeof import('@peculiar/x509')> | undefined;
+function loadX509(): Promise<typeof import('@peculiar/x509')> {
+  return (x509Loading ??= (async () => {
+    await import('reflect-metadata');
+    const lib = await import('@peculiar/x509');
+    lib.cryptoProvider.set(webcrypto as unknown as Crypto);
+    return lib;
+  })());
+}
+
+const alg = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' } as const;
 
 export interface PKI {
   caCert: string;
@@ -19,120 +34,38 @@ export interface PKI {
   kubeletClientKey: string;
 }
 
-const oid = {
-  commonName: '2.5.4.3',
-  organization: '2.5.4.10',
-  ecdsaWithSHA256: '1.2.840.10045.4.3.2',
-  subjectKeyIdentifier: '2.5.29.14',
-  keyUsage: '2.5.29.15',
-  subjectAltName: '2.5.29.17',
-  basicConstraints: '2.5.29.19',
-  extKeyUsage: '2.5.29.37',
-  serverAuth: '1.3.6.1.5.5.7.3.1',
-  clientAuth: '1.3.6.1.5.5.7.3.2',
-};
-// KeyUsage bits (RFC 5280 4.2.1.3).
-const digitalSignature = 0;
-const keyEncipherment = 2;
-const keyCertSign = 5;
-const cRLSign = 6;
-
-function newKey(): { privateKey: KeyObject; publicKey: KeyObject } {
-  return generateKeyPairSync('ec', { namedCurve: 'P-256' });
+async function exportKey(key: CryptoKey): Promise<string> {
+  const der = await webcrypto.subtle.exportKey('pkcs8', key as webcrypto.CryptoKey);
+  const b64 = Buffer.from(der).toString('base64').replace(/(.{64})/g, '$1\n').replace(/\n$/, '');
+  return `-----BEGIN PRIVATE KEY-----\n${b64}\n-----END PRIVATE KEY-----\n`;
 }
 
-const exportKey = (key: KeyObject): string => key.export({ type: 'pkcs8', format: 'pem' }) as string;
-
-/** A positive 128-bit serial number. */
-function serial(): Buffer {
-  const b = randomBytes(16);
-  b[0] = (b[0]! & 0x7f) || 1;
-  return b;
+async function importKey(pem: string): Promise<CryptoKey> {
+  const der = Buffer.from(pem.replace(/-----[^-]+-----/g, '').replace(/\s+/g, ''), 'base64');
+  return (await webcrypto.subtle.importKey('pkcs8', der, alg, true, ['sign'])) as unknown as CryptoKey;
 }
 
-/** A Name of one CN and any number of O attributes, each in its own RDN, CN first. */
-function name(commonName: string, organizations: string[] = []): Buffer {
-  const rdn = (type: string, value: string) => der.set(der.sequence(der.objectIdentifier(type), der.utf8String(value)));
-  return der.sequence(rdn(oid.commonName, commonName), ...organizations.map((o) => rdn(oid.organization, o)));
+function serial(): string {
+  return Buffer.from(webcrypto.getRandomValues(new Uint8Array(16))).toString('hex').replace(/^[89a-f]/, '1');
 }
 
-function extension(id: string, critical: boolean, value: Buffer): Buffer {
-  return der.sequence(der.objectIdentifier(id), ...(critical ? [der.boolean(true)] : []), der.octetString(value));
-}
-
-function ipBytes(ip: string): Buffer {
-  if (isIPv4(ip)) return Buffer.from(ip.split('.').map(Number));
-  // IPv6, with at most one `::` and possibly a trailing dotted IPv4.
-  let text = ip;
-  const v4 = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
-  if (v4) {
-    const [a, b, c, d] = v4[1]!.split('.').map(Number);
-    text = text.slice(0, -v4[1]!.length) + `${((a! << 8) | b!).toString(16)}:${((c! << 8) | d!).toString(16)}`;
-  }
-  const [head, tail] = text.split('::') as [string, string | undefined];
-  const groups = (s: string | undefined) => (s ? s.split(':').map((g) => parseInt(g, 16)) : []);
-  const h = groups(head);
-  const t = groups(tail);
-  const all = tail === undefined ? h : [...h, ...Array<number>(8 - h.length - t.length).fill(0), ...t];
-  const out = Buffer.alloc(16);
-  all.forEach((g, i) => out.writeUInt16BE(g, 2 * i));
-  return out;
-}
-
-/** The SubjectAltName entries: IP addresses as iPAddress [7], the rest as dNSName [2]. */
-function altNames(hosts: string[]): Buffer {
-  return der.sequence(...hosts.map((h) => (/^[\d.]+$|:/.test(h) ? der.tlv(0x87, ipBytes(h)) : der.tlv(0x82, Buffer.from(h, 'ascii')))));
-}
-
-/** SubjectPublicKeyInfo's key bits, hashed with SHA-1 (RFC 5280 4.2.1.2, method 1). */
-function keyIdentifier(spki: Buffer): Buffer {
-  // An uncompressed P-256 point is the last 65 bytes of its SubjectPublicKeyInfo.
-  return createHash('sha1').update(spki.subarray(spki.length - 65)).digest();
-}
-
-interface CertSpec {
-  subject: Buffer;
-  issuer: Buffer;
-  notAfter: Date;
-  publicKey: KeyObject;
-  signingKey: KeyObject;
-  extensions: Buffer[];
-}
-
-/** A v3 certificate, ECDSA P-256 with SHA-256, valid from a minute ago; PEM. */
-function certificate(spec: CertSpec): string {
-  const algorithm = der.sequence(der.objectIdentifier(oid.ecdsaWithSHA256));
-  const tbs = der.sequence(
-    der.explicit(0, der.smallInteger(2)),
-    der.unsignedInteger(serial()),
-    algorithm,
-    spec.issuer,
-    der.sequence(der.time(new Date(Date.now() - 60_000)), der.time(spec.notAfter)),
-    spec.subject,
-    spec.publicKey.export({ type: 'spki', format: 'der' }),
-    der.explicit(3, der.sequence(...spec.extensions)),
-  );
-  const signature = sign('sha256', tbs, spec.signingKey);
-  return der.pem('CERTIFICATE', der.sequence(tbs, algorithm, der.bitString(signature)));
-}
-
-/** A new self-signed cluster CA (CN bulkhead-ca, ten years); PEM. */
-export function makeCA(): { cert: string; key: string } {
-  const { privateKey, publicKey } = newKey();
-  const subject = name('bulkhead-ca');
-  const cert = certificate({
-    subject,
-    issuer: subject,
+async function makeCA(): Promise<{ cert: string; key: string }> {
+  const x509 = await loadX509();
+  const keys = (await webcrypto.subtle.generateKey(alg, true, ['sign', 'verify'])) as unknown as CryptoKeyPair;
+  const cert = await x509.X509CertificateGenerator.createSelfSigned({
+    serialNumber: serial(),
+    name: 'CN=bulkhead-ca',
+    notBefore: new Date(Date.now() - 60_000),
     notAfter: new Date(Date.now() + 10 * 365 * 864e5),
-    publicKey,
-    signingKey: privateKey,
+    keys,
+    signingAlgorithm: alg,
     extensions: [
-      extension(oid.basicConstraints, true, der.sequence(der.boolean(true))),
-      extension(oid.keyUsage, true, der.namedBits([digitalSignature, keyCertSign, cRLSign])),
-      extension(oid.subjectKeyIdentifier, false, der.octetString(keyIdentifier(publicKey.export({ type: 'spki', format: 'der' })))),
+      new x509.BasicConstraintsExtension(true, undefined, true),
+      new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign | x509.KeyUsageFlags.digitalSignature, true),
+      await x509.SubjectKeyIdentifierExtension.create(keys.publicKey),
     ],
   });
-  return { cert, key: exportKey(privateKey) };
+  return { cert: cert.toString('pem') + '\n', key: await exportKey(keys.privateKey) };
 }
 
 /** What a certificate is for: the names it serves (SANs) or the identity it proves (CN, O). */
@@ -146,22 +79,30 @@ export interface CertRequest {
 
 /** A certificate for `req`, signed by `ca`, with a new key; PEM. */
 export async function issueCert(ca: { cert: string; key: string }, req: CertRequest): Promise<{ cert: string; key: string }> {
-  const { privateKey, publicKey } = newKey();
-  const hosts = req.hosts ?? [];
-  const cert = certificate({
-    subject: name(req.commonName, req.organizations),
-    issuer: der.certificateSubject(der.pemBody(ca.cert)),
+  const x509 = await loadX509();
+  const keys = (await webcrypto.subtle.generateKey(alg, true, ['sign', 'verify'])) as unknown as CryptoKeyPair;
+  const caCert = new x509.X509Certificate(ca.cert);
+  const names = (req.hosts ?? []).map((h) => (/^[\d.]+$|:/.test(h) ? { type: 'ip' as const, value: h } : { type: 'dns' as const, value: h }));
+  // RFC 4514 escaping of the few characters a name here may carry (system:node:<name> has none).
+  const rdn = (v: string) => v.replace(/([,+"\\<>;=])/g, '\\$1');
+  const subject = [`CN=${rdn(req.commonName)}`, ...(req.organizations ?? []).map((o) => `O=${rdn(o)}`)].join(', ');
+  const cert = await x509.X509CertificateGenerator.create({
+    serialNumber: serial(),
+    subject,
+    issuer: caCert.subject,
+    notBefore: new Date(Date.now() - 60_000),
     notAfter: new Date(Date.now() + 365 * 864e5),
-    publicKey,
-    signingKey: createPrivateKey(ca.key),
+    signingKey: await importKey(ca.key),
+    publicKey: keys.publicKey,
+    signingAlgorithm: alg,
     extensions: [
-      extension(oid.basicConstraints, true, der.sequence()),
-      extension(oid.keyUsage, true, der.namedBits([digitalSignature, keyEncipherment])),
-      extension(oid.extKeyUsage, false, der.sequence(der.objectIdentifier(req.usage === 'server' ? oid.serverAuth : oid.clientAuth))),
-      ...(hosts.length ? [extension(oid.subjectAltName, false, altNames(hosts))] : []),
+      new x509.BasicConstraintsExtension(false, undefined, true),
+      new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature | x509.KeyUsageFlags.keyEncipherment, true),
+      new x509.ExtendedKeyUsageExtension([req.usage === 'server' ? x509.ExtendedKeyUsage.serverAuth : x509.ExtendedKeyUsage.clientAuth]),
+      ...(names.length ? [new x509.SubjectAlternativeNameExtension(names)] : []),
     ],
   });
-  return { cert, key: exportKey(privateKey) };
+  return { cert: cert.toString('pem') + '\n', key: await exportKey(keys.privateKey) };
 }
 
 function makeServing(ca: { cert: string; key: string }, hosts: string[]): Promise<{ cert: string; key: string }> {
@@ -214,7 +155,7 @@ export async function ensurePKI(dir: string, extraHosts: string[] = []): Promise
   if (existsSync(caCertPath) && existsSync(caKeyPath)) {
     ca = { cert: readFileSync(caCertPath, 'utf8'), key: readFileSync(caKeyPath, 'utf8') };
   } else {
-    ca = makeCA();
+    ca = await makeCA();
     writeFileSync(caKeyPath, ca.key, { mode: 0o600 });
     writeFileSync(caCertPath, ca.cert, { mode: 0o644 });
   }
