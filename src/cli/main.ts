@@ -5,9 +5,6 @@ import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { UsageError } from './errors.js';
 import { planCommand } from './plan.js';
-import { serverCommand, upCommand } from './server.js';
-import { imageCommand } from './image.js';
-import { agentCommand } from './agent.js';
 
 const version = '0.1.0';
 
@@ -30,13 +27,18 @@ export async function main(argv: string[]): Promise<number> {
     .configureOutput({ writeErr: (s) => process.stderr.write(s) })
     .showSuggestionAfterError(true);
   program.addCommand(planCommand(io).exitOverride());
-  program.addCommand(upCommand().exitOverride());
-  program.addCommand(serverCommand().exitOverride());
-  program.addCommand(agentCommand().exitOverride());
-  const image = imageCommand(io);
-  image.exitOverride();
-  for (const sub of image.commands) sub.exitOverride();
-  program.addCommand(image);
+  // `plan` is a short-lived command: it does not load the server's, agent's and image code
+  // (about as long again as planning a thousand pods).
+  if (argv[0] !== 'plan') {
+    const [{ serverCommand, upCommand }, { agentCommand }, { imageCommand }] = await Promise.all([import('./server.js'), import('./agent.js'), import('./image.js')]);
+    program.addCommand(upCommand().exitOverride());
+    program.addCommand(serverCommand().exitOverride());
+    program.addCommand(agentCommand().exitOverride());
+    const image = imageCommand(io);
+    image.exitOverride();
+    for (const sub of image.commands) sub.exitOverride();
+    program.addCommand(image);
+  }
   program.addHelpText('after', `
 Examples:
   bulkhead plan examples/ --node-memory 16Gi --node-cpu 4 --cgroup-version 2

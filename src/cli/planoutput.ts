@@ -15,12 +15,16 @@ export interface PlanPrinter {
 
 const yamlOptions: yaml.DumpOptions = { noRefs: true, lineWidth: -1 };
 
-/** The pods' array sits two levels deep in the result: its elements are indented by four spaces. */
+// The pods' array sits two levels deep in the result, its elements indented by four spaces: a pod
+// is stringified where it stands, in a one-pod result, and cut out of it (faster than indenting).
+const podPrefix = '{\n  "pods": [\n    '.length;
+const podSuffix = '\n  ]\n}'.length;
+
 function jsonPrinter(): PlanPrinter {
   let pods = 0;
   return {
     pod(p) {
-      const text = JSON.stringify(p, null, 2).replace(/\n/g, '\n    ');
+      const text = JSON.stringify({ pods: [p] }, null, 2).slice(podPrefix, -podSuffix);
       return `${pods++ === 0 ? '{\n  "pods": [\n    ' : ',\n    '}${text}`;
     },
     tail(t) {
