@@ -1,10 +1,16 @@
-// Plans 10,000 pods from one file and prints pods/s, next to a baseline measured in the same
-// run: parsing the same file without planning it. Pods mix the three QoS classes, sidecars,
-// ulimits and OOM kill modes across namespaces with quotas, LimitRanges and Pod Security.
-//   npm run bench:plan            (BENCH_PODS=N to change the count)
+// Plans 10,000 pods and prints pods/s, each next to a baseline measured in the same run:
+//  - in process, from YAML: parsing the same file without planning it;
+//  - the `bulkhead plan -o json` CLI on the same pods as one JSON List (process start and
+//    output included), BENCH_RUNS times (5), min/median/max, beside JSON.parse + JSON.stringify
+//    (indented, as -o json prints) of the same List;
+//  - the CLI's peak RSS on that List and on one ten times larger (100,000 pods): plan streams,
+//    so the two should be about the same.
+// Pods mix the three QoS classes, sidecars, ulimits and OOM kill modes across namespaces with
+// quotas, LimitRanges and Pod Security.
+//   npm run bench:plan            (BENCH_PODS=N to change the count, BENCH_RUNS=N the runs)
 
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -48,9 +54,48 @@ function manifest(podCount: number): string {
   return docs.join('---\n');
 }
 
+const runs = Number(process.env.BENCH_RUNS ?? 5);
+const mainJs = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
+const cliFlags = ['--node-memory', '64Gi', '--node-cpu', '16', '--cgroup-version', '2', '-o', 'json'];
+
+/** The same objects as one JSON List, as `kubectl get -o json` writes one. */
+function jsonList(podCount: number): string {
+  return JSON.stringify({ apiVersion: 'v1', kind: 'List', items: loadAll(manifest(podCount)) });
+}
+
+interface CliRun {
+  ms: number;
+  pods: number;
+  /** Peak resident set of the plan process, bytes. */
+  maxRSS: number;
+  out: Buffer;
+}
+
+/** One `bulkhead plan` process; a preloaded hook reports its peak RSS on stderr as it exits. */
+function runCli(file: string, rssHook: string, discard = false): CliRun {
+  const devNull = discard ? openSync('/dev/null', 'w') : undefined;
+  const t = performance.now();
+  const cli = spawnSync(process.execPath, ['--import', rssHook, mainJs, 'plan', file, ...cliFlags], { maxBuffer: 1 << 30, stdio: ['ignore', devNull ?? 'pipe', 'pipe'] });
+  if (devNull !== undefined) closeSync(devNull);
+  const ms = performance.now() - t;
+  if (cli.status !== 0 && cli.status !== 1) throw new Error(`bulkhead plan failed: ${cli.stderr}`);
+  const rss = /maxRSS=(\d+)/.exec(cli.stderr.toString());
+  if (!rss) throw new Error(`bulkhead plan reported no peak RSS: ${cli.stderr}`);
+  return { ms, pods: 0, maxRSS: Number(rss[1]) * 1024, out: cli.stdout };
+}
+
+function stats(xs: number[]): { min: number; median: number; max: number } {
+  const s = [...xs].sort((a, b) => a - b);
+  return { min: s[0]!, median: s[Math.floor(s.length / 2)]!, max: s[s.length - 1]! };
+}
+
+const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+
 function main(): void {
   const dir = mkdtempSync(join(tmpdir(), 'bulkhead-bench-'));
   try {
+    const rssHook = join(dir, 'maxrss.mjs');
+    writeFileSync(rssHook, `process.on('exit', () => process.stderr.write('maxRSS=' + process.resourceUsage().maxRSS + '\\n'));\n`);
     const file = join(dir, 'pods.yaml');
     writeFileSync(file, manifest(podCount));
     const text = readFileSync(file, 'utf8');
@@ -79,25 +124,57 @@ function main(): void {
     for (const p of result.pods) for (const r of p.rejections) refusedBy.set(r.by, (refusedBy.get(r.by) ?? 0) + 1);
     const firstRefusal = result.pods.find((p) => !p.admitted)?.rejections[0]?.message;
 
-    t = performance.now();
-    const mainJs = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
-    const cli = spawnSync(process.execPath, [mainJs, 'plan', file, '--node-memory', '64Gi', '--node-cpu', '16', '--cgroup-version', '2', '-o', 'json'], { maxBuffer: 1 << 30 });
-    const cliMs = performance.now() - t;
-    if (cli.status !== 0 && cli.status !== 1) throw new Error(`bulkhead plan failed: ${cli.stderr}`);
-    const cliPods = (JSON.parse(cli.stdout.toString()) as { pods: unknown[] }).pods.length;
-    if (cliPods !== podCount) throw new Error(`bulkhead plan planned ${cliPods} pods, expected ${podCount}`);
-
     const rate = (n: number, ms: number) => Math.round((n / ms) * 1000);
     console.log(`machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node.js ${process.version}`);
     console.log(`input: ${podCount} pods in ${namespaces} namespaces, ${(text.length / 2 ** 20).toFixed(1)} MiB of YAML (${docs.length} documents)`);
     console.log(`baseline  YAML parse only           ${parseMs.toFixed(0).padStart(6)} ms  ${rate(podCount, parseMs).toLocaleString('en-US').padStart(9)} pods/s`);
     console.log(`plan      parse + admit + node plan  ${planMs.toFixed(0).padStart(6)} ms  ${rate(podCount, planMs).toLocaleString('en-US').padStart(9)} pods/s  (${admitted} admitted; refused by ${[...refusedBy].map(([k, v]) => `${k} ${v}`).join(', ') || 'none'})`);
     if (firstRefusal) console.log(`          e.g. ${firstRefusal}`);
-    console.log(`cli       bulkhead plan -o json      ${cliMs.toFixed(0).padStart(6)} ms  ${rate(podCount, cliMs).toLocaleString('en-US').padStart(9)} pods/s  (process start and JSON output included)`);
+
+    // The CLI on one JSON List, beside parsing and printing the same List in this process.
+    const listFile = join(dir, 'pods.json');
+    writeFileSync(listFile, jsonList(podCount));
+    const baseMs: number[] = [];
+    const cliMs: number[] = [];
+    let rss10 = 0;
+    for (let r = 0; r < runs; r++) {
+      t = performance.now();
+      const printed = JSON.stringify(JSON.parse(readFileSync(listFile, 'utf8')), null, 2);
+      baseMs.push(performance.now() - t);
+      if (printed.length === 0) throw new Error('unreachable');
+      const run = runCli(listFile, rssHook);
+      cliMs.push(run.ms);
+      rss10 = Math.max(rss10, run.maxRSS);
+      if (r === 0) {
+        const cliPods = (JSON.parse(run.out.toString()) as { pods: unknown[] }).pods.length;
+        if (cliPods !== podCount) throw new Error(`bulkhead plan planned ${cliPods} pods, expected ${podCount}`);
+      }
+    }
+    const b = stats(baseMs.map((ms) => rate(podCount, ms)));
+    const c = stats(cliMs.map((ms) => rate(podCount, ms)));
+    const m = stats(cliMs);
+    console.log(`input: the same ${podCount} pods as one JSON List, ${(statSync(listFile).size / 2 ** 20).toFixed(1)} MiB; ${runs} runs, pods/s min / median / max`);
+    console.log(`baseline  JSON.parse + stringify      ${fmt(b.min).padStart(9)} / ${fmt(b.median).padStart(9)} / ${fmt(b.max).padStart(9)} pods/s  (in process, indented as -o json)`);
+    console.log(`cli       bulkhead plan -o json      ${m.median.toFixed(0).padStart(6)} ms  ${fmt(c.min).padStart(9)} / ${fmt(c.median).padStart(9)} / ${fmt(c.max).padStart(9)} pods/s  (process start and JSON output included; ${(c.median / b.median * 100).toFixed(0)}% of the baseline's rate)`);
+
+    // Peak RSS: the same List ten times larger.
+    const bigPods = Number(process.env.BENCH_RSS_PODS ?? podCount * 10);
+    const bigFile = join(dir, 'pods-big.json');
+    writeFileSync(bigFile, jsonList(bigPods));
+    const big = runCli(bigFile, rssHook, true);
+    const mib = (b: number) => (b / 2 ** 20).toFixed(0);
+    console.log(`rss       bulkhead plan peak RSS      ${fmt(podCount)} pods: ${mib(rss10)} MiB; ${fmt(bigPods)} pods: ${mib(big.maxRSS)} MiB (${(statSync(bigFile).size / 2 ** 20).toFixed(0)} MiB of JSON, ${fmt(rate(bigPods, big.ms))} pods/s)`);
+
     const target = 5000;
     const ok = rate(podCount, planMs) >= target;
     console.log(`target    >= ${target} pods/s in-process: ${ok ? 'met' : 'NOT MET'}`);
-    if (!ok) process.exitCode = 1;
+    const cliTarget = 20000;
+    const cliOk = c.median >= cliTarget;
+    console.log(`target    >= ${fmt(cliTarget)} pods/s CLI (median): ${cliOk ? 'met' : 'NOT MET'}`);
+    // Flat: ten times the pods may not take more than half as much memory again.
+    const flat = big.maxRSS <= rss10 * 1.5;
+    console.log(`target    peak RSS flat in the number of pods: ${flat ? 'met' : 'NOT MET'}`);
+    if (!ok || !cliOk || !flat) process.exitCode = 1;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -32,6 +32,8 @@ export interface Rejection {
 
 export interface PodAdmissionInput {
   pod: Pod;
+  /** The pod is the caller's to give away (decoded for this create alone): defaulting fills it in place instead of copying it. */
+  owned?: boolean;
   /** Labels of the pod's Namespace object (Pod Security reads them). */
   namespaceLabels: Record<string, string>;
   limitRanges: readonly LimitRange[];
@@ -81,7 +83,7 @@ export function admitPodCreate(input: PodAdmissionInput): PodAdmissionResult {
   const warnings: string[] = [];
   const dropped = dropDisabledPodFields(input.pod, input.gates);
   warnings.push(...dropped.warnings);
-  let pod = defaultPod(dropped.pod, { gates: input.gates });
+  let pod = defaultPod(dropped.pod, { gates: input.gates, inPlace: input.owned });
   pod = applyLimitRangeDefaults(pod, input.limitRanges);
   if (input.serviceAccount) {
     const sa = admitPodServiceAccount(pod, pod.metadata?.namespace ?? '', input.serviceAccount.account);

@@ -2,7 +2,7 @@
 // DefaultTolerationSeconds admission plugin's effect on the stored object). The Priority
 // plugin's priority and preemptionPolicy are admission/priority.ts's: they depend on the
 // PriorityClasses that exist.
-// Functions return new objects; callers' input is never mutated.
+// Functions return new objects; callers' input is never mutated (unless a caller hands it over).
 
 import type { FeatureGates } from './featuregates.js';
 import { aggregateContainerLimits, aggregateContainerRequests, isSupportedPodLevelResource } from './podresources.js';
@@ -168,11 +168,13 @@ function defaultTolerations(spec: PodSpec): void {
 
 export interface PodDefaultingOptions {
   gates: Pick<FeatureGates, 'PodLevelResources'>;
+  /** The caller hands the pod over (it decoded it for this call alone): it is filled in place, not copied. */
+  inPlace?: boolean;
 }
 
 /** The pod as the API server would store it on create, before status is filled in. */
 export function defaultPod(input: Pod, opts: PodDefaultingOptions): Pod {
-  const pod = clone(input);
+  const pod = opts.inPlace ? input : clone(input);
   pod.apiVersion ??= 'v1';
   pod.kind ??= 'Pod';
   pod.metadata ??= {};

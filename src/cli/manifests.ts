@@ -6,6 +6,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import * as yaml from 'js-yaml';
 import { BoundedDecodeError, loadYAMLDocuments } from '../api/boundedyaml.js';
+import { fileSource, stringSource, walkJSONManifest, type JSONShape, type TextSource } from './jsonlist.js';
 import type { KubeObject } from '../api/types.js';
 import type { PlanObject } from '../plan/engine.js';
 import { plannedKinds } from '../plan/workloads.js';
@@ -70,8 +71,11 @@ function isObject(v: unknown): v is Record<string, unknown> {
 }
 
 export function parseManifests(text: string, file: string): PlanObject[] {
+  return objectsOf(documentsOf(text, file), file);
+}
+
+function objectsOf(docs: readonly unknown[], file: string): PlanObject[] {
   const out: PlanObject[] = [];
-  const docs = documentsOf(text, file);
   docs.forEach((doc, i) => {
     const document = i + 1;
     if (doc === null || doc === undefined) return;
@@ -93,20 +97,6 @@ export function parseManifests(text: string, file: string): PlanObject[] {
   return out;
 }
 
-export function readManifests(paths: readonly string[], recursive: boolean, stdin: () => string): PlanObject[] {
-  const out: PlanObject[] = [];
-  for (const file of expandPaths(paths, recursive)) {
-    let text: string;
-    try {
-      text = file === '-' ? stdin() : readFileSync(file, 'utf8');
-    } catch (e) {
-      throw new ManifestError(`${file}: cannot read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
-    }
-    out.push(...parseManifests(text, file === '-' ? '<stdin>' : file));
-  }
-  return out;
-}
-
 /** The kinds plan understands, with the apiVersion each must carry. */
 export const planKinds: Record<string, string> = {
   Pod: 'v1',
@@ -119,14 +109,119 @@ export const planKinds: Record<string, string> = {
 
 export function checkKinds(objects: readonly PlanObject[]): void {
   for (const o of objects) {
-    const where = `${o.source.file}: document ${o.source.document}${o.source.item !== undefined ? `: items[${o.source.item}]` : ''}`;
-    const kind = o.object.kind!;
-    const want = planKinds[kind];
-    if (!want) {
-      throw new ManifestError(`${where}: unknown kind "${kind}" (plan understands ${Object.keys(planKinds).join(', ')} and List)`);
+    const why = kindError(o);
+    if (why) throw new ManifestError(why);
+  }
+}
+
+function kindError(o: PlanObject): string | undefined {
+  const kind = o.object.kind!;
+  const want = planKinds[kind];
+  if (want && o.object.apiVersion === want) return undefined;
+  const where = `${o.source.file}: document ${o.source.document}${o.source.item !== undefined ? `: items[${o.source.item}]` : ''}`;
+  if (!want) return `${where}: unknown kind "${kind}" (plan understands ${Object.keys(planKinds).join(', ')} and List)`;
+  return `${where}: no matches for kind "${kind}" in version "${o.object.apiVersion ?? ''}" (expected apiVersion "${want}")`;
+}
+
+/** One input of a plan: a JSON List read item by item, or the objects of any other manifest. */
+type Input = { file: string; list: TextSource; kept: PlanObject[] } | { file: string; objects: PlanObject[] };
+
+/**
+ * The manifests of a plan, read in two passes so that no pass holds more than one pod: `scan`
+ * reads everything, as readManifests and checkKinds would, and throws their errors before
+ * anything is planned; `each` then reads the objects again, in the same order. A JSON List
+ * file is read from disk each time, item by item (standard input once, into memory); YAML
+ * and other JSON manifests are decoded whole by the first pass and kept for the second.
+ */
+export class ManifestStream {
+  private inputs: Input[] = [];
+
+  constructor(
+    private readonly paths: readonly string[],
+    private readonly recursive: boolean,
+    private readonly stdin: () => string,
+  ) {}
+
+  /** The first pass: every object but a List's pods to `visit` (when all parse and have known kinds), in input order. */
+  scan(visit: (o: PlanObject) => void): void {
+    for (const file of expandPaths(this.paths, this.recursive)) this.inputs.push(this.read(file));
+    // Syntax first, then kinds, as readManifests and checkKinds report them.
+    for (const input of this.inputs) {
+      for (const o of 'objects' in input ? input.objects : input.kept) {
+        const why = kindError(o);
+        if (why) throw new ManifestError(why);
+      }
     }
-    if (o.object.apiVersion !== want) {
-      throw new ManifestError(`${where}: no matches for kind "${kind}" in version "${o.object.apiVersion ?? ''}" (expected apiVersion "${want}")`);
+    for (const input of this.inputs) ('objects' in input ? input.objects : input.kept).forEach(visit);
+  }
+
+  /** The second pass: every object, in input order. */
+  each(visit: (o: PlanObject) => void): void {
+    for (const input of this.inputs) {
+      if ('objects' in input) {
+        input.objects.forEach(visit);
+        continue;
+      }
+      const shape = walkJSONManifest(input.list, false, (item, j) => visit({ object: item as KubeObject, source: { file: input.file, document: 1, item: j } }));
+      if (shape !== 'list') throw new ManifestError(`${input.file}: changed while it was read`);
     }
+  }
+
+  /** Reads a manifest as far as its errors show: a JSON List checked whole, keeping its objects other than pods. */
+  private read(file: string): Input {
+    const name = file === '-' ? '<stdin>' : file;
+    const cannot = (e: unknown) => new ManifestError(`${file}: cannot read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    let text: string | undefined;
+    const whole = (): string => {
+      try {
+        return (text ??= file === '-' ? this.stdin() : readFileSync(file, 'utf8'));
+      } catch (e) {
+        throw cannot(e);
+      }
+    };
+    const source = file === '-' ? stringSource(whole()) : fileSource(file);
+    // JSON: checked in full here (what is not plain JSON the YAML decoder words); each item must
+    // be shaped as parseManifests requires. Of a List's items only the first pod (for its kind
+    // error, should it have one) and the other kinds are kept: the pods are the second pass's.
+    let shapeErr: string | undefined;
+    const kept: PlanObject[] = [];
+    let shape: JSONShape;
+    try {
+      if (firstChar(source) !== '{') return { file: name, objects: parseManifests(whole(), name) };
+      let podKindErr = false;
+      shape = walkJSONManifest(source, true, (item, j) => {
+        if (!isObject(item) || typeof item.kind !== 'string') {
+          shapeErr ??= `${name}: document 1: items[${j}]: Object 'Kind' is missing`;
+          return;
+        }
+        const o: PlanObject = { object: item as KubeObject, source: { file: name, document: 1, item: j } };
+        if (item.kind !== 'Pod') kept.push(o);
+        else if (!podKindErr && kindError(o)) {
+          podKindErr = true;
+          kept.push(o);
+        }
+      });
+    } catch (e) {
+      if (e instanceof ManifestError) throw e;
+      throw cannot(e);
+    }
+    if (shape === 'yaml') return { file: name, objects: parseManifests(whole(), name) };
+    if (shape === 'object') return { file: name, objects: objectsOf([JSON.parse(whole())], name) };
+    if (shapeErr) throw new ManifestError(shapeErr);
+    return { file: name, list: source, kept };
+  }
+}
+
+/** The first character that is not JSON white space, or '' for none. */
+function firstChar(source: TextSource): string {
+  const it = source.chunks();
+  try {
+    for (let r = it.next(); !r.done; r = it.next()) {
+      const m = /[^ \t\r\n]/.exec(r.value);
+      if (m) return m[0];
+    }
+    return '';
+  } finally {
+    it.return?.();
   }
 }

@@ -9,11 +9,11 @@ import { Quantity } from '../api/quantity.js';
 import { defaultEvictionHard, EvictionConfigError, parseEvictionThresholds } from '../policy/eviction.js';
 import { validateSingleProcessOOMKill } from '../policy/oomkillmode.js';
 import { ulimitRlimitTypes } from '../policy/rlimits.js';
-import { plan, type PlanResult } from '../plan/engine.js';
+import { Planner, type PlanResult } from '../plan/engine.js';
 import type { NodeConfig } from '../plan/node.js';
-import { renderPlanTable } from '../plan/table.js';
+import { planPrinter, renderPlan } from './planoutput.js';
 import { hostCgroupVersion, hostMemoryBytes, hostMilliCPU, hostNrOpen } from '../agent/host.js';
-import { checkKinds, ManifestError, readManifests } from './manifests.js';
+import { ManifestError, ManifestStream } from './manifests.js';
 import { UsageError } from './errors.js';
 import { featureGatesFlag, podSecurityFlag } from './flags.js';
 
@@ -113,10 +113,23 @@ export function planExitCode(r: PlanResult): number {
   return r.pods.some((p) => !p.admitted) || r.rejectedObjects.length > 0 ? 1 : 0;
 }
 
-export function renderPlan(r: PlanResult, output: string): string {
-  if (output === 'json') return JSON.stringify(r, null, 2) + '\n';
-  if (output === 'yaml') return yaml.dump(JSON.parse(JSON.stringify(r)), { noRefs: true, lineWidth: -1 });
-  return renderPlanTable(r);
+export { renderPlan };
+
+/** Output gathered into writes of about 64 KiB: one write per pod would cost a system call each. */
+class BufferedOut {
+  private parts: string[] = [];
+  private size = 0;
+  constructor(private readonly write: (s: string) => void) {}
+  add(s: string): void {
+    this.parts.push(s);
+    this.size += s.length;
+    if (this.size >= 1 << 16) this.flush();
+  }
+  flush(): void {
+    if (this.parts.length) this.write(this.parts.join(''));
+    this.parts = [];
+    this.size = 0;
+  }
 }
 
 /** What `--this-host` reads from the machine (src/agent/runtime/hostprobe.ts probeHost). */
@@ -140,17 +153,30 @@ export function runPlan(paths: string[], f: PlanFlags, io: { stdout: (s: string)
   }
   const node = nodeFromFlags(f, host);
   const usage = f.usage !== undefined ? parseUsageFile(f.usage) : undefined;
-  let objects;
+  // Two passes over the input: the policy objects first, wherever they stand (they govern every
+  // pod of their namespace), then the pods, each planned and printed as it is read.
+  const manifests = new ManifestStream(paths, !!f.recursive, io.readStdin);
+  const planner = new Planner({ node, gates, podSecurity, usage, evictionHard, now: new Date(), ownsInput: true });
+  const printer = planPrinter(f.output);
+  const out = new BufferedOut(io.stdout);
+  let refused = false;
   try {
-    objects = readManifests(paths, !!f.recursive, io.readStdin);
-    checkKinds(objects);
+    manifests.scan((o) => planner.policy(o));
+    manifests.each((o) =>
+      planner.add(o, (p) => {
+        if (!p.admitted) refused = true;
+        out.add(printer.pod(p));
+      }),
+    );
   } catch (e) {
+    out.flush();
     if (e instanceof ManifestError) throw new UsageError(e.message);
     throw e;
   }
-  const result = plan(objects, { node, gates, podSecurity, usage, evictionHard, now: new Date() });
-  io.stdout(renderPlan(result, f.output));
-  return planExitCode(result);
+  const tail = planner.finish();
+  out.add(printer.tail(tail));
+  out.flush();
+  return refused || tail.rejectedObjects.length > 0 ? 1 : 0;
 }
 
 export function planCommand(io: { stdout: (s: string) => void; readStdin: () => string; exit: (code: number) => void }): Command {

@@ -43,6 +43,8 @@ export interface PlanOptions {
   now: Date;
   /** Unknown fields: refused (Strict, what `kubectl apply` asks for), dropped with a warning, or dropped. */
   fieldValidation?: FieldValidation;
+  /** The input objects are the plan's to change (decoded for it alone): pods are defaulted in place, not copied. */
+  ownsInput?: boolean;
 }
 
 export interface PodPlan extends Partial<PodNodePlan> {
@@ -123,18 +125,50 @@ function objectNamespace(o: KubeObject): string {
   return o.metadata?.namespace || 'default';
 }
 
-export function plan(objects: readonly PlanObject[], opts: PlanOptions): PlanResult {
-  const namespaces = new Map<string, NamespaceState>();
-  const ns = (name: string): NamespaceState => {
-    let s = namespaces.get(name);
-    if (!s) namespaces.set(name, (s = { labels: {}, limitRanges: [], quotas: [] }));
+/** What a plan says after its pods: everything but the pods, which a Planner hands out one by one. */
+export type PlanTail = Omit<PlanResult, 'pods'>;
+
+/** The kinds that govern the pods of their namespace (PriorityClasses: of every namespace). */
+export const policyKinds: ReadonlySet<string> = new Set(['Namespace', 'LimitRange', 'PriorityClass', 'ResourceQuota']);
+
+/**
+ * A plan made one object at a time, so that a plan of any number of pods holds none of them
+ * (but with `usage`, which ranks them all). Every policy object goes to `policy` first, in
+ * input order, wherever it stands in the input: Namespaces, LimitRanges, quotas and
+ * PriorityClasses govern every pod of their namespace. Then every object, again in input order,
+ * goes to `add`, which plans the pods (an input pod, or those its workload creates) and hands
+ * each to `emit` as soon as it is planned; quota usage accumulates in that order. `finish` gives
+ * the rest: quotas, refused objects, warnings and the eviction ranking.
+ */
+export class Planner {
+  private readonly namespaces = new Map<string, NamespaceState>();
+  private readonly priorityClasses: PriorityClass[] = builtInPriorityClasses();
+  private readonly rejectedObjects: RejectedObject[] = [];
+  private readonly objectWarnings: ObjectWarning[] = [];
+  private readonly fieldValidation: FieldValidation;
+  private readonly ctx: WorkloadContext;
+  /** With `usage` only: every admitted pod, and `namespace/name` as the plan shows it (a controller's pods are numbered). */
+  private readonly admitted: Pod[] = [];
+  private readonly planKeys = new Map<Pod, string>();
+  /** The node a pod above the node's rlimit ceilings is planned on (any node: the scheduler keeps it off this one). */
+  private readonly anyNode: NodeConfig;
+
+  constructor(private readonly opts: PlanOptions) {
+    this.fieldValidation = opts.fieldValidation ?? 'Strict';
+    this.ctx = { gates: opts.gates, now: opts.now, uid: derivedObjectUID };
+    const { hardRlimitCeilings: _ceilings, host: _host, ...anyNode } = opts.node;
+    this.anyNode = anyNode;
+  }
+
+  private ns(name: string): NamespaceState {
+    let s = this.namespaces.get(name);
+    if (!s) this.namespaces.set(name, (s = { labels: {}, limitRanges: [], quotas: [] }));
     return s;
-  };
-  const priorityClasses: PriorityClass[] = builtInPriorityClasses();
-  const rejectedObjects: RejectedObject[] = [];
-  const reject = (o: PlanObject, kind: string, message: string, errors: ReportedFieldError[]) => {
+  }
+
+  private reject(o: PlanObject, kind: string, message: string, errors: ReportedFieldError[]): void {
     const namespaced = !clusterScoped.has(kind);
-    rejectedObjects.push({
+    this.rejectedObjects.push({
       kind,
       ...(namespaced ? { namespace: objectNamespace(o.object) } : {}),
       name: o.object.metadata?.name ?? '',
@@ -142,83 +176,88 @@ export function plan(objects: readonly PlanObject[], opts: PlanOptions): PlanRes
       message,
       errors,
     });
-  };
-  const invalid = (o: PlanObject, kind: string, errs: FieldError[]) =>
-    reject(o, kind, `${kind} "${o.object.metadata?.name ?? ''}" is invalid`, reportFieldErrors(errs));
-  const objectWarnings: ObjectWarning[] = [];
-  // Every object goes through the API server's decoder first, so that a malformed manifest gets
-  // the server's message: decoded[i] is objects[i] as the server would read it.
-  const fieldValidation = opts.fieldValidation ?? 'Strict';
-  const decoded = objects.map((o) => decodeObject(o.object, objectGVK({ apiVersion: o.object.apiVersion || 'v1', kind: o.object.kind }), fieldValidation));
-  const undecodable = (o: PlanObject, d: Decoded<KubeObject>, kind: string): boolean => {
+  }
+
+  private invalid(o: PlanObject, kind: string, errs: FieldError[]): void {
+    this.reject(o, kind, `${kind} "${o.object.metadata?.name ?? ''}" is invalid`, reportFieldErrors(errs));
+  }
+
+  /** Every object goes through the API server's decoder first, so that a malformed manifest gets the server's message. */
+  private decode(o: PlanObject): Decoded<KubeObject> {
+    return decodeObject(o.object, objectGVK({ apiVersion: o.object.apiVersion || 'v1', kind: o.object.kind }), this.fieldValidation);
+  }
+
+  private undecodable(o: PlanObject, d: Decoded<KubeObject>, kind: string): boolean {
     if (d.ok) {
       for (const message of d.warnings) {
-        objectWarnings.push({ kind, ...(!clusterScoped.has(kind) ? { namespace: objectNamespace(o.object) } : {}), name: o.object.metadata?.name ?? '', source: o.source, message });
+        this.objectWarnings.push({ kind, ...(!clusterScoped.has(kind) ? { namespace: objectNamespace(o.object) } : {}), name: o.object.metadata?.name ?? '', source: o.source, message });
       }
       return false;
     }
-    reject(o, kind, d.message, decodeFieldErrors(d));
+    this.reject(o, kind, d.message, decodeFieldErrors(d));
     return true;
-  };
+  }
 
-  // Namespaces, LimitRanges and quotas first: they govern every pod of their namespace.
-  objects.forEach((input, i) => {
-    const d = decoded[i]!;
+  /** The first pass: a Namespace, LimitRange, PriorityClass or ResourceQuota (other kinds are add's). */
+  policy(input: PlanObject): void {
+    if (!policyKinds.has(input.object.kind ?? '')) return;
+    const d = this.decode(input);
     const o: PlanObject = d.ok ? { object: d.object, source: input.source } : input;
     switch (o.object.kind) {
       case 'Namespace': {
-        if (undecodable(o, d, 'Namespace')) break;
+        if (this.undecodable(o, d, 'Namespace')) break;
         const errs = validateNamespaceObject(o.object as Namespace);
-        if (errs.length) invalid(o, 'Namespace', errs);
-        else ns(o.object.metadata!.name!).labels = { ...(o.object.metadata?.labels ?? {}) };
+        if (errs.length) this.invalid(o, 'Namespace', errs);
+        else this.ns(o.object.metadata!.name!).labels = { ...(o.object.metadata?.labels ?? {}) };
         break;
       }
       case 'LimitRange': {
-        if (undecodable(o, d, 'LimitRange')) break;
+        if (this.undecodable(o, d, 'LimitRange')) break;
         const lr = { ...(o.object as LimitRange), metadata: { ...o.object.metadata, namespace: objectNamespace(o.object) } };
         const errs = validateLimitRange(lr);
-        if (errs.length) invalid(o, 'LimitRange', errs);
-        else ns(objectNamespace(lr)).limitRanges.push(lr);
+        if (errs.length) this.invalid(o, 'LimitRange', errs);
+        else this.ns(objectNamespace(lr)).limitRanges.push(lr);
         break;
       }
       case 'PriorityClass': {
-        if (undecodable(o, d, 'PriorityClass')) break;
-        planPriorityClass(o, priorityClasses, (message, errs) => reject(o, 'PriorityClass', message, errs));
+        if (this.undecodable(o, d, 'PriorityClass')) break;
+        planPriorityClass(o, this.priorityClasses, (message, errs) => this.reject(o, 'PriorityClass', message, errs));
         break;
       }
       case 'ResourceQuota': {
-        if (undecodable(o, d, 'ResourceQuota')) break;
+        if (this.undecodable(o, d, 'ResourceQuota')) break;
         const q = structuredClone(o.object as ResourceQuota);
         q.metadata = { ...q.metadata, namespace: objectNamespace(q) };
         const errs = validateResourceQuota(q);
         if (errs.length) {
-          invalid(o, 'ResourceQuota', errs);
+          this.invalid(o, 'ResourceQuota', errs);
           break;
         }
         // The quota controller's first sync: hard from spec, every tracked key used at zero,
         // then whatever usage the manifest already records.
-        const fresh = computeQuotaStatus(q, [], { gates: opts.gates, now: opts.now });
+        const fresh = computeQuotaStatus(q, [], { gates: this.opts.gates, now: this.opts.now });
         q.status = { hard: fresh.hard, used: { ...fresh.used, ...(q.status?.used ?? {}) } };
-        ns(objectNamespace(q)).quotas.push(q);
+        this.ns(objectNamespace(q)).quotas.push(q);
         break;
       }
     }
-  });
+  }
 
-  const pods: PodPlan[] = [];
-  const admitted: Pod[] = [];
-  /** `namespace/name` as the plan shows each admitted pod (a controller's pods are numbered). */
-  const planKeys = new Map<Pod, string>();
-  /** One pod through admission and onto the node: from the input, or created by a workload of it. */
-  const planPod = (raw: Pod, source: Source, decodeWarnings: readonly string[], created?: { owner: string; name: string }) => {
+  /**
+   * One pod through admission and onto the node: from the input, or created by a workload of it.
+   * `owned`: the pod is the plan's own (freshly decoded), so defaulting may fill it in place.
+   */
+  private planPod(raw: Pod, source: Source, decodeWarnings: readonly string[], owned: boolean, created?: { owner: string; name: string }): PodPlan {
+    const opts = this.opts;
     const namespace = objectNamespace(raw);
-    const state = ns(namespace);
+    const state = this.ns(namespace);
     const input: Pod = { ...raw, metadata: { ...(raw.metadata ?? {}), namespace } };
     const result = admitPodCreate({
       pod: input,
+      owned,
       namespaceLabels: state.labels,
       limitRanges: state.limitRanges,
-      priorityClasses,
+      priorityClasses: this.priorityClasses,
       quotas: state.quotas,
       gates: opts.gates,
       podSecurityDefaults: opts.podSecurity,
@@ -232,7 +271,7 @@ export function plan(objects: readonly PlanObject[], opts: PlanOptions): PlanRes
       admitted: !result.rejection,
       errors: result.errors,
       rejections: result.rejection ? [{ by: result.rejection.by, message: result.rejection.message }] : [],
-      warnings: [...decodeWarnings, ...result.warnings],
+      warnings: decodeWarnings.length ? [...decodeWarnings, ...result.warnings] : result.warnings,
     };
     if (result.pod && result.errors.length === 0) {
       result.pod.metadata.uid ??= derivedPodUID(namespace, entry.name);
@@ -240,8 +279,7 @@ export function plan(objects: readonly PlanObject[], opts: PlanOptions): PlanRes
       // (src/scheduler/filters.ts): nothing of it runs here, so the plan shows what the pod asks
       // for, claims no value this host would apply, and says why it would not be scheduled.
       const above = opts.node.hardRlimitCeilings && opts.gates.ContainerUlimits ? ulimitsAboveCeilings(result.pod, opts.node.hardRlimitCeilings, opts.node.nrOpen) : [];
-      const { hardRlimitCeilings: _ceilings, host: _host, ...anyNode } = opts.node;
-      const onNode = planPodOnNode(result.pod, above.length ? anyNode : opts.node, opts.gates);
+      const onNode = planPodOnNode(result.pod, above.length ? this.anyNode : opts.node, opts.gates);
       Object.assign(entry, onNode);
       if (above.length) entry.warnings.push(`the scheduler would not place this pod on this node: ${ulimitCeilingsReason(above)}`);
       for (const c of onNode.containers) {
@@ -259,15 +297,17 @@ export function plan(objects: readonly PlanObject[], opts: PlanOptions): PlanRes
         const q = state.quotas.find((x) => x.metadata.name === c.name)!;
         q.status = { ...q.status, used: c.used };
       }
-      admitted.push(result.pod!);
-      planKeys.set(result.pod!, key(namespace, entry.name));
+      if (opts.usage) {
+        this.admitted.push(result.pod!);
+        this.planKeys.set(result.pod!, key(namespace, entry.name));
+      }
     }
-    pods.push(entry);
-  };
+    return entry;
+  }
 
   /** The object-count charge of creating one object; the quota's 403 message when refused. */
-  const chargeCount = (namespace: string, group: string, resource: string, name: string): string | undefined => {
-    const state = ns(namespace);
+  private chargeCount(namespace: string, group: string, resource: string, name: string): string | undefined {
+    const state = this.ns(namespace);
     const decision = decideObjectCount(group, resource, state.quotas);
     if (!decision.allowed) return `${resource}${group ? `.${group}` : ''} "${name}" is forbidden: ${decision.message}`;
     for (const c of decision.charges) {
@@ -275,72 +315,84 @@ export function plan(objects: readonly PlanObject[], opts: PlanOptions): PlanRes
       q.status = { ...q.status, used: c.used };
     }
     return undefined;
-  };
+  }
 
-  // Pods and the objects that create pods or count against quotas, in input order.
-  const ctx: WorkloadContext = { gates: opts.gates, now: opts.now, uid: derivedObjectUID };
-  objects.forEach((o, i) => {
-    const d = decoded[i]!;
+  /** The second pass: a pod, or an object that creates pods or counts against quotas (policy objects are skipped). */
+  add(o: PlanObject, emit: (p: PodPlan) => void): void {
     const kind = o.object.kind ?? '';
     if (kind === 'Pod') {
+      const d = this.decode(o);
       const raw = (d.ok ? d.object : o.object) as Pod;
       if (!d.ok) {
         // The server's 400: the pod never reaches admission.
-        pods.push({ namespace: objectNamespace(raw), name: podDisplayName(raw), source: o.source, admitted: false, errors: decodeFieldErrors(d), rejections: [{ by: 'Validation', message: d.message }], warnings: [] });
+        emit({ namespace: objectNamespace(raw), name: podDisplayName(raw), source: o.source, admitted: false, errors: decodeFieldErrors(d), rejections: [{ by: 'Validation', message: d.message }], warnings: [] });
         return;
       }
-      planPod(raw, o.source, d.warnings);
+      emit(this.planPod(raw, o.source, d.warnings, !!this.opts.ownsInput));
       return;
     }
     const planned = plannedKinds[kind];
     if (!planned) return;
+    const d = this.decode(o);
     const decodedObject: PlanObject = d.ok ? { object: d.object, source: o.source } : o;
-    if (undecodable(decodedObject, d, kind)) return;
+    if (this.undecodable(decodedObject, d, kind)) return;
     const namespace = objectNamespace(decodedObject.object);
     const obj = structuredClone(decodedObject.object);
     obj.metadata = { ...obj.metadata, namespace };
     const name = obj.metadata.name ?? '';
     const qualified = planned.group ? `${kind}.${planned.group}` : kind;
-    const admitted = planned.admit(obj, ctx);
+    const admitted = planned.admit(obj, this.ctx);
     if (!admitted.ok) {
-      reject(decodedObject, kind, `${qualified} "${name}" is invalid`, reportFieldErrors(admitted.errors));
+      this.reject(decodedObject, kind, `${qualified} "${name}" is invalid`, reportFieldErrors(admitted.errors));
       return;
     }
-    const refused = chargeCount(namespace, planned.group, planned.resource, name);
+    const refused = this.chargeCount(namespace, planned.group, planned.resource, name);
     if (refused) {
-      reject(decodedObject, kind, refused, []);
+      this.reject(decodedObject, kind, refused, []);
       return;
     }
     for (const child of admitted.children) {
       // The controller's create of the child is refused on its own; the parent stays.
-      const why = chargeCount(namespace, child.group, child.resource, child.name);
+      const why = this.chargeCount(namespace, child.group, child.resource, child.name);
       if (why) {
-        objectWarnings.push({ kind, namespace, name, source: o.source, message: `its controller's create of ${child.kind} "${child.name}" would be refused: ${why}` });
+        this.objectWarnings.push({ kind, namespace, name, source: o.source, message: `its controller's create of ${child.kind} "${child.name}" would be refused: ${why}` });
         return;
       }
     }
-    if (admitted.warning) objectWarnings.push({ kind, namespace, name, source: o.source, message: admitted.warning });
+    if (admitted.warning) this.objectWarnings.push({ kind, namespace, name, source: o.source, message: admitted.warning });
     // Most pods a controller creates have generated names; the plan numbers them.
-    admitted.pods.forEach(({ pod, owner }, n) => planPod(pod, o.source, [], { owner, name: pod.metadata.name || `${pod.metadata.generateName ?? ''}#${n + 1}` }));
-  });
+    admitted.pods.forEach(({ pod, owner }, n) => emit(this.planPod(pod, o.source, [], false, { owner, name: pod.metadata.name || `${pod.metadata.generateName ?? ''}#${n + 1}` })));
+  }
 
-  const quotas: QuotaPlan[] = [];
-  for (const [name, state] of namespaces) {
-    for (const q of state.quotas) {
-      quotas.push({ namespace: name, name: q.metadata.name!, hard: { ...(q.status?.hard ?? {}) }, used: sortedRecord(q.status?.used ?? {}) });
+  finish(): PlanTail {
+    const quotas: QuotaPlan[] = [];
+    for (const [name, state] of this.namespaces) {
+      for (const q of state.quotas) {
+        quotas.push({ namespace: name, name: q.metadata.name!, hard: { ...(q.status?.hard ?? {}) }, used: sortedRecord(q.status?.used ?? {}) });
+      }
     }
+    const tail: PlanTail = { quotas, rejectedObjects: this.rejectedObjects };
+    if (this.objectWarnings.length > 0) tail.objectWarnings = this.objectWarnings;
+    if (this.opts.usage) {
+      const usage = this.opts.usage;
+      const planKeys = this.planKeys;
+      const usageOf = (p: Pod) => usage.get(planKeys.get(p)!);
+      const ranked = rankForMemoryPressure(this.admitted, usageOf, this.opts.gates);
+      tail.evictionOrder = evictionCandidates(ranked).map((p) => planKeys.get(p)!);
+      tail.memory = memoryPressure(this.admitted, usageOf, this.opts);
+    }
+    return tail;
   }
+}
 
-  const result: PlanResult = { pods, quotas, rejectedObjects };
-  if (objectWarnings.length > 0) result.objectWarnings = objectWarnings;
-  if (opts.usage) {
-    const usage = opts.usage;
-    const usageOf = (p: Pod) => usage.get(planKeys.get(p)!);
-    const ranked = rankForMemoryPressure(admitted, usageOf, opts.gates);
-    result.evictionOrder = evictionCandidates(ranked).map((p) => planKeys.get(p)!);
-    result.memory = memoryPressure(admitted, usageOf, opts);
-  }
-  return result;
+/** The whole plan of objects held in memory (the CLI streams with a Planner instead). */
+export function plan(objects: readonly PlanObject[], opts: PlanOptions): PlanResult {
+  const planner = new Planner(opts);
+  for (const o of objects) planner.policy(o);
+  const pods: PodPlan[] = [];
+  for (const o of objects) planner.add(o, (p) => pods.push(p));
+  const { quotas, rejectedObjects, ...rest } = planner.finish();
+  return { pods, quotas, rejectedObjects, ...rest };
 }
 
 const clusterScoped = new Set(['Namespace', 'PriorityClass']);

@@ -2,7 +2,7 @@
 // per-container oom_score_adj, OOM kill mode, cgroup values and rlimits. The node agent uses
 // the same function, so the plan and the running system cannot disagree.
 
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { FeatureGates } from '../api/featuregates.js';
 import type { Container, ContainerKind, Pod, QOSClass } from '../api/types.js';
 import { isSidecar } from '../api/types.js';
@@ -84,9 +84,13 @@ export function derivedObjectUID(kind: string, namespace: string, name: string):
   return uuidFromSeed(`bulkhead-plan/${kind}/${namespace}/${name}`);
 }
 
-/** A name-based (version 5 layout) UUID from a SHA-1 of the seed. */
+/**
+ * A name-based (version 5 layout) UUID from a SHA-1 of the seed. The UID is in the plan's output
+ * (the pod cgroup path, metadata.uid), so it stays this hash; the one-shot crypto.hash spares a
+ * Hash object per pod.
+ */
 function uuidFromSeed(seed: string): string {
-  const h = createHash('sha1').update(seed).digest('hex');
+  const h = hash('sha1', seed, 'hex');
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${((parseInt(h.slice(16, 18), 16) & 0x3f) | 0x80).toString(16)}${h.slice(18, 20)}-${h.slice(20, 32)}`;
 }
 

@@ -5,7 +5,7 @@
 import { Quantity } from '../api/quantity.js';
 import type { ContainerPlan } from './node.js';
 import { describeOOMKillMode } from '../policy/oomkillmodestatus.js';
-import type { PlanResult, PodPlan, Source } from './engine.js';
+import type { PlanResult, PlanTail, PodPlan, Source } from './engine.js';
 
 export function formatTable(rows: string[][], indent = ''): string[] {
   const widths: number[] = [];
@@ -35,7 +35,7 @@ function rlimitCell(c: ContainerPlan): string {
   return c.rlimits.map((r) => `${r.type.replace('RLIMIT_', '').toLowerCase()}=${r.soft}:${r.hard}`).join(' ');
 }
 
-function podLines(p: PodPlan): string[] {
+export function podLines(p: PodPlan): string[] {
   const out: string[] = [];
   const verdict = p.admitted ? 'admitted' : 'REFUSED';
   const source = p.owner ? `${formatSource(p.source)} (${p.owner})` : formatSource(p.source);
@@ -85,11 +85,20 @@ function isDecodeRefusal(message: string): boolean {
 }
 
 export function renderPlanTable(result: PlanResult): string {
+  const { pods, ...tail } = result;
+  let out = '';
+  for (const p of pods) out += renderPodLines(p);
+  return out + renderPlanTableTail(tail, { pods: pods.length, admitted: pods.filter((p) => p.admitted).length });
+}
+
+/** One pod's lines and the blank line after them. */
+export function renderPodLines(p: PodPlan): string {
+  return podLines(p).join('\n') + '\n\n';
+}
+
+/** What follows the pods: refused objects, warnings, quotas, memory and the summary line. */
+export function renderPlanTableTail(result: PlanTail, counts: { pods: number; admitted: number }): string {
   const out: string[] = [];
-  for (const p of result.pods) {
-    out.push(...podLines(p));
-    out.push('');
-  }
   for (const o of result.rejectedObjects) {
     out.push(`${o.kind} ${o.namespace ? `${o.namespace}/` : ''}${o.name} REFUSED (${formatSource(o.source)}): ${o.message}`);
     const undecodable = isDecodeRefusal(o.message);
@@ -113,9 +122,8 @@ export function renderPlanTable(result: PlanResult): string {
   if (result.evictionOrder) {
     out.push(`eviction order under memory pressure: ${result.evictionOrder.length ? result.evictionOrder.map((n, i) => `${i + 1}. ${n}`).join('  ') : '(no evictable pods)'}`, '');
   }
-  const admitted = result.pods.filter((p) => p.admitted).length;
-  const refused = result.pods.length - admitted;
-  let summary = `${result.pods.length} pod${result.pods.length === 1 ? '' : 's'}: ${admitted} admitted, ${refused} refused`;
+  const refused = counts.pods - counts.admitted;
+  let summary = `${counts.pods} pod${counts.pods === 1 ? '' : 's'}: ${counts.admitted} admitted, ${refused} refused`;
   if (result.rejectedObjects.length) summary += `; ${result.rejectedObjects.length} other object${result.rejectedObjects.length === 1 ? '' : 's'} refused`;
   out.push(summary);
   return out.join('\n') + '\n';
