@@ -32,6 +32,7 @@ import { podFromTemplate } from '../policy/podtemplate.js';
 import { newStatefulSetPod } from '../policy/statefulset.js';
 import { jobFromCronJob, nextScheduleTime } from '../policy/cronjob.js';
 import { podFromJobTemplate } from '../policy/job.js';
+import { isIndexedJob } from '../policy/jobindexes.js';
 
 export interface WorkloadContext {
   gates: FeatureGates;
@@ -73,13 +74,13 @@ function checked(object: KubeObject, errors: FieldError[], more: () => Expansion
   return errors.length ? { ok: false, errors } : { ok: true, object, ...more() };
 }
 
-/** The pods a Job's controller creates on its first sync: parallelism, at most completions; none while suspended. */
+/** The pods a Job's controller creates on its first sync: parallelism, at most completions (Indexed: indexes 0, 1, …); none while suspended. */
 function jobPods(job: Job, owner: string): OwnedPod[] {
   const spec = job.spec ?? {};
   if (spec.suspend) return [];
   const parallelism = spec.parallelism ?? 1;
   const n = spec.completions === undefined ? parallelism : Math.min(parallelism, spec.completions);
-  return Array.from({ length: n }, () => ({ pod: inOwnerNamespace(podFromJobTemplate(job), job), owner }));
+  return Array.from({ length: n }, (_, i) => ({ pod: inOwnerNamespace(podFromJobTemplate(job, isIndexedJob(job) ? i : undefined), job), owner }));
 }
 
 /** An apps/v1 object as the API server stores it on create: defaulted, its uid given, no status. */

@@ -43,6 +43,7 @@ describe('plan: a workload becomes the pods its controllers keep running', () =>
     { name: 'a Job runs parallelism pods at once', input: [job('wide', { parallelism: 3, completions: 10 })], pods: ['wide-#1', 'wide-#2', 'wide-#3'] },
     { name: 'never more pods than completions', input: [job('few', { parallelism: 5, completions: 2 })], pods: ['few-#1', 'few-#2'] },
     { name: 'parallelism 0 pauses the job', input: [job('paused', { parallelism: 0 })], pods: [] },
+    { name: 'an Indexed Job: a pod per index from 0, named <job>-<index>-', input: [job('shards', { completionMode: 'Indexed', completions: 3, parallelism: 2 })], pods: ['shards-0-#1', 'shards-1-#2'] },
     { name: 'a suspended Job creates none', input: [job('later', { suspend: true })], pods: [] },
     {
       name: "a CronJob's next run: the Job named for the scheduled minute since the epoch",
