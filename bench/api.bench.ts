@@ -20,6 +20,7 @@ import { EtcdStore } from '../src/storage/etcd.js';
 import { startEtcd, type TestEtcd } from '../test/storage/etcdserver.js';
 import { Client } from '../test/apiserver/client.js';
 import { nodeFlags } from '../src/cli/nodeflags.js';
+import { measureReadPath, printReadPath, rssMB, type ReadFigures } from './apiread.js';
 
 const creates = Number(process.env.BENCH_CREATES ?? 3000);
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 16);
@@ -62,10 +63,12 @@ interface Measured {
   rate: number;
   p50: number;
   p99: number;
+  /** LIST, watch fan-out and RSS (apiread.ts), measured after the creates. */
+  read?: ReadFigures;
 }
 
 async function main(): Promise<void> {
-  const sqlite = await measure([]);
+  const sqlite = await measure([], true);
   const dir = mkdtempSync(join(tmpdir(), 'bulkhead-bench-api-'));
   let raw: number;
   try {
@@ -94,10 +97,11 @@ async function main(): Promise<void> {
   const met = sqlite.rate >= 1000 && sqlite.p99 < 50;
   console.log(`target    >= 1,000 creates/s and p99 < 50 ms (SQLite): ${met ? 'met' : 'NOT MET'}`);
   if (!met) process.exitCode = 1;
+  if (sqlite.read && !printReadPath(sqlite.read)) process.exitCode = 1;
 }
 
 /** Runs the load against a `bulkhead server` started with `storeArgs`. */
-async function measure(storeArgs: string[]): Promise<Measured> {
+async function measure(storeArgs: string[], readPath = false): Promise<Measured> {
   const dir = mkdtempSync(join(tmpdir(), 'bulkhead-bench-api-'));
   const dataDir = join(dir, 'data');
   const port = await freePort();
@@ -113,6 +117,7 @@ async function measure(storeArgs: string[]): Promise<Measured> {
       if (Date.now() > deadline) throw new Error(`server did not start:\n${log}`);
       await new Promise((r) => setTimeout(r, 50));
     }
+    const rssEmptyMB = rssMB(server.pid!);
     const token = (JSON.parse(readFileSync(join(dataDir, 'tokens.json'), 'utf8')) as { token: string; user: string }[]).find((t) => t.user === 'bulkhead-admin')!.token;
     const client = new Client(`https://127.0.0.1:${port}`, readFileSync(join(dataDir, 'pki', 'ca.crt'), 'utf8'), token, concurrency);
     const post = async (path: string, body: unknown) => {
@@ -166,11 +171,14 @@ async function measure(storeArgs: string[]): Promise<Measured> {
       }),
     );
     const seconds = (performance.now() - start) / 1000;
+    const read = readPath
+      ? await measureReadPath({ client, baseURL: `https://127.0.0.1:${port}`, ca: readFileSync(join(dataDir, 'pki', 'ca.crt'), 'utf8'), token, serverPid: server.pid!, rssEmptyMB, namespace: 'bench', stored: 100 + creates, target: 5100, pod })
+      : undefined;
     client.close();
     server.kill('SIGTERM');
     await new Promise((r) => server.once('exit', r));
     latencies.sort((a, b) => a - b);
-    return { rate: creates / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
+    return { rate: creates / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99), read };
   } finally {
     if (server.exitCode === null) server.kill('SIGKILL');
     rmSync(dir, { recursive: true, force: true });

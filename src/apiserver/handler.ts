@@ -18,6 +18,8 @@ import { parseRequestTarget } from './requesttarget.js';
 import { groupVersion, type ResourceDef } from './resources.js';
 import { statusErrors, StatusError } from './status.js';
 import { toTable, type IncludeObject } from './tables.js';
+import { encodeList, encodeTable, sendPieces } from './encoding.js';
+import type { Cacher } from './watchcache.js';
 import { defaultBookmarkIntervalMs, defaultWatchBufferBytes, serveWatch, type WatchStreamOptions } from './watchstream.js';
 import { connectSubresources } from './streaming/proxy.js';
 
@@ -53,6 +55,8 @@ export interface HandlerOptions {
   onRequest?(verb: string, resource: string, code: number, seconds: number): void;
   /** Slow-watcher bound, bookmark interval, and who hears of a watch's end (see watchstream.ts). */
   watch?: Partial<WatchStreamOptions>;
+  /** The watch caches that serve LIST and WATCH (see watchcache.ts); without it, the store does. */
+  cacher?: Cacher;
 }
 
 const anonymousPaths = new Set(['/version', '/healthz', '/readyz', '/livez']);
@@ -273,6 +277,12 @@ export function createHandler(opts: HandlerOptions): (req: IncomingMessage, res:
         case 'get':
           return respondObject(200, await api.get(def, ns, path.name!), def, info, q);
         case 'list': {
+          const cached = await opts.cacher?.list(def, ns, listOptions(q));
+          if (cached) {
+            const meta = { resourceVersion: cached.resourceVersion, ...(cached.continue ? { continue: cached.continue } : {}) };
+            if (parseAccept(req.headers.accept).table) return sendPieces(res, 200, encodeTable(def.resource, cached.items, { include: includeObject(q), now: api.now().getTime(), ...meta }));
+            return sendPieces(res, 200, encodeList(groupVersion(def), def.listKind, meta, cached.items));
+          }
           const list = await api.list(def, ns, listOptions(q));
           if (parseAccept(req.headers.accept).table) {
             const t = toTable(def.resource, list.items, { include: includeObject(q), now: api.now().getTime(), resourceVersion: list.resourceVersion });
@@ -284,7 +294,7 @@ export function createHandler(opts: HandlerOptions): (req: IncomingMessage, res:
           return sendJSON(res, 200, { ...listKindOf(def), metadata: meta, items: list.items });
         }
         case 'watch':
-          return serveWatch({ api, def, namespace: ns, list: listOptions(q), query: q, table: parseAccept(req.headers.accept).table, include: includeObject(q), res }, watchOptions);
+          return serveWatch({ api, cacher: opts.cacher, def, namespace: ns, list: listOptions(q), query: q, table: parseAccept(req.headers.accept).table, include: includeObject(q), res }, watchOptions);
         case 'create': {
           const obj = await bodyObject(def, info);
           const created = await api.create(def, ns, obj, info);

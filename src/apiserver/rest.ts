@@ -137,11 +137,11 @@ function gr(def: ResourceDef): GroupResource {
   return { group: def.group, resource: def.resource };
 }
 
-function tooOld(requested: number, current: number): StatusError {
+export function tooOld(requested: number, current: number): StatusError {
   return statusErrors.gone(`too old resource version: ${requested} (${current})`);
 }
 
-function parseRV(rv: string | undefined): number | undefined {
+export function parseRV(rv: string | undefined): number | undefined {
   if (rv === undefined || rv === '') return undefined;
   // storage.GetCurrentResourceVersionFromStorage's wording for APIObjectVersioner's ParseUint error.
   const invalid = (why: string) => statusErrors.badRequest(`invalid resource version: resourceVersion: Invalid value: ${JSON.stringify(rv)}: strconv.ParseUint: parsing ${JSON.stringify(rv)}: ${why}`);
@@ -150,12 +150,12 @@ function parseRV(rv: string | undefined): number | undefined {
   return Number(rv);
 }
 
-interface Selection {
+export interface Selection {
   labels: LabelRequirement[];
   fields: FieldRequirement[];
 }
 
-function selection(def: ResourceDef, opts: { labelSelector?: string; fieldSelector?: string }): Selection {
+export function selection(def: ResourceDef, opts: { labelSelector?: string; fieldSelector?: string }): Selection {
   try {
     const fields = parseFieldSelector(opts.fieldSelector ?? '');
     const known = def.fields({ metadata: {} } as KubeObject);
@@ -171,7 +171,7 @@ function selection(def: ResourceDef, opts: { labelSelector?: string; fieldSelect
   }
 }
 
-function selects(def: ResourceDef, s: Selection, obj: KubeObject): boolean {
+export function selects(def: ResourceDef, s: Selection, obj: KubeObject): boolean {
   return matchesLabels(s.labels, obj.metadata?.labels) && (s.fields.length === 0 || matchesFields(s.fields, def.fields(obj)));
 }
 

@@ -24,6 +24,7 @@ import { StatusError } from './status.js';
 import { deferredMetrics } from './metricsdeferred.js';
 import type { Node, Pod } from '../api/types.js';
 import { ObjectCache, stripManagedFields } from './cache.js';
+import { Cacher } from './watchcache.js';
 import { decodeRequestObject } from './decode.js';
 import { patchResource, trackUpdate } from './patching.js';
 import { podSubresources } from './subresources.js';
@@ -160,8 +161,10 @@ export async function startApiServer(opts: ApiServerOptions): Promise<RunningApi
     ...(opts.metricResolutionSeconds !== undefined ? { resolutionMs: opts.metricResolutionSeconds * 1000 } : {}),
     log: (m) => process.stderr.write(`bulkhead: ${m}\n`),
   });
+  const cacher = new Cacher(store);
   const handlerOpts: HandlerOptions = {
     api,
+    cacher,
     authenticate: bearerAuthenticator(tokens),
     authorizer,
     createOnly: accessReviewHandlers(authorizer, {
@@ -234,6 +237,7 @@ export async function startApiServer(opts: ApiServerOptions): Promise<RunningApi
       clearInterval(compactor);
       await metricsScraper.stop();
       for (const c of api.caches.values()) c.stop();
+      cacher.stop();
       server.closeAllConnections();
       await new Promise<void>((r) => server.close(() => r()));
       await store.close();

@@ -569,3 +569,13 @@ export function toTable(resource: string, objects: readonly KubeObject[], opts: 
     rows: objects.map((o) => ({ cells: p.cells(o, opts.now), object: rowObject(o, opts.include) })),
   };
 }
+
+/** The columns of a resource's Table (what toTable sends with its first rows). */
+export function tableColumns(resource: string): TableColumn[] {
+  return ((printers[resource] ?? defaultPrinter) as Printer<KubeObject>).columns;
+}
+
+/** One object's cells, as toTable computes them. */
+export function tableCells(resource: string, obj: KubeObject, now: number): (string | number | boolean)[] {
+  return ((printers[resource] ?? defaultPrinter) as Printer<KubeObject>).cells(obj, now);
+}

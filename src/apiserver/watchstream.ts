@@ -22,6 +22,8 @@ import { int64Param } from './queryparams.js';
 import { statusErrors } from './status.js';
 import { groupVersion, type ResourceDef } from './resources.js';
 import { toTable, type IncludeObject } from './tables.js';
+import type { EventLines } from './encoding.js';
+import type { Cacher } from './watchcache.js';
 
 export interface WatchStreamOptions {
   /** Most bytes of live events one watcher may have waiting for its client. */
@@ -55,6 +57,8 @@ interface Queued {
 
 export interface WatchRequest {
   api: Api;
+  /** Serves the watch when it can (see watchcache.ts); else the store does. */
+  cacher?: Cacher;
   def: ResourceDef;
   namespace: string | undefined;
   list: ListOptions;
@@ -136,14 +140,23 @@ export async function serveWatch(w: WatchRequest, opts: WatchStreamOptions): Pro
     opts.onEnd?.({ group: def.group, resource: def.resource, terminated, peakLiveBytes });
   };
 
-  const enqueue = (type: WatchEventType, object: unknown) => {
+  const tableForm = w.table ? { resource: def.resource, include: w.include, now: () => api.now().getTime() } : undefined;
+  // `lines`, from the watch cache, is the event's encoding shared by every watcher; the first
+  // Table row of a stream carries the column definitions, so it is this stream's own.
+  const enqueue = (type: WatchEventType, object: unknown, lines?: EventLines) => {
     if (closed) return;
-    let payload = object;
-    if (w.table && type !== 'ERROR' && type !== 'BOOKMARK') {
-      payload = toTable(def.resource, [object as KubeObject], { include: w.include, now: api.now().getTime(), withColumns: firstRow });
-      firstRow = false;
+    const row = w.table && type !== 'ERROR' && type !== 'BOOKMARK';
+    let data: Buffer;
+    if (lines && !(row && firstRow)) {
+      data = lines.line(type, row ? tableForm : undefined);
+    } else {
+      let payload = object;
+      if (row) {
+        payload = toTable(def.resource, [object as KubeObject], { include: w.include, now: api.now().getTime(), withColumns: firstRow });
+        firstRow = false;
+      }
+      data = Buffer.from(JSON.stringify({ type, object: payload }) + '\n');
     }
-    const data = Buffer.from(JSON.stringify({ type, object: payload }) + '\n');
     if (!starting) {
       if (liveBytes() + data.length > opts.bufferBytes) {
         terminated = true;
@@ -163,7 +176,8 @@ export async function serveWatch(w: WatchRequest, opts: WatchStreamOptions): Pro
   // The response's close covers both a finished stream and a client that went away.
   res.on('close', () => end('gone'));
   try {
-    watch = await api.watch(def, w.namespace, w.list, { send: enqueue, close: () => end('graceful') });
+    const sink = { send: enqueue, close: () => end('graceful') };
+    watch = (await w.cacher?.watch(def, w.namespace, w.list, sink)) ?? (await api.watch(def, w.namespace, w.list, sink));
   } catch (e) {
     closed = true;
     if (!res.headersSent) throw e;

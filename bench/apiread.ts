@@ -1,0 +1,208 @@
+// The read half of `npm run bench:api` (issue 13): LIST of the stored pods as JSON and as a
+// Table (kubectl get's Accept), watch fan-out to 50 watchers, and the server's RSS. Each figure
+// is printed beside a baseline measured in the same run: a no-op HTTPS round trip over the same
+// connection pool, JSON.parse + JSON.stringify of the same list, the creates' own round trips,
+// and the server's RSS before anything was stored.
+
+import { readFileSync } from 'node:fs';
+import { Agent, request } from 'node:https';
+import { performance } from 'node:perf_hooks';
+import type { Client } from '../test/apiserver/client.js';
+
+/** kubectl get's Accept header. */
+const tableAccept = 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json';
+const listRuns = 10;
+const watchers = 50;
+const watchCreates = 1000;
+const watchConcurrency = 4;
+
+export interface ReadFigures {
+  pods: number;
+  noop: Stats;
+  listJSON: Stats;
+  listTable: Stats;
+  parseStringify: Stats;
+  listBytes: number;
+  rssEmptyMB: number;
+  rssStoredMB: number;
+  rssAfterListsMB: number;
+  watch: { p50: number; p99: number; max: number; events: number; createP99: number };
+}
+
+interface Stats {
+  min: number;
+  median: number;
+  max: number;
+}
+
+function stats(xs: number[]): Stats {
+  const s = [...xs].sort((a, b) => a - b);
+  return { min: s[0]!, median: s[Math.floor(s.length / 2)]!, max: s[s.length - 1]! };
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+/** The server's resident set in MB (Linux). */
+export function rssMB(pid: number): number {
+  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Number(m[1]) / 1024 : NaN;
+}
+
+async function timed(fn: () => Promise<void>): Promise<number> {
+  const t = performance.now();
+  await fn();
+  return performance.now() - t;
+}
+
+export interface ReadOptions {
+  client: Client;
+  baseURL: string;
+  ca: string;
+  token: string;
+  serverPid: number;
+  rssEmptyMB: number;
+  namespace: string;
+  /** Pods already in `namespace`. */
+  stored: number;
+  /** The pods to store before listing (created here beyond `stored`). */
+  target: number;
+  pod(i: number): unknown;
+}
+
+export async function measureReadPath(o: ReadOptions): Promise<ReadFigures> {
+  const { client } = o;
+  const post = async (path: string, body: unknown) => {
+    const r = await client.request('POST', path, body);
+    if (r.status !== 201) throw new Error(`POST ${path}: ${r.status} ${r.text}`);
+  };
+  // Top the namespace up to `target` pods.
+  let next = o.stored;
+  await Promise.all(
+    Array.from({ length: 16 }, async () => {
+      while (next < o.target) {
+        const i = 100_000 + next++;
+        await post(`/api/v1/namespaces/${o.namespace}/pods`, o.pod(i));
+      }
+    }),
+  );
+  const rssStoredMB = rssMB(o.serverPid);
+
+  const noop: number[] = [];
+  for (let i = 0; i < 50; i++) noop.push(await timed(async () => void (await client.request('GET', '/version'))));
+
+  const listPath = `/api/v1/namespaces/${o.namespace}/pods`;
+  const listJSON: number[] = [];
+  const listTable: number[] = [];
+  let body = '';
+  let pods = 0;
+  for (let i = 0; i < listRuns; i++) {
+    listJSON.push(
+      await timed(async () => {
+        const r = await client.request('GET', listPath);
+        if (r.status !== 200) throw new Error(`LIST: ${r.status} ${r.text.slice(0, 200)}`);
+        body = r.text;
+      }),
+    );
+    listTable.push(
+      await timed(async () => {
+        const r = await client.request('GET', listPath, undefined, { Accept: tableAccept });
+        if (r.status !== 200 || !r.text.startsWith('{"kind":"Table"')) throw new Error(`LIST as Table: ${r.status} ${r.text.slice(0, 200)}`);
+      }),
+    );
+  }
+  pods = (JSON.parse(body) as { items: unknown[] }).items.length;
+  const parseStringify: number[] = [];
+  for (let i = 0; i < 5; i++) parseStringify.push(await timed(async () => void JSON.stringify(JSON.parse(body))));
+  const rssAfterListsMB = rssMB(o.serverPid);
+
+  const watch = await measureFanOut(o);
+  return { pods, noop: stats(noop), listJSON: stats(listJSON), listTable: stats(listTable), parseStringify: stats(parseStringify), listBytes: body.length, rssEmptyMB: o.rssEmptyMB, rssStoredMB, rssAfterListsMB, watch };
+}
+
+/**
+ * 50 watchers of a namespace, then 1,000 pod creates into it from 4 clients. A delivery's
+ * latency runs from the create's request to that watcher reading the event; the creates' own
+ * round trips are the floor (the server sends the events before the create's response).
+ */
+async function measureFanOut(o: ReadOptions): Promise<ReadFigures['watch']> {
+  const ns = 'fanout';
+  const r = await o.client.request('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
+  if (r.status !== 201) throw new Error(`namespace: ${r.status} ${r.text}`);
+  const sentAt = new Map<string, number>();
+  const latencies: number[] = [];
+  const agent = new Agent({ ca: o.ca, keepAlive: true, maxSockets: watchers });
+  const open: { destroy(): void }[] = [];
+  let received = 0;
+  let allReceived!: () => void;
+  const done = new Promise<void>((r) => (allReceived = r));
+  const nameRe = /"name":"(fan-\d+)"/;
+  await Promise.all(
+    Array.from(
+      { length: watchers },
+      () =>
+        new Promise<void>((resolve, reject) => {
+          const req = request(new URL(`/api/v1/namespaces/${ns}/pods?watch=1&resourceVersion=0`, o.baseURL), { agent, headers: { Authorization: `Bearer ${o.token}`, Accept: 'application/json' } }, (res) => {
+            if (res.statusCode !== 200) return reject(new Error(`watch: ${res.statusCode}`));
+            resolve();
+            let rest = '';
+            res.setEncoding('utf8');
+            res.on('data', (chunk: string) => {
+              const now = performance.now();
+              rest += chunk;
+              let nl: number;
+              while ((nl = rest.indexOf('\n')) >= 0) {
+                const line = rest.slice(0, nl);
+                rest = rest.slice(nl + 1);
+                const name = nameRe.exec(line)?.[1];
+                const sent = name === undefined ? undefined : sentAt.get(name);
+                if (sent === undefined) continue;
+                latencies.push(now - sent);
+                if (++received === watchers * watchCreates) allReceived();
+              }
+            });
+          });
+          req.on('error', reject);
+          req.end();
+          open.push(req);
+        }),
+    ),
+  );
+  const createLatencies: number[] = [];
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: watchConcurrency }, async () => {
+      while (next < watchCreates) {
+        const name = `fan-${next++}`;
+        const t = performance.now();
+        sentAt.set(name, t);
+        const c = await o.client.request('POST', `/api/v1/namespaces/${ns}/pods`, { apiVersion: 'v1', kind: 'Pod', metadata: { name }, spec: { containers: [{ name: 'app', image: 'busybox:1.36' }] } });
+        if (c.status !== 201) throw new Error(`create: ${c.status} ${c.text}`);
+        createLatencies.push(performance.now() - t);
+      }
+    }),
+  );
+  const timeout = new Promise<void>((r) => setTimeout(r, 30_000).unref());
+  await Promise.race([done, timeout]);
+  for (const req of open) req.destroy();
+  agent.destroy();
+  latencies.sort((a, b) => a - b);
+  createLatencies.sort((a, b) => a - b);
+  return { p50: percentile(latencies, 50), p99: percentile(latencies, 99), max: latencies[latencies.length - 1] ?? NaN, events: latencies.length, createP99: percentile(createLatencies, 99) };
+}
+
+export function printReadPath(f: ReadFigures): boolean {
+  const ms = (s: Stats) => `${s.min.toFixed(1)} / ${s.median.toFixed(1)} / ${s.max.toFixed(1)} ms`;
+  console.log(`baseline  no-op HTTPS round trip (GET /version, same pool)  min/median/max ${ms(f.noop)}`);
+  console.log(`baseline  JSON.parse + stringify of the list (${(f.listBytes / 2 ** 20).toFixed(1)} MiB)   min/median/max ${ms(f.parseStringify)}`);
+  console.log(`list      LIST ${f.pods} pods as JSON                       min/median/max ${ms(f.listJSON)}`);
+  console.log(`list      LIST ${f.pods} pods as Table (kubectl get)        min/median/max ${ms(f.listTable)}`);
+  console.log(`baseline  creates' own round trip (${watchConcurrency} clients)              p99 ${f.watch.createP99.toFixed(1)} ms`);
+  console.log(`watch     ${watchers} watchers × ${watchCreates} creates, delivery (${f.watch.events} events)   p50 ${f.watch.p50.toFixed(1)} ms   p99 ${f.watch.p99.toFixed(1)} ms   max ${f.watch.max.toFixed(1)} ms`);
+  console.log(`baseline  server RSS, empty store                                 ${f.rssEmptyMB.toFixed(0)} MB`);
+  console.log(`rss       server RSS with ${f.pods} pods stored / after the LISTs     ${f.rssStoredMB.toFixed(0)} MB / ${f.rssAfterListsMB.toFixed(0)} MB`);
+  const met = f.listJSON.median <= 100 && f.listTable.median <= 100 && f.watch.p99 <= 100 && f.watch.events === watchers * watchCreates && f.rssStoredMB <= 150;
+  console.log(`target    LIST <= 100 ms median, watch p99 <= 100 ms, RSS <= 150 MB with 5,000 pods: ${met ? 'met' : 'NOT MET'}`);
+  return met;
+}

@@ -1,0 +1,377 @@
+// kube-apiserver's watch cache (storage/cacher) for the HTTP read path: one in-memory copy of
+// a resource, kept by one store watch, serves LIST and WATCH for every client. Each object is
+// decoded once when its event arrives and encoded once when first sent (encoding.ts); a watch
+// event is encoded once per type and form however many watchers send it.
+//
+// Freshness. The store delivers a write's events before the write resolves, and a revision it
+// reports has been delivered (engine.ts), so after `await store.currentRevision()` returns R the
+// cache holds every change up to R: a consistent read (no resourceVersion) waits only for that
+// answer, as upstream's consistent-list-from-cache waits for the cache to reach etcd's current
+// revision. The cache's state is the state at every revision from its last change to the
+// newest one it knows to be delivered; reads it cannot answer exactly are delegated to the
+// store, as the cacher delegates to etcd: a continue token or resourceVersionMatch=Exact at a
+// revision older than the last change, and a watch from before the events the cache keeps.
+// The store then answers as it always did, 410 Gone for compacted revisions included.
+//
+// Objects are shared and frozen (at the top level, as ObjectCache and the informers freeze
+// theirs): only the HTTP handler reads them, to encode them. In-process clients (loopback.ts)
+// keep reading the store, because their informers transform the objects they get.
+
+import type { KubeObject } from '../api/types.js';
+import { compareKeys } from '../storage/keys.js';
+import type { KeyValue, Store, Watch, WatchEvent } from '../storage/store.js';
+import { EncodedObject, EventLines } from './encoding.js';
+import { groupVersion, storageKey, type ResourceDef } from './resources.js';
+import { parseRV, selection, selects, type ListOptions, type Selection, type WatchEventType, type WatchSink } from './rest.js';
+import { statusErrors } from './status.js';
+
+/** A watch sink that can take an event's shared encoding. */
+export interface CacheWatchSink extends WatchSink {
+  send(type: WatchEventType, object: unknown, lines?: EventLines): void;
+}
+
+/** One object in the cache: its storage key, the revision of its last write, its encodings. */
+export class CacheEntry extends EncodedObject {
+  constructor(readonly key: string, readonly rev: number, obj: KubeObject) {
+    super(obj);
+  }
+}
+
+/** One change, as the store reported it; `deleted` is the last state with the delete's revision. */
+interface Change {
+  rev: number;
+  key: string;
+  created: boolean;
+  cur?: CacheEntry;
+  prev?: CacheEntry;
+  deleted?: CacheEntry;
+}
+
+interface Watcher {
+  prefix: string;
+  def: ResourceDef;
+  sel: Selection;
+  unfiltered: boolean;
+  sink: CacheWatchSink;
+}
+
+export interface CachedList {
+  items: CacheEntry[];
+  resourceVersion: string;
+  continue?: string;
+}
+
+/** upstream's default watch cache size (before it grows with the event rate). */
+export const defaultHistoryCapacity = 1000;
+
+function decode(kv: KeyValue): KubeObject {
+  const obj = JSON.parse(kv.value) as KubeObject;
+  (obj.metadata ??= {}).resourceVersion = String(kv.modRevision);
+  return Object.freeze(obj);
+}
+
+/** The event a watcher sees for a change (rest.ts's Api.watch rules), or none. */
+function eventFor(w: Watcher, c: Change): [WatchEventType, CacheEntry] | undefined {
+  if (!c.key.startsWith(w.prefix)) return undefined;
+  if (c.deleted) return selects(w.def, w.sel, c.deleted.obj) ? ['DELETED', c.deleted] : undefined;
+  const cur = c.cur!;
+  const now = selects(w.def, w.sel, cur.obj);
+  // Without selectors the previous state cannot change the event type.
+  const before = c.prev && !c.created ? w.unfiltered || selects(w.def, w.sel, c.prev.obj) : false;
+  if (now && before) return ['MODIFIED', cur];
+  if (now) return ['ADDED', cur];
+  if (before) return ['DELETED', cur];
+  return undefined;
+}
+
+/** The cache of one storage prefix (one resource in every namespace). */
+export class WatchCache {
+  readonly #byKey = new Map<string, CacheEntry>();
+  /** The same entries in key order, for namespace ranges and pages. */
+  #sorted: CacheEntry[] = [];
+  #history: Change[] = [];
+  /** Every change after this revision is in #history. */
+  #historyFrom = 0;
+  #lastChange = 0;
+  #fresh = 0;
+  readonly #watchers = new Set<Watcher>();
+  #watch?: Watch;
+  #broken = false;
+
+  constructor(private readonly store: Store, readonly prefix: string, private readonly opts: { historyCapacity: number; onBroken(): void }) {}
+
+  async start(): Promise<void> {
+    const snapshot = await this.store.list(this.prefix);
+    for (const kv of snapshot.items) {
+      const e = new CacheEntry(kv.key, kv.modRevision, decode(kv));
+      this.#byKey.set(kv.key, e);
+      this.#sorted.push(e);
+    }
+    // The store lists in key order.
+    this.#historyFrom = this.#lastChange = this.#fresh = snapshot.revision;
+    this.#watch = await this.store.watch(this.prefix, snapshot.revision, { event: (e) => this.#apply(e), error: (err) => this.#fail(err) });
+  }
+
+  stop(): void {
+    this.#watch?.cancel();
+    for (const w of this.#watchers) w.sink.close();
+    this.#watchers.clear();
+  }
+
+  get broken(): boolean {
+    return this.#broken;
+  }
+
+  /** Everything up to `revision` has been delivered (the caller read it from the store). */
+  observe(revision: number): void {
+    if (revision > this.#fresh) this.#fresh = revision;
+  }
+
+  /** The newest revision the cache's state is known to be the state at. */
+  get revision(): number {
+    return Math.max(this.#fresh, this.#lastChange);
+  }
+
+  /** True when the state at `revision` is the cache's state. */
+  holdsStateAt(revision: number): boolean {
+    return revision >= this.#lastChange && revision <= this.revision;
+  }
+
+  #fail(err: Error): void {
+    if (this.#broken) return;
+    this.#broken = true;
+    console.error(`watch cache ${this.prefix}: ${err.message}`);
+    this.opts.onBroken();
+    this.stop();
+  }
+
+  #apply(e: WatchEvent): void {
+    if (this.#broken) return;
+    try {
+      const key = e.kv.key;
+      const rev = e.kv.modRevision;
+      const prev = this.#byKey.get(key);
+      let change: Change;
+      if (e.type === 'DELETE') {
+        if (prev) {
+          this.#byKey.delete(key);
+          const i = this.#find(key);
+          if (i < this.#sorted.length && this.#sorted[i]!.key === key) this.#sorted.splice(i, 1);
+        }
+        change = { rev, key, created: false, prev, deleted: new CacheEntry(key, rev, decode(e.kv)) };
+      } else {
+        const cur = new CacheEntry(key, rev, decode(e.kv));
+        this.#byKey.set(key, cur);
+        const i = this.#find(key);
+        if (i < this.#sorted.length && this.#sorted[i]!.key === key) this.#sorted[i] = cur;
+        else this.#sorted.splice(i, 0, cur);
+        change = { rev, key, created: e.created, cur, prev };
+      }
+      this.#lastChange = rev;
+      if (rev > this.#fresh) this.#fresh = rev;
+      this.#remember(change);
+      this.#dispatch(change);
+    } catch (err) {
+      this.#fail(err instanceof Error ? err : new Error(String(err)));
+    }
+  }
+
+  #remember(c: Change): void {
+    this.#history.push(c);
+    const cap = this.opts.historyCapacity;
+    // Trimmed in steps, so that a change costs O(1) on average.
+    if (this.#history.length >= 2 * cap) {
+      const drop = this.#history.length - cap;
+      this.#historyFrom = this.#history[drop - 1]!.rev;
+      this.#history = this.#history.slice(drop);
+    }
+  }
+
+  #dispatch(c: Change): void {
+    let curLines: EventLines | undefined;
+    let deletedLines: EventLines | undefined;
+    for (const w of this.#watchers) {
+      const ev = eventFor(w, c);
+      if (!ev) continue;
+      const [type, entry] = ev;
+      const lines = entry === c.deleted ? (deletedLines ??= new EventLines(entry)) : (curLines ??= new EventLines(entry));
+      try {
+        w.sink.send(type, entry.obj, lines);
+      } catch (err) {
+        // One watcher's failure must not cost the others their events.
+        console.error(`watch cache ${this.prefix}: watcher: ${err instanceof Error ? err.message : String(err)}`);
+      }
+    }
+  }
+
+  /** The index of the first entry whose key is >= `key`. */
+  #find(key: string): number {
+    let lo = 0;
+    let hi = this.#sorted.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (compareKeys(this.#sorted[mid]!.key, key) < 0) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  /** Entries under `prefix` that `sel` selects, in key order, after the key `after`, at most `limit` (0: all). */
+  list(def: ResourceDef, prefix: string, sel: Selection, after: string | undefined, limit: number): { items: CacheEntry[]; more: boolean; last?: string } {
+    let i = this.#find(after !== undefined && compareKeys(after, prefix) >= 0 ? after : prefix);
+    if (after !== undefined && this.#sorted[i]?.key === after) i++;
+    const items: CacheEntry[] = [];
+    const unfiltered = sel.labels.length === 0 && sel.fields.length === 0;
+    for (; i < this.#sorted.length; i++) {
+      const e = this.#sorted[i]!;
+      if (!e.key.startsWith(prefix)) break;
+      if (!unfiltered && !selects(def, sel, e.obj)) continue;
+      items.push(e);
+      if (limit && items.length === limit) {
+        const next = this.#sorted[i + 1];
+        return { items, more: !!next && next.key.startsWith(prefix), last: e.key };
+      }
+    }
+    return { items, more: false };
+  }
+
+  /**
+   * Sends the changes after `from` (when the cache still has all of them: false otherwise) and
+   * then every later change, until the returned watch is cancelled.
+   */
+  watchFrom(def: ResourceDef, prefix: string, sel: Selection, from: number, sink: CacheWatchSink): Watch | undefined {
+    if (from < this.#historyFrom) return undefined;
+    const w: Watcher = { prefix, def, sel, unfiltered: sel.labels.length === 0 && sel.fields.length === 0, sink };
+    let lo = 0;
+    let hi = this.#history.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.#history[mid]!.rev <= from) lo = mid + 1;
+      else hi = mid;
+    }
+    for (let i = lo; i < this.#history.length; i++) {
+      const ev = eventFor(w, this.#history[i]!);
+      if (ev) sink.send(ev[0], ev[1].obj, new EventLines(ev[1]));
+    }
+    return this.#add(w);
+  }
+
+  /** Sends the current objects as ADDED events, then every later change. */
+  watchWithInitial(def: ResourceDef, prefix: string, sel: Selection, sink: CacheWatchSink, afterInitial: (revision: number) => void): Watch {
+    const w: Watcher = { prefix, def, sel, unfiltered: sel.labels.length === 0 && sel.fields.length === 0, sink };
+    for (const e of this.list(def, prefix, sel, undefined, 0).items) sink.send('ADDED', e.obj, new EventLines(e));
+    afterInitial(this.revision);
+    return this.#add(w);
+  }
+
+  #add(w: Watcher): Watch {
+    this.#watchers.add(w);
+    return { cancel: () => void this.#watchers.delete(w) };
+  }
+}
+
+function badContinue(): Error {
+  return statusErrors.badRequest('continue key is not valid: illegal base64 data');
+}
+
+/**
+ * The watch caches of a server, one per resource, each started by the first LIST or WATCH of
+ * its resource. list() and watch() answer undefined for a read the store must answer.
+ */
+export class Cacher {
+  readonly #caches = new Map<string, Promise<WatchCache>>();
+  #stopped = false;
+
+  constructor(private readonly store: Store, private readonly opts: { historyCapacity?: number } = {}) {}
+
+  #cache(def: ResourceDef): Promise<WatchCache> {
+    const prefix = storageKey(def, undefined);
+    let c = this.#caches.get(prefix);
+    if (!c) {
+      const cache = new WatchCache(this.store, prefix, {
+        historyCapacity: this.opts.historyCapacity ?? defaultHistoryCapacity,
+        // The next reader starts a new cache from a new list (a reflector's relist).
+        onBroken: () => {
+          if (this.#caches.get(prefix) === c) this.#caches.delete(prefix);
+        },
+      });
+      c = cache.start().then(() => cache);
+      this.#caches.set(prefix, c);
+      c.catch(() => {
+        if (this.#caches.get(prefix) === c) this.#caches.delete(prefix);
+      });
+    }
+    return c;
+  }
+
+  async list(def: ResourceDef, namespace: string | undefined, opts: ListOptions): Promise<CachedList | undefined> {
+    if (this.#stopped) return undefined;
+    const sel = selection(def, opts);
+    const rv = parseRV(opts.resourceVersion);
+    const match = opts.resourceVersionMatch;
+    if (match && match !== 'Exact' && match !== 'NotOlderThan') return undefined;
+    const exact = match === 'Exact';
+    if (exact && !rv) return undefined;
+    let token: { rv: number; start: string } | undefined;
+    if (opts.continue) {
+      try {
+        token = JSON.parse(Buffer.from(opts.continue, 'base64url').toString('utf8')) as { rv: number; start: string };
+      } catch {
+        throw badContinue();
+      }
+      if (typeof token?.rv !== 'number' || typeof token.start !== 'string') return undefined;
+    }
+    const cache = await this.#cache(def);
+    const current = await this.store.currentRevision();
+    cache.observe(current);
+    if (rv && !exact && rv > current) throw statusErrors.tooLargeResourceVersion(rv, current);
+    // A read at a past revision is the cache's only while nothing changed since and the store
+    // could still answer it (else the store's 410 Gone).
+    const at = token ? token.rv : exact ? rv! : undefined;
+    if (at !== undefined) {
+      const compacted = await this.store.compactRevision();
+      // Checked after the await: a change may have arrived meanwhile.
+      if (at < compacted || !cache.holdsStateAt(at)) return undefined;
+    }
+    const revision = at ?? cache.revision;
+    const limit = opts.limit && opts.limit > 0 ? opts.limit : 0;
+    const page = cache.list(def, storageKey(def, namespace), sel, token?.start, limit);
+    const result: CachedList = { items: page.items, resourceVersion: String(revision) };
+    if (page.more && page.last) result.continue = Buffer.from(JSON.stringify({ rv: revision, start: page.last })).toString('base64url');
+    return result;
+  }
+
+  async watch(def: ResourceDef, namespace: string | undefined, opts: ListOptions, sink: CacheWatchSink): Promise<Watch | undefined> {
+    if (this.#stopped) return undefined;
+    const sel = selection(def, opts);
+    const requested = parseRV(opts.resourceVersion) ?? 0;
+    const cache = await this.#cache(def);
+    const current = await this.store.currentRevision();
+    cache.observe(current);
+    const prefix = storageKey(def, namespace);
+    if (requested > current) {
+      // A later revision will not arrive by waiting: the store has the newest there is.
+      sink.send('ERROR', statusErrors.tooLargeResourceVersion(requested, current).status);
+      sink.close();
+      return { cancel() {} };
+    }
+    if (opts.sendInitialEvents ?? requested === 0) {
+      return cache.watchWithInitial(def, prefix, sel, sink, (revision) => {
+        if (opts.sendInitialEvents && opts.allowWatchBookmarks) {
+          sink.send('BOOKMARK', { kind: def.kind, apiVersion: groupVersion(def), metadata: { resourceVersion: String(revision), annotations: { 'k8s.io/initial-events-end': 'true' } } });
+        }
+      });
+    }
+    if (requested === 0) return cache.watchFrom(def, prefix, sel, cache.revision, sink);
+    // The store refuses a watch from a compacted revision (410 Gone); so does this cache.
+    const compacted = await this.store.compactRevision();
+    if (requested < compacted) return undefined;
+    return cache.watchFrom(def, prefix, sel, requested, sink);
+  }
+
+  stop(): void {
+    this.#stopped = true;
+    for (const c of this.#caches.values()) void c.then((cache) => cache.stop(), () => undefined);
+    this.#caches.clear();
+  }
+}

@@ -1,0 +1,252 @@
+// The watch cache (watchcache.ts) answers what the store path of rest.ts answers: the same
+// items, resourceVersion and continue tokens for every list option it serves, the same watch
+// events for every watch option, the same errors; it hands the reads it cannot answer exactly
+// back to the store; and one event is encoded once for all its watchers.
+
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { defaultFeatureGates } from '../../src/api/featuregates.js';
+import type { KubeObject } from '../../src/api/types.js';
+import { EncodedObject, encodeList, encodeTable, type EventLines } from '../../src/apiserver/encoding.js';
+import { findResource, storageKey } from '../../src/apiserver/resources.js';
+import { Api, type ListOptions, type WatchEventType } from '../../src/apiserver/rest.js';
+import { StatusError } from '../../src/apiserver/status.js';
+import { toTable } from '../../src/apiserver/tables.js';
+import { Cacher } from '../../src/apiserver/watchcache.js';
+import { MemoryStore } from '../../src/storage/index.js';
+
+const pods = findResource('', 'v1', 'pods')!;
+const configmaps = findResource('', 'v1', 'configmaps')!;
+const key = (ns: string, name: string) => storageKey(pods, ns, name);
+const pod = (ns: string, name: string, labels: Record<string, string> = {}, phase?: string) =>
+  JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: ns, labels, uid: `uid-${name}` }, spec: { containers: [{ name: 'c', image: 'busybox' }] }, ...(phase ? { status: { phase } } : {}) });
+
+async function setup(historyCapacity?: number) {
+  const store = new MemoryStore();
+  const api = new Api({ store, gates: defaultFeatureGates });
+  const cacher = new Cacher(store, { historyCapacity });
+  // Started first: it keeps every change below.
+  await cacher.list(pods, undefined, {});
+  await store.create(key('a', 'web-1'), pod('a', 'web-1', { app: 'web' }, 'Running'));
+  await store.create(key('a', 'web-2'), pod('a', 'web-2', { app: 'web' }, 'Pending'));
+  await store.create(key('a', 'db-1'), pod('a', 'db-1', { app: 'db' }, 'Running'));
+  await store.create(key('b', 'web-3'), pod('b', 'web-3', { app: 'web' }));
+  await store.create(key('b', 'gone'), pod('b', 'gone'));
+  return { store, api, cacher };
+}
+
+const plain = (o: unknown) => JSON.parse(JSON.stringify(o)) as unknown;
+
+async function outcome<T>(f: () => Promise<T>): Promise<T | { error: number; message: string }> {
+  try {
+    return await f();
+  } catch (e) {
+    if (e instanceof StatusError) return { error: e.code, message: e.status.message ?? '' };
+    throw e;
+  }
+}
+
+describe('watch cache: LIST', () => {
+  it('answers every option it serves as the store does (items, resourceVersion, continue, errors)', async () => {
+    const { store, api, cacher } = await setup();
+    await store.update(key('a', 'web-2'), pod('a', 'web-2', { app: 'web' }, 'Running'));
+    await store.delete(key('b', 'gone'));
+    // A write elsewhere moves the store's revision past the pods' last change.
+    await store.create(storageKey(configmaps, 'a', 'x'), JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x', namespace: 'a' } }));
+    const current = await store.currentRevision();
+    const rows: { name: string; ns?: string; opts: ListOptions }[] = [
+      { name: 'a consistent read (no resourceVersion) is at the store current revision', opts: {} },
+      { name: 'resourceVersion=0', opts: { resourceVersion: '0' } },
+      { name: 'one namespace', ns: 'a', opts: {} },
+      { name: 'a label selector', opts: { labelSelector: 'app=web' } },
+      { name: 'a set-based label selector', opts: { labelSelector: 'app in (db),app' } },
+      { name: 'a field selector', opts: { fieldSelector: 'status.phase=Running' } },
+      { name: 'a field selector on the namespace', opts: { fieldSelector: 'metadata.namespace!=a' } },
+      { name: 'limit: the first page and its continue token', opts: { limit: 2 } },
+      { name: 'limit with a selector', opts: { limit: 1, labelSelector: 'app=web' } },
+      { name: 'limit as large as the list: no continue', opts: { limit: 4 } },
+      { name: 'NotOlderThan the current revision', opts: { resourceVersion: String(current), resourceVersionMatch: 'NotOlderThan' } },
+      { name: 'a resourceVersion not newer than the current one', opts: { resourceVersion: '3' } },
+      { name: 'Exact at the current revision', opts: { resourceVersion: String(current), resourceVersionMatch: 'Exact' } },
+      { name: 'a future resourceVersion: 504', opts: { resourceVersion: String(current + 10) } },
+      { name: 'a resourceVersion that is not a number: 400', opts: { resourceVersion: 'x' } },
+      { name: 'an unknown field selector: 400', opts: { fieldSelector: 'spec.nope=1' } },
+      { name: 'a continue token that is not base64 JSON: 400', opts: { continue: '!!' } },
+    ];
+    for (const r of rows) {
+      const want = await outcome(async () => plain(await api.list(pods, r.ns, r.opts)));
+      const got = await outcome(async () => {
+        const c = await cacher.list(pods, r.ns, r.opts);
+        assert.ok(c, `${r.name}: served by the cache`);
+        const body = JSON.parse(encodeList('v1', 'PodList', {}, c.items).join('')) as { items: unknown[] };
+        return plain({ items: body.items, resourceVersion: c.resourceVersion, ...(c.continue ? { continue: c.continue } : {}) });
+      });
+      assert.deepEqual(got, want, r.name);
+    }
+    cacher.stop();
+  });
+
+  it('pages with continue from the cache while nothing changed, and hands the page to the store once something did', async () => {
+    const { store, api, cacher } = await setup();
+    const first = (await cacher.list(pods, undefined, { limit: 2 }))!;
+    const next = await cacher.list(pods, undefined, { limit: 2, continue: first.continue });
+    assert.deepEqual(plain(next!.items.map((e) => e.obj)), plain((await api.list(pods, undefined, { limit: 2, continue: first.continue })).items));
+    await store.update(key('b', 'web-3'), pod('b', 'web-3', { app: 'other' }));
+    const rows: { name: string; opts: ListOptions }[] = [
+      { name: 'a continue token from before a change', opts: { limit: 2, continue: first.continue } },
+      { name: 'Exact at a revision before the last change', opts: { resourceVersion: first.resourceVersion, resourceVersionMatch: 'Exact' } },
+      { name: 'an unknown resourceVersionMatch', opts: { resourceVersion: '1', resourceVersionMatch: 'Sometimes' } },
+    ];
+    for (const r of rows) assert.equal(await cacher.list(pods, undefined, r.opts), undefined, r.name);
+    // The store answers the old page as it was (web-3 still labelled app=web).
+    const old = await api.list(pods, undefined, { limit: 10, continue: first.continue });
+    assert.equal(old.items.find((o) => o.metadata?.name === 'web-3')?.metadata?.labels?.app, 'web');
+    cacher.stop();
+  });
+
+  it('a continue token at a compacted revision is the store\'s (410 Gone), even when the cache has not changed', async () => {
+    const { store, cacher } = await setup();
+    const first = (await cacher.list(pods, undefined, { limit: 2 }))!;
+    await store.create(storageKey(configmaps, 'a', 'x'), '{}');
+    await store.compact(await store.currentRevision());
+    assert.equal(await cacher.list(pods, undefined, { limit: 2, continue: first.continue }), undefined);
+    cacher.stop();
+  });
+
+  it('encodes a Table as toTable does, for each includeObject', async () => {
+    const { cacher } = await setup();
+    const c = (await cacher.list(pods, undefined, { limit: 3 }))!;
+    const now = Date.parse('2026-01-01T00:00:00Z');
+    for (const include of ['None', 'Metadata', 'Object'] as const) {
+      for (const withColumns of [undefined, false]) {
+        const want = toTable('pods', c.items.map((e) => e.obj), { include, now, resourceVersion: c.resourceVersion, withColumns });
+        want.metadata.continue = c.continue;
+        const got = JSON.parse(encodeTable('pods', c.items, { include, now, resourceVersion: c.resourceVersion, continue: c.continue, withColumns }).join('')) as unknown;
+        assert.deepEqual(got, plain(want), `${include} ${String(withColumns)}`);
+      }
+    }
+    cacher.stop();
+  });
+});
+
+describe('encoding: an object JSON once', () => {
+  const rows: { name: string; obj: KubeObject }[] = [
+    { name: 'apiVersion, kind, metadata and more', obj: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'a', labels: { x: '"y"' } }, spec: { containers: [] } } as KubeObject },
+    { name: 'metadata first in the source', obj: { metadata: { name: 'a' }, kind: 'Pod', apiVersion: 'v1', status: {} } as KubeObject },
+    { name: 'only metadata', obj: { metadata: { name: 'a' } } as KubeObject },
+    { name: 'no metadata', obj: { apiVersion: 'v1', kind: 'Status' } as KubeObject },
+    { name: 'nothing', obj: {} as KubeObject },
+    { name: 'undefined members are left out', obj: { apiVersion: 'v1', kind: undefined, metadata: { name: 'a', uid: undefined }, spec: undefined } as unknown as KubeObject },
+  ];
+  for (const r of rows) {
+    it(`${r.name}: json() parses to the object and metadataJSON() is its metadata`, () => {
+      const e = new EncodedObject(r.obj);
+      assert.deepEqual(JSON.parse(e.json()), plain(r.obj));
+      assert.equal(e.metadataJSON(), JSON.stringify(r.obj.metadata ?? {}));
+    });
+  }
+});
+
+interface Seen {
+  type: WatchEventType;
+  object: unknown;
+}
+
+function collector() {
+  const seen: Seen[] = [];
+  const lines: EventLines[] = [];
+  let closed = false;
+  return {
+    seen,
+    lines,
+    get closed() {
+      return closed;
+    },
+    sink: {
+      send(type: WatchEventType, object: unknown, l?: EventLines) {
+        seen.push({ type, object: plain(object) });
+        if (l) {
+          lines.push(l);
+          // What the stream writes is the same event.
+          assert.deepEqual(JSON.parse(l.line(type, undefined).toString()), { type, object: plain(object) });
+        }
+      },
+      close() {
+        closed = true;
+      },
+    },
+  };
+}
+
+describe('watch cache: WATCH', () => {
+  it('sends the events the store path sends, for every option', async () => {
+    const { store, api, cacher } = await setup();
+    const setupRevision = await store.currentRevision();
+    await store.update(key('a', 'web-1'), pod('a', 'web-1', { app: 'web' }, 'Succeeded'));
+    const rows: { name: string; ns?: string; opts: ListOptions }[] = [
+      { name: 'no resourceVersion: the current objects, then changes', opts: {} },
+      { name: 'resourceVersion=0', opts: { resourceVersion: '0' } },
+      { name: 'from a resourceVersion: the changes since', opts: { resourceVersion: String(setupRevision) } },
+      { name: 'from an early resourceVersion', opts: { resourceVersion: '1' } },
+      { name: 'one namespace', ns: 'a', opts: {} },
+      { name: 'a label selector: leaving it is DELETED, entering it ADDED', opts: { labelSelector: 'app=web' } },
+      { name: 'a field selector', opts: { resourceVersion: String(setupRevision), fieldSelector: 'status.phase=Running' } },
+      { name: 'sendInitialEvents with bookmarks', opts: { sendInitialEvents: true, allowWatchBookmarks: true, resourceVersionMatch: 'NotOlderThan' } },
+      { name: 'sendInitialEvents=false', opts: { sendInitialEvents: false } },
+      { name: 'a future resourceVersion: one ERROR', opts: { resourceVersion: '999' } },
+    ];
+    const watches = [];
+    for (const r of rows) {
+      const want = collector();
+      const got = collector();
+      const w1 = await api.watch(pods, r.ns, r.opts, want.sink);
+      const w2 = await cacher.watch(pods, r.ns, r.opts, got.sink);
+      assert.ok(w2, `${r.name}: served by the cache`);
+      watches.push({ r, want, got, stop: () => (w1.cancel(), w2.cancel()) });
+    }
+    await store.create(key('a', 'web-9'), pod('a', 'web-9', { app: 'web' }, 'Running'));
+    await store.update(key('a', 'web-9'), pod('a', 'web-9', { app: 'db' }, 'Running'));
+    await store.update(key('a', 'db-1'), pod('a', 'db-1', { app: 'web' }, 'Pending'));
+    await store.txn([], [{ op: 'delete', key: key('a', 'web-2') }, { op: 'put', key: key('b', 'new'), value: pod('b', 'new', { app: 'web' }) }]);
+    await store.delete(key('a', 'web-9'));
+    for (const { r, want, got, stop } of watches) {
+      assert.deepEqual(got.seen, want.seen, r.name);
+      assert.equal(got.closed, want.closed, r.name);
+      stop();
+    }
+    cacher.stop();
+  });
+
+  it('encodes an event once for all its watchers', async () => {
+    const { store, cacher } = await setup();
+    const a = collector();
+    const b = collector();
+    const c = collector();
+    await cacher.watch(pods, undefined, { sendInitialEvents: false }, a.sink);
+    await cacher.watch(pods, 'a', { sendInitialEvents: false }, b.sink);
+    await cacher.watch(pods, undefined, { sendInitialEvents: false, labelSelector: 'app' }, c.sink);
+    await store.create(key('a', 'new'), pod('a', 'new', { app: 'x' }));
+    assert.equal(a.lines.length, 1);
+    assert.equal(b.lines[0], a.lines[0]);
+    assert.equal(c.lines[0], a.lines[0]);
+    assert.equal(b.lines[0]!.line('ADDED', undefined), a.lines[0]!.line('ADDED', undefined), 'the same bytes');
+    cacher.stop();
+  });
+
+  it('hands a watch from before the changes it keeps to the store', async () => {
+    const { store, api, cacher } = await setup(2);
+    await cacher.list(pods, undefined, {});
+    const from = await store.currentRevision();
+    for (let i = 0; i < 5; i++) await store.create(key('c', `p${i}`), pod('c', `p${i}`));
+    assert.equal(await cacher.watch(pods, undefined, { resourceVersion: String(from) }, collector().sink), undefined);
+    // The changes it still keeps it replays as the store does.
+    const recent = String((await store.currentRevision()) - 1);
+    const want = collector();
+    const got = collector();
+    (await api.watch(pods, undefined, { resourceVersion: recent }, want.sink)).cancel();
+    (await cacher.watch(pods, undefined, { resourceVersion: recent }, got.sink))!.cancel();
+    assert.deepEqual(got.seen, want.seen);
+    assert.equal(got.seen.length, 1);
+    cacher.stop();
+  });
+});
