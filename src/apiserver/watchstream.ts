@@ -99,6 +99,8 @@ export async function serveWatch(w: WatchRequest, opts: WatchStreamOptions): Pro
 
   const pump = () => {
     startStream();
+    // One write to the socket for everything queued (one TLS record, one syscall), not one each.
+    res.cork();
     while (head < queue.length && !waitingForDrain) {
       const item = queue[head]!;
       queue[head++] = undefined as unknown as Queued;
@@ -109,6 +111,7 @@ export async function serveWatch(w: WatchRequest, opts: WatchStreamOptions): Pro
         res.once('drain', onDrain);
       }
     }
+    res.uncork();
     if (head === queue.length) {
       queue.length = 0;
       head = 0;
@@ -117,6 +120,16 @@ export async function serveWatch(w: WatchRequest, opts: WatchStreamOptions): Pro
       head = 0;
     }
     if (ending && !waitingForDrain && queue.length === 0 && !res.writableEnded) res.end();
+  };
+  // The store delivers a batch's events in one synchronous run: they are written together after it.
+  let pumpScheduled = false;
+  const schedulePump = () => {
+    if (pumpScheduled) return;
+    pumpScheduled = true;
+    queueMicrotask(() => {
+      pumpScheduled = false;
+      if (!closed || ending) pump();
+    });
   };
   const onDrain = () => {
     waitingForDrain = false;
@@ -168,7 +181,7 @@ export async function serveWatch(w: WatchRequest, opts: WatchStreamOptions): Pro
     queuedBytes += data.length;
     if (starting) initialQueuedBytes += data.length;
     else peakLiveBytes = Math.max(peakLiveBytes, liveBytes());
-    pump();
+    schedulePump();
   };
 
   const invalid = validateWatchOptions(w.list);
