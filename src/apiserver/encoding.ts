@@ -46,8 +46,11 @@ export class EncodedObject {
   }
 }
 
-/** Joins strings into pieces of about this many characters: one write each. */
-const pieceChars = 256 * 1024;
+/**
+ * Joins strings into pieces of about this many characters, one write each: small enough to be
+ * young-generation garbage (V8 puts objects over 128 KiB straight into the old generation).
+ */
+const pieceChars = 32 * 1024;
 
 /** Collects a response body as a few large strings (not one: a list can be tens of MB). */
 export class BodyWriter {

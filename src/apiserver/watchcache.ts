@@ -179,8 +179,8 @@ export class WatchCache {
   #remember(c: Change): void {
     this.#history.push(c);
     const cap = this.opts.historyCapacity;
-    // Trimmed in steps, so that a change costs O(1) on average.
-    if (this.#history.length >= 2 * cap) {
+    // Trimmed in steps of a quarter, so that a change costs O(1) on average.
+    if (this.#history.length >= cap + Math.ceil(cap / 4)) {
       const drop = this.#history.length - cap;
       this.#historyFrom = this.#history[drop - 1]!.rev;
       this.#history = this.#history.slice(drop);
