@@ -202,6 +202,9 @@ export async function startApiServer(opts: ApiServerOptions): Promise<RunningApi
   const port = (server.address() as AddressInfo).port;
   loadMetrics();
   metricsScraper.start();
+  // Pods are what every node agent and kubectl get read: their cache is filled while the server
+  // starts serving, not by the first reader.
+  cacher.warm(api.def('pods'));
   const urlHost = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
   const url = `https://${urlHost}:${port}`;
   handlerOpts.serverAddress = `${urlHost}:${port}`;

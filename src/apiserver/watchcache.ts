@@ -304,6 +304,11 @@ export class Cacher {
     return c;
   }
 
+  /** Starts a resource's cache ahead of its first reader (kube-apiserver starts them all with the server). */
+  warm(def: ResourceDef): void {
+    if (!this.#stopped) this.#cache(def).catch((e: unknown) => console.error(`watch cache ${def.resource}: ${e instanceof Error ? e.message : String(e)}`));
+  }
+
   async list(def: ResourceDef, namespace: string | undefined, opts: ListOptions): Promise<CachedList | undefined> {
     if (this.#stopped) return undefined;
     const sel = selection(def, opts);
