@@ -18,6 +18,9 @@ const watchConcurrency = 1;
 
 export interface ReadFigures {
   pods: number;
+  /** Mean server-side time of a LIST (apiserver_request_duration_seconds, to the response's last write). */
+  serverJSONms: number;
+  serverTablems: number;
   noop: Stats;
   listJSON: Stats;
   listTable: Stats;
@@ -48,6 +51,19 @@ function percentile(sorted: number[], p: number): number {
 export function rssMB(pid: number): number {
   const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   return m ? Number(m[1]) / 1024 : NaN;
+}
+
+/** The server's own total and count of pod LIST durations, from its /metrics. */
+async function listSeconds(client: Client): Promise<{ sum: number; count: number }> {
+  const text = (await client.request('GET', '/metrics')).text;
+  const read = (suffix: string) => {
+    let total = 0;
+    for (const line of text.split('\n')) {
+      if (line.startsWith(`apiserver_request_duration_seconds_${suffix}{`) && line.includes('verb="LIST"') && line.includes('resource="pods"')) total += Number(line.slice(line.lastIndexOf(' ') + 1));
+    }
+    return total;
+  };
+  return { sum: read('sum'), count: read('count') };
 }
 
 async function timed(fn: () => Promise<void>): Promise<number> {
@@ -97,6 +113,7 @@ export async function measureReadPath(o: ReadOptions): Promise<ReadFigures> {
   const listTable: number[] = [];
   let body = '';
   let pods = 0;
+  const m0 = await listSeconds(client);
   for (let i = 0; i < listRuns; i++) {
     listJSON.push(
       await timed(async () => {
@@ -105,6 +122,9 @@ export async function measureReadPath(o: ReadOptions): Promise<ReadFigures> {
         body = r.text;
       }),
     );
+  }
+  const m1 = await listSeconds(client);
+  for (let i = 0; i < listRuns; i++) {
     listTable.push(
       await timed(async () => {
         const r = await client.request('GET', listPath, undefined, { Accept: tableAccept });
@@ -112,13 +132,16 @@ export async function measureReadPath(o: ReadOptions): Promise<ReadFigures> {
       }),
     );
   }
+  const m2 = await listSeconds(client);
+  const serverJSONms = ((m1.sum - m0.sum) / Math.max(1, m1.count - m0.count)) * 1000;
+  const serverTablems = ((m2.sum - m1.sum) / Math.max(1, m2.count - m1.count)) * 1000;
   pods = (JSON.parse(body) as { items: unknown[] }).items.length;
   const parseStringify: number[] = [];
   for (let i = 0; i < 5; i++) parseStringify.push(await timed(async () => void JSON.stringify(JSON.parse(body))));
   const rssAfterListsMB = rssMB(o.serverPid);
 
   const watch = await measureFanOut(o);
-  return { pods, noop: stats(noop), listJSON: stats(listJSON), listTable: stats(listTable), parseStringify: stats(parseStringify), listBytes: body.length, rssEmptyMB: o.rssEmptyMB, rssStoredMB, rssAfterListsMB, watch };
+  return { pods, serverJSONms, serverTablems, noop: stats(noop), listJSON: stats(listJSON), listTable: stats(listTable), parseStringify: stats(parseStringify), listBytes: body.length, rssEmptyMB: o.rssEmptyMB, rssStoredMB, rssAfterListsMB, watch };
 }
 
 /**
@@ -200,6 +223,7 @@ export function printReadPath(f: ReadFigures): boolean {
   console.log(`baseline  JSON.parse + stringify of the list (${(f.listBytes / 2 ** 20).toFixed(1)} MiB)   min/median/max ${ms(f.parseStringify)}`);
   console.log(`list      LIST ${f.pods} pods as JSON                       min/median/max ${ms(f.listJSON)}`);
   console.log(`list      LIST ${f.pods} pods as Table (kubectl get)        min/median/max ${ms(f.listTable)}`);
+  console.log(`list      server-side mean (request metrics): JSON ${f.serverJSONms.toFixed(1)} ms, Table ${f.serverTablems.toFixed(1)} ms`);
   console.log(`baseline  creates' own round trip (${watchConcurrency} client)              p99 ${f.watch.createP99.toFixed(1)} ms`);
   console.log(`watch     ${watchers} watchers × ${watchCreates} creates, delivery (${f.watch.events} events)   p50 ${f.watch.p50.toFixed(1)} ms   p99 ${f.watch.p99.toFixed(1)} ms   max ${f.watch.max.toFixed(1)} ms`);
   console.log(`baseline  server RSS, empty store                                 ${f.rssEmptyMB.toFixed(0)} MB`);
