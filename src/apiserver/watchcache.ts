@@ -3,11 +3,14 @@
 // decoded once when its event arrives and encoded once when first sent (encoding.ts); a watch
 // event is encoded once per type and form however many watchers send it.
 //
-// Freshness. The store delivers a write's events before the write resolves, and a revision it
-// reports has been delivered (engine.ts), so after `await store.currentRevision()` returns R the
-// cache holds every change up to R: a consistent read (no resourceVersion) waits only for that
-// answer, as upstream's consistent-list-from-cache waits for the cache to reach etcd's current
-// revision. The cache's state is the state at every revision from its last change to the
+// Freshness. The embedded stores (engine.ts) deliver a write's events before the write
+// resolves, and a revision they report has been delivered, so after `await
+// store.currentRevision()` returns R the cache holds every change up to R: a consistent read (no
+// resourceVersion) waits only for that answer, as upstream's consistent-list-from-cache waits
+// for the cache to reach etcd's current revision. A store whose current revision can be ahead
+// of what its watch has delivered (etcd, written by other API servers) gives the cache no
+// such signal (upstream's progress notifications): there, consistent reads, and reads and
+// watches newer than the cache, go to the store. The cache's state is the state at every revision from its last change to the
 // newest one it knows to be delivered; reads it cannot answer exactly are delegated to the
 // store, as the cacher delegates to etcd: a continue token or resourceVersionMatch=Exact at a
 // revision older than the last change, and a watch from before the events the cache keeps.
@@ -53,6 +56,8 @@ interface Watcher {
   sel: Selection;
   unfiltered: boolean;
   sink: CacheWatchSink;
+  /** Changes at or below this revision are not for this watcher (it started after them). */
+  after: number;
 }
 
 export interface CachedList {
@@ -191,6 +196,7 @@ export class WatchCache {
     let curLines: EventLines | undefined;
     let deletedLines: EventLines | undefined;
     for (const w of this.#watchers) {
+      if (c.rev <= w.after) continue;
       const ev = eventFor(w, c);
       if (!ev) continue;
       const [type, entry] = ev;
@@ -241,7 +247,7 @@ export class WatchCache {
    */
   watchFrom(def: ResourceDef, prefix: string, sel: Selection, from: number, sink: CacheWatchSink): Watch | undefined {
     if (from < this.#historyFrom) return undefined;
-    const w: Watcher = { prefix, def, sel, unfiltered: sel.labels.length === 0 && sel.fields.length === 0, sink };
+    const w: Watcher = { prefix, def, sel, unfiltered: sel.labels.length === 0 && sel.fields.length === 0, sink, after: from };
     let lo = 0;
     let hi = this.#history.length;
     while (lo < hi) {
@@ -258,7 +264,7 @@ export class WatchCache {
 
   /** Sends the current objects as ADDED events, then every later change. */
   watchWithInitial(def: ResourceDef, prefix: string, sel: Selection, sink: CacheWatchSink, afterInitial: (revision: number) => void): Watch {
-    const w: Watcher = { prefix, def, sel, unfiltered: sel.labels.length === 0 && sel.fields.length === 0, sink };
+    const w: Watcher = { prefix, def, sel, unfiltered: sel.labels.length === 0 && sel.fields.length === 0, sink, after: this.revision };
     for (const e of this.list(def, prefix, sel, undefined, 0).items) sink.send('ADDED', e.obj, new EventLines(e));
     afterInitial(this.revision);
     return this.#add(w);
@@ -282,7 +288,15 @@ export class Cacher {
   readonly #caches = new Map<string, Promise<WatchCache>>();
   #stopped = false;
 
-  constructor(private readonly store: Store, private readonly opts: { historyCapacity?: number } = {}) {}
+  /**
+   * `deliversOnCommit`: the store's current revision has always been delivered to its watchers
+   * (engine.ts's stores; not etcd's).
+   */
+  constructor(private readonly store: Store, private readonly opts: { historyCapacity?: number; deliversOnCommit?: boolean } = {}) {}
+
+  get #deliversOnCommit(): boolean {
+    return this.opts.deliversOnCommit ?? true;
+  }
 
   #cache(def: ResourceDef): Promise<WatchCache> {
     const prefix = storageKey(def, undefined);
@@ -326,10 +340,12 @@ export class Cacher {
       }
       if (typeof token?.rv !== 'number' || typeof token.start !== 'string') return undefined;
     }
+    if (!this.#deliversOnCommit && rv === undefined) return undefined;
     const cache = await this.#cache(def);
     const current = await this.store.currentRevision();
-    cache.observe(current);
+    if (this.#deliversOnCommit) cache.observe(current);
     if (rv && !exact && rv > current) throw statusErrors.tooLargeResourceVersion(rv, current);
+    if (rv && !exact && rv > cache.revision) return undefined;
     // A read at a past revision is the cache's only while nothing changed since and the store
     // could still answer it (else the store's 410 Gone).
     const at = token ? token.rv : exact ? rv! : undefined;
@@ -350,9 +366,12 @@ export class Cacher {
     if (this.#stopped) return undefined;
     const sel = selection(def, opts);
     const requested = parseRV(opts.resourceVersion) ?? 0;
+    const initial = opts.sendInitialEvents ?? requested === 0;
+    // A consistent start (no resourceVersion) needs a cache known to be current.
+    if (!this.#deliversOnCommit && opts.resourceVersion === undefined && initial) return undefined;
     const cache = await this.#cache(def);
     const current = await this.store.currentRevision();
-    cache.observe(current);
+    if (this.#deliversOnCommit) cache.observe(current);
     const prefix = storageKey(def, namespace);
     if (requested > current) {
       // A later revision will not arrive by waiting: the store has the newest there is.
@@ -360,14 +379,15 @@ export class Cacher {
       sink.close();
       return { cancel() {} };
     }
-    if (opts.sendInitialEvents ?? requested === 0) {
+    if (initial) {
+      if (requested > cache.revision) return undefined;
       return cache.watchWithInitial(def, prefix, sel, sink, (revision) => {
         if (opts.sendInitialEvents && opts.allowWatchBookmarks) {
           sink.send('BOOKMARK', { kind: def.kind, apiVersion: groupVersion(def), metadata: { resourceVersion: String(revision), annotations: { 'k8s.io/initial-events-end': 'true' } } });
         }
       });
     }
-    if (requested === 0) return cache.watchFrom(def, prefix, sel, cache.revision, sink);
+    if (requested === 0) return cache.watchFrom(def, prefix, sel, current, sink);
     // The store refuses a watch from a compacted revision (410 Gone); so does this cache.
     const compacted = await this.store.compactRevision();
     if (requested < compacted) return undefined;

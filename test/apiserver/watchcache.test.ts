@@ -129,6 +129,32 @@ describe('watch cache: LIST', () => {
   });
 });
 
+describe('watch cache on a store whose current revision may not be delivered yet (etcd)', () => {
+  it('hands consistent reads and reads newer than the cache to the store, serves the rest, and skips what a watch started after', async () => {
+    const store = new MemoryStore();
+    const cacher = new Cacher(store, { deliversOnCommit: false });
+    await store.create(key('a', 'p'), pod('a', 'p'));
+    assert.ok(await cacher.list(pods, undefined, { resourceVersion: '0' }));
+    const cached = await store.currentRevision();
+    // A write the cache's feed has not shown it (here: another resource) moves the store ahead.
+    await store.create(storageKey(configmaps, 'a', 'x'), '{}');
+    const current = await store.currentRevision();
+    const rows: { name: string; opts: ListOptions; served: boolean }[] = [
+      { name: 'a consistent read goes to the store', opts: {}, served: false },
+      { name: 'resourceVersion=0 is served, at the cache revision', opts: { resourceVersion: '0' }, served: true },
+      { name: 'NotOlderThan what the cache has is served', opts: { resourceVersion: String(cached) }, served: true },
+      { name: 'NotOlderThan a revision the cache has not seen goes to the store', opts: { resourceVersion: String(current) }, served: false },
+    ];
+    for (const r of rows) assert.equal(!!(await cacher.list(pods, undefined, r.opts)), r.served, r.name);
+    assert.equal(await cacher.watch(pods, undefined, {}, collector().sink), undefined, 'a consistent watch start goes to the store');
+    const w = collector();
+    await cacher.watch(pods, undefined, { resourceVersion: String(current) }, w.sink);
+    await store.create(key('a', 'q'), pod('a', 'q'));
+    assert.deepEqual(w.seen.map((e) => e.type), ['ADDED']);
+    cacher.stop();
+  });
+});
+
 describe('encoding: an object JSON once', () => {
   const rows: { name: string; obj: KubeObject }[] = [
     { name: 'apiVersion, kind, metadata and more', obj: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'a', labels: { x: '"y"' } }, spec: { containers: [] } } as KubeObject },
