@@ -12,6 +12,7 @@ import { defaultFeatureGates, type FeatureGates } from '../api/featuregates.js';
 import type { PodSecurityDefaults } from '../admission/podsecurity.js';
 import { openStore, type OpenStoreOptions } from '../storage/index.js';
 import type { Store } from '../storage/store.js';
+import { LogStore } from '../storage/engine.js';
 import { adminUser, bearerAuthenticator, mastersGroup, NodeAwareAuthorizer, nodesGroup, nodeUserPrefix, TokenFile } from './auth.js';
 import { createHandler, type HandlerOptions } from './handler.js';
 import { ensureNodeServingCert, ensurePKI } from './pki.js';
@@ -161,7 +162,8 @@ export async function startApiServer(opts: ApiServerOptions): Promise<RunningApi
     ...(opts.metricResolutionSeconds !== undefined ? { resolutionMs: opts.metricResolutionSeconds * 1000 } : {}),
     log: (m) => process.stderr.write(`bulkhead: ${m}\n`),
   });
-  const cacher = new Cacher(store);
+  // The embedded stores deliver every revision they report before reporting it; etcd's feed may lag.
+  const cacher = new Cacher(store, { deliversOnCommit: store instanceof LogStore });
   const handlerOpts: HandlerOptions = {
     api,
     cacher,
