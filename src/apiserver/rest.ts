@@ -137,7 +137,7 @@ function gr(def: ResourceDef): GroupResource {
   return { group: def.group, resource: def.resource };
 }
 
-export function tooOld(requested: number, current: number): StatusError {
+function tooOld(requested: number, current: number): StatusError {
   return statusErrors.gone(`too old resource version: ${requested} (${current})`);
 }
 
