@@ -76,7 +76,10 @@ export class SchedulerCache {
       if (cur && !(cur.assumed && cur.uid === pod.metadata.uid && isActivePod(pod))) this.removePod(key);
       return;
     }
-    this.place(key, pod, node, false);
+    const cur = this.podStates.get(key);
+    // The binding changes nothing that is counted: the assumed pod's amounts stand.
+    const confirmed = cur?.assumed && cur.node === node && cur.uid === pod.metadata.uid ? this.infos.get(node)?.pods.get(key) : undefined;
+    this.place(key, pod, node, false, confirmed && { ...confirmed, pod });
   }
 
   /** RemovePod: the pod is gone (deleted, or finished), assumed or not. */
@@ -94,7 +97,8 @@ export class SchedulerCache {
   assume(pod: Pod, node: string): boolean {
     const key = podKey(pod);
     if (this.podStates.has(key)) return false;
-    this.place(key, { ...pod, spec: { ...pod.spec, nodeName: node } }, node, true);
+    const bound = { ...pod, spec: { ...pod.spec, nodeName: node } };
+    this.place(key, bound, node, true, { ...podInfo(pod, this.gates), pod: bound });
     return true;
   }
 
@@ -117,12 +121,12 @@ export class SchedulerCache {
     return this.podStates.get(key)?.node;
   }
 
-  private place(key: string, pod: Pod, node: string, assumed: boolean): void {
+  private place(key: string, pod: Pod, node: string, assumed: boolean, counted = podInfo(pod, this.gates)): void {
     const cur = this.podStates.get(key);
     if (cur && cur.node !== node) this.removePod(key);
     let info = this.infos.get(node);
     if (!info) this.infos.set(node, (info = new NodeInfo(node)));
-    info.addPod(key, podInfo(pod, this.gates));
+    info.addPod(key, counted);
     this.podStates.set(key, { node, uid: pod.metadata.uid, assumed });
   }
 }

@@ -24,6 +24,7 @@ import type { Node, Pod, Taint, Toleration } from '../api/types.js';
 import { ReasonUlimitCeilings, ulimitCeilingsReason, ulimitsAboveCeilings } from '../policy/ulimitceilings.js';
 import { computePodQOS } from '../policy/qos.js';
 import { ResourceCPU, ResourceEphemeralStorage, ResourceMemory } from '../api/resourcelist.js';
+import type { Amount } from './amount.js';
 import { NodeInfo, podInfo, TaintNodeMemoryPressure, TaintNodeUnschedulable, type PodInfo } from './nodeinfo.js';
 
 export {
@@ -80,7 +81,7 @@ export interface PodState {
   /** Has a nodeSelector or required node affinity. */
   selects: boolean;
   /** The fit filter's comparisons, in upstream's order (cpu, memory, ephemeral-storage, scalars by name); zero amounts left out. */
-  checks: [string, bigint][];
+  checks: { name: string; want: Amount }[];
   features: string[];
   /** Some container sets ulimits and the gate is on: the ceilings filter has something to judge. */
   hasUlimits: boolean;
@@ -88,14 +89,14 @@ export interface PodState {
 
 export function podState(pod: Pod, gates: SchedulerGates): PodState {
   const info = podInfo(pod, gates);
-  const checks: [string, bigint][] = [];
+  const checks: { name: string; want: Amount }[] = [];
   for (const name of [ResourceCPU, ResourceMemory, ResourceEphemeralStorage]) {
-    const w = info.fit.get(name) ?? 0n;
-    if (w > 0n) checks.push([name, w]);
+    const want = info.fit.get(name) ?? 0;
+    if (want > 0) checks.push({ name, want });
   }
   for (const name of [...info.fit.keys()].filter(isScalarResourceName).sort()) {
-    const w = info.fit.get(name)!;
-    if (w !== 0n) checks.push([name, w]);
+    const want = info.fit.get(name)!;
+    if (want !== 0) checks.push({ name, want });
   }
   const features = requiredFeatures(pod, gates);
   return {
@@ -266,9 +267,11 @@ function isScalarResourceName(name: string): boolean {
 /** fitsRequest of noderesources/fit.go: reasons in upstream's order (pods, cpu, memory, ephemeral-storage, scalars). */
 export function insufficientResources(s: PodState, n: NodeInfo): string[] | undefined {
   let reasons: string[] | undefined;
-  if (BigInt(n.pods.size) + 1n > n.allowedPods) reasons = [ReasonTooManyPods];
-  for (const [name, want] of s.checks) {
-    if (want > (n.allocatable.get(name) ?? 0n) - (n.requested.get(name) ?? 0n)) (reasons ??= []).push(`Insufficient ${name}`);
+  if (n.pods.size + 1 > n.allowedPods) reasons = [ReasonTooManyPods];
+  const checks = s.checks;
+  for (let i = 0; i < checks.length; i++) {
+    const c = checks[i]!;
+    if (c.want > (n.free.get(c.name) ?? 0)) (reasons ??= []).push(`Insufficient ${c.name}`);
   }
   return reasons;
 }

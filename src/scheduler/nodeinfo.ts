@@ -4,7 +4,7 @@
 // effective taints, declared features and ulimit ceilings, and the sums of the requests of the
 // active pods on it, updated by adding and removing one pod at a time (NodeInfo.AddPod /
 // RemovePod). Amounts are integers as the scheduler's Resource holds them: millicores for cpu,
-// units for everything else.
+// units for everything else (amount.ts: numbers while they are safe integers).
 
 import { podRequests } from '../api/podresources.js';
 import { parseResourceList, ResourceCPU, ResourceMemory, type Resources } from '../api/resourcelist.js';
@@ -12,6 +12,7 @@ import { Quantity } from '../api/quantity.js';
 import type { Node, Pod, Taint } from '../api/types.js';
 import { decodeCapabilities, hardCeilingsAsBigInt } from '../policy/nodecapabilities.js';
 import type { RlimitType } from '../policy/rlimits.js';
+import { addAmount, amountOf, subAmount, type Amount } from './amount.js';
 
 /** The gates that change how requests are counted (and which filters run). */
 export interface InfoGates {
@@ -25,9 +26,9 @@ export const nonZeroDefaults: Resources = new Map([
 ]);
 
 /** Integer amounts of a parsed list: millicores for cpu, units (rounded up) otherwise. */
-export function amounts(r: Resources): Map<string, bigint> {
-  const out = new Map<string, bigint>();
-  for (const [name, q] of r) out.set(name, name === ResourceCPU ? q.milliValue() : q.value());
+export function amounts(r: Resources): Map<string, Amount> {
+  const out = new Map<string, Amount>();
+  for (const [name, q] of r) out.set(name, amountOf(name === ResourceCPU ? q.milliValue() : q.value()));
   return out;
 }
 
@@ -35,19 +36,30 @@ export function amounts(r: Resources): Map<string, bigint> {
 export interface PodInfo {
   pod: Pod;
   /** The fit filter's requests: the real ones (no non-zero defaults), overhead included. */
-  fit: ReadonlyMap<string, bigint>;
+  fit: ReadonlyMap<string, Amount>;
   /** The score's cpu (millicores) and memory, with the non-zero defaults for containers that ask nothing. */
-  nonZeroCPU: bigint;
-  nonZeroMemory: bigint;
+  nonZeroCPU: Amount;
+  nonZeroMemory: Amount;
 }
 
+/** Informer objects are frozen and shared: the same object always counts the same. */
+const memo = new WeakMap<Pod, { gates: InfoGates; info: PodInfo }>();
+
 export function podInfo(pod: Pod, gates: InfoGates): PodInfo {
+  const hit = memo.get(pod);
+  if (hit?.gates === gates) return hit.info;
+  const info = computePodInfo(pod, gates);
+  if (Object.isFrozen(pod)) memo.set(pod, { gates, info });
+  return info;
+}
+
+function computePodInfo(pod: Pod, gates: InfoGates): PodInfo {
   const nonZero = amounts(podRequests(pod, { podLevelResources: gates.PodLevelResources, nonMissingContainerRequests: nonZeroDefaults }));
   return {
     pod,
     fit: amounts(podRequests(pod, { podLevelResources: gates.PodLevelResources })),
-    nonZeroCPU: nonZero.get(ResourceCPU) ?? 0n,
-    nonZeroMemory: nonZero.get(ResourceMemory) ?? 0n,
+    nonZeroCPU: nonZero.get(ResourceCPU) ?? 0,
+    nonZeroMemory: nonZero.get(ResourceMemory) ?? 0,
   };
 }
 
@@ -88,21 +100,15 @@ export function effectiveTaints(node: Node): Taint[] {
   return taints;
 }
 
-function addAmounts(into: Map<string, bigint>, from: ReadonlyMap<string, bigint>, sign: 1n | -1n): void {
-  for (const [k, v] of from) {
-    const next = (into.get(k) ?? 0n) + sign * v;
-    if (next === 0n) into.delete(k);
-    else into.set(k, next);
-  }
-}
-
 /** One node as the filters read it, with the active pods counted on it (bound, and assumed by the scheduler). */
 export class NodeInfo {
   /** Undefined while pods are still counted on a node that was deleted (upstream keeps such a NodeInfo too). */
   node: Node | undefined;
-  allocatable: ReadonlyMap<string, bigint> = new Map();
-  /** Allocatable pods. */
-  allowedPods = 0n;
+  allocatable: ReadonlyMap<string, Amount> = new Map();
+  /** Allocatable pods, cpu and memory (the score's), read on every walk. */
+  allowedPods: Amount = 0;
+  allocatableCPU: Amount = 0;
+  allocatableMemory: Amount = 0;
   /** The effective taints that keep pods off (NoSchedule, NoExecute). */
   hardTaints: readonly Taint[] = [];
   declaredFeatures: ReadonlySet<string> = new Set();
@@ -110,10 +116,12 @@ export class NodeInfo {
   ulimitCeilings: Partial<Record<RlimitType, bigint>> | undefined;
   readonly pods = new Map<string, PodInfo>();
   /** The sum of the fit requests of `pods`. */
-  readonly requested = new Map<string, bigint>();
+  readonly requested = new Map<string, Amount>();
+  /** allocatable − requested of every resource either names (what the fit filter compares against). */
+  readonly free = new Map<string, Amount>();
   /** The sum of their non-zero cpu and memory (the score's). */
-  nonZeroCPU = 0n;
-  nonZeroMemory = 0n;
+  nonZeroCPU: Amount = 0;
+  nonZeroMemory: Amount = 0;
   private list?: Pod[];
 
   constructor(readonly name: string, node?: Node) {
@@ -133,7 +141,11 @@ export class NodeInfo {
     this.node = node;
     const allocatable = amounts(parseResourceList(node.status?.allocatable));
     this.allocatable = allocatable;
-    this.allowedPods = allocatable.get('pods') ?? 0n;
+    this.allowedPods = allocatable.get('pods') ?? 0;
+    this.allocatableCPU = allocatable.get(ResourceCPU) ?? 0;
+    this.allocatableMemory = allocatable.get(ResourceMemory) ?? 0;
+    this.free.clear();
+    for (const k of new Set([...allocatable.keys(), ...this.requested.keys()])) this.updateFree(k);
     this.hardTaints = effectiveTaints(node).filter((t) => t.effect === 'NoSchedule' || t.effect === 'NoExecute');
     this.declaredFeatures = new Set(node.status?.declaredFeatures ?? []);
     const caps = decodeCapabilities(node.metadata?.annotations);
@@ -143,9 +155,9 @@ export class NodeInfo {
   addPod(key: string, p: PodInfo): void {
     if (this.pods.has(key)) this.removePod(key);
     this.pods.set(key, p);
-    addAmounts(this.requested, p.fit, 1n);
-    this.nonZeroCPU += p.nonZeroCPU;
-    this.nonZeroMemory += p.nonZeroMemory;
+    this.addAmounts(p.fit, false);
+    this.nonZeroCPU = addAmount(this.nonZeroCPU, p.nonZeroCPU);
+    this.nonZeroMemory = addAmount(this.nonZeroMemory, p.nonZeroMemory);
     this.list = undefined;
   }
 
@@ -153,11 +165,25 @@ export class NodeInfo {
     const p = this.pods.get(key);
     if (!p) return undefined;
     this.pods.delete(key);
-    addAmounts(this.requested, p.fit, -1n);
-    this.nonZeroCPU -= p.nonZeroCPU;
-    this.nonZeroMemory -= p.nonZeroMemory;
+    this.addAmounts(p.fit, true);
+    this.nonZeroCPU = subAmount(this.nonZeroCPU, p.nonZeroCPU);
+    this.nonZeroMemory = subAmount(this.nonZeroMemory, p.nonZeroMemory);
     this.list = undefined;
     return p;
+  }
+
+  private addAmounts(from: ReadonlyMap<string, Amount>, remove: boolean): void {
+    for (const [k, v] of from) {
+      const cur = this.requested.get(k) ?? 0;
+      const next = remove ? subAmount(cur, v) : addAmount(cur, v);
+      if (next === 0) this.requested.delete(k);
+      else this.requested.set(k, next);
+      this.updateFree(k);
+    }
+  }
+
+  private updateFree(k: string): void {
+    this.free.set(k, subAmount(this.allocatable.get(k) ?? 0, this.requested.get(k) ?? 0));
   }
 
   /** The pods counted here, in the order they were added (what preemption reads). */
@@ -169,7 +195,7 @@ export class NodeInfo {
   /** A copy with more pods counted (the pods nominated to the node, for one filter run). */
   withPods(pods: readonly Pod[], gates: InfoGates): NodeInfo {
     const copy = new NodeInfo(this.name);
-    Object.assign(copy, { node: this.node, allocatable: this.allocatable, allowedPods: this.allowedPods, hardTaints: this.hardTaints, declaredFeatures: this.declaredFeatures, ulimitCeilings: this.ulimitCeilings });
+    if (this.node) copy.setNode(this.node);
     for (const [k, p] of this.pods) copy.addPod(k, p);
     pods.forEach((p, i) => copy.addPod(`+nominated/${i}`, podInfo(p, gates)));
     return copy;

@@ -17,6 +17,7 @@ import { defaultFeatureGates } from '../api/featuregates.js';
 import type { Node, Pod } from '../api/types.js';
 import { fitsNodeInfo, podState, type FitResult, type PodState, type SchedulerGates } from './filters.js';
 import { failedSchedulingMessage, NoNodesAvailableMsg, podsOn, type PodsByNode } from './fiterror.js';
+import { addAmount, mulDivAmount, subAmount, type Amount } from './amount.js';
 import { NodeInfo } from './nodeinfo.js';
 import { nominatedPodsFor, preempt, type Candidate } from './preemption.js';
 
@@ -49,15 +50,16 @@ export function numFeasibleNodesToFind(numAllNodes: number, percentage = 0): num
  * to the node's, then the weighted mean, all in integers as upstream computes it.
  */
 export function leastAllocatedScore(s: PodState, n: NodeInfo): number {
-  let total = 0n;
-  for (const [cap, req] of [
-    [n.allocatable.get('cpu') ?? 0n, n.nonZeroCPU + s.info.nonZeroCPU],
-    [n.allocatable.get('memory') ?? 0n, n.nonZeroMemory + s.info.nonZeroMemory],
-  ] as const) {
-    if (cap === 0n || req > cap) continue;
-    total += ((cap - req) * 100n) / cap;
-  }
-  return Number(total / 2n);
+  const cpu = leastAllocated(n.allocatableCPU, addAmount(n.nonZeroCPU, s.info.nonZeroCPU));
+  const memory = leastAllocated(n.allocatableMemory, addAmount(n.nonZeroMemory, s.info.nonZeroMemory));
+  // Both are at most 100: the weighted mean, truncated.
+  return Math.trunc((cpu + memory) / 2);
+}
+
+/** leastRequestedScore of one resource: (capacity − requested) × 100 / capacity, 0 when nothing is left or there is no capacity. */
+function leastAllocated(cap: Amount, req: Amount): number {
+  if (cap === 0 || req > cap) return 0;
+  return Number(mulDivAmount(subAmount(cap, req), 100, cap));
 }
 
 export interface ScheduleDecision {
@@ -65,10 +67,10 @@ export interface ScheduleDecision {
   node?: string;
   /** The FailedScheduling message, when none does. */
   message?: string;
-  /** The filter result of each node walked, by name. */
+  /** The filter result of each node walked that the pod does not fit, by name (on failure: every node). */
   verdicts: Map<string, FitResult>;
-  /** Scores of the nodes walked that fit. */
-  scores: Map<string, number>;
+  /** The chosen node's score. */
+  score?: number;
   /** How many nodes the walk looked at: where the next one starts (nextStartNodeIndex). */
   processed: number;
   /** When none fits: the nominatedNodeName to write (a node, '' to clear), or undefined to leave it. */
@@ -96,14 +98,13 @@ function fitsWithNominated(s: PodState, n: NodeInfo, nominatedOnNode: readonly P
  */
 export function pickNodeInfo(pod: Pod, infos: readonly NodeInfo[], gates: SchedulerGates = defaultFeatureGates, nominated?: PodsByNode, opts: PickOptions = {}): ScheduleDecision {
   const verdicts = new Map<string, FitResult>();
-  const scores = new Map<string, number>();
   const all = infos.length;
-  if (all === 0) return { message: NoNodesAvailableMsg, verdicts, scores, processed: 0, nominatedNodeName: '' };
+  if (all === 0) return { message: NoNodesAvailableMsg, verdicts, processed: 0, nominatedNodeName: '' };
   const s = podState(pod, gates);
   // evaluateNominatedNode: the node the pod was nominated to is tried alone first.
   const nom = pod.status?.nominatedNodeName;
   const nomInfo = nom ? infos.find((n) => n.name === nom) : undefined;
-  if (nomInfo && fitsWithNominated(s, nomInfo, podsOn(nominated, nom!)).fits) return { node: nom, verdicts, scores, processed: 0 };
+  if (nomInfo && fitsWithNominated(s, nomInfo, podsOn(nominated, nom!)).fits) return { node: nom, verdicts, processed: 0 };
   const want = numFeasibleNodesToFind(all, opts.percentageOfNodesToScore);
   const start = (opts.startIndex ?? 0) % all;
   let best: string | undefined;
@@ -114,17 +115,18 @@ export function pickNodeInfo(pod: Pod, infos: readonly NodeInfo[], gates: Schedu
     const n = infos[(start + processed) % all]!;
     processed++;
     const v = fitsWithNominated(s, n, podsOn(nominated, n.name));
-    verdicts.set(n.name, v);
-    if (!v.fits) continue;
+    if (!v.fits) {
+      verdicts.set(n.name, v);
+      continue;
+    }
     feasible++;
     const score = leastAllocatedScore(s, n);
-    scores.set(n.name, score);
     if (score > bestScore) {
       best = n.name;
       bestScore = score;
     }
   }
-  if (best !== undefined) return { node: best, verdicts, scores, processed };
+  if (best !== undefined) return { node: best, score: bestScore, verdicts, processed };
   const reasons = [...verdicts.values()].flatMap((v) => v.reasons);
   const nodes = infos.map((n) => n.node!);
   const podsByNode = new Map(infos.map((n) => [n.name, n.podList()]));
@@ -132,7 +134,6 @@ export function pickNodeInfo(pod: Pod, infos: readonly NodeInfo[], gates: Schedu
   return {
     message: failedSchedulingMessage(all, reasons, post.message),
     verdicts,
-    scores,
     processed,
     ...(post.nominatedNodeName !== undefined ? { nominatedNodeName: post.nominatedNodeName } : {}),
     ...(post.candidate ? { preemption: post.candidate } : {}),
