@@ -190,8 +190,8 @@ export class SchedulerController {
   readonly cache: SchedulerCache;
   /** Bindings being written. */
   private readonly binding = new Set<Promise<void>>();
-  /** Failed bindings of each pod in a row (its back-off). */
-  private readonly bindFailures = new Map<string, number>();
+  /** Failed bindings of each pod in a row, and when its back-off ends (performance.now()). */
+  private readonly bindFailures = new Map<string, { count: number; until: number }>();
   /** nextStartNodeIndex: where the next walk over the nodes starts. */
   private nextStartNodeIndex = 0;
   private readonly nominated: NominatedOnNodes;
@@ -312,6 +312,12 @@ export class SchedulerController {
     }
     // skipPodSchedule: its binding is being written.
     if (this.cache.isAssumed(key)) return;
+    // A pod whose binding failed waits out its back-off, whatever brought it back (its own status write, another pod's retry).
+    const wait = (this.bindFailures.get(key)?.until ?? 0) - performance.now();
+    if (wait > 0) {
+      this.queue.addAfter(key, wait);
+      return;
+    }
     const nodes = this.cache.nodeList();
     const decision = pickNodeInfo(pod, nodes, this.opts.gates, this.nominatedKeys.size ? this.nominated : undefined, { startIndex: this.nextStartNodeIndex, percentageOfNodesToScore: this.opts.percentageOfNodesToScore });
     if (nodes.length) this.nextStartNodeIndex = (this.nextStartNodeIndex + decision.processed) % nodes.length;
@@ -359,8 +365,9 @@ export class SchedulerController {
     if (this.cache.forget(pod)) this.retryUnschedulable();
     // Bound or deleted meanwhile: nothing left to do for this pod.
     if (isStatus(e, 409, 404) || this.stopped) return;
-    const failures = (this.bindFailures.get(key) ?? 0) + 1;
-    this.bindFailures.set(key, failures);
+    const failures = (this.bindFailures.get(key)?.count ?? 0) + 1;
+    const backoff = Math.min(initialBackoffMs * 2 ** (failures - 1), maxBackoffMs);
+    this.bindFailures.set(key, { count: failures, until: performance.now() + backoff });
     const message = e instanceof Error ? e.message : String(e);
     this.events.record(pod, 'Warning', 'FailedScheduling', 'Scheduling', message);
     const report = this.setPodStatus(pod.metadata.namespace ?? '', pod.metadata.name ?? '', { type: 'PodScheduled', status: 'False', reason: 'SchedulerError', message })
@@ -368,7 +375,7 @@ export class SchedulerController {
       .then(() => undefined)
       .finally(() => this.binding.delete(report));
     this.binding.add(report);
-    this.queue.addAfter(key, Math.min(initialBackoffMs * 2 ** (failures - 1), maxBackoffMs));
+    this.queue.addAfter(key, backoff);
   }
 
   /**

@@ -112,8 +112,8 @@ export function podState(pod: Pod, gates: SchedulerGates): PodState {
   };
 }
 
-/** A filter: the node's rejection, or undefined when it passes. The snapshot only holds nodes that exist. */
-type Filter = (s: PodState, n: NodeInfo) => Rejection | undefined;
+// Each filter: the node's rejection, or undefined when it passes. The walk only sees nodes that
+// exist (NodeInfo.node is set).
 
 // ---------------------------------------------------------------- NodeUnschedulable
 
@@ -319,26 +319,20 @@ export function nodeUlimitCeilingsFilter(s: PodState, n: NodeInfo): Rejection | 
 
 // ---------------------------------------------------------------- all together
 
-/** The filters in the order of upstream's default profile. */
-export const filters: readonly Filter[] = [
-  nodeUnschedulableFilter,
-  nodeNameFilter,
-  taintTolerationFilter,
-  nodeAffinityFilter,
-  nodeResourcesFitFilter,
-  nodeDeclaredFeaturesFilter,
-  nodeUlimitCeilingsFilter,
-];
-
 const fits: FitResult = Object.freeze({ fits: true, reasons: Object.freeze([]) as unknown as string[] });
 
-/** Runs the filters on one node; the first rejection decides the reasons. */
+/** Runs the filters on one node in the order of upstream's default profile; the first rejection decides the reasons. */
 export function fitsNodeInfo(s: PodState, n: NodeInfo): FitResult {
-  for (const f of filters) {
-    const r = f(s, n);
-    if (r) return { fits: false, reasons: r.reasons, rejection: r };
-  }
-  return fits;
+  // Called for hundreds of nodes per pod: each filter is called by name, so that it can be inlined.
+  const r =
+    nodeUnschedulableFilter(s, n) ??
+    nodeNameFilter(s, n) ??
+    taintTolerationFilter(s, n) ??
+    nodeAffinityFilter(s, n) ??
+    nodeResourcesFitFilter(s, n) ??
+    nodeDeclaredFeaturesFilter(s, n) ??
+    nodeUlimitCeilingsFilter(s, n);
+  return r ? { fits: false, reasons: r.reasons, rejection: r } : fits;
 }
 
 /** The filters on a node with these pods bound to it (the inactive ones are not counted). */

@@ -114,7 +114,7 @@ export function pickNodeInfo(pod: Pod, infos: readonly NodeInfo[], gates: Schedu
   while (processed < all && feasible < want) {
     const n = infos[(start + processed) % all]!;
     processed++;
-    const v = fitsWithNominated(s, n, podsOn(nominated, n.name));
+    const v = nominated ? fitsWithNominated(s, n, podsOn(nominated, n.name)) : fitsNodeInfo(s, n);
     if (!v.fits) {
       verdicts.set(n.name, v);
       continue;
