@@ -152,7 +152,7 @@ function nominatedNode(p: Pod): string | undefined {
   return !p.spec.nodeName && isActivePod(p) && p.status?.nominatedNodeName ? p.status.nominatedNodeName : undefined;
 }
 
-const noPods: readonly Pod[] = [];
+const noPods: readonly Pod[] = Object.freeze([]);
 
 /**
  * The pods nominated to each node as the walk reads them, from the informer's index: none for
@@ -450,7 +450,7 @@ export class SchedulerController {
       await this.queue.idle();
       await this.chain;
       if (this.binding.size === 0) break;
-      await Promise.all([...this.binding]);
+      await Promise.allSettled([...this.binding]);
     }
     await this.events.flush();
   }
@@ -464,7 +464,7 @@ export class SchedulerController {
     this.queue.stop();
     this.limiter.releaseAll();
     await this.chain;
-    await Promise.all([...this.binding]);
+    await Promise.allSettled([...this.binding]);
     // The informers are the factory's: whoever composed the controllers stops them.
     await this.events.stop();
   }
