@@ -5,8 +5,7 @@
 // straight through the same loopback client — and with the client-side rate limit kube-scheduler
 // uses remotely (50 QPS, burst 100) as well as without it (the default in process). The end is
 // seen through a watch of the pods (each pod's first event with spec.nodeName), not by listing
-// them, and the metrics scraper is kept from dialling the fake nodes, so neither takes CPU from
-// the scheduler that a real cluster's scheduler would not lose.
+// them, which took CPU from the scheduler that a real cluster's scheduler would not lose.
 // Beside each wall-clock rate, the process's CPU time for the same work (the server, the
 // scheduler and the bench share the process): on a machine shared with other work, pods per
 // CPU-second is the figure that load changes least.
@@ -132,8 +131,7 @@ async function main(): Promise<void> {
   console.log(`machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, node ${process.version}`);
   for (const nodes of nodeCounts) {
     const dir = mkdtempSync(join(tmpdir(), 'bulkhead-bench-scheduler-'));
-    // The scraper would dial every fake node each resolution; an hour is longer than the run.
-    const s = await startServer({ dataDir: join(dir, 'data'), port: 0, scheduler: false, workloadControllers: false, metricResolutionSeconds: 3600 });
+    const s = await startServer({ dataDir: join(dir, 'data'), port: 0, scheduler: false, workloadControllers: false });
     try {
       const rows: [string, Timing][] = [];
       const admin = new LoopbackClient(s.api, { user: 'bench-admin', groups: ['system:masters'], userAgent: 'bench' });
