@@ -1,16 +1,25 @@
 // The scheduler: an in-process controller that binds pending pods (no spec.nodeName,
-// schedulerName default-scheduler) to nodes, one pod at a time so that every decision sees the
-// pods bound before it. The rules are in src/scheduler (filters, scoring, messages). Like every
-// controller it sees the API only through src/client: a KubeClient for its writes (the binding
-// subresource, graceful deletes, status updates) and a SharedInformerFactory for its reads.
+// schedulerName default-scheduler) to nodes. The rules are in src/scheduler (filters, scoring,
+// messages, the cache). Like every controller it sees the API only through src/client: a
+// KubeClient for its writes (the binding subresource, graceful deletes, status updates) and a
+// SharedInformerFactory for its reads.
 //
 // Pods and nodes are read from shared informers, as kube-scheduler reads its own: the pod
 // informer (a view of its own, named "scheduler") holds the pods that have not finished, without
 // their managedFields (kube-scheduler's pod informer selects status.phase!=Succeeded,Failed and
-// trims them), with indexers of the pods bound and nominated to each node, so an attempt costs
-// O(nodes + pods on the nodes it looks at), never a listing of the store. The node informer is
-// the one shared with the other controllers. Over the loopback client a write's watch event
-// arrives before the write resolves, so the attempt after a binding sees the bound pod.
+// trims them), with an index of the pods nominated to each node. Their events keep the
+// scheduler cache (src/scheduler/cache.ts) current one object at a time: a NodeInfo per node with
+// the requests of its pods summed, and the node list in name order, rebuilt only when a node
+// comes or goes. An attempt reads that cache and never lists the store.
+//
+// Decisions are made one at a time, each synchronously from the cache, and bound as
+// kube-scheduler's scheduling and binding cycles do it (schedule_one.go): the chosen node is
+// assumed in the cache at once, so the next decision counts the pod there, and the binding is
+// written in the background while the next pod is placed. The bound pod's event confirms the
+// assumption; a binding that fails forgets it (the node's room is free again, and the pods that
+// did not fit are tried again) and, unless the pod is gone or bound already, reports the error
+// (FailedScheduling, PodScheduled=False/SchedulerError) and tries the pod again after a back-off
+// of 1 s doubling to 10 s (upstream's podInitialBackoffSeconds and podMaxBackoffSeconds).
 //
 // Its writes can be paced as kube-scheduler's are by its client: a token bucket of `qps` per
 // second and `burst` (KubeSchedulerConfiguration's clientConnection defaults, 50 and 100, the
@@ -18,8 +27,9 @@
 // same size for its events, which go through the controllers' EventRecorder
 // (src/client/recorder.ts; with it, client-go's per-object spam filter and correlator). That
 // limit protects a remote API server from a flood of writes; the server's own scheduler writes
-// in process and runs unthrottled (qps 0, src/server/start.ts): 50 QPS capped it at about 74
-// pods/s where the writes alone take 4,000/s (`npm run bench:scheduler`).
+// in process and runs unthrottled (qps 0 unless ServerOptions.schedulerQPS sets one,
+// src/server/start.ts). Throttled bindings wait for their tokens in the background, as
+// upstream's binding goroutines do: decisions go on meanwhile.
 //
 // A pod that fits nowhere gets, as kube-scheduler gives it, a Warning event FailedScheduling
 // (source default-scheduler, written in the background; repeats of the same message bump the
@@ -38,14 +48,17 @@
 // lower priority nominated to that node lose their nomination. The preemptor then gets its
 // FailedScheduling event (the FitError without a preemption message) and, in one status write,
 // PodScheduled=False and status.nominatedNodeName. Pods nominated to a node count there against
-// pods of lower or equal priority. When the victims are gone the preemptor is tried again, its
-// nominated node first, and bound; the binding clears nominatedNodeName.
+// pods of lower or equal priority (an assumed pod no longer counts as nominated). When the
+// victims are gone the preemptor is tried again, its nominated node first, and bound; the
+// binding clears nominatedNodeName.
 
 import type { FeatureGates } from '../api/featuregates.js';
 import { updatePodCondition, type ConditionUpdate } from '../api/podconditions.js';
-import type { KubeObject, Node, Pod } from '../api/types.js';
+import type { Node, Pod } from '../api/types.js';
+import { capabilitiesAnnotation } from '../policy/nodecapabilities.js';
+import { podKey, SchedulerCache } from '../scheduler/cache.js';
 import { isActivePod } from '../scheduler/filters.js';
-import { pickNode, type ScheduleDecision } from '../scheduler/pick.js';
+import { pickNodeInfo, type ScheduleDecision } from '../scheduler/pick.js';
 import { DisruptionTarget, lowerPriorityNominatedPods, preemptedEventMessage, preemptionConditionMessage, ReasonPreemptionByScheduler, type Candidate } from '../scheduler/preemption.js';
 import { isStatus } from '../client/errors.js';
 import type { SharedInformerFactory } from '../client/factory.js';
@@ -62,14 +75,15 @@ export const defaultSchedulerName = 'default-scheduler';
 /** The name of the scheduler's own view of pods in the informer factory (active pods, no managedFields). */
 export const schedulerPodsInformer = 'scheduler';
 
-/** The pod informer's index of active pods by the node they are bound to. */
-export const activePodsByNodeIndex = 'scheduler/active-by-node';
-
 /** The pod informer's index of pending pods by the node they are nominated to (status.nominatedNodeName). */
 export const nominatedPodsByNodeIndex = 'scheduler/nominated-by-node';
 
 /** kube-scheduler's DefaultPodMaxInUnschedulablePodsDuration: an unschedulable pod is retried at least this often. */
 export const defaultResyncMs = 5 * 60_000;
+
+/** kube-scheduler's podInitialBackoffSeconds and podMaxBackoffSeconds, in milliseconds: the retries of a pod whose binding failed. */
+export const initialBackoffMs = 1000;
+export const maxBackoffMs = 10_000;
 
 /** KubeSchedulerConfiguration clientConnection defaults. */
 export const defaultClientQPS = 50;
@@ -92,18 +106,13 @@ export interface SchedulerOptions {
   /** The client-side rate limit of the scheduler's writes (default 50 per second, burst 100; 0: none). */
   qps?: number;
   burst?: number;
+  /** KubeSchedulerConfiguration percentageOfNodesToScore (0 or absent: adaptive, upstream's default). */
+  percentageOfNodesToScore?: number;
 }
 
 /** RFC 3339 seconds, as metav1.Time is written (condition transition times). */
 function metaTime(d: Date): string {
   return d.toISOString().replace(/\.\d{3}Z$/, 'Z');
-}
-
-/** JSON with object keys sorted, so that equal values print equally. */
-function stableJSON(v: unknown): string {
-  return JSON.stringify(v, (_k, x: unknown) =>
-    x && typeof x === 'object' && !Array.isArray(x) ? Object.fromEntries(Object.entries(x as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : x,
-  );
 }
 
 /**
@@ -114,19 +123,24 @@ function schedulingInputsChanged(old: Pod, p: Pod): boolean {
   return JSON.stringify(old.spec) !== JSON.stringify(p.spec) || JSON.stringify(old.metadata.labels ?? {}) !== JSON.stringify(p.metadata.labels ?? {});
 }
 
-function podKey(p: KubeObject): string {
-  return `${p.metadata?.namespace ?? ''}/${p.metadata?.name ?? ''}`;
+/** What of a node can change a scheduling decision (not heartbeats). */
+function nodeSchedulingInputs(n: Node): string {
+  return JSON.stringify([
+    n.metadata.labels ?? {},
+    n.metadata.annotations?.[capabilitiesAnnotation] ?? '',
+    n.spec ?? {},
+    n.status?.allocatable ?? {},
+    n.status?.declaredFeatures ?? [],
+    (n.status?.conditions ?? []).map((c) => [c.type, c.status]),
+  ]);
 }
 
-/** What of a node can change a scheduling decision (not heartbeats). */
-function nodeFingerprint(n: Node): string {
-  return stableJSON({
-    labels: n.metadata.labels ?? {},
-    spec: n.spec ?? {},
-    allocatable: n.status?.allocatable ?? {},
-    features: n.status?.declaredFeatures ?? [],
-    conditions: (n.status?.conditions ?? []).map((c) => [c.type, c.status]),
-  });
+/**
+ * Whether a node's change can change a decision. Both states were decoded from the store's
+ * JSON, which keeps key order, so plain JSON compares them (a reordering only costs a retry).
+ */
+function nodeSchedulingChanged(old: Node, n: Node): boolean {
+  return nodeSchedulingInputs(old) !== nodeSchedulingInputs(n);
 }
 
 function boundActiveNode(p: Pod): string | undefined {
@@ -138,16 +152,21 @@ function nominatedNode(p: Pod): string | undefined {
   return !p.spec.nodeName && isActivePod(p) && p.status?.nominatedNodeName ? p.status.nominatedNodeName : undefined;
 }
 
-/** The pods of each node as pickNode reads them, taken from an index only for the nodes it asks about. */
-class PodsOnNodes extends Map<string, readonly Pod[]> {
-  constructor(private readonly pods: SharedIndexInformer<Pod>, private readonly index = activePodsByNodeIndex) {
+const noPods: readonly Pod[] = Object.freeze([]);
+
+/**
+ * The pods nominated to each node as the walk reads them, from the informer's index: none for
+ * most nodes, and never a pod already assumed (upstream's DeleteNominatedPodIfExists on assume).
+ */
+class NominatedOnNodes extends Map<string, readonly Pod[]> {
+  constructor(private readonly pods: SharedIndexInformer<Pod>, private readonly cache: SchedulerCache) {
     super();
   }
 
   override get(node: string): readonly Pod[] {
-    let list = super.get(node);
-    if (!list) super.set(node, (list = [...this.pods.lister.byIndex(this.index, node).values()]));
-    return list;
+    const bucket = this.pods.lister.byIndex(nominatedPodsByNodeIndex, node);
+    if (bucket.size === 0) return noPods;
+    return [...bucket.values()].filter((p) => !this.cache.isAssumed(podKey(p)));
   }
 }
 
@@ -167,7 +186,17 @@ export class SchedulerController {
   private chain: Promise<void> = Promise.resolve();
   /** Pending pods that fit nowhere at their last attempt. */
   private readonly unschedulable = new Set<string>();
-  private readonly nodeFingerprints = new Map<string, string>();
+  /** The nodes and the pods counted on them, assumed ones included. */
+  readonly cache: SchedulerCache;
+  /** Bindings being written. */
+  private readonly binding = new Set<Promise<void>>();
+  /** Failed bindings of each pod in a row, and when its back-off ends (performance.now()). */
+  private readonly bindFailures = new Map<string, { count: number; until: number }>();
+  /** nextStartNodeIndex: where the next walk over the nodes starts. */
+  private nextStartNodeIndex = 0;
+  private readonly nominated: NominatedOnNodes;
+  /** The pods nominated anywhere: with none, the walk need not look for them per node. */
+  private readonly nominatedKeys = new Set<string>();
 
   constructor(private readonly client: KubeClient, informers: SharedInformerFactory, private readonly opts: SchedulerOptions) {
     this.schedulerName = opts.schedulerName ?? defaultSchedulerName;
@@ -180,8 +209,9 @@ export class SchedulerController {
     this.events = new EventRecorder(client, { component: this.schedulerName }, { limiter: new TokenBucket(qps, burst) });
     this.pods = informers.informerFor<Pod>(podsRef, { keep: isActivePod, transform: stripManagedFields }, schedulerPodsInformer);
     this.nodes = informers.informerFor<Node>(nodesRef);
-    this.pods.addIndex(activePodsByNodeIndex, boundActiveNode);
     this.pods.addIndex(nominatedPodsByNodeIndex, nominatedNode);
+    this.cache = new SchedulerCache(opts.gates);
+    this.nominated = new NominatedOnNodes(this.pods, this.cache);
   }
 
   /** Whether this scheduler is responsible for a pod that still needs a node. */
@@ -192,21 +222,21 @@ export class SchedulerController {
   /** Starts both informers (WaitForCacheSync), then handles their changes and queues every pending pod. */
   async start(): Promise<void> {
     await Promise.all([this.pods.start(), this.nodes.start()]);
-    for (const n of this.nodes.indexer.values()) this.nodeFingerprints.set(n.metadata.name ?? '', nodeFingerprint(n));
     this.started = true;
-    // On a synced informer a new handler first gets every stored object as an add.
+    // On a synced informer a new handler first gets every stored object as an add: the cache
+    // fills from these.
+    this.unsubscribe.push(
+      this.nodes.addEventHandler({
+        add: (n) => this.onNode('ADDED', n),
+        update: (old, n) => this.onNode('MODIFIED', n, old),
+        delete: (n) => this.onNode('DELETED', n),
+      }),
+    );
     this.unsubscribe.push(
       this.pods.addEventHandler({
         add: (p) => this.onPod('ADDED', p, undefined),
         update: (old, p) => this.onPod('MODIFIED', p, old),
         delete: (p) => this.onPod('DELETED', p, undefined),
-      }),
-    );
-    this.unsubscribe.push(
-      this.nodes.addEventHandler({
-        add: (n) => this.onNode('ADDED', n),
-        update: (_old, n) => this.onNode('MODIFIED', n),
-        delete: (n) => this.onNode('DELETED', n),
       }),
     );
     this.resyncAll();
@@ -216,13 +246,18 @@ export class SchedulerController {
 
   private onPod(type: string, p: Pod, old: Pod | undefined): void {
     const key = podKey(p);
+    if (type !== 'DELETED' && nominatedNode(p)) this.nominatedKeys.add(key);
+    else this.nominatedKeys.delete(key);
     if (type === 'DELETED') {
+      this.cache.removePod(key);
+      this.bindFailures.delete(key);
       this.unschedulable.delete(key);
       this.events.forget(p.metadata.uid);
       // A bound pod going away frees its node's resources; so does a nominated one.
       if (boundActiveNode(p) || nominatedNode(p)) this.retryUnschedulable();
       return;
     }
+    this.cache.updatePod(p);
     // A pod losing its nomination gives the room it held back to the others.
     if (old && nominatedNode(old) && nominatedNode(old) !== nominatedNode(p)) this.retryUnschedulable();
     if (this.responsibleFor(p)) {
@@ -231,20 +266,20 @@ export class SchedulerController {
       return;
     }
     this.unschedulable.delete(key);
+    this.bindFailures.delete(key);
     // A bound pod that finished frees its node's resources (the informer, which drops finished
     // pods, reports this as a delete of the last active state above).
     if (old && boundActiveNode(old) && !boundActiveNode(p)) this.retryUnschedulable();
   }
 
-  private onNode(type: string, n: Node): void {
-    const name = n.metadata?.name ?? '';
+  private onNode(type: string, n: Node, old?: Node): void {
     if (type === 'DELETED') {
-      this.nodeFingerprints.delete(name);
+      this.cache.removeNode(n.metadata?.name ?? '');
       return;
     }
-    const fp = nodeFingerprint(n);
-    if (this.nodeFingerprints.get(name) === fp) return;
-    this.nodeFingerprints.set(name, fp);
+    // Heartbeats change nothing the filters read: the NodeInfo stays as it is.
+    if (old && !nodeSchedulingChanged(old, n)) return;
+    this.cache.setNode(n);
     this.retryUnschedulable();
   }
 
@@ -264,7 +299,7 @@ export class SchedulerController {
     return run;
   }
 
-  /** One scheduling attempt for one pod. */
+  /** One scheduling attempt for one pod: decided from the cache; a binding is written in the background. */
   async scheduleOne(key: string): Promise<void> {
     if (!this.started || this.stopped) return;
     const slash = key.indexOf('/');
@@ -275,25 +310,23 @@ export class SchedulerController {
       this.unschedulable.delete(key);
       return;
     }
-    const nodes = [...this.nodes.indexer.values()];
-    const decision = pickNode(pod, nodes, new PodsOnNodes(this.pods), this.opts.gates, new PodsOnNodes(this.pods, nominatedPodsByNodeIndex));
+    // skipPodSchedule: its binding is being written.
+    if (this.cache.isAssumed(key)) return;
+    // A pod whose binding failed waits out its back-off, whatever brought it back (its own status write, another pod's retry).
+    const wait = (this.bindFailures.get(key)?.until ?? 0) - performance.now();
+    if (wait > 0) {
+      this.queue.addAfter(key, wait);
+      return;
+    }
+    const nodes = this.cache.nodeList();
+    const decision = pickNodeInfo(pod, nodes, this.opts.gates, this.nominatedKeys.size ? this.nominated : undefined, { startIndex: this.nextStartNodeIndex, percentageOfNodesToScore: this.opts.percentageOfNodesToScore });
+    if (nodes.length) this.nextStartNodeIndex = (this.nextStartNodeIndex + decision.processed) % nodes.length;
     this.opts.onDecision?.(pod, decision);
     if (decision.node) {
-      await this.limiter.take();
-      if (this.stopped) return;
-      try {
-        await this.client.bind(namespace, name, decision.node);
-      } catch (e) {
-        // Bound or deleted meanwhile: nothing left to do for this pod.
-        if (isStatus(e, 409, 404)) {
-          this.unschedulable.delete(key);
-          return;
-        }
-        throw e;
-      }
-      // The binding set PodScheduled=True in the same write.
+      this.cache.assume(pod, decision.node);
       this.unschedulable.delete(key);
-      this.events.record(pod, 'Normal', 'Scheduled', 'Binding', `Successfully assigned ${namespace}/${name} to ${decision.node}`);
+      const b = this.bind(pod, decision.node).finally(() => this.binding.delete(b));
+      this.binding.add(b);
       return;
     }
     const message = decision.message!;
@@ -303,6 +336,46 @@ export class SchedulerController {
     if (this.stopped) return;
     this.events.record(pod, 'Warning', 'FailedScheduling', 'Scheduling', message);
     await this.setPodStatus(namespace, name, { type: 'PodScheduled', status: 'False', reason: 'Unschedulable', message }, decision.nominatedNodeName);
+  }
+
+  /** The binding cycle of an assumed pod: write the binding; on failure forget the assumption and try the pod again. */
+  private async bind(pod: Pod, node: string): Promise<void> {
+    const key = podKey(pod);
+    const namespace = pod.metadata.namespace ?? '';
+    const name = pod.metadata.name ?? '';
+    await this.limiter.take();
+    if (this.stopped) {
+      this.cache.forget(pod);
+      return;
+    }
+    try {
+      await this.client.bind(namespace, name, node, pod.metadata.uid ? { uid: pod.metadata.uid } : {});
+    } catch (e) {
+      this.bindingFailed(pod, e);
+      return;
+    }
+    this.bindFailures.delete(key);
+    // The binding set PodScheduled=True in the same write.
+    this.events.record(pod, 'Normal', 'Scheduled', 'Binding', `Successfully assigned ${namespace}/${name} to ${node}`);
+  }
+
+  /** handleBindingCycleError: the room is given back, and the pod is reported and tried again unless it is gone or bound. */
+  private bindingFailed(pod: Pod, e: unknown): void {
+    const key = podKey(pod);
+    if (this.cache.forget(pod)) this.retryUnschedulable();
+    // Bound or deleted meanwhile: nothing left to do for this pod.
+    if (isStatus(e, 409, 404) || this.stopped) return;
+    const failures = (this.bindFailures.get(key)?.count ?? 0) + 1;
+    const backoff = Math.min(initialBackoffMs * 2 ** (failures - 1), maxBackoffMs);
+    this.bindFailures.set(key, { count: failures, until: performance.now() + backoff });
+    const message = e instanceof Error ? e.message : String(e);
+    this.events.record(pod, 'Warning', 'FailedScheduling', 'Scheduling', message);
+    const report = this.setPodStatus(pod.metadata.namespace ?? '', pod.metadata.name ?? '', { type: 'PodScheduled', status: 'False', reason: 'SchedulerError', message })
+      .catch((err: unknown) => console.error(`scheduler: ${key}: ${err instanceof Error ? err.message : String(err)}`))
+      .then(() => undefined)
+      .finally(() => this.binding.delete(report));
+    this.binding.add(report);
+    this.queue.addAfter(key, backoff);
   }
 
   /**
@@ -371,10 +444,14 @@ export class SchedulerController {
     return 'done';
   }
 
-  /** Resolves when no scheduling attempt is queued or running and every event is written. */
+  /** Resolves when no scheduling attempt is queued or running, no binding is being written, and every event is written. */
   async idle(): Promise<void> {
-    await this.queue.idle();
-    await this.chain;
+    for (;;) {
+      await this.queue.idle();
+      await this.chain;
+      if (this.binding.size === 0) break;
+      await Promise.allSettled([...this.binding]);
+    }
     await this.events.flush();
   }
 
@@ -387,6 +464,7 @@ export class SchedulerController {
     this.queue.stop();
     this.limiter.releaseAll();
     await this.chain;
+    await Promise.allSettled([...this.binding]);
     // The informers are the factory's: whoever composed the controllers stops them.
     await this.events.stop();
   }

@@ -3,6 +3,11 @@
 // TaintToleration, NodeAffinity, NodeResourcesFit, NodeDeclaredFeatures). As upstream's
 // framework does, the first filter that rejects a node decides its reasons.
 //
+// Each filter reads what PreFilter computed of the pod once per attempt (PodState, upstream's
+// CycleState) and the node's NodeInfo (nodeinfo.ts), so a node costs a few comparisons, not a
+// parse of its allocatable and a sum over its pods. fitsNode, over a node and a list of pods,
+// builds both for the callers that have no cache.
+//
 // Reason texts are upstream's (kubernetes/kubernetes master as stored, 1.35 era):
 //   nodeunschedulable/node_unschedulable.go   "node(s) were unschedulable"
 //   nodename/node_name.go                     "node(s) didn't match the requested node name"
@@ -14,13 +19,24 @@
 //                                             "Insufficient memory", "Insufficient <name>"
 //   nodedeclaredfeatures/nodedeclaredfeatures.go "node(s) didn't match Pod's required features"
 
-import { decodeCapabilities, hardCeilingsAsBigInt } from '../policy/nodecapabilities.js';
-import { ReasonUlimitCeilings, ulimitCeilingsReason, ulimitsAboveCeilings } from '../policy/ulimitceilings.js';
 import type { FeatureGates } from '../api/featuregates.js';
-import { podRequests } from '../api/podresources.js';
-import { addInto, parseResourceList, ResourceCPU, ResourceEphemeralStorage, ResourceMemory, type Resources } from '../api/resourcelist.js';
 import type { Node, Pod, Taint, Toleration } from '../api/types.js';
+import { ReasonUlimitCeilings, ulimitCeilingsReason, ulimitsAboveCeilings } from '../policy/ulimitceilings.js';
 import { computePodQOS } from '../policy/qos.js';
+import { ResourceCPU, ResourceEphemeralStorage, ResourceMemory } from '../api/resourcelist.js';
+import type { Amount } from './amount.js';
+import { NodeInfo, podInfo, TaintNodeMemoryPressure, TaintNodeUnschedulable, type PodInfo } from './nodeinfo.js';
+
+export {
+  effectiveTaints,
+  isActivePod,
+  TaintNodeDiskPressure,
+  TaintNodeMemoryPressure,
+  TaintNodeNotReady,
+  TaintNodePIDPressure,
+  TaintNodeUnreachable,
+  TaintNodeUnschedulable,
+} from './nodeinfo.js';
 
 export const ReasonUnschedulable = "node(s) were unschedulable";
 export const ReasonNodeName = "node(s) didn't match the requested node name";
@@ -28,13 +44,6 @@ export const ReasonUntoleratedTaint = 'node(s) had untolerated taint(s)';
 export const ReasonNodeAffinity = "node(s) didn't match Pod's node affinity/selector";
 export const ReasonTooManyPods = 'Too many pods';
 export const ReasonRequiredFeatures = "node(s) didn't match Pod's required features";
-
-export const TaintNodeUnschedulable = 'node.kubernetes.io/unschedulable';
-export const TaintNodeNotReady = 'node.kubernetes.io/not-ready';
-export const TaintNodeUnreachable = 'node.kubernetes.io/unreachable';
-export const TaintNodeMemoryPressure = 'node.kubernetes.io/memory-pressure';
-export const TaintNodeDiskPressure = 'node.kubernetes.io/disk-pressure';
-export const TaintNodePIDPressure = 'node.kubernetes.io/pid-pressure';
 
 /** The node declared feature (status.declaredFeatures) a pod with ulimits needs. */
 export const UlimitsFeature = 'ContainerUlimits';
@@ -60,22 +69,66 @@ export interface FitResult {
   rejection?: Rejection;
 }
 
-type Filter = (pod: Pod, node: Node, podsOnNode: readonly Pod[], gates: SchedulerGates) => Rejection | undefined;
+/** What the filters need of the pod, computed once per attempt (the PreFilter plugins' state). */
+export interface PodState {
+  pod: Pod;
+  gates: SchedulerGates;
+  info: PodInfo;
+  /** Tolerations with the ones admission adds (effectiveTolerations). */
+  tolerations: Toleration[];
+  /** spec.unschedulable is tolerated (the pod's own tolerations tolerate the unschedulable taint). */
+  toleratesUnschedulable: boolean;
+  /** Has a nodeSelector or required node affinity. */
+  selects: boolean;
+  /** The fit filter's comparisons, in upstream's order (cpu, memory, ephemeral-storage, scalars by name); zero amounts left out. */
+  checks: { name: string; want: Amount }[];
+  features: string[];
+  /** Some container sets ulimits and the gate is on: the ceilings filter has something to judge. */
+  hasUlimits: boolean;
+}
+
+export function podState(pod: Pod, gates: SchedulerGates): PodState {
+  const info = podInfo(pod, gates);
+  const checks: { name: string; want: Amount }[] = [];
+  for (const name of [ResourceCPU, ResourceMemory, ResourceEphemeralStorage]) {
+    const want = info.fit.get(name) ?? 0;
+    if (want > 0) checks.push({ name, want });
+  }
+  for (const name of [...info.fit.keys()].filter(isScalarResourceName).sort()) {
+    const want = info.fit.get(name)!;
+    if (want !== 0) checks.push({ name, want });
+  }
+  const features = requiredFeatures(pod, gates);
+  return {
+    pod,
+    gates,
+    info,
+    tolerations: effectiveTolerations(pod, gates),
+    toleratesUnschedulable: tolerationsTolerateTaint(pod.spec.tolerations, { key: TaintNodeUnschedulable, effect: 'NoSchedule' }),
+    selects: Object.keys(pod.spec.nodeSelector ?? {}).length > 0 || requiredNodeAffinity(pod) !== undefined,
+    checks,
+    features,
+    hasUlimits: gates.ContainerUlimits && features.includes(UlimitsFeature),
+  };
+}
+
+// Each filter: the node's rejection, or undefined when it passes. The walk only sees nodes that
+// exist (NodeInfo.node is set).
 
 // ---------------------------------------------------------------- NodeUnschedulable
 
-export function nodeUnschedulableFilter(pod: Pod, node: Node): Rejection | undefined {
-  if (!node.spec?.unschedulable) return undefined;
+export function nodeUnschedulableFilter(s: PodState, n: NodeInfo): Rejection | undefined {
+  if (!n.node!.spec?.unschedulable) return undefined;
   // A pod that tolerates the unschedulable taint also tolerates spec.unschedulable.
-  if (tolerationsTolerateTaint(pod.spec.tolerations, { key: TaintNodeUnschedulable, effect: 'NoSchedule' })) return undefined;
+  if (s.toleratesUnschedulable) return undefined;
   return { code: 'UnschedulableAndUnresolvable', plugin: 'NodeUnschedulable', reasons: [ReasonUnschedulable] };
 }
 
 // ---------------------------------------------------------------- NodeName
 
-export function nodeNameFilter(pod: Pod, node: Node): Rejection | undefined {
-  const want = pod.spec.nodeName;
-  if (!want || want === node.metadata.name) return undefined;
+export function nodeNameFilter(s: PodState, n: NodeInfo): Rejection | undefined {
+  const want = s.pod.spec.nodeName;
+  if (!want || want === n.name) return undefined;
   return { code: 'UnschedulableAndUnresolvable', plugin: 'NodeName', reasons: [ReasonNodeName] };
 }
 
@@ -102,30 +155,6 @@ export function tolerationsTolerateTaint(tolerations: readonly Toleration[] | un
   return (tolerations ?? []).some((t) => toleratesTaint(t, taint));
 }
 
-function conditionStatus(node: Node, type: string): string | undefined {
-  return node.status?.conditions?.find((c) => c.type === type)?.status;
-}
-
-/**
- * The node's taints as the node lifecycle controller would have set them: spec.taints plus the
- * condition taints (`TaintNodesByCondition`) that Bulkhead has no controller to write. A node
- * without a Ready condition yet counts as not ready, as upstream taints new nodes.
- */
-export function effectiveTaints(node: Node): Taint[] {
-  const taints = [...(node.spec?.taints ?? [])];
-  const add = (key: string) => {
-    if (!taints.some((t) => t.key === key && t.effect === 'NoSchedule')) taints.push({ key, effect: 'NoSchedule' });
-  };
-  const ready = conditionStatus(node, 'Ready');
-  if (ready === 'Unknown') add(TaintNodeUnreachable);
-  else if (ready !== 'True') add(TaintNodeNotReady);
-  if (conditionStatus(node, 'MemoryPressure') === 'True') add(TaintNodeMemoryPressure);
-  if (conditionStatus(node, 'DiskPressure') === 'True') add(TaintNodeDiskPressure);
-  if (conditionStatus(node, 'PIDPressure') === 'True') add(TaintNodePIDPressure);
-  if (node.spec?.unschedulable) add(TaintNodeUnschedulable);
-  return taints;
-}
-
 /**
  * The pod's tolerations as admission leaves them: a pod that is not BestEffort tolerates the
  * memory-pressure taint (the PodTolerationRestriction admission plugin adds that toleration
@@ -137,9 +166,9 @@ export function effectiveTolerations(pod: Pod, gates: SchedulerGates): Toleratio
   return [...own, { key: TaintNodeMemoryPressure, operator: 'Exists', effect: 'NoSchedule' }];
 }
 
-export function taintTolerationFilter(pod: Pod, node: Node, _pods: readonly Pod[], gates: SchedulerGates): Rejection | undefined {
-  const tolerations = effectiveTolerations(pod, gates);
-  const untolerated = effectiveTaints(node).find((t) => (t.effect === 'NoSchedule' || t.effect === 'NoExecute') && !tolerationsTolerateTaint(tolerations, t));
+export function taintTolerationFilter(s: PodState, n: NodeInfo): Rejection | undefined {
+  if (n.hardTaints.length === 0) return undefined;
+  const untolerated = n.hardTaints.find((t) => !tolerationsTolerateTaint(s.tolerations, t));
   if (!untolerated) return undefined;
   return { code: 'UnschedulableAndUnresolvable', plugin: 'TaintToleration', reasons: [ReasonUntoleratedTaint] };
 }
@@ -222,30 +251,12 @@ export function podMatchesNodeSelectorAndAffinity(pod: Pod, node: Node): boolean
   return true;
 }
 
-export function nodeAffinityFilter(pod: Pod, node: Node): Rejection | undefined {
-  if (podMatchesNodeSelectorAndAffinity(pod, node)) return undefined;
+export function nodeAffinityFilter(s: PodState, n: NodeInfo): Rejection | undefined {
+  if (!s.selects || podMatchesNodeSelectorAndAffinity(s.pod, n.node!)) return undefined;
   return { code: 'UnschedulableAndUnresolvable', plugin: 'NodeAffinity', reasons: [ReasonNodeAffinity] };
 }
 
 // ---------------------------------------------------------------- NodeResourcesFit
-
-/** Pods that hold resources on a node: everything bound there that has not finished. */
-export function isActivePod(pod: Pod): boolean {
-  const phase = pod.status?.phase;
-  return phase !== 'Succeeded' && phase !== 'Failed';
-}
-
-/** What the fit filter counts for a pod: its real requests (no non-zero defaults), overhead included. */
-export function fitRequests(pod: Pod, gates: SchedulerGates): Resources {
-  return podRequests(pod, { podLevelResources: gates.PodLevelResources });
-}
-
-/** Integer amount of a resource as the scheduler's Resource holds it: millicores for cpu, units otherwise. */
-function amount(name: string, r: Resources): bigint {
-  const q = r.get(name);
-  if (!q) return 0n;
-  return name === ResourceCPU ? q.milliValue() : q.value();
-}
 
 /** Resource names the fit filter compares beyond cpu/memory/ephemeral-storage (upstream's scalar resources). */
 function isScalarResourceName(name: string): boolean {
@@ -253,47 +264,21 @@ function isScalarResourceName(name: string): boolean {
   return name.startsWith('hugepages-') || name.startsWith('attachable-volumes-') || name.includes('/');
 }
 
-/** The sum of the fit requests of the active pods on a node. */
-export function requestedOnNode(podsOnNode: readonly Pod[], gates: SchedulerGates): Resources {
-  const total: Resources = new Map();
-  for (const p of podsOnNode) {
-    if (!isActivePod(p)) continue;
-    for (const [k, q] of fitRequests(p, gates)) addInto(total, k, q);
-  }
-  return total;
-}
-
 /** fitsRequest of noderesources/fit.go: reasons in upstream's order (pods, cpu, memory, ephemeral-storage, scalars). */
-export function insufficientResources(pod: Pod, node: Node, podsOnNode: readonly Pod[], gates: SchedulerGates): string[] {
-  const reasons: string[] = [];
-  const allocatable = parseResourceList(node.status?.allocatable);
-  const allowedPods = amount('pods', allocatable);
-  const active = podsOnNode.filter(isActivePod);
-  if (BigInt(active.length) + 1n > allowedPods) reasons.push(ReasonTooManyPods);
-
-  const want = fitRequests(pod, gates);
-  const scalars = [...want.keys()].filter(isScalarResourceName).sort();
-  const cpu = amount(ResourceCPU, want);
-  const mem = amount(ResourceMemory, want);
-  const eph = amount(ResourceEphemeralStorage, want);
-  if (cpu === 0n && mem === 0n && eph === 0n && scalars.length === 0) return reasons;
-
-  const used = requestedOnNode(active, gates);
-  for (const name of [ResourceCPU, ResourceMemory, ResourceEphemeralStorage]) {
-    const w = amount(name, want);
-    if (w > 0n && w > amount(name, allocatable) - amount(name, used)) reasons.push(`Insufficient ${name}`);
-  }
-  for (const name of scalars) {
-    const w = amount(name, want);
-    if (w === 0n) continue;
-    if (w > amount(name, allocatable) - amount(name, used)) reasons.push(`Insufficient ${name}`);
+export function insufficientResources(s: PodState, n: NodeInfo): string[] | undefined {
+  let reasons: string[] | undefined;
+  if (n.pods.size + 1 > n.allowedPods) reasons = [ReasonTooManyPods];
+  const checks = s.checks;
+  for (let i = 0; i < checks.length; i++) {
+    const c = checks[i]!;
+    if (c.want > (n.free.get(c.name) ?? 0)) (reasons ??= []).push(`Insufficient ${c.name}`);
   }
   return reasons;
 }
 
-export function nodeResourcesFitFilter(pod: Pod, node: Node, podsOnNode: readonly Pod[], gates: SchedulerGates): Rejection | undefined {
-  const reasons = insufficientResources(pod, node, podsOnNode, gates);
-  return reasons.length ? { code: 'Unschedulable', plugin: 'NodeResourcesFit', reasons } : undefined;
+export function nodeResourcesFitFilter(s: PodState, n: NodeInfo): Rejection | undefined {
+  const reasons = insufficientResources(s, n);
+  return reasons ? { code: 'Unschedulable', plugin: 'NodeResourcesFit', reasons } : undefined;
 }
 
 // ---------------------------------------------------------------- NodeDeclaredFeatures
@@ -308,11 +293,9 @@ export function requiredFeatures(pod: Pod, gates: SchedulerGates): string[] {
   return out;
 }
 
-export function nodeDeclaredFeaturesFilter(pod: Pod, node: Node, _pods: readonly Pod[], gates: SchedulerGates): Rejection | undefined {
-  const need = requiredFeatures(pod, gates);
-  if (need.length === 0) return undefined;
-  const declared = new Set(node.status?.declaredFeatures ?? []);
-  if (need.every((f) => declared.has(f))) return undefined;
+export function nodeDeclaredFeaturesFilter(s: PodState, n: NodeInfo): Rejection | undefined {
+  if (s.features.length === 0) return undefined;
+  if (s.features.every((f) => n.declaredFeatures.has(f))) return undefined;
   return { code: 'UnschedulableAndUnresolvable', plugin: 'NodeDeclaredFeatures', reasons: [ReasonRequiredFeatures] };
 }
 
@@ -327,33 +310,32 @@ export function nodeDeclaredFeaturesFilter(pod: Pod, node: Node, _pods: readonly
  */
 export { ReasonUlimitCeilings };
 
-export function nodeUlimitCeilingsFilter(pod: Pod, node: Node, _pods: readonly Pod[], gates: SchedulerGates): Rejection | undefined {
-  if (!gates.ContainerUlimits) return undefined;
-  const caps = decodeCapabilities(node.metadata?.annotations);
-  if (!caps) return undefined;
-  const above = ulimitsAboveCeilings(pod, hardCeilingsAsBigInt(caps));
+export function nodeUlimitCeilingsFilter(s: PodState, n: NodeInfo): Rejection | undefined {
+  if (!s.hasUlimits || !n.ulimitCeilings) return undefined;
+  const above = ulimitsAboveCeilings(s.pod, n.ulimitCeilings);
   if (above.length === 0) return undefined;
   return { code: 'UnschedulableAndUnresolvable', plugin: 'NodeUlimitCeilings', reasons: [ulimitCeilingsReason(above)] };
 }
 
 // ---------------------------------------------------------------- all together
 
-/** The filters in the order of upstream's default profile. */
-export const filters: readonly Filter[] = [
-  nodeUnschedulableFilter,
-  nodeNameFilter,
-  taintTolerationFilter,
-  nodeAffinityFilter,
-  nodeResourcesFitFilter,
-  nodeDeclaredFeaturesFilter,
-  nodeUlimitCeilingsFilter,
-];
+const fits: FitResult = Object.freeze({ fits: true, reasons: Object.freeze([]) as unknown as string[] });
 
-/** Runs the filters on one node; the first rejection decides the reasons. */
+/** Runs the filters on one node in the order of upstream's default profile; the first rejection decides the reasons. */
+export function fitsNodeInfo(s: PodState, n: NodeInfo): FitResult {
+  // Called for hundreds of nodes per pod: each filter is called by name, so that it can be inlined.
+  const r =
+    nodeUnschedulableFilter(s, n) ??
+    nodeNameFilter(s, n) ??
+    taintTolerationFilter(s, n) ??
+    nodeAffinityFilter(s, n) ??
+    nodeResourcesFitFilter(s, n) ??
+    nodeDeclaredFeaturesFilter(s, n) ??
+    nodeUlimitCeilingsFilter(s, n);
+  return r ? { fits: false, reasons: r.reasons, rejection: r } : fits;
+}
+
+/** The filters on a node with these pods bound to it (the inactive ones are not counted). */
 export function fitsNode(pod: Pod, node: Node, podsOnNode: readonly Pod[], gates: SchedulerGates): FitResult {
-  for (const f of filters) {
-    const r = f(pod, node, podsOnNode, gates);
-    if (r) return { fits: false, reasons: r.reasons, rejection: r };
-  }
-  return { fits: true, reasons: [] };
+  return fitsNodeInfo(podState(pod, gates), NodeInfo.of(node, podsOnNode, gates));
 }

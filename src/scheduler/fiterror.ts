@@ -19,10 +19,12 @@ export const NoPreemptionVictims = 'No preemption victims found for incoming pod
 
 export type PodsByNode = ReadonlyMap<string, readonly Pod[]> | Readonly<Record<string, readonly Pod[]>>;
 
+const none: readonly Pod[] = Object.freeze([]);
+
 export function podsOn(podsByNode: PodsByNode | undefined, node: string): readonly Pod[] {
-  if (!podsByNode) return [];
-  if (podsByNode instanceof Map) return podsByNode.get(node) ?? [];
-  return (podsByNode as Readonly<Record<string, readonly Pod[]>>)[node] ?? [];
+  if (!podsByNode) return none;
+  if (podsByNode instanceof Map) return podsByNode.get(node) ?? none;
+  return (podsByNode as Readonly<Record<string, readonly Pod[]>>)[node] ?? none;
 }
 
 /**

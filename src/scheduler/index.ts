@@ -1,6 +1,9 @@
 // The scheduler's rules: filters (fitsNode), scoring and the choice of a node (pickNode), the
-// FailedScheduling message (failedSchedulingMessage), preemption (preempt and its parts).
+// FailedScheduling message (failedSchedulingMessage), preemption (preempt and its parts), and
+// the cache the decisions read (NodeInfo, SchedulerCache).
+export * from './cache.js';
 export * from './filters.js';
 export * from './fiterror.js';
+export { NodeInfo, podInfo, amounts, type InfoGates, type PodInfo } from './nodeinfo.js';
 export * from './pick.js';
 export * from './preemption.js';

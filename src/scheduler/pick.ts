@@ -1,37 +1,47 @@
-// One scheduling decision: filter every node (counting the pods nominated to it, as
+// One scheduling decision: filter the nodes (counting the pods nominated to each, as
 // RunFilterPluginsWithNominatedPods does), score the ones that fit (LeastAllocated over cpu and
-// memory with the scheduler's non-zero request defaults), pick the best (ties by name; a pod's
-// nominated node first, when it fits, as schedule_one.go's evaluateNominatedNode), or explain
-// the failure as kube-scheduler's FitError does (fiterror.ts) after running DefaultPreemption
-// (preemption.ts): its PostFilter message ("preemption: …") is appended, empty when preemption
-// found victims, whose node the pod is then nominated to.
+// memory with the scheduler's non-zero request defaults), pick the best (a pod's nominated node
+// first, when it fits, as schedule_one.go's evaluateNominatedNode), or explain the failure as
+// kube-scheduler's FitError does (fiterror.ts) after running DefaultPreemption (preemption.ts):
+// its PostFilter message ("preemption: …") is appended, empty when preemption found victims,
+// whose node the pod is then nominated to.
+//
+// As findNodesThatPassFilters does, the walk stops once numFeasibleNodesToFind nodes fit
+// (percentageOfNodesToScore; adaptive by default: 50% minus one point per 125 nodes, at least
+// 5% and at least 100 nodes, all of them below 100) and starts where the last walk stopped, so
+// that successive pods look at different nodes. The nodes are walked in name order from that
+// start; ties of score go to the first node walked (upstream picks one of them at random). With
+// fewer nodes than the search needs, every walk covers all of them and starts at the first name.
 
 import { defaultFeatureGates } from '../api/featuregates.js';
-import { podRequests } from '../api/podresources.js';
-import { addInto, parseResourceList, ResourceCPU, ResourceMemory, type Resources } from '../api/resourcelist.js';
-import { Quantity } from '../api/quantity.js';
 import type { Node, Pod } from '../api/types.js';
-import { isActivePod, type FitResult, type SchedulerGates } from './filters.js';
+import { fitsNodeInfo, podState, type FitResult, type PodState, type SchedulerGates } from './filters.js';
 import { failedSchedulingMessage, NoNodesAvailableMsg, podsOn, type PodsByNode } from './fiterror.js';
-import { fitsNodeWithNominated, preempt, type Candidate } from './preemption.js';
+import { addAmount, mulDivAmount, subAmount, type Amount } from './amount.js';
+import { NodeInfo } from './nodeinfo.js';
+import { nominatedPodsFor, preempt, type Candidate } from './preemption.js';
 
 export { failedSchedulingMessage, NoNodesAvailableMsg, NoPreemptionVictims, PreemptionNotHelpful, type PodsByNode } from './fiterror.js';
 export { PreemptionNeverMsg } from './preemption.js';
+export { nonZeroDefaults } from './nodeinfo.js';
 
-/** schedutil.DefaultMilliCPURequest and DefaultMemoryRequest: what a container without requests counts as when scoring. */
-export const nonZeroDefaults: Resources = new Map([
-  [ResourceCPU, Quantity.fromMilli(100)],
-  [ResourceMemory, Quantity.fromInt(200 * 1024 * 1024, 'BinarySI')],
-]);
+/** schedule_one.go minFeasibleNodesToFind and minFeasibleNodesPercentageToFind. */
+export const minFeasibleNodesToFind = 100;
+export const minFeasibleNodesPercentageToFind = 5;
 
-function nonZeroRequests(pod: Pod, gates: SchedulerGates): Resources {
-  return podRequests(pod, { podLevelResources: gates.PodLevelResources, nonMissingContainerRequests: nonZeroDefaults });
-}
-
-function amount(name: string, r: Resources): bigint {
-  const q = r.get(name);
-  if (!q) return 0n;
-  return name === ResourceCPU ? q.milliValue() : q.value();
+/**
+ * numFeasibleNodesToFind: how many fitting nodes end the search. `percentage` is
+ * percentageOfNodesToScore, 0 (the default) for the adaptive value.
+ */
+export function numFeasibleNodesToFind(numAllNodes: number, percentage = 0): number {
+  if (numAllNodes < minFeasibleNodesToFind) return numAllNodes;
+  let p = percentage;
+  if (p === 0) {
+    p = 50 - Math.trunc(numAllNodes / 125);
+    if (p < minFeasibleNodesPercentageToFind) p = minFeasibleNodesPercentageToFind;
+  }
+  const n = Math.trunc((numAllNodes * p) / 100);
+  return n < minFeasibleNodesToFind ? minFeasibleNodesToFind : n;
 }
 
 /**
@@ -39,21 +49,17 @@ function amount(name: string, r: Resources): bigint {
  * (allocatable − requested) × 100 / allocatable with the incoming pod's non-zero requests added
  * to the node's, then the weighted mean, all in integers as upstream computes it.
  */
-export function leastAllocatedScore(pod: Pod, node: Node, podsOnNode: readonly Pod[], gates: SchedulerGates): number {
-  const allocatable = parseResourceList(node.status?.allocatable);
-  const requested: Resources = new Map();
-  for (const p of podsOnNode) if (isActivePod(p)) for (const [k, q] of nonZeroRequests(p, gates)) addInto(requested, k, q);
-  for (const [k, q] of nonZeroRequests(pod, gates)) addInto(requested, k, q);
-  let total = 0n;
-  let weights = 0n;
-  for (const name of [ResourceCPU, ResourceMemory]) {
-    const cap = amount(name, allocatable);
-    const req = amount(name, requested);
-    weights += 1n;
-    if (cap === 0n || req > cap) continue;
-    total += ((cap - req) * 100n) / cap;
-  }
-  return Number(total / weights);
+export function leastAllocatedScore(s: PodState, n: NodeInfo): number {
+  const cpu = leastAllocated(n.allocatableCPU, addAmount(n.nonZeroCPU, s.info.nonZeroCPU));
+  const memory = leastAllocated(n.allocatableMemory, addAmount(n.nonZeroMemory, s.info.nonZeroMemory));
+  // Both are at most 100: the weighted mean, truncated.
+  return Math.trunc((cpu + memory) / 2);
+}
+
+/** leastRequestedScore of one resource: (capacity − requested) × 100 / capacity, 0 when nothing is left or there is no capacity. */
+function leastAllocated(cap: Amount, req: Amount): number {
+  if (cap === 0 || req > cap) return 0;
+  return Number(mulDivAmount(subAmount(cap, req), 100, cap));
 }
 
 export interface ScheduleDecision {
@@ -61,58 +67,85 @@ export interface ScheduleDecision {
   node?: string;
   /** The FailedScheduling message, when none does. */
   message?: string;
-  /** Each node's filter result, by name. */
+  /** The filter result of each node walked that the pod does not fit, by name (on failure: every node). */
   verdicts: Map<string, FitResult>;
-  /** Scores of the nodes that fit. */
-  scores: Map<string, number>;
+  /** The chosen node's score. */
+  score?: number;
+  /** How many nodes the walk looked at: where the next one starts (nextStartNodeIndex). */
+  processed: number;
   /** When none fits: the nominatedNodeName to write (a node, '' to clear), or undefined to leave it. */
   nominatedNodeName?: string;
   /** When preemption found a node: the node and the pods to preempt there. */
   preemption?: Candidate;
 }
 
+export interface PickOptions {
+  /** percentageOfNodesToScore; 0 or absent: adaptive. */
+  percentageOfNodesToScore?: number;
+  /** Where in the name-ordered nodes the walk starts (taken modulo their number). */
+  startIndex?: number;
+}
+
+function fitsWithNominated(s: PodState, n: NodeInfo, nominatedOnNode: readonly Pod[]): FitResult {
+  if (nominatedOnNode.length === 0) return fitsNodeInfo(s, n);
+  const extra = nominatedPodsFor(s.pod, nominatedOnNode);
+  return fitsNodeInfo(s, extra.length ? n.withPods(extra, s.gates) : n);
+}
+
+/**
+ * Filters, scores and picks over NodeInfos in name order (the scheduler cache's snapshot).
+ * `nominated` holds the pending pods nominated to each node (status.nominatedNodeName).
+ */
+export function pickNodeInfo(pod: Pod, infos: readonly NodeInfo[], gates: SchedulerGates = defaultFeatureGates, nominated?: PodsByNode, opts: PickOptions = {}): ScheduleDecision {
+  const verdicts = new Map<string, FitResult>();
+  const all = infos.length;
+  if (all === 0) return { message: NoNodesAvailableMsg, verdicts, processed: 0, nominatedNodeName: '' };
+  const s = podState(pod, gates);
+  // evaluateNominatedNode: the node the pod was nominated to is tried alone first.
+  const nom = pod.status?.nominatedNodeName;
+  const nomInfo = nom ? infos.find((n) => n.name === nom) : undefined;
+  if (nomInfo && fitsWithNominated(s, nomInfo, podsOn(nominated, nom!)).fits) return { node: nom, verdicts, processed: 0 };
+  const want = numFeasibleNodesToFind(all, opts.percentageOfNodesToScore);
+  const start = (opts.startIndex ?? 0) % all;
+  let best: string | undefined;
+  let bestScore = -1;
+  let feasible = 0;
+  let processed = 0;
+  while (processed < all && feasible < want) {
+    const n = infos[(start + processed) % all]!;
+    processed++;
+    const v = nominated ? fitsWithNominated(s, n, podsOn(nominated, n.name)) : fitsNodeInfo(s, n);
+    if (!v.fits) {
+      verdicts.set(n.name, v);
+      continue;
+    }
+    feasible++;
+    const score = leastAllocatedScore(s, n);
+    if (score > bestScore) {
+      best = n.name;
+      bestScore = score;
+    }
+  }
+  if (best !== undefined) return { node: best, score: bestScore, verdicts, processed };
+  const reasons = [...verdicts.values()].flatMap((v) => v.reasons);
+  const nodes = infos.map((n) => n.node!);
+  const podsByNode = new Map(infos.map((n) => [n.name, n.podList()]));
+  const post = preempt(pod, nodes, verdicts, podsByNode, gates, nominated);
+  return {
+    message: failedSchedulingMessage(all, reasons, post.message),
+    verdicts,
+    processed,
+    ...(post.nominatedNodeName !== undefined ? { nominatedNodeName: post.nominatedNodeName } : {}),
+    ...(post.candidate ? { preemption: post.candidate } : {}),
+  };
+}
+
 function byNodeName(a: Node, b: Node): number {
   return a.metadata.name! < b.metadata.name! ? -1 : a.metadata.name! > b.metadata.name! ? 1 : 0;
 }
 
-/**
- * Filters, scores and picks; deterministic (highest score, then the smallest name). `nominated`
- * holds the pending pods nominated to each node (status.nominatedNodeName).
- */
-export function pickNode(pod: Pod, nodes: readonly Node[], podsByNode: PodsByNode, gates: SchedulerGates = defaultFeatureGates, nominated?: PodsByNode): ScheduleDecision {
-  const verdicts = new Map<string, FitResult>();
-  const scores = new Map<string, number>();
-  if (nodes.length === 0) return { message: NoNodesAvailableMsg, verdicts, scores, nominatedNodeName: '' };
-  const sorted = [...nodes].sort(byNodeName);
-  // evaluateNominatedNode: the node the pod was nominated to is tried alone first.
-  const nom = pod.status?.nominatedNodeName;
-  const nomNode = nom ? sorted.find((n) => n.metadata.name === nom) : undefined;
-  if (nomNode && fitsNodeWithNominated(pod, nomNode, podsOn(podsByNode, nom!), podsOn(nominated, nom!), gates).fits) {
-    return { node: nom, verdicts, scores };
-  }
-  let best: string | undefined;
-  let bestScore = -1;
-  for (const node of sorted) {
-    const name = node.metadata.name!;
-    const on = podsOn(podsByNode, name);
-    const v = fitsNodeWithNominated(pod, node, on, podsOn(nominated, name), gates);
-    verdicts.set(name, v);
-    if (!v.fits) continue;
-    const s = leastAllocatedScore(pod, node, on, gates);
-    scores.set(name, s);
-    if (s > bestScore) {
-      best = name;
-      bestScore = s;
-    }
-  }
-  if (best !== undefined) return { node: best, verdicts, scores };
-  const reasons = [...verdicts.values()].flatMap((v) => v.reasons);
-  const post = preempt(pod, sorted, verdicts, podsByNode, gates, nominated);
-  return {
-    message: failedSchedulingMessage(nodes.length, reasons, post.message),
-    verdicts,
-    scores,
-    ...(post.nominatedNodeName !== undefined ? { nominatedNodeName: post.nominatedNodeName } : {}),
-    ...(post.candidate ? { preemption: post.candidate } : {}),
-  };
+/** pickNodeInfo over nodes and the pods bound to each, for callers without a scheduler cache. */
+export function pickNode(pod: Pod, nodes: readonly Node[], podsByNode: PodsByNode, gates: SchedulerGates = defaultFeatureGates, nominated?: PodsByNode, opts: PickOptions = {}): ScheduleDecision {
+  const infos = [...nodes].sort(byNodeName).map((n) => NodeInfo.of(n, podsOn(podsByNode, n.metadata.name!), gates));
+  return pickNodeInfo(pod, infos, gates, nominated, opts);
 }

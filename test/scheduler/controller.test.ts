@@ -9,7 +9,11 @@ import { join } from 'node:path';
 import { startServer, type RunningServer } from '../../src/server/start.js';
 import type { RequestInfo } from '../../src/apiserver/rest.js';
 import type { Event, KubeObject, Pod } from '../../src/api/types.js';
-import type { SchedulerController } from '../../src/controllers/scheduler.js';
+import { SchedulerController, schedulerIdentity } from '../../src/controllers/scheduler.js';
+import { defaultFeatureGates } from '../../src/api/featuregates.js';
+import { SharedInformerFactory } from '../../src/client/factory.js';
+import { LoopbackClient } from '../../src/client/loopback.js';
+import { ApiError } from '../../src/client/errors.js';
 import { node, pod } from './helpers.js';
 
 const admin: RequestInfo = { user: { name: 'admin', groups: ['system:masters'] }, dryRun: false, fieldValidation: 'Ignore', warnings: [] };
@@ -317,5 +321,90 @@ describe('SchedulerController preemption (DefaultPreemption)', () => {
     assert.equal(cond.message, '0/1 nodes are available: 1 Insufficient memory. preemption: not eligible due to preemptionPolicy=Never.');
     assert.equal((await get('polite')).status?.nominatedNodeName, undefined);
     for (const n of ['low-b', 'mid', 'urgent']) assert.equal((await get(n)).metadata.deletionTimestamp, undefined);
+  });
+});
+
+describe('SchedulerController binding cycle (assume, bind in the background, forget on failure)', () => {
+  let dir: string;
+  let s: RunningServer;
+  let informers: SharedInformerFactory;
+  let sched: SchedulerController;
+  const decisions: [string, string][] = [];
+  let releaseFailure!: () => void;
+  const failureReleased = new Promise<void>((r) => (releaseFailure = r));
+  const refused = new Set<string>();
+
+  /** Its first binding of `first` waits until `second` has been decided, then the server refuses it (an internal error). */
+  class FailingOnce extends LoopbackClient {
+    override async bind(namespace: string, name: string, node: string, opts?: { uid?: string }): Promise<void> {
+      if (name === 'first' && !refused.has(name)) {
+        refused.add(name);
+        await failureReleased;
+        throw new ApiError(500, { apiVersion: 'v1', kind: 'Status', metadata: {}, status: 'Failure', code: 500, reason: 'InternalError', message: 'Internal error occurred: disk full' });
+      }
+      return super.bind(namespace, name, node, opts);
+    }
+  }
+
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'bulkhead-bindcycle-'));
+    s = await startServer({ dataDir: join(dir, 'data'), store: 'memory:', port: 0, scheduler: false });
+    await s.api.create(s.api.def('nodes'), undefined, node('solo', { cpu: '2', memory: '512Mi', pods: '110' }), { ...admin, warnings: [] });
+    informers = new SharedInformerFactory(new LoopbackClient(s.api, schedulerIdentity));
+    sched = new SchedulerController(new FailingOnce(s.api, schedulerIdentity), informers, {
+      gates: defaultFeatureGates,
+      qps: 0,
+      onDecision: (p, d) => {
+        decisions.push([p.metadata.name ?? '', d.node ?? d.message ?? '']);
+        if (p.metadata.name === 'second') releaseFailure();
+      },
+    });
+  });
+
+  after(async () => {
+    await sched?.stop();
+    informers?.stop();
+    await s?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const get = (name: string) => s.api.get<Pod>(s.api.def('pods'), 'default', name);
+
+  it('the next decision counts an assumed pod; a failed binding gives its room back and reports the error', async () => {
+    // Room for one of them: the first is placed, and the second, decided while the first's
+    // binding is still being written, does not fit beside it.
+    for (const name of ['first', 'second']) await s.api.create(s.api.def('pods'), 'default', { ...pod(name, { memory: '400Mi' }), metadata: { name } } as KubeObject, { ...admin, warnings: [] });
+    await sched.start();
+    await waitFor('second bound', async () => (await get('second')).spec.nodeName || undefined);
+    const insufficient = '0/1 nodes are available: 1 Insufficient memory. preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.';
+    assert.deepEqual(decisions.slice(0, 3), [
+      ['first', 'solo'],
+      ['second', insufficient],
+      // The first's binding failed: its room went back, and the second took it.
+      ['second', 'solo'],
+    ]);
+    // The failure is reported as kube-scheduler's handleSchedulingFailure reports an error.
+    const first = await waitFor('first reported', async () => {
+      const p = await get('first');
+      return p.status?.conditions?.some((c) => c.type === 'PodScheduled') ? p : undefined;
+    });
+    assert.equal(first.spec.nodeName, undefined);
+    const failed = await waitFor('the error event', async () => {
+      const evs = ((await s.api.list(s.api.def('events'), 'default')).items as Event[]).filter((e) => e.reason === 'FailedScheduling' && e.involvedObject.name === 'first');
+      return evs.length ? evs : undefined;
+    });
+    assert.equal(failed[0]!.message, 'Internal error occurred: disk full');
+    // Tried again after its back-off, it no longer fits.
+    const cond = await waitFor('first tried again', async () => {
+      const c = (await get('first')).status?.conditions?.find((x) => x.type === 'PodScheduled');
+      return c?.reason === 'Unschedulable' ? c : undefined;
+    });
+    assert.equal(cond.message, insufficient);
+    await sched.idle();
+    assert.equal(sched.cache.isAssumed('default/first'), false);
+    assert.deepEqual(
+      [...sched.cache.nodeInfo('solo')!.pods.keys()],
+      ['default/second'],
+    );
   });
 });
