@@ -21,6 +21,55 @@ interface ServerFlags {
   advertise?: string[];
   etcdCompactionInterval: string;
   metricResolution: string;
+  nodeMonitorPeriod: string;
+  nodeMonitorGracePeriod: string;
+  nodeStartupGracePeriod: string;
+  defaultNotReadyTolerationSeconds: string;
+  defaultUnreachableTolerationSeconds: string;
+  leaderElect: string | boolean;
+  leaderElectLeaseDuration: string;
+  leaderElectRenewDeadline: string;
+  leaderElectRetryPeriod: string;
+}
+
+/** A non-negative whole number of seconds (kube-apiserver's int64 flags). */
+function secondsFlag(flag: string, v: string): number {
+  if (!/^\d+$/.test(v)) throw new UsageError(`invalid value "${v}" for ${flag}: expected a whole number of seconds`);
+  return Number(v);
+}
+
+/** A Go bool flag: bare (true), or =true/=false. */
+function boolFlag(flag: string, v: string | boolean): boolean {
+  if (typeof v === 'boolean') return v;
+  if (/^(1|t|true|TRUE|True)$/.test(v)) return true;
+  if (/^(0|f|false|FALSE|False)$/.test(v)) return false;
+  throw new UsageError(`invalid value "${v}" for ${flag}: expected true or false`);
+}
+
+/** The node lifecycle, DefaultTolerationSeconds and leader election settings of the flags. */
+function controlPlaneSettings(f: ServerFlags) {
+  const ms = (flag: string, v: string) => Math.round(durationFlag(flag, v) * 1000);
+  const nodeLifecycle = {
+    monitorPeriodMs: ms('--node-monitor-period', f.nodeMonitorPeriod),
+    gracePeriodMs: ms('--node-monitor-grace-period', f.nodeMonitorGracePeriod),
+    startupGracePeriodMs: ms('--node-startup-grace-period', f.nodeStartupGracePeriod),
+  };
+  if (nodeLifecycle.monitorPeriodMs <= 0) throw new UsageError(`invalid value "${f.nodeMonitorPeriod}" for --node-monitor-period: must be greater than 0`);
+  const defaultTolerationSeconds = {
+    notReady: secondsFlag('--default-not-ready-toleration-seconds', f.defaultNotReadyTolerationSeconds),
+    unreachable: secondsFlag('--default-unreachable-toleration-seconds', f.defaultUnreachableTolerationSeconds),
+  };
+  const timings = {
+    leaseDurationMs: ms('--leader-elect-lease-duration', f.leaderElectLeaseDuration),
+    renewDeadlineMs: ms('--leader-elect-renew-deadline', f.leaderElectRenewDeadline),
+    retryPeriodMs: ms('--leader-elect-retry-period', f.leaderElectRetryPeriod),
+  };
+  // client-go's NewLeaderElector checks.
+  if (timings.leaseDurationMs <= timings.renewDeadlineMs) throw new UsageError('leaseDuration must be greater than renewDeadline (--leader-elect-lease-duration, --leader-elect-renew-deadline)');
+  if (timings.renewDeadlineMs <= timings.retryPeriodMs * 1.2) throw new UsageError('renewDeadline must be greater than retryPeriod*JitterFactor (--leader-elect-renew-deadline, --leader-elect-retry-period)');
+  if (timings.retryPeriodMs < 1000) throw new UsageError(`invalid value "${f.leaderElectRetryPeriod}" for --leader-elect-retry-period: must be at least 1s`);
+  const leaderElection = boolFlag('--leader-elect', f.leaderElect) ? timings : (false as const);
+  return { nodeLifecycle, defaultTolerationSeconds, leaderElection };
 }
 
 function parseListen(v: string): { host: string; port: number } {
@@ -76,12 +125,13 @@ export async function runServer(f: ServerFlags, banner: (s: RunningServer) => st
   const metricResolutionSeconds = durationFlag('--metric-resolution', f.metricResolution);
   if (metricResolutionSeconds < 1) throw new UsageError(`invalid value "${f.metricResolution}" for --metric-resolution: must be at least 1s`);
   const storeOptions = await storeFlags(f);
+  const controlPlane = controlPlaneSettings(f);
   process.stderr.write(`bulkhead: starting the API server (data in ${f.dataDir})…\n`);
   // Loaded here, not at the top: the server's modules (schemas, SQLite, X.509) would slow every other command's start.
   const { startServer } = await import('../server/start.js');
   let running: RunningServer;
   try {
-    running = await startServer({ dataDir: f.dataDir, store: f.store, storeOptions, host, port, gates, podSecurityDefaults, advertise: f.advertise, compactionSeconds, metricResolutionSeconds });
+    running = await startServer({ dataDir: f.dataDir, store: f.store, storeOptions, host, port, gates, podSecurityDefaults, advertise: f.advertise, compactionSeconds, metricResolutionSeconds, ...controlPlane, log: (msg) => process.stderr.write(`bulkhead: ${msg}\n`) });
   } catch (e) {
     const err = e as NodeJS.ErrnoException;
     if (err.code === 'EADDRINUSE') throw new UsageError(`cannot listen on ${f.listen}: the address is already in use (another bulkhead running?)`);
@@ -137,7 +187,16 @@ function addServerFlags(c: Command, defaultDataDir: string): Command {
     .option('--feature-gates <gates>', 'feature gates, e.g. ContainerUlimits=false')
     .option('--pod-security <level[:version]>', 'Pod Security enforce level for namespaces without labels', 'privileged:latest')
     .option('--etcd-compaction-interval <duration>', 'how often history older than one interval is compacted away (watches from before it get 410 Gone); 0 disables compaction', '5m0s')
-    .option('--metric-resolution <duration>', 'how often metrics.k8s.io scrapes every node agent\'s /metrics/resource (metrics-server\'s flag)', '15s');
+    .option('--metric-resolution <duration>', 'how often metrics.k8s.io scrapes every node agent\'s /metrics/resource (metrics-server\'s flag)', '15s')
+    .option('--node-monitor-period <duration>', 'how often the node lifecycle controller checks every node\'s heartbeat', '5s')
+    .option('--node-monitor-grace-period <duration>', 'how long a node may go without renewing its Lease or status before its Ready condition becomes Unknown and it is tainted unreachable', '50s')
+    .option('--node-startup-grace-period <duration>', 'the same for a node that never posted a Ready condition', '1m0s')
+    .option('--default-not-ready-toleration-seconds <seconds>', 'tolerationSeconds of the not-ready:NoExecute toleration added to every pod that has none (DefaultTolerationSeconds admission)', '300')
+    .option('--default-unreachable-toleration-seconds <seconds>', 'tolerationSeconds of the unreachable:NoExecute toleration added to every pod that has none: how long its pods outlive an unreachable node', '300')
+    .option('--leader-elect [bool]', 'elect one leader (a Lease in kube-system) to run the controllers and one to run the scheduler, for several servers on one store', 'true')
+    .option('--leader-elect-lease-duration <duration>', 'how long a candidate waits after the leader\'s last observed renewal before taking over', '15s')
+    .option('--leader-elect-renew-deadline <duration>', 'how long the leader keeps trying to renew before it stops leading', '10s')
+    .option('--leader-elect-retry-period <duration>', 'how long candidates wait between attempts to acquire or renew', '2s');
 }
 
 const kubectlHint = (s: RunningServer) => `Bulkhead API server is running at ${s.url}
