@@ -53,6 +53,8 @@ export class NodeLifecycleController {
   private stopped = false;
   /** Whether every zone was in full disruption on the last pass. */
   private allFullyDisrupted = false;
+  /** Passes completed (for tests that wait for the controller to have looked again). */
+  passes = 0;
 
   constructor(private readonly client: KubeClient, informers: SharedInformerFactory, private readonly opts: NodeLifecycleOptions = {}) {
     this.nodes = informers.informerFor<Node>(nodesRef);
@@ -121,6 +123,7 @@ export class NodeLifecycleController {
       }
       this.retryPods.delete(name);
     }
+    this.passes++;
   }
 
   /** tryUpdateNodeHealth with its retries: the node's Ready status before and after this pass. */
