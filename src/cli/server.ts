@@ -4,11 +4,11 @@
 import { Command } from 'commander';
 import type { RunningServer } from '../server/start.js';
 import { UsageError } from './errors.js';
-import { durationFlag, featureGatesFlag, podSecurityFlag } from './flags.js';
+import { addDefaultTolerationSecondsFlags, defaultTolerationSecondsFlags, durationFlag, featureGatesFlag, podSecurityFlag, type DefaultTolerationSecondsFlags } from './flags.js';
 import { addAgentFlags, agentSettingsFromFlags, runAgent, type AgentFlags } from './agent.js';
 import type { OpenStoreOptions } from '../storage/index.js';
 
-interface ServerFlags {
+interface ServerFlags extends DefaultTolerationSecondsFlags {
   dataDir: string;
   store?: string;
   etcdCafile?: string;
@@ -24,18 +24,10 @@ interface ServerFlags {
   nodeMonitorPeriod: string;
   nodeMonitorGracePeriod: string;
   nodeStartupGracePeriod: string;
-  defaultNotReadyTolerationSeconds: string;
-  defaultUnreachableTolerationSeconds: string;
   leaderElect: string | boolean;
   leaderElectLeaseDuration: string;
   leaderElectRenewDeadline: string;
   leaderElectRetryPeriod: string;
-}
-
-/** A non-negative whole number of seconds (kube-apiserver's int64 flags). */
-function secondsFlag(flag: string, v: string): number {
-  if (!/^\d+$/.test(v)) throw new UsageError(`invalid value "${v}" for ${flag}: expected a whole number of seconds`);
-  return Number(v);
 }
 
 /** A Go bool flag: bare (true), or =true/=false. */
@@ -43,7 +35,7 @@ function boolFlag(flag: string, v: string | boolean): boolean {
   if (typeof v === 'boolean') return v;
   if (/^(1|t|true|TRUE|True)$/.test(v)) return true;
   if (/^(0|f|false|FALSE|False)$/.test(v)) return false;
-  throw new UsageError(`invalid value "${v}" for ${flag}: expected true or false`);
+  throw new UsageError(`invalid value "${v}" for ${flag}: must be true or false`);
 }
 
 /** The node lifecycle, DefaultTolerationSeconds and leader election settings of the flags. */
@@ -55,10 +47,7 @@ function controlPlaneSettings(f: ServerFlags) {
     startupGracePeriodMs: ms('--node-startup-grace-period', f.nodeStartupGracePeriod),
   };
   if (nodeLifecycle.monitorPeriodMs <= 0) throw new UsageError(`invalid value "${f.nodeMonitorPeriod}" for --node-monitor-period: must be greater than 0`);
-  const defaultTolerationSeconds = {
-    notReady: secondsFlag('--default-not-ready-toleration-seconds', f.defaultNotReadyTolerationSeconds),
-    unreachable: secondsFlag('--default-unreachable-toleration-seconds', f.defaultUnreachableTolerationSeconds),
-  };
+  const defaultTolerationSeconds = defaultTolerationSecondsFlags(f);
   const timings = {
     leaseDurationMs: ms('--leader-elect-lease-duration', f.leaderElectLeaseDuration),
     renewDeadlineMs: ms('--leader-elect-renew-deadline', f.leaderElectRenewDeadline),
@@ -175,7 +164,7 @@ export async function runServer(f: ServerFlags, banner: (s: RunningServer) => st
 }
 
 function addServerFlags(c: Command, defaultDataDir: string): Command {
-  return c
+  c
     .option('--data-dir <dir>', 'where the database, certificates, tokens and kubeconfig live', defaultDataDir)
     .option('--store <engine>', 'sqlite:PATH (default: <data-dir>/bulkhead.db), memory: (nothing survives a restart), or etcd://HOST:PORT[,HOST:PORT…] (an etcd v3 cluster; several servers may share it)')
     .option('--etcd-cafile <file>', 'with --store etcd://: the CA that signed the etcd members\' serving certificates (TLS to etcd)')
@@ -191,12 +180,11 @@ function addServerFlags(c: Command, defaultDataDir: string): Command {
     .option('--node-monitor-period <duration>', 'how often the node lifecycle controller checks every node\'s heartbeat', '5s')
     .option('--node-monitor-grace-period <duration>', 'how long a node may go without renewing its Lease or status before its Ready condition becomes Unknown and it is tainted unreachable', '50s')
     .option('--node-startup-grace-period <duration>', 'the same for a node that never posted a Ready condition', '1m0s')
-    .option('--default-not-ready-toleration-seconds <seconds>', 'tolerationSeconds of the not-ready:NoExecute toleration added to every pod that has none (DefaultTolerationSeconds admission)', '300')
-    .option('--default-unreachable-toleration-seconds <seconds>', 'tolerationSeconds of the unreachable:NoExecute toleration added to every pod that has none: how long its pods outlive an unreachable node', '300')
     .option('--leader-elect [bool]', 'elect one leader (a Lease in kube-system) to run the controllers and one to run the scheduler, for several servers on one store', 'true')
     .option('--leader-elect-lease-duration <duration>', 'how long a candidate waits after the leader\'s last observed renewal before taking over', '15s')
     .option('--leader-elect-renew-deadline <duration>', 'how long the leader keeps trying to renew before it stops leading', '10s')
     .option('--leader-elect-retry-period <duration>', 'how long candidates wait between attempts to acquire or renew', '2s');
+  return addDefaultTolerationSecondsFlags(c);
 }
 
 const kubectlHint = (s: RunningServer) => `Bulkhead API server is running at ${s.url}
