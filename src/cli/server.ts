@@ -24,10 +24,21 @@ interface ServerFlags extends DefaultTolerationSecondsFlags {
   nodeMonitorPeriod: string;
   nodeMonitorGracePeriod: string;
   nodeStartupGracePeriod: string;
+  nodeEvictionRate: string;
+  secondaryNodeEvictionRate: string;
+  unhealthyZoneThreshold: string;
+  largeClusterSizeThreshold: string;
   leaderElect: string | boolean;
   leaderElectLeaseDuration: string;
   leaderElectRenewDeadline: string;
   leaderElectRetryPeriod: string;
+}
+
+/** A non-negative float32 flag (kube-controller-manager's rates and threshold). */
+function rateFlag(flag: string, v: string, max = Infinity): number {
+  const n = /^(\d+(\.\d*)?|\.\d+)$/.test(v) ? Number(v) : NaN;
+  if (!(n <= max)) throw new UsageError(`invalid value "${v}" for ${flag}: expected a number${max === Infinity ? '' : ` from 0 to ${max}`}`);
+  return n;
 }
 
 /** A Go bool flag: bare (true), or =true/=false. */
@@ -46,6 +57,12 @@ function controlPlaneSettings(f: ServerFlags) {
     gracePeriodMs: ms('--node-monitor-grace-period', f.nodeMonitorGracePeriod),
     startupGracePeriodMs: ms('--node-startup-grace-period', f.nodeStartupGracePeriod),
   };
+  const zoneRates = {
+    evictionRate: rateFlag('--node-eviction-rate', f.nodeEvictionRate),
+    secondaryEvictionRate: rateFlag('--secondary-node-eviction-rate', f.secondaryNodeEvictionRate),
+    unhealthyZoneThreshold: rateFlag('--unhealthy-zone-threshold', f.unhealthyZoneThreshold, 1),
+    largeClusterSizeThreshold: rateFlag('--large-cluster-size-threshold', f.largeClusterSizeThreshold),
+  };
   if (nodeLifecycle.monitorPeriodMs <= 0) throw new UsageError(`invalid value "${f.nodeMonitorPeriod}" for --node-monitor-period: must be greater than 0`);
   const defaultTolerationSeconds = defaultTolerationSecondsFlags(f);
   const timings = {
@@ -58,7 +75,7 @@ function controlPlaneSettings(f: ServerFlags) {
   if (timings.renewDeadlineMs <= timings.retryPeriodMs * 1.2) throw new UsageError('renewDeadline must be greater than retryPeriod*JitterFactor (--leader-elect-renew-deadline, --leader-elect-retry-period)');
   if (timings.retryPeriodMs < 1000) throw new UsageError(`invalid value "${f.leaderElectRetryPeriod}" for --leader-elect-retry-period: must be at least 1s`);
   const leaderElection = boolFlag('--leader-elect', f.leaderElect) ? timings : (false as const);
-  return { nodeLifecycle, defaultTolerationSeconds, leaderElection };
+  return { nodeLifecycle: { ...nodeLifecycle, zoneRates }, defaultTolerationSeconds, leaderElection };
 }
 
 function parseListen(v: string): { host: string; port: number } {
@@ -180,6 +197,10 @@ function addServerFlags(c: Command, defaultDataDir: string): Command {
     .option('--node-monitor-period <duration>', 'how often the node lifecycle controller checks every node\'s heartbeat', '5s')
     .option('--node-monitor-grace-period <duration>', 'how long a node may go without renewing its Lease or status before its Ready condition becomes Unknown and it is tainted unreachable', '50s')
     .option('--node-startup-grace-period <duration>', 'the same for a node that never posted a Ready condition', '1m0s')
+    .option('--node-eviction-rate <rate>', 'nodes per second tainted NoExecute (their pods then evicted) in a zone that is healthy', '0.1')
+    .option('--secondary-node-eviction-rate <rate>', 'the same in a zone in partial disruption larger than --large-cluster-size-threshold (smaller zones: none)', '0.01')
+    .option('--unhealthy-zone-threshold <fraction>', 'the share of not-Ready nodes (at least three) that puts a zone in partial disruption', '0.55')
+    .option('--large-cluster-size-threshold <nodes>', 'zones larger than this keep evicting, at the secondary rate, in partial disruption', '50')
     .option('--leader-elect [bool]', 'elect one leader (a Lease in kube-system) to run the controllers and one to run the scheduler, for several servers on one store', 'true')
     .option('--leader-elect-lease-duration <duration>', 'how long a candidate waits after the leader\'s last observed renewal before taking over', '15s')
     .option('--leader-elect-renew-deadline <duration>', 'how long the leader keeps trying to renew before it stops leading', '10s')

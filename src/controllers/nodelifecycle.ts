@@ -4,13 +4,14 @@
 // its kubelet conditions set Unknown ("Kubelet stopped posting node status."), the pods on it
 // marked not Ready, and, from the next pass (the Ready status it observes), the unreachable or
 // not-ready NoExecute taint, which the taint eviction controller (tainteviction.ts) acts on. A
-// node Ready again has both removed. When every node of every zone is not Ready the control
-// plane is the likelier fault: no node is tainted and the taints go (upstream's full disruption
-// mode). The decisions are src/policy/nodehealth.ts's; the NoSchedule condition taints are the
+// node Ready again has both removed. New taints are rate limited per zone (one node every 10 s
+// by default, none in a small zone where most nodes are down); when every node of every zone
+// is not Ready the control plane is the likelier fault: no node is tainted and the taints go
+// (upstream's full disruption mode). The decisions are src/policy/nodehealth.ts's; the NoSchedule condition taints are the
 // API server's (src/api/nodetaints.ts), applied on the status write this controller makes.
 
 import type { Lease, Node, Pod } from '../api/types.js';
-import { computeZoneState, noExecuteTaintFor, nodeHealthVerdict, observeNodeHealth, podNotReadyConditions, withNoExecuteTaint, zoneKey, type GracePeriods, type NodeHealth, type ZoneState } from '../policy/nodehealth.js';
+import { computeZoneState, defaultZoneRates, noExecuteTaintFor, nodeHealthVerdict, observeNodeHealth, podNotReadyConditions, TaintNodeNotReady, TaintNodeUnreachable, withNoExecuteTaint, ZoneLimiter, zoneKey, zoneTaintRate, type GracePeriods, type NodeHealth, type ZoneRates, type ZoneState } from '../policy/nodehealth.js';
 import type { SharedInformerFactory } from '../client/factory.js';
 import type { SharedIndexInformer } from '../client/informer.js';
 import { isStatus } from '../client/errors.js';
@@ -28,6 +29,8 @@ export interface NodeLifecycleOptions {
   gracePeriodMs?: number;
   /** --node-startup-grace-period (upstream 1 m). */
   startupGracePeriodMs?: number;
+  /** --node-eviction-rate, --secondary-node-eviction-rate, --unhealthy-zone-threshold, --large-cluster-size-threshold. */
+  zoneRates?: Partial<ZoneRates>;
   /** The controller's clock in ms (tests inject one and call monitor() themselves). */
   now?: () => number;
   events?: EventRecorder;
@@ -53,6 +56,9 @@ export class NodeLifecycleController {
   private stopped = false;
   /** Whether every zone was in full disruption on the last pass. */
   private allFullyDisrupted = false;
+  /** Each zone's tainting limiter, made anew when the zone's state changes. */
+  private readonly limiters = new Map<string, { state: string; limiter: ZoneLimiter }>();
+  private readonly rates: ZoneRates;
   /** Passes completed (for tests that wait for the controller to have looked again). */
   passes = 0;
 
@@ -63,6 +69,7 @@ export class NodeLifecycleController {
     this.events = opts.events ?? new EventRecorder(client, { component: nodeLifecycleControllerName });
     this.grace = { monitorMs: opts.gracePeriodMs ?? defaultNodeMonitorGracePeriodMs, startupMs: opts.startupGracePeriodMs ?? defaultNodeStartupGracePeriodMs };
     this.now = opts.now ?? (() => client.now().getTime());
+    this.rates = { ...defaultZoneRates, ...opts.zoneRates };
   }
 
   async start(): Promise<void> {
@@ -101,7 +108,7 @@ export class NodeLifecycleController {
       const k = zoneKey(r.node);
       zones.set(k, [...(zones.get(k) ?? []), r.current]);
     }
-    const states = new Map<string, ZoneState>([...zones].map(([k, v]) => [k, computeZoneState(v)]));
+    const states = new Map<string, ZoneState>([...zones].map(([k, v]) => [k, computeZoneState(v, this.rates.unhealthyZoneThreshold)]));
     const allFull = states.size > 0 && [...states.values()].every((s) => s === 'FullDisruption');
     if (this.allFullyDisrupted && !allFull) {
       // Leaving full disruption: every node gets a fresh grace period.
@@ -109,10 +116,17 @@ export class NodeLifecycleController {
       for (const [k, h] of this.health) this.health.set(k, { ...h, probeTimestamp: now });
     }
     this.allFullyDisrupted = allFull;
+    for (const k of this.limiters.keys()) if (!states.has(k)) this.limiters.delete(k);
+    const now = this.now();
+    for (const [k, state] of states) {
+      const signature = allFull ? 'AllFullDisruption' : state;
+      if (this.limiters.get(k)?.state === signature) continue;
+      this.limiters.set(k, { state: signature, limiter: new ZoneLimiter(allFull ? 0 : zoneTaintRate(state, zones.get(k)!.length, this.rates), now) });
+    }
     for (const { node, observed, current } of results) {
       if (this.stopped) return;
       const name = node.metadata.name!;
-      await this.setNoExecuteTaint(name, allFull || observed === 'True' ? undefined : states.get(zoneKey(node)) === 'PartialDisruption' ? 'keep' : noExecuteTaintFor(observed));
+      await this.setNoExecuteTaint(name, allFull || observed === 'True' ? undefined : this.taintToAdd(node, observed));
       const transitioned = current !== 'True' && observed === 'True';
       if (transitioned) this.events.record(node, 'Normal', 'NodeNotReady', '', `Node ${name} status is now: NodeNotReady`);
       if (transitioned || (this.retryPods.has(name) && observed !== 'True')) {
@@ -124,6 +138,21 @@ export class NodeLifecycleController {
       this.retryPods.delete(name);
     }
     this.passes++;
+  }
+
+  /** The NoExecute taint for a node not Ready: a swap at once, a new taint when its zone's limiter allows. */
+  private taintToAdd(node: Node, observed: string): string | undefined {
+    const want = noExecuteTaintFor(observed);
+    const tainted = (node.spec?.taints ?? []).some((t) => t.effect === 'NoExecute' && (t.key === TaintNodeNotReady || t.key === TaintNodeUnreachable));
+    if (tainted) return want;
+    const k = zoneKey(node);
+    let zone = this.limiters.get(k);
+    if (!zone) {
+      // A zone of excluded nodes only: the healthy rate.
+      zone = { state: 'Normal', limiter: new ZoneLimiter(this.rates.evictionRate, this.now()) };
+      this.limiters.set(k, zone);
+    }
+    return zone.limiter.tryAccept(this.now()) ? want : 'keep';
   }
 
   /** tryUpdateNodeHealth with its retries: the node's Ready status before and after this pass. */
@@ -159,6 +188,7 @@ export class NodeLifecycleController {
     for (let attempt = 0; attempt < 5; attempt++) {
       const node = attempt === 0 ? this.nodes.lister.get(undefined, name) : await this.client.get<Node>(nodesRef, undefined, name).catch((e: unknown) => (isStatus(e, 404) ? undefined : Promise.reject(e)));
       if (!node) return;
+      // A retry reads the node again: a Ready node's taint may have gone meanwhile.
       const taints = withNoExecuteTaint(node.spec?.taints, want, this.now());
       if (!taints) return;
       try {

@@ -122,8 +122,18 @@ export function nodeHealthVerdict(node: Node, health: NodeHealth, now: number, g
 
 export type ZoneState = 'Normal' | 'PartialDisruption' | 'FullDisruption';
 
-/** --unhealthy-zone-threshold. */
-export const unhealthyZoneThreshold = 0.55;
+export interface ZoneRates {
+  /** --node-eviction-rate: nodes tainted per second in a healthy zone (0.1). */
+  evictionRate: number;
+  /** --secondary-node-eviction-rate: the same in a large zone in partial disruption (0.01). */
+  secondaryEvictionRate: number;
+  /** --unhealthy-zone-threshold: the share of not-Ready nodes that makes a partial disruption (0.55). */
+  unhealthyZoneThreshold: number;
+  /** --large-cluster-size-threshold: above this many nodes a zone in partial disruption keeps tainting, slowly (50). */
+  largeClusterSizeThreshold: number;
+}
+
+export const defaultZoneRates: ZoneRates = { evictionRate: 0.1, secondaryEvictionRate: 0.01, unhealthyZoneThreshold: 0.55, largeClusterSizeThreshold: 50 };
 
 /** The zone a node counts in (GetZoneKey: region and zone labels). */
 export function zoneKey(node: Node): string {
@@ -134,12 +144,40 @@ export function zoneKey(node: Node): string {
 }
 
 /** ComputeZoneState over the zone's Ready statuses. */
-export function computeZoneState(readyStatuses: readonly string[]): ZoneState {
+export function computeZoneState(readyStatuses: readonly string[], threshold = defaultZoneRates.unhealthyZoneThreshold): ZoneState {
   const ready = readyStatuses.filter((s) => s === 'True').length;
   const notReady = readyStatuses.length - ready;
   if (ready === 0 && notReady > 0) return 'FullDisruption';
-  if (notReady > 2 && notReady / readyStatuses.length >= unhealthyZoneThreshold) return 'PartialDisruption';
+  if (notReady > 2 && notReady / readyStatuses.length >= threshold) return 'PartialDisruption';
   return 'Normal';
+}
+
+/**
+ * setLimiterInZone's rate: a healthy zone, and one in full disruption while another zone is
+ * not, taint at the eviction rate; a zone in partial disruption at the secondary rate if it is
+ * large, else not at all (the fault is likelier the network's than the nodes').
+ */
+export function zoneTaintRate(state: ZoneState, zoneSize: number, rates: ZoneRates = defaultZoneRates): number {
+  if (state !== 'PartialDisruption') return rates.evictionRate;
+  return zoneSize > rates.largeClusterSizeThreshold ? rates.secondaryEvictionRate : 0;
+}
+
+/**
+ * A zone's tainting limiter: a token bucket of burst 1 (flowcontrol's, full when made, as a
+ * new limiter is on each zone state change); a rate of 0 or less never grants.
+ */
+export class ZoneLimiter {
+  private tokens = 1;
+  constructor(readonly qps: number, private last: number) {}
+
+  tryAccept(now: number): boolean {
+    if (!(this.qps > 0)) return false;
+    this.tokens = Math.min(1, this.tokens + ((now - this.last) / 1000) * this.qps);
+    this.last = now;
+    if (this.tokens < 1) return false;
+    this.tokens -= 1;
+    return true;
+  }
 }
 
 /** The node controller's NoExecute taint for a Ready status (none for True). */

@@ -37,8 +37,8 @@ export interface ServerOptions extends ApiServerOptions {
   cronJobController?: CronJobControllerOptions;
   /** Run the workload controllers (default true); off for tests of the apps and batch APIs alone. */
   workloadControllers?: boolean;
-  /** Node lifecycle settings: --node-monitor-period, --node-monitor-grace-period, --node-startup-grace-period. */
-  nodeLifecycle?: Pick<NodeLifecycleOptions, 'monitorPeriodMs' | 'gracePeriodMs' | 'startupGracePeriodMs'>;
+  /** Node lifecycle settings: --node-monitor-period, --node-monitor-grace-period, --node-startup-grace-period and the zone rates. */
+  nodeLifecycle?: Pick<NodeLifecycleOptions, 'monitorPeriodMs' | 'gracePeriodMs' | 'startupGracePeriodMs' | 'zoneRates'>;
   /** --leader-elect (default true) and its timings; false: run everything without a Lease. */
   leaderElection?: false | Partial<LeaderElectionTimings>;
   /** The candidate identity (default hostname_uuid, new each start). */

@@ -29,6 +29,7 @@ describe('bulkhead up / server: bad flags are one line and exit 2', () => {
     { name: 'a non-boolean single-process-oom-kill', args: ['up', '--single-process-oom-kill', 'maybe'], stderr: /^error: invalid value "maybe" for --single-process-oom-kill: must be true or false\n$/ },
     { name: 'a node monitor grace period without a unit', args: ['server', '--node-monitor-grace-period', '40'], stderr: /^error: invalid value "40" for --node-monitor-grace-period: time: missing unit in duration "40"\n$/ },
     { name: 'toleration seconds that are not a number', args: ['up', '--default-unreachable-toleration-seconds', '5m'], stderr: /^error: invalid value "5m" for --default-unreachable-toleration-seconds: expected a whole number of seconds\n$/ },
+    { name: 'an unhealthy zone threshold above 1', args: ['server', '--unhealthy-zone-threshold', '1.5'], stderr: /^error: invalid value "1.5" for --unhealthy-zone-threshold: expected a number from 0 to 1\n$/ },
     { name: 'a non-boolean leader-elect', args: ['server', '--leader-elect', 'maybe'], stderr: /^error: invalid value "maybe" for --leader-elect: must be true or false\n$/ },
     { name: 'a lease no longer than the renew deadline', args: ['server', '--leader-elect-lease-duration', '10s'], stderr: /^error: leaseDuration must be greater than renewDeadline \(--leader-elect-lease-duration, --leader-elect-renew-deadline\)\n$/ },
     { name: 'max pods of zero', args: ['up', '--max-pods', '0'], stderr: /^error: invalid value "0" for --max-pods: a positive integer\n$/ },

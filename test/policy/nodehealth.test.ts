@@ -13,7 +13,9 @@ import {
   observeNodeHealth,
   podNotReadyConditions,
   withNoExecuteTaint,
+  ZoneLimiter,
   zoneKey,
+  zoneTaintRate,
   type NodeHealth,
 } from '../../src/policy/nodehealth.js';
 import type { Lease, Node, NodeCondition, Pod, Taint } from '../../src/api/types.js';
@@ -97,6 +99,22 @@ describe('computeZoneState', () => {
     assert.equal(zoneKey(node([])), '');
     assert.equal(zoneKey(node([], { labels: { 'topology.kubernetes.io/region': 'r', 'topology.kubernetes.io/zone': 'z' } })), 'r:\x00:z');
   });
+});
+
+describe('tainting rates per zone', () => {
+  const rows: [string, 'Normal' | 'PartialDisruption' | 'FullDisruption', number, number][] = [
+    ['a healthy zone: --node-eviction-rate', 'Normal', 3, 0.1],
+    ['a zone in full disruption (another zone is not): the healthy rate', 'FullDisruption', 3, 0.1],
+    ['a small zone in partial disruption: none', 'PartialDisruption', 50, 0],
+    ['a large zone in partial disruption: --secondary-node-eviction-rate', 'PartialDisruption', 51, 0.01],
+  ];
+  for (const [name, state, size, rate] of rows) it(name, () => assert.equal(zoneTaintRate(state, size), rate));
+  it('the limiter grants one at once, then one per 1/rate seconds', () => {
+    const l = new ZoneLimiter(0.1, s(0));
+    assert.deepEqual([l.tryAccept(s(0)), l.tryAccept(s(1)), l.tryAccept(s(9)), l.tryAccept(s(11)), l.tryAccept(s(12))], [true, false, false, true, false]);
+  });
+  it('a rate of 0 never grants', () => assert.equal(new ZoneLimiter(0, s(0)).tryAccept(s(1000)), false));
+  it('the threshold is a flag', () => assert.equal(computeZoneState(['True', 'Unknown', 'Unknown', 'Unknown'], 0.8), 'Normal'));
 });
 
 describe('the NoExecute taint follows the observed Ready status', () => {
