@@ -46,7 +46,6 @@ export interface ServerOptions extends ApiServerOptions {
   log?: (msg: string) => void;
 }
 
-
 export interface RunningServer extends RunningApiServer {
   /** The controllers while this server leads (always, on a lone server). */
   quota?: QuotaController;
