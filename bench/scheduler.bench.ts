@@ -131,7 +131,8 @@ async function main(): Promise<void> {
   console.log(`machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, node ${process.version}`);
   for (const nodes of nodeCounts) {
     const dir = mkdtempSync(join(tmpdir(), 'bulkhead-bench-scheduler-'));
-    const s = await startServer({ dataDir: join(dir, 'data'), port: 0, scheduler: false, workloadControllers: false });
+    // The fake nodes never renew a Lease: a grace period longer than the run keeps them Ready.
+    const s = await startServer({ dataDir: join(dir, 'data'), port: 0, scheduler: false, workloadControllers: false, nodeLifecycle: { gracePeriodMs: 3_600_000 } });
     try {
       const rows: [string, Timing][] = [];
       const admin = new LoopbackClient(s.api, { user: 'bench-admin', groups: ['system:masters'], userAgent: 'bench' });

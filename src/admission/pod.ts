@@ -1,6 +1,7 @@
 // The pod create path of the API server as one pure function, in Kubernetes' order after
 // decoding: drop disabled fields, defaulting, the mutating plugins (LimitRanger's defaults,
-// ServiceAccount when the caller looked the account up, then Priority), validation, the
+// ServiceAccount when the caller looked the account up, Priority, DefaultTolerationSeconds),
+// validation, the
 // validating plugins (LimitRanger's min/max/ratio, PodSecurity (enforce, warn), ResourceQuota).
 // `bulkhead plan` and the API server
 // both call it, each after decoding with api/schema's decodeObject, so an offline plan and a
@@ -14,6 +15,7 @@ import type { LimitRange, Pod, PriorityClass, ResourceQuota, ServiceAccount } fr
 import { validatePodCreate } from '../api/validation/index.js';
 import { computePodQOS } from '../policy/qos.js';
 import { evaluatePodSecurity, type PodSecurityDefaults } from './podsecurity.js';
+import { admitDefaultTolerationSeconds, type DefaultTolerationSeconds } from './defaulttolerationseconds.js';
 import { admitPodPriority } from './priority.js';
 import { admitPodServiceAccount } from './serviceaccount.js';
 import { decideQuotas, type QuotaCharge } from '../quota/admission.js';
@@ -49,6 +51,8 @@ export interface PodAdmissionInput {
    * (`account` undefined: not found). Absent (plan): the ServiceAccount plugin is skipped.
    */
   serviceAccount?: { account: ServiceAccount | undefined };
+  /** The server's --default-not-ready/unreachable-toleration-seconds (default 300 each). */
+  defaultTolerationSeconds?: DefaultTolerationSeconds;
 }
 
 export interface ReportedFieldError {
@@ -92,7 +96,7 @@ export function admitPodCreate(input: PodAdmissionInput): PodAdmissionResult {
   }
   const priority = admitPodPriority(pod, input.priorityClasses);
   if (priority.forbidden !== undefined) return { pod, warnings, errors: [], rejection: forbidden('Priority', pod, priority.forbidden), charges: [] };
-  pod = priority.pod;
+  pod = admitDefaultTolerationSeconds(priority.pod, input.defaultTolerationSeconds);
   pod.status = { phase: 'Pending', qosClass: computePodQOS(pod, input.gates) };
 
   const fieldErrors = validatePodCreate(pod, { gates: input.gates });

@@ -107,6 +107,14 @@ export interface AgentOptions {
   log?: (msg: string) => void;
 }
 
+/** The pod conditions the kubelet owns (kubetypes.PodConditionsByKubelet); others' are kept. */
+const kubeletOwnedConditions = new Set(['PodScheduled', 'Ready', 'Initialized', 'ContainersReady', 'PodReadyToStartContainers']);
+
+/** Whether the API's copy shows one of the agent's own conditions with another status than it posted. */
+function ownConditionsDiffer(posted: PodStatus, api: PodStatus | undefined): boolean {
+  return (posted.conditions ?? []).some((c) => c.type !== 'PodScheduled' && kubeletOwnedConditions.has(c.type) && api?.conditions?.find((a) => a.type === c.type)?.status !== c.status);
+}
+
 interface PodEntry {
   uid: string;
   pod: Pod;
@@ -116,6 +124,8 @@ interface PodEntry {
   again: boolean;
   timer?: NodeJS.Timeout;
   lastStatus?: string;
+  /** The resourceVersion the last status post returned. */
+  postedVersion?: string;
   rejected?: { reason: string; message: string; evicted?: boolean };
   admitted: boolean;
   /** A terminal pod whose containers have been stopped. */
@@ -358,6 +368,11 @@ export class Agent {
     const uid = p.metadata.uid!;
     const e = this.pods.get(uid);
     if (e) {
+      // Another writer changed a condition this agent reports (the node lifecycle controller
+      // marks pods not Ready while the node is unreachable): post ours again, as the kubelet's
+      // status manager reconciles with what the API holds.
+      // Only a copy newer than the one the last post returned counts (an event from before it may still be on its way).
+      if (e.lastStatus !== undefined && e.status && Number(p.metadata.resourceVersion) > Number(e.postedVersion ?? 0) && ownConditionsDiffer(e.status, p.status)) e.lastStatus = undefined;
       e.pod = p;
       if (e.gone) return;
     } else {
@@ -484,7 +499,12 @@ export class Agent {
   private fullStatus(pod: Pod, s: PodStatus): PodStatus {
     const ip = this.opts.facts.internalIP;
     const scheduled = pod.status?.conditions?.find((c) => c.type === 'PodScheduled');
-    const conditions: PodCondition[] = (s.conditions ?? []).filter((c) => c.type !== 'PodScheduled');
+    // The kubelet's status manager (mergePodStatus) keeps the conditions others own, e.g. the
+    // DisruptionTarget the taint eviction controller or a preempting scheduler set, ahead of its
+    // own; its own DisruptionTarget (an eviction here) replaces theirs.
+    const own = (s.conditions ?? []).filter((c) => c.type !== 'PodScheduled');
+    const others = (pod.status?.conditions ?? []).filter((c) => !kubeletOwnedConditions.has(c.type) && !own.some((o) => o.type === c.type));
+    const conditions: PodCondition[] = [...others, ...own];
     if (scheduled) {
       // PodScheduled last, as the kubelet's generateAPIPodStatus appends it after ContainersReady.
       // Its lastProbeTime null as in the agent's own conditions: the scheduler's copy has the null,
@@ -512,6 +532,7 @@ export class Agent {
       const patch = { metadata: { uid: e.uid }, status: { ...status, conditions: status.conditions ?? null, initContainerStatuses: status.initContainerStatuses ?? null, containerStatuses: status.containerStatuses ?? null } };
       const updated = await this.opts.client.patch<Pod>(podsRef, e.pod.metadata.namespace ?? 'default', e.pod.metadata.name ?? '', 'application/merge-patch+json', patch, { subresource: 'status' });
       e.lastStatus = text;
+      e.postedVersion = updated?.metadata?.resourceVersion;
       if (updated?.metadata?.uid === e.uid) e.pod = { ...e.pod, status: updated.status };
     } catch (err) {
       if (isStatus(err, 404)) return;

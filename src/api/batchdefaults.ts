@@ -13,12 +13,9 @@ const maxInt32 = 2147483647;
 export function defaultTemplate(t: PodTemplateSpec | undefined, opts: PodDefaultingOptions): PodTemplateSpec {
   const template: PodTemplateSpec = t && typeof t === 'object' ? t : {};
   if (!template.spec || typeof template.spec !== 'object') return template;
-  const userTolerations = template.spec.tolerations;
   const defaulted = defaultPod({ metadata: {}, spec: template.spec } as Pod, opts).spec;
-  // Service links and the not-ready/unreachable tolerations are defaulted on pods, not templates.
+  // Service links are defaulted on pods, not templates.
   delete defaulted.enableServiceLinks;
-  if (userTolerations === undefined) delete defaulted.tolerations;
-  else defaulted.tolerations = userTolerations;
   return { ...template, spec: defaulted };
 }
 

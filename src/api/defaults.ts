@@ -1,14 +1,14 @@
-// Defaulting as the API server applies it to a new pod (pkg/apis/core/v1/defaults.go plus the
-// DefaultTolerationSeconds admission plugin's effect on the stored object). The Priority
-// plugin's priority and preemptionPolicy are admission/priority.ts's: they depend on the
-// PriorityClasses that exist.
+// Defaulting as the API server applies it to a new pod (pkg/apis/core/v1/defaults.go). The
+// admission plugins' additions are src/admission's: Priority's priority and preemptionPolicy
+// (they depend on the PriorityClasses that exist) and DefaultTolerationSeconds' tolerations
+// (they depend on the server's flags).
 // Functions return new objects; callers' input is never mutated (unless a caller hands it over).
 
 import type { FeatureGates } from './featuregates.js';
 import { aggregateContainerLimits, aggregateContainerRequests, isSupportedPodLevelResource } from './podresources.js';
 import { Quantity } from './quantity.js';
 import { HugePagesPrefix } from './resourcelist.js';
-import type { Container, HTTPGetAction, Lifecycle, Pod, PodSpec, Probe, ResourceList, Toleration, Volume } from './types.js';
+import type { Container, HTTPGetAction, Lifecycle, Pod, PodSpec, Probe, ResourceList, Volume } from './types.js';
 
 const volumeSourceKeys = [
   'hostPath', 'emptyDir', 'gcePersistentDisk', 'awsElasticBlockStore', 'gitRepo', 'secret', 'nfs', 'iscsi',
@@ -156,16 +156,6 @@ function defaultPodRequests(pod: Pod): void {
   if (Object.keys(requests).length > 0) r.requests = requests;
 }
 
-function defaultTolerations(spec: PodSpec): void {
-  const add: Toleration[] = [];
-  const tolerates = (key: string) =>
-    (spec.tolerations ?? []).some((t) => (t.key === key || (t.key ?? '') === '') && (t.effect === 'NoExecute' || (t.effect ?? '') === ''));
-  for (const key of ['node.kubernetes.io/not-ready', 'node.kubernetes.io/unreachable']) {
-    if (!tolerates(key)) add.push({ key, operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 });
-  }
-  if (add.length > 0) spec.tolerations = [...(spec.tolerations ?? []), ...add];
-}
-
 export interface PodDefaultingOptions {
   gates: Pick<FeatureGates, 'PodLevelResources'>;
   /** The caller hands the pod over (it decoded it for this call alone): it is filled in place, not copied. */
@@ -206,6 +196,5 @@ export function defaultPod(input: Pod, opts: PodDefaultingOptions): Pod {
   }
   for (const c of [...(spec.containers ?? []), ...(spec.initContainers ?? []), ...(spec.ephemeralContainers ?? [])]) roundContainerResources(c);
   if (spec.overhead) spec.overhead = canonicalList(spec.overhead);
-  defaultTolerations(spec);
   return pod;
 }

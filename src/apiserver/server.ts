@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { defaultFeatureGates, type FeatureGates } from '../api/featuregates.js';
 import type { PodSecurityDefaults } from '../admission/podsecurity.js';
+import type { DefaultTolerationSeconds } from '../admission/defaulttolerationseconds.js';
 import { openStore, type OpenStoreOptions } from '../storage/index.js';
 import type { Store } from '../storage/store.js';
 import { LogStore } from '../storage/engine.js';
@@ -51,6 +52,8 @@ export interface ApiServerOptions {
   port?: number;
   gates?: FeatureGates;
   podSecurityDefaults?: PodSecurityDefaults;
+  /** --default-not-ready-toleration-seconds and --default-unreachable-toleration-seconds (300 each). */
+  defaultTolerationSeconds?: DefaultTolerationSeconds;
   /** Extra names or addresses for the serving certificate. */
   advertise?: string[];
   /** Seconds between store compactions (history older than one to two intervals goes); 0: never. */
@@ -119,7 +122,7 @@ export async function startApiServer(opts: ApiServerOptions): Promise<RunningApi
   refuseLostDatabase(dataDir, storeSpec);
   const store = await openStore(storeSpec, opts.storeOptions);
   const api = new Api({ store, gates: opts.gates ?? defaultFeatureGates });
-  installStrategies(api, opts.podSecurityDefaults ?? {});
+  installStrategies(api, opts.podSecurityDefaults ?? {}, opts.defaultTolerationSeconds);
   api.trackWrite = trackUpdate;
   for (const name of systemNamespaces) {
     // As upstream's system-namespaces controller: Get, and create only what is missing (a

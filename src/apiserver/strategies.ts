@@ -4,6 +4,7 @@
 
 import { admitPodCreate, podDisplayName, type Rejection } from '../admission/pod.js';
 import { validateNamespaceObject } from '../admission/namespace.js';
+import { admitDefaultTolerationSeconds, defaultTolerationSeconds, type DefaultTolerationSeconds } from '../admission/defaulttolerationseconds.js';
 import type { PodSecurityDefaults } from '../admission/podsecurity.js';
 import { fieldError, type FieldError } from '../api/fielderrors.js';
 import type { KubeObject, LimitRange, Namespace, Pod, PriorityClass, ResourceQuota, ServiceAccount, Status } from '../api/types.js';
@@ -69,7 +70,7 @@ function sameJSON(a: unknown, b: unknown): boolean {
 }
 
 
-export function podStrategy(podSecurityDefaults: PodSecurityDefaults): Strategy {
+export function podStrategy(podSecurityDefaults: PodSecurityDefaults, tolerationSeconds: DefaultTolerationSeconds = defaultTolerationSeconds): Strategy {
   return {
     serializeCreatesPerNamespace: true,
     async create(obj, req, api, batch) {
@@ -93,6 +94,7 @@ export function podStrategy(podSecurityDefaults: PodSecurityDefaults): Strategy 
         quotas,
         gates: api.gates,
         podSecurityDefaults,
+        defaultTolerationSeconds: tolerationSeconds,
         now: api.now(),
       });
       if (result.rejection) throw rejectionError(result.rejection, pod, result.errors);
@@ -111,7 +113,8 @@ export function podStrategy(podSecurityDefaults: PodSecurityDefaults): Strategy 
     async update(obj, old, _req, _api, subresource) {
       const prev = old as Pod;
       // The Priority plugin on update: a priority or preemptionPolicy left out keeps the stored one.
-      const pod = subresource ? (obj as Pod) : keepPodPriority(obj as Pod, prev);
+      // DefaultTolerationSeconds on update as on create: a removed default toleration comes back.
+      const pod = subresource ? (obj as Pod) : admitDefaultTolerationSeconds(keepPodPriority(obj as Pod, prev), tolerationSeconds);
       if (subresource === 'status') {
         return { obj: { ...prev, metadata: { ...prev.metadata, ...pickMutableMeta(pod) }, status: pod.status } };
       }
@@ -292,8 +295,8 @@ export const statusSplitStrategy: Strategy = {
   },
 };
 
-export function installStrategies(api: Api, podSecurityDefaults: PodSecurityDefaults): void {
-  api.strategies.set('pods', withPodStatusRestriction(podStrategy(podSecurityDefaults)));
+export function installStrategies(api: Api, podSecurityDefaults: PodSecurityDefaults, tolerationSeconds?: DefaultTolerationSeconds): void {
+  api.strategies.set('pods', withPodStatusRestriction(podStrategy(podSecurityDefaults, tolerationSeconds)));
   api.strategies.set('namespaces', namespaceStrategy);
   api.strategies.set('resourcequotas', resourceQuotaStrategy);
   api.strategies.set('limitranges', limitRangeStrategy);

@@ -24,6 +24,7 @@ export interface AgentFlags {
   evictionHard: string;
   agentListen?: string;
   housekeepingInterval: string;
+  nodeStatusUpdateFrequency: string;
 }
 
 export function addAgentFlags(c: Command): Command {
@@ -39,7 +40,8 @@ export function addAgentFlags(c: Command): Command {
     .option('--container-runtime <runtime>', 'OCI runtime for containers: auto (crun when installed and this host\'s cgroups suit it, else runc), runc or crun; the Node shows it in nodeInfo.containerRuntimeVersion', 'auto')
     .option('--eviction-hard <thresholds>', 'hard eviction thresholds', defaultEvictionHard)
     .option('--agent-listen <host:port>', 'address of the agent endpoint (logs, metrics), like the kubelet\'s :10250 (default: <node-ip>:10250)')
-    .option('--housekeeping-interval <duration>', 'how often the agent reads the cgroups\' CPU and memory for /stats/summary and /metrics/resource (the kubelet\'s flag)', '10s');
+    .option('--housekeeping-interval <duration>', 'how often the agent reads the cgroups\' CPU and memory for /stats/summary and /metrics/resource (the kubelet\'s flag)', '10s')
+    .option('--node-status-update-frequency <duration>', 'how often the agent posts its Node status and renews its Lease (the kubelet\'s flag); keep it well under the server\'s --node-monitor-grace-period', '10s');
 }
 
 function positiveQuantity(flag: string, v: string): Quantity {
@@ -84,6 +86,8 @@ export function agentSettingsFromFlags(f: AgentFlags, gates: FeatureGates, dataD
   const single = goBool('--single-process-oom-kill', f.singleProcessOomKill);
   const housekeepingSeconds = durationFlag('--housekeeping-interval', f.housekeepingInterval ?? '10s');
   if (housekeepingSeconds < 0.1) throw new UsageError(`invalid value "${f.housekeepingInterval}" for --housekeeping-interval: must be at least 100ms`);
+  const statusSeconds = durationFlag('--node-status-update-frequency', f.nodeStatusUpdateFrequency ?? '10s');
+  if (statusSeconds < 0.1) throw new UsageError(`invalid value "${f.nodeStatusUpdateFrequency}" for --node-status-update-frequency: must be at least 100ms`);
   const containerRuntime = ociRuntimeChoices.find((c) => c === f.containerRuntime);
   if (!containerRuntime) throw new UsageError(`invalid value "${f.containerRuntime}" for --container-runtime: one of ${ociRuntimeChoices.join(', ')}`);
   return {
@@ -101,6 +105,7 @@ export function agentSettingsFromFlags(f: AgentFlags, gates: FeatureGates, dataD
     gates,
     endpoint,
     statsIntervalMs: housekeepingSeconds * 1000,
+    heartbeatMs: statusSeconds * 1000,
     progress: (m) => process.stderr.write(`bulkhead: ${m}\n`),
   };
 }

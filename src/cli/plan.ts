@@ -15,9 +15,9 @@ import { planPrinter, renderPlan } from './planoutput.js';
 import { hostCgroupVersion, hostMemoryBytes, hostMilliCPU, hostNrOpen } from '../agent/host.js';
 import { ManifestError, ManifestStream } from './manifests.js';
 import { UsageError } from './errors.js';
-import { featureGatesFlag, podSecurityFlag } from './flags.js';
+import { addDefaultTolerationSecondsFlags, defaultTolerationSecondsFlags, featureGatesFlag, podSecurityFlag, type DefaultTolerationSecondsFlags } from './flags.js';
 
-interface PlanFlags {
+interface PlanFlags extends DefaultTolerationSecondsFlags {
   nodeMemory?: string;
   nodeCpu?: string;
   cgroupVersion?: string;
@@ -156,7 +156,8 @@ export function runPlan(paths: string[], f: PlanFlags, io: { stdout: (s: string)
   // Two passes over the input: the policy objects first, wherever they stand (they govern every
   // pod of their namespace), then the pods, each planned and printed as it is read.
   const manifests = new ManifestStream(paths, !!f.recursive, io.readStdin);
-  const planner = new Planner({ node, gates, podSecurity, usage, evictionHard, now: new Date(), ownsInput: true });
+  const defaultTolerationSeconds = defaultTolerationSecondsFlags(f);
+  const planner = new Planner({ node, gates, podSecurity, usage, evictionHard, defaultTolerationSeconds, now: new Date(), ownsInput: true });
   const printer = planPrinter(f.output);
   const out = new BufferedOut(io.stdout);
   let refused = false;
@@ -180,7 +181,7 @@ export function runPlan(paths: string[], f: PlanFlags, io: { stdout: (s: string)
 }
 
 export function planCommand(io: { stdout: (s: string) => void; readStdin: () => string; exit: (code: number) => void }): Command {
-  return new Command('plan')
+  return addDefaultTolerationSecondsFlags(new Command('plan'))
     .description('Explain offline what Bulkhead would do with these manifests on a node of this size: validation, LimitRange, Pod Security and quota admission, QoS, cgroups, oom_score_adj, OOM kill mode, rlimits and eviction order.')
     .argument('[paths...]', 'manifest files or directories (.yaml, .yml, .json); - reads standard input')
     .option('-f, --filename <paths>', 'as kubectl: a manifest file or directory, or - for standard input; repeatable and comma-separated, read after the positional paths', collectFilenames)

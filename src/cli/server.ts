@@ -4,11 +4,11 @@
 import { Command } from 'commander';
 import type { RunningServer } from '../server/start.js';
 import { UsageError } from './errors.js';
-import { durationFlag, featureGatesFlag, podSecurityFlag } from './flags.js';
+import { addDefaultTolerationSecondsFlags, defaultTolerationSecondsFlags, durationFlag, featureGatesFlag, podSecurityFlag, type DefaultTolerationSecondsFlags } from './flags.js';
 import { addAgentFlags, agentSettingsFromFlags, runAgent, type AgentFlags } from './agent.js';
 import type { OpenStoreOptions } from '../storage/index.js';
 
-interface ServerFlags {
+interface ServerFlags extends DefaultTolerationSecondsFlags {
   dataDir: string;
   store?: string;
   etcdCafile?: string;
@@ -21,6 +21,61 @@ interface ServerFlags {
   advertise?: string[];
   etcdCompactionInterval: string;
   metricResolution: string;
+  nodeMonitorPeriod: string;
+  nodeMonitorGracePeriod: string;
+  nodeStartupGracePeriod: string;
+  nodeEvictionRate: string;
+  secondaryNodeEvictionRate: string;
+  unhealthyZoneThreshold: string;
+  largeClusterSizeThreshold: string;
+  leaderElect: string | boolean;
+  leaderElectLeaseDuration: string;
+  leaderElectRenewDeadline: string;
+  leaderElectRetryPeriod: string;
+}
+
+/** A non-negative float32 flag (kube-controller-manager's rates and threshold). */
+function rateFlag(flag: string, v: string, max = Infinity): number {
+  const n = /^(\d+(\.\d*)?|\.\d+)$/.test(v) ? Number(v) : NaN;
+  if (!(n <= max)) throw new UsageError(`invalid value "${v}" for ${flag}: expected a number${max === Infinity ? '' : ` from 0 to ${max}`}`);
+  return n;
+}
+
+/** A Go bool flag: bare (true), or =true/=false. */
+function boolFlag(flag: string, v: string | boolean): boolean {
+  if (typeof v === 'boolean') return v;
+  if (/^(1|t|true|TRUE|True)$/.test(v)) return true;
+  if (/^(0|f|false|FALSE|False)$/.test(v)) return false;
+  throw new UsageError(`invalid value "${v}" for ${flag}: must be true or false`);
+}
+
+/** The node lifecycle, DefaultTolerationSeconds and leader election settings of the flags. */
+function controlPlaneSettings(f: ServerFlags) {
+  const ms = (flag: string, v: string) => Math.round(durationFlag(flag, v) * 1000);
+  const nodeLifecycle = {
+    monitorPeriodMs: ms('--node-monitor-period', f.nodeMonitorPeriod),
+    gracePeriodMs: ms('--node-monitor-grace-period', f.nodeMonitorGracePeriod),
+    startupGracePeriodMs: ms('--node-startup-grace-period', f.nodeStartupGracePeriod),
+  };
+  const zoneRates = {
+    evictionRate: rateFlag('--node-eviction-rate', f.nodeEvictionRate),
+    secondaryEvictionRate: rateFlag('--secondary-node-eviction-rate', f.secondaryNodeEvictionRate),
+    unhealthyZoneThreshold: rateFlag('--unhealthy-zone-threshold', f.unhealthyZoneThreshold, 1),
+    largeClusterSizeThreshold: rateFlag('--large-cluster-size-threshold', f.largeClusterSizeThreshold),
+  };
+  if (nodeLifecycle.monitorPeriodMs <= 0) throw new UsageError(`invalid value "${f.nodeMonitorPeriod}" for --node-monitor-period: must be greater than 0`);
+  const defaultTolerationSeconds = defaultTolerationSecondsFlags(f);
+  const timings = {
+    leaseDurationMs: ms('--leader-elect-lease-duration', f.leaderElectLeaseDuration),
+    renewDeadlineMs: ms('--leader-elect-renew-deadline', f.leaderElectRenewDeadline),
+    retryPeriodMs: ms('--leader-elect-retry-period', f.leaderElectRetryPeriod),
+  };
+  // client-go's NewLeaderElector checks.
+  if (timings.leaseDurationMs <= timings.renewDeadlineMs) throw new UsageError('leaseDuration must be greater than renewDeadline (--leader-elect-lease-duration, --leader-elect-renew-deadline)');
+  if (timings.renewDeadlineMs <= timings.retryPeriodMs * 1.2) throw new UsageError('renewDeadline must be greater than retryPeriod*JitterFactor (--leader-elect-renew-deadline, --leader-elect-retry-period)');
+  if (timings.retryPeriodMs < 1000) throw new UsageError(`invalid value "${f.leaderElectRetryPeriod}" for --leader-elect-retry-period: must be at least 1s`);
+  const leaderElection = boolFlag('--leader-elect', f.leaderElect) ? timings : (false as const);
+  return { nodeLifecycle: { ...nodeLifecycle, zoneRates }, defaultTolerationSeconds, leaderElection };
 }
 
 function parseListen(v: string): { host: string; port: number } {
@@ -76,12 +131,13 @@ export async function runServer(f: ServerFlags, banner: (s: RunningServer) => st
   const metricResolutionSeconds = durationFlag('--metric-resolution', f.metricResolution);
   if (metricResolutionSeconds < 1) throw new UsageError(`invalid value "${f.metricResolution}" for --metric-resolution: must be at least 1s`);
   const storeOptions = await storeFlags(f);
+  const controlPlane = controlPlaneSettings(f);
   process.stderr.write(`bulkhead: starting the API server (data in ${f.dataDir})…\n`);
   // Loaded here, not at the top: the server's modules (schemas, SQLite, X.509) would slow every other command's start.
   const { startServer } = await import('../server/start.js');
   let running: RunningServer;
   try {
-    running = await startServer({ dataDir: f.dataDir, store: f.store, storeOptions, host, port, gates, podSecurityDefaults, advertise: f.advertise, compactionSeconds, metricResolutionSeconds });
+    running = await startServer({ dataDir: f.dataDir, store: f.store, storeOptions, host, port, gates, podSecurityDefaults, advertise: f.advertise, compactionSeconds, metricResolutionSeconds, ...controlPlane, log: (msg) => process.stderr.write(`bulkhead: ${msg}\n`) });
   } catch (e) {
     const err = e as NodeJS.ErrnoException;
     if (err.code === 'EADDRINUSE') throw new UsageError(`cannot listen on ${f.listen}: the address is already in use (another bulkhead running?)`);
@@ -125,7 +181,7 @@ export async function runServer(f: ServerFlags, banner: (s: RunningServer) => st
 }
 
 function addServerFlags(c: Command, defaultDataDir: string): Command {
-  return c
+  c
     .option('--data-dir <dir>', 'where the database, certificates, tokens and kubeconfig live', defaultDataDir)
     .option('--store <engine>', 'sqlite:PATH (default: <data-dir>/bulkhead.db), memory: (nothing survives a restart), or etcd://HOST:PORT[,HOST:PORT…] (an etcd v3 cluster; several servers may share it)')
     .option('--etcd-cafile <file>', 'with --store etcd://: the CA that signed the etcd members\' serving certificates (TLS to etcd)')
@@ -137,7 +193,19 @@ function addServerFlags(c: Command, defaultDataDir: string): Command {
     .option('--feature-gates <gates>', 'feature gates, e.g. ContainerUlimits=false')
     .option('--pod-security <level[:version]>', 'Pod Security enforce level for namespaces without labels', 'privileged:latest')
     .option('--etcd-compaction-interval <duration>', 'how often history older than one interval is compacted away (watches from before it get 410 Gone); 0 disables compaction', '5m0s')
-    .option('--metric-resolution <duration>', 'how often metrics.k8s.io scrapes every node agent\'s /metrics/resource (metrics-server\'s flag)', '15s');
+    .option('--metric-resolution <duration>', 'how often metrics.k8s.io scrapes every node agent\'s /metrics/resource (metrics-server\'s flag)', '15s')
+    .option('--node-monitor-period <duration>', 'how often the node lifecycle controller checks every node\'s heartbeat', '5s')
+    .option('--node-monitor-grace-period <duration>', 'how long a node may go without renewing its Lease or status before its Ready condition becomes Unknown and it is tainted unreachable', '50s')
+    .option('--node-startup-grace-period <duration>', 'the same for a node that never posted a Ready condition', '1m0s')
+    .option('--node-eviction-rate <rate>', 'nodes per second tainted NoExecute (their pods then evicted) in a zone that is healthy', '0.1')
+    .option('--secondary-node-eviction-rate <rate>', 'the same in a zone in partial disruption larger than --large-cluster-size-threshold (smaller zones: none)', '0.01')
+    .option('--unhealthy-zone-threshold <fraction>', 'the share of not-Ready nodes (at least three) that puts a zone in partial disruption', '0.55')
+    .option('--large-cluster-size-threshold <nodes>', 'zones larger than this keep evicting, at the secondary rate, in partial disruption', '50')
+    .option('--leader-elect [bool]', 'elect one leader (a Lease in kube-system) to run the controllers and one to run the scheduler, for several servers on one store', 'true')
+    .option('--leader-elect-lease-duration <duration>', 'how long a candidate waits after the leader\'s last observed renewal before taking over', '15s')
+    .option('--leader-elect-renew-deadline <duration>', 'how long the leader keeps trying to renew before it stops leading', '10s')
+    .option('--leader-elect-retry-period <duration>', 'how long candidates wait between attempts to acquire or renew', '2s');
+  return addDefaultTolerationSecondsFlags(c);
 }
 
 const kubectlHint = (s: RunningServer) => `Bulkhead API server is running at ${s.url}

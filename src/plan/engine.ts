@@ -7,6 +7,7 @@
 import { admitPodCreate, podDisplayName, reportFieldErrors, type ReportedFieldError, type Rejection } from '../admission/pod.js';
 import { validateNamespaceObject } from '../admission/namespace.js';
 import type { PodSecurityDefaults } from '../admission/podsecurity.js';
+import type { DefaultTolerationSeconds } from '../admission/defaulttolerationseconds.js';
 import { decodeObject, objectGVK, type Decoded, type FieldValidation } from '../api/schema/index.js';
 import type { FeatureGates } from '../api/featuregates.js';
 import type { FieldError } from '../api/fielderrors.js';
@@ -40,6 +41,8 @@ export interface PlanOptions {
   /** `namespace/name` → working set bytes; turns on the eviction ranking. */
   usage?: Map<string, bigint>;
   evictionHard: Threshold[];
+  /** The server's --default-not-ready/unreachable-toleration-seconds (300 each by default). */
+  defaultTolerationSeconds?: DefaultTolerationSeconds;
   now: Date;
   /** Unknown fields: refused (Strict, what `kubectl apply` asks for), dropped with a warning, or dropped. */
   fieldValidation?: FieldValidation;
@@ -261,6 +264,7 @@ export class Planner {
       quotas: state.quotas,
       gates: opts.gates,
       podSecurityDefaults: opts.podSecurity,
+      defaultTolerationSeconds: opts.defaultTolerationSeconds,
       now: opts.now,
     });
     const entry: PodPlan = {

@@ -1,13 +1,17 @@
 // The controllers `bulkhead server` runs beside the API server, as kube-controller-manager and
-// kube-scheduler run beside kube-apiserver: clients of it over one shared informer factory on a
+// kube-scheduler run beside kube-apiserver: clients of it over shared informer factories on a
 // loopback client, each with its own identity and User-Agent. Order: quota and namespace
 // controllers, the garbage collector, the `default` ServiceAccount of every namespace that
-// exists now, the workload controllers, then the scheduler. Loaded by start.ts once the API
-// server listens.
+// exists now, the workload controllers, the node lifecycle and taint eviction controllers;
+// the scheduler apart. Each of the two runs under a leader election (a Lease in kube-system, as
+// kube-controller-manager's and kube-scheduler's --leader-elect), so of several API servers on
+// one store one runs each; on a lone server the first attempt wins and they start before the
+// server is returned. Loaded by start.ts once the API server listens.
 
 import type { FeatureGates } from '../api/featuregates.js';
 import type { Api } from '../apiserver/rest.js';
 import { SharedInformerFactory } from '../client/factory.js';
+import { LeaderElector, leaderIdentity } from '../client/leaderelection.js';
 import { LoopbackClient } from '../client/loopback.js';
 import { componentUserAgent } from '../client/useragent.js';
 import { CronJobController } from '../controllers/cronjob.js';
@@ -15,15 +19,31 @@ import { DeploymentController } from '../controllers/deployment.js';
 import { GarbageCollector } from '../controllers/garbagecollector.js';
 import { JobController } from '../controllers/job.js';
 import { NamespaceController } from '../controllers/namespace.js';
+import { NodeLifecycleController, nodeLifecycleControllerName } from '../controllers/nodelifecycle.js';
 import { QuotaController } from '../controllers/quota.js';
 import { ReplicaSetController } from '../controllers/replicaset.js';
 import { SchedulerController, schedulerIdentity } from '../controllers/scheduler.js';
 import { ServiceAccountsController } from '../controllers/serviceaccounts.js';
 import { DaemonSetController, daemonSetControllerName } from '../controllers/daemonset.js';
 import { StatefulSetController, statefulSetControllerName } from '../controllers/statefulset.js';
-import type { RunningServer, ServerOptions } from './start.js';
+import { TaintEvictionController, taintEvictionControllerName } from '../controllers/tainteviction.js';
+import type { ServerOptions } from './start.js';
 
-type Running = Pick<RunningServer, 'quota' | 'namespaces' | 'garbageCollector' | 'replicaSets' | 'deployments' | 'statefulSets' | 'daemonSets' | 'jobs' | 'cronJobs' | 'scheduler'>;
+/** What kube-controller-manager runs, started together when this server leads. */
+export interface ControllerManager {
+  quota: QuotaController;
+  namespaces: NamespaceController;
+  garbageCollector: GarbageCollector;
+  replicaSets?: ReplicaSetController;
+  deployments?: DeploymentController;
+  statefulSets?: StatefulSetController;
+  daemonSets?: DaemonSetController;
+  jobs?: JobController;
+  cronJobs?: CronJobController;
+  nodeLifecycle: NodeLifecycleController;
+  taintEviction: TaintEvictionController;
+  stop(): Promise<void>;
+}
 
 /** A kube-controller-manager controller's loopback identity (its service account, as upstream's --use-service-account-credentials). */
 function controllerIdentity(name: string) {
@@ -31,9 +51,7 @@ function controllerIdentity(name: string) {
   return { user, userAgent: componentUserAgent('kube-controller-manager', user) };
 }
 
-/** Starts the controllers against `api`; if one fails to start, those started are stopped. */
-export async function startControllers(api: Api, opts: ServerOptions & { gates: FeatureGates }): Promise<{ running: Running; stop(): Promise<void> }> {
-  const { gates } = opts;
+async function startControllerManager(api: Api, opts: ServerOptions, gates: FeatureGates): Promise<ControllerManager> {
   // One informer per kind for all controllers; the list and watch go through the loopback client.
   const informers = new SharedInformerFactory(new LoopbackClient(api, controllerIdentity('shared-informers')));
   const client = (name: string) => new LoopbackClient(api, controllerIdentity(name));
@@ -48,9 +66,11 @@ export async function startControllers(api: Api, opts: ServerOptions & { gates: 
   const daemonSets = workloads ? new DaemonSetController(client(daemonSetControllerName), informers) : undefined;
   const jobs = workloads ? new JobController(client('job-controller'), informers, opts.jobController) : undefined;
   const cronJobs = workloads ? new CronJobController(client('cronjob-controller'), informers, opts.cronJobController) : undefined;
-  let scheduler: SchedulerController | undefined;
+  const nodeLifecycle = new NodeLifecycleController(client(nodeLifecycleControllerName), informers, { ...opts.nodeLifecycle, log: opts.log });
+  const taintEviction = new TaintEvictionController(client(taintEvictionControllerName), informers, { log: opts.log });
   const stop = async () => {
-    await scheduler?.stop();
+    await taintEviction.stop();
+    await nodeLifecycle.stop();
     for (const c of [daemonSets, statefulSets, cronJobs, jobs, deployments, replicaSets]) await c?.stop();
     quota.stop();
     namespaces.stop();
@@ -67,14 +87,89 @@ export async function startControllers(api: Api, opts: ServerOptions & { gates: 
     await serviceAccounts.start();
     await serviceAccounts.idle();
     for (const c of [replicaSets, deployments, jobs, cronJobs, statefulSets, daemonSets]) await c?.start();
-    if (opts.scheduler ?? true) {
-      // In process there is no client connection to protect: no client-side rate limit.
-      scheduler = new SchedulerController(new LoopbackClient(api, schedulerIdentity), informers, { gates, qps: opts.schedulerQPS ?? 0 });
-      await scheduler.start();
-    }
+    await nodeLifecycle.start();
+    await taintEviction.start();
+  } catch (e) {
+    await stop();
+    throw e;
+  }
+  return { quota, namespaces, garbageCollector, replicaSets, deployments, statefulSets, daemonSets, jobs, cronJobs, nodeLifecycle, taintEviction, stop };
+}
+
+async function startScheduler(api: Api, opts: ServerOptions, gates: FeatureGates): Promise<{ scheduler: SchedulerController; stop(): Promise<void> }> {
+  const informers = new SharedInformerFactory(new LoopbackClient(api, controllerIdentity('shared-informers')));
+  // In process there is no client connection to protect: no client-side rate limit.
+  const scheduler = new SchedulerController(new LoopbackClient(api, schedulerIdentity), informers, { gates, qps: opts.schedulerQPS ?? 0 });
+  try {
+    await scheduler.start();
+  } catch (e) {
+    informers.stop();
+    throw e;
+  }
+  return {
+    scheduler,
+    async stop() {
+      await scheduler.stop();
+      informers.stop();
+    },
+  };
+}
+
+/**
+ * A component that runs while this server holds its Lease: started on winning, stopped on
+ * losing (and started again on winning again), or run at once without election.
+ */
+class LeaderComponent<T extends { stop(): Promise<void> }> {
+  current?: T;
+  private elector?: LeaderElector;
+
+  constructor(private readonly start: () => Promise<T>, api: Api, name: string, user: { user: string; userAgent: string }, opts: ServerOptions, identity: string) {
+    if (opts.leaderElection === false) return;
+    this.elector = new LeaderElector({
+      client: new LoopbackClient(api, user),
+      name,
+      identity,
+      timings: opts.leaderElection,
+      log: opts.log,
+      onStartedLeading: async () => {
+        this.current = await this.start();
+      },
+      onStoppedLeading: async () => {
+        const c = this.current;
+        this.current = undefined;
+        await c?.stop();
+      },
+    });
+  }
+
+  async run(): Promise<void> {
+    if (this.elector) await this.elector.run();
+    else this.current = await this.start();
+  }
+
+  async stop(): Promise<void> {
+    if (this.elector) await this.elector.stop();
+    else await this.current?.stop();
+    this.current = undefined;
+  }
+}
+
+/** Both components, each under its election (or at once with leaderElection: false). */
+export async function startControlPlane(api: Api, opts: ServerOptions & { gates: FeatureGates }) {
+  const { gates } = opts;
+  const identity = opts.leaderIdentity ?? leaderIdentity();
+  const manager = new LeaderComponent(() => startControllerManager(api, opts, gates), api, 'kube-controller-manager', controllerIdentity('leader-election'), opts, identity);
+  const scheduling = opts.scheduler ?? true ? new LeaderComponent(() => startScheduler(api, opts, gates), api, 'kube-scheduler', schedulerIdentity, opts, identity) : undefined;
+  const stop = async () => {
+    await scheduling?.stop();
+    await manager.stop();
+  };
+  try {
+    await manager.run();
+    await scheduling?.run();
   } catch (e) {
     await stop().catch(() => undefined);
     throw e;
   }
-  return { running: { quota, namespaces, garbageCollector, replicaSets, deployments, statefulSets, daemonSets, jobs, cronJobs, scheduler }, stop };
+  return { manager, scheduling, stop };
 }

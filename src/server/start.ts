@@ -1,17 +1,14 @@
 // `bulkhead server` and `bulkhead up` without the agent: the API server (src/apiserver/server.ts)
 // with the controllers composed on top as clients of it, as kube-controller-manager and
 // kube-scheduler are (k3s pkg/server's shape: composition at the top, nothing below knows what
-// runs beside it). The controllers share one informer factory over a loopback client
-// (src/client/loopback.ts), each with its own identity and User-Agent, so what they write is
-// recorded as upstream's components' writes are (the scheduler as system:kube-scheduler). Order:
-// quota and namespace controllers, the garbage collector, the `default` ServiceAccount of every
-// namespace that exists now, the workload controllers (ReplicaSet, Deployment, Job, CronJob,
-// StatefulSet, DaemonSet), then the scheduler. The controllers' modules are loaded once the API
-// server listens: /readyz means what kube-apiserver's means (the API server serves; it does not
-// wait for kube-controller-manager), and loading them first cost about a quarter of a start.
+// runs beside it): src/server/controllers.ts, under leader election. The controllers' modules
+// are loaded once the API server listens: /readyz means what kube-apiserver's means (the API
+// server serves; it does not wait for kube-controller-manager), and loading them first cost
+// about a quarter of a start.
 
 import { defaultFeatureGates } from '../api/featuregates.js';
 import { startApiServer, type ApiServerOptions, type RunningApiServer } from '../apiserver/server.js';
+import type { LeaderElectionTimings } from '../client/leaderelection.js';
 import type { QuotaController } from '../controllers/quota.js';
 import type { NamespaceController } from '../controllers/namespace.js';
 import type { GarbageCollector } from '../controllers/garbagecollector.js';
@@ -22,9 +19,8 @@ import type { DaemonSetController } from '../controllers/daemonset.js';
 import type { JobController, JobControllerOptions } from '../controllers/job.js';
 import type { CronJobController, CronJobControllerOptions } from '../controllers/cronjob.js';
 import type { SchedulerController } from '../controllers/scheduler.js';
-import type { startControllers } from './controllers.js';
-
-type StartControllers = typeof startControllers;
+import type { NodeLifecycleController, NodeLifecycleOptions } from '../controllers/nodelifecycle.js';
+import type { TaintEvictionController } from '../controllers/tainteviction.js';
 
 export { kubeconfig, systemNamespaces } from '../apiserver/server.js';
 
@@ -41,12 +37,20 @@ export interface ServerOptions extends ApiServerOptions {
   cronJobController?: CronJobControllerOptions;
   /** Run the workload controllers (default true); off for tests of the apps and batch APIs alone. */
   workloadControllers?: boolean;
+  /** Node lifecycle settings: --node-monitor-period, --node-monitor-grace-period, --node-startup-grace-period and the zone rates. */
+  nodeLifecycle?: Pick<NodeLifecycleOptions, 'monitorPeriodMs' | 'gracePeriodMs' | 'startupGracePeriodMs' | 'zoneRates'>;
+  /** --leader-elect (default true) and its timings; false: run everything without a Lease. */
+  leaderElection?: false | Partial<LeaderElectionTimings>;
+  /** The candidate identity (default hostname_uuid, new each start). */
+  leaderIdentity?: string;
+  log?: (msg: string) => void;
 }
 
 export interface RunningServer extends RunningApiServer {
-  quota: QuotaController;
-  namespaces: NamespaceController;
-  garbageCollector: GarbageCollector;
+  /** The controllers while this server leads (always, on a lone server). */
+  quota?: QuotaController;
+  namespaces?: NamespaceController;
+  garbageCollector?: GarbageCollector;
   /** The workload controllers, unless started with `workloadControllers: false`. */
   replicaSets?: ReplicaSetController;
   deployments?: DeploymentController;
@@ -54,26 +58,49 @@ export interface RunningServer extends RunningApiServer {
   daemonSets?: DaemonSetController;
   jobs?: JobController;
   cronJobs?: CronJobController;
-  /** The scheduler, unless started with `scheduler: false`. */
+  nodeLifecycle?: NodeLifecycleController;
+  taintEviction?: TaintEvictionController;
+  /** The scheduler while this server leads, unless started with `scheduler: false`. */
   scheduler?: SchedulerController;
+  /** Whether this server runs the controllers and the scheduler now. */
+  leading(): { controllers: boolean; scheduler: boolean };
 }
+
 
 export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const server = await startApiServer(opts);
-  let c: Awaited<ReturnType<StartControllers>>;
+  let plane: Awaited<ReturnType<typeof import('./controllers.js').startControlPlane>>;
   try {
-    const { startControllers } = await import('./controllers.js');
-    c = await startControllers(server.api, { ...opts, gates: opts.gates ?? defaultFeatureGates });
+    const { startControlPlane } = await import('./controllers.js');
+    plane = await startControlPlane(server.api, { ...opts, gates: opts.gates ?? defaultFeatureGates });
   } catch (e) {
     await server.close();
     throw e;
   }
-  return {
-    ...server,
-    ...c.running,
-    async close() {
-      await c.stop();
-      await server.close();
+  const { manager, scheduling } = plane;
+  const cm = () => manager.current;
+  return Object.defineProperties(
+    {
+      ...server,
+      leading: () => ({ controllers: !!manager.current, scheduler: !!scheduling?.current }),
+      async close() {
+        await plane.stop();
+        await server.close();
+      },
+    } as RunningServer,
+    {
+      quota: { get: () => cm()?.quota, enumerable: true },
+      namespaces: { get: () => cm()?.namespaces, enumerable: true },
+      garbageCollector: { get: () => cm()?.garbageCollector, enumerable: true },
+      replicaSets: { get: () => cm()?.replicaSets, enumerable: true },
+      deployments: { get: () => cm()?.deployments, enumerable: true },
+      statefulSets: { get: () => cm()?.statefulSets, enumerable: true },
+      daemonSets: { get: () => cm()?.daemonSets, enumerable: true },
+      jobs: { get: () => cm()?.jobs, enumerable: true },
+      cronJobs: { get: () => cm()?.cronJobs, enumerable: true },
+      nodeLifecycle: { get: () => cm()?.nodeLifecycle, enumerable: true },
+      taintEviction: { get: () => cm()?.taintEviction, enumerable: true },
+      scheduler: { get: () => scheduling?.current?.scheduler, enumerable: true },
     },
-  };
+  );
 }

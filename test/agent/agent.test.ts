@@ -178,6 +178,26 @@ describe('agent on the shared client', () => {
     assert.deepEqual([patch.metadata.uid, patch.status.phase, patch.status.hostIP, patch.status.qosClass], ['u1', 'Running', '10.0.0.7', 'BestEffort']);
   });
 
+  it('posts its Ready again when another writer turned it False (the node lifecycle controller), keeping the conditions others own', async () => {
+    c.put(boundPod('web', 'u1'));
+    await start();
+    assert.equal(c.patches.length, 1);
+    const stored = c.objects.get('Pod/default/web') as Pod;
+    const marked = c.put({
+      ...stored,
+      status: { ...stored.status, conditions: [{ type: 'DisruptionTarget', status: 'True', reason: 'DeletionByTaintManager' }, ...(stored.status?.conditions ?? []).map((x) => (x.type === 'Ready' ? { ...x, status: 'False' } : x))] },
+    } as Pod);
+    c.current.event({ type: 'MODIFIED', object: marked });
+    await settle();
+    assert.equal(c.patches.length, 2);
+    const conditions = (c.patches[1]!.patch as { status: PodStatus }).status.conditions!;
+    assert.deepEqual(conditions.map((x) => [x.type, x.status]).filter(([t]) => t === 'DisruptionTarget' || t === 'Ready'), [['DisruptionTarget', 'True'], ['Ready', 'True']]);
+    // Its own post coming back changes nothing.
+    c.current.event({ type: 'MODIFIED', object: c.objects.get('Pod/default/web')! });
+    await settle();
+    assert.equal(c.patches.length, 2);
+  });
+
   it('records the sync\'s events after its status, as kubelet on the node, with no action', async () => {
     c.put(boundPod('web', 'u1'));
     await start();

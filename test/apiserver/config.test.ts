@@ -98,7 +98,7 @@ describe('configuration objects over HTTP', () => {
       spec: { hard: { configmaps: '1', 'count/secrets': '1', 'count/serviceaccounts': '2' } },
     });
     assert.equal(q.status, 201, q.text);
-    await s.quota.idle();
+    await s.quota!.idle();
     const used = (await c.request('GET', '/api/v1/namespaces/counted/resourcequotas/objects')).json().status.used;
     assert.deepEqual(used, { configmaps: '0', 'count/secrets': '0', 'count/serviceaccounts': '1' }, 'the default ServiceAccount counts');
     const create = (resource: string, kind: string, name: string) =>
@@ -117,7 +117,7 @@ describe('configuration objects over HTTP', () => {
     assert.equal(sa3.json().message, 'serviceaccounts "bot2" is forbidden: exceeded quota: objects, requested: count/serviceaccounts=1, used: count/serviceaccounts=2, limited: count/serviceaccounts=2');
     // A delete gives the count back (the quota controller recounts).
     assert.equal((await c.request('DELETE', '/api/v1/namespaces/counted/configmaps/c1')).status, 200);
-    await s.quota.idle();
+    await s.quota!.idle();
     assert.equal((await c.request('GET', '/api/v1/namespaces/counted/resourcequotas/objects')).json().status.used.configmaps, '0');
     assert.equal((await create('configmaps', 'ConfigMap', 'c2')).status, 201);
   });

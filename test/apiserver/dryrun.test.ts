@@ -59,7 +59,8 @@ describe('dry runs and DeleteOptions', () => {
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'bulkhead-dryrun-'));
-    s = await startServer({ dataDir: join(dir, 'data'), port: 0, scheduler: false, quotaResyncSeconds: 3600 });
+    // No leader Lease renewals in the background: a dry run must leave the revision as it was.
+    s = await startServer({ dataDir: join(dir, 'data'), port: 0, scheduler: false, quotaResyncSeconds: 3600, leaderElection: false });
     admin = new Client(s.url, s.caCert, s.adminToken);
     await ok(admin.request('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } }), 201);
     await ok(admin.request('POST', `/api/v1/namespaces/${ns}/resourcequotas`, { apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'q' }, spec: { hard: { pods: '10' } } }), 201);

@@ -3,8 +3,9 @@
 // is 410 Gone for old watches on the other, and creates spread over
 // both against one ResourceQuota admit exactly its limit, because every quota charge is a
 // compare on the quota object's mod_revision in the same etcd transaction as the pod's create.
-// Both servers run their controllers (leader election is not here yet); both serve one data dir
-// (one CA, one token file), as servers of one cluster share them.
+// The controllers and the scheduler run on one of them at a time (Lease leader election); when
+// it stops, the other takes over. Both serve one data dir (one CA, one token file), as servers
+// of one cluster share them.
 
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
@@ -65,10 +66,11 @@ describe('two API servers on one etcd', { skip: etcdMissing() }, () => {
     ca = new Client(a.url, a.caCert, a.adminToken, 64);
     cb = new Client(b.url, b.caCert, b.adminToken, 64);
   });
+  let aClosed = false;
   after(async () => {
     ca?.close();
     cb?.close();
-    await a?.close();
+    if (!aClosed) await a?.close();
     await b?.close();
     rmSync(dir, { recursive: true, force: true });
   });
@@ -162,5 +164,18 @@ describe('two API servers on one etcd', { skip: etcdMissing() }, () => {
       const quota = (await c.request('GET', `/api/v1/namespaces/${ns}/resourcequotas/q`)).json();
       assert.equal(quota.status.used.pods, '50');
     }
+  });
+
+  // Last: it stops the first server.
+  it('one server runs the controllers and the scheduler; when it stops, the other takes over', async () => {
+    assert.deepEqual(a.leading(), { controllers: true, scheduler: true });
+    assert.deepEqual(b.leading(), { controllers: false, scheduler: false });
+    ca.close();
+    aClosed = true;
+    await a.close();
+    await waitFor('the second server to lead', () => b.leading().controllers && b.leading().scheduler);
+    // Its controllers run: a new namespace gets its default ServiceAccount.
+    assert.equal((await cb.request('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'after-failover' } })).status, 201);
+    await waitFor('the default ServiceAccount', async () => (await cb.request('GET', '/api/v1/namespaces/after-failover/serviceaccounts/default')).status === 200);
   });
 });

@@ -33,6 +33,8 @@ async function harness(opts: Partial<ServerOptions>): Promise<Harness> {
     store: 'memory:',
     port: 0,
     scheduler: false,
+    // No leader Lease renewals in the background: the cases count revisions.
+    leaderElection: false,
     ...opts,
     extend: (h) => {
       const next = h.watch?.onEnd;

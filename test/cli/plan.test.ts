@@ -247,7 +247,7 @@ describe('bulkhead plan --this-host: a pod asking for hard ulimits above the hos
     minOomScoreAdj: 0,
     hardRlimitCeilings: { RLIMIT_NOFILE: 20000n, RLIMIT_MEMLOCK: 8388608n, RLIMIT_NICE: 0n, RLIMIT_RTPRIO: 0n },
   };
-  const flags = { nodeMemory: '16Gi', nodeCpu: '4', cgroupDriver: 'cgroupfs', podSecurity: 'privileged:latest', evictionHard: defaultEvictionHard, output: 'table', nrOpen: '1048576' };
+  const flags = { nodeMemory: '16Gi', nodeCpu: '4', cgroupDriver: 'cgroupfs', podSecurity: 'privileged:latest', evictionHard: defaultEvictionHard, output: 'table', nrOpen: '1048576', defaultNotReadyTolerationSeconds: '300', defaultUnreachableTolerationSeconds: '300' };
   const podWith = (ulimits: string, resources = '{requests: {cpu: 100m, memory: 64Mi}}') =>
     `apiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: default}\nspec:\n  containers:\n  - name: c\n    image: busybox\n    resources: ${resources}\n    securityContext: {ulimits: ${ulimits}}\n`;
   const planHere = (paths: string[], input?: string) => {

@@ -40,7 +40,7 @@ describe('LoopbackClient', () => {
     loop = new LoopbackClient(s.api, { user: 'system:serviceaccount:kube-system:test-controller' });
     await loop.create(namespacesRef, undefined, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'capped' } });
     await loop.create(resourceQuotasRef, 'capped', { apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'q' }, spec: { hard: { pods: '0' } } } as KubeObject);
-    await s.quota.idle();
+    await s.quota!.idle();
   });
   after(async () => {
     http?.close();

@@ -83,7 +83,7 @@ describe('garbage collection over HTTP', () => {
     await gone(`${pods}/fg-pod`);
     // The held dependent is being deleted, not gone; the owner waits for it.
     await until(async () => !!(await admin.request('GET', `${cms}/fg-held`)).json().metadata.deletionTimestamp);
-    await s.garbageCollector.idle();
+    await s.garbageCollector!.idle();
     const owner = await admin.request('GET', `${cms}/fg-owner`);
     assert.equal(owner.status, 200);
     assert.deepEqual(owner.json().metadata.finalizers, ['foregroundDeletion']);

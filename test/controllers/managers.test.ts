@@ -35,7 +35,7 @@ describe('managedFields managers of the control plane\'s writes', () => {
       run: async () => {
         const quota = { apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'q' }, spec: { hard: { pods: '5' } } };
         await s.api.create(s.api.def('resourcequotas'), 'default', quota as KubeObject, { ...admin, warnings: [] });
-        await s.quota.syncNamespace('default');
+        await s.quota!.syncNamespace('default');
         return s.api.get(s.api.def('resourcequotas'), 'default', 'q');
       },
       want: [['admin', 'Update', ''], ['kube-controller-manager', 'Update', 'status']],
