@@ -68,6 +68,7 @@ async function requestCertificate(client: HttpClient, obj: CertificateSigningReq
   try {
     await client.create(certificateSigningRequestsRef, undefined, obj);
   } catch (e) {
+    if (isStatus(e, 401)) throw new BootstrapError(`the server refused the bootstrap token (expired, deleted or mistyped?): ${(e as Error).message}`);
     if (!isStatus(e, 409)) throw new BootstrapError(`cannot create CertificateSigningRequest ${name}: ${(e as Error).message}`);
   }
   log(`waiting for CertificateSigningRequest ${name} (${obj.spec.signerName}) to be approved and signed`);
@@ -103,9 +104,6 @@ export async function bootstrapNode(o: BootstrapOptions): Promise<NodeCredential
       conn = { server: o.server, ca, cert, key: req.key };
       writeFileSync(paths.kubeconfig, certKubeconfig(o.server, ca, user, cert, req.key), { mode: 0o600 });
       o.log(`wrote ${paths.kubeconfig} with the client certificate of ${user}`);
-    } catch (e) {
-      if (isStatus(e, 401)) throw new BootstrapError(`the server refused the bootstrap token (expired, deleted or mistyped?): ${(e as Error).message}`);
-      throw e;
     } finally {
       bootstrapClient.close();
     }
