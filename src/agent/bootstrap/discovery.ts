@@ -54,6 +54,9 @@ export function presentedChain(server: string, timeoutMs = 10_000): Promise<stri
  * to have signed the serving certificate. With no pins (and `unsafeSkip`), the chain's root.
  */
 export async function discoverCA(server: string, pins: readonly string[], unsafeSkip: boolean): Promise<string> {
+  if (!pins.length && !unsafeSkip) {
+    throw new DiscoveryError('the server\'s CA must be pinned: pass --discovery-token-ca-cert-hash sha256:<hex> (bulkhead token create --print-join-command prints it) or, to trust any, --discovery-token-unsafe-skip-ca-verification');
+  }
   const chain = await presentedChain(server);
   if (chain.length < 2) throw new DiscoveryError(`${server} presents no CA certificate behind its serving certificate (is it a Bulkhead server?)`);
   const leaf = new X509Certificate(chain[0]!);
@@ -62,11 +65,9 @@ export async function discoverCA(server: string, pins: readonly string[], unsafe
   if (pins.length) {
     ca = cas.find((pem) => pins.includes(caCertHash(pem)));
     if (!ca) throw new DiscoveryError(`the CA of ${server} (${cas.map(caCertHash).join(', ') || 'none'}) matches none of the pinned public key hashes`);
-  } else if (unsafeSkip) {
+  } else {
     ca = cas[cas.length - 1];
     if (!ca) throw new DiscoveryError(`${server} presents no CA certificate`);
-  } else {
-    throw new DiscoveryError('the server\'s CA must be pinned: pass --discovery-token-ca-cert-hash sha256:<hex> (bulkhead token create --print-join-command prints it) or, to trust any, --discovery-token-unsafe-skip-ca-verification');
   }
   if (!leaf.checkIssued(new X509Certificate(ca)) || !leaf.verify(new X509Certificate(ca).publicKey)) {
     throw new DiscoveryError(`the serving certificate of ${server} is not signed by its pinned CA`);
