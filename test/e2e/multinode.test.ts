@@ -16,7 +16,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -269,12 +269,27 @@ describe('several nodes on one machine (bulkhead server, two agents in their own
   it('NodeRestriction holds per node: a node cannot update another node\'s status', async () => {
     const [a, b] = nodes as [AgentNode, AgentNode];
     const patch = JSON.stringify({ status: { conditions: [{ type: 'Ready', status: 'False', reason: 'Forged', message: 'forged by another node' }] } });
-    const r = await kubectl(['patch', 'node', b.name, '--subresource=status', '--type=merge', '-p', patch], undefined, join(a.dataDir, 'kubelet.kubeconfig'));
+    const asA = join(a.dataDir, 'kubelet.kubeconfig');
+    // kubectl patch reads the status first, which the node authorizer already refuses.
+    const r = await kubectl(['patch', 'node', b.name, '--subresource=status', '--type=merge', '-p', patch], undefined, asA);
     assert.notEqual(r.code, 0);
-    assert.match(r.stderr, new RegExp(`nodes "${b.name}" is forbidden: node "${a.name}" is not allowed to modify node "${b.name}"`));
-    const own = await kubectl(['label', 'node', a.name, 'example.com/own=yes'], undefined, join(a.dataDir, 'kubelet.kubeconfig'));
+    assert.match(r.stderr, new RegExp(`nodes "${b.name}" is forbidden: User "system:node:${a.name}" cannot get resource "nodes/status"`));
+    // A write of the status itself passes the authorizer and is refused by NodeRestriction.
+    const current = JSON.parse(await ok(['get', 'node', b.name, '-o', 'json'])) as { status: Record<string, unknown> };
+    current.status.conditions = JSON.parse(patch).status.conditions;
+    const file = join(dir, 'forged-status.json');
+    writeFileSync(file, JSON.stringify(current));
+    const put = await kubectl(['replace', '--raw', `/api/v1/nodes/${b.name}/status`, '-f', file], undefined, asA);
+    assert.notEqual(put.code, 0);
+    assert.match(put.stderr, new RegExp(`node \\?"${a.name}\\?" is not allowed to modify node \\?"${b.name}\\?"`));
+    // The node's own status it may write (its agent does every few seconds).
+    const mine = JSON.parse(await ok(['get', 'node', a.name, '-o', 'json'])) as Record<string, unknown>;
+    writeFileSync(file, JSON.stringify(mine));
+    const own0 = await kubectl(['replace', '--raw', `/api/v1/nodes/${a.name}/status`, '-f', file], undefined, asA);
+    assert.ok(own0.code === 0 || /the object has been modified/.test(own0.stderr), own0.stderr);
+    const own = await kubectl(['label', 'node', a.name, 'example.com/own=yes'], undefined, asA);
     assert.equal(own.code, 0, own.stderr);
-    const other = await kubectl(['label', 'node', b.name, 'example.com/own=yes'], undefined, join(a.dataDir, 'kubelet.kubeconfig'));
+    const other = await kubectl(['label', 'node', b.name, 'example.com/own=yes'], undefined, asA);
     assert.notEqual(other.code, 0);
     assert.match(other.stderr, /forbidden/);
   });
