@@ -1,8 +1,8 @@
 // The controllers `bulkhead server` runs beside the API server, as kube-controller-manager and
 // kube-scheduler run beside kube-apiserver: clients of it over one shared informer factory on a
 // loopback client, each with its own identity and User-Agent. Order: quota and namespace
-// controllers, the garbage collector, the `default` ServiceAccount of every namespace that
-// exists now, the workload controllers, then the scheduler. Loaded by start.ts once the API
+// controllers, the garbage collector, CSR approval and signing (certificates.ts), the `default`
+// ServiceAccount of every namespace that exists now, the workload controllers, then the scheduler. Loaded by start.ts once the API
 // server listens.
 
 import type { FeatureGates } from '../api/featuregates.js';
@@ -22,8 +22,9 @@ import { ServiceAccountsController } from '../controllers/serviceaccounts.js';
 import { DaemonSetController, daemonSetControllerName } from '../controllers/daemonset.js';
 import { StatefulSetController, statefulSetControllerName } from '../controllers/statefulset.js';
 import type { RunningServer, ServerOptions } from './start.js';
+import { certificateControllers } from './certificates.js';
 
-type Running = Pick<RunningServer, 'quota' | 'namespaces' | 'garbageCollector' | 'replicaSets' | 'deployments' | 'statefulSets' | 'daemonSets' | 'jobs' | 'cronJobs' | 'scheduler'>;
+type Running = Pick<RunningServer, 'quota' | 'namespaces' | 'garbageCollector' | 'certificates' | 'replicaSets' | 'deployments' | 'statefulSets' | 'daemonSets' | 'jobs' | 'cronJobs' | 'scheduler'>;
 
 /** A kube-controller-manager controller's loopback identity (its service account, as upstream's --use-service-account-credentials). */
 function controllerIdentity(name: string) {
@@ -41,6 +42,7 @@ export async function startControllers(api: Api, opts: ServerOptions & { gates: 
   const namespaces = new NamespaceController(client('namespace-controller'), informers);
   const serviceAccounts = new ServiceAccountsController(client('service-account-controller'), informers);
   const garbageCollector = new GarbageCollector(client('generic-garbage-collector'), informers);
+  const certificates = certificateControllers(api, informers, opts.dataDir, controllerIdentity);
   const workloads = opts.workloadControllers ?? true;
   const replicaSets = workloads ? new ReplicaSetController(client('replicaset-controller'), informers) : undefined;
   const deployments = workloads ? new DeploymentController(client('deployment-controller'), informers) : undefined;
@@ -55,6 +57,7 @@ export async function startControllers(api: Api, opts: ServerOptions & { gates: 
     quota.stop();
     namespaces.stop();
     garbageCollector.stop();
+    certificates.stop();
     serviceAccounts.stop();
     informers.stop();
   };
@@ -62,6 +65,7 @@ export async function startControllers(api: Api, opts: ServerOptions & { gates: 
     await quota.start();
     await namespaces.start();
     await garbageCollector.start();
+    await certificates.start();
     quota.resyncAll();
     // Every namespace that exists now gets its `default` ServiceAccount before the first pod.
     await serviceAccounts.start();
@@ -76,5 +80,5 @@ export async function startControllers(api: Api, opts: ServerOptions & { gates: 
     await stop().catch(() => undefined);
     throw e;
   }
-  return { running: { quota, namespaces, garbageCollector, replicaSets, deployments, statefulSets, daemonSets, jobs, cronJobs, scheduler }, stop };
+  return { running: { quota, namespaces, garbageCollector, certificates, replicaSets, deployments, statefulSets, daemonSets, jobs, cronJobs, scheduler }, stop };
 }

@@ -23,6 +23,7 @@ import type { JobController, JobControllerOptions } from '../controllers/job.js'
 import type { CronJobController, CronJobControllerOptions } from '../controllers/cronjob.js';
 import type { SchedulerController } from '../controllers/scheduler.js';
 import type { startControllers } from './controllers.js';
+import type { CertificateControllers } from './certificates.js';
 
 type StartControllers = typeof startControllers;
 
@@ -47,6 +48,8 @@ export interface RunningServer extends RunningApiServer {
   quota: QuotaController;
   namespaces: NamespaceController;
   garbageCollector: GarbageCollector;
+  /** CSR approval and signing (nodes that join with a bootstrap token). */
+  certificates: CertificateControllers;
   /** The workload controllers, unless started with `workloadControllers: false`. */
   replicaSets?: ReplicaSetController;
   deployments?: DeploymentController;

@@ -169,8 +169,8 @@ describe('nodes that join with a bootstrap token', () => {
     const req = await makeCSR('system:node:n2', ['system:nodes'], ['127.0.0.1']);
     const obj = csrObject(req.request, 'kubernetes.io/kubelet-serving', ['digital signature', 'server auth']);
     assert.equal((await c.request('POST', '/apis/certificates.k8s.io/v1/certificatesigningrequests', obj)).status, 201);
-    await s.csrApprover.idle();
-    await s.csrSigner.idle();
+    await s.certificates.approver.idle();
+    await s.certificates.signer.idle();
     const got = (await admin.request('GET', `/apis/certificates.k8s.io/v1/certificatesigningrequests/${obj.metadata.name}`)).json();
     assert.equal(got.status.conditions, undefined);
     assert.equal(got.status.certificate, undefined);

@@ -281,7 +281,7 @@ describe('several nodes on one machine (bulkhead server, two agents in their own
     writeFileSync(file, JSON.stringify(current));
     const put = await kubectl(['replace', '--raw', `/api/v1/nodes/${b.name}/status`, '-f', file], undefined, asA);
     assert.notEqual(put.code, 0);
-    assert.match(put.stderr, new RegExp(`node \\?"${a.name}\\?" is not allowed to modify node \\?"${b.name}\\?"`));
+    assert.match(put.stderr, new RegExp(`nodes "${b.name}" is forbidden: node "${a.name}" is not allowed to modify node "${b.name}"`));
     // The node's own status it may write (its agent does every few seconds).
     const mine = JSON.parse(await ok(['get', 'node', a.name, '-o', 'json'])) as Record<string, unknown>;
     writeFileSync(file, JSON.stringify(mine));
