@@ -1,6 +1,7 @@
-// Who is calling and what they may do. Bearer tokens from the data directory identify an
-// admin (group system:masters) and one identity per node (system:node:<name>, group
-// system:nodes); the rules themselves are in authorizer.ts (and, for what a node may write
+// Who is calling and what they may do. A client certificate of the cluster CA names its user
+// and groups (how a node that joined is system:node:<name>); bearer tokens from the data
+// directory identify an admin (group system:masters) and the server's own node, and bootstrap
+// tokens (src/api/bootstraptoken.ts) a node that is joining; the rules themselves are in authorizer.ts (and, for what a node may write
 // into its own Node and Lease, src/admission/noderestriction.ts). Anonymous callers reach only
 // version and health, which the handler serves before asking here.
 

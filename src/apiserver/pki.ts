@@ -1,7 +1,8 @@
 // The cluster's certificates, all ECDSA P-256 and kept in the data directory: a CA made on first
 // start, a serving certificate for the addresses the server answers on, the server's client
 // certificate towards agents (kubeadm's apiserver-kubelet-client) and the agents' serving
-// certificates (pki/nodes/<node>.crt), which the server issues with the node's credentials.
+// certificates (pki/nodes/<node>.crt), which the server issues with the node's credentials;
+// and the signing of approved CertificateSigningRequests (parseCSR, signCSR) for nodes that join.
 
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
