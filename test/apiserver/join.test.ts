@@ -20,10 +20,10 @@ import { spawn } from 'node:child_process';
 import { mainJs, repoRoot } from '../cli/run.js';
 import { Client } from './client.js';
 
-/** The command, run while this process keeps serving (spawnSync would block the server it talks to). */
-function bulkhead(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+/** A command, run while this process keeps serving (spawnSync would block the server it talks to). */
+function run(cmd: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [mainJs, ...args], { cwd: repoRoot });
+    const child = spawn(cmd, args, { cwd: repoRoot, env: { ...process.env, HOME: tmpdir() } });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -31,6 +31,7 @@ function bulkhead(args: string[]): Promise<{ code: number; stdout: string; stder
     child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
   });
 }
+const bulkhead = (args: string[]) => run(process.execPath, [mainJs, ...args]);
 
 const node = (name: string) => ({ apiVersion: 'v1', kind: 'Node', metadata: { name } });
 const readyStatus = (name: string) => ({ ...node(name), status: { conditions: [{ type: 'Ready', status: 'True', reason: 'KubeletReady', message: 'ok', lastHeartbeatTime: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'), lastTransitionTime: '2026-01-01T00:00:00Z' }] } });
@@ -164,7 +165,7 @@ describe('nodes that join with a bootstrap token', () => {
     assert.equal(r.status, 403, r.text);
   });
 
-  it('a node asking for another node\'s serving certificate is left pending', async () => {
+  it('a node asking for another node\'s serving certificate is left pending; kubectl certificate approve issues it', async () => {
     const c = asNode('n1');
     const req = await makeCSR('system:node:n2', ['system:nodes'], ['127.0.0.1']);
     const obj = csrObject(req.request, 'kubernetes.io/kubelet-serving', ['digital signature', 'server auth']);
@@ -175,6 +176,22 @@ describe('nodes that join with a bootstrap token', () => {
     assert.equal(got.status.conditions, undefined);
     assert.equal(got.status.certificate, undefined);
     c.close();
+    // A person may still approve it: kubectl certificate approve writes /approval, the signer issues.
+    const approve = await run('kubectl', ['--kubeconfig', s.kubeconfigPath, 'certificate', 'approve', obj.metadata.name!]);
+    assert.equal(approve.code, 0, approve.stderr);
+    assert.equal(approve.stdout, `certificatesigningrequest.certificates.k8s.io/${obj.metadata.name} approved\n`);
+    await s.certificates.approver.idle();
+    await s.certificates.signer.idle();
+    let issued = (await admin.request('GET', `/apis/certificates.k8s.io/v1/certificatesigningrequests/${obj.metadata.name}`)).json();
+    for (let i = 0; i < 50 && !issued.status.certificate; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      issued = (await admin.request('GET', `/apis/certificates.k8s.io/v1/certificatesigningrequests/${obj.metadata.name}`)).json();
+    }
+    assert.deepEqual(issued.status.conditions.map((x: { type: string; reason: string }) => `${x.type}/${x.reason}`), ['Approved/KubectlApprove']);
+    assert.equal(new X509Certificate(Buffer.from(issued.status.certificate, 'base64').toString()).subject, 'CN=system:node:n2\nO=system:nodes');
+    // Approved is final: a deny after it is refused.
+    const deny = await run('kubectl', ['--kubeconfig', s.kubeconfigPath, 'certificate', 'deny', obj.metadata.name!]);
+    assert.notEqual(deny.code, 0);
   });
 
   it('refuses tokens that do not authenticate with 401', async () => {
@@ -199,6 +216,6 @@ describe('nodes that join with a bootstrap token', () => {
     const t = r.json();
     assert.deepEqual(t.columnDefinitions.map((c: { name: string }) => c.name), ['Name', 'Age', 'SignerName', 'Requestor', 'RequestedDuration', 'Condition']);
     assert.ok(t.rows.some((row: { cells: string[] }) => row.cells[5] === 'Approved,Issued'));
-    assert.ok(t.rows.some((row: { cells: string[] }) => row.cells[5] === 'Pending'));
+    assert.ok(t.rows.some((row: { cells: string[] }) => row.cells[2] === 'kubernetes.io/kubelet-serving' && row.cells[3] === 'system:node:n1'));
   });
 });
