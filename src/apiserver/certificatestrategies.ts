@@ -51,6 +51,8 @@ export const certificateSigningRequestStrategy: Strategy = {
   async update(obj, old, _req, _api: Api, subresource) {
     const prev = old as CertificateSigningRequest;
     const next = obj as CertificateSigningRequest;
+    // A null list item decodes, as in Go, to an empty condition (which validation then names).
+    if (next.status?.conditions) next.status.conditions = next.status.conditions.map((c) => c ?? ({} as CertificateSigningRequestCondition));
     const oldConds = prev.status?.conditions ?? [];
     let csr: CertificateSigningRequest;
     if (subresource === 'status') {
