@@ -2,8 +2,8 @@
 // kube-scheduler run beside kube-apiserver: clients of it over one shared informer factory on a
 // loopback client, each with its own identity and User-Agent. Order: quota and namespace
 // controllers, the garbage collector, CSR approval and signing (certificates.ts), the `default`
-// ServiceAccount of every namespace that exists now, the workload controllers, then the scheduler. Loaded by start.ts once the API
-// server listens.
+// ServiceAccount of every namespace that exists now, the workload controllers, then the
+// scheduler. Loaded by start.ts once the API server listens.
 
 import type { FeatureGates } from '../api/featuregates.js';
 import type { Api } from '../apiserver/rest.js';
