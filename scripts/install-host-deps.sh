@@ -14,14 +14,16 @@
 #   install-host-deps.sh --check  prints the missing packages on one line, space-separated, and
 #                                 exits 1 when some are missing; prints nothing and exits 0 otherwise.
 #   --tests (before either)       adds what only the test suite needs: the official Python client
-#                                 for /usr/bin/python3 (test/e2e/pythonclient.test.ts drives it), and
+#                                 for /usr/bin/python3 (test/e2e/pythonclient.test.ts drives it),
 #                                 etcd-server (/usr/bin/etcd: the storage and API server suites also
-#                                 run on an etcd they start, test/storage/etcdserver.ts).
+#                                 run on an etcd they start, test/storage/etcdserver.ts), and
+#                                 iproute2's ip (test/e2e/multinode.test.ts makes network
+#                                 namespaces and veth pairs; nsenter comes with util-linux).
 set -euo pipefail
 # package:command that proves it is installed (a path: a file that proves it)
 pkgs=(runc:runc crun:crun busybox-static:busybox conmon:conmon util-linux:unshare mount:mount)
 if [ "${1:-}" = --tests ]; then
-  pkgs+=(python3-kubernetes:/usr/lib/python3/dist-packages/kubernetes/__init__.py etcd-server:/usr/bin/etcd)
+  pkgs+=(python3-kubernetes:/usr/lib/python3/dist-packages/kubernetes/__init__.py etcd-server:/usr/bin/etcd iproute2:ip)
   shift
 fi
 missing=()

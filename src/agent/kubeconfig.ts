@@ -1,5 +1,6 @@
-// Reading a kubeconfig's current context: the server, its CA and a bearer token — what the
-// agent needs to talk to the API server (Bulkhead's identities are bearer tokens).
+// Reading a kubeconfig's current context: the server, its CA and a bearer token or a client
+// certificate — what the agent needs to talk to the API server (the server's own node has a
+// token; a node that joined with a bootstrap token has the certificate the cluster CA signed).
 
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
@@ -8,7 +9,10 @@ import { load } from 'js-yaml';
 export interface ClientConfig {
   server: string;
   ca: string;
-  token: string;
+  /** A bearer token, or a client certificate and its key (PEM): a node that joined has the latter. */
+  token?: string;
+  cert?: string;
+  key?: string;
 }
 
 interface Named<T> {
@@ -39,14 +43,45 @@ export function readKubeconfig(file: string): ClientConfig {
   if (typeof current !== 'string' || !current) throw new KubeconfigError(`${file}: no current-context`);
   const ctx = pick<{ cluster?: string; user?: string }>(doc.contexts, current, 'context', file);
   const cluster = pick<{ server?: string; 'certificate-authority-data'?: string; 'certificate-authority'?: string }>(doc.clusters, ctx.cluster ?? '', 'cluster', file);
-  const user = pick<{ token?: string; tokenFile?: string }>(doc.users, ctx.user ?? '', 'user', file);
+  const user = pick<{ token?: string; tokenFile?: string; 'client-certificate-data'?: string; 'client-key-data'?: string; 'client-certificate'?: string; 'client-key'?: string }>(doc.users, ctx.user ?? '', 'user', file);
   if (!cluster.server) throw new KubeconfigError(`${file}: cluster "${ctx.cluster}" has no server`);
   let ca: string;
   if (cluster['certificate-authority-data']) ca = Buffer.from(cluster['certificate-authority-data'], 'base64').toString('utf8');
   else if (cluster['certificate-authority']) ca = readFileSync(resolve(dirname(file), cluster['certificate-authority']), 'utf8');
   else throw new KubeconfigError(`${file}: cluster "${ctx.cluster}" has no certificate authority`);
+  const data = (inline: string | undefined, path: string | undefined) =>
+    inline ? Buffer.from(inline, 'base64').toString('utf8') : path ? readFileSync(resolve(dirname(file), path), 'utf8') : undefined;
+  const cert = data(user['client-certificate-data'], user['client-certificate']);
+  const key = data(user['client-key-data'], user['client-key']);
+  if (cert && key) return { server: cluster.server, ca, cert, key };
   let token = user.token;
   if (!token && user.tokenFile) token = readFileSync(resolve(dirname(file), user.tokenFile), 'utf8').trim();
-  if (!token) throw new KubeconfigError(`${file}: user "${ctx.user}" has no token (Bulkhead identities are bearer tokens)`);
+  if (!token) throw new KubeconfigError(`${file}: user "${ctx.user}" has neither a token nor a client certificate and key`);
   return { server: cluster.server, ca, token };
+}
+
+/** A kubeconfig whose user is a client certificate (what a node that joined writes). */
+export function certKubeconfig(server: string, ca: string, user: string, cert: string, key: string, context = 'bulkhead'): string {
+  const b64 = (s: string) => Buffer.from(s).toString('base64');
+  return [
+    'apiVersion: v1',
+    'kind: Config',
+    'clusters:',
+    `- name: ${context}`,
+    '  cluster:',
+    `    server: ${server}`,
+    `    certificate-authority-data: ${b64(ca)}`,
+    'users:',
+    `- name: ${user}`,
+    '  user:',
+    `    client-certificate-data: ${b64(cert)}`,
+    `    client-key-data: ${b64(key)}`,
+    'contexts:',
+    `- name: ${context}`,
+    '  context:',
+    `    cluster: ${context}`,
+    `    user: ${user}`,
+    `current-context: ${context}`,
+    '',
+  ].join('\n');
 }

@@ -31,7 +31,10 @@ import { delegatingAuthenticator } from './endpointauth.js';
 export interface AgentSettings {
   server: string;
   ca: string;
-  token: string;
+  /** The node's credentials: a bearer token, or a client certificate and key (a node that joined). */
+  token?: string;
+  cert?: string;
+  key?: string;
   /**
    * The endpoint's serving certificate and key, signed by the cluster CA (`bulkhead up` has the
    * server issue them; `bulkhead agent` reads --tls-cert-file and --tls-private-key-file).
@@ -212,7 +215,7 @@ export async function assembleAgent(s: AgentSettings, hooks: AssembleHooks): Pro
   // and the ConfigMaps and Secrets of the pods' env and volumes.
   const tls = s.tls;
   if (!tls) throw new AgentSetupError('the agent endpoint needs a serving certificate the cluster CA signed (--tls-cert-file and --tls-private-key-file; bulkhead server writes <data-dir>/node.crt and node.key)');
-  const { client, pods, events, objects } = connectAgent({ server: s.server, ca: s.ca, token: s.token }, facts.name, s.log ?? agentLog);
+  const { client, pods, events, objects } = connectAgent({ server: s.server, ca: s.ca, ...(s.token ? { token: s.token } : {}), ...(s.cert && s.key ? { cert: s.cert, key: s.key } : {}) }, facts.name, s.log ?? agentLog);
   // The agent exists only after its runtime; a start reaches it through this late binding.
   let started: Agent | undefined;
   const containerStarted = () => started?.containersChanged();

@@ -1,19 +1,22 @@
-// Who is calling and what they may do. Bearer tokens from the data directory identify an
-// admin (group system:masters) and one identity per node (system:node:<name>, group
-// system:nodes); the rules themselves are in authorizer.ts (and, for what a node may write
+// Who is calling and what they may do. A client certificate of the cluster CA names its user
+// and groups (how a node that joined is system:node:<name>); bearer tokens from the data
+// directory identify an admin (group system:masters) and the server's own node, and bootstrap
+// tokens (src/api/bootstraptoken.ts) a node that is joining; the rules themselves are in authorizer.ts (and, for what a node may write
 // into its own Node and Lease, src/admission/noderestriction.ts). Anonymous callers reach only
 // version and health, which the handler serves before asking here.
 
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
-import type { KubeObject, Pod } from '../api/types.js';
+import type { TLSSocket } from 'node:tls';
+import { authenticateBootstrapToken, bootstrapTokenNamespace, bootstrapTokenSecretPrefix, parseToken } from '../api/bootstraptoken.js';
+import type { KubeObject, Pod, Secret } from '../api/types.js';
 import type { Authorizer, Verb } from './handler.js';
 import type { UserInfo } from './rest.js';
 import type { ResourcePath } from './request.js';
 import type { ResourceDef } from './resources.js';
 import { statusErrors } from './status.js';
-import { authorize, mastersGroup, type AuthorizationAttributes, type AuthorizationDecision, type PodsOnNode } from './authorizer.js';
+import { authenticatedGroup, authorize, mastersGroup, type AuthorizationAttributes, type AuthorizationDecision, type PodsOnNode } from './authorizer.js';
 import { nodeIdentity } from '../admission/noderestriction.js';
 
 export { mastersGroup } from './authorizer.js';
@@ -70,15 +73,61 @@ export class TokenFile {
   }
 }
 
-export function bearerAuthenticator(tokens: TokenFile): (req: IncomingMessage) => UserInfo | undefined {
+/** A Secret by namespace and name, from the server's cache (the bootstrap tokens). */
+export type SecretLookup = (namespace: string, name: string) => Secret | undefined;
+
+/**
+ * The bearer token authenticators in kube-apiserver's order: the token file (Bulkhead's data
+ * directory tokens), then bootstrap tokens. The user, or undefined when no authenticator knows
+ * the token.
+ */
+export function tokenAuthenticator(tokens: TokenFile, secrets?: SecretLookup, now: () => Date = () => new Date()): (token: string) => UserInfo | undefined {
+  return (token) => {
+    const entry = tokens.lookup(token);
+    if (entry) return { name: entry.user, groups: [...entry.groups, authenticatedGroup] };
+    const parsed = secrets && parseToken(token);
+    if (!parsed) return undefined;
+    const r = authenticateBootstrapToken(token, secrets!(bootstrapTokenNamespace, `${bootstrapTokenSecretPrefix}${parsed.id}`), now());
+    return 'user' in r ? { name: r.user.name, groups: [...r.user.groups, authenticatedGroup] } : undefined;
+  };
+}
+
+const clientAuthOID = '1.3.6.1.5.5.7.3.2';
+
+/**
+ * The x509 authenticator (k8s.io/apiserver pkg/authentication/request/x509): a client
+ * certificate that chains to the cluster CA and is good for client auth names the user by its
+ * CN and the groups by its O. The TLS layer checked the chain against the CA (requestCert
+ * without rejectUnauthorized: a client without a certificate goes on to the token).
+ */
+export function clientCertUser(req: IncomingMessage): UserInfo | undefined {
+  const socket = req.socket as TLSSocket;
+  if (typeof socket.getPeerCertificate !== 'function' || !socket.authorized) return undefined;
+  const cert = socket.getPeerCertificate();
+  if (!cert || !cert.subject?.CN) return undefined;
+  if (!(cert.ext_key_usage ?? []).includes(clientAuthOID)) return undefined;
+  const o = cert.subject.O;
+  const groups = o === undefined ? [] : Array.isArray(o) ? o : [o];
+  return { name: Array.isArray(cert.subject.CN) ? cert.subject.CN[0]! : cert.subject.CN, groups: [...groups, authenticatedGroup] };
+}
+
+/** The union of the request authenticators: the client certificate first, then a bearer token; 401 for a token nobody knows. */
+export function requestAuthenticator(authenticateToken: (token: string) => UserInfo | undefined): (req: IncomingMessage) => UserInfo | undefined {
   return (req) => {
+    const byCert = clientCertUser(req);
+    if (byCert) return byCert;
     const h = req.headers.authorization;
     if (!h) return undefined;
     const m = /^Bearer\s+(\S+)\s*$/i.exec(h);
-    const entry = m ? tokens.lookup(m[1]!) : undefined;
-    if (!entry) throw statusErrors.unauthorized();
-    return { name: entry.user, groups: [...entry.groups, 'system:authenticated'] };
+    const user = m ? authenticateToken(m[1]!) : undefined;
+    if (!user) throw statusErrors.unauthorized();
+    return user;
   };
+}
+
+/** The token file alone (tests that need no bootstrap tokens). */
+export function bearerAuthenticator(tokens: TokenFile): (req: IncomingMessage) => UserInfo | undefined {
+  return requestAuthenticator(tokenAuthenticator(tokens));
 }
 
 function resourceText(def: ResourceDef, path: ResourcePath): string {

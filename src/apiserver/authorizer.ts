@@ -7,7 +7,8 @@
 // the very rules that decide. Decisions and reasons as union.go combines them. Pure.
 
 import type { UserInfo } from './rest.js';
-import { nodeIdentity, nodeLeaseNamespace } from '../admission/noderestriction.js';
+import { nodeIdentity, nodeLeaseNamespace, nodesGroup } from '../admission/noderestriction.js';
+import { defaultNodeTokenGroup } from '../api/bootstraptoken.js';
 import { podsReference } from '../api/podreferences.js';
 import type { Pod } from '../api/types.js';
 
@@ -91,6 +92,34 @@ export const clusterRoleBindings: readonly ClusterRoleBinding[] = [
     role: 'system:public-info-viewer',
     groups: [authenticatedGroup, unauthenticatedGroup],
     rules: [{ verbs: ['get'], nonResourceURLs: publicInfoURLs }],
+  },
+  // kubeadm's bindings for nodes that join with a bootstrap token (phases/bootstraptoken/node):
+  // the token's group may ask for a node client certificate and have it approved, and a node may
+  // have its own client certificate renewed. Bulkhead adds the same for a node's serving
+  // certificate (see approvalRules in src/api/certificates.ts).
+  {
+    name: 'kubeadm:kubelet-bootstrap',
+    role: 'system:node-bootstrapper',
+    groups: [defaultNodeTokenGroup],
+    rules: [{ verbs: ['create', 'get', 'list', 'watch'], apiGroups: ['certificates.k8s.io'], resources: ['certificatesigningrequests'] }],
+  },
+  {
+    name: 'kubeadm:node-autoapprove-bootstrap',
+    role: 'system:certificates.k8s.io:certificatesigningrequests:nodeclient',
+    groups: [defaultNodeTokenGroup],
+    rules: [{ verbs: ['create'], apiGroups: ['certificates.k8s.io'], resources: ['certificatesigningrequests/nodeclient'] }],
+  },
+  {
+    name: 'kubeadm:node-autoapprove-certificate-rotation',
+    role: 'system:certificates.k8s.io:certificatesigningrequests:selfnodeclient',
+    groups: [nodesGroup],
+    rules: [{ verbs: ['create'], apiGroups: ['certificates.k8s.io'], resources: ['certificatesigningrequests/selfnodeclient'] }],
+  },
+  {
+    name: 'bulkhead:node-autoapprove-serving',
+    role: 'system:certificates.k8s.io:certificatesigningrequests:selfnodeserving',
+    groups: [nodesGroup],
+    rules: [{ verbs: ['create'], apiGroups: ['certificates.k8s.io'], resources: ['certificatesigningrequests/selfnodeserving'] }],
   },
   {
     // bootstrappolicy's system:kubelet-api-admin, bound to the API server's client identity as
@@ -180,6 +209,8 @@ export function authorizeNode(node: string, a: AuthorizationAttributes, podsOnNo
   if (verb === 'create' && sub === '' && ((group === 'authentication.k8s.io' && a.resource === 'tokenreviews') || (group === 'authorization.k8s.io' && (a.resource === 'subjectaccessreviews' || a.resource === 'localsubjectaccessreviews')))) {
     return allow;
   }
+  // NodeRules: a kubelet asks for (and renews) its certificates.
+  if (group === 'certificates.k8s.io' && a.resource === 'certificatesigningrequests' && sub === '' && ['create', 'get', 'list', 'watch'].includes(verb)) return allow;
   if (group === 'coordination.k8s.io' && a.resource === 'leases') {
     if (!['get', 'create', 'update', 'patch', 'delete'].includes(verb)) return noOpinion('can only get, create, update, patch, or delete a node lease');
     if (a.namespace !== nodeLeaseNamespace) return noOpinion(`can only access leases in the "${nodeLeaseNamespace}" system namespace`);

@@ -59,6 +59,9 @@ export interface HandlerOptions {
   cacher?: Cacher;
 }
 
+/** Subresources that write a part of the stored object itself through the resource's strategy. */
+const storedSubresources = new Set(['status', 'finalize', 'approval']);
+
 const anonymousPaths = new Set(['/version', '/healthz', '/readyz', '/livez']);
 
 /** The options kind whose dryRun a write verb's query carries (DELETE reads DeleteOptions). */
@@ -72,7 +75,7 @@ function verbFor(method: string, path: ResourcePath, query: URLSearchParams): Ve
     case 'POST':
       // Create is routed on the collection and on the subresources that create (binding,
       // eviction); an object's own path has no POST route, so it never creates another object.
-      return path.name === undefined || (path.subresource !== undefined && path.subresource !== 'status' && path.subresource !== 'finalize') ? 'create' : undefined;
+      return path.name === undefined || (path.subresource !== undefined && !storedSubresources.has(path.subresource)) ? 'create' : undefined;
     case 'PUT':
       return 'update';
     case 'PATCH':
@@ -205,7 +208,7 @@ export function createHandler(opts: HandlerOptions): (req: IncomingMessage, res:
       const createOnly = opts.createOnly?.[`${def.group}/${def.resource}`];
       if (createOnly) return createOnly(api, def, normalized, req, res, info, q);
       const sub = normalized.subresource;
-      if (sub && sub !== 'status' && sub !== 'finalize') {
+      if (sub && !storedSubresources.has(sub)) {
         const handler = opts.subresources?.[sub];
         if (!handler) return sendStatusError(res, statusErrors.pathNotFound());
         return handler(api, def, normalized, req, res, info, q);

@@ -1,12 +1,15 @@
 // The cluster's certificates, all ECDSA P-256 and kept in the data directory: a CA made on first
 // start, a serving certificate for the addresses the server answers on, the server's client
 // certificate towards agents (kubeadm's apiserver-kubelet-client) and the agents' serving
-// certificates (pki/nodes/<node>.crt), which the server issues with the node's credentials.
+// certificates (pki/nodes/<node>.crt), which the server issues with the node's credentials;
+// and the signing of approved CertificateSigningRequests (parseCSR, signCSR) for nodes that join.
 
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { webcrypto } from 'node:crypto';
+import type { Pkcs10CertificateRequest, SubjectAlternativeNameExtension } from '@peculiar/x509';
+import type { RequestSubject } from '../api/certificates.js';
 
 /**
  * @peculiar/x509 (with its reflect-metadata peer) takes 0.1–0.4 s to load, most of a server
@@ -126,6 +129,104 @@ async function ensureIssued(dir: string, name: string, ca: { cert: string; key: 
     writeFileSync(forPath, what);
   }
   return { cert: readFileSync(certPath, 'utf8'), key: readFileSync(keyPath, 'utf8') };
+}
+
+function subjectAltNames(x509: typeof import('@peculiar/x509'), csr: Pkcs10CertificateRequest): SubjectAlternativeNameExtension | undefined {
+  const ext = csr.extensions.find((e) => e.type === '2.5.29.17');
+  return ext ? new x509.SubjectAlternativeNameExtension(ext.rawData) : undefined;
+}
+
+/** What a PEM PKCS#10 request asks for, after its signature is checked; a message when it does not parse or verify. */
+export async function parseCSR(pem: string): Promise<{ subject: RequestSubject; csr: Pkcs10CertificateRequest } | { problem: string }> {
+  const x509 = await loadX509();
+  let csr: Pkcs10CertificateRequest;
+  try {
+    csr = new x509.Pkcs10CertificateRequest(pem);
+  } catch (e) {
+    return { problem: `x509: malformed certificate request: ${(e as Error).message}` };
+  }
+  try {
+    if (!(await csr.verify())) return { problem: 'x509: certificate request signature does not verify' };
+  } catch (e) {
+    return { problem: `x509: cannot check the certificate request's signature: ${(e as Error).message}` };
+  }
+  const san = subjectAltNames(x509, csr);
+  const names = san?.names.items ?? [];
+  const of = (type: string) => names.filter((n) => n.type === type).map((n) => n.value);
+  return {
+    csr,
+    subject: {
+      commonName: csr.subjectName.getField('CN')[0] ?? '',
+      organizations: csr.subjectName.getField('O'),
+      dnsNames: of('dns'),
+      ipAddresses: of('ip'),
+      emailAddresses: of('email'),
+      uris: of('url'),
+    },
+  };
+}
+
+/** certificates.k8s.io usages as X.509 key usage bits and extended key usages (pkg/apis/certificates/v1 helpers: keyUsageDict, extKeyUsageDict). */
+function x509Usages(x509: typeof import('@peculiar/x509'), usages: readonly string[]): { keyUsage: number; extended: string[] } {
+  const bits: Record<string, number> = {
+    'signing': x509.KeyUsageFlags.digitalSignature,
+    'digital signature': x509.KeyUsageFlags.digitalSignature,
+    'content commitment': x509.KeyUsageFlags.nonRepudiation,
+    'key encipherment': x509.KeyUsageFlags.keyEncipherment,
+    'key agreement': x509.KeyUsageFlags.keyAgreement,
+    'data encipherment': x509.KeyUsageFlags.dataEncipherment,
+    'cert sign': x509.KeyUsageFlags.keyCertSign,
+    'crl sign': x509.KeyUsageFlags.cRLSign,
+    'encipher only': x509.KeyUsageFlags.encipherOnly,
+    'decipher only': x509.KeyUsageFlags.decipherOnly,
+  };
+  const ext: Record<string, string> = {
+    'server auth': x509.ExtendedKeyUsage.serverAuth,
+    'client auth': x509.ExtendedKeyUsage.clientAuth,
+    'code signing': x509.ExtendedKeyUsage.codeSigning,
+    'email protection': x509.ExtendedKeyUsage.emailProtection,
+    'timestamping': x509.ExtendedKeyUsage.timeStamping,
+    'ocsp signing': x509.ExtendedKeyUsage.ocspSigning,
+  };
+  let keyUsage = 0;
+  const extended: string[] = [];
+  for (const u of usages) {
+    if (bits[u]) keyUsage |= bits[u]!;
+    if (ext[u]) extended.push(ext[u]!);
+  }
+  return { keyUsage, extended };
+}
+
+/**
+ * The cluster CA's certificate for a parsed request, as csrsigning's local signer issues it:
+ * the request's subject and names, the usages the CSR object lists, valid from five minutes ago
+ * (the signer's backdate) for `seconds`. PEM.
+ */
+export async function signCSR(pkiDir: string, csr: Pkcs10CertificateRequest, usages: readonly string[], seconds: number): Promise<string> {
+  const x509 = await loadX509();
+  const ca = loadCA(pkiDir);
+  const caCert = new x509.X509Certificate(ca.cert);
+  const { keyUsage, extended } = x509Usages(x509, usages);
+  const san = subjectAltNames(x509, csr);
+  const now = Date.now();
+  const cert = await x509.X509CertificateGenerator.create({
+    serialNumber: serial(),
+    subject: csr.subjectName,
+    issuer: caCert.subject,
+    notBefore: new Date(now - 5 * 60_000),
+    notAfter: new Date(Math.min(now + seconds * 1000, caCert.notAfter.getTime())),
+    signingKey: await importKey(ca.key),
+    publicKey: await csr.publicKey.export(alg, ['verify']),
+    signingAlgorithm: alg,
+    extensions: [
+      new x509.BasicConstraintsExtension(false, undefined, true),
+      ...(keyUsage ? [new x509.KeyUsagesExtension(keyUsage, true)] : []),
+      ...(extended.length ? [new x509.ExtendedKeyUsageExtension(extended)] : []),
+      ...(san ? [new x509.SubjectAlternativeNameExtension(san.names.toJSON())] : []),
+      await x509.AuthorityKeyIdentifierExtension.create(caCert),
+    ],
+  });
+  return cert.toString('pem') + '\n';
 }
 
 /** kubeadm's name for the API server's identity towards kubelets (apiserver-kubelet-client.crt). */

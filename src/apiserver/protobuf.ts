@@ -4,7 +4,7 @@
 // messages of Namespace, ResourceQuota, PriorityClass, ConfigMap, Secret, ServiceAccount, Job,
 // CronJob (`kubectl create job|cronjob`: the pod template fields those generators set), the apps/v1
 // workloads and autoscaling/v1 Scale (`kubectl create deployment`) and the access reviews
-// (`kubectl auth`) into the same JSON objects a JSON body gives; every other kind still answers 415.
+// (`kubectl auth`) and CertificateSigningRequests (`kubectl certificate approve|deny`) into the same JSON objects a JSON body gives; every other kind still answers 415.
 
 import { statusErrors } from './status.js';
 
@@ -414,7 +414,66 @@ function specObject(apiVersion: string, kind: string, spec: Msg) {
   };
 }
 
+/** meta/v1 Time: seconds (1) since the epoch, as its JSON form (RFC 3339, whole seconds). */
+function time(b: Buffer): string {
+  const seconds = fields(b).find((f) => f.no === 1)?.value as bigint | undefined;
+  return new Date(Number(seconds ?? 0n) * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+/**
+ * certificates.k8s.io/v1 CertificateSigningRequest: what `kubectl certificate approve|deny` PUTs
+ * to /approval (the object it read, with a condition added). Spec: request 1 (bytes), username
+ * 2, uid 3, groups 4, usages 5, signerName 7, expirationSeconds 8; status: conditions 1,
+ * certificate 2 (bytes); a condition: type 1, reason 2, message 3, lastUpdateTime 4,
+ * lastTransitionTime 5, status 6.
+ */
+function certificateSigningRequest(raw: Buffer): Record<string, unknown> {
+  const obj: Record<string, unknown> = { apiVersion: 'certificates.k8s.io/v1', kind: 'CertificateSigningRequest' };
+  const spec = (b: Buffer) => {
+    const out: Record<string, unknown> = {};
+    for (const f of fields(b)) {
+      if (f.no === 1) out.request = b64(f);
+      else if (f.no === 2 || f.no === 3) {
+        if (bytes(f).length) out[f.no === 2 ? 'username' : 'uid'] = str(f);
+      }
+      else if (f.no === 4) ((out.groups ??= []) as string[]).push(str(f));
+      else if (f.no === 5) ((out.usages ??= []) as string[]).push(str(f));
+      else if (f.no === 7) out.signerName = str(f);
+      else if (f.no === 8) out.expirationSeconds = Number(BigInt.asIntN(32, f.value as bigint));
+      else if (f.wire === 2 && bytes(f).length === 0) continue;
+      else throw new ProtoError(`field ${f.no} of CertificateSigningRequestSpec is not supported`);
+    }
+    return out;
+  };
+  const condition = (b: Buffer) => {
+    const names: Record<number, string> = { 1: 'type', 2: 'reason', 3: 'message', 6: 'status' };
+    const out: Record<string, unknown> = {};
+    for (const f of fields(b)) {
+      if (names[f.no]) {
+        if (bytes(f).length) out[names[f.no]!] = str(f);
+      } else if (f.no === 4) out.lastUpdateTime = time(bytes(f));
+      else if (f.no === 5) out.lastTransitionTime = time(bytes(f));
+    }
+    return out;
+  };
+  const status = (b: Buffer) => {
+    const out: Record<string, unknown> = {};
+    for (const f of fields(b)) {
+      if (f.no === 1) ((out.conditions ??= []) as unknown[]).push(condition(bytes(f)));
+      else if (f.no === 2 && bytes(f).length) out.certificate = b64(f);
+    }
+    return out;
+  };
+  for (const f of fields(raw)) {
+    if (f.no === 1) obj.metadata = objectMeta(bytes(f));
+    else if (f.no === 2) obj.spec = spec(bytes(f));
+    else if (f.no === 3) obj.status = status(bytes(f));
+  }
+  return obj;
+}
+
 const decoders: Record<string, (raw: Buffer) => Record<string, unknown>> = {
+  'certificates.k8s.io/v1/CertificateSigningRequest': certificateSigningRequest,
   'v1/Namespace': namespace,
   'v1/ResourceQuota': resourceQuota,
   'scheduling.k8s.io/v1/PriorityClass': priorityClass,

@@ -152,6 +152,15 @@ export const resources: ResourceDef[] = [
     namespaced: true, verbs: allVerbs, subresources: [], fields: metaFields,
   },
   {
+    group: 'certificates.k8s.io', version: 'v1', resource: 'certificatesigningrequests', kind: 'CertificateSigningRequest', listKind: 'CertificateSigningRequestList', singular: 'certificatesigningrequest', shortNames: ['csr'], categories: [],
+    namespaced: false, verbs: allVerbs,
+    subresources: [
+      { name: 'approval', kind: 'CertificateSigningRequest', verbs: ['get', 'patch', 'update'] },
+      { name: 'status', kind: 'CertificateSigningRequest', verbs: ['get', 'patch', 'update'] },
+    ],
+    fields: (o: any) => ({ ...metaFields(o), 'spec.signerName': o.spec?.signerName ?? '' }),
+  },
+  {
     group: 'scheduling.k8s.io', version: 'v1', resource: 'priorityclasses', kind: 'PriorityClass', listKind: 'PriorityClassList', singular: 'priorityclass', shortNames: ['pc'], categories: [],
     namespaced: false, verbs: allVerbs, subresources: [], fields: metaFields,
   },

@@ -14,7 +14,8 @@ import type { DefaultTolerationSeconds } from '../admission/defaulttolerationsec
 import { openStore, type OpenStoreOptions } from '../storage/index.js';
 import type { Store } from '../storage/store.js';
 import { LogStore } from '../storage/engine.js';
-import { adminUser, bearerAuthenticator, mastersGroup, NodeAwareAuthorizer, nodesGroup, nodeUserPrefix, TokenFile } from './auth.js';
+import { adminUser, mastersGroup, NodeAwareAuthorizer, nodesGroup, nodeUserPrefix, requestAuthenticator, tokenAuthenticator, TokenFile } from './auth.js';
+import { bootstrapTokenNamespace, bootstrapTokenSecretType } from '../api/bootstraptoken.js';
 import { createHandler, type HandlerOptions } from './handler.js';
 import { ensureNodeServingCert, ensurePKI } from './pki.js';
 import { refuseLostDatabase } from './datadir.js';
@@ -24,7 +25,7 @@ import { installStrategies } from './strategies.js';
 import { ensureSystemPriorityClasses } from './priorityclasses.js';
 import { StatusError } from './status.js';
 import { deferredMetrics } from './metricsdeferred.js';
-import type { Node, Pod } from '../api/types.js';
+import type { Node, Pod, Secret } from '../api/types.js';
 import { ObjectCache, stripManagedFields } from './cache.js';
 import { Cacher } from './watchcache.js';
 import { decodeRequestObject } from './decode.js';
@@ -144,6 +145,11 @@ export async function startApiServer(opts: ApiServerOptions): Promise<RunningApi
   const pki = await ensurePKI(join(dataDir, 'pki'), [host, ...(opts.advertise ?? [])].filter((h) => h !== '0.0.0.0' && h !== '::'));
   const tokens = new TokenFile(join(dataDir, 'tokens.json'));
   const adminToken = tokens.ensure(adminUser, [mastersGroup]);
+  // The bootstrap token authenticator reads its Secrets from a cache, as upstream's from an informer.
+  const bootstrapTokens = new ObjectCache<Secret>(store, api.def('secrets'), { keep: (s) => s.type === bootstrapTokenSecretType && s.metadata?.namespace === bootstrapTokenNamespace });
+  await bootstrapTokens.start();
+  api.caches.set('bootstraptokens', bootstrapTokens as unknown as ObjectCache);
+  const authenticateToken = tokenAuthenticator(tokens, (ns, name) => bootstrapTokens.get(ns, name)?.obj);
   // Loaded once the server listens (below), off the path to the first answer.
   let loadMetrics!: () => void;
   const metrics = deferredMetrics(() => new Promise<void>((r) => (loadMetrics = r)).then(async () => new (await import('./metrics.js')).ApiMetrics()));
@@ -170,13 +176,10 @@ export async function startApiServer(opts: ApiServerOptions): Promise<RunningApi
   const handlerOpts: HandlerOptions = {
     api,
     cacher,
-    authenticate: bearerAuthenticator(tokens),
+    authenticate: requestAuthenticator(authenticateToken),
     authorizer,
     createOnly: accessReviewHandlers(authorizer, {
-      authenticateToken: (token) => {
-        const e = tokens.lookup(token);
-        return e && { name: e.user, groups: [...e.groups, 'system:authenticated'] };
-      },
+      authenticateToken,
     }),
     served: metricsAPIHandlers(metricsScraper),
     serverAddress: `${host}:${opts.port ?? 6443}`,
@@ -197,7 +200,16 @@ export async function startApiServer(opts: ApiServerOptions): Promise<RunningApi
   };
   opts.extend?.(handlerOpts);
   const handler = createHandler(handlerOpts);
-  const server: Server = createServer({ cert: pki.serverCert, key: pki.serverKey, ...transportServerOptions({ ...upstreamTransportLimits, ...opts.transport }) }, handler);
+  const server: Server = createServer({
+    // The serving certificate with the CA behind it, so that a joining node can pin the CA by
+    // its hash (kubeadm's --discovery-token-ca-cert-hash) before it trusts the server; client
+    // certificates of the cluster CA are asked for, not required (the x509 authenticator).
+    cert: pki.serverCert + pki.caCert,
+    key: pki.serverKey,
+    ca: pki.caCert,
+    requestCert: true,
+    rejectUnauthorized: false,
+    ...transportServerOptions({ ...upstreamTransportLimits, ...opts.transport }) }, handler);
   guardTransport(server);
   serveUpgrades(server, handler);
   await new Promise<void>((ok, fail) => {

@@ -20,6 +20,7 @@ import { podDeleteDecision } from '../api/poddeletion.js';
 import { decodeStored, encodeForStore, timestamp } from './objects.js';
 import type { Api, GuardedWrite, RequestInfo, Strategy } from './rest.js';
 import { storageKey } from './resources.js';
+import { certificateSigningRequestStrategy } from './certificatestrategies.js';
 import { leaseStrategy, nodeStrategy, withPodStatusRestriction } from './nodestrategies.js';
 import { listPriorityClasses, priorityClassStrategy } from './priorityclasses.js';
 import { keepPodPriority } from '../admission/priority.js';
@@ -302,6 +303,7 @@ export function installStrategies(api: Api, podSecurityDefaults: PodSecurityDefa
   api.strategies.set('limitranges', limitRangeStrategy);
   api.strategies.set('nodes', nodeStrategy);
   api.strategies.set('leases', leaseStrategy);
+  api.strategies.set('certificatesigningrequests', certificateSigningRequestStrategy);
   api.strategies.set('priorityclasses', priorityClassStrategy);
   installConfigStrategies(api);
   installBatchStrategies(api);

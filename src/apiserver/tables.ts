@@ -2,7 +2,7 @@
 // that `kubectl get` prints what it prints against Kubernetes. Cells are final strings: the
 // server computes ages and placeholders. Bulkhead adds QoS and OOM kill mode to pods' wide view.
 
-import type { ConfigMap, Container, ControllerRevision, CronJob, DaemonSet, Deployment, Event, Job, LabelSelector, KubeObject, Lease, Namespace, Node, Pod, PriorityClass, ReplicaSet, ResourceQuota, Secret, ServiceAccount, StatefulSet } from '../api/types.js';
+import type { CertificateSigningRequest, ConfigMap, Container, ControllerRevision, CronJob, DaemonSet, Deployment, Event, Job, LabelSelector, KubeObject, Lease, Namespace, Node, Pod, PriorityClass, ReplicaSet, ResourceQuota, Secret, ServiceAccount, StatefulSet } from '../api/types.js';
 import { reportedOOMKillModes } from '../policy/oomkillmodestatus.js';
 
 export interface TableColumn {
@@ -525,6 +525,34 @@ const controllerRevisionPrinter: Printer<ControllerRevision> = {
   cells: (cr, now) => [cr.metadata?.name ?? '', controllerName(cr), cr.revision ?? 0, age(cr.metadata?.creationTimestamp, now)],
 };
 
+// printCertificateSigningRequest and extractCSRStatus.
+function csrCondition(csr: CertificateSigningRequest): string {
+  const on = (t: string) => csr.status?.conditions?.some((c) => c.type === t && c.status !== 'False');
+  const parts = [on('Denied') ? 'Denied' : on('Approved') ? 'Approved' : 'Pending'];
+  if (on('Failed')) parts.push('Failed');
+  if (csr.status?.certificate) parts.push('Issued');
+  return parts.join(',');
+}
+
+const csrPrinter: Printer<CertificateSigningRequest> = {
+  columns: [
+    nameCol,
+    ageCol,
+    col('SignerName', 'string', 'Only one signer may sign a certificate request.'),
+    col('Requestor', 'string', 'Name of the user who created the request.'),
+    col('RequestedDuration', 'string', 'The requested duration of validity of the issued certificate.'),
+    col('Condition', 'string', 'The approval and issuance of the request.'),
+  ],
+  cells: (csr, now) => [
+    csr.metadata?.name ?? '',
+    age(csr.metadata?.creationTimestamp, now),
+    csr.spec?.signerName ?? '',
+    csr.spec?.username ?? '',
+    csr.spec?.expirationSeconds ? age(new Date(now - csr.spec.expirationSeconds * 1000).toISOString(), now) : '<none>',
+    csrCondition(csr),
+  ],
+};
+
 const defaultPrinter: Printer<KubeObject> = {
   columns: [nameCol, ageCol],
   cells: (o, now) => [o.metadata?.name ?? '', age(o.metadata?.creationTimestamp, now)],
@@ -538,6 +566,7 @@ const printers: Record<string, Printer<never>> = {
   limitranges: limitRangePrinter,
   events: eventPrinter,
   leases: leasePrinter,
+  certificatesigningrequests: csrPrinter,
   priorityclasses: priorityClassPrinter,
   configmaps: configMapPrinter,
   secrets: secretPrinter,

@@ -126,6 +126,10 @@ export async function runAgent(s: AgentSettings): Promise<{ stop(): Promise<void
 
 interface AgentCommandFlags extends AgentFlags {
   kubeconfig?: string;
+  server?: string;
+  token?: string;
+  discoveryTokenCaCertHash?: string[];
+  discoveryTokenUnsafeSkipCaVerification?: boolean;
   tlsCertFile?: string;
   tlsPrivateKeyFile?: string;
   dataDir: string;
@@ -135,36 +139,23 @@ interface AgentCommandFlags extends AgentFlags {
 export function agentCommand(): Command {
   return addAgentFlags(new Command('agent'))
     .description('Run the node agent for this host against a Bulkhead (or Kubernetes-compatible) API server: registers the Node, runs the pods bound to it with runc under conmon, enforces QoS cgroups, oom_score_adj, OOM kill modes and ulimits, and evicts under memory pressure. Needs root.')
-    .option('--kubeconfig <file>', 'kubeconfig with the node identity (bulkhead server writes <data-dir>/node.kubeconfig)')
+    .option('--kubeconfig <file>', 'kubeconfig with the node identity (bulkhead server writes <data-dir>/node.kubeconfig for its own host)')
+    .option('--server <url>', 'API server to join with --token, e.g. https://10.0.0.1:6443')
+    .option('--token <token>', 'bootstrap token (bulkhead token create): the agent obtains its own client and serving certificates with it and keeps them in --data-dir')
+    .option('--discovery-token-ca-cert-hash <sha256:hex...>', 'the public key hash of the cluster CA the server must present (bulkhead token create --print-join-command prints it)')
+    .option('--discovery-token-unsafe-skip-ca-verification', 'join without pinning the cluster CA (anyone between here and the server could pose as it)')
     .option('--data-dir <dir>', 'where images, container state and logs live', '.bulkhead')
     .option('--feature-gates <gates>', 'feature gates, e.g. ContainerUlimits=false')
     .option('--tls-cert-file <file>', 'serving certificate of the agent endpoint, signed by the cluster CA (bulkhead server writes <data-dir>/node.crt)')
     .option('--tls-private-key-file <file>', 'its key (bulkhead server writes <data-dir>/node.key)')
     .addHelpText('after', `
 Examples:
+  bulkhead agent --server https://10.0.0.1:6443 --token abcdef.0123456789abcdef --discovery-token-ca-cert-hash sha256:<hex> --node-name node-2
   bulkhead agent --kubeconfig .bulkhead/node.kubeconfig --tls-cert-file .bulkhead/node.crt --tls-private-key-file .bulkhead/node.key
   bulkhead agent --kubeconfig node.kubeconfig --node-memory 2Gi --node-cpu 1 --oom-group-emulation`)
     .action(async (f: AgentCommandFlags) => {
-      if (!f.kubeconfig) throw new UsageError('--kubeconfig is required: the agent is a client of an API server (bulkhead server writes <data-dir>/node.kubeconfig)');
-      const { readKubeconfig, KubeconfigError } = await import('../agent/kubeconfig.js');
-      let conn;
-      try {
-        conn = readKubeconfig(f.kubeconfig);
-      } catch (e) {
-        if (e instanceof KubeconfigError) throw new UsageError(e.message);
-        throw e;
-      }
       const flagSettings = agentSettingsFromFlags(f, featureGatesFlag(f.featureGates), f.dataDir);
-      if (!f.tlsCertFile || !f.tlsPrivateKeyFile) {
-        throw new UsageError('--tls-cert-file and --tls-private-key-file are required: the agent endpoint serves HTTPS with a certificate the cluster CA signs (bulkhead server writes <data-dir>/node.crt and node.key)');
-      }
-      const { readFileSync } = await import('node:fs');
-      let tls;
-      try {
-        tls = { cert: readFileSync(f.tlsCertFile, 'utf8'), key: readFileSync(f.tlsPrivateKeyFile, 'utf8') };
-      } catch (e) {
-        throw new UsageError(`cannot read the agent's serving certificate: ${(e as Error).message}`);
-      }
+      const { conn, tls } = f.token !== undefined || f.server !== undefined ? await joinWithToken(f, flagSettings) : await fromKubeconfig(f);
       const settings = { ...flagSettings, ...conn, tls };
       const running = await runAgent(settings);
       process.stdout.write(`Bulkhead agent is running as node ${running.nodeName} (endpoint port ${running.endpointPort}).\nStop with Ctrl-C; containers keep running and are adopted at the next start.\n`);
@@ -175,4 +166,63 @@ Examples:
       process.once('SIGINT', stop);
       process.once('SIGTERM', stop);
     });
+}
+
+/** The node's identity from --kubeconfig and its serving certificate from the TLS flags. */
+async function fromKubeconfig(f: AgentCommandFlags) {
+  if (!f.kubeconfig) throw new UsageError('--kubeconfig, or --server with --token, is required: the agent is a client of an API server (bulkhead server writes <data-dir>/node.kubeconfig; bulkhead token create makes a token to join with)');
+  const { readKubeconfig, KubeconfigError } = await import('../agent/kubeconfig.js');
+  let conn;
+  try {
+    conn = readKubeconfig(f.kubeconfig);
+  } catch (e) {
+    if (e instanceof KubeconfigError) throw new UsageError(e.message);
+    throw e;
+  }
+  if (!f.tlsCertFile || !f.tlsPrivateKeyFile) {
+    throw new UsageError('--tls-cert-file and --tls-private-key-file are required: the agent endpoint serves HTTPS with a certificate the cluster CA signs (bulkhead server writes <data-dir>/node.crt and node.key)');
+  }
+  const { readFileSync } = await import('node:fs');
+  try {
+    return { conn, tls: { cert: readFileSync(f.tlsCertFile, 'utf8'), key: readFileSync(f.tlsPrivateKeyFile, 'utf8') } };
+  } catch (e) {
+    throw new UsageError(`cannot read the agent's serving certificate: ${(e as Error).message}`);
+  }
+}
+
+/** The node's identity obtained with a bootstrap token (src/agent/bootstrap). */
+async function joinWithToken(f: AgentCommandFlags, s: Omit<AgentSettings, 'server' | 'ca' | 'token'>) {
+  if (!f.server || !f.token) throw new UsageError('--server and --token go together: the agent joins the server at --server with the bootstrap token');
+  if (f.kubeconfig) throw new UsageError('--kubeconfig and --token exclude each other: a joining node writes its own kubeconfig into --data-dir');
+  const { parseToken } = await import('../api/bootstraptoken.js');
+  if (!parseToken(f.token)) throw new UsageError(`invalid value for --token: a bootstrap token has the form [a-z0-9]{6}.[a-z0-9]{16} (bulkhead token create)`);
+  let server: URL;
+  try {
+    server = new URL(f.server);
+  } catch {
+    throw new UsageError(`invalid value "${f.server}" for --server: a URL such as https://10.0.0.1:6443`);
+  }
+  if (server.protocol !== 'https:') throw new UsageError(`invalid value "${f.server}" for --server: the API server speaks https`);
+  const pins = f.discoveryTokenCaCertHash ?? [];
+  for (const p of pins) if (!/^sha256:[0-9a-f]{64}$/.test(p)) throw new UsageError(`invalid value "${p}" for --discovery-token-ca-cert-hash: sha256: and 64 hex digits`);
+  const { defaultNodeName, defaultNodeIP } = await import('../agent/setup.js');
+  const { bootstrapNode, BootstrapError } = await import('../agent/bootstrap/bootstrap.js');
+  const { DiscoveryError } = await import('../agent/bootstrap/discovery.js');
+  const nodeName = s.nodeName ?? defaultNodeName();
+  try {
+    const creds = await bootstrapNode({
+      server: server.origin,
+      token: f.token,
+      caCertHashes: pins,
+      unsafeSkipCAVerification: !!f.discoveryTokenUnsafeSkipCaVerification,
+      dataDir: s.dataDir,
+      nodeName,
+      servingHosts: [s.nodeIP ?? defaultNodeIP(), ...(s.endpoint.host ? [s.endpoint.host] : [])],
+      log: s.progress ?? (() => undefined),
+    });
+    return { conn: { server: creds.server, ca: creds.ca, cert: creds.cert, key: creds.key }, tls: creds.tls };
+  } catch (e) {
+    if (e instanceof BootstrapError || e instanceof DiscoveryError) throw new UsageError(e.message);
+    throw e;
+  }
 }

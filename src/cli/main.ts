@@ -14,6 +14,12 @@ const commandModules: Record<string, (io: PlanIO) => Promise<Command[]>> = {
   up: async () => [(await import('./server.js')).upCommand().exitOverride()],
   server: async () => [(await import('./server.js')).serverCommand().exitOverride()],
   agent: async () => [(await import('./agent.js')).agentCommand().exitOverride()],
+  token: async (io) => {
+    const token = (await import('./token.js')).tokenCommand(io);
+    token.exitOverride();
+    for (const sub of token.commands) sub.exitOverride();
+    return [token];
+  },
   image: async (io) => {
     const image = (await import('./image.js')).imageCommand(io);
     image.exitOverride();

@@ -1,5 +1,5 @@
 // The client over HTTPS: JSON with the cluster CA and a bearer token, Status bodies as
-// ApiErrors, watches read as newline-delimited events (client-go's rest.RESTClient and
+// ApiErrors (or a client certificate), watches read as newline-delimited events (client-go's rest.RESTClient and
 // watch.StreamWatcher, in the shape of the dynamic client). The node agent's client
 // (src/agent/connect.ts), with the node's token from its kubeconfig.
 
@@ -12,7 +12,10 @@ import { groupVersionPath, resourcePath } from './resources.js';
 export interface HttpClientOptions {
   server: string;
   ca: string;
-  token: string;
+  /** A bearer token, or a client certificate and key (PEM), or both (the certificate wins). */
+  token?: string;
+  cert?: string;
+  key?: string;
   userAgent?: string;
 }
 
@@ -40,14 +43,14 @@ export class HttpClient implements KubeClient {
   private readonly agent: Agent;
 
   constructor(private readonly opts: HttpClientOptions) {
-    this.agent = new Agent({ ca: opts.ca, keepAlive: true, maxSockets: 16 });
+    this.agent = new Agent({ ca: opts.ca, keepAlive: true, maxSockets: 16, ...(opts.cert && opts.key ? { cert: opts.cert, key: opts.key } : {}) });
   }
 
   private options(method: string, headers: Record<string, string>): RequestOptions {
     return {
       method,
       agent: this.agent,
-      headers: { Authorization: `Bearer ${this.opts.token}`, Accept: 'application/json', 'User-Agent': this.opts.userAgent ?? 'bulkhead', ...headers },
+      headers: { ...(this.opts.token ? { Authorization: `Bearer ${this.opts.token}` } : {}), Accept: 'application/json', 'User-Agent': this.opts.userAgent ?? 'bulkhead', ...headers },
     };
   }
 

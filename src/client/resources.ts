@@ -48,3 +48,5 @@ export const cronJobsRef: ResourceRef = { group: 'batch', version: 'v1', resourc
 /** What a delegating server asks the API server (the agent's endpoint, as the kubelet's webhook authn/authz). */
 export const tokenReviewsRef: ResourceRef = { group: 'authentication.k8s.io', version: 'v1', resource: 'tokenreviews', kind: 'TokenReview', namespaced: false };
 export const subjectAccessReviewsRef: ResourceRef = { group: 'authorization.k8s.io', version: 'v1', resource: 'subjectaccessreviews', kind: 'SubjectAccessReview', namespaced: false };
+/** How a joining node asks for its certificates (certificates.k8s.io/v1). */
+export const certificateSigningRequestsRef: ResourceRef = { group: 'certificates.k8s.io', version: 'v1', resource: 'certificatesigningrequests', kind: 'CertificateSigningRequest', namespaced: false };

@@ -1,12 +1,13 @@
 // The controllers `bulkhead server` runs beside the API server, as kube-controller-manager and
 // kube-scheduler run beside kube-apiserver: clients of it over shared informer factories on a
 // loopback client, each with its own identity and User-Agent. Order: quota and namespace
-// controllers, the garbage collector, the `default` ServiceAccount of every namespace that
-// exists now, the workload controllers, the node lifecycle and taint eviction controllers;
-// the scheduler apart. Each of the two runs under a leader election (a Lease in kube-system, as
-// kube-controller-manager's and kube-scheduler's --leader-elect), so of several API servers on
-// one store one runs each; on a lone server the first attempt wins and they start before the
-// server is returned. Loaded by start.ts once the API server listens.
+// controllers, the garbage collector, CSR approval and signing (certificates.ts), the `default`
+// ServiceAccount of every namespace that exists now, the workload controllers, the node
+// lifecycle and taint eviction controllers; the scheduler apart. Each of the two runs under a
+// leader election (a Lease in kube-system, as kube-controller-manager's and kube-scheduler's
+// --leader-elect), so of several API servers on one store one runs each; on a lone server the
+// first attempt wins and they start before the server is returned. Loaded by start.ts once the
+// API server listens.
 
 import type { FeatureGates } from '../api/featuregates.js';
 import type { Api } from '../apiserver/rest.js';
@@ -28,12 +29,15 @@ import { DaemonSetController, daemonSetControllerName } from '../controllers/dae
 import { StatefulSetController, statefulSetControllerName } from '../controllers/statefulset.js';
 import { TaintEvictionController, taintEvictionControllerName } from '../controllers/tainteviction.js';
 import type { ServerOptions } from './start.js';
+import { certificateControllers, type CertificateControllers } from './certificates.js';
 
 /** What kube-controller-manager runs, started together when this server leads. */
 export interface ControllerManager {
   quota: QuotaController;
   namespaces: NamespaceController;
   garbageCollector: GarbageCollector;
+  /** CSR approval and signing (nodes that join with a bootstrap token). */
+  certificates: CertificateControllers;
   replicaSets?: ReplicaSetController;
   deployments?: DeploymentController;
   statefulSets?: StatefulSetController;
@@ -59,6 +63,7 @@ async function startControllerManager(api: Api, opts: ServerOptions, gates: Feat
   const namespaces = new NamespaceController(client('namespace-controller'), informers);
   const serviceAccounts = new ServiceAccountsController(client('service-account-controller'), informers);
   const garbageCollector = new GarbageCollector(client('generic-garbage-collector'), informers);
+  const certificates = certificateControllers(api, informers, opts.dataDir, controllerIdentity);
   const workloads = opts.workloadControllers ?? true;
   const replicaSets = workloads ? new ReplicaSetController(client('replicaset-controller'), informers) : undefined;
   const deployments = workloads ? new DeploymentController(client('deployment-controller'), informers) : undefined;
@@ -75,6 +80,7 @@ async function startControllerManager(api: Api, opts: ServerOptions, gates: Feat
     quota.stop();
     namespaces.stop();
     garbageCollector.stop();
+    certificates.stop();
     serviceAccounts.stop();
     informers.stop();
   };
@@ -82,6 +88,7 @@ async function startControllerManager(api: Api, opts: ServerOptions, gates: Feat
     await quota.start();
     await namespaces.start();
     await garbageCollector.start();
+    await certificates.start();
     quota.resyncAll();
     // Every namespace that exists now gets its `default` ServiceAccount before the first pod.
     await serviceAccounts.start();
@@ -93,7 +100,7 @@ async function startControllerManager(api: Api, opts: ServerOptions, gates: Feat
     await stop();
     throw e;
   }
-  return { quota, namespaces, garbageCollector, replicaSets, deployments, statefulSets, daemonSets, jobs, cronJobs, nodeLifecycle, taintEviction, stop };
+  return { quota, namespaces, garbageCollector, certificates, replicaSets, deployments, statefulSets, daemonSets, jobs, cronJobs, nodeLifecycle, taintEviction, stop };
 }
 
 async function startScheduler(api: Api, opts: ServerOptions, gates: FeatureGates): Promise<{ scheduler: SchedulerController; stop(): Promise<void> }> {

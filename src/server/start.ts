@@ -21,6 +21,7 @@ import type { CronJobController, CronJobControllerOptions } from '../controllers
 import type { SchedulerController } from '../controllers/scheduler.js';
 import type { NodeLifecycleController, NodeLifecycleOptions } from '../controllers/nodelifecycle.js';
 import type { TaintEvictionController } from '../controllers/tainteviction.js';
+import type { CertificateControllers } from './certificates.js';
 
 export { kubeconfig, systemNamespaces } from '../apiserver/server.js';
 
@@ -51,6 +52,8 @@ export interface RunningServer extends RunningApiServer {
   quota?: QuotaController;
   namespaces?: NamespaceController;
   garbageCollector?: GarbageCollector;
+  /** CSR approval and signing (nodes that join with a bootstrap token). */
+  certificates?: CertificateControllers;
   /** The workload controllers, unless started with `workloadControllers: false`. */
   replicaSets?: ReplicaSetController;
   deployments?: DeploymentController;
@@ -92,6 +95,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       quota: { get: () => cm()?.quota, enumerable: true },
       namespaces: { get: () => cm()?.namespaces, enumerable: true },
       garbageCollector: { get: () => cm()?.garbageCollector, enumerable: true },
+      certificates: { get: () => cm()?.certificates, enumerable: true },
       replicaSets: { get: () => cm()?.replicaSets, enumerable: true },
       deployments: { get: () => cm()?.deployments, enumerable: true },
       statefulSets: { get: () => cm()?.statefulSets, enumerable: true },

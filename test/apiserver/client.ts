@@ -1,4 +1,5 @@
-// A minimal HTTPS client for tests and benchmarks: keep-alive, the cluster CA, a bearer token.
+// A minimal HTTPS client for tests and benchmarks: keep-alive, the cluster CA, a bearer token
+// or a client certificate.
 
 import { Agent, request } from 'node:https';
 
@@ -13,8 +14,9 @@ export interface Response {
 
 export class Client {
   private readonly agent: Agent;
-  constructor(readonly baseURL: string, private readonly ca: string, private readonly token?: string, maxSockets = 64) {
-    this.agent = new Agent({ ca, keepAlive: true, maxSockets });
+  /** `clientCert`: authenticate by a client certificate (a node that joined) instead of a token. */
+  constructor(readonly baseURL: string, private readonly ca: string, private readonly token?: string, maxSockets = 64, clientCert?: { cert: string; key: string }) {
+    this.agent = new Agent({ ca, keepAlive: true, maxSockets, ...clientCert });
   }
 
   request(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Response> {

@@ -33,7 +33,13 @@ describe('bulkhead up / server: bad flags are one line and exit 2', () => {
     { name: 'a non-boolean leader-elect', args: ['server', '--leader-elect', 'maybe'], stderr: /^error: invalid value "maybe" for --leader-elect: must be true or false\n$/ },
     { name: 'a lease no longer than the renew deadline', args: ['server', '--leader-elect-lease-duration', '10s'], stderr: /^error: leaseDuration must be greater than renewDeadline \(--leader-elect-lease-duration, --leader-elect-renew-deadline\)\n$/ },
     { name: 'max pods of zero', args: ['up', '--max-pods', '0'], stderr: /^error: invalid value "0" for --max-pods: a positive integer\n$/ },
-    { name: 'an agent without a kubeconfig', args: ['agent'], stderr: /^error: --kubeconfig is required: the agent is a client of an API server/ },
+    { name: 'an agent without a kubeconfig or a token', args: ['agent'], stderr: /^error: --kubeconfig, or --server with --token, is required: the agent is a client of an API server/ },
+    { name: 'an agent with a token but no server', args: ['agent', '--token', 'abcdef.0123456789abcdef'], stderr: /^error: --server and --token go together/ },
+    { name: 'an agent with a malformed token', args: ['agent', '--server', 'https://127.0.0.1:1', '--token', 'secret'], stderr: /^error: invalid value for --token: a bootstrap token has the form \[a-z0-9\]\{6\}\.\[a-z0-9\]\{16\}/ },
+    { name: 'an agent with a malformed CA hash', args: ['agent', '--server', 'https://127.0.0.1:1', '--token', 'abcdef.0123456789abcdef', '--discovery-token-ca-cert-hash', 'md5:1'], stderr: /^error: invalid value "md5:1" for --discovery-token-ca-cert-hash: sha256: and 64 hex digits\n$/ },
+    { name: 'an agent joining without a CA pin', args: ['agent', '--server', 'https://127.0.0.1:1', '--token', 'abcdef.0123456789abcdef', '--node-name', 'x'], stderr: /^error: the server's CA must be pinned: pass --discovery-token-ca-cert-hash/ },
+    { name: 'a token with a bad group', args: ['token', 'create', '--groups', 'system:masters'], stderr: /^error: invalid value for --groups: bootstrap group "system:masters" is invalid/ },
+    { name: 'a token create without a server', args: ['token', 'create'], stderr: /^error: cannot read kubeconfig .*kubeconfig: ENOENT \(the admin kubeconfig bulkhead server writes into its --data-dir\)\n$/ },
     { name: 'an agent with a missing kubeconfig', args: ['agent', '--kubeconfig', '/nonexistent/kubeconfig'], stderr: /^error: cannot read kubeconfig \/nonexistent\/kubeconfig: ENOENT\n$/ },
   ];
   for (const c of cases) {

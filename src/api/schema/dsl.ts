@@ -74,6 +74,7 @@ export interface SchemaDef {
 export const PKG = {
   core: 'io.k8s.api.core.v1',
   coordination: 'io.k8s.api.coordination.v1',
+  certificates: 'io.k8s.api.certificates.v1',
   policy: 'io.k8s.api.policy.v1',
   scheduling: 'io.k8s.api.scheduling.v1',
   batch: 'io.k8s.api.batch.v1',

@@ -3,6 +3,7 @@
 
 import type { FieldDef, GroupVersionKind, Primitive, SchemaDef, SpecialDecoder, TypeExpr } from './dsl.js';
 import { coordinationSchemas } from './coordination.js';
+import { certificatesSchemas } from './certificates.js';
 import { otherCoreSchemas } from './core-other.js';
 import { configSchemas } from './core-config.js';
 import { podSchemas } from './core-pod.js';
@@ -42,7 +43,7 @@ export interface Schema {
   readonly bulkhead?: boolean;
 }
 
-const allDefs: readonly SchemaDef[] = [...metaSchemas, ...podSchemas, ...volumeSchemas, ...otherCoreSchemas, ...configSchemas, ...coordinationSchemas, ...policySchemas, ...accessSchemas, ...schedulingSchemas, ...batchSchemas, ...appsSchemas, ...metricsSchemas];
+const allDefs: readonly SchemaDef[] = [...metaSchemas, ...podSchemas, ...volumeSchemas, ...otherCoreSchemas, ...configSchemas, ...coordinationSchemas, ...certificatesSchemas, ...policySchemas, ...accessSchemas, ...schedulingSchemas, ...batchSchemas, ...appsSchemas, ...metricsSchemas];
 
 const PRIM_GO: Record<Primitive, string> = { string: 'string', int32: 'int32', int64: 'int64', double: 'float64', boolean: 'bool', byte: '[]uint8' };
 
