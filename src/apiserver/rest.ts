@@ -531,15 +531,17 @@ export class Api {
       const compares: Compare[] = [{ key, modRevision: kv.modRevision }];
       // An object being deleted whose last finalizer went is removed by this write (store.go ShouldDeleteDuringUpdate).
       const removeNow = def.kind !== 'Namespace' && deleteDuringUpdate(prepared.obj.metadata);
-      const ops: Operation[] = [removeNow ? { op: 'delete', key } : { op: 'put', key, value: encodeForStore(prepared.obj) }];
+      const value = removeNow ? undefined : encodeForStore(prepared.obj);
+      const ops: Operation[] = [value === undefined ? { op: 'delete', key } : { op: 'put', key, value }];
       for (const w of prepared.writes ?? []) {
         compares.push({ key: w.key, modRevision: w.modRevision });
         ops.push({ op: 'put', key: w.key, value: w.value });
       }
       const r = await this.store.txn(compares, ops);
       if (r.succeeded) {
-        const out = cloneJSON(prepared.obj);
-        out.metadata!.resourceVersion = String(r.revision);
+        // The caller's copy, from the encoding just written (no second stringify).
+        const out = value === undefined ? cloneJSON(prepared.obj) : (JSON.parse(value) as KubeObject);
+        out.metadata = { ...out.metadata, resourceVersion: String(r.revision) };
         return out;
       }
       if (wantRV) throw statusErrors.modified(gr(def), name);
