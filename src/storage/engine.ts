@@ -375,15 +375,24 @@ export abstract class LogStore implements Store {
     const group = this.#openGroup();
     const revision = this.#revision + 1;
     const events: WatchEvent[] = [];
+    // A key's state is read once per request (a compare and then a put read the same row);
+    // a key appears in the ops only once, so what is read here stays true until the append.
+    const seen = new Map<string, KeyValue | undefined>();
+    const current = (key: string): KeyValue | undefined => {
+      if (seen.has(key)) return seen.get(key);
+      const kv = backend.current(key);
+      seen.set(key, kv);
+      return kv;
+    };
     const tx: TxnContext = {
-      current: (key) => backend.current(key),
+      current,
       put: (key, value) => {
-        const e = putEvent(key, value, revision, backend.current(key));
+        const e = putEvent(key, value, revision, current(key));
         events.push(e);
         return e.kv;
       },
       delete: (key) => {
-        const prev = backend.current(key);
+        const prev = current(key);
         if (!prev) return undefined;
         const e = deleteEvent(revision, prev);
         events.push(e);
