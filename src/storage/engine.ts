@@ -244,35 +244,35 @@ export abstract class LogStore implements Store {
   async create(key: string, value: string): Promise<KeyValue> {
     checkKey(key);
     checkValue(value);
-    const c = this.#commit((tx) => {
-      if (tx.current(key)) throw new KeyExistsError(key);
-      return tx.put(key, value);
-    });
-    await c.durable;
-    return c.value;
+    return (
+      await this.#write((tx) => {
+        if (tx.current(key)) throw new KeyExistsError(key);
+        return tx.put(key, value);
+      })
+    ).value;
   }
 
   async update(key: string, value: string, expectedModRevision?: number): Promise<KeyValue> {
     checkKey(key);
     checkValue(value);
     if (expectedModRevision !== undefined) checkRevision(expectedModRevision, 'expectedModRevision');
-    const c = this.#commit((tx) => {
-      this.#precondition(tx, key, expectedModRevision);
-      return tx.put(key, value);
-    });
-    await c.durable;
-    return c.value;
+    return (
+      await this.#write((tx) => {
+        this.#precondition(tx, key, expectedModRevision);
+        return tx.put(key, value);
+      })
+    ).value;
   }
 
   async delete(key: string, expectedModRevision?: number): Promise<KeyValue> {
     checkKey(key);
     if (expectedModRevision !== undefined) checkRevision(expectedModRevision, 'expectedModRevision');
-    const c = this.#commit((tx) => {
-      this.#precondition(tx, key, expectedModRevision);
-      return tx.delete(key)!;
-    });
-    await c.durable;
-    return c.value;
+    return (
+      await this.#write((tx) => {
+        this.#precondition(tx, key, expectedModRevision);
+        return tx.delete(key)!;
+      })
+    ).value;
   }
 
   async txn(compares: Compare[], success: Operation[], failure: Operation[] = []): Promise<TxnResult> {
@@ -283,14 +283,12 @@ export abstract class LogStore implements Store {
     }
     checkOperations(success, 'success');
     checkOperations(failure, 'failure');
-    const { value, revision, durable } = this.#commit((tx) => {
+    const { value, revision } = await this.#write((tx) => {
       const succeeded = compares.every((c) => (tx.current(c.key)?.modRevision ?? 0) === c.modRevision);
       const ops = succeeded ? success : failure;
       const results = ops.map((op) => (op.op === 'put' ? tx.put(op.key, op.value) : tx.delete(op.key)));
       return { succeeded, results };
     });
-    // Also a txn that wrote nothing: its answer was read from the group's state.
-    await durable;
     return { succeeded: value.succeeded, revision, results: value.results };
   }
 
@@ -412,6 +410,23 @@ export abstract class LogStore implements Store {
     }
     this.#publish(events);
     return { value, revision };
+  }
+
+  /**
+   * #commit, answered once the state it read is committed: also a request that wrote nothing
+   * or failed its precondition, since its answer came from the open group's writes.
+   */
+  async #write<T>(body: (tx: TxnContext) => T): Promise<{ value: T; revision: number }> {
+    let c: { value: T; revision: number; durable?: Promise<void> };
+    try {
+      c = this.#commit(body);
+    } catch (e) {
+      // If the group fails to commit, its error is the answer: what `e` was read from is gone.
+      await this.#group?.done;
+      throw e;
+    }
+    await c.durable;
+    return c;
   }
 
   /** The open group, opened (and its commit scheduled) if needed; undefined without group commit. */

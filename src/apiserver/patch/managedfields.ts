@@ -69,6 +69,26 @@ function timeSeconds(t: string | undefined): number {
 
 export class ManagedFieldsDecodeError extends Error {}
 
+/**
+ * Decoded FieldsV1 by their JSON text: objects of one workload share their managers' field
+ * sets, so an update decodes the creator's (large) set once, not on every write. Sets are
+ * immutable, so sharing them is safe; the map is dropped when it grows past its bound.
+ */
+const decodedSets = new Map<string, FieldSet>();
+const maxDecodedSets = 1024;
+
+function decodeFieldsV1(fields: unknown): FieldSet {
+  if (!isObject(fields)) return FieldSet.fromFieldsV1(fields ?? {});
+  const text = JSON.stringify(fields);
+  let set = decodedSets.get(text);
+  if (!set) {
+    set = FieldSet.fromFieldsV1(fields);
+    if (decodedSets.size >= maxDecodedSets) decodedSets.clear();
+    decodedSets.set(text, set);
+  }
+  return set;
+}
+
 /** upstream DecodeManagedFields. @throws ManagedFieldsDecodeError */
 export function decodeManagedFields(entries: unknown): Managed {
   const managed: Managed = new Map();
@@ -82,7 +102,7 @@ export function decodeManagedFields(entries: unknown): Managed {
     if (e.fieldsType !== 'FieldsV1') throw new ManagedFieldsDecodeError(`invalid fieldsType ${JSON.stringify(e.fieldsType)} in managed fields entry ${i}`);
     let set: FieldSet;
     try {
-      set = FieldSet.fromFieldsV1(e.fieldsV1 ?? {});
+      set = decodeFieldsV1(e.fieldsV1);
     } catch (err) {
       throw new ManagedFieldsDecodeError(`error decoding versioned set from ${JSON.stringify(raw)}: error decoding set: ${(err as Error).message}`);
     }
