@@ -390,7 +390,7 @@ export class Api {
     }
   }
 
-  private async createBatch(items: PendingCreate[]): Promise<void> {
+  private async createBatch(items: PendingCreate[], attempt = 0): Promise<void> {
     const batch: CreateBatch = { pending: new Map() };
     const accepted: { item: PendingCreate; prepared: PreparedCreate }[] = [];
     const keys = new Set<string>();
@@ -431,7 +431,10 @@ export class Api {
       }
       return;
     }
-    // Something outside this queue changed a quota meanwhile: admit each again, one by one.
+    // Something outside this queue changed a quota meanwhile. The txn answered after the
+    // commit that changed it, so the caches admission reads are current again: admit the batch
+    // once more, then (should that lose a race too) each one by one.
+    if (attempt === 0) return this.createBatch(accepted.map((a) => a.item), 1);
     for (const { item } of accepted) {
       try {
         item.resolve(await this.createNow(item.def, item.namespace, item.body, item.req));
