@@ -22,8 +22,10 @@
 // turn (setImmediate). A write's promise resolves, and its events are delivered, only after that
 // commit, so nothing unacknowledged is ever observed by a watcher; concurrent writers share one
 // COMMIT instead of paying one each. Reads made meanwhile see the writes of the open group (as
-// etcd's reads see its uncommitted backend batch); if the commit fails, every write of the group
-// fails and every watch ends with the error, so watchers start again from committed state.
+// etcd's reads see its uncommitted backend batch), but a revision is only reported (by
+// currentRevision, or as a list's revision) once it is committed and delivered: asking for one
+// commits the open group first. If the commit fails, every write of the group fails and every
+// watch ends with the error, so watchers start again from committed state.
 // A write made from inside a handler is delivered after the current event batch, so every watcher
 // sees revisions in increasing order. A handler that throws ends its watch: `handlers.error` gets
 // the exception and no more events follow; the writer is not affected.
@@ -196,6 +198,9 @@ export abstract class LogStore implements Store {
 
   async currentRevision(): Promise<number> {
     this.#checkOpen();
+    // A revision this store reports has been committed and delivered to every watcher (the
+    // watch cache relies on it): an open group is committed first.
+    this.#flush();
     return this.#revision;
   }
 
@@ -214,6 +219,8 @@ export abstract class LogStore implements Store {
   async list(prefix: string, opts: ListOptions = {}): Promise<ListResult> {
     this.#checkOpen();
     checkPrefix(prefix);
+    // A list answers at a revision, and that revision must be committed and delivered too.
+    this.#flush();
     const at = this.#readRevision(opts.revision ?? 0);
     const limit = opts.limit ?? 0;
     checkRevision(limit, 'limit');

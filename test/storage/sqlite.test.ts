@@ -57,6 +57,22 @@ describe('sqlite store', () => {
       await reopened.close();
     }));
 
+  it('a revision the store reports is committed and delivered: asking for it commits the open group', () =>
+    withDir('group-revision', async (dir) => {
+      const s = await SqliteStore.open(join(dir, 'store.db'));
+      const rec = new Recorder();
+      await s.watch('/', 0, rec.handlers);
+      const writes = [s.create('/a', '1'), s.create('/b', '1')];
+      assert.equal(await s.currentRevision(), 2);
+      assert.deepEqual(rec.summary, [['PUT', '/a', 1], ['PUT', '/b', 2]]);
+      const later = s.create('/c', '1');
+      const listed = await s.list('/');
+      assert.equal(listed.revision, 3);
+      assert.deepEqual(rec.summary.at(-1), ['PUT', '/c', 3]);
+      await Promise.all([...writes, later]);
+      await s.close();
+    }));
+
   it('the revision counter survives a compaction that removed every row below it', () =>
     withDir('counter', async (dir) => {
       const path = join(dir, 'store.db');
