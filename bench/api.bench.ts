@@ -4,8 +4,9 @@
 // measured in the same run on the same disk. The server runs in its own process; this one
 // only generates load. With BENCH_API_ETCD=1 the same load also runs against a server on etcd
 // (Debian's etcd-server, one member on loopback, started and killed here), printed beside the
-// raw etcd store's write rate.
-//   npm run bench:api      (BENCH_CREATES=N, BENCH_CONCURRENCY=C, BENCH_API_ETCD=1)
+// raw etcd store's write rate. Each run starts a fresh server and measures the raw store beside
+// it; the figures are min / median / max over the runs, with the server's CPU time per create.
+//   npm run bench:api      (BENCH_CREATES=N, BENCH_CONCURRENCY=C, BENCH_RUNS=R, BENCH_API_ETCD=1)
 
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -22,7 +23,8 @@ import { Client } from '../test/apiserver/client.js';
 import { nodeFlags } from '../src/cli/nodeflags.js';
 import { measureReadPath, printReadPath, rssMB, type ReadFigures } from './apiread.js';
 
-const creates = Number(process.env.BENCH_CREATES ?? 3000);
+const creates = Number(process.env.BENCH_CREATES ?? 5000);
+const runs = Math.max(1, Number(process.env.BENCH_RUNS ?? 3));
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 16);
 const mainJs = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
 
@@ -65,16 +67,45 @@ interface Measured {
   p99: number;
   /** LIST, watch fan-out and RSS (apiread.ts), measured after the creates. */
   read?: ReadFigures;
+  /** Server CPU time (user + system) per create, in ms; NaN where /proc is not there. */
+  cpuPerCreate: number;
+}
+
+/** A process's user + system CPU time in ms (Linux /proc), NaN elsewhere. */
+function cpuMs(pid: number | undefined): number {
+  try {
+    // Fields after the command name (which may hold spaces) start at state; utime, stime are 14, 15.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return NaN;
+  }
+}
+
+/** min / median / max of the values, formatted. */
+function spread(values: number[], fmt: (v: number) => string): string {
+  const s = [...values].sort((a, b) => a - b);
+  return `${fmt(s[0]!)} / ${fmt(s[Math.floor(s.length / 2)]!)} / ${fmt(s[s.length - 1]!)}`;
+}
+
+/** The raw SQLite store's single-create rate in a fresh file. */
+async function rawSqlite(): Promise<number> {
+  const dir = mkdtempSync(join(tmpdir(), 'bulkhead-bench-api-'));
+  try {
+    return await rawBaseline(dir);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 async function main(): Promise<void> {
-  const sqlite = await measure([], true);
-  const dir = mkdtempSync(join(tmpdir(), 'bulkhead-bench-api-'));
-  let raw: number;
-  try {
-    raw = await rawBaseline(dir);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
+  const results: (Measured & { raw: number })[] = [];
+  for (let i = 0; i < runs; i++) {
+    // The read path (LIST, watch fan-out, RSS) is measured after the first run's creates.
+    const r = { ...(await measure([], i === 0)), raw: await rawSqlite() };
+    results.push(r);
+    console.log(`run ${i + 1}/${runs}: ${Math.round(r.rate)} creates/s, p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms, server CPU ${r.cpuPerCreate.toFixed(2)} ms per create; raw store ${Math.round(r.raw)} writes/s`);
   }
   let onEtcd: { api: Measured; raw: number } | undefined;
   if (process.env.BENCH_API_ETCD) {
@@ -85,19 +116,25 @@ async function main(): Promise<void> {
       await etcd.stop();
     }
   }
+  const n = (v: number) => Math.round(v).toLocaleString('en-US');
+  const ms = (v: number) => v.toFixed(1);
   const line = (m: Measured) => `${Math.round(m.rate).toLocaleString('en-US').padStart(7)} creates/s   p50 ${m.p50.toFixed(1)} ms   p99 ${m.p99.toFixed(1)} ms`;
   console.log(`machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node.js ${process.version}`);
-  console.log(`load: ${creates} pod creates, ${concurrency} concurrent, namespace with 10 quotas, a LimitRange and Pod Security labels`);
-  console.log(`baseline  raw SQLite store creates (1 KiB, one per write)  ${Math.round(raw).toLocaleString('en-US').padStart(7)} writes/s`);
-  console.log(`api       POST pods through admission over HTTPS           ${line(sqlite)}`);
+  console.log(`load: ${creates} pod creates, ${concurrency} concurrent, namespace with 10 quotas, a LimitRange and Pod Security labels; ${runs} runs (min / median / max)`);
+  console.log(`baseline  raw SQLite store creates (1 KiB, one per write)  ${spread(results.map((r) => r.raw), n)} writes/s`);
+  console.log(`api       POST pods through admission over HTTPS           ${spread(results.map((r) => r.rate), n)} creates/s   p50 ${spread(results.map((r) => r.p50), ms)} ms   p99 ${spread(results.map((r) => r.p99), ms)} ms`);
+  // CPU time per create depends much less on what else runs on the machine than the rates do.
+  console.log(`server    CPU time (user + system) per create, all its work included   ${spread(results.map((r) => r.cpuPerCreate), (v) => v.toFixed(2))} ms`);
   if (onEtcd) {
     console.log(`baseline  raw etcd store creates (1 KiB, one per write)    ${Math.round(onEtcd.raw).toLocaleString('en-US').padStart(7)} writes/s`);
-    console.log(`api/etcd  POST pods through admission, --store etcd://     ${line(onEtcd.api)}`);
+    console.log(`api/etcd  POST pods through admission, --store etcd://     ${line(onEtcd.api)}   (one run)`);
   }
-  const met = sqlite.rate >= 1000 && sqlite.p99 < 50;
-  console.log(`target    >= 1,000 creates/s and p99 < 50 ms (SQLite): ${met ? 'met' : 'NOT MET'}`);
-  if (!met) process.exitCode = 1;
-  if (sqlite.read && !printReadPath(sqlite.read)) process.exitCode = 1;
+  const met = results.filter((r) => r.rate >= 1000 && r.p99 < 50).length;
+  console.log(`target    >= 1,000 creates/s and p99 < 50 ms (SQLite): met in ${met} of ${runs} runs`);
+  // The issue's bar: met in at least 4 of 5 runs.
+  if (met * 5 < runs * 4) process.exitCode = 1;
+  const read = results[0]?.read;
+  if (read && !printReadPath(read)) process.exitCode = 1;
 }
 
 /** Runs the load against a `bulkhead server` started with `storeArgs`. */
@@ -159,6 +196,7 @@ async function measure(storeArgs: string[], readPath = false): Promise<Measured>
 
     const latencies: number[] = [];
     let next = 0;
+    const cpuStart = cpuMs(server.pid);
     const start = performance.now();
     await Promise.all(
       Array.from({ length: concurrency }, async () => {
@@ -171,6 +209,8 @@ async function measure(storeArgs: string[], readPath = false): Promise<Measured>
       }),
     );
     const seconds = (performance.now() - start) / 1000;
+    // Before the read path is measured, so only the creates' time counts.
+    const cpuPerCreate = (cpuMs(server.pid) - cpuStart) / creates;
     const read = readPath
       ? await measureReadPath({ client, baseURL: `https://127.0.0.1:${port}`, ca: readFileSync(join(dataDir, 'pki', 'ca.crt'), 'utf8'), token, serverPid: server.pid!, rssEmptyMB, namespace: 'bench', stored: 100 + creates, target: 5100, pod })
       : undefined;
@@ -178,7 +218,7 @@ async function measure(storeArgs: string[], readPath = false): Promise<Measured>
     server.kill('SIGTERM');
     await new Promise((r) => server.once('exit', r));
     latencies.sort((a, b) => a - b);
-    return { rate: creates / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99), read };
+    return { rate: creates / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99), cpuPerCreate, read };
   } finally {
     if (server.exitCode === null) server.kill('SIGKILL');
     rmSync(dir, { recursive: true, force: true });

@@ -33,10 +33,33 @@ export function parsePodSecurityDefault(spec: string): PodSecurityDefaults {
   return { enforce: l.level, 'enforce-version': formatVersion(v.version) };
 }
 
+/**
+ * Outcomes by policy and pod: the pods of one workload share their spec, so the checks run once
+ * per distinct pod template. Dropped when it grows past its bound.
+ */
+const outcomes = new Map<string, PodSecurityOutcome>();
+const maxOutcomes = 1024;
+
+/** What the checks read of a pod: everything but the fields that differ between its replicas. */
+function outcomeKey(policy: unknown, pod: Pod): string {
+  const { name: _n, generateName: _g, uid: _u, creationTimestamp: _c, resourceVersion: _r, managedFields: _m, ...meta } = pod.metadata ?? {};
+  return JSON.stringify([policy, meta, pod.spec ?? null]);
+}
+
 /** `pod` must be the defaulted object, as the API server's admission sees it. */
 export function evaluatePodSecurity(namespaceLabels: Record<string, string>, defaults: PodSecurityDefaults, pod: Pod): PodSecurityOutcome {
   const { policy } = policyToEvaluate(namespaceLabels, defaults);
   if (isFullyPrivileged(policy)) return { warnings: [] };
+  const key = outcomeKey(policy, pod);
+  const known = outcomes.get(key);
+  if (known) return { ...known, warnings: [...known.warnings] };
+  const outcome = evaluate(policy, pod);
+  if (outcomes.size >= maxOutcomes) outcomes.clear();
+  outcomes.set(key, { ...outcome, warnings: [...outcome.warnings] });
+  return outcome;
+}
+
+function evaluate(policy: ReturnType<typeof policyToEvaluate>['policy'], pod: Pod): PodSecurityOutcome {
   // `pod` is already defaulted (a source-less volume is emptyDir), as admission sees it.
   const p = pod;
   const enforced = policy.enforce.level === 'privileged' ? [] : evaluatePod(policy.enforce, p.metadata, p.spec);

@@ -390,7 +390,7 @@ export class Api {
     }
   }
 
-  private async createBatch(items: PendingCreate[]): Promise<void> {
+  private async createBatch(items: PendingCreate[], attempt = 0): Promise<void> {
     const batch: CreateBatch = { pending: new Map() };
     const accepted: { item: PendingCreate; prepared: PreparedCreate }[] = [];
     const keys = new Set<string>();
@@ -431,7 +431,10 @@ export class Api {
       }
       return;
     }
-    // Something outside this queue changed a quota meanwhile: admit each again, one by one.
+    // Something outside this queue changed a quota meanwhile. The txn answered after the
+    // commit that changed it, so the caches admission reads are current again: admit the batch
+    // once more, then (should that lose a race too) each one by one.
+    if (attempt === 0) return this.createBatch(accepted.map((a) => a.item), 1);
     for (const { item } of accepted) {
       try {
         item.resolve(await this.createNow(item.def, item.namespace, item.body, item.req));
@@ -531,15 +534,17 @@ export class Api {
       const compares: Compare[] = [{ key, modRevision: kv.modRevision }];
       // An object being deleted whose last finalizer went is removed by this write (store.go ShouldDeleteDuringUpdate).
       const removeNow = def.kind !== 'Namespace' && deleteDuringUpdate(prepared.obj.metadata);
-      const ops: Operation[] = [removeNow ? { op: 'delete', key } : { op: 'put', key, value: encodeForStore(prepared.obj) }];
+      const value = removeNow ? undefined : encodeForStore(prepared.obj);
+      const ops: Operation[] = [value === undefined ? { op: 'delete', key } : { op: 'put', key, value }];
       for (const w of prepared.writes ?? []) {
         compares.push({ key: w.key, modRevision: w.modRevision });
         ops.push({ op: 'put', key: w.key, value: w.value });
       }
       const r = await this.store.txn(compares, ops);
       if (r.succeeded) {
-        const out = cloneJSON(prepared.obj);
-        out.metadata!.resourceVersion = String(r.revision);
+        // The caller's copy, from the encoding just written (no second stringify).
+        const out = value === undefined ? cloneJSON(prepared.obj) : (JSON.parse(value) as KubeObject);
+        out.metadata = { ...out.metadata, resourceVersion: String(r.revision) };
         return out;
       }
       if (wantRV) throw statusErrors.modified(gr(def), name);

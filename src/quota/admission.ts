@@ -78,6 +78,20 @@ export function quotaConstraints(required: readonly string[], pod: Pod, gates?: 
   return `must specify ${parts.join('; ')}`;
 }
 
+/**
+ * Parsed status lists by object: a namespace's quotas keep their status.hard from pod to pod,
+ * and the status.used a charge wrote is the next pod's input, so neither is parsed again.
+ * The maps are shared: read them, never change them.
+ */
+const parsedLists = new WeakMap<object, Resources>();
+
+function parsedList(list: Record<string, string> | undefined): Resources {
+  if (!list) return parseResourceList(list);
+  let parsed = parsedLists.get(list);
+  if (!parsed) parsedLists.set(list, (parsed = parseResourceList(list)));
+  return parsed;
+}
+
 export function decideQuotas(pod: Pod, quotas: readonly ResourceQuota[], opts: QuotaDecisionOptions): QuotaDecision {
   // No quotas in the namespace (and no limitedResources configuration): allowed outright.
   if (quotas.length === 0) return { allowed: true, charges: [] };
@@ -103,8 +117,8 @@ export function decideQuotas(pod: Pod, quotas: readonly ResourceQuota[], opts: Q
 
   const charges: QuotaCharge[] = [];
   for (const q of interesting) {
-    const hard = parseResourceList(q.status?.hard);
-    const used = parseResourceList(q.status?.used);
+    const hard = parsedList(q.status?.hard);
+    const used = parsedList(q.status?.used);
     const requested = mask(delta, hard.keys());
     const newUsed = new Map(used);
     for (const [k, v] of requested) newUsed.set(k, used.has(k) ? used.get(k)!.add(v) : v);
@@ -123,6 +137,7 @@ export function decideQuotas(pod: Pod, quotas: readonly ResourceQuota[], opts: Q
     }
     const out: Record<string, string> = {};
     for (const [k, v] of newUsed) out[k] = v.toString();
+    parsedLists.set(out, newUsed);
     charges.push({ name: q.metadata.name!, used: out });
   }
   return { allowed: true, charges };

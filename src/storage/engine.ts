@@ -16,6 +16,16 @@
 // work inline: a consumer that needs to apply back-pressure buffers the events itself (a queue it
 // drains asynchronously) and cancels, or falls back to a relist, when its buffer grows too large.
 // Event objects are built once per write, frozen, and the same object is handed to every watcher.
+//
+// Group commit: a backend that can (SQLite) keeps one transaction open for the writes of one
+// event-loop turn, each write in a savepoint of it, and commits them together at the end of the
+// turn (setImmediate). A write's promise resolves, and its events are delivered, only after that
+// commit, so nothing unacknowledged is ever observed by a watcher; concurrent writers share one
+// COMMIT instead of paying one each. Reads made meanwhile see the writes of the open group (as
+// etcd's reads see its uncommitted backend batch), but a revision is only reported (by
+// currentRevision, or as a list's revision) once it is committed and delivered: asking for one
+// commits the open group first. If the commit fails, every write of the group fails and every
+// watch ends with the error, so watchers start again from committed state.
 // A write made from inside a handler is delivered after the current event batch, so every watcher
 // sees revisions in increasing order. A handler that throws ends its watch: `handlers.error` gets
 // the exception and no more events follow; the writer is not affected.
@@ -72,6 +82,13 @@ export interface LogBackend {
   range(q: RangeQuery): KeyValue[];
   count(from: string, to: string | undefined): number;
   transaction<T>(body: () => T): T;
+  /**
+   * Group commit (optional): opens a transaction in which later `transaction` calls nest (each
+   * rolled back alone when it throws) until `commitGroup` or `rollbackGroup`.
+   */
+  beginGroup?(): void;
+  commitGroup?(): void;
+  rollbackGroup?(): void;
   /** Appends the events of one write request (all with the same revision) and updates the current state. */
   append(events: readonly WatchEvent[]): void;
   /** A cursor at the first log entry with a revision greater than `afterRevision`. */
@@ -151,6 +168,17 @@ export function checkOperations(ops: readonly Operation[], branch: string): void
 
 const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
+/** The writes of one event-loop turn, committed together. */
+interface Group {
+  /** The store revision before the group's first write. */
+  startRevision: number;
+  events: (readonly WatchEvent[])[];
+  /** Settles when the group is committed (or failed to commit). */
+  done: Promise<void>;
+  resolve(): void;
+  reject(e: unknown): void;
+}
+
 export abstract class LogStore implements Store {
   readonly #backend: LogBackend;
   #revision: number;
@@ -160,6 +188,7 @@ export abstract class LogStore implements Store {
   #queue: (readonly WatchEvent[])[] = [];
   #delivering = false;
   #compaction: Promise<void> = Promise.resolve();
+  #group: Group | undefined;
 
   protected constructor(backend: LogBackend) {
     this.#backend = backend;
@@ -169,6 +198,9 @@ export abstract class LogStore implements Store {
 
   async currentRevision(): Promise<number> {
     this.#checkOpen();
+    // A revision this store reports has been committed and delivered to every watcher (the
+    // watch cache relies on it): an open group is committed first.
+    this.#flush();
     return this.#revision;
   }
 
@@ -187,6 +219,8 @@ export abstract class LogStore implements Store {
   async list(prefix: string, opts: ListOptions = {}): Promise<ListResult> {
     this.#checkOpen();
     checkPrefix(prefix);
+    // A list answers at a revision, and that revision must be committed and delivered too.
+    this.#flush();
     const at = this.#readRevision(opts.revision ?? 0);
     const limit = opts.limit ?? 0;
     checkRevision(limit, 'limit');
@@ -217,29 +251,35 @@ export abstract class LogStore implements Store {
   async create(key: string, value: string): Promise<KeyValue> {
     checkKey(key);
     checkValue(value);
-    return this.#commit((tx) => {
-      if (tx.current(key)) throw new KeyExistsError(key);
-      return tx.put(key, value);
-    }).value;
+    return (
+      await this.#write((tx) => {
+        if (tx.current(key)) throw new KeyExistsError(key);
+        return tx.put(key, value);
+      })
+    ).value;
   }
 
   async update(key: string, value: string, expectedModRevision?: number): Promise<KeyValue> {
     checkKey(key);
     checkValue(value);
     if (expectedModRevision !== undefined) checkRevision(expectedModRevision, 'expectedModRevision');
-    return this.#commit((tx) => {
-      this.#precondition(tx, key, expectedModRevision);
-      return tx.put(key, value);
-    }).value;
+    return (
+      await this.#write((tx) => {
+        this.#precondition(tx, key, expectedModRevision);
+        return tx.put(key, value);
+      })
+    ).value;
   }
 
   async delete(key: string, expectedModRevision?: number): Promise<KeyValue> {
     checkKey(key);
     if (expectedModRevision !== undefined) checkRevision(expectedModRevision, 'expectedModRevision');
-    return this.#commit((tx) => {
-      this.#precondition(tx, key, expectedModRevision);
-      return tx.delete(key)!;
-    }).value;
+    return (
+      await this.#write((tx) => {
+        this.#precondition(tx, key, expectedModRevision);
+        return tx.delete(key)!;
+      })
+    ).value;
   }
 
   async txn(compares: Compare[], success: Operation[], failure: Operation[] = []): Promise<TxnResult> {
@@ -250,7 +290,7 @@ export abstract class LogStore implements Store {
     }
     checkOperations(success, 'success');
     checkOperations(failure, 'failure');
-    const { value, revision } = this.#commit((tx) => {
+    const { value, revision } = await this.#write((tx) => {
       const succeeded = compares.every((c) => (tx.current(c.key)?.modRevision ?? 0) === c.modRevision);
       const ops = succeeded ? success : failure;
       const results = ops.map((op) => (op.op === 'put' ? tx.put(op.key, op.value) : tx.delete(op.key)));
@@ -279,6 +319,8 @@ export abstract class LogStore implements Store {
     if (revision > this.#revision) throw new FutureRevisionError(revision, this.#revision);
     if (revision < this.#compactRevision) throw new CompactedError(revision, this.#compactRevision);
     if (revision === this.#compactRevision) return this.#compaction;
+    // Compaction runs on committed state, outside any group (a checkpoint cannot run inside one).
+    this.#flush();
     // Reads and watches below `revision` are refused from now on, so the slices below may be
     // removed over several event-loop turns without anyone seeing a half-compacted history.
     this.#backend.recordCompaction(revision);
@@ -286,10 +328,11 @@ export abstract class LogStore implements Store {
     const run = this.#compaction.then(async () => {
       let from: number | undefined = this.#backend.compactStart();
       while (!this.#closed && from !== undefined) {
+        this.#flush();
         from = this.#backend.compactStep(revision, from);
         if (from !== undefined) await yieldToEventLoop();
       }
-      while (!this.#closed && this.#backend.reclaimStep?.()) await yieldToEventLoop();
+      while (!this.#closed && (this.#flush(), this.#backend.reclaimStep?.())) await yieldToEventLoop();
     });
     this.#compaction = run.catch(() => {});
     return run;
@@ -297,6 +340,7 @@ export abstract class LogStore implements Store {
 
   async close(): Promise<void> {
     if (this.#closed) return;
+    this.#flush();
     this.#closed = true;
     const closed = new Error('store closed');
     for (const w of this.#watchers) this.#fail(w, closed);
@@ -330,20 +374,30 @@ export abstract class LogStore implements Store {
    * to watchers before this returns. `revision` is the store revision right after this request
    * (a handler may have written more since).
    */
-  #commit<T>(body: (tx: TxnContext) => T): { value: T; revision: number } {
+  #commit<T>(body: (tx: TxnContext) => T): { value: T; revision: number; durable?: Promise<void> } {
     this.#checkOpen();
     const backend = this.#backend;
+    const group = this.#openGroup();
     const revision = this.#revision + 1;
     const events: WatchEvent[] = [];
+    // A key's state is read once per request (a compare and then a put read the same row);
+    // a key appears in the ops only once, so what is read here stays true until the append.
+    const seen = new Map<string, KeyValue | undefined>();
+    const current = (key: string): KeyValue | undefined => {
+      if (seen.has(key)) return seen.get(key);
+      const kv = backend.current(key);
+      seen.set(key, kv);
+      return kv;
+    };
     const tx: TxnContext = {
-      current: (key) => backend.current(key),
+      current,
       put: (key, value) => {
-        const e = putEvent(key, value, revision, backend.current(key));
+        const e = putEvent(key, value, revision, current(key));
         events.push(e);
         return e.kv;
       },
       delete: (key) => {
-        const prev = backend.current(key);
+        const prev = current(key);
         if (!prev) return undefined;
         const e = deleteEvent(revision, prev);
         events.push(e);
@@ -355,10 +409,81 @@ export abstract class LogStore implements Store {
       if (events.length > 0) backend.append(events);
       return r;
     });
-    if (events.length === 0) return { value, revision: this.#revision };
+    if (events.length === 0) return { value, revision: this.#revision, durable: group?.done };
     this.#revision = revision;
+    if (group) {
+      group.events.push(events);
+      return { value, revision, durable: group.done };
+    }
     this.#publish(events);
     return { value, revision };
+  }
+
+  /**
+   * #commit, answered once the state it read is committed: also a request that wrote nothing
+   * or failed its precondition, since its answer came from the open group's writes.
+   */
+  async #write<T>(body: (tx: TxnContext) => T): Promise<{ value: T; revision: number }> {
+    let c: { value: T; revision: number; durable?: Promise<void> };
+    try {
+      c = this.#commit(body);
+    } catch (e) {
+      // If the group fails to commit, its error is the answer: what `e` was read from is gone.
+      await this.#group?.done;
+      throw e;
+    }
+    await c.durable;
+    return c;
+  }
+
+  /** The open group, opened (and its commit scheduled) if needed; undefined without group commit. */
+  #openGroup(): Group | undefined {
+    if (this.#group) return this.#group;
+    const backend = this.#backend;
+    if (!backend.beginGroup) return undefined;
+    backend.beginGroup();
+    let resolve!: () => void;
+    let reject!: (e: unknown) => void;
+    const done = new Promise<void>((res, rej) => {
+      resolve = res;
+      reject = rej;
+    });
+    // Every writer awaits `done`; this keeps a failed commit from also being an unhandled rejection.
+    done.catch(() => {});
+    const group: Group = { startRevision: this.#revision, events: [], done, resolve, reject };
+    this.#group = group;
+    setImmediate(() => this.#flush());
+    return group;
+  }
+
+  /** Commits the open group, then delivers its events and resolves its writers. */
+  #flush(): void {
+    const group = this.#group;
+    if (!group) return;
+    this.#group = undefined;
+    const backend = this.#backend;
+    try {
+      backend.commitGroup!();
+    } catch (err) {
+      try {
+        backend.rollbackGroup!();
+      } catch {
+        // the commit's error is the one to report
+      }
+      this.#revision = group.startRevision;
+      // Reads (and watch replays) may have seen the lost writes: every watch starts again.
+      const e = err instanceof Error ? err : new Error(String(err));
+      for (const w of this.#watchers) this.#fail(w, e);
+      group.reject(e);
+      return;
+    }
+    // All of the group's events are queued before any is delivered: writes its handlers make
+    // form a new group, delivered after this one.
+    if (this.#watchers.size > 0 && group.events.length > 0) {
+      this.#queue.push(...group.events);
+      if (!this.#delivering) this.#drain();
+    }
+    group.resolve();
   }
 
   #publish(events: readonly WatchEvent[]): void {
@@ -384,6 +509,9 @@ export abstract class LogStore implements Store {
       this.#queue = [];
       this.#delivering = false;
     }
+    // Writes the handlers made are committed and delivered now, before the writer that caused
+    // this delivery resumes (as without group commit).
+    if (this.#group) this.#flush();
   }
 
   #replay(w: Watcher, after: number, through: number): void {
@@ -403,6 +531,7 @@ export abstract class LogStore implements Store {
     } finally {
       this.#delivering = outer;
       if (!outer && this.#queue.length > 0) this.#drain();
+      else if (!outer && this.#group) this.#flush();
     }
   }
 

@@ -18,7 +18,8 @@
 // compaction (it only removes rows below the compact revision, which is at most the current
 // revision), so the counter survives restarts and compactions without a separate write.
 //
-// Writes are synchronous better-sqlite3 transactions (BEGIN IMMEDIATE ... COMMIT): once a write
+// Writes are better-sqlite3 savepoints inside one transaction per event-loop turn (the engine's
+// group commit: BEGIN IMMEDIATE at the turn's first write, COMMIT at its end): once a write
 // method's promise resolves, the write is committed.
 //
 // Durability. In WAL mode every COMMIT appends the transaction's pages to the -wal file with
@@ -199,7 +200,20 @@ class SqliteBackend implements LogBackend {
   }
 
   transaction<T>(body: () => T): T {
+    // Inside a group, better-sqlite3 runs it as a savepoint of the group's transaction.
     return this.#tx.immediate(body) as T;
+  }
+
+  beginGroup(): void {
+    this.#stmt('BEGIN IMMEDIATE').run();
+  }
+
+  commitGroup(): void {
+    this.#stmt('COMMIT').run();
+  }
+
+  rollbackGroup(): void {
+    if (this.#db.inTransaction) this.#stmt('ROLLBACK').run();
   }
 
   append(events: readonly WatchEvent[]): void {

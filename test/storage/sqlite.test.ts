@@ -36,6 +36,43 @@ describe('sqlite store', () => {
       await s.close();
     }));
 
+  it('writes made in one event-loop turn commit together: each is acknowledged, and watched, only after that commit', () =>
+    withDir('group', async (dir) => {
+      const path = join(dir, 'store.db');
+      const s = await SqliteStore.open(path);
+      const rec = new Recorder();
+      await s.watch('/', 0, rec.handlers);
+      const writes = Array.from({ length: 16 }, (_, i) => s.create(`/k/${i}`, String(i)));
+      // A write that fails inside the group is undone alone; the others still commit.
+      const duplicate = assert.rejects(s.create('/k/3', 'again'), /key exists/);
+      assert.deepEqual(rec.summary, [], 'nothing is delivered before the commit');
+      const kvs = await Promise.all(writes);
+      await duplicate;
+      assert.deepEqual(kvs.map((kv) => kv.modRevision), Array.from({ length: 16 }, (_, i) => i + 1));
+      assert.deepEqual(rec.summary, kvs.map((kv) => ['PUT', kv.key, kv.modRevision]));
+      await s.close();
+      const reopened = await SqliteStore.open(path);
+      assert.equal(await reopened.currentRevision(), 16);
+      assert.equal((await reopened.get('/k/3'))?.value, '3');
+      await reopened.close();
+    }));
+
+  it('a revision the store reports is committed and delivered: asking for it commits the open group', () =>
+    withDir('group-revision', async (dir) => {
+      const s = await SqliteStore.open(join(dir, 'store.db'));
+      const rec = new Recorder();
+      await s.watch('/', 0, rec.handlers);
+      const writes = [s.create('/a', '1'), s.create('/b', '1')];
+      assert.equal(await s.currentRevision(), 2);
+      assert.deepEqual(rec.summary, [['PUT', '/a', 1], ['PUT', '/b', 2]]);
+      const later = s.create('/c', '1');
+      const listed = await s.list('/');
+      assert.equal(listed.revision, 3);
+      assert.deepEqual(rec.summary.at(-1), ['PUT', '/c', 3]);
+      await Promise.all([...writes, later]);
+      await s.close();
+    }));
+
   it('the revision counter survives a compaction that removed every row below it', () =>
     withDir('counter', async (dir) => {
       const path = join(dir, 'store.db');

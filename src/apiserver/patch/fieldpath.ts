@@ -145,10 +145,16 @@ export function pathString(p: Path): string {
     .join('');
 }
 
-/** A set of field paths (structured-merge-diff fieldpath.Set). Immutable once built by its owner. */
+/**
+ * A set of field paths (structured-merge-diff fieldpath.Set). Immutable once built by its owner:
+ * the set operations return an operand itself when the result equals it, so a manager whose
+ * fields a write does not touch keeps its set, and that set's FieldsV1 encoding is not rebuilt.
+ */
 export class FieldSet {
   private readonly members = new Map<string, PathElement>();
   private readonly children = new Map<string, { pe: PathElement; set: FieldSet }>();
+  /** The FieldsV1 encoding, once built or when decoded from a canonical one. */
+  private fieldsV1?: JSONObject;
 
   static of(...paths: Path[]): FieldSet {
     const s = new FieldSet();
@@ -160,7 +166,11 @@ export class FieldSet {
   insert(p: Path): void {
     if (p.length === 0) return;
     let s: FieldSet = this;
-    for (let i = 0; i < p.length - 1; i++) s = s.descend(p[i]);
+    this.fieldsV1 = undefined;
+    for (let i = 0; i < p.length - 1; i++) {
+      s = s.descend(p[i]);
+      s.fieldsV1 = undefined;
+    }
     s.members.set(serializePE(p[p.length - 1]), p[p.length - 1]);
   }
 
@@ -201,6 +211,8 @@ export class FieldSet {
   }
 
   union(o: FieldSet): FieldSet {
+    if (o.empty()) return this;
+    if (this.empty()) return o;
     const out = new FieldSet();
     for (const [k, pe] of this.members) out.members.set(k, pe);
     for (const [k, pe] of o.members) out.members.set(k, pe);
@@ -213,6 +225,8 @@ export class FieldSet {
   }
 
   intersection(o: FieldSet): FieldSet {
+    if (this.empty()) return this;
+    if (o.empty()) return o;
     const out = new FieldSet();
     for (const [k, pe] of this.members) if (o.members.has(k)) out.members.set(k, pe);
     for (const [k, c] of this.children) {
@@ -226,8 +240,13 @@ export class FieldSet {
 
   /** Members of this set not in `o`; a child subtree is reduced only by `o`'s subtree there. */
   difference(o: FieldSet): FieldSet {
+    if (this.empty() || o.empty()) return this;
     const out = new FieldSet();
-    for (const [k, pe] of this.members) if (!o.members.has(k)) out.members.set(k, pe);
+    let changed = false;
+    for (const [k, pe] of this.members) {
+      if (!o.members.has(k)) out.members.set(k, pe);
+      else changed = true;
+    }
     for (const [k, c] of this.children) {
       const oc = o.children.get(k);
       if (!oc) {
@@ -235,26 +254,36 @@ export class FieldSet {
         continue;
       }
       const d = c.set.difference(oc.set);
-      if (!d.empty()) out.children.set(k, { pe: c.pe, set: d });
+      if (d !== c.set) changed = true;
+      if (!d.empty()) out.children.set(k, d === c.set ? c : { pe: c.pe, set: d });
     }
-    return out;
+    return changed ? out : this;
   }
 
   /** Like difference, but a member of `o` also removes everything below it. */
   recursiveDifference(o: FieldSet): FieldSet {
+    if (this.empty() || o.empty()) return this;
     const out = new FieldSet();
-    for (const [k, pe] of this.members) if (!o.members.has(k)) out.members.set(k, pe);
+    let changed = false;
+    for (const [k, pe] of this.members) {
+      if (!o.members.has(k)) out.members.set(k, pe);
+      else changed = true;
+    }
     for (const [k, c] of this.children) {
-      if (o.members.has(k)) continue;
+      if (o.members.has(k)) {
+        changed = true;
+        continue;
+      }
       const oc = o.children.get(k);
       if (!oc) {
         out.children.set(k, c);
         continue;
       }
       const d = c.set.recursiveDifference(oc.set);
-      if (!d.empty()) out.children.set(k, { pe: c.pe, set: d });
+      if (d !== c.set) changed = true;
+      if (!d.empty()) out.children.set(k, d === c.set ? c : { pe: c.pe, set: d });
     }
-    return out;
+    return changed ? out : this;
   }
 
   equals(o: FieldSet): boolean {
@@ -300,9 +329,9 @@ export class FieldSet {
     return out;
   }
 
-  /** The FieldsV1 JSON object (keys in upstream's order). */
+  /** The FieldsV1 JSON object (keys in upstream's order). Shared: callers must not modify it. */
   toFieldsV1(): JSONObject {
-    return this.emit(false);
+    return (this.fieldsV1 ??= this.emit(false));
   }
 
   private emit(includeSelf: boolean): JSONObject {
@@ -332,31 +361,52 @@ export class FieldSet {
     const obj = typeof fields === 'string' ? (JSON.parse(fields) as unknown) : fields;
     if (obj === undefined || obj === null) return new FieldSet();
     if (!isObject(obj)) throw new Error('FieldsV1 must be a JSON object');
-    return FieldSet.read(obj).set;
+    const { set, canonical, hasSelf } = FieldSet.read(obj);
+    // Encoding the set again would give back this very object (what Bulkhead stored): keep it.
+    if (canonical && !hasSelf) set.fieldsV1 = obj;
+    return set;
   }
 
-  private static read(obj: JSONObject): { set: FieldSet; isMember: boolean } {
+  /**
+   * `canonical`: `obj` is exactly what emit() gives for the set (keys serialized as upstream
+   * does, in comparePE order, "." first and only beside children).
+   */
+  private static read(obj: JSONObject): { set: FieldSet; isMember: boolean; canonical: boolean; hasSelf: boolean } {
     const set = new FieldSet();
-    let isMember = false;
+    let hasSelf = false;
+    let canonical = true;
+    let prev: PathElement | undefined;
+    let first = true;
     for (const [k, v] of Object.entries(obj)) {
       if (k === '.') {
-        isMember = true;
+        hasSelf = true;
+        if (!first || !isObject(v) || Object.keys(v).length > 0) canonical = false;
+        first = false;
         continue;
       }
+      first = false;
       let pe: PathElement;
       try {
         pe = deserializePE(k);
       } catch (e) {
-        if (e instanceof UnknownPathElementType) continue;
+        if (e instanceof UnknownPathElementType) {
+          canonical = false;
+          continue;
+        }
         throw new Error(`parsing key as path element: ${(e as Error).message}`);
       }
       if (!isObject(v)) throw new Error(`value of ${k} must be a JSON object`);
       const child = FieldSet.read(v);
-      if (child.isMember) set.members.set(serializePE(pe), pe);
-      if (!child.set.empty()) set.children.set(serializePE(pe), { pe, set: child.set });
+      const sk = serializePE(pe);
+      if (!child.canonical || sk !== k || (prev !== undefined && comparePE(prev, pe) >= 0)) canonical = false;
+      // emit() writes a member without children as {} and "." only beside children.
+      if (child.hasSelf && child.set.empty()) canonical = false;
+      prev = pe;
+      if (child.isMember) set.members.set(sk, pe);
+      if (!child.set.empty()) set.children.set(sk, { pe, set: child.set });
     }
     // A node with no children (`{}`) is a member.
-    return { set, isMember: isMember || set.empty() };
+    return { set, isMember: hasSelf || set.empty(), canonical, hasSelf };
   }
 
   toString(): string {

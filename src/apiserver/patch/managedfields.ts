@@ -10,7 +10,7 @@ import type { ManagedFieldsEntry } from '../../api/types.js';
 import { assertPatchDepth } from './depth.js';
 import { FieldSet, fieldPE, path, type Path } from './fieldpath.js';
 import { clone, deepEqual, goJSON, isObject, type JSONObject, type JSONValue } from './json.js';
-import { compareTyped, omitEmpty, toFieldSet, type Comparison } from './typed.js';
+import { compareTyped, omitEmpty, toFieldSet, type Comparison, type OmitMemo } from './typed.js';
 
 export type ManagedFieldsOperation = 'Apply' | 'Update';
 
@@ -69,6 +69,26 @@ function timeSeconds(t: string | undefined): number {
 
 export class ManagedFieldsDecodeError extends Error {}
 
+/**
+ * Decoded FieldsV1 by their JSON text: objects of one workload share their managers' field
+ * sets, so an update decodes the creator's (large) set once, not on every write. Sets are
+ * immutable, so sharing them is safe; the map is dropped when it grows past its bound.
+ */
+const decodedSets = new Map<string, FieldSet>();
+const maxDecodedSets = 1024;
+
+function decodeFieldsV1(fields: unknown): FieldSet {
+  if (!isObject(fields)) return FieldSet.fromFieldsV1(fields ?? {});
+  const text = JSON.stringify(fields);
+  let set = decodedSets.get(text);
+  if (!set) {
+    set = FieldSet.fromFieldsV1(fields);
+    if (decodedSets.size >= maxDecodedSets) decodedSets.clear();
+    decodedSets.set(text, set);
+  }
+  return set;
+}
+
 /** upstream DecodeManagedFields. @throws ManagedFieldsDecodeError */
 export function decodeManagedFields(entries: unknown): Managed {
   const managed: Managed = new Map();
@@ -82,7 +102,7 @@ export function decodeManagedFields(entries: unknown): Managed {
     if (e.fieldsType !== 'FieldsV1') throw new ManagedFieldsDecodeError(`invalid fieldsType ${JSON.stringify(e.fieldsType)} in managed fields entry ${i}`);
     let set: FieldSet;
     try {
-      set = FieldSet.fromFieldsV1(e.fieldsV1 ?? {});
+      set = decodeFieldsV1(e.fieldsV1);
     } catch (err) {
       throw new ManagedFieldsDecodeError(`error decoding versioned set from ${JSON.stringify(raw)}: error decoding set: ${(err as Error).message}`);
     }
@@ -126,6 +146,16 @@ export function withoutManagedFields(obj: JSONObject): JSONObject {
   const out = clone(obj);
   if (isObject(out.metadata)) delete out.metadata.managedFields;
   return out;
+}
+
+/**
+ * The object without metadata.managedFields, sharing everything else with `obj` (a new top
+ * level and metadata only): for an Update, which reads its inputs and never changes them.
+ */
+function withoutManagedFieldsShallow(obj: JSONObject): JSONObject {
+  if (!isObject(obj.metadata)) return { ...obj };
+  const { managedFields: _mf, ...metadata } = obj.metadata;
+  return { ...obj, metadata };
 }
 
 /** Sets (or, when empty, removes) metadata.managedFields in place. */
@@ -184,6 +214,7 @@ export function removeChangedFromOthers(managed: Managed, cmp: Comparison, self:
     const c = conflicts.get(id);
     if (c) set = set.difference(c);
     if (!cmp.removed.empty()) set = set.difference(cmp.removed);
+    if (set === m.set) continue;
     if (set.empty()) managed.delete(id);
     else managed.set(id, { ...m, set });
   }
@@ -293,8 +324,9 @@ export function updateManagerInfo(manager: string, apiVersion: string, subresour
  * Mutates `managed`.
  */
 export function recordUpdate(liveIn: JSONObject, newIn: JSONObject, managed: Managed, manager: string, opts: UpdateOptions): void {
-  const liveObj = omitEmpty(liveIn, opts.schema) as JSONObject;
-  const newObj = omitEmpty(newIn, opts.schema) as JSONObject;
+  const memo: OmitMemo = new Map();
+  const liveObj = omitEmpty(liveIn, opts.schema, memo) as JSONObject;
+  const newObj = omitEmpty(newIn, opts.schema, memo) as JSONObject;
   const reset = resetFieldSet(opts.resetFields);
   const current = managerIdentifier('current-operation', 'Update', opts.apiVersion, opts.subresource ?? '');
   const { id, info } = updateManagerInfo(manager, opts.apiVersion, opts.subresource);
@@ -323,12 +355,14 @@ export function updateManagedFields(old: JSONObject | undefined, next: JSONObjec
   void operation;
   assertPatchDepth(old, next);
   const managed = decodeLiveOrNew(old, next, !!opts.subresource);
-  const newObj = withoutManagedFields(next);
+  const newObj = withoutManagedFieldsShallow(next);
   if (managed.size === 0 && old !== undefined) {
     const uid = isObject(old.metadata) ? old.metadata.uid : undefined;
     if (typeof uid === 'string' && uid !== '') return newObj;
   }
-  const liveObj = old ? withoutManagedFields(old) : zeroObject(opts);
+  // Shallow copies: parts of `next` taken unchanged from `old` stay the same objects, and the
+  // comparison skips them instead of walking the whole object on every write.
+  const liveObj = old ? withoutManagedFieldsShallow(old) : zeroObject(opts);
   recordUpdate(liveObj, newObj, managed, manager, opts);
   capUpdateManagers(managed);
   setManagedFields(newObj, encodeManagedFields(managed));

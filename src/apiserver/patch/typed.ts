@@ -227,23 +227,47 @@ export function validateTyped(v: JSONValue, ref: TypeRef, path: Path = []): stri
  * omitempty), so an Update never owns an empty `metadata.labels` it did not really set.
  * Structs and lists are kept: an empty struct (`emptyDir: {}`) is a value. Inputs are not modified.
  */
-export function omitEmpty(v: JSONValue, ref: TypeRef): JSONValue {
+export function omitEmpty(v: JSONValue, ref: TypeRef, memo?: OmitMemo): JSONValue {
+  if (v === null || typeof v !== 'object') return v;
+  // A value with nothing to omit comes back as itself, so that parts two objects share stay
+  // shared and compareTyped can skip them; `memo` makes a part shared by both walked once.
+  const seen = memo?.get(v);
+  if (seen && seen.ref === ref) return seen.out;
+  let out: JSONValue = v;
   if (Array.isArray(v)) {
     const list = resolve(ref).list;
-    return v.map((item) => omitEmpty(item, list ? list.elem : UNTYPED));
+    const elem = list ? list.elem : UNTYPED;
+    let items: JSONValue[] | undefined;
+    for (let i = 0; i < v.length; i++) {
+      const o = omitEmpty(v[i], elem, memo);
+      if (o !== v[i] && !items) items = v.slice(0, i);
+      if (items) items.push(o);
+    }
+    if (items) out = items;
+  } else {
+    const m = resolve(ref).map;
+    const keys = Object.keys(v);
+    let copy: JSONObject | undefined;
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys[i];
+      const child = v[k] as JSONValue | undefined;
+      const f = m ? mapField(m, k).ref : UNTYPED;
+      const omit = child === undefined || (typeof f === 'object' && f.type === 'map' && isObject(child) && Object.keys(child).every((ck) => child[ck] === undefined));
+      const o = omit ? undefined : omitEmpty(child, f, memo);
+      if ((omit || o !== child) && !copy) {
+        copy = {};
+        for (let j = 0; j < i; j++) setKey(copy, keys[j], v[keys[j]]);
+      }
+      if (copy && o !== undefined) setKey(copy, k, o);
+    }
+    if (copy) out = copy;
   }
-  if (!isObject(v)) return v;
-  const m = resolve(ref).map;
-  const out: JSONObject = {};
-  for (const k of Object.keys(v)) {
-    const child = v[k] as JSONValue | undefined;
-    if (child === undefined) continue;
-    const f = m ? mapField(m, k).ref : UNTYPED;
-    if (typeof f === 'object' && f.type === 'map' && isObject(child) && Object.keys(child).every((ck) => child[ck] === undefined)) continue;
-    setKey(out, k, omitEmpty(child, f));
-  }
+  memo?.set(v, { ref, out });
   return out;
 }
+
+/** omitEmpty's results by input, for walking two objects that share parts. */
+export type OmitMemo = Map<object, { ref: TypeRef; out: JSONValue }>;
 
 /** The set of fields a value sets (upstream TypedValue.ToFieldSet). */
 export function toFieldSet(v: JSONValue, ref: TypeRef): FieldSet {
@@ -427,6 +451,8 @@ export function compareTyped(lhs: JSONValue | undefined, rhs: JSONValue | undefi
 }
 
 function compareAt(lhs: JSONValue | undefined, rhs: JSONValue | undefined, ref: TypeRef, path: Path, c: Comparison): void {
+  // The same value on both sides (a part the write did not replace) has nothing to report.
+  if (lhs === rhs && lhs !== undefined) return;
   const atom = resolve(ref);
   const kl = lhs === undefined ? undefined : kindOf(atom, lhs);
   const kr = rhs === undefined ? undefined : kindOf(atom, rhs);

@@ -73,6 +73,42 @@ describe('FieldSet operations', () => {
   it('FieldsV1 decoding skips unknown element types, as upstream does', () => {
     assert.deepEqual(toStrings(FieldSet.fromFieldsV1({ 'f:a': {}, 'x:b': {} })), ['.a']);
   });
+  it('an operation that changes nothing returns its operand (its FieldsV1 is not rebuilt)', () => {
+    const empty = new FieldSet();
+    assert.equal(a.union(empty), a);
+    assert.equal(empty.union(a), a);
+    assert.equal(a.difference(FieldSet.of(path('x'), path('b', 'z'))), a);
+    assert.equal(a.recursiveDifference(FieldSet.of(path('x', 'y'))), a);
+    assert.notEqual(a.difference(FieldSet.of(path('b', 'c'))), a);
+  });
+  it('inserting into a set drops the FieldsV1 it had built', () => {
+    const s = FieldSet.of(path('a', 'b'));
+    assert.equal(JSON.stringify(s.toFieldsV1()), '{"f:a":{"f:b":{}}}');
+    s.insert(path('a', 'c'));
+    assert.equal(JSON.stringify(s.toFieldsV1()), '{"f:a":{"f:b":{},"f:c":{}}}');
+  });
+});
+
+describe('FieldsV1 decoded and encoded again (a manager entry a write leaves alone)', () => {
+  // Re-encoding gives upstream's canonical form whatever the input was; a canonical input is
+  // given back as the very object decoded, anything else is rebuilt.
+  const rows: [string, string, string, boolean][] = [
+    ['canonical: kept', '{"f:metadata":{"f:labels":{".":{},"f:app":{}}},"f:spec":{}}', '{"f:metadata":{"f:labels":{".":{},"f:app":{}}},"f:spec":{}}', true],
+    ['keys out of order: sorted', '{"f:spec":{},"f:metadata":{"f:labels":{"f:b":{},"f:a":{}}}}', '{"f:metadata":{"f:labels":{"f:a":{},"f:b":{}}},"f:spec":{}}', false],
+    ['"." after a child: moved first', '{"f:a":{"f:b":{},".":{}}}', '{"f:a":{".":{},"f:b":{}}}', false],
+    ['"." without children: a plain member', '{"f:a":{".":{}}}', '{"f:a":{}}', false],
+    ['a key spelled with spaces: Go\'s spelling', '{"f:c":{"k:{\\"name\\": \\"x\\"}":{}}}', '{"f:c":{"k:{\\"name\\":\\"x\\"}":{}}}', false],
+    ['an unknown element type: dropped', '{"f:a":{},"x:b":{}}', '{"f:a":{}}', false],
+    ['fields before keys before values', '{"f:l":{"f:f":{},"k:{\\"name\\":\\"k\\"}":{},"v:\\"v\\"":{},"i:0":{}}}', '{"f:l":{"f:f":{},"k:{\\"name\\":\\"k\\"}":{},"v:\\"v\\"":{},"i:0":{}}}', true],
+  ];
+  for (const [name, input, output, kept] of rows) {
+    it(name, () => {
+      const raw = JSON.parse(input) as Record<string, unknown>;
+      const encoded = FieldSet.fromFieldsV1(raw).toFieldsV1();
+      assert.equal(JSON.stringify(encoded), output);
+      assert.equal(encoded === raw, kept);
+    });
+  }
 });
 
 describe('fieldSetOf (structured-merge-diff ToFieldSet) on pods', () => {
