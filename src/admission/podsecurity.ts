@@ -10,7 +10,9 @@ import {
   parseLevel,
   parseVersion,
   policyToEvaluate,
+  POD_SECURITY_LABELS,
   warnMessage,
+  type Policy,
   type PodSecurityDefaults,
 } from '../podsecurity/index.js';
 
@@ -33,6 +35,40 @@ export function parsePodSecurityDefault(spec: string): PodSecurityDefaults {
   return { enforce: l.level, 'enforce-version': formatVersion(v.version) };
 }
 
+const defaultKeys = ['enforce', 'enforce-version', 'audit', 'audit-version', 'warn', 'warn-version'] as const;
+const policies = new Map<string, Policy>();
+
+/**
+ * policyToEvaluate, remembered by what it reads (the six Pod Security labels and the defaults):
+ * every pod of a namespace would parse the same labels again. Labels that are not plain strings
+ * are not remembered (their wording of errors is policyToEvaluate's alone).
+ */
+function namespacePolicy(labels: Record<string, string>, defaults: PodSecurityDefaults): Policy {
+  if (!labels || typeof labels !== 'object' || Array.isArray(labels)) return policyToEvaluate(labels, defaults).policy;
+  let key = '';
+  for (const l of POD_SECURITY_LABELS) {
+    if (!Object.prototype.hasOwnProperty.call(labels, l)) key += '\u0001';
+    else if (typeof labels[l] === 'string') key += `=${labels[l]}`;
+    else return policyToEvaluate(labels, defaults).policy;
+    key += '\u0000';
+  }
+  for (const k of defaultKeys) {
+    const v: unknown = defaults?.[k];
+    if (v === undefined) key += '\u0001';
+    else if (typeof v === 'string') key += `=${v}`;
+    else return policyToEvaluate(labels, defaults).policy;
+    key += '\u0000';
+  }
+  let policy = policies.get(key);
+  if (!policy) {
+    const p = policyToEvaluate(labels, defaults).policy;
+    policy = Object.freeze({ enforce: Object.freeze(p.enforce), audit: Object.freeze(p.audit), warn: Object.freeze(p.warn) });
+    if (policies.size >= 1024) policies.clear();
+    policies.set(key, policy);
+  }
+  return policy;
+}
+
 /**
  * Outcomes by policy and pod: the pods of one workload share their spec, so the checks run once
  * per distinct pod template. Dropped when it grows past its bound.
@@ -48,7 +84,7 @@ function outcomeKey(policy: unknown, pod: Pod): string {
 
 /** `pod` must be the defaulted object, as the API server's admission sees it. */
 export function evaluatePodSecurity(namespaceLabels: Record<string, string>, defaults: PodSecurityDefaults, pod: Pod): PodSecurityOutcome {
-  const { policy } = policyToEvaluate(namespaceLabels, defaults);
+  const policy = namespacePolicy(namespaceLabels, defaults);
   if (isFullyPrivileged(policy)) return { warnings: [] };
   const key = outcomeKey(policy, pod);
   const known = outcomes.get(key);

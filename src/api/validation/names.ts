@@ -30,6 +30,24 @@ const labelValueErrMsg =
 export const LabelValueMaxLength = 63;
 const labelValueRe = new RegExp(`^${labelValueFmt}$`);
 
+/**
+ * Strings a check found valid, so that the next check of the same string is a lookup: the same
+ * names, label keys and values recur across thousands of objects, and the checks are pure.
+ * Only valid strings are kept (an invalid one is checked again, for its messages); bounded.
+ */
+class ValidStrings {
+  private readonly valid = new Set<string>();
+  check(value: string, problems: (value: string) => string[]): string[] {
+    if (this.valid.has(value)) return [];
+    const errs = problems(value);
+    if (errs.length === 0) {
+      if (this.valid.size >= 8192) this.valid.clear();
+      this.valid.add(value);
+    }
+    return errs;
+  }
+}
+
 /** Go's len(): UTF-8 bytes. */
 export function byteLength(s: string): number {
   return Buffer.byteLength(s, 'utf8');
@@ -65,7 +83,12 @@ export function inclusiveRangeError(lo: number | bigint, hi: number | bigint): s
 }
 
 /** IsDNS1123Label. */
+const dns1123LabelProblemsValid = new ValidStrings();
 export function isDNS1123Label(value: string): string[] {
+  return dns1123LabelProblemsValid.check(value, dns1123LabelProblems);
+}
+
+function dns1123LabelProblems(value: string): string[] {
   const errs: string[] = [];
   if (byteLength(value) > DNS1123LabelMaxLength) errs.push(maxLenError(DNS1123LabelMaxLength));
   if (!dns1123LabelRe.test(value)) {
@@ -76,7 +99,12 @@ export function isDNS1123Label(value: string): string[] {
 }
 
 /** IsDNS1123Subdomain (pkg/util/validation wording). */
+const dns1123SubdomainProblemsValid = new ValidStrings();
 export function isDNS1123Subdomain(value: string): string[] {
+  return dns1123SubdomainProblemsValid.check(value, dns1123SubdomainProblems);
+}
+
+function dns1123SubdomainProblems(value: string): string[] {
   const errs: string[] = [];
   if (byteLength(value) > DNS1123SubdomainMaxLength) errs.push(maxLenError(DNS1123SubdomainMaxLength));
   if (!dns1123SubdomainRe.test(value)) errs.push(regexError(dns1123SubdomainErrMsg, dns1123SubdomainFmt, 'example.com'));
@@ -92,7 +120,12 @@ function isDNS1123SubdomainContent(value: string): string[] {
 }
 
 /** IsQualifiedName (= content.IsLabelKey): optional DNS-subdomain prefix and '/', then a name of at most 63 bytes. */
+const qualifiedNameProblemsValid = new ValidStrings();
 export function isQualifiedName(value: string): string[] {
+  return qualifiedNameProblemsValid.check(value, qualifiedNameProblems);
+}
+
+function qualifiedNameProblems(value: string): string[] {
   const errs: string[] = [];
   const parts = value.split('/');
   let name: string;
@@ -119,7 +152,12 @@ export function isQualifiedName(value: string): string[] {
 }
 
 /** IsValidLabelValue (= content.IsLabelValue). */
+const labelValueProblemsValid = new ValidStrings();
 export function isValidLabelValue(value: string): string[] {
+  return labelValueProblemsValid.check(value, labelValueProblems);
+}
+
+function labelValueProblems(value: string): string[] {
   const errs: string[] = [];
   if (byteLength(value) > LabelValueMaxLength) errs.push(maxLenBytesError(LabelValueMaxLength));
   if (!labelValueRe.test(value)) errs.push(regexError(labelValueErrMsg, labelValueFmt, 'MyValue', 'my_value', '12345'));

@@ -3,6 +3,7 @@
 
 import { fieldError, type FieldError, type FieldPath } from '../fielderrors.js';
 import { Quantity } from '../quantity.js';
+import { quantity } from '../resourcelist.js';
 import { isNegativeErrorMsg } from './objectmeta.js';
 import { isIntegerResourceName } from './resourcenames.js';
 
@@ -16,7 +17,8 @@ export type ParsedQuantity = { ok: true; q: Quantity } | { ok: false; error: Fie
  */
 export function parseQuantityAt(raw: unknown, path: FieldPath): ParsedQuantity {
   try {
-    return { ok: true, q: Quantity.fromJSON(raw) };
+    // Strings go through the shared memo (the same few spellings recur in every pod).
+    return { ok: true, q: typeof raw === 'string' ? quantity(raw) : Quantity.fromJSON(raw) };
   } catch (e) {
     const msg = e instanceof Error ? e.message : String(e);
     return { ok: false, error: fieldError.invalid(path, raw === undefined ? null : raw, msg) };
