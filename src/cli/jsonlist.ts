@@ -202,11 +202,11 @@ function parsed(text: string): { ok: true; value: unknown } | { ok: false } {
 /**
  * Walks a JSON manifest whose first character is `{`. With `check` (the first pass), it also
  * refuses, as `yaml`, what JSON.parse takes but the YAML decoder would not (duplicate keys,
- * non-printable characters, depth). `visit` sees each item of the `items` array as soon as it
- * is read, before the walk knows whether the object is a List: a caller must not act on items
- * until the walk says `list`.
+ * non-printable characters, depth). `visit` sees each item of the `items` array (and the
+ * length of its text) as soon as it is read, before the walk knows whether the object is a
+ * List: a caller must not act on items until the walk says `list`.
  */
-export function walkJSONManifest(source: TextSource, check: boolean, visit: (item: unknown, index: number) => void): JSONShape {
+export function walkJSONManifest(source: TextSource, check: boolean, visit: (item: unknown, index: number, textLength: number) => void): JSONShape {
   const r = new Reader(source, check);
   if (r.peek() !== 0x7b) return 'yaml';
   r.i++;
@@ -240,7 +240,7 @@ export function walkJSONManifest(source: TextSource, check: boolean, visit: (ite
             if (text === undefined || text === BAD) return 'yaml';
             const item = parsed(text);
             if (!item.ok) return 'yaml';
-            visit(item.value, index++);
+            visit(item.value, index++, text.length);
             const d = r.peek();
             r.i++;
             if (d === 0x5d) break;

@@ -123,8 +123,15 @@ function kindError(o: PlanObject): string | undefined {
   return `${where}: no matches for kind "${kind}" in version "${o.object.apiVersion ?? ''}" (expected apiVersion "${want}")`;
 }
 
-/** One input of a plan: a JSON List read item by item, or the objects of any other manifest. */
-type Input = { file: string; list: TextSource; kept: PlanObject[] } | { file: string; objects: PlanObject[] };
+/**
+ * One input of a plan: a JSON List read item by item, or the objects of any other manifest. A
+ * List of at most keepListBytes of items has all its items kept by the first pass (`all`),
+ * which the second then takes instead of reading and parsing the file again.
+ */
+type Input = { file: string; list: TextSource; kept: PlanObject[]; all?: (PlanObject | undefined)[] } | { file: string; objects: PlanObject[] };
+
+/** The items' text up to which the first pass keeps a List's parsed items (memory stays bounded beyond it). */
+export const defaultKeepListBytes = 16 << 20;
 
 /**
  * The manifests of a plan, read in two passes so that no pass holds more than one pod: `scan`
@@ -140,6 +147,7 @@ export class ManifestStream {
     private readonly paths: readonly string[],
     private readonly recursive: boolean,
     private readonly stdin: () => string,
+    private readonly keepListBytes = defaultKeepListBytes,
   ) {}
 
   /** The first pass: every object but a List's pods to `visit` (when all parse and have known kinds), in input order. */
@@ -160,6 +168,17 @@ export class ManifestStream {
     for (const input of this.inputs) {
       if ('objects' in input) {
         input.objects.forEach(visit);
+        continue;
+      }
+      if (input.all) {
+        // Each item let go as soon as it is visited: the plan holds one pod at a time, as when read again.
+        const all = input.all;
+        input.all = undefined;
+        for (let j = 0; j < all.length; j++) {
+          const o = all[j]!;
+          all[j] = undefined;
+          visit(o);
+        }
         continue;
       }
       const shape = walkJSONManifest(input.list, false, (item, j) => visit({ object: item as KubeObject, source: { file: input.file, document: 1, item: j } }));
@@ -185,16 +204,23 @@ export class ManifestStream {
     // error, should it have one) and the other kinds are kept: the pods are the second pass's.
     let shapeErr: string | undefined;
     const kept: PlanObject[] = [];
+    let all: PlanObject[] | undefined = [];
+    let allBytes = 0;
     let shape: JSONShape;
     try {
       if (firstChar(source) !== '{') return { file: name, objects: parseManifests(whole(), name) };
       let podKindErr = false;
-      shape = walkJSONManifest(source, true, (item, j) => {
+      shape = walkJSONManifest(source, true, (item, j, bytes) => {
         if (!isObject(item) || typeof item.kind !== 'string') {
           shapeErr ??= `${name}: document 1: items[${j}]: Object 'Kind' is missing`;
           return;
         }
         const o: PlanObject = { object: item as KubeObject, source: { file: name, document: 1, item: j } };
+        if (all) {
+          allBytes += bytes;
+          if (allBytes <= this.keepListBytes) all.push(o);
+          else all = undefined;
+        }
         if (item.kind !== 'Pod') kept.push(o);
         else if (!podKindErr && kindError(o)) {
           podKindErr = true;
@@ -208,7 +234,7 @@ export class ManifestStream {
     if (shape === 'yaml') return { file: name, objects: parseManifests(whole(), name) };
     if (shape === 'object') return { file: name, objects: objectsOf([JSON.parse(whole())], name) };
     if (shapeErr) throw new ManifestError(shapeErr);
-    return { file: name, list: source, kept };
+    return { file: name, list: source, kept, ...(all ? { all } : {}) };
   }
 }
 

@@ -139,7 +139,8 @@ export interface HostFacts {
   hardRlimitCeilings: Partial<Record<string, bigint>>;
 }
 
-export function runPlan(paths: string[], f: PlanFlags, io: { stdout: (s: string) => void; readStdin: () => string }, host?: HostFacts): number {
+/** `keepListBytes`: how much of a JSON List the first pass keeps parsed for the second (tests set 0 to read it twice). */
+export function runPlan(paths: string[], f: PlanFlags, io: { stdout: (s: string) => void; readStdin: () => string; keepListBytes?: number }, host?: HostFacts): number {
   if (!['table', 'json', 'yaml'].includes(f.output)) throw new UsageError(`invalid value "${f.output}" for --output: must be table, json or yaml`);
   if (paths.length === 0) throw new UsageError('no manifests given: pass files, directories or - for standard input, as arguments or with -f');
   const gates = featureGatesFlag(f.featureGates);
@@ -155,7 +156,7 @@ export function runPlan(paths: string[], f: PlanFlags, io: { stdout: (s: string)
   const usage = f.usage !== undefined ? parseUsageFile(f.usage) : undefined;
   // Two passes over the input: the policy objects first, wherever they stand (they govern every
   // pod of their namespace), then the pods, each planned and printed as it is read.
-  const manifests = new ManifestStream(paths, !!f.recursive, io.readStdin);
+  const manifests = new ManifestStream(paths, !!f.recursive, io.readStdin, io.keepListBytes);
   const defaultTolerationSeconds = defaultTolerationSecondsFlags(f);
   const planner = new Planner({ node, gates, podSecurity, usage, evictionHard, defaultTolerationSeconds, now: new Date(), ownsInput: true });
   const printer = planPrinter(f.output);

@@ -71,6 +71,10 @@ describe('bulkhead plan streams with the same output', () => {
         let fromFile = '';
         runPlan([file], flags(output), { stdout: (s) => (fromFile += s), readStdin: () => '' });
         assert.equal(fromFile, want.split('<stdin>').join(file));
+        // A List too large for the first pass to keep: the second reads the file again.
+        let reread = '';
+        runPlan([file], flags(output), { stdout: (s) => (reread += s), readStdin: () => '', keepListBytes: 0 });
+        assert.equal(reread, want.split('<stdin>').join(file));
       });
     }
   }
