@@ -36,36 +36,45 @@ export function parsePodSecurityDefault(spec: string): PodSecurityDefaults {
 }
 
 const defaultKeys = ['enforce', 'enforce-version', 'audit', 'audit-version', 'warn', 'warn-version'] as const;
-const policies = new Map<string, Policy>();
+
+/** What policyToEvaluate read (each Pod Security label, then each default; undefined when absent) and what it gave. */
+interface RememberedPolicy {
+  readonly defaults: PodSecurityDefaults;
+  readonly read: readonly unknown[];
+  readonly policy: Policy;
+}
+
+const policies = new WeakMap<object, RememberedPolicy>();
+
+function input(labels: Record<string, string>, defaults: PodSecurityDefaults, i: number): unknown {
+  if (i < POD_SECURITY_LABELS.length) {
+    const l = POD_SECURITY_LABELS[i]!;
+    return Object.prototype.hasOwnProperty.call(labels, l) ? labels[l] : undefined;
+  }
+  return defaults?.[defaultKeys[i - POD_SECURITY_LABELS.length]!];
+}
+
+function unchanged(hit: RememberedPolicy, labels: Record<string, string>, defaults: PodSecurityDefaults): boolean {
+  if (hit.defaults !== defaults) return false;
+  for (let i = 0; i < hit.read.length; i++) if (input(labels, defaults, i) !== hit.read[i]) return false;
+  return true;
+}
 
 /**
- * policyToEvaluate, remembered by what it reads (the six Pod Security labels and the defaults):
- * every pod of a namespace would parse the same labels again. Labels that are not plain strings
- * are not remembered (their wording of errors is policyToEvaluate's alone).
+ * policyToEvaluate, remembered per labels object: every pod of a namespace would parse the same
+ * labels again. The remembered policy serves only while everything policyToEvaluate reads (the
+ * six labels and the defaults) is the same as when it was made, so a label changed in place is
+ * read afresh.
  */
 function namespacePolicy(labels: Record<string, string>, defaults: PodSecurityDefaults): Policy {
   if (!labels || typeof labels !== 'object' || Array.isArray(labels)) return policyToEvaluate(labels, defaults).policy;
-  let key = '';
-  for (const l of POD_SECURITY_LABELS) {
-    if (!Object.prototype.hasOwnProperty.call(labels, l)) key += '\u0001';
-    else if (typeof labels[l] === 'string') key += `=${labels[l]}`;
-    else return policyToEvaluate(labels, defaults).policy;
-    key += '\u0000';
-  }
-  for (const k of defaultKeys) {
-    const v: unknown = defaults?.[k];
-    if (v === undefined) key += '\u0001';
-    else if (typeof v === 'string') key += `=${v}`;
-    else return policyToEvaluate(labels, defaults).policy;
-    key += '\u0000';
-  }
-  let policy = policies.get(key);
-  if (!policy) {
-    const p = policyToEvaluate(labels, defaults).policy;
-    policy = Object.freeze({ enforce: Object.freeze(p.enforce), audit: Object.freeze(p.audit), warn: Object.freeze(p.warn) });
-    if (policies.size >= 1024) policies.clear();
-    policies.set(key, policy);
-  }
+  const hit = policies.get(labels);
+  if (hit && unchanged(hit, labels, defaults)) return hit.policy;
+  const read: unknown[] = [];
+  for (let i = 0; i < POD_SECURITY_LABELS.length + defaultKeys.length; i++) read.push(input(labels, defaults, i));
+  const p = policyToEvaluate(labels, defaults).policy;
+  const policy: Policy = Object.freeze({ enforce: Object.freeze(p.enforce), audit: Object.freeze(p.audit), warn: Object.freeze(p.warn) });
+  policies.set(labels, { defaults, read, policy });
   return policy;
 }
 
