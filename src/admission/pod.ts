@@ -94,7 +94,8 @@ export function admitPodCreate(input: PodAdmissionInput): PodAdmissionResult {
     if (sa.message !== undefined) return { pod, warnings, errors: [], rejection: forbidden('ServiceAccount', pod, sa.message), charges: [] };
     pod = sa.pod;
   }
-  const priority = admitPodPriority(pod, input.priorityClasses);
+  // The pod is this function's own from defaulting on (a copy, or the caller's handed over).
+  const priority = admitPodPriority(pod, input.priorityClasses, true);
   if (priority.forbidden !== undefined) return { pod, warnings, errors: [], rejection: forbidden('Priority', pod, priority.forbidden), charges: [] };
   pod = admitDefaultTolerationSeconds(priority.pod, input.defaultTolerationSeconds);
   pod.status = { phase: 'Pending', qosClass: computePodQOS(pod, input.gates) };

@@ -45,7 +45,7 @@ export type PodPriorityResult = { pod: Pod; forbidden?: undefined } | { pod?: un
  * admitPod for a create: the pod with priorityClassName, priority and preemptionPolicy as the
  * plugin leaves them, or the reason it is forbidden (the text after `pods "x" is forbidden: `).
  */
-export function admitPodPriority(pod: Pod, classes: readonly PriorityClass[]): PodPriorityResult {
+export function admitPodPriority(pod: Pod, classes: readonly PriorityClass[], inPlace = false): PodPriorityResult {
   const spec = pod.spec ?? ({} as Pod['spec']);
   let className = spec.priorityClassName ?? '';
   let priority: number;
@@ -69,15 +69,30 @@ export function admitPodPriority(pod: Pod, classes: readonly PriorityClass[]): P
   if (typeof spec.priority === 'number' && spec.priority !== priority) {
     return { forbidden: `the integer value of priority (${spec.priority}) must not be provided in pod spec; priority admission controller computed ${priority} from the given PriorityClass name` };
   }
+  // inPlace: the caller owns the pod (admitPodCreate's defaulted copy), which is set in place
+  // once nothing can refuse it; the same fields, in the same order, as the copy would have.
+  if (inPlace && pod.spec) {
+    if (preemptionPolicy !== undefined && spec.preemptionPolicy !== undefined && spec.preemptionPolicy !== null && spec.preemptionPolicy !== preemptionPolicy) {
+      return { forbidden: preemptionForbidden(spec.preemptionPolicy, preemptionPolicy) };
+    }
+    spec.priority = priority;
+    if (className !== '') spec.priorityClassName = className;
+    if (preemptionPolicy !== undefined) spec.preemptionPolicy = preemptionPolicy;
+    return { pod };
+  }
   const next: Pod['spec'] = { ...spec, priority };
   if (className !== '') next.priorityClassName = className;
   if (preemptionPolicy !== undefined) {
     if (spec.preemptionPolicy !== undefined && spec.preemptionPolicy !== null && spec.preemptionPolicy !== preemptionPolicy) {
-      return { forbidden: `the string value of PreemptionPolicy (${spec.preemptionPolicy}) must not be provided in pod spec; priority admission controller computed ${preemptionPolicy} from the given PriorityClass name` };
+      return { forbidden: preemptionForbidden(spec.preemptionPolicy, preemptionPolicy) };
     }
     next.preemptionPolicy = preemptionPolicy;
   }
   return { pod: { ...pod, spec: next } };
+}
+
+function preemptionForbidden(given: string, computed: string): string {
+  return `the string value of PreemptionPolicy (${given}) must not be provided in pod spec; priority admission controller computed ${computed} from the given PriorityClass name`;
 }
 
 /** admitPod for an update: what the create set stays when the new object leaves it out. */

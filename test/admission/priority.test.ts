@@ -64,6 +64,16 @@ describe('Priority admission: pod create', () => {
       assert.equal(got.pod!.spec.priorityClassName, r.want.className);
       assert.equal(got.pod!.spec.preemptionPolicy, r.want.policy);
     });
+    it(`${r.name} (in place: the same pod, byte for byte, or the same refusal)`, () => {
+      const copy = admitPodPriority(r.pod, r.classes);
+      const own = structuredClone(r.pod);
+      const inPlace = admitPodPriority(own, r.classes, true);
+      assert.equal(inPlace.forbidden, copy.forbidden);
+      if (copy.pod) {
+        assert.equal(inPlace.pod, own);
+        assert.equal(JSON.stringify(inPlace.pod), JSON.stringify(copy.pod));
+      } else assert.equal(JSON.stringify(own), JSON.stringify(r.pod));
+    });
   }
   it('the input pod is not changed', () => {
     const p = pod({ priorityClassName: 'default1' });
