@@ -32,10 +32,29 @@ function canonicalList(rl: ResourceList | undefined): ResourceList | undefined {
   const out: ResourceList = {};
   for (const k of Object.keys(rl).sort()) {
     const raw = rl[k];
-    const q = typeof raw === 'string' || typeof raw === 'number' ? tryQuantity(raw) : undefined;
-    out[k] = q ? q.roundUp(-3).q.toString() : raw!;
+    out[k] = typeof raw === 'string' ? roundedText(raw) : rounded(raw!);
   }
   return out;
+}
+
+/** The value as defaulting leaves it: rounded and printed when it parses, else as it was (validation's to refuse). */
+function rounded(raw: string): string {
+  const v: unknown = raw;
+  const q = typeof v === 'string' || typeof v === 'number' ? tryQuantity(v) : undefined;
+  return q ? q.roundUp(-3).q.toString() : raw;
+}
+
+// The same few spellings recur in every pod, and the rounded text is a function of the spelling alone.
+const roundedTexts = new Map<string, string>();
+
+function roundedText(raw: string): string {
+  let text = roundedTexts.get(raw);
+  if (text === undefined) {
+    text = rounded(raw);
+    if (roundedTexts.size >= 4096) roundedTexts.clear();
+    roundedTexts.set(raw, text);
+  }
+  return text;
 }
 
 function tryQuantity(raw: string | number): Quantity | undefined {
