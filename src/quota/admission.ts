@@ -97,9 +97,9 @@ export function decideQuotas(pod: Pod, quotas: readonly ResourceQuota[], opts: Q
   if (quotas.length === 0) return { allowed: true, charges: [] };
   const interesting: ResourceQuota[] = [];
   for (const q of quotas) {
-    if (!quotaMatchesPod(q, pod, opts.gates)) continue;
-    const hard = q.status?.hard ?? {};
-    const restricted = podMatchingResources(Object.keys(hard));
+    // quotaMatchesPod, with the tracked names it finds kept for what follows.
+    const restricted = podMatchingResources(Object.keys(q.status?.hard ?? {}));
+    if (restricted.length === 0 || !podMatchesAllScopes(pod, quotaSelectors(q), opts.gates)) continue;
     const constraint = quotaConstraints(restricted, pod, opts.gates);
     if (constraint) return { allowed: false, quota: q.metadata.name, message: `failed quota: ${q.metadata.name}: ${constraint}` };
     const used = q.status?.used ?? {};

@@ -84,8 +84,21 @@ export function validateResourceName(name: string, path: FieldPath): FieldError[
   return errs;
 }
 
+// Names found valid: "cpu" and "memory" are checked in every container of every pod.
+const validContainerResourceNames = new Set<string>();
+
 /** validateContainerResourceName: plus container resources only, or a valid extended name. */
 export function validateContainerResourceName(name: string, path: FieldPath): FieldError[] {
+  if (validContainerResourceNames.has(name)) return [];
+  const errs = containerResourceNameErrors(name, path);
+  if (errs.length === 0) {
+    if (validContainerResourceNames.size >= 1024) validContainerResourceNames.clear();
+    validContainerResourceNames.add(name);
+  }
+  return errs;
+}
+
+function containerResourceNameErrors(name: string, path: FieldPath): FieldError[] {
   const errs = validateResourceName(name, path);
   if (!name.includes('/')) {
     if (!isStandardContainerResourceName(name)) errs.push(fieldError.invalid(path, name, 'must be a standard resource for containers'));
