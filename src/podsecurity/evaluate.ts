@@ -3,7 +3,7 @@
 
 import type { CheckID, CheckResult } from './check.js';
 import type { LevelVersion } from './levels.js';
-import type { PodMetadataInput, PodSpecInput } from './podfields.js';
+import { withSharedContainerViews, type PodMetadataInput, type PodSpecInput } from './podfields.js';
 import { getDefaultRegistry, type CheckRegistry } from './registry.js';
 
 /** A failing check: upstream's CheckResult plus the ID of the check that produced it. */
@@ -33,6 +33,10 @@ export function evaluatePod(
   podSpec: PodSpecInput,
   registry: CheckRegistry = getDefaultRegistry(),
 ): CheckFailure[] {
+  return withSharedContainerViews(podSpec, () => runChecks(lv, podMetadata, podSpec, registry));
+}
+
+function runChecks(lv: LevelVersion, podMetadata: PodMetadataInput, podSpec: PodSpecInput, registry: CheckRegistry): CheckFailure[] {
   const failures: CheckFailure[] = [];
   for (const check of registry.activeChecks(lv)) {
     let result: CheckResult;

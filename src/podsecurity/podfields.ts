@@ -109,7 +109,26 @@ function view(v: unknown): ContainerView {
  * Upstream's visitContainers: spec.initContainers, then spec.containers, then
  * spec.ephemeralContainers, each in list order.
  */
-export function containers(spec: PodSpecInput): ContainerView[] {
+export function containers(spec: PodSpecInput): readonly ContainerView[] {
+  if (viewing !== undefined && viewing.spec === spec) return (viewing.views ??= Object.freeze(containerViews(spec)));
+  return containerViews(spec);
+}
+
+// Within one evaluation every check views the same spec's containers: they are viewed once.
+let viewing: { spec: PodSpecInput; views?: readonly ContainerView[] } | undefined;
+
+/** Runs `fn` (one evaluation of `spec`, which does not change meanwhile) with the container views of `spec` shared by its checks. */
+export function withSharedContainerViews<T>(spec: PodSpecInput, fn: () => T): T {
+  const outer = viewing;
+  viewing = { spec };
+  try {
+    return fn();
+  } finally {
+    viewing = outer;
+  }
+}
+
+function containerViews(spec: PodSpecInput): ContainerView[] {
   const s = specObj(spec);
   const out: ContainerView[] = [];
   for (const key of ['initContainers', 'containers', 'ephemeralContainers']) {
