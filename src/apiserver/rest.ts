@@ -344,7 +344,9 @@ export class Api {
   async requireNamespace(def: ResourceDef, namespace: string | undefined, name: string, forCreate: boolean): Promise<Namespace | undefined> {
     if (!def.namespaced || namespace === undefined) return undefined;
     const cached = this.caches.get('namespaces');
-    const ns = cached ? (cached.get(undefined, namespace)?.obj as Namespace | undefined) : await this.tryGet<Namespace>(this.def('namespaces'), undefined, namespace);
+    // As the NamespaceLifecycle plugin: a namespace the watch-fed cache has not seen yet (just
+    // created, possibly through another API server on the same store) is looked up live.
+    const ns = (cached?.get(undefined, namespace)?.obj as Namespace | undefined) ?? (await this.tryGet<Namespace>(this.def('namespaces'), undefined, namespace));
     if (!ns) throw statusErrors.notFound({ group: '', resource: 'namespaces' }, namespace);
     if (forCreate && (ns.status?.phase === 'Terminating' || ns.metadata.deletionTimestamp)) {
       const why = `unable to create new content in namespace ${namespace} because it is being terminated`;
