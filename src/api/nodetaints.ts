@@ -15,16 +15,21 @@ const conditionTaints: Record<string, Record<string, string>> = {
 const unschedulableTaint = 'node.kubernetes.io/unschedulable';
 const managedKeys = new Set([...Object.values(conditionTaints).flatMap((m) => Object.values(m)), unschedulableTaint]);
 
-/** The node's taints with the condition and unschedulable NoSchedule taints brought up to date. */
+/**
+ * The node's taints with the condition and unschedulable NoSchedule taints brought up to date.
+ * It runs before validation: a null condition or taint (a client's mistake) is left in place for
+ * validation to name, not read.
+ */
 export function reconcileConditionTaints(node: Node): Taint[] {
   const want: Taint[] = [];
   for (const c of node.status?.conditions ?? []) {
+    if (!c) continue;
     const key = conditionTaints[c.type]?.[c.status];
     if (key) want.push({ key, effect: 'NoSchedule' });
   }
   if (node.spec?.unschedulable) want.push({ key: unschedulableTaint, effect: 'NoSchedule' });
   const current = node.spec?.taints ?? [];
-  const managed = (t: Taint) => t.effect === 'NoSchedule' && managedKeys.has(t.key);
+  const managed = (t: Taint | null) => t?.effect === 'NoSchedule' && managedKeys.has(t.key);
   // Existing managed taints that are still wanted stay as they are (with their timeAdded).
   const kept = current.filter((t) => !managed(t) || want.some((w) => w.key === t.key));
   const added = want.filter((w) => !kept.some((t) => managed(t) && t.key === w.key));

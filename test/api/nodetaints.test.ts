@@ -25,6 +25,9 @@ describe('condition taints', () => {
     ['a relieved condition loses its taint; other taints stay', node([['MemoryPressure', 'False']], [{ key: 'dedicated', effect: 'NoSchedule' }, ns('memory-pressure')]), [{ key: 'dedicated', effect: 'NoSchedule' }]],
     ['a kept taint keeps its timeAdded', node([['Ready', 'False']], [{ ...ns('not-ready'), timeAdded: '2026-01-01T00:00:00Z' }]), [{ ...ns('not-ready'), timeAdded: '2026-01-01T00:00:00Z' }]],
     ['a NoExecute taint with a managed key is not this pass\'s', node([], [{ key: 'node.kubernetes.io/not-ready', effect: 'NoExecute' }]), [{ key: 'node.kubernetes.io/not-ready', effect: 'NoExecute' }]],
+    // A client's mistake, before validation names it: left in place, never read (it was a 500).
+    ['a null taint stays for validation to refuse', node([['Ready', 'False']], [null as unknown as Taint]), [null as unknown as Taint, ns('not-ready')]],
+    ['a null condition is skipped', { ...node([]), status: { conditions: [null as never, { type: 'Ready', status: 'False' }] } }, [ns('not-ready')]],
   ];
   for (const [name, n, want] of rows) it(name, () => assert.deepEqual(reconcileConditionTaints(n), want));
 });
