@@ -19,9 +19,13 @@ export interface DefaultTolerationSeconds {
 /** kube-apiserver's defaults for both flags. */
 export const defaultTolerationSeconds: DefaultTolerationSeconds = { notReady: 300, unreachable: 300 };
 
-/** An empty key tolerates every key, an empty effect every effect (upstream's test, not the full matcher). */
-function toleratesNoExecute(tolerations: readonly Toleration[], key: string): boolean {
-  return tolerations.some((t) => ((t.key ?? '') === key || (t.key ?? '') === '') && ((t.effect ?? '') === 'NoExecute' || (t.effect ?? '') === ''));
+/**
+ * An empty key tolerates every key, an empty effect every effect (upstream's test, not the full
+ * matcher). Admission runs before validation: a null entry (a client's mistake) is left for
+ * validation to name.
+ */
+function toleratesNoExecute(tolerations: readonly (Toleration | null)[], key: string): boolean {
+  return tolerations.some((t) => !!t && ((t.key ?? '') === key || (t.key ?? '') === '') && ((t.effect ?? '') === 'NoExecute' || (t.effect ?? '') === ''));
 }
 
 /** The pod with the missing default tolerations appended (a new object when one is added). */

@@ -15,6 +15,7 @@ import {
 import { inclusiveRangeError, isValidUnixID, nameIsDNSSubdomain } from './names.js';
 import { isNegativeErrorMsg, validateLabels, validateObjectMeta } from './objectmeta.js';
 import { validateOverhead, validatePodResources } from './resources.js';
+import { validateTolerations } from './tolerations.js';
 
 export type PodValidationGates = Pick<FeatureGates, 'ContainerOOMKillMode' | 'ContainerUlimits' | 'PodLevelResources'>;
 
@@ -128,6 +129,7 @@ export function validatePodSpec(spec: PodSpec | undefined, opts: PodValidationOp
   }
   if (str(s.hostname).length > 0) errs.push(...validateDNS1123Label(str(s.hostname), path.child('hostname')));
   if (str(s.subdomain).length > 0) errs.push(...validateDNS1123Label(str(s.subdomain), path.child('subdomain')));
+  errs.push(...validateTolerations(s.tolerations, path.child('tolerations')));
   errs.push(...validateDNSSubdomainField(s.priorityClassName, path.child('priorityClassName')));
   if (s.runtimeClassName !== undefined && s.runtimeClassName !== null) {
     const v = str(s.runtimeClassName);
