@@ -81,25 +81,37 @@ export function clientErrorResponse(code: string | undefined, reason: string | u
   return undefined;
 }
 
-/** How long a refused client may go on sending before its connection is closed (net/http's rstAvoidanceDelay). */
+/** How long a refused client may be silent before its connection is closed (net/http's rstAvoidanceDelay). */
 const lingerMs = 500;
+/** The longest a refused client is read at all, however it trickles. */
+const lingerMaxMs = 5000;
 
 /**
  * As net/http's closeWriteAndWait after a refused request: the client may still be sending what
- * was refused (the rest of a 1 MiB header); reading and dropping it for a moment keeps the kernel
- * from answering it with a reset, which can discard the reply before the client has read it.
+ * was refused (the rest of a 1 MiB header); reading and dropping it keeps the kernel from
+ * answering it with a reset, which can discard the reply before the client has read it. Unlike
+ * Go's fixed 500 ms, the wait restarts while data still arrives (a busy client can take longer
+ * to send a megabyte), up to lingerMaxMs in all.
  */
 function lingerAfterAnswer(socket: Duplex): void {
-  socket.on('data', () => undefined);
-  socket.resume();
+  const started = Date.now();
   const t = setTimeout(() => socket.destroy(), lingerMs);
   t.unref();
+  socket.on('data', () => {
+    if (Date.now() - started < lingerMaxMs) t.refresh();
+  });
+  socket.resume();
   socket.once('close', () => clearTimeout(t));
 }
 
 /** Installs the answers above on a listening server. */
 export function guardTransport(server: Server): void {
+  // A refused request can raise a second clientError on the same socket while its answer is
+  // still on its way (the parser fails again on what the client goes on sending): the answer
+  // and the linger stand; destroying the socket then would lose the answer.
+  const answered = new WeakSet<Duplex>();
   server.on('clientError', (err: NodeJS.ErrnoException & { reason?: string; rawPacket?: Buffer }, socket: Duplex) => {
+    if (answered.has(socket)) return;
     const inFlight = (socket as Duplex & { _httpMessage?: { headersSent?: boolean; writableEnded?: boolean } })._httpMessage;
     const method = err.rawPacket?.subarray(0, 8).toString('latin1').split(' ')[0];
     const answer = clientErrorResponse(err.code, err.reason, method);
@@ -109,6 +121,7 @@ export function guardTransport(server: Server): void {
       socket.destroy();
       return;
     }
+    answered.add(socket);
     socket.end(answer);
     lingerAfterAnswer(socket);
   });

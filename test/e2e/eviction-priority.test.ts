@@ -72,14 +72,16 @@ describe('eviction ranking by priority under real memory pressure (bulkhead up, 
     assert.equal(st.reason, 'Evicted');
     const m = (st.message ?? '').match(/^The node was low on resource: memory\. Threshold quantity: 550Mi, available: (-?\d+(?:Ki|Mi)?)\. Container c was using (\d+(?:Ki|Mi|Gi)?), request is 16Mi, has larger consumption of memory\. $/);
     assert.ok(m, `the kubelet's eviction message: ${st.message}`);
-    // The node's use at that moment: the evicted pod's own, and at least half as much again from
-    // the other holder — so the pair crossed the threshold (the eviction may come while the two
-    // are still filling their buffers, so neither need be at its full 100Mi yet).
+    // The node's use at that moment crossed the threshold (700Mi - 550Mi = 150Mi), which one holder
+    // (100Mi) cannot do alone: the other pod held memory too. The eviction comes as soon as the
+    // pair crosses, so the other's share can be just under 50Mi (150Mi less the evicted pod's
+    // 100Mi and a little overhead): a quarter of its buffer is what is asserted, not half.
     const used = 700 * mi - toBytes(m[1]!);
     const own = toBytes(m[2]!);
-    const detail = `node used ${(used / mi) | 0}Mi, evicted container ${(own / mi) | 0}Mi`;
+    const detail = `node used ${(used / mi).toFixed(1)}Mi, evicted container ${(own / mi).toFixed(1)}Mi`;
+    assert.ok(used > 150 * mi, `the node crossed the threshold (${detail})`);
     assert.ok(own >= 50 * mi, `the evicted container was over its request by far (${detail})`);
-    assert.ok(used - own >= 50 * mi, `the other pod held memory too when the eviction came (${detail})`);
+    assert.ok(used - own >= 25 * mi, `the other pod held memory too when the eviction came (${detail})`);
 
     const web = await c.pod('web');
     assert.equal(web.status.phase, 'Running', 'the higher-priority pod is not evicted');
