@@ -37,6 +37,7 @@ import { NodeRegistration } from './registration.js';
 // The pod worker's own types: one definition of what a sync reports and whom a memcg belongs to.
 export type { EventSink, MemcgContainer as MemcgOwner } from './podworker.js';
 import type { EventSink, MemcgContainer as MemcgOwner } from './podworker.js';
+import { metaTime } from '../api/metatime.js';
 
 /** What the agent needs of the pod worker (src/agent/podworker.ts). */
 export interface PodRuntime {
@@ -447,7 +448,7 @@ export class Agent {
       const status = await rt.terminate(pod, e.rejected.evicted ? 1 : 0, this.record);
       const conditions = [...(status.conditions ?? [])];
       if (e.rejected.evicted) {
-        conditions.push({ type: 'DisruptionTarget', status: 'True', lastProbeTime: null, lastTransitionTime: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'), reason: 'TerminationByKubelet', message: e.rejected.message });
+        conditions.push({ type: 'DisruptionTarget', status: 'True', lastProbeTime: null, lastTransitionTime: metaTime(new Date()), reason: 'TerminationByKubelet', message: e.rejected.message });
       }
       await this.writeStatus(e, { ...status, conditions, phase: 'Failed', reason: e.rejected.reason, message: e.rejected.message });
       e.finished = true;

@@ -9,17 +9,10 @@ import type { KubeClient } from '../client/interface.js';
 import { leasesRef, nodesRef } from '../client/resources.js';
 import { buildNode, type NodeFacts, type NodeHealth } from './nodeobject.js';
 import { stableJSON } from '../api/stablejson.js';
+import { metaTime, microTime } from '../api/metatime.js';
 
 export const leaseNamespace = 'kube-node-lease';
 export const leaseDurationSeconds = 40;
-
-function microTime(d: Date): string {
-  return d.toISOString().replace(/Z$/, '000Z');
-}
-
-function time(d: Date): string {
-  return d.toISOString().replace(/\.\d{3}Z$/, 'Z');
-}
 
 export interface RegistrationOptions {
   client: KubeClient;
@@ -72,7 +65,7 @@ export class NodeRegistration {
     } catch (e) {
       if (!isStatus(e, 404)) throw e;
     }
-    const desired = buildNode(this.opts.facts, this.opts.health(), current, time(this.now));
+    const desired = buildNode(this.opts.facts, this.opts.health(), current, metaTime(this.now));
     if (!current) {
       try {
         current = await c.create<Node>(nodesRef, undefined, { ...desired, metadata: { ...desired.metadata, resourceVersion: undefined } });

@@ -4,16 +4,12 @@
 // of writing a new object. Pure: callers do the writing.
 
 import type { Event, KubeObject } from './types.js';
+import { metaTime } from './metatime.js';
 
 export interface EventSource {
   component: string;
   /** The node, for events written by a node agent. */
   host?: string;
-}
-
-/** RFC 3339 seconds, as core/v1 Event timestamps are written. */
-export function eventTime(d: Date): string {
-  return d.toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
 /** client-go's name suffix: the time in nanoseconds as hex, unique per recorder. */
@@ -28,7 +24,7 @@ export function eventKey(obj: KubeObject, type: string, reason: string, message:
 
 export function newEvent(obj: KubeObject, type: 'Normal' | 'Warning', reason: string, message: string, source: EventSource, now: Date, seq: number, action?: string): Event {
   const namespace = obj.metadata?.namespace ?? 'default';
-  const time = eventTime(now);
+  const time = metaTime(now);
   return {
     apiVersion: 'v1',
     kind: 'Event',
@@ -57,5 +53,5 @@ export function newEvent(obj: KubeObject, type: 'Normal' | 'Warning', reason: st
 
 /** The same event seen again: one more in count, a new lastTimestamp. */
 export function repeatedEvent(ev: Event, now: Date): Event {
-  return { ...ev, count: (ev.count ?? 1) + 1, lastTimestamp: eventTime(now) };
+  return { ...ev, count: (ev.count ?? 1) + 1, lastTimestamp: metaTime(now) };
 }

@@ -12,12 +12,12 @@ import type { KubeObject } from '../api/types.js';
 import { rulesFor, type AuthorizationAttributes } from './authorizer.js';
 import type { NodeAwareAuthorizer } from './auth.js';
 import { decodeRequestObject } from './decode.js';
-import { timestamp } from './objects.js';
 import type { Api, RequestInfo, UserInfo } from './rest.js';
 import { decodeBody, isObject, mediaType, readBody, sendJSON } from './request.js';
 import { groupVersion, type ResourceDef } from './resources.js';
 import type { SubresourceHandler } from './subresources.js';
 import { StatusError, statusErrors } from './status.js';
+import { metaTime } from '../api/metatime.js';
 
 type JSONObject = Record<string, unknown>;
 
@@ -194,7 +194,7 @@ export function accessReviewHandlers(authorizer: NodeAwareAuthorizer, reviewOpts
     onlyPost(req);
     await reviewBody(def, req, info);
     const status = { userInfo: { username: info.user.name, groups: [...info.user.groups] } };
-    sendJSON(res, 201, { kind: def.kind, apiVersion: groupVersion(def), metadata: { creationTimestamp: timestamp(api.now()) }, status }, info.warnings);
+    sendJSON(res, 201, { kind: def.kind, apiVersion: groupVersion(def), metadata: { creationTimestamp: metaTime(api.now()) }, status }, info.warnings);
   };
 
   return {

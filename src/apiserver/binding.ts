@@ -9,9 +9,9 @@
 
 import { updatePodCondition } from '../api/podconditions.js';
 import type { Pod } from '../api/types.js';
-import { timestamp } from './objects.js';
 import { checkPreconditions, type Api, type RequestInfo } from './rest.js';
 import { statusErrors, StatusError } from './status.js';
+import { metaTime } from '../api/metatime.js';
 
 const bindingGR = { group: '', resource: 'pods/binding' };
 
@@ -38,7 +38,7 @@ export async function bindPod(api: Api, namespace: string, name: string, node: s
       ...pod,
       metadata: { ...pod.metadata, ...(annotations ? { annotations } : {}) },
       spec: { ...pod.spec, nodeName: node },
-      status: { ...status, conditions: updatePodCondition(pod.status?.conditions ?? [], { type: 'PodScheduled', status: 'True' }, timestamp(api.now())).conditions },
+      status: { ...status, conditions: updatePodCondition(pod.status?.conditions ?? [], { type: 'PodScheduled', status: 'True' }, metaTime(api.now())).conditions },
     };
     try {
       return (await api.update(def, namespace, name, next, { ...req, managedFieldsDone: true }, 'binding')) as Pod;

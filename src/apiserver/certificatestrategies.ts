@@ -8,10 +8,10 @@
 import type { CertificateSigningRequest, CertificateSigningRequestCondition } from '../api/types.js';
 import { validateCertificateSigningRequest, validateCertificateSigningRequestUpdate } from '../api/validation/certificates.js';
 import { FieldPath, fieldError } from '../api/fielderrors.js';
-import { timestamp } from './objects.js';
 import { parseCSR } from './pki.js';
 import type { Api, Strategy } from './rest.js';
 import { statusErrors } from './status.js';
+import { metaTime } from '../api/metatime.js';
 
 const group = 'certificates.k8s.io';
 const kind = 'CertificateSigningRequest';
@@ -20,7 +20,7 @@ const approvalTypes = new Set(['Approved', 'Denied']);
 /** populateConditionTimestamps: a new or changed condition gets the time of this write. */
 function stampConditions(conds: CertificateSigningRequestCondition[] | undefined, old: CertificateSigningRequestCondition[] | undefined): CertificateSigningRequestCondition[] | undefined {
   if (!conds) return conds;
-  const now = timestamp(new Date());
+  const now = metaTime(new Date());
   return conds.map((c) => {
     const prev = old?.find((o) => o.type === c.type);
     return {

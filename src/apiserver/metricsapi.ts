@@ -12,13 +12,13 @@ import type { KubeObject, Node, Pod } from '../api/types.js';
 import type { Verb } from './handler.js';
 import type { MetricsScraper } from './metricsscraper.js';
 import { type NodeMetricsValue, type PodMetricsValue, type Usage, usageQuantities } from './metricsstorage.js';
-import { timestamp } from './objects.js';
 import type { ResourcePath } from './request.js';
 import { parseAccept, sendJSON } from './request.js';
 import type { Api, ListOptions } from './rest.js';
 import type { ResourceDef } from './resources.js';
 import { statusErrors } from './status.js';
 import { Quantity } from '../api/quantity.js';
+import { metaTime } from '../api/metatime.js';
 
 export const metricsGroupVersion = 'metrics.k8s.io/v1beta1';
 
@@ -41,11 +41,11 @@ export function goDuration(ms: number): string {
 }
 
 function meta(name: string, labels: Record<string, string> | undefined, now: Date, namespace?: string): Record<string, unknown> {
-  return { name, ...(namespace !== undefined ? { namespace } : {}), creationTimestamp: timestamp(now), ...(labels && Object.keys(labels).length ? { labels } : {}) };
+  return { name, ...(namespace !== undefined ? { namespace } : {}), creationTimestamp: metaTime(now), ...(labels && Object.keys(labels).length ? { labels } : {}) };
 }
 
 export function nodeMetricsObject(v: NodeMetricsValue, labels: Record<string, string> | undefined, now: Date): KubeObject {
-  return { kind: 'NodeMetrics', apiVersion: metricsGroupVersion, metadata: meta(v.name, labels, now), timestamp: timestamp(new Date(v.time.timestamp)), window: goDuration(v.time.windowMs), usage: v.usage } as unknown as KubeObject;
+  return { kind: 'NodeMetrics', apiVersion: metricsGroupVersion, metadata: meta(v.name, labels, now), timestamp: metaTime(new Date(v.time.timestamp)), window: goDuration(v.time.windowMs), usage: v.usage } as unknown as KubeObject;
 }
 
 export function podMetricsObject(v: PodMetricsValue, labels: Record<string, string> | undefined, now: Date): KubeObject {
@@ -53,7 +53,7 @@ export function podMetricsObject(v: PodMetricsValue, labels: Record<string, stri
     kind: 'PodMetrics',
     apiVersion: metricsGroupVersion,
     metadata: meta(v.name, labels, now, v.namespace),
-    timestamp: timestamp(new Date(v.time.timestamp)),
+    timestamp: metaTime(new Date(v.time.timestamp)),
     window: goDuration(v.time.windowMs),
     containers: v.containers,
   } as unknown as KubeObject;

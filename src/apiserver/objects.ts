@@ -30,11 +30,6 @@ export function generateName(prefix: string): string {
   return (prefix.length > maxPrefix ? prefix.slice(0, maxPrefix) : prefix) + suffix;
 }
 
-/** RFC 3339 with second precision, as metav1.Time serialises. */
-export function timestamp(d: Date): string {
-  return d.toISOString().replace(/\.\d{3}Z$/, 'Z');
-}
-
 export function newUID(): string {
   return randomUUID();
 }

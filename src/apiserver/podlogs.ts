@@ -15,10 +15,10 @@ import { fieldError, type FieldError } from '../api/fielderrors.js';
 import { queryBool } from '../api/queryparams.js';
 import type { Pod, Status } from '../api/types.js';
 import { goRequestError, unknownError, type AgentConnector } from './nodeconnection.js';
-import { timestamp } from './objects.js';
 import { sendJSON } from './request.js';
 import { int64Param } from './queryparams.js';
 import { statusErrors } from './status.js';
+import { metaTime } from '../api/metatime.js';
 
 export interface PodLogOptions {
   container?: string;
@@ -57,7 +57,7 @@ export function parsePodLogOptions(q: URLSearchParams, podName: string): PodLogO
   if (since) {
     const t = Date.parse(since);
     if (!/^\d{4}-\d\d-\d\dT/.test(since) || Number.isNaN(t)) throw statusErrors.badRequest(`parsing time ${JSON.stringify(since)} as "2006-01-02T15:04:05Z07:00": cannot parse ${JSON.stringify(since)} as "2006"`);
-    opts.sinceTime = timestamp(new Date(t));
+    opts.sinceTime = metaTime(new Date(t));
   }
   const errs: FieldError[] = [];
   if (opts.tailLines !== undefined && opts.tailLines < 0) errs.push(fieldError.invalid('tailLines', opts.tailLines, 'must be greater than or equal to 0'));

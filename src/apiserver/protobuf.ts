@@ -7,6 +7,7 @@
 // (`kubectl auth`) and CertificateSigningRequests (`kubectl certificate approve|deny`) into the same JSON objects a JSON body gives; every other kind still answers 415.
 
 import { statusErrors } from './status.js';
+import { metaTime } from '../api/metatime.js';
 
 const magic = Buffer.from([0x6b, 0x38, 0x73, 0x00]);
 
@@ -417,7 +418,7 @@ function specObject(apiVersion: string, kind: string, spec: Msg) {
 /** meta/v1 Time: seconds (1) since the epoch, as its JSON form (RFC 3339, whole seconds). */
 function time(b: Buffer): string {
   const seconds = fields(b).find((f) => f.no === 1)?.value as bigint | undefined;
-  return new Date(Number(seconds ?? 0n) * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  return metaTime(Number(seconds ?? 0n) * 1000);
 }
 
 /**

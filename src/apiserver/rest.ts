@@ -17,9 +17,10 @@ import {
 } from '../storage/store.js';
 import { deleteDuringUpdate, deletionFinalizers } from '../policy/gc.js';
 import type { ObjectCache } from './cache.js';
-import { decodeStored, encodeForStore, generateName, newUID, timestamp } from './objects.js';
+import { decodeStored, encodeForStore, generateName, newUID } from './objects.js';
 import { findResource, groupVersion, resources, storageKey, type ResourceDef } from './resources.js';
 import { statusErrors, StatusError, type GroupResource } from './status.js';
+import { metaTime } from '../api/metatime.js';
 
 export interface UserInfo {
   name: string;
@@ -466,7 +467,7 @@ export class Api {
     delete obj.metadata.deletionTimestamp;
     delete obj.metadata.deletionGracePeriodSeconds;
     obj.metadata.uid = newUID();
-    obj.metadata.creationTimestamp = timestamp(this.now());
+    obj.metadata.creationTimestamp = metaTime(this.now());
     obj.metadata.generation = 1;
     const strat = this.strategy(def);
     const prepared = strat.create ? await strat.create(obj, req, this, batch) : { obj };
@@ -592,7 +593,7 @@ export class Api {
       const mark = cloneJSON(obj);
       delete mark.metadata!.resourceVersion;
       mark.metadata!.finalizers = finalizers;
-      mark.metadata!.deletionTimestamp ??= timestamp(this.now());
+      mark.metadata!.deletionTimestamp ??= metaTime(this.now());
       mark.metadata!.deletionGracePeriodSeconds = 0;
       if (req.dryRun) return mark;
       return this.update(def, namespace, name, mark, { ...req, fieldManager: undefined }, 'delete');

@@ -17,7 +17,7 @@ import { validateNamespaceLabelsUpdate } from '../podsecurity/index.js';
 import { defaultLimitRangeItem } from '../quota/limitranger.js';
 import { stableJSON } from '../api/stablejson.js';
 import { podDeleteDecision } from '../api/poddeletion.js';
-import { decodeStored, encodeForStore, timestamp } from './objects.js';
+import { decodeStored, encodeForStore } from './objects.js';
 import type { Api, GuardedWrite, RequestInfo, Strategy } from './rest.js';
 import { storageKey } from './resources.js';
 import { certificateSigningRequestStrategy } from './certificatestrategies.js';
@@ -25,6 +25,7 @@ import { leaseStrategy, nodeStrategy, withPodStatusRestriction } from './nodestr
 import { listPriorityClasses, priorityClassStrategy } from './priorityclasses.js';
 import { keepPodPriority } from '../admission/priority.js';
 import { statusErrors, StatusError } from './status.js';
+import { metaTime } from '../api/metatime.js';
 
 function rejectionError(r: Rejection, pod: Pod, causes: { field: string; type: string; message: string }[]): StatusError {
   const name = podDisplayName(pod);
@@ -69,7 +70,6 @@ function immutablePodSpec(pod: Pod): unknown {
 function sameJSON(a: unknown, b: unknown): boolean {
   return stableJSON(a) === stableJSON(b);
 }
-
 
 export function podStrategy(podSecurityDefaults: PodSecurityDefaults, tolerationSeconds: DefaultTolerationSeconds = defaultTolerationSeconds): Strategy {
   return {
@@ -141,7 +141,7 @@ export function podStrategy(podSecurityDefaults: PodSecurityDefaults, toleration
       const mark = structuredClone(pod);
       if (!req.dryRun) delete mark.metadata.resourceVersion;
       if (d.action === 'pending') return { mark };
-      mark.metadata.deletionTimestamp = timestamp(d.deletionTimestamp);
+      mark.metadata.deletionTimestamp = metaTime(d.deletionTimestamp);
       mark.metadata.deletionGracePeriodSeconds = d.deletionGracePeriodSeconds;
       if (d.bumpGeneration && (mark.metadata.generation ?? 0) > 0) mark.metadata.generation! += 1;
       if (pod.metadata.deletionTimestamp && !req.dryRun) {
@@ -243,7 +243,7 @@ export const namespaceStrategy: Strategy = {
     }
     if (ns.metadata.deletionTimestamp) return { mark: ns };
     const mark = structuredClone(ns);
-    mark.metadata.deletionTimestamp = timestamp(api.now());
+    mark.metadata.deletionTimestamp = metaTime(api.now());
     mark.metadata.deletionGracePeriodSeconds = 0;
     mark.status = { phase: 'Terminating' };
     return { mark };

@@ -22,6 +22,7 @@ import type { Secret } from '../api/types.js';
 import { formatTable } from '../plan/table.js';
 import { UsageError } from './errors.js';
 import { durationFlag } from './flags.js';
+import { metaTime } from '../api/metatime.js';
 
 interface TokenFlags {
   dataDir: string;
@@ -107,7 +108,7 @@ Examples:
         for (const u of usages) if (!(tokenUsages as readonly string[]).includes(u)) throw new UsageError(`invalid value "${u}" for --usages: one of ${tokenUsages.join(', ')}`);
         const { client, conn } = await adminClient(f);
         const { secretsRef } = await import('../client/resources.js');
-        const expiration = ttl > 0 ? new Date(Date.now() + ttl * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z') : undefined;
+        const expiration = ttl > 0 ? metaTime(Date.now() + ttl * 1000) : undefined;
         try {
           await client.create(secretsRef, bootstrapTokenNamespace, bootstrapTokenSecret({ ...parsed, ...(f.description ? { description: f.description } : {}), ...(expiration ? { expiration } : {}), usages, extraGroups: groups }));
         } catch (e) {

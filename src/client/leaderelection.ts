@@ -16,6 +16,7 @@ import type { Lease } from '../api/types.js';
 import { isStatus } from './errors.js';
 import type { KubeClient } from './interface.js';
 import { leasesRef } from './resources.js';
+import { microTime } from '../api/metatime.js';
 
 export interface LeaderElectionTimings {
   /** --leader-elect-lease-duration (15 s). */
@@ -42,10 +43,6 @@ export interface Observed {
   holder: string;
   durationMs: number;
   at: number;
-}
-
-function microTime(ms: number): string {
-  return new Date(ms).toISOString().replace(/Z$/, '000Z');
 }
 
 function parseTime(s: string | undefined): number | undefined {

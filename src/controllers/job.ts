@@ -30,6 +30,7 @@ import { errorText, isNamespaceTerminating } from './errors.js';
 import { KeyedQueue } from './queue.js';
 import { FailureBackoff } from './retry.js';
 import { WorkQueueController } from './workqueuecontroller.js';
+import { metaTime } from '../api/metatime.js';
 
 export interface JobControllerOptions {
   /** syncJobBatchPeriod: how long pod events wait before the job syncs (upstream 1 s). */
@@ -249,7 +250,7 @@ export class JobController extends WorkQueueController {
     const satisfied = this.expectations.satisfied(key);
     const pods = this.podsOf(shared);
     const now = this.now();
-    const ctx = beginJobSync({ job: shared, pods, now: rfc3339(now), expectedRmFinalizers: this.finalizerExpectations.get(key), backoff: this.backoff.get(key) });
+    const ctx = beginJobSync({ job: shared, pods, now: metaTime(now), expectedRmFinalizers: this.finalizerExpectations.get(key), backoff: this.backoff.get(key) });
     if (!ctx) return;
     if (ctx.deadlineAfterMs !== undefined) this.queue.addAfter(key, ctx.deadlineAfterMs);
 
@@ -437,7 +438,3 @@ export function splitKey(key: string): [string | undefined, string] {
   return i < 0 ? [undefined, key] : [key.slice(0, i), key.slice(i + 1)];
 }
 
-/** metav1.Time: RFC 3339 in seconds. */
-export function rfc3339(d: Date): string {
-  return d.toISOString().replace(/\.\d{3}Z$/, 'Z');
-}

@@ -69,6 +69,7 @@ import { EventRecorder } from '../client/recorder.js';
 import { podsRef, nodesRef } from '../client/resources.js';
 import { componentUserAgent } from '../client/useragent.js';
 import { KeyedQueue } from './queue.js';
+import { metaTime } from '../api/metatime.js';
 
 export const defaultSchedulerName = 'default-scheduler';
 
@@ -108,11 +109,6 @@ export interface SchedulerOptions {
   burst?: number;
   /** KubeSchedulerConfiguration percentageOfNodesToScore (0 or absent: adaptive, upstream's default). */
   percentageOfNodesToScore?: number;
-}
-
-/** RFC 3339 seconds, as metav1.Time is written (condition transition times). */
-function metaTime(d: Date): string {
-  return d.toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
 /**

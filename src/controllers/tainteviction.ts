@@ -15,6 +15,7 @@ import { isStatus } from '../client/errors.js';
 import type { KubeClient } from '../client/interface.js';
 import { EventRecorder } from '../client/recorder.js';
 import { nodesRef, podsRef } from '../client/resources.js';
+import { metaTime } from '../api/metatime.js';
 
 export const taintEvictionControllerName = 'taint-eviction-controller';
 
@@ -163,7 +164,7 @@ export class TaintEvictionController {
     const old = conditions.find((c) => c.type === 'DisruptionTarget');
     const want: PodCondition = { type: 'DisruptionTarget', status: 'True', reason: reasonDeletionByTaintManager, message: messageDeletionByTaintManager };
     if (!old || old.status !== want.status || old.reason !== want.reason || old.message !== want.message) {
-      const stamp = new Date(this.now()).toISOString().replace(/\.\d{3}Z$/, 'Z');
+      const stamp = metaTime(this.now());
       const next = { ...want, lastProbeTime: null, lastTransitionTime: old && old.status === want.status ? old.lastTransitionTime : stamp };
       const list = old ? conditions.map((c) => (c === old ? next : c)) : [...conditions, next];
       await this.client.update<Pod>(podsRef, namespace, { ...pod, status: { ...pod.status, conditions: list } }, { subresource: 'status' });

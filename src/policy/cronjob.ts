@@ -7,6 +7,7 @@
 import { nextCronTime, parseCronSchedule, type CronSchedule } from '../api/cron.js';
 import type { CronJob, Job } from '../api/types.js';
 import { isJobFinished } from './job.js';
+import { metaTime } from '../api/metatime.js';
 
 /** The annotation the controller sets on each job: the scheduled time in the CronJob's zone. */
 export const cronJobScheduledTimestampAnnotation = 'batch.kubernetes.io/cronjob-scheduled-timestamp';
@@ -121,8 +122,6 @@ function rfc1123z(ms: number): string {
   return `${day}, ${pad(d.getUTCDate())} ${mon} ${d.getUTCFullYear()} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())} +0000`;
 }
 
-const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
-
 /**
  * syncCronJob's decision: whether a job starts now. `activeJobs` are the names of the
  * unfinished jobs the CronJob owns. `zone` is the controller's own zone when spec.timeZone is unset.
@@ -161,7 +160,7 @@ export function decideCronJobSync(cj: CronJob, activeJobs: readonly string[], no
   }
   if (policy === 'Replace') out.deleteActive = [...activeJobs];
   out.create = jobFromCronJob(cj, mostRecent, tz);
-  out.lastScheduleTime = iso(mostRecent);
+  out.lastScheduleTime = metaTime(mostRecent);
   events.push({ type: 'Normal', reason: 'SuccessfulCreate', message: `Created job ${name}` });
   return out;
 }

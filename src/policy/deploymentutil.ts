@@ -7,7 +7,7 @@
 import type { AppsCondition, Deployment, DeploymentStatus, IntOrString, PodTemplateSpec, ReplicaSet } from '../api/types.js';
 import { stableJSON } from '../api/stablejson.js';
 import { scaledValue } from './intorpercent.js';
-import { rfc3339 } from './replicaset.js';
+import { metaTime } from '../api/metatime.js';
 
 /** apps.DefaultDeploymentUniqueLabelKey: the ComputeHash of the template on a Deployment's ReplicaSets and their pods. */
 export const podTemplateHashLabel = 'pod-template-hash';
@@ -90,7 +90,7 @@ export function getDeploymentCondition(status: DeploymentStatus | undefined, typ
 }
 
 export function newDeploymentCondition(type: string, status: string, reason: string, message: string, now: Date): AppsCondition {
-  const t = rfc3339(now);
+  const t = metaTime(now);
   return { type, status, lastUpdateTime: t, lastTransitionTime: t, reason, message };
 }
 

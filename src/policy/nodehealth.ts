@@ -11,6 +11,7 @@
 // most --large-cluster-size-threshold nodes), and no RegisteredNode/RemovingNode events.
 
 import type { Lease, Node, NodeCondition, Pod, PodCondition, Taint } from '../api/types.js';
+import { metaTime } from '../api/metatime.js';
 
 export const TaintNodeNotReady = 'node.kubernetes.io/not-ready';
 export const TaintNodeUnreachable = 'node.kubernetes.io/unreachable';
@@ -45,11 +46,6 @@ export function parseTime(s: string | undefined | null): number | undefined {
   if (!s) return undefined;
   const ms = Date.parse(s.replace(/(\.\d{3})\d+/, '$1'));
   return Number.isNaN(ms) ? undefined : ms;
-}
-
-/** metav1.Time: seconds, UTC. */
-export function formatTime(ms: number): string {
-  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
 function readyCondition(node: Node): NodeCondition | undefined {
@@ -98,7 +94,7 @@ export function nodeHealthVerdict(node: Node, health: NodeHealth, now: number, g
   const observedReady = ready?.status ?? 'Unknown';
   const period = ready ? grace.monitorMs : grace.startupMs;
   if (!(now > health.probeTimestamp + period)) return { observedReady, currentReady: observedReady };
-  const stamp = formatTime(now);
+  const stamp = metaTime(now);
   const conditions = (node.status?.conditions ?? []).map((c) => ({ ...c }));
   for (const type of kubeletConditionTypes) {
     const c = conditions.find((x) => x.type === type);
@@ -200,7 +196,7 @@ export function withNoExecuteTaint(taints: readonly Taint[] | undefined, want: s
   const have = current.filter(isControllerTaint);
   if (want === undefined ? have.length === 0 : have.length === 1 && have[0]!.key === want) return undefined;
   const kept = current.filter((t) => !isControllerTaint(t) || t.key === want);
-  if (want !== undefined && !kept.some((t) => isControllerTaint(t))) kept.push({ key: want, effect: 'NoExecute', timeAdded: formatTime(now) });
+  if (want !== undefined && !kept.some((t) => isControllerTaint(t))) kept.push({ key: want, effect: 'NoExecute', timeAdded: metaTime(now) });
   return kept;
 }
 
@@ -212,5 +208,5 @@ export function podNotReadyConditions(pod: Pod, now: number): PodCondition[] | u
   const conditions = pod.status?.conditions ?? [];
   const ready = conditions.find((c) => c.type === 'Ready');
   if (!ready || ready.status === 'False') return undefined;
-  return conditions.map((c) => (c.type === 'Ready' ? { ...c, status: 'False', lastTransitionTime: formatTime(now) } : c));
+  return conditions.map((c) => (c.type === 'Ready' ? { ...c, status: 'False', lastTransitionTime: metaTime(now) } : c));
 }

@@ -6,11 +6,7 @@
 
 import type { AppsCondition, Pod, ReplicaSet, ReplicaSetStatus } from '../api/types.js';
 import { isPodAvailable, isPodReady, podsToDelete } from './activepods.js';
-
-/** metav1.Time as JSON: RFC 3339 to the second. */
-export function rfc3339(d: Date): string {
-  return d.toISOString().replace(/\.\d{3}Z$/, 'Z');
-}
+import { metaTime } from '../api/metatime.js';
 
 /** replica_set.go BurstReplicas: at most this many creates or deletes per sync. */
 export const burstReplicas = 500;
@@ -84,7 +80,7 @@ export function replicaSetStatus(rs: ReplicaSet, pods: readonly Pod[], manageErr
   if (manageError !== undefined && !failure) {
     const diff = pods.length - (rs.spec?.replicas ?? 1);
     const reason = diff < 0 ? podEventReasons.failedCreate : diff > 0 ? podEventReasons.failedDelete : '';
-    const cond: AppsCondition = { type: replicaFailure, status: 'True', lastTransitionTime: rfc3339(now), reason, message: manageError };
+    const cond: AppsCondition = { type: replicaFailure, status: 'True', lastTransitionTime: metaTime(now), reason, message: manageError };
     status.conditions = [...(status.conditions ?? []).filter((c) => c.type !== replicaFailure), cond];
   } else if (manageError === undefined && failure) {
     status.conditions = (status.conditions ?? []).filter((c) => c.type !== replicaFailure);

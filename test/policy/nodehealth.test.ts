@@ -7,7 +7,6 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   computeZoneState,
-  formatTime,
   noExecuteTaintFor,
   nodeHealthVerdict,
   observeNodeHealth,
@@ -19,17 +18,18 @@ import {
   type NodeHealth,
 } from '../../src/policy/nodehealth.js';
 import type { Lease, Node, NodeCondition, Pod, Taint } from '../../src/api/types.js';
+import { metaTime } from '../../src/api/metatime.js';
 
 const T0 = Date.parse('2026-01-01T00:00:00Z');
 const s = (n: number) => T0 + n * 1000;
 const grace = { monitorMs: 50_000, startupMs: 60_000 };
 
 function cond(type: string, status: string, heartbeat: number, transition = T0): NodeCondition {
-  return { type, status, lastHeartbeatTime: formatTime(heartbeat), lastTransitionTime: formatTime(transition), reason: 'KubeletReady', message: 'ok' };
+  return { type, status, lastHeartbeatTime: metaTime(heartbeat), lastTransitionTime: metaTime(transition), reason: 'KubeletReady', message: 'ok' };
 }
 
 function node(conditions: NodeCondition[] | undefined, extra: Partial<Node['metadata']> = {}): Node {
-  return { apiVersion: 'v1', kind: 'Node', metadata: { name: 'n1', creationTimestamp: formatTime(T0), ...extra }, status: conditions ? { conditions } : {} };
+  return { apiVersion: 'v1', kind: 'Node', metadata: { name: 'n1', creationTimestamp: metaTime(T0), ...extra }, status: conditions ? { conditions } : {} };
 }
 
 function lease(renew: number): Lease {
@@ -64,7 +64,7 @@ describe('nodeHealthVerdict: conditions go Unknown past the grace period', () =>
     assert.equal(v.currentReady, 'Unknown');
     for (const type of ['Ready', 'MemoryPressure', 'DiskPressure', 'PIDPressure']) {
       const c = v.conditions!.find((x) => x.type === type)!;
-      assert.deepEqual(c, { type, status: 'Unknown', reason: 'NodeStatusUnknown', message: 'Kubelet stopped posting node status.', lastHeartbeatTime: formatTime(s(0)), lastTransitionTime: formatTime(s(51)) });
+      assert.deepEqual(c, { type, status: 'Unknown', reason: 'NodeStatusUnknown', message: 'Kubelet stopped posting node status.', lastHeartbeatTime: metaTime(s(0)), lastTransitionTime: metaTime(s(51)) });
     }
     assert.deepEqual(v.conditions!.find((x) => x.type === 'NetworkUnavailable'), full[4]);
   });
@@ -75,7 +75,7 @@ describe('nodeHealthVerdict: conditions go Unknown past the grace period', () =>
   it('a node that never posted status gets the startup grace period, then NodeStatusNeverUpdated conditions', () => {
     assert.equal(nodeHealthVerdict(node(undefined), { probeTimestamp: T0 }, s(60), grace).conditions, undefined);
     const v = nodeHealthVerdict(node(undefined), { probeTimestamp: T0 }, s(61), grace);
-    assert.deepEqual(v.conditions!.map((c) => [c.type, c.status, c.reason, c.message, c.lastHeartbeatTime]), ['Ready', 'MemoryPressure', 'DiskPressure', 'PIDPressure'].map((t) => [t, 'Unknown', 'NodeStatusNeverUpdated', 'Kubelet never posted node status.', formatTime(T0)]));
+    assert.deepEqual(v.conditions!.map((c) => [c.type, c.status, c.reason, c.message, c.lastHeartbeatTime]), ['Ready', 'MemoryPressure', 'DiskPressure', 'PIDPressure'].map((t) => [t, 'Unknown', 'NodeStatusNeverUpdated', 'Kubelet never posted node status.', metaTime(T0)]));
   });
   it('a not-ready node goes Unknown too (Ready False → Unknown)', () => {
     const v = nodeHealthVerdict(node([cond('Ready', 'False', s(0))]), { probeTimestamp: s(0) }, s(51), grace);
@@ -121,14 +121,14 @@ describe('the NoExecute taint follows the observed Ready status', () => {
   it('False: not-ready; Unknown: unreachable; True: none', () => {
     assert.deepEqual(['False', 'Unknown', 'True'].map(noExecuteTaintFor), ['node.kubernetes.io/not-ready', 'node.kubernetes.io/unreachable', undefined]);
   });
-  const unreachable: Taint = { key: 'node.kubernetes.io/unreachable', effect: 'NoExecute', timeAdded: formatTime(s(1)) };
-  const notReady: Taint = { key: 'node.kubernetes.io/not-ready', effect: 'NoExecute', timeAdded: formatTime(s(1)) };
+  const unreachable: Taint = { key: 'node.kubernetes.io/unreachable', effect: 'NoExecute', timeAdded: metaTime(s(1)) };
+  const notReady: Taint = { key: 'node.kubernetes.io/not-ready', effect: 'NoExecute', timeAdded: metaTime(s(1)) };
   const other: Taint = { key: 'dedicated', value: 'gpu', effect: 'NoExecute' };
   const noSchedule: Taint = { key: 'node.kubernetes.io/unreachable', effect: 'NoSchedule' };
   const rows: { name: string; have: Taint[]; want: string | undefined; out: Taint[] | undefined }[] = [
-    { name: 'added, stamped now, after the others', have: [other, noSchedule], want: 'node.kubernetes.io/unreachable', out: [other, noSchedule, { key: 'node.kubernetes.io/unreachable', effect: 'NoExecute', timeAdded: formatTime(s(9)) }] },
+    { name: 'added, stamped now, after the others', have: [other, noSchedule], want: 'node.kubernetes.io/unreachable', out: [other, noSchedule, { key: 'node.kubernetes.io/unreachable', effect: 'NoExecute', timeAdded: metaTime(s(9)) }] },
     { name: 'already there: no write (timeAdded kept)', have: [unreachable], want: 'node.kubernetes.io/unreachable', out: undefined },
-    { name: 'swapped: unreachable replaces not-ready', have: [notReady, other], want: 'node.kubernetes.io/unreachable', out: [other, { key: 'node.kubernetes.io/unreachable', effect: 'NoExecute', timeAdded: formatTime(s(9)) }] },
+    { name: 'swapped: unreachable replaces not-ready', have: [notReady, other], want: 'node.kubernetes.io/unreachable', out: [other, { key: 'node.kubernetes.io/unreachable', effect: 'NoExecute', timeAdded: metaTime(s(9)) }] },
     { name: 'a ready node loses both, the others stay', have: [notReady, unreachable, other, noSchedule], want: undefined, out: [other, noSchedule] },
     { name: 'a ready node without them: no write', have: [other], want: undefined, out: undefined },
   ];
@@ -136,9 +136,9 @@ describe('the NoExecute taint follows the observed Ready status', () => {
 });
 
 describe('MarkPodsNotReady', () => {
-  const pod = (ready?: string): Pod => ({ metadata: { name: 'p' }, spec: { containers: [] }, status: ready ? { conditions: [{ type: 'PodScheduled', status: 'True' }, { type: 'Ready', status: ready, lastTransitionTime: formatTime(T0) }] } : {} }) as Pod;
+  const pod = (ready?: string): Pod => ({ metadata: { name: 'p' }, spec: { containers: [] }, status: ready ? { conditions: [{ type: 'PodScheduled', status: 'True' }, { type: 'Ready', status: ready, lastTransitionTime: metaTime(T0) }] } : {} }) as Pod;
   it('a Ready pod: Ready False, transition stamped now, the rest kept', () => {
-    assert.deepEqual(podNotReadyConditions(pod('True'), s(3)), [{ type: 'PodScheduled', status: 'True' }, { type: 'Ready', status: 'False', lastTransitionTime: formatTime(s(3)) }]);
+    assert.deepEqual(podNotReadyConditions(pod('True'), s(3)), [{ type: 'PodScheduled', status: 'True' }, { type: 'Ready', status: 'False', lastTransitionTime: metaTime(s(3)) }]);
   });
   it('already not Ready, or no Ready condition: nothing to write', () => {
     assert.equal(podNotReadyConditions(pod('False'), s(3)), undefined);

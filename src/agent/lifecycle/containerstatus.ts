@@ -15,6 +15,7 @@ import { isSidecar } from '../../api/types.js';
 import { shouldContainerBeRestarted } from './actions.js';
 import type { ContainerInstance, PodRuntime } from './runtime.js';
 import { reasons } from './wording.js';
+import { metaTime } from '../../api/metatime.js';
 
 /** Why the last attempt to start a container failed (the kubelet's reasonCache entry). */
 export interface StartFailure {
@@ -136,5 +137,5 @@ export function terminatedPodStatuses(pod: Pod, inits: ContainerStatus[], regs: 
 /** metav1.Time as the API writes it: RFC 3339, whole seconds, UTC. */
 export function kubeTime(iso: string): string {
   const ms = Date.parse(iso);
-  return Number.isNaN(ms) ? iso : new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  return Number.isNaN(ms) ? iso : metaTime(ms);
 }

@@ -10,6 +10,7 @@
 // does (RFC 3339, seconds).
 
 import type { CgroupMemory } from '../cgroups/manager.js';
+import { metaTime } from '../../api/metatime.js';
 
 /** One reading of one cgroup. */
 export interface CgroupSample {
@@ -167,17 +168,12 @@ export function buildSummary(input: SummaryInput): Summary {
   return { node, pods };
 }
 
-/** metav1.Time's JSON: RFC 3339 in UTC, whole seconds. */
-export function metav1Time(ms: number): string {
-  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
-}
-
 function withTime<T extends { time: number }>(s: T | undefined): (Omit<T, 'time'> & { time: string }) | undefined {
-  return s ? { ...s, time: metav1Time(s.time) } : undefined;
+  return s ? { ...s, time: metaTime(s.time) } : undefined;
 }
 
 function containerJSON(c: ContainerStats): unknown {
-  return { name: c.name, startTime: metav1Time(c.startTime), cpu: withTime(c.cpu), memory: withTime(c.memory) };
+  return { name: c.name, startTime: metaTime(c.startTime), cpu: withTime(c.cpu), memory: withTime(c.memory) };
 }
 
 /** The Summary as the kubelet's /stats/summary answers it (field order of the Go structs). */
@@ -186,13 +182,13 @@ export function summaryJSON(s: Summary): unknown {
     node: {
       nodeName: s.node.nodeName,
       systemContainers: s.node.systemContainers?.map(containerJSON),
-      startTime: metav1Time(s.node.startTime),
+      startTime: metaTime(s.node.startTime),
       cpu: withTime(s.node.cpu),
       memory: withTime(s.node.memory),
     },
     pods: s.pods.map((p) => ({
       podRef: p.podRef,
-      startTime: metav1Time(p.startTime),
+      startTime: metaTime(p.startTime),
       containers: p.containers.map(containerJSON),
       cpu: withTime(p.cpu),
       memory: withTime(p.memory),

@@ -11,6 +11,7 @@ import { assertPatchDepth } from './depth.js';
 import { FieldSet, fieldPE, path, type Path } from './fieldpath.js';
 import { clone, deepEqual, goJSON, isObject, type JSONObject, type JSONValue } from './json.js';
 import { compareTyped, omitEmpty, toFieldSet, type Comparison, type OmitMemo } from './typed.js';
+import { metaTime } from '../../api/metatime.js';
 
 export type ManagedFieldsOperation = 'Apply' | 'Update';
 
@@ -58,7 +59,7 @@ export function managerOrUserAgent(fieldManager: string | undefined, userAgent: 
 /** RFC 3339 with seconds, as metav1.Time serialises. */
 export function formatTime(now: Date | string | undefined): string {
   const d = now === undefined ? new Date() : typeof now === 'string' ? new Date(now) : now;
-  return d.toISOString().replace(/\.\d{3}Z$/, 'Z');
+  return metaTime(d);
 }
 
 function timeSeconds(t: string | undefined): number {

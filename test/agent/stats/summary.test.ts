@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readMemcg, type ReadCgroupFile } from '../../../src/agent/eviction/memcg.js';
 import { parseCpuacctUsage, parseCPUStatUsage, rootUsageFromMeminfo } from '../../../src/agent/cgroups/cpu.js';
-import { buildSummary, cpuStats, memoryStats, metav1Time, summaryJSON, usageNanoCores, type CgroupReadings, type CgroupSample } from '../../../src/agent/stats/summary.js';
+import { buildSummary, cpuStats, memoryStats, summaryJSON, usageNanoCores, type CgroupReadings, type CgroupSample } from '../../../src/agent/stats/summary.js';
+import { metaTime } from '../../../src/api/metatime.js';
 import { goFloat, renderResourceMetrics } from '../../../src/agent/stats/resourcemetrics.js';
 import { newestContainerLeaf, StatsSampler } from '../../../src/agent/stats/sampler.js';
 import { FakeCgroupManager } from '../fakes/cgroups.js';
@@ -114,7 +115,7 @@ describe('buildSummary and /metrics/resource: the kubelet\'s Summary and its col
     const j = summaryJSON(summary) as { node: { startTime: string; cpu: { time: string } }; pods: { podRef: unknown; containers: { name: string; memory: { time: string } }[] }[] };
     assert.equal(j.node.cpu.time, '2026-01-02T03:04:15Z');
     assert.deepEqual(j.pods[0]!.podRef, { name: 'p', namespace: 'ns', uid: 'u1' });
-    assert.equal(metav1Time(t0 + 999), '2026-01-02T03:04:05Z');
+    assert.equal(metaTime(t0 + 999), '2026-01-02T03:04:05Z');
   });
   it('/metrics/resource: the kubelet\'s families, help texts, sorted labels and millisecond timestamps', () => {
     assert.equal(
