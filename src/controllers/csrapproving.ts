@@ -12,6 +12,8 @@ import { isStatus } from '../client/errors.js';
 import type { KubeClient } from '../client/interface.js';
 import { certificateSigningRequestsRef } from '../client/resources.js';
 import { KeyedQueue } from './queue.js';
+import { QueueController } from './workqueuecontroller.js';
+import { metaTime } from '../api/metatime.js';
 
 export interface CSRApprovingDeps {
   /** The request's subject, or why it does not parse (the composition owns the X.509 library). */
@@ -20,12 +22,12 @@ export interface CSRApprovingDeps {
   mayCreate(user: { name: string; groups: string[] }, subresource: string): boolean;
 }
 
-export class CSRApprovingController {
-  private readonly queue: KeyedQueue;
+export class CSRApprovingController extends QueueController {
+  protected readonly queue: KeyedQueue;
   private readonly csrs: SharedIndexInformer<CertificateSigningRequest>;
-  private unsubscribe: (() => void)[] = [];
 
   constructor(private readonly client: KubeClient, informers: SharedInformerFactory, private readonly deps: CSRApprovingDeps) {
+    super();
     this.queue = new KeyedQueue((name) => this.sync(name));
     this.csrs = informers.informerFor<CertificateSigningRequest>(certificateSigningRequestsRef);
   }
@@ -48,7 +50,7 @@ export class CSRApprovingController {
     if (!rule) return;
     const approved: CertificateSigningRequest = {
       ...csr,
-      status: { ...csr.status, conditions: [...(csr.status?.conditions ?? []), newCondition('Approved', 'AutoApproved', rule.message, this.client.now().toISOString().replace(/\.\d{3}Z$/, 'Z'))] },
+      status: { ...csr.status, conditions: [...(csr.status?.conditions ?? []), newCondition('Approved', 'AutoApproved', rule.message, metaTime(this.client.now()))] },
     };
     try {
       await this.client.update(certificateSigningRequestsRef, undefined, approved, { subresource: 'approval' });
@@ -57,15 +59,5 @@ export class CSRApprovingController {
       if (isStatus(e, 409, 404)) return;
       throw e;
     }
-  }
-
-  async idle(): Promise<void> {
-    await this.queue.idle();
-  }
-
-  stop(): void {
-    for (const u of this.unsubscribe) u();
-    this.unsubscribe = [];
-    this.queue.stop();
   }
 }

@@ -12,6 +12,8 @@ import { isStatus } from '../client/errors.js';
 import type { KubeClient } from '../client/interface.js';
 import { certificateSigningRequestsRef } from '../client/resources.js';
 import { KeyedQueue } from './queue.js';
+import { QueueController } from './workqueuecontroller.js';
+import { metaTime } from '../api/metatime.js';
 
 export interface CSRSigningDeps {
   parse(pem: string): Promise<{ subject: RequestSubject } | { problem: string }>;
@@ -21,12 +23,12 @@ export interface CSRSigningDeps {
 
 const served: readonly string[] = [signers.kubeletClient, signers.kubeletServing, signers.kubeAPIServerClient];
 
-export class CSRSigningController {
-  private readonly queue: KeyedQueue;
+export class CSRSigningController extends QueueController {
+  protected readonly queue: KeyedQueue;
   private readonly csrs: SharedIndexInformer<CertificateSigningRequest>;
-  private unsubscribe: (() => void)[] = [];
 
   constructor(private readonly client: KubeClient, informers: SharedInformerFactory, private readonly deps: CSRSigningDeps) {
+    super();
     this.queue = new KeyedQueue((name) => this.sync(name));
     this.csrs = informers.informerFor<CertificateSigningRequest>(certificateSigningRequestsRef);
   }
@@ -46,7 +48,7 @@ export class CSRSigningController {
     const parsed = await this.deps.parse(pem);
     const usages = csr.spec.usages ?? [];
     const problem = 'problem' in parsed ? parsed.problem : signerProblem(csr.spec.signerName, parsed.subject, usages);
-    const now = this.client.now().toISOString().replace(/\.\d{3}Z$/, 'Z');
+    const now = metaTime(this.client.now());
     const status: CertificateSigningRequest['status'] = problem
       ? { ...csr.status, conditions: [...(csr.status?.conditions ?? []), newCondition('Failed', 'SignerValidationFailure', `invalid certificate request: ${problem}`, now)] }
       : { ...csr.status, certificate: Buffer.from(await this.deps.sign(pem, usages, certificateDurationSeconds(csr))).toString('base64') };
@@ -56,16 +58,6 @@ export class CSRSigningController {
       if (isStatus(e, 409, 404)) return;
       throw e;
     }
-  }
-
-  async idle(): Promise<void> {
-    await this.queue.idle();
-  }
-
-  stop(): void {
-    for (const u of this.unsubscribe) u();
-    this.unsubscribe = [];
-    this.queue.stop();
   }
 }
 

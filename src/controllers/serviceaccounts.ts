@@ -12,17 +12,18 @@ import { isStatus } from '../client/errors.js';
 import type { KubeClient } from '../client/interface.js';
 import { namespacesRef, serviceAccountsRef } from '../client/resources.js';
 import { KeyedQueue } from './queue.js';
+import { QueueController } from './workqueuecontroller.js';
 
 /** The accounts the controller keeps in every namespace (upstream's ServiceAccountsControllerOptions). */
 export const managedServiceAccounts: readonly string[] = [defaultServiceAccountName];
 
-export class ServiceAccountsController {
-  private readonly queue: KeyedQueue;
+export class ServiceAccountsController extends QueueController {
+  protected readonly queue: KeyedQueue;
   private readonly namespaces: SharedIndexInformer<Namespace>;
   private readonly accounts: SharedIndexInformer<ServiceAccount>;
-  private unsubscribe: (() => void)[] = [];
 
   constructor(private readonly client: KubeClient, informers: SharedInformerFactory) {
+    super();
     this.queue = new KeyedQueue((ns) => this.syncNamespace(ns));
     this.namespaces = informers.informerFor<Namespace>(namespacesRef);
     this.accounts = informers.informerFor<ServiceAccount>(serviceAccountsRef);
@@ -64,16 +65,6 @@ export class ServiceAccountsController {
         throw e;
       }
     }
-  }
-
-  async idle(): Promise<void> {
-    await this.queue.idle();
-  }
-
-  stop(): void {
-    for (const u of this.unsubscribe) u();
-    this.unsubscribe = [];
-    this.queue.stop();
   }
 }
 
