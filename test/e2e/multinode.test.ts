@@ -23,6 +23,7 @@ import { promisify } from 'node:util';
 import { realKernelSkipReason, removeTestCgroups } from '../agent/cgrouptrees.js';
 import { kubectlAvailable } from './cluster.js';
 import { mainJS, type PodJSON } from './upcluster.js';
+import { pollUntil } from './poll.js';
 
 const execFileP = promisify(execFile);
 
@@ -160,20 +161,7 @@ describe('several nodes on one machine (bulkhead server, two agents in their own
     return r.stdout;
   };
   const logs = () => [`--- server ---\n${server?.output().slice(-3000)}`, ...nodes.map((n) => `--- agent ${n.name} ---\n${n.daemon?.output().slice(-3000)}`)].join('\n');
-  async function until<T>(what: string, check: () => Promise<T | undefined>, timeoutMs = 120_000): Promise<T> {
-    const t0 = Date.now();
-    let last: unknown;
-    for (;;) {
-      try {
-        const v = await check();
-        if (v !== undefined) return v;
-      } catch (e) {
-        last = e;
-      }
-      if (Date.now() - t0 > timeoutMs) throw new Error(`timed out waiting for ${what}${last ? `: ${(last as Error).message}` : ''}\n${logs()}`);
-      await new Promise((r) => setTimeout(r, 250));
-    }
-  }
+  const until = <T>(what: string, check: () => Promise<T | undefined>, timeoutMs = 120_000): Promise<T> => pollUntil(what, check, { timeoutMs, intervalMs: 250, context: logs });
   const webPods = async () =>
     (JSON.parse(await ok(['get', 'pods', '-l', 'app=web', '-o', 'json'])) as { items: (PodJSON & { metadata: { deletionTimestamp?: string } })[] }).items;
 

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
 import { hierarchyRoots, removeTestCgroups } from '../agent/cgrouptrees.js';
+import { pollUntil } from './poll.js';
 
 const execFileP = promisify(execFile);
 
@@ -145,20 +146,7 @@ export async function startUp(extraFlags: string[] = [], opts: { startTimeoutMs?
     },
     bulkhead: (args) => run(process.execPath, [mainJS, ...args]),
     agentGet: (path) => c.ok(['get', '--raw', `/api/v1/nodes/${nodeName}/proxy${path}`]),
-    async until(what, check, timeoutMs = 30_000) {
-      const t0 = Date.now();
-      let last: unknown;
-      for (;;) {
-        try {
-          const v = await check();
-          if (v !== undefined) return v;
-        } catch (e) {
-          last = e;
-        }
-        if (Date.now() - t0 > timeoutMs) throw new Error(`timed out waiting for ${what}${last ? `: ${(last as Error).message}` : ''}\n--- bulkhead up output ---\n${output.slice(-4000)}`);
-        await new Promise((r) => setTimeout(r, 200));
-      }
-    },
+    until: (what, check, timeoutMs = 30_000) => pollUntil(what, check, { timeoutMs, intervalMs: 200, context: () => `--- bulkhead up output ---\n${output.slice(-4000)}` }),
     async pod(name, namespace = 'default') {
       return JSON.parse(await c.ok(['get', 'pod', name, '-n', namespace, '-o', 'json'])) as PodJSON;
     },
