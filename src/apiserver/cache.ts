@@ -5,8 +5,11 @@
 // src/client's informers instead.)
 //
 // The store delivers watch events before a write's promise resolves, so the copy is never behind
-// a write this process has finished: an admission that follows a write sees it. Listeners and index functions run inside that delivery, so they must be quick (queue work,
-// never await it). Cached objects are shared and frozen: callers must not mutate them.
+// a write this process has finished: an admission that follows a write sees it. Listeners and
+// index functions run inside that delivery, so they must be quick (queue work, never await it).
+// Cached objects are shared and frozen: callers must not mutate them. When the watch ends (etcd
+// lost, history compacted under a lagging watch) the cache lists again and watches from there,
+// as a reflector does; what changed in between reaches listeners as events.
 
 import type { KubeObject } from '../api/types.js';
 import type { KeyValue, Store, Watch } from '../storage/store.js';
@@ -33,6 +36,10 @@ interface Index<T extends KubeObject> {
 
 const noObjects: ReadonlyMap<string, never> = new Map<string, never>();
 
+/** client-go's reflector backs off from 800 ms to 30 s; a local store answers again sooner. */
+const relistInitialMs = 100;
+const relistMaxMs = 5000;
+
 export interface ObjectCacheOptions<T extends KubeObject> {
   /** Which objects to hold (a field selector's job upstream); one that stops matching leaves as DELETED. */
   keep?: (obj: T) => boolean;
@@ -52,6 +59,8 @@ export class ObjectCache<T extends KubeObject = KubeObject> {
   /** list() results by prefix until the next change: admission lists the same namespace for every pod. */
   private readonly lists = new Map<string, CachedObject<T>[]>();
   private watch?: Watch;
+  private retry?: NodeJS.Timeout;
+  private stopped = false;
 
   constructor(private readonly store: Store, readonly def: ResourceDef, private readonly opts: ObjectCacheOptions<T> = {}) {}
 
@@ -65,12 +74,47 @@ export class ObjectCache<T extends KubeObject = KubeObject> {
   }
 
   async start(): Promise<void> {
+    await this.listAndWatch();
+  }
+
+  /**
+   * A reflector's ListAndWatch: the store's objects now (what changed while no watch ran goes
+   * through apply, so listeners and indexes see it as events), then a watch from that revision.
+   */
+  private async listAndWatch(): Promise<void> {
     const prefix = storageKey(this.def, undefined);
     const snapshot = await this.store.list(prefix);
-    for (const kv of snapshot.items) this.apply(kv.key, this.decode(kv));
+    const listed = new Set<string>();
+    for (const kv of snapshot.items) {
+      listed.add(kv.key);
+      if (this.byKey.get(kv.key)?.modRevision !== kv.modRevision) this.apply(kv.key, this.decode(kv));
+    }
+    for (const key of [...this.byKey.keys()]) if (!listed.has(key)) this.apply(key, undefined);
+    if (this.stopped) return;
     this.watch = await this.store.watch(prefix, snapshot.revision, {
       event: (e) => this.apply(e.kv.key, e.type === 'DELETE' ? undefined : this.decode(e.kv)),
+      error: (err) => this.relist(err),
     });
+    if (this.stopped) this.watch.cancel();
+  }
+
+  /** The watch ended (the store lost its connection, or history was compacted under it): list again, retrying with back-off. */
+  private relist(err: Error): void {
+    this.watch = undefined;
+    if (this.stopped) return;
+    console.error(`cache ${this.def.resource}: watch ended (${err.message}); listing again`);
+    const attempt = (delayMs: number) => {
+      const t = setTimeout(() => {
+        this.retry = undefined;
+        if (this.stopped) return;
+        this.listAndWatch().catch((e: unknown) => {
+          console.error(`cache ${this.def.resource}: list: ${e instanceof Error ? e.message : String(e)}`);
+          attempt(Math.min(delayMs * 2 || relistInitialMs, relistMaxMs));
+        });
+      }, delayMs);
+      this.retry = t;
+    };
+    attempt(0);
   }
 
   private apply(key: string, next: CachedObject<T> | undefined): void {
@@ -160,6 +204,8 @@ export class ObjectCache<T extends KubeObject = KubeObject> {
   }
 
   stop(): void {
+    this.stopped = true;
+    clearTimeout(this.retry);
     this.watch?.cancel();
   }
 }

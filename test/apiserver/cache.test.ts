@@ -1,6 +1,7 @@
 // ObjectCache: current as soon as a write resolves, indexes that follow objects between
 // buckets, a filter and a transform as informers have them, listeners that see the previous
-// state, and a listener's failure kept away from the watch that feeds every reader.
+// state, a listener's failure kept away from the watch that feeds every reader, and a watch that
+// ends (etcd lost, history compacted) followed by a new list and watch, as a reflector relists.
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -8,6 +9,7 @@ import type { Pod } from '../../src/api/types.js';
 import { ObjectCache, stripManagedFields, type CacheEventType } from '../../src/apiserver/cache.js';
 import { findResource, storageKey } from '../../src/apiserver/resources.js';
 import { MemoryStore } from '../../src/storage/index.js';
+import type { Store, WatchHandlers } from '../../src/storage/store.js';
 
 const podsDef = findResource('', 'v1', 'pods')!;
 const key = (name: string) => storageKey(podsDef, 'default', name);
@@ -100,6 +102,70 @@ describe('ObjectCache', () => {
       ['DELETED', 'n1', 'n1'],
     ]);
     assert.equal(c.get('default', 'q')?.obj.metadata.name, 'q');
+    c.stop();
+  });
+
+  it('lists again when its watch ends, and tells listeners what changed meanwhile', async () => {
+    const store = new MemoryStore();
+    // The store's watch can be ended from outside, and its next list can be made to fail.
+    let end: ((err: Error) => void) | undefined;
+    let failLists = 0;
+    const breakable: Store = Object.create(store, {
+      watch: {
+        value: async (prefix: string, rev: number, h: WatchHandlers) => {
+          const w = await store.watch(prefix, rev, h);
+          end = (err) => {
+            w.cancel();
+            h.error?.(err);
+          };
+          return w;
+        },
+      },
+      list: {
+        value: async (...args: Parameters<Store['list']>) => {
+          if (failLists > 0) {
+            failLists--;
+            throw new Error('connection refused');
+          }
+          return store.list(...args);
+        },
+      },
+    });
+    await store.create(key('kept'), value('kept'));
+    await store.create(key('changed'), value('changed'));
+    await store.create(key('gone'), value('gone'));
+    const c = new ObjectCache<Pod>(breakable, podsDef);
+    await c.start();
+    c.addIndex('node', byNode);
+    const seen: string[] = [];
+    let caughtUp!: () => void;
+    const done = new Promise<void>((r) => (caughtUp = r));
+    c.subscribe((type, obj) => {
+      seen.push(`${type} ${obj.metadata.name}`);
+      if (seen.length === 3) caughtUp();
+    });
+    const error = console.error;
+    const logged: string[] = [];
+    console.error = (m: string) => void logged.push(m);
+    try {
+      failLists = 1;
+      end!(new Error('etcd: lost connection'));
+      // Written while no watch runs: only the new list can show them.
+      await store.create(key('added'), value('added'));
+      await store.update(key('changed'), value('changed', 'n1'));
+      await store.delete(key('gone'));
+      await done;
+    } finally {
+      console.error = error;
+    }
+    assert.deepEqual(seen.sort(), ['ADDED added', 'DELETED gone', 'MODIFIED changed']);
+    assert.deepEqual(c.list('default').map((o) => o.obj.metadata.name), ['added', 'changed', 'kept']);
+    assert.deepEqual(names(c.byIndex('node', 'n1')), ['changed']);
+    assert.ok(logged.some((m) => m.includes('watch ended (etcd: lost connection)')), logged.join('\n'));
+    assert.ok(logged.some((m) => m.includes('list: connection refused')), 'the failed list is retried');
+    // And the new watch delivers again.
+    await store.create(key('later'), value('later'));
+    assert.equal(c.get('default', 'later')?.obj.metadata.name, 'later');
     c.stop();
   });
 });
