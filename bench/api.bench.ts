@@ -10,7 +10,7 @@
 
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { freePort } from '../test/freeport.js';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -27,17 +27,6 @@ const creates = Number(process.env.BENCH_CREATES ?? 5000);
 const runs = Math.max(1, Number(process.env.BENCH_RUNS ?? 3));
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 16);
 const mainJs = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const p = (s.address() as { port: number }).port;
-      s.close(() => resolve(p));
-    });
-    s.on('error', reject);
-  });
-}
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;

@@ -10,7 +10,7 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:https';
-import { createServer } from 'node:net';
+import { freePort } from '../test/freeport.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -20,17 +20,6 @@ import { nodeFlags } from '../src/cli/nodeflags.js';
 // BENCH_MAIN: another build's main.js, to compare builds in one run of the baselines.
 const mainJs = process.env.BENCH_MAIN ?? fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
 const runs = Number(process.env.BENCH_START_RUNS ?? 5);
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const p = (srv.address() as { port: number }).port;
-      srv.close(() => resolve(p));
-    });
-    srv.on('error', reject);
-  });
-}
 
 /** The status of GET /readyz, or 0 while nothing answers. */
 function readyz(port: number): Promise<number> {

@@ -3,7 +3,7 @@
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { freePort } from '../freeport.js';
 import { join } from 'node:path';
 import { Client } from './client.js';
 
@@ -29,17 +29,6 @@ export async function waitFor(what: string, fn: () => Promise<boolean> | boolean
     await new Promise((r) => setTimeout(r, 50));
   }
   throw new Error(`timed out waiting for ${what}`);
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const p = (srv.address() as { port: number }).port;
-      srv.close(() => resolve(p));
-    });
-    srv.on('error', reject);
-  });
 }
 
 export async function startChildServer(dataDir: string, extraArgs: string[] = []): Promise<ChildServer> {

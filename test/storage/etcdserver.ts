@@ -5,7 +5,7 @@
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { freePort } from '../freeport.js';
 import { get as httpGet } from 'node:http';
 import { get as httpsGet } from 'node:https';
 import { tmpdir } from 'node:os';
@@ -16,17 +16,6 @@ export const etcdBinary = process.env.BULKHEAD_TEST_ETCD ?? '/usr/bin/etcd';
 /** Why the etcd tests cannot run here, or undefined when they can. */
 export function etcdMissing(): string | undefined {
   return existsSync(etcdBinary) ? undefined : `${etcdBinary} is not installed (Debian's etcd-server; scripts/install-host-deps.sh --tests installs it)`;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const p = (srv.address() as { port: number }).port;
-      srv.close(() => resolve(p));
-    });
-    srv.on('error', reject);
-  });
 }
 
 export interface TestEtcd {
