@@ -30,20 +30,31 @@ const typeStrings: Record<FieldErrorType, string> = {
 /** Marks a bad value that is omitted from the message (field.Required, Forbidden, TooLong). */
 export const omitValue = Symbol('omitValue');
 
+/**
+ * A field path, rendered only when an error is reported: each step is its parent plus one part.
+ * Steps are built on every call of a validator, error or not, so they are kept to one small
+ * allocation (no rest array, no field initializers).
+ */
 export class FieldPath {
-  private constructor(
-    private readonly parent: FieldPath | undefined,
-    private readonly part: string,
-    private readonly kind: 'root' | 'child' | 'index' | 'key',
-  ) {}
+  declare private readonly parent: FieldPath | undefined;
+  declare private readonly part: string;
+  declare private readonly kind: 'root' | 'child' | 'index' | 'key';
+
+  private constructor(parent: FieldPath | undefined, part: string, kind: 'root' | 'child' | 'index' | 'key') {
+    this.parent = parent;
+    this.part = part;
+    this.kind = kind;
+  }
 
   static root(name: string): FieldPath {
     return new FieldPath(undefined, name, 'root');
   }
 
-  child(name: string, ...more: string[]): FieldPath {
+  child(name: string, ...more: string[]): FieldPath;
+  child(name: string): FieldPath {
     let p: FieldPath = new FieldPath(this, name, 'child');
-    for (const m of more) p = new FieldPath(p, m, 'child');
+    // Further names are read from `arguments`: a rest parameter would allocate an array per call.
+    for (let i = 1; i < arguments.length; i++) p = new FieldPath(p, arguments[i] as string, 'child');
     return p;
   }
 

@@ -37,6 +37,13 @@ const procMountTypes = ['Default', 'Unmasked'];
 const sidecarOnlyMsg = 'may not be set for init containers without restartPolicy=Always';
 const ephemeralForbiddenMsg = 'cannot be set for an Ephemeral Container';
 
+const envNameMsg = "a valid environment variable name must consist only of printable ASCII characters other than '='";
+const initOnlyFields = ['lifecycle', 'livenessProbe', 'readinessProbe', 'startupProbe'] as const;
+const ephemeralForbiddenFields = ['livenessProbe', 'readinessProbe', 'startupProbe', 'lifecycle'] as const;
+
+// The validators below append to the list they are given (a new one when none is) and return
+// it, as upstream's `allErrs = append(allErrs, …)` does, without a list per call.
+
 function str(v: unknown): string {
   return typeof v === 'string' ? v : '';
 }
@@ -46,16 +53,17 @@ function isSet(v: unknown): boolean {
 }
 
 /** ValidateDNS1123Label. */
-export function validateDNS1123Label(value: string, path: FieldPath): FieldError[] {
-  return isDNS1123Label(value).map((m) => fieldError.invalid(path, value, m));
+export function validateDNS1123Label(value: string, path: FieldPath, errs: FieldError[] = []): FieldError[] {
+  for (const m of isDNS1123Label(value)) errs.push(fieldError.invalid(path, value, m));
+  return errs;
 }
 
 /** validateContainerPorts. */
-export function validateContainerPorts(ports: ContainerPort[] | undefined, path: FieldPath): FieldError[] {
-  const errs: FieldError[] = [];
-  if (!Array.isArray(ports)) return errs;
+export function validateContainerPorts(ports: ContainerPort[] | undefined, path: FieldPath, errs: FieldError[] = []): FieldError[] {
+  if (!Array.isArray(ports) || ports.length === 0) return errs;
   const names = new Set<string>();
-  ports.forEach((port, i) => {
+  for (let i = 0; i < ports.length; i++) {
+    const port = ports[i];
     const p = path.index(i);
     const name = str(port?.name);
     if (name.length > 0) {
@@ -74,58 +82,64 @@ export function validateContainerPorts(ports: ContainerPort[] | undefined, path:
       if (protocol.length === 0) errs.push(fieldError.required(p.child('protocol')));
       else if (!supportedPortProtocols.includes(protocol)) errs.push(fieldError.notSupported(p.child('protocol'), protocol, supportedPortProtocols));
     }
-  });
-  return errs;
-}
-
-/** checkHostPortConflicts: `<protocol>/<hostIP>/<hostPort>` must be unique across the given containers. */
-export function checkHostPortConflicts(containers: { c: Container; path: FieldPath }[], seen = new Set<string>()): FieldError[] {
-  const errs: FieldError[] = [];
-  for (const { c, path } of containers) {
-    const ports = Array.isArray(c?.ports) ? c.ports : [];
-    ports.forEach((port, i) => {
-      const hostPort = port?.hostPort ?? 0;
-      if (hostPort === 0) return;
-      const key = `${str(port.protocol)}/${str(port.hostIP)}/${hostPort}`;
-      if (seen.has(key)) errs.push(fieldError.duplicate(path.child('ports').index(i).child('hostPort'), key));
-      else seen.add(key);
-    });
   }
   return errs;
 }
 
-/** IsRelaxedEnvVarName (the RelaxedEnvironmentVariableValidation rule, on by default upstream). */
-function validateEnv(env: Container['env'], path: FieldPath): FieldError[] {
-  const errs: FieldError[] = [];
-  if (!Array.isArray(env)) return errs;
-  env.forEach((ev, i) => {
-    const p = path.index(i).child('name');
-    const name = str(ev?.name);
-    if (name.length === 0) {
-      errs.push(fieldError.required(p));
-      return;
-    }
-    for (const ch of name) {
-      const cp = ch.codePointAt(0)!;
-      if (cp > 0x7e || cp < 0x20 || ch === '=') {
-        errs.push(fieldError.invalid(p, name, "a valid environment variable name must consist only of printable ASCII characters other than '='"));
-        break;
-      }
-    }
-  });
+/**
+ * checkHostPortConflicts for one container at `path`: `<protocol>/<hostIP>/<hostPort>` must be
+ * unique across the containers checked with the same `seen` set.
+ */
+function checkContainerHostPorts(c: Container, path: FieldPath, seen: Set<string>, errs: FieldError[]): FieldError[] {
+  const ports = c?.ports;
+  if (!Array.isArray(ports)) return errs;
+  for (let i = 0; i < ports.length; i++) {
+    const port = ports[i];
+    const hostPort = port?.hostPort ?? 0;
+    if (hostPort === 0) continue;
+    const key = `${str(port!.protocol)}/${str(port!.hostIP)}/${hostPort}`;
+    if (seen.has(key)) errs.push(fieldError.duplicate(path.child('ports').index(i).child('hostPort'), key));
+    else seen.add(key);
+  }
   return errs;
 }
 
-function validateEnumIfSet(value: unknown, allowed: string[], path: FieldPath): FieldError[] {
-  if (value === undefined) return [];
+/** checkHostPortConflicts: `<protocol>/<hostIP>/<hostPort>` must be unique across the given containers. */
+export function checkHostPortConflicts(containers: { c: Container; path: FieldPath }[], seen = new Set<string>(), errs: FieldError[] = []): FieldError[] {
+  for (const { c, path } of containers) checkContainerHostPorts(c, path, seen, errs);
+  return errs;
+}
+
+/** IsRelaxedEnvVarName (the RelaxedEnvironmentVariableValidation rule, on by default upstream). */
+function isRelaxedEnvVarName(name: string): boolean {
+  for (let i = 0; i < name.length; i++) {
+    const cu = name.charCodeAt(i);
+    // A UTF-16 unit outside 0x20..0x7e is a code point outside it too.
+    if (cu > 0x7e || cu < 0x20 || cu === 0x3d) return false;
+  }
+  return true;
+}
+
+function validateEnv(env: Container['env'], path: FieldPath, errs: FieldError[]): FieldError[] {
+  if (!Array.isArray(env)) return errs;
+  for (let i = 0; i < env.length; i++) {
+    const name = str(env[i]?.name);
+    if (name.length === 0) errs.push(fieldError.required(path.index(i).child('name')));
+    else if (!isRelaxedEnvVarName(name)) errs.push(fieldError.invalid(path.index(i).child('name'), name, envNameMsg));
+  }
+  return errs;
+}
+
+function validateEnumIfSet(value: unknown, allowed: string[], path: FieldPath, errs: FieldError[]): FieldError[] {
+  if (value === undefined) return errs;
   const v = str(value);
-  if (v === '') return [fieldError.required(path)];
-  return allowed.includes(v) ? [] : [fieldError.notSupported(path, v, allowed)];
+  if (v === '') errs.push(fieldError.required(path));
+  else if (!allowed.includes(v)) errs.push(fieldError.notSupported(path, v, allowed));
+  return errs;
 }
 
 /** ValidateSecurityContext (the parts Bulkhead enforces) plus the ulimits design. */
-function validateSecurityContext(sc: SecurityContext | undefined, path: FieldPath, ctx: ContainerContext): FieldError[] {
-  const errs: FieldError[] = [];
+function validateSecurityContext(sc: SecurityContext | undefined, path: FieldPath, ctx: ContainerContext, errs: FieldError[]): FieldError[] {
   if (!sc || typeof sc !== 'object') return errs;
   if (typeof sc.runAsUser === 'number') for (const m of isValidUnixID(sc.runAsUser)) errs.push(fieldError.invalid(path.child('runAsUser'), sc.runAsUser, m));
   if (typeof sc.runAsGroup === 'number') for (const m of isValidUnixID(sc.runAsGroup)) errs.push(fieldError.invalid(path.child('runAsGroup'), sc.runAsGroup, m));
@@ -134,55 +148,61 @@ function validateSecurityContext(sc: SecurityContext | undefined, path: FieldPat
     if (!procMountTypes.includes(pm)) errs.push(fieldError.notSupported(path.child('procMount'), pm, procMountTypes));
     if (ctx.hostUsers && pm === 'Unmasked') errs.push(fieldError.invalid(path.child('procMount'), pm, '`hostUsers` must be false to use `Unmasked`'));
   }
-  if (ctx.gates.ContainerUlimits) errs.push(...validateUlimits(sc.ulimits, path.child('ulimits'), ctx.windows));
+  if (ctx.gates.ContainerUlimits && sc.ulimits !== undefined && sc.ulimits !== null) validateUlimits(sc.ulimits, path.child('ulimits'), ctx.windows, errs);
   return errs;
 }
 
 /** validateContainerCommon: what every kind of container must satisfy. */
-function validateContainerCommon(c: Container, path: FieldPath, ctx: ContainerContext): FieldError[] {
-  const errs: FieldError[] = [];
+function validateContainerCommon(c: Container, path: FieldPath, ctx: ContainerContext, errs: FieldError[]): FieldError[] {
   const name = str(c?.name);
   if (name.length === 0) errs.push(fieldError.required(path.child('name')));
-  else errs.push(...validateDNS1123Label(name, path.child('name')));
+  else validateDNS1123Label(name, path.child('name'), errs);
   if (str(c?.image).length === 0) errs.push(fieldError.required(path.child('image')));
-  errs.push(...validateEnumIfSet(c?.terminationMessagePolicy, terminationMessagePolicies, path.child('terminationMessagePolicy')));
-  errs.push(...validateContainerPorts(c?.ports, path.child('ports')));
-  errs.push(...validateEnv(c?.env, path.child('env')));
-  errs.push(...validateEnumIfSet(c?.imagePullPolicy, pullPolicies, path.child('imagePullPolicy')));
-  errs.push(...validateContainerResources(c?.resources, path.child('resources')));
-  errs.push(...validateSecurityContext(c?.securityContext, path.child('securityContext'), ctx));
-  if (ctx.gates.ContainerOOMKillMode) errs.push(...validateOOMKillMode(c?.oomKillMode, path.child('oomKillMode'), ctx.windows));
+  validateEnumIfSet(c?.terminationMessagePolicy, terminationMessagePolicies, path.child('terminationMessagePolicy'), errs);
+  if (Array.isArray(c?.ports)) validateContainerPorts(c.ports, path.child('ports'), errs);
+  if (Array.isArray(c?.env)) validateEnv(c.env, path.child('env'), errs);
+  validateEnumIfSet(c?.imagePullPolicy, pullPolicies, path.child('imagePullPolicy'), errs);
+  validateContainerResources(c?.resources, path.child('resources'), errs);
+  validateSecurityContext(c?.securityContext, path.child('securityContext'), ctx, errs);
+  if (ctx.gates.ContainerOOMKillMode) validateOOMKillMode(c?.oomKillMode, path.child('oomKillMode'), ctx.windows, errs);
   return errs;
 }
 
 /** validateContainers: at least one; names unique among regular containers; no restartPolicy. */
-export function validateContainers(containers: Container[] | undefined, path: FieldPath, ctx: ContainerContext): FieldError[] {
-  if (!Array.isArray(containers) || containers.length === 0) return [fieldError.required(path)];
-  const errs: FieldError[] = [];
+export function validateContainers(containers: Container[] | undefined, path: FieldPath, ctx: ContainerContext, errs: FieldError[] = []): FieldError[] {
+  if (!Array.isArray(containers) || containers.length === 0) {
+    errs.push(fieldError.required(path));
+    return errs;
+  }
   const names = new Set<string>();
-  containers.forEach((c, i) => {
+  for (let i = 0; i < containers.length; i++) {
+    const c = containers[i]!;
     const p = path.index(i);
-    errs.push(...validateContainerCommon(c, p, ctx));
+    validateContainerCommon(c, p, ctx, errs);
     const name = str(c?.name);
     if (names.has(name)) errs.push(fieldError.duplicate(p.child('name'), name));
     else names.add(name);
-    errs.push(...validateLifecycleAndProbes(c, ctx.terminationGracePeriodSeconds, p));
+    validateLifecycleAndProbes(c, ctx.terminationGracePeriodSeconds, p, errs);
     if (c?.restartPolicy !== undefined && c?.restartPolicy !== null) {
       errs.push(fieldError.forbidden(p.child('restartPolicy'), 'may not be set for non-init containers'));
     }
-  });
-  errs.push(...checkHostPortConflicts(containers.map((c, i) => ({ c, path: path.index(i) }))));
+  }
+  const seen = new Set<string>();
+  for (let i = 0; i < containers.length; i++) {
+    if (Array.isArray(containers[i]?.ports)) checkContainerHostPorts(containers[i]!, path.index(i), seen, errs);
+  }
   return errs;
 }
 
 /** validateInitContainers: restartPolicy only Always; names unique with regular containers; sidecar-only fields. */
-export function validateInitContainers(inits: Container[] | undefined, regular: Container[] | undefined, path: FieldPath, ctx: ContainerContext): FieldError[] {
-  const errs: FieldError[] = [];
-  if (!Array.isArray(inits)) return errs;
-  const names = new Set<string>((Array.isArray(regular) ? regular : []).map((c) => str(c?.name)));
-  inits.forEach((c, i) => {
+export function validateInitContainers(inits: Container[] | undefined, regular: Container[] | undefined, path: FieldPath, ctx: ContainerContext, errs: FieldError[] = []): FieldError[] {
+  if (!Array.isArray(inits) || inits.length === 0) return errs;
+  const names = new Set<string>();
+  if (Array.isArray(regular)) for (const c of regular) names.add(str(c?.name));
+  for (let i = 0; i < inits.length; i++) {
+    const c = inits[i]!;
     const p = path.index(i);
-    errs.push(...validateContainerCommon(c, p, ctx));
+    validateContainerCommon(c, p, ctx, errs);
     let sidecar = false;
     if (c?.restartPolicy !== undefined && c?.restartPolicy !== null) {
       const rp = str(c.restartPolicy);
@@ -192,15 +212,15 @@ export function validateInitContainers(inits: Container[] | undefined, regular: 
     const name = str(c?.name);
     if (names.has(name)) errs.push(fieldError.duplicate(p.child('name'), name));
     else if (name.length > 0) names.add(name);
-    errs.push(...checkHostPortConflicts([{ c, path: p }]));
+    if (Array.isArray(c?.ports)) checkContainerHostPorts(c, p, new Set<string>(), errs);
     if (sidecar) {
-      errs.push(...validateLifecycleAndProbes(c, ctx.terminationGracePeriodSeconds, p));
+      validateLifecycleAndProbes(c, ctx.terminationGracePeriodSeconds, p, errs);
     } else {
-      for (const f of ['lifecycle', 'livenessProbe', 'readinessProbe', 'startupProbe'] as const) {
+      for (const f of initOnlyFields) {
         if (isSet(c?.[f])) errs.push(fieldError.forbidden(p.child(f), sidecarOnlyMsg));
       }
     }
-  });
+  }
   return errs;
 }
 
@@ -218,16 +238,17 @@ export function validateEphemeralContainers(
   inits: Container[] | undefined,
   path: FieldPath,
   ctx: ContainerContext,
+  errs: FieldError[] = [],
 ): FieldError[] {
-  const errs: FieldError[] = [];
   if (!Array.isArray(ephemeral) || ephemeral.length === 0) return errs;
   const others = new Set<string>();
   for (const c of [...(Array.isArray(regular) ? regular : []), ...(Array.isArray(inits) ? inits : [])]) others.add(str(c?.name));
   const all = new Set(others);
-  ephemeral.forEach((ec, i) => {
+  for (let i = 0; i < ephemeral.length; i++) {
+    const ec = ephemeral[i]!;
     const p = path.index(i);
-    errs.push(...validateContainerCommon(ec, p, ctx));
-    errs.push(...validateImageWhitespace(ec, p));
+    validateContainerCommon(ec, p, ctx, errs);
+    validateImageWhitespace(ec, p, errs);
     const name = str(ec?.name);
     if (all.has(name)) errs.push(fieldError.duplicate(p.child('name'), name));
     else all.add(name);
@@ -236,20 +257,22 @@ export function validateEphemeralContainers(
     if (isSet(ec?.ports)) errs.push(fieldError.forbidden(p.child('ports'), ephemeralForbiddenMsg));
     if (resourcesSet(ec?.resources)) errs.push(fieldError.forbidden(p.child('resources'), ephemeralForbiddenMsg));
     if (isSet(ec?.restartPolicy)) errs.push(fieldError.forbidden(p.child('restartPolicy'), ephemeralForbiddenMsg));
-    for (const f of ['livenessProbe', 'readinessProbe', 'startupProbe', 'lifecycle'] as const) {
+    for (const f of ephemeralForbiddenFields) {
       if (isSet(ec?.[f])) errs.push(fieldError.forbidden(p.child(f), ephemeralForbiddenMsg));
     }
-    (Array.isArray(ec?.volumeMounts) ? ec.volumeMounts : []).forEach((vm, j) => {
-      if (str(vm?.subPath) !== '') errs.push(fieldError.forbidden(p.child('volumeMounts').index(j).child('subPath'), ephemeralForbiddenMsg));
-    });
-  });
+    const mounts = ec?.volumeMounts;
+    if (Array.isArray(mounts)) {
+      for (let j = 0; j < mounts.length; j++) {
+        if (str(mounts[j]?.subPath) !== '') errs.push(fieldError.forbidden(p.child('volumeMounts').index(j).child('subPath'), ephemeralForbiddenMsg));
+      }
+    }
+  }
   return errs;
 }
 
 /** validateContainerOnlyForPod: no leading or trailing whitespace in the image. */
-export function validateImageWhitespace(c: Container, path: FieldPath): FieldError[] {
+export function validateImageWhitespace(c: Container, path: FieldPath, errs: FieldError[] = []): FieldError[] {
   const image = str(c?.image);
-  return image.length !== goTrimSpace(image).length
-    ? [fieldError.invalid(path.child('image'), image, 'must not have leading or trailing whitespace')]
-    : [];
+  if (image.length !== goTrimSpace(image).length) errs.push(fieldError.invalid(path.child('image'), image, 'must not have leading or trailing whitespace'));
+  return errs;
 }

@@ -14,17 +14,27 @@ export const totalAnnotationSizeLimitB = 256 * 1024;
 
 const standardFinalizers = new Set(['kubernetes', 'orphan', 'foregroundDeletion']);
 
+const metadataRoot = FieldPath.root('metadata');
+
+// The validators below append to the list they are given (a new one when none is) and return it.
+
 /** ValidateLabelName: a qualified name, every problem reported at the given path. */
-export function validateLabelName(name: string, path: FieldPath): FieldError[] {
-  return isQualifiedName(name).map((m) => fieldError.invalid(path, name, m));
+export function validateLabelName(name: string, path: FieldPath, errs: FieldError[] = []): FieldError[] {
+  for (const m of isQualifiedName(name)) errs.push(fieldError.invalid(path, name, m));
+  return errs;
+}
+
+/** The keys of a map in Go's sorted order (no sort, no copy for the usual one key). */
+function sortedMapKeys(m: object): string[] {
+  const keys = Object.keys(m);
+  return keys.length > 1 ? keys.sort() : keys;
 }
 
 /** ValidateLabels: keys and values; all errors sit at the map's path (no key). */
-export function validateLabels(labels: Record<string, string> | undefined, path: FieldPath): FieldError[] {
-  const errs: FieldError[] = [];
+export function validateLabels(labels: Record<string, string> | undefined, path: FieldPath, errs: FieldError[] = []): FieldError[] {
   if (!labels || typeof labels !== 'object') return errs;
-  for (const k of Object.keys(labels).sort()) {
-    errs.push(...validateLabelName(k, path));
+  for (const k of sortedMapKeys(labels)) {
+    validateLabelName(k, path, errs);
     const v = labels[k];
     const value = typeof v === 'string' ? v : String(v);
     for (const m of isValidLabelValue(value)) errs.push(fieldError.invalid(path, value, m));
@@ -33,11 +43,10 @@ export function validateLabels(labels: Record<string, string> | undefined, path:
 }
 
 /** ValidateAnnotations: keys are qualified names compared case-insensitively; total size ≤ 256 KiB. */
-export function validateAnnotations(annotations: Record<string, string> | undefined, path: FieldPath): FieldError[] {
-  const errs: FieldError[] = [];
+export function validateAnnotations(annotations: Record<string, string> | undefined, path: FieldPath, errs: FieldError[] = []): FieldError[] {
   if (!annotations || typeof annotations !== 'object') return errs;
   let total = 0;
-  for (const k of Object.keys(annotations).sort()) {
+  for (const k of sortedMapKeys(annotations)) {
     for (const m of isQualifiedName(k.toLowerCase())) errs.push(fieldError.invalid(path, k, m));
     total += byteLength(k) + byteLength(String(annotations[k] ?? ''));
   }
@@ -46,34 +55,34 @@ export function validateAnnotations(annotations: Record<string, string> | undefi
 }
 
 /** validateKubeFinalizerName: an unqualified finalizer must be one of the standard ones. */
-export function validateKubeFinalizerName(name: string, path: FieldPath): FieldError[] {
+export function validateKubeFinalizerName(name: string, path: FieldPath, errs: FieldError[] = []): FieldError[] {
   if (!name.includes('/') && !standardFinalizers.has(name)) {
-    return [fieldError.invalid(path, name, 'name is neither a standard finalizer name nor is it fully qualified')];
+    errs.push(fieldError.invalid(path, name, 'name is neither a standard finalizer name nor is it fully qualified'));
   }
-  return [];
+  return errs;
 }
 
 /** validateFinalizerName (namespace spec.finalizers): qualified name, then the standard-name rule. */
-export function validateFinalizerName(name: string, path: FieldPath): FieldError[] {
-  return [...isQualifiedName(name).map((m) => fieldError.invalid(path, name, m)), ...validateKubeFinalizerName(name, path)];
+export function validateFinalizerName(name: string, path: FieldPath, errs: FieldError[] = []): FieldError[] {
+  for (const m of isQualifiedName(name)) errs.push(fieldError.invalid(path, name, m));
+  return validateKubeFinalizerName(name, path, errs);
 }
 
 /** ValidateFinalizers (metadata.finalizers, reported without an index) plus the per-item kube rule. */
-function validateMetaFinalizers(finalizers: string[] | undefined, path: FieldPath): FieldError[] {
-  const errs: FieldError[] = [];
-  if (!Array.isArray(finalizers)) return errs;
+function validateMetaFinalizers(finalizers: string[] | undefined, path: FieldPath, errs: FieldError[]): FieldError[] {
+  if (!Array.isArray(finalizers) || finalizers.length === 0) return errs;
   let orphan = false;
   let foreground = false;
   for (const f of finalizers) {
     const name = String(f);
-    errs.push(...isQualifiedName(name).map((m) => fieldError.invalid(path, name, m)));
+    for (const m of isQualifiedName(name)) errs.push(fieldError.invalid(path, name, m));
     if (name === 'orphan') orphan = true;
     if (name === 'foregroundDeletion') foreground = true;
   }
   if (orphan && foreground) {
     errs.push(fieldError.invalid(path, finalizers, 'finalizer orphan and foregroundDeletion cannot be both set'));
   }
-  finalizers.forEach((f, i) => errs.push(...validateKubeFinalizerName(String(f), path.index(i))));
+  for (let i = 0; i < finalizers.length; i++) validateKubeFinalizerName(String(finalizers[i]), path.index(i), errs);
   return errs;
 }
 
@@ -89,8 +98,7 @@ export interface ObjectMetaOptions {
  * has been generated, so a missing name is always an error; Bulkhead validates before, so a
  * `generateName` alone is accepted (and checked as a prefix).
  */
-export function validateObjectMeta(meta: ObjectMeta | undefined, opts: ObjectMetaOptions, path = FieldPath.root('metadata')): FieldError[] {
-  const errs: FieldError[] = [];
+export function validateObjectMeta(meta: ObjectMeta | undefined, opts: ObjectMetaOptions, path = metadataRoot, errs: FieldError[] = []): FieldError[] {
   const m: ObjectMeta = meta && typeof meta === 'object' ? meta : {};
   const generateName = typeof m.generateName === 'string' ? m.generateName : '';
   const name = typeof m.name === 'string' ? m.name : '';
@@ -102,12 +110,10 @@ export function validateObjectMeta(meta: ObjectMeta | undefined, opts: ObjectMet
   } else {
     for (const msg of opts.nameFn(name, false)) errs.push(fieldError.invalid(path.child('name'), name, msg));
   }
-  errs.push(...validateMetaCommon(m, opts.namespaced, path));
-  return errs;
+  return validateMetaCommon(m, opts.namespaced, path, errs);
 }
 
-function validateMetaCommon(m: ObjectMeta, namespaced: boolean, path: FieldPath): FieldError[] {
-  const errs: FieldError[] = [];
+function validateMetaCommon(m: ObjectMeta, namespaced: boolean, path: FieldPath, errs: FieldError[]): FieldError[] {
   const namespace = typeof m.namespace === 'string' ? m.namespace : '';
   if (namespaced) {
     if (namespace.length === 0) errs.push(fieldError.required(path.child('namespace')));
@@ -118,9 +124,9 @@ function validateMetaCommon(m: ObjectMeta, namespaced: boolean, path: FieldPath)
   if (typeof m.generation === 'number' && m.generation < 0) {
     errs.push(fieldError.invalid(path.child('generation'), m.generation, isNegativeErrorMsg));
   }
-  errs.push(...validateLabels(m.labels, path.child('labels')));
-  errs.push(...validateAnnotations(m.annotations, path.child('annotations')));
-  errs.push(...validateMetaFinalizers(m.finalizers, path.child('finalizers')));
+  if (m.labels) validateLabels(m.labels, path.child('labels'), errs);
+  if (m.annotations) validateAnnotations(m.annotations, path.child('annotations'), errs);
+  if (m.finalizers) validateMetaFinalizers(m.finalizers, path.child('finalizers'), errs);
   return errs;
 }
 
@@ -135,7 +141,7 @@ function immutable(newVal: unknown, oldVal: unknown, path: FieldPath): FieldErro
  * stored resourceVersion for unconditional updates): name, namespace, uid and creationTimestamp
  * are immutable, generation may not decrease, labels/annotations/finalizers as on create.
  */
-export function validateObjectMetaUpdate(newMeta: ObjectMeta | undefined, oldMeta: ObjectMeta | undefined, path = FieldPath.root('metadata')): FieldError[] {
+export function validateObjectMetaUpdate(newMeta: ObjectMeta | undefined, oldMeta: ObjectMeta | undefined, path = metadataRoot): FieldError[] {
   const n: ObjectMeta = newMeta ?? {};
   const o: ObjectMeta = oldMeta ?? {};
   const errs: FieldError[] = [];
@@ -146,9 +152,9 @@ export function validateObjectMetaUpdate(newMeta: ObjectMeta | undefined, oldMet
   errs.push(...immutable(n.namespace, o.namespace, path.child('namespace')));
   errs.push(...immutable(n.uid, o.uid, path.child('uid')));
   errs.push(...immutable(n.creationTimestamp, o.creationTimestamp, path.child('creationTimestamp')));
-  errs.push(...validateLabels(n.labels, path.child('labels')));
-  errs.push(...validateAnnotations(n.annotations, path.child('annotations')));
-  errs.push(...validateMetaFinalizers(n.finalizers, path.child('finalizers')));
+  validateLabels(n.labels, path.child('labels'), errs);
+  validateAnnotations(n.annotations, path.child('annotations'), errs);
+  validateMetaFinalizers(n.finalizers, path.child('finalizers'), errs);
   // ValidateNoNewFinalizers: once deletion started, finalizers may only go.
   if (o.deletionTimestamp && Array.isArray(n.finalizers)) {
     const added = [...new Set(n.finalizers.filter((f) => !(o.finalizers ?? []).includes(f)))].sort();

@@ -13,10 +13,9 @@ export const oomKillModes: readonly OOMKillMode[] = ['Group', 'Single'];
 export const oomKillModeInvalidMsg = `must be one of [${oomKillModes.join(' ')}]`;
 export const oomKillModeWindowsMsg = 'oomKillMode is not supported for Windows pods';
 
-/** Validates a container's `oomKillMode` at `path` (`…[i].oomKillMode`); absent means "not set". */
-export function validateOOMKillMode(mode: unknown, path: FieldPath, windows: boolean): FieldError[] {
-  if (mode === undefined || mode === null) return [];
-  const errs: FieldError[] = [];
+/** Validates a container's `oomKillMode` at `path` (`…[i].oomKillMode`); absent means "not set". Appends to `errs`. */
+export function validateOOMKillMode(mode: unknown, path: FieldPath, windows: boolean, errs: FieldError[] = []): FieldError[] {
+  if (mode === undefined || mode === null) return errs;
   if (typeof mode !== 'string' || !(oomKillModes as readonly string[]).includes(mode)) {
     errs.push(fieldError.invalid(path, mode, oomKillModeInvalidMsg));
   }

@@ -13,7 +13,7 @@ import {
   type ContainerContext,
 } from './container.js';
 import { inclusiveRangeError, isValidUnixID, nameIsDNSSubdomain } from './names.js';
-import { isNegativeErrorMsg, validateLabels, validateObjectMeta } from './objectmeta.js';
+import { isNegativeErrorMsg, validateLabels, validateObjectMeta, type ObjectMetaOptions } from './objectmeta.js';
 import { validateOverhead, validatePodResources } from './resources.js';
 import { validateTolerations } from './tolerations.js';
 
@@ -29,63 +29,77 @@ const dnsPolicies = ['ClusterFirstWithHostNet', 'ClusterFirst', 'Default', 'None
 const preemptionPolicies = ['PreemptLowerPriority', 'Never'];
 /** validOS, sorted. */
 export const validOSNames = ['linux', 'windows'];
+const podUnixIDFields = ['fsGroup', 'runAsUser', 'runAsGroup'] as const;
+
+// The paths every pod starts from (a FieldPath never changes once built).
+const specRoot = FieldPath.root('spec');
+const ephemeralContainersPath = specRoot.child('ephemeralContainers');
+const podMetaOptions: ObjectMetaOptions = { namespaced: true, nameFn: nameIsDNSSubdomain };
+
+// The validators below append to the list they are given and return it, as upstream's
+// `allErrs = append(allErrs, …)` does, without a list per call.
 
 function str(v: unknown): string {
   return typeof v === 'string' ? v : '';
 }
 
-function list<T>(v: T[] | undefined): T[] {
-  return Array.isArray(v) ? v : [];
+function validateEnum(value: unknown, allowed: string[], path: FieldPath, errs: FieldError[]): FieldError[] {
+  if (value === undefined || value === null) return errs; // defaulted by the API server
+  const v = str(value);
+  if (v === '') errs.push(fieldError.required(path));
+  else if (!allowed.includes(v)) errs.push(fieldError.notSupported(path, v, allowed));
+  return errs;
 }
 
-function validateEnum(value: unknown, allowed: string[], path: FieldPath): FieldError[] {
-  if (value === undefined || value === null) return []; // defaulted by the API server
+function validateDNSSubdomainField(value: unknown, path: FieldPath, errs: FieldError[]): FieldError[] {
   const v = str(value);
-  if (v === '') return [fieldError.required(path)];
-  return allowed.includes(v) ? [] : [fieldError.notSupported(path, v, allowed)];
-}
-
-function validateDNSSubdomainField(value: unknown, path: FieldPath): FieldError[] {
-  const v = str(value);
-  if (v.length === 0) return [];
-  return nameIsDNSSubdomain(v, false).map((m) => fieldError.invalid(path, v, m));
+  if (v.length === 0) return errs;
+  for (const m of nameIsDNSSubdomain(v, false)) errs.push(fieldError.invalid(path, v, m));
+  return errs;
 }
 
 /** validateOS: `spec.os.name: Required value: cannot be empty`, or `spec.os: Unsupported value: "…"`. */
-function validateOS(spec: PodSpec, path: FieldPath): FieldError[] {
+function validateOS(spec: PodSpec, path: FieldPath, errs: FieldError[]): FieldError[] {
   const os = spec.os;
-  if (os === undefined || os === null) return [];
+  if (os === undefined || os === null) return errs;
   const name = str(os.name);
-  if (name.length === 0) return [fieldError.required(path.child('name'), 'cannot be empty')];
-  return validOSNames.includes(name) ? [] : [fieldError.notSupported(path, name, validOSNames)];
+  if (name.length === 0) errs.push(fieldError.required(path.child('name'), 'cannot be empty'));
+  else if (!validOSNames.includes(name)) errs.push(fieldError.notSupported(path, name, validOSNames));
+  return errs;
 }
 
 /** validatePodHostNetworkDeps: with hostNetwork a container's hostPort must equal its containerPort. */
-function validateHostNetworkPorts(spec: PodSpec, path: FieldPath): FieldError[] {
-  const errs: FieldError[] = [];
-  if (spec.hostNetwork !== true) return errs;
-  list(spec.containers).forEach((c, i) => {
-    list(c?.ports).forEach((port, j) => {
+function validateHostNetworkPorts(spec: PodSpec, path: FieldPath, errs: FieldError[]): FieldError[] {
+  if (spec.hostNetwork !== true || !Array.isArray(spec.containers)) return errs;
+  const containers = spec.containers;
+  for (let i = 0; i < containers.length; i++) {
+    const ports = containers[i]?.ports;
+    if (!Array.isArray(ports)) continue;
+    for (let j = 0; j < ports.length; j++) {
+      const port = ports[j];
       const hp = port?.hostPort ?? 0;
       const cp = port?.containerPort ?? 0;
       if (hp !== cp) {
         errs.push(fieldError.invalid(path.child('containers').index(i).child('ports').index(j).child('hostPort'), hp, 'must match `containerPort` when `hostNetwork` is true'));
       }
-    });
-  });
+    }
+  }
   return errs;
 }
 
-function validatePodSecurityContext(sc: PodSecurityContext | undefined, path: FieldPath): FieldError[] {
-  const errs: FieldError[] = [];
+function validatePodSecurityContext(sc: PodSecurityContext | undefined, path: FieldPath, errs: FieldError[]): FieldError[] {
   if (!sc || typeof sc !== 'object') return errs;
-  for (const f of ['fsGroup', 'runAsUser', 'runAsGroup'] as const) {
+  for (const f of podUnixIDFields) {
     const v = sc[f];
     if (typeof v === 'number') for (const m of isValidUnixID(v)) errs.push(fieldError.invalid(path.child(f), v, m));
   }
-  list(sc.supplementalGroups).forEach((g, i) => {
-    if (typeof g === 'number') for (const m of isValidUnixID(g)) errs.push(fieldError.invalid(path.child('supplementalGroups').index(i), g, m));
-  });
+  const groups = sc.supplementalGroups;
+  if (Array.isArray(groups)) {
+    for (let i = 0; i < groups.length; i++) {
+      const g = groups[i];
+      if (typeof g === 'number') for (const m of isValidUnixID(g)) errs.push(fieldError.invalid(path.child('supplementalGroups').index(i), g, m));
+    }
+  }
   return errs;
 }
 
@@ -93,8 +107,7 @@ function validatePodSecurityContext(sc: PodSecurityContext | undefined, path: Fi
  * ValidatePodSpec. Beyond upstream: terminationGracePeriodSeconds must not be negative
  * (upstream turns a negative value into 1 instead); an absent one is left to defaulting.
  */
-export function validatePodSpec(spec: PodSpec | undefined, opts: PodValidationOptions, path = FieldPath.root('spec')): FieldError[] {
-  const errs: FieldError[] = [];
+export function validatePodSpec(spec: PodSpec | undefined, opts: PodValidationOptions, path = specRoot, errs: FieldError[] = []): FieldError[] {
   const s: PodSpec = spec && typeof spec === 'object' ? spec : ({ containers: [] } as PodSpec);
   const ctx: ContainerContext = {
     gates: opts.gates,
@@ -108,18 +121,18 @@ export function validatePodSpec(spec: PodSpec | undefined, opts: PodValidationOp
     errs.push(fieldError.invalid(path.child('terminationGracePeriodSeconds'), grace, isNegativeErrorMsg));
   }
 
-  errs.push(...validateContainers(s.containers, path.child('containers'), ctx));
-  errs.push(...validateInitContainers(s.initContainers, s.containers, path.child('initContainers'), ctx));
-  errs.push(...validateEphemeralContainers(s.ephemeralContainers, s.containers, s.initContainers, path.child('ephemeralContainers'), ctx));
-  if (opts.gates.PodLevelResources) errs.push(...validatePodResources(s, path.child('resources')));
+  validateContainers(s.containers, path.child('containers'), ctx, errs);
+  validateInitContainers(s.initContainers, s.containers, path.child('initContainers'), ctx, errs);
+  validateEphemeralContainers(s.ephemeralContainers, s.containers, s.initContainers, path.child('ephemeralContainers'), ctx, errs);
+  if (opts.gates.PodLevelResources) validatePodResources(s, path.child('resources'), errs);
 
-  errs.push(...validateHostNetworkPorts(s, path));
-  errs.push(...validateEnum(s.restartPolicy, restartPolicies, path.child('restartPolicy')));
-  errs.push(...validateEnum(s.dnsPolicy, dnsPolicies, path.child('dnsPolicy')));
-  errs.push(...validateLabels(s.nodeSelector, path.child('nodeSelector')));
-  errs.push(...validatePodSecurityContext(s.securityContext, path.child('securityContext')));
-  errs.push(...validateDNSSubdomainField(s.serviceAccountName, path.child('serviceAccountName')));
-  errs.push(...validateDNSSubdomainField(s.nodeName, path.child('nodeName')));
+  validateHostNetworkPorts(s, path, errs);
+  validateEnum(s.restartPolicy, restartPolicies, path.child('restartPolicy'), errs);
+  validateEnum(s.dnsPolicy, dnsPolicies, path.child('dnsPolicy'), errs);
+  validateLabels(s.nodeSelector, path.child('nodeSelector'), errs);
+  validatePodSecurityContext(s.securityContext, path.child('securityContext'), errs);
+  validateDNSSubdomainField(s.serviceAccountName, path.child('serviceAccountName'), errs);
+  validateDNSSubdomainField(s.nodeName, path.child('nodeName'), errs);
 
   if (s.activeDeadlineSeconds !== undefined && s.activeDeadlineSeconds !== null) {
     const v = s.activeDeadlineSeconds;
@@ -127,37 +140,43 @@ export function validatePodSpec(spec: PodSpec | undefined, opts: PodValidationOp
       errs.push(fieldError.invalid(path.child('activeDeadlineSeconds'), v, inclusiveRangeError(1, maxInt32)));
     }
   }
-  if (str(s.hostname).length > 0) errs.push(...validateDNS1123Label(str(s.hostname), path.child('hostname')));
-  if (str(s.subdomain).length > 0) errs.push(...validateDNS1123Label(str(s.subdomain), path.child('subdomain')));
-  errs.push(...validateTolerations(s.tolerations, path.child('tolerations')));
-  errs.push(...validateDNSSubdomainField(s.priorityClassName, path.child('priorityClassName')));
+  if (str(s.hostname).length > 0) validateDNS1123Label(str(s.hostname), path.child('hostname'), errs);
+  if (str(s.subdomain).length > 0) validateDNS1123Label(str(s.subdomain), path.child('subdomain'), errs);
+  validateTolerations(s.tolerations, path.child('tolerations'), errs);
+  validateDNSSubdomainField(s.priorityClassName, path.child('priorityClassName'), errs);
   if (s.runtimeClassName !== undefined && s.runtimeClassName !== null) {
     const v = str(s.runtimeClassName);
-    errs.push(...nameIsDNSSubdomain(v, false).map((m) => fieldError.invalid(path.child('runtimeClassName'), v, m)));
+    for (const m of nameIsDNSSubdomain(v, false)) errs.push(fieldError.invalid(path.child('runtimeClassName'), v, m));
   }
-  errs.push(...validateEnum(s.preemptionPolicy, preemptionPolicies, path.child('preemptionPolicy')));
-  errs.push(...validateOverhead(s.overhead, path.child('overhead')));
-  errs.push(...validateOS(s, path.child('os')));
+  validateEnum(s.preemptionPolicy, preemptionPolicies, path.child('preemptionPolicy'), errs);
+  validateOverhead(s.overhead, path.child('overhead'), errs);
+  validateOS(s, path.child('os'), errs);
+  return errs;
+}
+
+/** validateContainerOnlyForPod over a list of containers at `path` (…containers or …initContainers). */
+function validateImagesWhitespace(containers: Container[] | undefined, path: FieldPath, errs: FieldError[]): FieldError[] {
+  if (!Array.isArray(containers)) return errs;
+  for (let i = 0; i < containers.length; i++) validateImageWhitespace(containers[i]!, path.index(i), errs);
   return errs;
 }
 
 /** validatePodMetadataAndSpec: metadata, spec, then the pod-only image whitespace rule. */
-export function validatePod(pod: Pod, opts: PodValidationOptions): FieldError[] {
-  const errs = validateObjectMeta(pod?.metadata, { namespaced: true, nameFn: nameIsDNSSubdomain });
-  const specPath = FieldPath.root('spec');
-  errs.push(...validatePodSpec(pod?.spec, opts, specPath));
+export function validatePod(pod: Pod, opts: PodValidationOptions, errs: FieldError[] = []): FieldError[] {
+  validateObjectMeta(pod?.metadata, podMetaOptions, undefined, errs);
+  validatePodSpec(pod?.spec, opts, specRoot, errs);
   const spec = pod?.spec;
-  const check = (cs: Container[] | undefined, p: FieldPath) => list(cs).forEach((c, i) => errs.push(...validateImageWhitespace(c, p.index(i))));
-  check(spec?.containers, specPath.child('containers'));
-  check(spec?.initContainers, specPath.child('initContainers'));
+  validateImagesWhitespace(spec?.containers, specRoot.child('containers'), errs);
+  validateImagesWhitespace(spec?.initContainers, specRoot.child('initContainers'), errs);
   return errs;
 }
 
 /** ValidatePodCreate: ephemeral containers can only be added later (ephemeralcontainers subresource). */
 export function validatePodCreate(pod: Pod, opts: PodValidationOptions): FieldError[] {
   const errs = validatePod(pod, opts);
-  if (list(pod?.spec?.ephemeralContainers).length > 0) {
-    errs.push(fieldError.forbidden(FieldPath.root('spec').child('ephemeralContainers'), 'cannot be set on create'));
+  const ephemeral = pod?.spec?.ephemeralContainers;
+  if (Array.isArray(ephemeral) && ephemeral.length > 0) {
+    errs.push(fieldError.forbidden(ephemeralContainersPath, 'cannot be set on create'));
   }
   return errs;
 }

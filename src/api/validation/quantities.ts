@@ -16,19 +16,28 @@ export type ParsedQuantity = { ok: true; q: Quantity } | { ok: false; error: Fie
  * accepted). Failure: `Invalid value: "<raw>": <QuantityError message>` at `path`.
  */
 export function parseQuantityAt(raw: unknown, path: FieldPath): ParsedQuantity {
+  const errs: FieldError[] = [];
+  const q = quantityAt(raw, path, errs);
+  return q !== undefined ? { ok: true, q } : { ok: false, error: errs[0]! };
+}
+
+/** parseQuantityAt without the result object: the quantity, or undefined with its error appended to `errs`. */
+export function quantityAt(raw: unknown, path: FieldPath, errs: FieldError[]): Quantity | undefined {
   try {
     // Strings go through the shared memo (the same few spellings recur in every pod).
-    return { ok: true, q: typeof raw === 'string' ? quantity(raw) : Quantity.fromJSON(raw) };
+    return typeof raw === 'string' ? quantity(raw) : Quantity.fromJSON(raw);
   } catch (e) {
     const msg = e instanceof Error ? e.message : String(e);
-    return { ok: false, error: fieldError.invalid(path, raw === undefined ? null : raw, msg) };
+    errs.push(fieldError.invalid(path, raw === undefined ? null : raw, msg));
+    return undefined;
   }
 }
 
 /** The keys of a resource list in a stable (sorted) order; anything but a plain object has none. */
 export function sortedKeys(rl: unknown): string[] {
   if (!rl || typeof rl !== 'object' || Array.isArray(rl)) return [];
-  return Object.keys(rl).sort();
+  const keys = Object.keys(rl);
+  return keys.length > 1 ? keys.sort() : keys;
 }
 
 export interface ParsedList {
@@ -50,14 +59,17 @@ export function parseList(rl: unknown, keyPath: (k: string) => FieldPath): Parse
   return { values, errors };
 }
 
+// The validators below append to the list they are given (a new one when none is) and return it.
+
 /** ValidateNonnegativeQuantity. */
-export function validateNonnegativeQuantity(q: Quantity, path: FieldPath): FieldError[] {
-  return q.sign() < 0 ? [fieldError.invalid(path, q.toString(), isNegativeErrorMsg)] : [];
+export function validateNonnegativeQuantity(q: Quantity, path: FieldPath, errs: FieldError[] = []): FieldError[] {
+  if (q.sign() < 0) errs.push(fieldError.invalid(path, q.toString(), isNegativeErrorMsg));
+  return errs;
 }
 
 /** ValidateResourceQuantityValue: non-negative, and integral for integer resources (milli-value % 1000). */
-export function validateResourceQuantityValue(name: string, q: Quantity, path: FieldPath): FieldError[] {
-  const errs = validateNonnegativeQuantity(q, path);
+export function validateResourceQuantityValue(name: string, q: Quantity, path: FieldPath, errs: FieldError[] = []): FieldError[] {
+  validateNonnegativeQuantity(q, path, errs);
   if (isIntegerResourceName(name) && q.milliValue() % 1000n !== 0n) {
     errs.push(fieldError.invalid(path, q.toString(), isNotIntegerErrorMsg));
   }

@@ -74,10 +74,16 @@ export function isSupportedPodLevelResource(name: string): boolean {
   return name === 'cpu' || name === 'memory' || isHugePageResourceName(name);
 }
 
+// The resource-name validators append to the list they are given (a new one when none is) and
+// return it; "found nothing" is the list's length unchanged.
+
 /** validateResourceName: qualified name; an unqualified name must be a standard resource. */
-export function validateResourceName(name: string, path: FieldPath): FieldError[] {
-  const errs = isQualifiedName(name).map((m) => fieldError.invalid(path, name, m));
-  if (errs.length > 0) return errs;
+export function validateResourceName(name: string, path: FieldPath, errs: FieldError[] = []): FieldError[] {
+  const problems = isQualifiedName(name);
+  if (problems.length > 0) {
+    for (const m of problems) errs.push(fieldError.invalid(path, name, m));
+    return errs;
+  }
   if (!name.includes('/') && !isStandardResourceName(name)) {
     errs.push(fieldError.invalid(path, name, 'must be a standard resource type or fully qualified'));
   }
@@ -88,18 +94,19 @@ export function validateResourceName(name: string, path: FieldPath): FieldError[
 const validContainerResourceNames = new Set<string>();
 
 /** validateContainerResourceName: plus container resources only, or a valid extended name. */
-export function validateContainerResourceName(name: string, path: FieldPath): FieldError[] {
-  if (validContainerResourceNames.has(name)) return [];
-  const errs = containerResourceNameErrors(name, path);
-  if (errs.length === 0) {
+export function validateContainerResourceName(name: string, path: FieldPath, errs: FieldError[] = []): FieldError[] {
+  if (validContainerResourceNames.has(name)) return errs;
+  const before = errs.length;
+  containerResourceNameErrors(name, path, errs);
+  if (errs.length === before) {
     if (validContainerResourceNames.size >= 1024) validContainerResourceNames.clear();
     validContainerResourceNames.add(name);
   }
   return errs;
 }
 
-function containerResourceNameErrors(name: string, path: FieldPath): FieldError[] {
-  const errs = validateResourceName(name, path);
+function containerResourceNameErrors(name: string, path: FieldPath, errs: FieldError[]): FieldError[] {
+  validateResourceName(name, path, errs);
   if (!name.includes('/')) {
     if (!isStandardContainerResourceName(name)) errs.push(fieldError.invalid(path, name, 'must be a standard resource for containers'));
   } else if (!isNativeResource(name) && !isExtendedResourceName(name)) {
@@ -109,9 +116,10 @@ function containerResourceNameErrors(name: string, path: FieldPath): FieldError[
 }
 
 /** validatePodResourceName: plus one of cpu, memory, hugepages-* (NotSupported). */
-export function validatePodResourceName(name: string, path: FieldPath): FieldError[] {
-  const errs = validateResourceName(name, path);
-  if (errs.length > 0) return errs;
+export function validatePodResourceName(name: string, path: FieldPath, errs: FieldError[] = []): FieldError[] {
+  const before = errs.length;
+  validateResourceName(name, path, errs);
+  if (errs.length > before) return errs;
   if (!isSupportedPodLevelResource(name)) errs.push(fieldError.notSupported(path, name, supportedPodLevelResources));
   return errs;
 }

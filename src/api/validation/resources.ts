@@ -5,7 +5,7 @@ import { fieldError, FieldPath, type FieldError } from '../fielderrors.js';
 import { aggregateContainerRequests } from '../podresources.js';
 import { Quantity } from '../quantity.js';
 import type { Container, Pod, PodSpec, ResourceList, ResourceRequirements } from '../types.js';
-import { parseList, parseQuantityAt, sortedKeys, validateResourceQuantityValue } from './quantities.js';
+import { parseList, quantityAt, sortedKeys, validateResourceQuantityValue } from './quantities.js';
 import {
   isHugePageResourceName,
   isOvercommitAllowed,
@@ -13,7 +13,10 @@ import {
   validatePodResourceName,
 } from './resourcenames.js';
 
-type NameValidator = (name: string, path: FieldPath) => FieldError[];
+/** A resource-name rule; appends what it finds to `errs`. */
+type NameValidator = (name: string, path: FieldPath, errs: FieldError[]) => FieldError[];
+
+// The validators below append to the list they are given (a new one when none is) and return it.
 
 /** IsHugePageResourceValueDivisible: the value is a whole number of pages of the size in the name. */
 function isHugePageValueDivisible(name: string, q: Quantity): boolean {
@@ -22,17 +25,18 @@ function isHugePageValueDivisible(name: string, q: Quantity): boolean {
   return q.value() % pageSize.value() === 0n;
 }
 
-function hugePageValueErrors(name: string, q: Quantity, path: FieldPath): FieldError[] {
-  if (!isHugePageResourceName(name) || isHugePageValueDivisible(name, q)) return [];
-  return [fieldError.invalid(path, q.toString(), `${q.toString()} is not positive integer multiple of ${name}`)];
+function validateHugePageValue(name: string, q: Quantity, path: FieldPath, errs: FieldError[]): FieldError[] {
+  if (isHugePageResourceName(name) && !isHugePageValueDivisible(name, q)) {
+    errs.push(fieldError.invalid(path, q.toString(), `${q.toString()} is not positive integer multiple of ${name}`));
+  }
+  return errs;
 }
 
 /**
  * validateResourceClaimNames. Bulkhead pods have no spec.resourceClaims, so every named claim
  * is NotFound (with upstream's "which is empty" detail).
  */
-function validateResourceClaimNames(claims: ResourceRequirements['claims'], path: FieldPath): FieldError[] {
-  const errs: FieldError[] = [];
+function validateResourceClaimNames(claims: ResourceRequirements['claims'], path: FieldPath, errs: FieldError[]): FieldError[] {
   if (!Array.isArray(claims)) return errs;
   const names = new Set<string>();
   claims.forEach((claim, i) => {
@@ -58,73 +62,70 @@ function validateResourceClaimNames(claims: ResourceRequirements['claims'], path
 }
 
 /** validateResourceRequirements with the given resource-name rule, at `path` (…resources). */
-function validateResourceRequirements(req: ResourceRequirements | undefined, nameFn: NameValidator, path: FieldPath): FieldError[] {
-  const errs: FieldError[] = [];
+function validateResourceRequirements(req: ResourceRequirements | undefined, nameFn: NameValidator, path: FieldPath, errs: FieldError[]): FieldError[] {
   if (!req || typeof req !== 'object') return errs;
+  const limitNames = sortedKeys(req.limits);
+  const requestNames = sortedKeys(req.requests);
   const limPath = path.child('limits');
-  const reqPath = path.child('requests');
-  const limitValues = new Map<string, Quantity>();
+  // The parsed limits, by position in limitNames (undefined: did not parse).
+  const limitValues: (Quantity | undefined)[] = [];
   let cpuOrMemory = false;
   let hugePages = false;
 
-  const limitNames = sortedKeys(req.limits);
   for (const name of limitNames) {
     const p = limPath.key(name);
-    errs.push(...nameFn(name, p));
+    nameFn(name, p, errs);
     if (isHugePageResourceName(name)) hugePages = true;
     if (name === 'cpu' || name === 'memory') cpuOrMemory = true;
-    const r = parseQuantityAt((req.limits as Record<string, unknown>)[name], p);
-    if (!r.ok) {
-      errs.push(r.error);
-      continue;
-    }
-    limitValues.set(name, r.q);
-    errs.push(...validateResourceQuantityValue(name, r.q, p));
-    errs.push(...hugePageValueErrors(name, r.q, p));
+    const q = quantityAt((req.limits as Record<string, unknown>)[name], p, errs);
+    limitValues.push(q);
+    if (q === undefined) continue;
+    validateResourceQuantityValue(name, q, p, errs);
+    validateHugePageValue(name, q, p, errs);
   }
 
-  for (const name of sortedKeys(req.requests)) {
-    const p = reqPath.key(name);
-    errs.push(...nameFn(name, p));
-    if (isHugePageResourceName(name)) hugePages = true;
-    if (name === 'cpu' || name === 'memory') cpuOrMemory = true;
-    const r = parseQuantityAt((req.requests as Record<string, unknown>)[name], p);
-    if (!r.ok) {
-      errs.push(r.error);
-      continue;
-    }
-    const q = r.q;
-    errs.push(...validateResourceQuantityValue(name, q, p));
-    if (limitNames.includes(name)) {
-      const limit = limitValues.get(name);
-      if (limit) {
-        const c = q.cmp(limit);
-        if (c !== 0 && !isOvercommitAllowed(name)) {
-          errs.push(fieldError.invalid(reqPath, q.toString(), `must be equal to ${name} limit of ${limit.toString()}`));
-        } else if (c > 0) {
-          errs.push(fieldError.invalid(reqPath, q.toString(), `must be less than or equal to ${name} limit of ${limit.toString()}`));
+  if (requestNames.length > 0) {
+    const reqPath = path.child('requests');
+    for (const name of requestNames) {
+      const p = reqPath.key(name);
+      nameFn(name, p, errs);
+      if (isHugePageResourceName(name)) hugePages = true;
+      if (name === 'cpu' || name === 'memory') cpuOrMemory = true;
+      const q = quantityAt((req.requests as Record<string, unknown>)[name], p, errs);
+      if (q === undefined) continue;
+      validateResourceQuantityValue(name, q, p, errs);
+      const li = limitNames.indexOf(name);
+      if (li >= 0) {
+        const limit = limitValues[li];
+        if (limit) {
+          const c = q.cmp(limit);
+          if (c !== 0 && !isOvercommitAllowed(name)) {
+            errs.push(fieldError.invalid(reqPath, q.toString(), `must be equal to ${name} limit of ${limit.toString()}`));
+          } else if (c > 0) {
+            errs.push(fieldError.invalid(reqPath, q.toString(), `must be less than or equal to ${name} limit of ${limit.toString()}`));
+          }
         }
+      } else if (!isOvercommitAllowed(name)) {
+        errs.push(fieldError.required(limPath, 'Limit must be set for non overcommitable resources'));
       }
-    } else if (!isOvercommitAllowed(name)) {
-      errs.push(fieldError.required(limPath, 'Limit must be set for non overcommitable resources'));
+      validateHugePageValue(name, q, p, errs);
     }
-    errs.push(...hugePageValueErrors(name, q, p));
   }
 
   if (!cpuOrMemory && hugePages) errs.push(fieldError.forbidden(path, 'HugePages require cpu or memory'));
-  errs.push(...validateResourceClaimNames(req.claims, path.child('claims')));
+  if (Array.isArray(req.claims)) validateResourceClaimNames(req.claims, path.child('claims'), errs);
   return errs;
 }
 
 /** ValidateContainerResourceRequirements at `…containers[i].resources`. */
-export function validateContainerResources(req: ResourceRequirements | undefined, path: FieldPath): FieldError[] {
-  return validateResourceRequirements(req, validateContainerResourceName, path);
+export function validateContainerResources(req: ResourceRequirements | undefined, path: FieldPath, errs: FieldError[] = []): FieldError[] {
+  return validateResourceRequirements(req, validateContainerResourceName, path, errs);
 }
 
 /** validateOverhead: spec.overhead checked like container limits, at `spec.overhead.limits[<name>]`. */
-export function validateOverhead(overhead: ResourceList | undefined, path: FieldPath): FieldError[] {
-  if (overhead === undefined || overhead === null) return [];
-  return validateResourceRequirements({ limits: overhead }, validateContainerResourceName, path);
+export function validateOverhead(overhead: ResourceList | undefined, path: FieldPath, errs: FieldError[] = []): FieldError[] {
+  if (overhead === undefined || overhead === null) return errs;
+  return validateResourceRequirements({ limits: overhead }, validateContainerResourceName, path, errs);
 }
 
 /** The pod with every unparseable container quantity left out, so the aggregation helpers cannot throw. */
@@ -154,8 +155,7 @@ function withParseableContainerResources(spec: PodSpec): Pod {
  * (a resource the pod does not request counts as 0), and each regular container's limit ≤ the
  * pod-level limit for that resource, reported at `spec.resources.containers[i][<res>].limits`.
  */
-function validatePodResourceConsistency(spec: PodSpec, path: FieldPath): FieldError[] {
-  const errs: FieldError[] = [];
+function validatePodResourceConsistency(spec: PodSpec, path: FieldPath, errs: FieldError[]): FieldError[] {
   const podRes = spec.resources ?? {};
   const podRequests = parseList(podRes.requests, () => path).values;
   const podLimits = parseList(podRes.limits, () => path).values;
@@ -187,14 +187,13 @@ function validatePodResourceConsistency(spec: PodSpec, path: FieldPath): FieldEr
 }
 
 /** validatePodResources (gate PodLevelResources): spec.resources names, values, claims and consistency. */
-export function validatePodResources(spec: PodSpec, path: FieldPath): FieldError[] {
+export function validatePodResources(spec: PodSpec, path: FieldPath, errs: FieldError[] = []): FieldError[] {
   const res = spec.resources;
-  if (res === undefined || res === null) return [];
-  const errs: FieldError[] = [];
+  if (res === undefined || res === null) return errs;
   if (res.claims !== undefined && res.claims !== null) {
     errs.push(fieldError.forbidden(path.child('claims'), 'claims cannot be set for Resources at pod-level'));
   }
-  errs.push(...validateResourceRequirements(res, validatePodResourceName, path));
-  errs.push(...validatePodResourceConsistency(spec, path));
+  validateResourceRequirements(res, validatePodResourceName, path, errs);
+  validatePodResourceConsistency(spec, path, errs);
   return errs;
 }

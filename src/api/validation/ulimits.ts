@@ -37,44 +37,43 @@ export function isAllowedUlimitName(name: string): name is UlimitName {
   return (ulimitsAllowlist as readonly string[]).includes(name);
 }
 
-/** Problems with one limit value, or undefined when it is usable for the soft ≤ hard comparison. */
-function checkLimit(v: unknown, name: string, path: FieldPath, errs: FieldError[]): number | undefined {
+/** Problems with the limit `field` (soft or hard) of the item at `item`; undefined when it is not usable for the soft ≤ hard comparison. */
+function checkLimit(v: unknown, name: string, item: FieldPath, field: 'soft' | 'hard', errs: FieldError[]): number | undefined {
   if (v === undefined || v === null) {
-    errs.push(fieldError.required(path));
+    errs.push(fieldError.required(item.child(field)));
     return undefined;
   }
   if (typeof v !== 'number' || !Number.isInteger(v)) {
-    errs.push(fieldError.invalid(path, v, 'must be an integer'));
+    errs.push(fieldError.invalid(item.child(field), v, 'must be an integer'));
     return undefined;
   }
   if (v < ulimitUnlimited) {
-    errs.push(fieldError.invalid(path, v, ulimitNegativeMsg));
+    errs.push(fieldError.invalid(item.child(field), v, ulimitNegativeMsg));
     return undefined;
   }
-  if (name === 'nofile' && v > nofileMax) errs.push(fieldError.invalid(path, v, `must be less than or equal to ${nofileMax}`));
+  if (name === 'nofile' && v > nofileMax) errs.push(fieldError.invalid(item.child(field), v, `must be less than or equal to ${nofileMax}`));
   return v;
 }
 
-/** Validates `ulimits` at `path` (`…securityContext.ulimits`). */
-export function validateUlimits(ulimits: Ulimit[] | undefined, path: FieldPath, windows: boolean): FieldError[] {
-  const errs: FieldError[] = [];
+/** Validates `ulimits` at `path` (`…securityContext.ulimits`), appending to `errs`. */
+export function validateUlimits(ulimits: Ulimit[] | undefined, path: FieldPath, windows: boolean, errs: FieldError[] = []): FieldError[] {
   if (ulimits === undefined || ulimits === null || !Array.isArray(ulimits)) return errs;
   if (windows && ulimits.length > 0) errs.push(fieldError.forbidden(path, ulimitWindowsMsg));
   const seen = new Set<string>();
-  ulimits.forEach((u, j) => {
+  for (let j = 0; j < ulimits.length; j++) {
+    const u = ulimits[j];
     const item = path.index(j);
-    const namePath = item.child('name');
     const name = typeof u?.name === 'string' ? u.name : '';
-    if (name === '') errs.push(fieldError.required(namePath));
-    else if (!isAllowedUlimitName(name)) errs.push(fieldError.notSupported(namePath, name, ulimitsAllowlist));
-    else if (seen.has(name)) errs.push(fieldError.duplicate(namePath, name));
+    if (name === '') errs.push(fieldError.required(item.child('name')));
+    else if (!isAllowedUlimitName(name)) errs.push(fieldError.notSupported(item.child('name'), name, ulimitsAllowlist));
+    else if (seen.has(name)) errs.push(fieldError.duplicate(item.child('name'), name));
     if (name !== '') seen.add(name);
 
-    const soft = checkLimit(u?.soft, name, item.child('soft'), errs);
-    const hard = checkLimit(u?.hard, name, item.child('hard'), errs);
+    const soft = checkLimit(u?.soft, name, item, 'soft', errs);
+    const hard = checkLimit(u?.hard, name, item, 'hard', errs);
     if (soft !== undefined && hard !== undefined && hard !== ulimitUnlimited && (soft === ulimitUnlimited || soft > hard)) {
       errs.push(fieldError.invalid(item.child('soft'), soft, `must be less than or equal to hard limit ${hard}`));
     }
-  });
+  }
   return errs;
 }
