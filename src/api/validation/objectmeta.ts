@@ -5,6 +5,7 @@
 import { fieldError, FieldPath, type FieldError } from '../fielderrors.js';
 import { goQuote } from '../goquote.js';
 import type { ObjectMeta } from '../types.js';
+import { sortedKeysOf } from './keys.js';
 import { byteLength, isQualifiedName, isValidLabelValue, nameIsDNSLabel, type NameValidator } from './names.js';
 
 export const fieldImmutableErrorMsg = 'field is immutable';
@@ -24,16 +25,10 @@ export function validateLabelName(name: string, path: FieldPath, errs: FieldErro
   return errs;
 }
 
-/** The keys of a map in Go's sorted order (no sort, no copy for the usual one key). */
-function sortedMapKeys(m: object): string[] {
-  const keys = Object.keys(m);
-  return keys.length > 1 ? keys.sort() : keys;
-}
-
 /** ValidateLabels: keys and values; all errors sit at the map's path (no key). */
 export function validateLabels(labels: Record<string, string> | undefined, path: FieldPath, errs: FieldError[] = []): FieldError[] {
   if (!labels || typeof labels !== 'object') return errs;
-  for (const k of sortedMapKeys(labels)) {
+  for (const k of sortedKeysOf(labels)) {
     validateLabelName(k, path, errs);
     const v = labels[k];
     const value = typeof v === 'string' ? v : String(v);
@@ -46,7 +41,7 @@ export function validateLabels(labels: Record<string, string> | undefined, path:
 export function validateAnnotations(annotations: Record<string, string> | undefined, path: FieldPath, errs: FieldError[] = []): FieldError[] {
   if (!annotations || typeof annotations !== 'object') return errs;
   let total = 0;
-  for (const k of sortedMapKeys(annotations)) {
+  for (const k of sortedKeysOf(annotations)) {
     for (const m of isQualifiedName(k.toLowerCase())) errs.push(fieldError.invalid(path, k, m));
     total += byteLength(k) + byteLength(String(annotations[k] ?? ''));
   }

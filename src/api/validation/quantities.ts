@@ -5,6 +5,7 @@ import { fieldError, type FieldError, type FieldPath } from '../fielderrors.js';
 import { Quantity } from '../quantity.js';
 import { quantity } from '../resourcelist.js';
 import { isNegativeErrorMsg } from './objectmeta.js';
+import { sortedKeysOf } from './keys.js';
 import { isIntegerResourceName } from './resourcenames.js';
 
 export const isNotIntegerErrorMsg = 'must be an integer';
@@ -36,8 +37,7 @@ export function quantityAt(raw: unknown, path: FieldPath, errs: FieldError[]): Q
 /** The keys of a resource list in a stable (sorted) order; anything but a plain object has none. */
 export function sortedKeys(rl: unknown): string[] {
   if (!rl || typeof rl !== 'object' || Array.isArray(rl)) return [];
-  const keys = Object.keys(rl);
-  return keys.length > 1 ? keys.sort() : keys;
+  return sortedKeysOf(rl);
 }
 
 export interface ParsedList {
