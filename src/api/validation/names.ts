@@ -53,6 +53,14 @@ export function byteLength(s: string): number {
   return Buffer.byteLength(s, 'utf8');
 }
 
+/**
+ * Go's len(s) > max. A UTF-16 unit is at most 3 UTF-8 bytes (a surrogate pair, two units, is 4),
+ * so a string of at most max/3 units needs no count: names and label values are short.
+ */
+export function longerThan(s: string, max: number): boolean {
+  return s.length * 3 > max && byteLength(s) > max;
+}
+
 /** pkg/util/validation MaxLenError. */
 export function maxLenError(length: number): string {
   return `must be no more than ${length} characters`;
@@ -90,7 +98,7 @@ export function isDNS1123Label(value: string): string[] {
 
 function dns1123LabelProblems(value: string): string[] {
   const errs: string[] = [];
-  if (byteLength(value) > DNS1123LabelMaxLength) errs.push(maxLenError(DNS1123LabelMaxLength));
+  if (longerThan(value, DNS1123LabelMaxLength)) errs.push(maxLenError(DNS1123LabelMaxLength));
   if (!dns1123LabelRe.test(value)) {
     if (dns1123SubdomainRe.test(value)) errs.push('must not contain dots');
     else errs.push(regexError(dns1123LabelErrMsg, dns1123LabelFmt, 'my-name', '123-abc'));
@@ -98,15 +106,14 @@ function dns1123LabelProblems(value: string): string[] {
   return errs;
 }
 
-/** IsDNS1123Subdomain (pkg/util/validation wording). */
-const dns1123SubdomainProblemsValid = new ValidStrings();
+/**
+ * IsDNS1123Subdomain (pkg/util/validation wording). Not remembered: it checks object names,
+ * which are mostly seen once, and a length test and one regular expression cost less than
+ * remembering them.
+ */
 export function isDNS1123Subdomain(value: string): string[] {
-  return dns1123SubdomainProblemsValid.check(value, dns1123SubdomainProblems);
-}
-
-function dns1123SubdomainProblems(value: string): string[] {
   const errs: string[] = [];
-  if (byteLength(value) > DNS1123SubdomainMaxLength) errs.push(maxLenError(DNS1123SubdomainMaxLength));
+  if (longerThan(value, DNS1123SubdomainMaxLength)) errs.push(maxLenError(DNS1123SubdomainMaxLength));
   if (!dns1123SubdomainRe.test(value)) errs.push(regexError(dns1123SubdomainErrMsg, dns1123SubdomainFmt, 'example.com'));
   return errs;
 }
@@ -114,7 +121,7 @@ function dns1123SubdomainProblems(value: string): string[] {
 /** content.IsDNS1123Subdomain: same rule, length in bytes (used for label-key prefixes). */
 function isDNS1123SubdomainContent(value: string): string[] {
   const errs: string[] = [];
-  if (byteLength(value) > DNS1123SubdomainMaxLength) errs.push(maxLenBytesError(DNS1123SubdomainMaxLength));
+  if (longerThan(value, DNS1123SubdomainMaxLength)) errs.push(maxLenBytesError(DNS1123SubdomainMaxLength));
   if (!dns1123SubdomainRe.test(value)) errs.push(regexError(dns1123SubdomainErrMsg, dns1123SubdomainFmt, 'example.com'));
   return errs;
 }
@@ -146,7 +153,7 @@ function qualifiedNameProblems(value: string): string[] {
       ];
   }
   if (name.length === 0) errs.push(`name part ${emptyError()}`);
-  else if (byteLength(name) > labelKeyMaxLength) errs.push(`name part ${maxLenBytesError(labelKeyMaxLength)}`);
+  else if (longerThan(name, labelKeyMaxLength)) errs.push(`name part ${maxLenBytesError(labelKeyMaxLength)}`);
   if (!labelKeyRe.test(name)) errs.push(`name part ${regexError(labelKeyErrMsg, labelKeyFmt, 'MyName', 'my.name', '123-abc')}`);
   return errs;
 }
@@ -159,7 +166,7 @@ export function isValidLabelValue(value: string): string[] {
 
 function labelValueProblems(value: string): string[] {
   const errs: string[] = [];
-  if (byteLength(value) > LabelValueMaxLength) errs.push(maxLenBytesError(LabelValueMaxLength));
+  if (longerThan(value, LabelValueMaxLength)) errs.push(maxLenBytesError(LabelValueMaxLength));
   if (!labelValueRe.test(value)) errs.push(regexError(labelValueErrMsg, labelValueFmt, 'MyValue', 'my_value', '12345'));
   return errs;
 }
@@ -175,7 +182,7 @@ const portNameOneLetterRe = /[a-z]/;
 /** IsValidPortName (IANA_SVC_NAME). */
 export function isValidPortName(port: string): string[] {
   const errs: string[] = [];
-  if (byteLength(port) > 15) errs.push(maxLenError(15));
+  if (longerThan(port, 15)) errs.push(maxLenError(15));
   if (!portNameCharsetRe.test(port)) errs.push('must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)');
   if (!portNameOneLetterRe.test(port)) errs.push('must contain at least one letter (a-z)');
   if (port.includes('--')) errs.push('must not contain consecutive hyphens');
