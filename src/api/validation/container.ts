@@ -163,8 +163,8 @@ function validateContainerCommon(c: Container, path: FieldPath, ctx: ContainerCo
   if (Array.isArray(c?.env)) validateEnv(c.env, path.child('env'), errs);
   validateEnumIfSet(c?.imagePullPolicy, pullPolicies, path.child('imagePullPolicy'), errs);
   validateContainerResources(c?.resources, path.child('resources'), errs);
-  validateSecurityContext(c?.securityContext, path.child('securityContext'), ctx, errs);
-  if (ctx.gates.ContainerOOMKillMode) validateOOMKillMode(c?.oomKillMode, path.child('oomKillMode'), ctx.windows, errs);
+  if (isSet(c?.securityContext)) validateSecurityContext(c.securityContext, path.child('securityContext'), ctx, errs);
+  if (ctx.gates.ContainerOOMKillMode && isSet(c?.oomKillMode)) validateOOMKillMode(c.oomKillMode, path.child('oomKillMode'), ctx.windows, errs);
   return errs;
 }
 

@@ -40,13 +40,23 @@ export function validateLabels(labels: Record<string, string> | undefined, path:
 /** ValidateAnnotations: keys are qualified names compared case-insensitively; total size ≤ 256 KiB. */
 export function validateAnnotations(annotations: Record<string, string> | undefined, path: FieldPath, errs: FieldError[] = []): FieldError[] {
   if (!annotations || typeof annotations !== 'object') return errs;
-  let total = 0;
+  // UTF-16 units first: at most 3 UTF-8 bytes each, so bytes are counted only near the limit.
+  let units = 0;
   for (const k of sortedKeysOf(annotations)) {
     for (const m of isQualifiedName(k.toLowerCase())) errs.push(fieldError.invalid(path, k, m));
-    total += byteLength(k) + byteLength(String(annotations[k] ?? ''));
+    units += k.length + String(annotations[k] ?? '').length;
   }
-  if (total > totalAnnotationSizeLimitB) errs.push(fieldError.tooLong(path, totalAnnotationSizeLimitB));
+  if (units * 3 > totalAnnotationSizeLimitB && annotationBytes(annotations) > totalAnnotationSizeLimitB) {
+    errs.push(fieldError.tooLong(path, totalAnnotationSizeLimitB));
+  }
   return errs;
+}
+
+/** The size ValidateAnnotations limits: UTF-8 bytes of every key and value. */
+function annotationBytes(annotations: Record<string, string>): number {
+  let total = 0;
+  for (const k of Object.keys(annotations)) total += byteLength(k) + byteLength(String(annotations[k] ?? ''));
+  return total;
 }
 
 /** validateKubeFinalizerName: an unqualified finalizer must be one of the standard ones. */

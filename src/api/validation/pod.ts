@@ -43,6 +43,10 @@ function str(v: unknown): string {
   return typeof v === 'string' ? v : '';
 }
 
+function isSet(v: unknown): boolean {
+  return v !== undefined && v !== null;
+}
+
 function validateEnum(value: unknown, allowed: string[], path: FieldPath, errs: FieldError[]): FieldError[] {
   if (value === undefined || value === null) return errs; // defaulted by the API server
   const v = str(value);
@@ -135,15 +139,16 @@ function validateSpecFields(s: PodSpec, opts: PodValidationOptions, path: FieldP
     errs.push(fieldError.invalid(path.child('terminationGracePeriodSeconds'), grace, isNegativeErrorMsg));
   }
 
+  // As upstream's `if spec.X != nil`, optional parts are descended into (and their paths built) only when set.
   validateContainers(s.containers, path.child('containers'), ctx, errs);
-  validateInitContainers(s.initContainers, s.containers, path.child('initContainers'), ctx, errs);
-  validateEphemeralContainers(s.ephemeralContainers, s.containers, s.initContainers, path.child('ephemeralContainers'), ctx, errs);
-  if (opts.gates.PodLevelResources) validatePodResources(s, path.child('resources'), errs);
+  if (isSet(s.initContainers)) validateInitContainers(s.initContainers, s.containers, path.child('initContainers'), ctx, errs);
+  if (isSet(s.ephemeralContainers)) validateEphemeralContainers(s.ephemeralContainers, s.containers, s.initContainers, path.child('ephemeralContainers'), ctx, errs);
+  if (opts.gates.PodLevelResources && isSet(s.resources)) validatePodResources(s, path.child('resources'), errs);
 
   validateHostNetworkPorts(s, path, errs);
   validateEnum(s.restartPolicy, restartPolicies, path.child('restartPolicy'), errs);
   validateEnum(s.dnsPolicy, dnsPolicies, path.child('dnsPolicy'), errs);
-  validateLabels(s.nodeSelector, path.child('nodeSelector'), errs);
+  if (isSet(s.nodeSelector)) validateLabels(s.nodeSelector, path.child('nodeSelector'), errs);
   validatePodSecurityContext(s.securityContext, path.child('securityContext'), errs);
   validateDNSSubdomainField(s.serviceAccountName, path.child('serviceAccountName'), errs);
   validateDNSSubdomainField(s.nodeName, path.child('nodeName'), errs);
@@ -156,15 +161,15 @@ function validateSpecFields(s: PodSpec, opts: PodValidationOptions, path: FieldP
   }
   if (str(s.hostname).length > 0) validateDNS1123Label(str(s.hostname), path.child('hostname'), errs);
   if (str(s.subdomain).length > 0) validateDNS1123Label(str(s.subdomain), path.child('subdomain'), errs);
-  validateTolerations(s.tolerations, path.child('tolerations'), errs);
+  if (isSet(s.tolerations)) validateTolerations(s.tolerations, path.child('tolerations'), errs);
   validateDNSSubdomainField(s.priorityClassName, path.child('priorityClassName'), errs);
   if (s.runtimeClassName !== undefined && s.runtimeClassName !== null) {
     const v = str(s.runtimeClassName);
     for (const m of nameIsDNSSubdomain(v, false)) errs.push(fieldError.invalid(path.child('runtimeClassName'), v, m));
   }
   validateEnum(s.preemptionPolicy, preemptionPolicies, path.child('preemptionPolicy'), errs);
-  validateOverhead(s.overhead, path.child('overhead'), errs);
-  validateOS(s, path.child('os'), errs);
+  if (isSet(s.overhead)) validateOverhead(s.overhead, path.child('overhead'), errs);
+  if (isSet(s.os)) validateOS(s, path.child('os'), errs);
   return errs;
 }
 
