@@ -29,6 +29,8 @@ export interface ReadFigures {
   rssEmptyMB: number;
   rssStoredMB: number;
   rssAfterListsMB: number;
+  memStored?: MemoryBreakdown;
+  memAfterLists?: MemoryBreakdown;
   watch: { p50: number; p99: number; max: number; events: number; createP99: number };
 }
 
@@ -51,6 +53,80 @@ function percentile(sorted: number[], p: number): number {
 export function rssMB(pid: number): number {
   const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   return m ? Number(m[1]) / 1024 : NaN;
+}
+
+/** Where a process's resident memory is, in MB: from /proc/PID/smaps and the server's /metrics. */
+export interface MemoryBreakdown {
+  rss: number;
+  /** File-backed pages (the node binary, shared libraries, mapped files). */
+  file: number;
+  anon: number;
+  /** glibc's main arena (the brk heap). */
+  brk: number;
+  /** Anonymous mappings starting on a 64 MiB boundary: glibc's per-thread malloc arenas (mostly). */
+  arenas: number;
+  /** Pages freed with MADV_FREE (V8 frees its pages so) that the kernel has not taken back yet: counted in RSS. */
+  lazyFree: number;
+  /** V8's heap as committed (all spaces) and as used by live and not yet collected objects. */
+  v8Committed: number;
+  v8Used: number;
+  spaces: Record<string, { committed: number; used: number }>;
+  external: number;
+  arrayBuffers: number;
+  malloced: number;
+}
+
+function smapsBreakdown(pid: number): Pick<MemoryBreakdown, 'rss' | 'file' | 'anon' | 'brk' | 'arenas' | 'lazyFree'> {
+  const out = { rss: 0, file: 0, anon: 0, brk: 0, arenas: 0, lazyFree: 0 };
+  let name = '';
+  let start = 0n;
+  for (const line of readFileSync(`/proc/${pid}/smaps`, 'utf8').split('\n')) {
+    const m = /^([0-9a-f]+)-[0-9a-f]+ \S+ \S+ \S+ \S+\s*(.*)$/.exec(line);
+    if (m) {
+      start = BigInt(`0x${m[1]}`);
+      name = m[2]!;
+      continue;
+    }
+    if (line.startsWith('LazyFree:')) out.lazyFree += Number(/(\d+)/.exec(line)![1]) / 1024;
+    if (!line.startsWith('Rss:')) continue;
+    const kb = Number(/(\d+)/.exec(line)![1]) / 1024;
+    out.rss += kb;
+    if (name.startsWith('/')) out.file += kb;
+    else {
+      out.anon += kb;
+      if (name === '[heap]') out.brk += kb;
+      else if (name === '' && start % (64n << 20n) === 0n) out.arenas += kb;
+    }
+  }
+  return out;
+}
+
+export async function memoryBreakdown(pid: number, client: Client): Promise<MemoryBreakdown> {
+  const text = (await client.request('GET', '/metrics')).text;
+  const value = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN) / 2 ** 20;
+  const spaces: MemoryBreakdown['spaces'] = {};
+  for (const m of text.matchAll(/^nodejs_heap_space_size_(total|used)_bytes\{space="([^"]+)"\} (\S+)$/gm)) {
+    const s = (spaces[m[2]!] ??= { committed: 0, used: 0 });
+    s[m[1] === 'total' ? 'committed' : 'used'] = Number(m[3]) / 2 ** 20;
+  }
+  return {
+    ...smapsBreakdown(pid),
+    v8Committed: value('nodejs_heap_size_total_bytes'),
+    v8Used: value('nodejs_heap_size_used_bytes'),
+    spaces,
+    external: value('nodejs_external_memory_bytes'),
+    arrayBuffers: value('nodejs_array_buffers_bytes'),
+    malloced: value('nodejs_malloced_memory_bytes'),
+  };
+}
+
+export function printMemory(label: string, b: MemoryBreakdown): void {
+  const f = (v: number) => v.toFixed(0);
+  const spaces = Object.entries(b.spaces)
+    .filter(([, s]) => s.committed >= 0.5)
+    .map(([n, s]) => `${n} ${f(s.committed)}/${f(s.used)}`)
+    .join(', ');
+  console.log(`memory    ${label}: RSS ${f(b.rss)} MB = file-backed ${f(b.file)} + anonymous ${f(b.anon)} (brk heap ${f(b.brk)}, 64 MiB-aligned arenas ${f(b.arenas)}, lazily freed ${f(b.lazyFree)}); V8 heap committed ${f(b.v8Committed)} MiB, used ${f(b.v8Used)} (committed/used: ${spaces}); external ${f(b.external)} (ArrayBuffers ${f(b.arrayBuffers)}), V8 malloced ${f(b.malloced)}`);
 }
 
 /** The server's own total and count of pod LIST durations, from its /metrics. */
@@ -104,6 +180,7 @@ export async function measureReadPath(o: ReadOptions): Promise<ReadFigures> {
     }),
   );
   const rssStoredMB = rssMB(o.serverPid);
+  const memStored = await memoryBreakdown(o.serverPid, client);
 
   const noop: number[] = [];
   for (let i = 0; i < 50; i++) noop.push(await timed(async () => void (await client.request('GET', '/version'))));
@@ -139,9 +216,10 @@ export async function measureReadPath(o: ReadOptions): Promise<ReadFigures> {
   const parseStringify: number[] = [];
   for (let i = 0; i < 5; i++) parseStringify.push(await timed(async () => void JSON.stringify(JSON.parse(body))));
   const rssAfterListsMB = rssMB(o.serverPid);
+  const memAfterLists = await memoryBreakdown(o.serverPid, client);
 
   const watch = await measureFanOut(o);
-  return { pods, serverJSONms, serverTablems, noop: stats(noop), listJSON: stats(listJSON), listTable: stats(listTable), parseStringify: stats(parseStringify), listBytes: body.length, rssEmptyMB: o.rssEmptyMB, rssStoredMB, rssAfterListsMB, watch };
+  return { pods, serverJSONms, serverTablems, noop: stats(noop), listJSON: stats(listJSON), listTable: stats(listTable), parseStringify: stats(parseStringify), listBytes: body.length, rssEmptyMB: o.rssEmptyMB, rssStoredMB, rssAfterListsMB, memStored, memAfterLists, watch };
 }
 
 /**
@@ -228,6 +306,8 @@ export function printReadPath(f: ReadFigures): boolean {
   console.log(`watch     ${watchers} watchers × ${watchCreates} creates, delivery (${f.watch.events} events)   p50 ${f.watch.p50.toFixed(1)} ms   p99 ${f.watch.p99.toFixed(1)} ms   max ${f.watch.max.toFixed(1)} ms`);
   console.log(`baseline  server RSS, empty store                                 ${f.rssEmptyMB.toFixed(0)} MB`);
   console.log(`rss       server RSS with ${f.pods} pods stored / after the LISTs     ${f.rssStoredMB.toFixed(0)} MB / ${f.rssAfterListsMB.toFixed(0)} MB`);
+  if (f.memStored) printMemory(`${f.pods} pods stored`, f.memStored);
+  if (f.memAfterLists) printMemory('after the LISTs', f.memAfterLists);
   const met = f.listJSON.median <= 100 && f.listTable.median <= 100 && f.watch.p99 <= 100 && f.watch.events === watchers * watchCreates && f.rssStoredMB <= 150;
   console.log(`target    LIST <= 100 ms median, watch p99 <= 100 ms, RSS <= 150 MB with 5,000 pods: ${met ? 'met' : 'NOT MET'}`);
   return met;

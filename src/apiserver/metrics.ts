@@ -1,8 +1,11 @@
 // Request metrics in the Prometheus text format (prom-client), named as kube-apiserver names
-// them. Each server has its own registry so that several servers in one process (tests) do
-// not share counters.
+// them, and the process's memory as Node's conventional gauges (kube-apiserver's Go collector
+// exposes process_resident_memory_bytes and go_memstats_*; these are their Node counterparts,
+// named as prom-client's default metrics name them). Each server has its own registry so that
+// several servers in one process (tests) do not share counters.
 
-import { Counter, Histogram, Registry } from 'prom-client';
+import { getHeapSpaceStatistics, getHeapStatistics } from 'node:v8';
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 export class ApiMetrics {
   readonly registry = new Registry();
@@ -27,6 +30,10 @@ export class ApiMetrics {
     registers: [this.registry],
   });
 
+  constructor() {
+    memoryGauges(this.registry);
+  }
+
   watcherTerminated(group: string, resource: string): void {
     this.terminatedWatchers.inc({ group, resource });
   }
@@ -39,4 +46,37 @@ export class ApiMetrics {
   render(): Promise<string> {
     return this.registry.metrics();
   }
+}
+
+/** Gauges read when /metrics is scraped: where the resident memory is (V8's heap spaces, buffers, the rest). */
+function memoryGauges(registry: Registry): void {
+  const registers = [registry];
+  const gauge = (name: string, help: string, read: () => number) =>
+    new Gauge({
+      name,
+      help,
+      registers,
+      collect() {
+        this.set(read());
+      },
+    });
+  gauge('process_resident_memory_bytes', 'Resident memory size in bytes.', () => process.memoryUsage.rss());
+  gauge('nodejs_heap_size_total_bytes', 'Process heap size from Node.js in bytes.', () => process.memoryUsage().heapTotal);
+  gauge('nodejs_heap_size_used_bytes', 'Process heap size used from Node.js in bytes.', () => process.memoryUsage().heapUsed);
+  gauge('nodejs_external_memory_bytes', 'Node.js external memory size in bytes.', () => process.memoryUsage().external);
+  gauge('nodejs_array_buffers_bytes', 'Memory allocated for ArrayBuffers and Buffers, in bytes (part of the external memory).', () => process.memoryUsage().arrayBuffers);
+  gauge('nodejs_malloced_memory_bytes', 'Memory V8 itself has allocated with malloc, in bytes.', () => getHeapStatistics().malloced_memory);
+  const spaces = (name: string, help: string, field: 'space_size' | 'space_used_size' | 'space_available_size') =>
+    new Gauge({
+      name,
+      help,
+      labelNames: ['space'],
+      registers,
+      collect() {
+        for (const s of getHeapSpaceStatistics()) this.set({ space: s.space_name.replace(/_space$/, '') }, s[field]);
+      },
+    });
+  spaces('nodejs_heap_space_size_total_bytes', 'Process heap space size total from Node.js in bytes.', 'space_size');
+  spaces('nodejs_heap_space_size_used_bytes', 'Process heap space size used from Node.js in bytes.', 'space_used_size');
+  spaces('nodejs_heap_space_size_available_bytes', 'Process heap space size available from Node.js in bytes.', 'space_available_size');
 }

@@ -30,4 +30,22 @@ describe('deferredMetrics', () => {
     m.observe('create', 'pods', 201, 0.01);
     assert.match(await m.render(), /^apiserver_request_total\{verb="CREATE",resource="pods",code="201"\} 1$/m);
   });
+
+  it("the process's memory is exposed as Node's gauges (resident set, V8 heap and its spaces, buffers)", async () => {
+    const m = deferredMetrics(async () => new ApiMetrics());
+    const text = await m.render();
+    for (const [name, re] of [
+      ['resident set', /^process_resident_memory_bytes [1-9]\d*$/m],
+      ['V8 heap committed', /^nodejs_heap_size_total_bytes [1-9]\d*$/m],
+      ['V8 heap used', /^nodejs_heap_size_used_bytes [1-9]\d*$/m],
+      ['external memory', /^nodejs_external_memory_bytes \d+$/m],
+      ['ArrayBuffers', /^nodejs_array_buffers_bytes \d+$/m],
+      ["V8's own malloc", /^nodejs_malloced_memory_bytes \d+$/m],
+      ['old space committed', /^nodejs_heap_space_size_total_bytes\{space="old"\} [1-9]\d*$/m],
+      ['new space used', /^nodejs_heap_space_size_used_bytes\{space="new"\} \d+$/m],
+      ['code space available', /^nodejs_heap_space_size_available_bytes\{space="code"\} \d+$/m],
+    ] as const) {
+      assert.match(text, re, name);
+    }
+  });
 });
