@@ -394,6 +394,10 @@ export class SqliteStore extends LogStore {
       db.pragma(`synchronous = ${synchronous}`);
       db.pragma('foreign_keys = OFF');
       db.pragma('journal_size_limit = 67108864');
+      // SQLite's own default page cache (2 MB), not the 16 MB better-sqlite3 builds in: the API
+      // server reads from its caches, and a page missed here is a read from the OS's page
+      // cache. (An in-memory database lives in its page cache: no limit there.)
+      if (!inMemory) db.pragma('cache_size = -2000');
       // Creating (or checking) the schema in a write transaction also takes the exclusive lock.
       db.transaction(() => {
         const version = db.pragma('user_version', { simple: true }) as number;
