@@ -49,7 +49,10 @@ export interface ObjectCacheOptions<T extends KubeObject> {
 
 /** kube-scheduler's informer transform: managedFields only cost memory in a cache. */
 export function stripManagedFields(obj: KubeObject): void {
-  if (obj.metadata?.managedFields) delete obj.metadata.managedFields;
+  if (!obj.metadata?.managedFields) return;
+  // A new metadata object rather than `delete`, which turns a V8 object into a larger dictionary.
+  const { managedFields: _, ...meta } = obj.metadata;
+  obj.metadata = meta;
 }
 
 export class ObjectCache<T extends KubeObject = KubeObject> {

@@ -24,8 +24,8 @@ export interface InformerOptions<T extends KubeObject> {
   fieldSelector?: string;
   /** Which objects to hold; one that stops matching leaves as a delete (a client-side field selector). */
   keep?: (obj: T) => boolean;
-  /** Changes an object before it is stored (cache.TransformFunc): e.g. drop managedFields. */
-  transform?: (obj: T) => void;
+  /** Changes an object before it is stored, or returns what to store instead (cache.TransformFunc): e.g. drop managedFields. */
+  transform?: (obj: T) => T | void;
   /** Milliseconds between resyncs to the handlers; 0 or absent: none. */
   resyncMs?: number;
   /** Milliseconds before a failed list or watch is tried again (default 1000). */
@@ -34,7 +34,10 @@ export interface InformerOptions<T extends KubeObject> {
 
 /** kube-scheduler's transform: managedFields only cost memory in a cache. */
 export function stripManagedFields(obj: KubeObject): void {
-  if (obj.metadata?.managedFields) delete obj.metadata.managedFields;
+  if (!obj.metadata?.managedFields) return;
+  // A new metadata object rather than `delete`, which turns a V8 object into a larger dictionary.
+  const { managedFields: _, ...meta } = obj.metadata;
+  obj.metadata = meta;
 }
 
 export class SharedIndexInformer<T extends KubeObject = KubeObject> {
@@ -100,8 +103,7 @@ export class SharedIndexInformer<T extends KubeObject = KubeObject> {
 
   private decode(raw: T): T | undefined {
     if (this.opts.keep && !this.opts.keep(raw)) return undefined;
-    this.opts.transform?.(raw);
-    return Object.freeze(raw);
+    return Object.freeze(this.opts.transform?.(raw) ?? raw);
   }
 
   /** Lists and makes the store equal to the list (DeltaFIFO.Replace): deletes for what is gone. */

@@ -26,6 +26,15 @@ interface GraphNode {
   finalizers: string[];
 }
 
+/**
+ * The graph reads only metadata: its informers keep only that (upstream's are metadata
+ * informers, of PartialObjectMetadata), without managedFields.
+ */
+function metadataOnly(o: KubeObject): KubeObject {
+  const { managedFields: _, ...metadata } = o.metadata ?? {};
+  return { apiVersion: o.apiVersion, kind: o.kind, metadata };
+}
+
 /** Kinds left out of the graph: events are many, short-lived and own nothing. */
 const skipped = new Set(['events']);
 
@@ -53,7 +62,7 @@ export class GarbageCollector {
     const namespaced = (await this.client.namespacedResources()).filter((r) => !skipped.has(r.resource));
     this.kinds = [...namespaced, namespacesRef, nodesRef];
     for (const ref of this.kinds) {
-      const inf = this.factory.informerFor<KubeObject>(ref, { transform: (o) => void delete o.metadata?.managedFields }, 'garbage-collector');
+      const inf = this.factory.informerFor<KubeObject>(ref, { transform: metadataOnly }, 'garbage-collector');
       this.informers.push(inf);
       this.unsubscribe.push(
         inf.addEventHandler({
