@@ -69,9 +69,42 @@ export interface CachedList {
 /** upstream's default watch cache size (before it grows with the event rate). */
 export const defaultHistoryCapacity = 1000;
 
+function freezeDeep(v: unknown): void {
+  if (typeof v !== 'object' || v === null || Object.isFrozen(v)) return;
+  for (const c of Object.values(v)) freezeDeep(c);
+  Object.freeze(v);
+}
+
+/**
+ * managedFields' field sets, one frozen copy of each shared by every cached object that has it:
+ * the pods of one template, written by the same managers, carry the same sets, and a set
+ * decoded is a tree of small objects larger than the rest of the pod. Entries go when no
+ * cached object holds their set any more.
+ */
+class FieldSets {
+  readonly #byJSON = new Map<string, WeakRef<object>>();
+  readonly #gone = new FinalizationRegistry<string>((json) => {
+    if (this.#byJSON.get(json)?.deref() === undefined) this.#byJSON.delete(json);
+  });
+
+  intern(set: unknown): unknown {
+    if (typeof set !== 'object' || set === null) return set;
+    const json = JSON.stringify(set);
+    const known = this.#byJSON.get(json)?.deref();
+    if (known) return known;
+    freezeDeep(set);
+    this.#byJSON.set(json, new WeakRef(set));
+    this.#gone.register(set, json);
+    return set;
+  }
+}
+
+const fieldSets = new FieldSets();
+
 function decode(kv: KeyValue): KubeObject {
   const obj = JSON.parse(kv.value) as KubeObject;
   (obj.metadata ??= {}).resourceVersion = String(kv.modRevision);
+  for (const e of obj.metadata.managedFields ?? []) if (e?.fieldsV1 !== undefined) e.fieldsV1 = fieldSets.intern(e.fieldsV1);
   return Object.freeze(obj);
 }
 

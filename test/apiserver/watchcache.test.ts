@@ -276,3 +276,31 @@ describe('watch cache: WATCH', () => {
     cacher.stop();
   });
 });
+
+describe('watch cache: managedFields field sets', () => {
+  it('objects with the same field set share one frozen copy of it, and encode as the store path does', async () => {
+    const { store, api, cacher } = await setup();
+    const fields = (app: string) => ({ 'f:metadata': { 'f:labels': { '.': {}, [`f:${app}`]: {} } }, 'f:spec': { 'f:containers': { 'k:{"name":"c"}': { '.': {}, 'f:image': {}, 'f:name': {} } } } });
+    const managed = (name: string, app: string, time: string) =>
+      JSON.stringify({
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: { name, namespace: 'm', uid: `uid-${name}`, labels: { [app]: 'x' }, managedFields: [{ manager: 'kubectl', operation: 'Update', apiVersion: 'v1', time, fieldsType: 'FieldsV1', fieldsV1: fields(app) }] },
+        spec: { containers: [{ name: 'c', image: 'busybox' }] },
+      });
+    await store.create(key('m', 'p1'), managed('p1', 'web', '2026-01-01T00:00:00Z'));
+    await store.create(key('m', 'p2'), managed('p2', 'web', '2026-01-01T00:00:01Z'));
+    await store.create(key('m', 'p3'), managed('p3', 'db', '2026-01-01T00:00:02Z'));
+    const items = (await cacher.list(pods, 'm', {}))!.items;
+    const sets = items.map((e) => e.obj.metadata!.managedFields![0]!.fieldsV1 as object);
+    assert.equal(sets[0], sets[1], 'the same field set is one object');
+    assert.notEqual(sets[0], sets[2], 'a different field set is its own');
+    assert.ok(Object.isFrozen((sets[0] as Record<string, Record<string, unknown>>)['f:metadata']!['f:labels']), 'a shared set is frozen throughout');
+    const direct = await api.list(pods, 'm', {});
+    assert.deepEqual(
+      items.map((e) => JSON.parse(e.json()) as unknown),
+      direct.items.map((o) => plain(o)),
+    );
+    cacher.stop();
+  });
+});
