@@ -20,7 +20,7 @@ import { SqliteStore } from '../src/storage/sqlite.js';
 import { EtcdStore } from '../src/storage/etcd.js';
 import { startEtcd, type TestEtcd } from '../test/storage/etcdserver.js';
 import { Client } from '../test/apiserver/client.js';
-import { nodeFlags } from '../src/cli/nodeflags.js';
+import { nodeEnv, nodeFlags } from '../src/cli/nodeflags.js';
 import { measureReadPath, printReadPath, rssMB, type ReadFigures } from './apiread.js';
 
 const creates = Number(process.env.BENCH_CREATES ?? 5000);
@@ -131,9 +131,9 @@ async function measure(storeArgs: string[], readPath = false): Promise<Measured>
   const dir = mkdtempSync(join(tmpdir(), 'bulkhead-bench-api-'));
   const dataDir = join(dir, 'data');
   const port = await freePort();
-  // The server runs as ./bulkhead runs it, plus any extra flags (e.g. --cpu-prof) for profiling.
+  // The server runs as ./bulkhead runs it (flags and malloc tunables), plus any extra flags (e.g. --cpu-prof) for profiling.
   const nodeArgs = [...nodeFlags, ...(process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean)];
-  const server = spawn(process.execPath, [...nodeArgs, mainJs, 'server', '--data-dir', dataDir, '--listen', `127.0.0.1:${port}`, ...storeArgs], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const server = spawn(process.execPath, [...nodeArgs, mainJs, 'server', '--data-dir', dataDir, '--listen', `127.0.0.1:${port}`, ...storeArgs], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...nodeEnv } });
   let log = '';
   server.stdout.on('data', (d) => (log += d));
   server.stderr.on('data', (d) => (log += d));

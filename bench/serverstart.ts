@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { nodeFlags } from '../src/cli/nodeflags.js';
+import { nodeEnv, nodeFlags } from '../src/cli/nodeflags.js';
 
 // BENCH_MAIN: another build's main.js, to compare builds in one run of the baselines.
 const mainJs = process.env.BENCH_MAIN ?? fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
@@ -50,7 +50,7 @@ function cpuMs(pid: number): number {
  */
 async function spawnToReady(args: string[], port: number, cpu: number[]): Promise<number> {
   const t0 = performance.now();
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...nodeEnv } });
   let err = '';
   child.stderr!.on('data', (d) => (err += d));
   const exited = new Promise((r) => child.once('exit', r));
@@ -72,7 +72,7 @@ async function spawnToReady(args: string[], port: number, cpu: number[]): Promis
 
 async function spawnToExit(args: string[]): Promise<number> {
   const t0 = performance.now();
-  const child = spawn(process.execPath, args, { stdio: 'ignore' });
+  const child = spawn(process.execPath, args, { stdio: 'ignore', env: { ...process.env, ...nodeEnv } });
   await new Promise((r) => child.once('exit', r));
   return performance.now() - t0;
 }
