@@ -84,7 +84,7 @@ export async function startUp(extraFlags: string[] = [], opts: { startTimeoutMs?
   const launch = async () => {
     const args = [mainJS, 'up', '--data-dir', dataDir, '--listen', '127.0.0.1:0', '--agent-listen', '127.0.0.1:0', '--cgroup-root', cgroupRoot, '--node-name', nodeName, ...flags];
     const from = output.length;
-    child = spawn(process.execPath, ['--max-semi-space-size=32', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    child = spawn(process.execPath, ['--max-semi-space-size=16', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     child.stdout!.on('data', (d) => (output += d));
     child.stderr!.on('data', (d) => (output += d));
     const c = child;
