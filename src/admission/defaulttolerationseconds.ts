@@ -25,16 +25,24 @@ export const defaultTolerationSeconds: DefaultTolerationSeconds = { notReady: 30
  * validation to name.
  */
 function toleratesNoExecute(tolerations: readonly (Toleration | null)[], key: string): boolean {
-  return tolerations.some((t) => !!t && ((t.key ?? '') === key || (t.key ?? '') === '') && ((t.effect ?? '') === 'NoExecute' || (t.effect ?? '') === ''));
+  for (const t of tolerations) {
+    if (t && ((t.key ?? '') === key || (t.key ?? '') === '') && ((t.effect ?? '') === 'NoExecute' || (t.effect ?? '') === '')) return true;
+  }
+  return false;
 }
 
-/** The pod with the missing default tolerations appended (a new object when one is added). */
-export function admitDefaultTolerationSeconds(pod: Pod, seconds: DefaultTolerationSeconds = defaultTolerationSeconds): Pod {
+/**
+ * The pod with the missing default tolerations appended: a new object when one is added, or
+ * with `inPlace` (the caller owns the pod) the pod itself.
+ */
+export function admitDefaultTolerationSeconds(pod: Pod, seconds: DefaultTolerationSeconds = defaultTolerationSeconds, inPlace = false): Pod {
   if (!pod.spec) return pod;
   const have = pod.spec.tolerations ?? [];
-  const add: Toleration[] = [];
-  if (!toleratesNoExecute(have, TaintNodeNotReady)) add.push({ key: TaintNodeNotReady, operator: 'Exists', effect: 'NoExecute', tolerationSeconds: seconds.notReady });
-  if (!toleratesNoExecute(have, TaintNodeUnreachable)) add.push({ key: TaintNodeUnreachable, operator: 'Exists', effect: 'NoExecute', tolerationSeconds: seconds.unreachable });
-  if (add.length === 0) return pod;
-  return { ...pod, spec: { ...pod.spec, tolerations: [...have, ...add] } };
+  const notReady = !toleratesNoExecute(have, TaintNodeNotReady);
+  const unreachable = !toleratesNoExecute(have, TaintNodeUnreachable);
+  if (!notReady && !unreachable) return pod;
+  const tolerations = inPlace ? (pod.spec.tolerations ??= []) : [...have];
+  if (notReady) tolerations.push({ key: TaintNodeNotReady, operator: 'Exists', effect: 'NoExecute', tolerationSeconds: seconds.notReady });
+  if (unreachable) tolerations.push({ key: TaintNodeUnreachable, operator: 'Exists', effect: 'NoExecute', tolerationSeconds: seconds.unreachable });
+  return inPlace ? pod : { ...pod, spec: { ...pod.spec, tolerations } };
 }

@@ -97,7 +97,7 @@ export function admitPodCreate(input: PodAdmissionInput): PodAdmissionResult {
   // The pod is this function's own from defaulting on (a copy, or the caller's handed over).
   const priority = admitPodPriority(pod, input.priorityClasses, true);
   if (priority.forbidden !== undefined) return { pod, warnings, errors: [], rejection: forbidden('Priority', pod, priority.forbidden), charges: [] };
-  pod = admitDefaultTolerationSeconds(priority.pod, input.defaultTolerationSeconds);
+  pod = admitDefaultTolerationSeconds(priority.pod, input.defaultTolerationSeconds, true);
   pod.status = { phase: 'Pending', qosClass: computePodQOS(pod, input.gates) };
 
   const fieldErrors = validatePodCreate(pod, { gates: input.gates });

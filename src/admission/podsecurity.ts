@@ -35,8 +35,6 @@ export function parsePodSecurityDefault(spec: string): PodSecurityDefaults {
   return { enforce: l.level, 'enforce-version': formatVersion(v.version) };
 }
 
-const defaultKeys = ['enforce', 'enforce-version', 'audit', 'audit-version', 'warn', 'warn-version'] as const;
-
 /** What policyToEvaluate read (each Pod Security label, then each default; undefined when absent) and what it gave. */
 interface RememberedPolicy {
   readonly defaults: PodSecurityDefaults;
@@ -46,18 +44,24 @@ interface RememberedPolicy {
 
 const policies = new WeakMap<object, RememberedPolicy>();
 
-function input(labels: Record<string, string>, defaults: PodSecurityDefaults, i: number): unknown {
-  if (i < POD_SECURITY_LABELS.length) {
-    const l = POD_SECURITY_LABELS[i]!;
-    return Object.prototype.hasOwnProperty.call(labels, l) ? labels[l] : undefined;
-  }
-  return defaults?.[defaultKeys[i - POD_SECURITY_LABELS.length]!];
+function label(labels: Record<string, string>, key: string): unknown {
+  return Object.prototype.hasOwnProperty.call(labels, key) ? labels[key] : undefined;
 }
 
-function unchanged(hit: RememberedPolicy, labels: Record<string, string>, defaults: PodSecurityDefaults): boolean {
-  if (hit.defaults !== defaults) return false;
-  for (let i = 0; i < hit.read.length; i++) if (input(labels, defaults, i) !== hit.read[i]) return false;
-  return true;
+/** Everything policyToEvaluate reads: the six labels, then the six defaults. */
+function inputs(labels: Record<string, string>, d: PodSecurityDefaults): unknown[] {
+  const read: unknown[] = POD_SECURITY_LABELS.map((k) => label(labels, k));
+  read.push(d?.enforce, d?.['enforce-version'], d?.audit, d?.['audit-version'], d?.warn, d?.['warn-version']);
+  return read;
+}
+
+function unchanged(hit: RememberedPolicy, labels: Record<string, string>, d: PodSecurityDefaults): boolean {
+  const r = hit.read;
+  if (hit.defaults !== d) return false;
+  for (let i = 0; i < POD_SECURITY_LABELS.length; i++) if (label(labels, POD_SECURITY_LABELS[i]!) !== r[i]) return false;
+  return (
+    r[6] === d?.enforce && r[7] === d?.['enforce-version'] && r[8] === d?.audit && r[9] === d?.['audit-version'] && r[10] === d?.warn && r[11] === d?.['warn-version']
+  );
 }
 
 /**
@@ -70,8 +74,7 @@ function namespacePolicy(labels: Record<string, string>, defaults: PodSecurityDe
   if (!labels || typeof labels !== 'object' || Array.isArray(labels)) return policyToEvaluate(labels, defaults).policy;
   const hit = policies.get(labels);
   if (hit && unchanged(hit, labels, defaults)) return hit.policy;
-  const read: unknown[] = [];
-  for (let i = 0; i < POD_SECURITY_LABELS.length + defaultKeys.length; i++) read.push(input(labels, defaults, i));
+  const read = inputs(labels, defaults);
   const p = policyToEvaluate(labels, defaults).policy;
   const policy: Policy = Object.freeze({ enforce: Object.freeze(p.enforce), audit: Object.freeze(p.audit), warn: Object.freeze(p.warn) });
   policies.set(labels, { defaults, read, policy });
@@ -79,29 +82,13 @@ function namespacePolicy(labels: Record<string, string>, defaults: PodSecurityDe
 }
 
 /**
- * Outcomes by policy and pod: the pods of one workload share their spec, so the checks run once
- * per distinct pod template. Dropped when it grows past its bound.
+ * `pod` must be the defaulted object, as the API server's admission sees it. The checks run for
+ * every pod: they cost less than a key that would tell two pods' specs apart.
  */
-const outcomes = new Map<string, PodSecurityOutcome>();
-const maxOutcomes = 1024;
-
-/** What the checks read of a pod: everything but the fields that differ between its replicas. */
-function outcomeKey(policy: unknown, pod: Pod): string {
-  const { name: _n, generateName: _g, uid: _u, creationTimestamp: _c, resourceVersion: _r, managedFields: _m, ...meta } = pod.metadata ?? {};
-  return JSON.stringify([policy, meta, pod.spec ?? null]);
-}
-
-/** `pod` must be the defaulted object, as the API server's admission sees it. */
 export function evaluatePodSecurity(namespaceLabels: Record<string, string>, defaults: PodSecurityDefaults, pod: Pod): PodSecurityOutcome {
   const policy = namespacePolicy(namespaceLabels, defaults);
   if (isFullyPrivileged(policy)) return { warnings: [] };
-  const key = outcomeKey(policy, pod);
-  const known = outcomes.get(key);
-  if (known) return { ...known, warnings: [...known.warnings] };
-  const outcome = evaluate(policy, pod);
-  if (outcomes.size >= maxOutcomes) outcomes.clear();
-  outcomes.set(key, { ...outcome, warnings: [...outcome.warnings] });
-  return outcome;
+  return evaluate(policy, pod);
 }
 
 function evaluate(policy: ReturnType<typeof policyToEvaluate>['policy'], pod: Pod): PodSecurityOutcome {

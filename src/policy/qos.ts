@@ -5,7 +5,7 @@
 import type { FeatureGates } from '../api/featuregates.js';
 import { isPodLevelResourcesSet } from '../api/podresources.js';
 import { parseResourceList, ResourceCPU, ResourceMemory, type Resources } from '../api/resourcelist.js';
-import type { Pod, QOSClass, ResourceRequirements } from '../api/types.js';
+import type { Container, Pod, QOSClass, ResourceRequirements } from '../api/types.js';
 
 type Shape = 'BestEffort' | 'Guaranteed';
 
@@ -34,14 +34,18 @@ export function blockQOS(rr: ResourceRequirements | undefined): QOSClass {
 /** ComputePodQOS: a pure function of the spec. */
 export function computePodQOS(pod: Pod, gates: Pick<FeatureGates, 'PodLevelResources'>): QOSClass {
   if (gates.PodLevelResources && isPodLevelResourcesSet(pod)) return blockQOS(pod.spec.resources);
-  let seen: QOSClass | undefined;
-  for (const c of [...(pod.spec.initContainers ?? []), ...(pod.spec.containers ?? [])]) {
-    const cls = blockQOS(c.resources);
-    if (cls === 'Burstable') return 'Burstable';
-    if (seen !== undefined && seen !== cls) return 'Burstable';
-    seen = cls;
-  }
+  const seen = containersQOS(pod.spec.containers, containersQOS(pod.spec.initContainers, undefined));
   return seen ?? 'BestEffort';
+}
+
+/** The class of a list of containers together with what the ones before were (`seen`). */
+function containersQOS(list: readonly Container[] | undefined, seen: QOSClass | undefined): QOSClass | undefined {
+  for (const c of list ?? []) {
+    if (seen === 'Burstable') return seen;
+    const cls = blockQOS(c.resources);
+    seen = seen !== undefined && seen !== cls ? 'Burstable' : cls;
+  }
+  return seen;
 }
 
 /** GetPodQOS: a persisted status.qosClass wins over the spec. */

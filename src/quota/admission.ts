@@ -6,9 +6,9 @@ import type { FeatureGates } from '../api/featuregates.js';
 import { isPodLevelResourcesSet } from '../api/podresources.js';
 import { Quantity } from '../api/quantity.js';
 import { parseResourceList, type Resources } from '../api/resourcelist.js';
-import type { Pod, ResourceQuota } from '../api/types.js';
-import { podMatchesAllScopes, quotaSelectors } from './scopes.js';
-import { containerUsage, podUsage } from './usage.js';
+import type { Container, Pod, ResourceQuota } from '../api/types.js';
+import { podMatchesAllScopes, podMatchesQuotaScopes, quotaSelectors } from './scopes.js';
+import { containerUsageHas, podUsage } from './usage.js';
 import { podMatchingResources, quotaValidationSet } from './resourcenames.js';
 import { objectCountUsage } from './objectcount.js';
 
@@ -51,7 +51,7 @@ function mask(m: Resources, names: Iterable<string>): Resources {
 /** Matches: the evaluator tracks a key of status.hard and every selector matches. */
 export function quotaMatchesPod(q: ResourceQuota, pod: Pod, gates: Pick<FeatureGates, 'PodLevelResources'>): boolean {
   if (podMatchingResources(Object.keys(q.status?.hard ?? {})).length === 0) return false;
-  return podMatchesAllScopes(pod, quotaSelectors(q), gates);
+  return podMatchesQuotaScopes(pod, q, gates);
 }
 
 /**
@@ -61,21 +61,25 @@ export function quotaMatchesPod(q: ResourceQuota, pod: Pod, gates: Pick<FeatureG
  */
 export function quotaConstraints(required: readonly string[], pod: Pod, gates?: Pick<FeatureGates, 'PodLevelResources'>): string | undefined {
   if (gates?.PodLevelResources && isPodLevelResourcesSet(pod)) return undefined;
-  const requiredSet = required.filter((r) => quotaValidationSet.has(r));
-  if (requiredSet.length === 0) return undefined;
-  const missing = new Map<string, Set<string>>();
-  for (const c of [...(pod.spec.containers ?? []), ...(pod.spec.initContainers ?? [])]) {
-    const have = containerUsage(c);
-    for (const r of requiredSet) {
-      if (have.has(r)) continue;
-      let s = missing.get(r);
-      if (!s) missing.set(r, (s = new Set()));
-      s.add(c.name);
-    }
-  }
-  if (missing.size === 0) return undefined;
-  const parts = [...missing.keys()].sort().map((r) => `${r} for: ${[...missing.get(r)!].sort().join(',')}`);
+  let missing: Map<string, Set<string>> | undefined;
+  for (const c of pod.spec.containers ?? []) missing = noteMissing(missing, c, required);
+  for (const c of pod.spec.initContainers ?? []) missing = noteMissing(missing, c, required);
+  if (!missing) return undefined;
+  const m = missing;
+  const parts = [...m.keys()].sort().map((r) => `${r} for: ${[...m.get(r)!].sort().join(',')}`);
   return `must specify ${parts.join('; ')}`;
+}
+
+/** `missing` with the required names of the validation set that the container does not state (created when there is one). */
+function noteMissing(missing: Map<string, Set<string>> | undefined, c: Container, required: readonly string[]): Map<string, Set<string>> | undefined {
+  for (const r of required) {
+    if (!quotaValidationSet.has(r) || containerUsageHas(c, r)) continue;
+    missing ??= new Map();
+    let s = missing.get(r);
+    if (!s) missing.set(r, (s = new Set()));
+    s.add(c.name);
+  }
+  return missing;
 }
 
 /**
@@ -92,43 +96,64 @@ function parsedList(list: Record<string, string> | undefined): Resources {
   return parsed;
 }
 
+/** The keys of a status.hard the pod evaluator tracks, found once per list (lists are not changed in place, as above). */
+const trackedLists = new WeakMap<object, readonly string[]>();
+
+function podTrackedNames(hard: Record<string, string> | undefined): readonly string[] {
+  if (!hard || typeof hard !== 'object') return podMatchingResources(Object.keys(hard ?? {}));
+  let names = trackedLists.get(hard);
+  if (!names) trackedLists.set(hard, (names = podMatchingResources(Object.keys(hard))));
+  return names;
+}
+
+/** The pod's usage without its zero entries, or the names of its negative ones. */
+function chargedUsage(pod: Pod, opts: QuotaDecisionOptions): { delta: Resources; negative?: string[] } {
+  const delta = podUsage(pod, opts);
+  let negative: string[] | undefined;
+  for (const [k, v] of delta) if (v.sign() < 0) (negative ??= []).push(k);
+  if (negative) return { delta, negative };
+  for (const [k, v] of delta) if (v.isZero()) delta.delete(k);
+  return { delta };
+}
+
 export function decideQuotas(pod: Pod, quotas: readonly ResourceQuota[], opts: QuotaDecisionOptions): QuotaDecision {
   // No quotas in the namespace (and no limitedResources configuration): allowed outright.
   if (quotas.length === 0) return { allowed: true, charges: [] };
   const interesting: ResourceQuota[] = [];
   for (const q of quotas) {
     // quotaMatchesPod, with the tracked names it finds kept for what follows.
-    const restricted = podMatchingResources(Object.keys(q.status?.hard ?? {}));
-    if (restricted.length === 0 || !podMatchesAllScopes(pod, quotaSelectors(q), opts.gates)) continue;
+    const restricted = podTrackedNames(q.status?.hard);
+    if (restricted.length === 0 || !podMatchesQuotaScopes(pod, q, opts.gates)) continue;
     const constraint = quotaConstraints(restricted, pod, opts.gates);
     if (constraint) return { allowed: false, quota: q.metadata.name, message: `failed quota: ${q.metadata.name}: ${constraint}` };
     const used = q.status?.used ?? {};
-    if (restricted.some((r) => !(r in used))) {
-      return { allowed: false, quota: q.metadata.name, message: `status unknown for quota: ${q.metadata.name}, resources: ${prettyNames(restricted)}` };
+    for (const r of restricted) {
+      if (!(r in used)) return { allowed: false, quota: q.metadata.name, message: `status unknown for quota: ${q.metadata.name}, resources: ${prettyNames(restricted)}` };
     }
     interesting.push(q);
   }
 
-  const delta = podUsage(pod, opts);
-  const negative = [...delta].filter(([, v]) => v.sign() < 0).map(([k]) => k);
-  if (negative.length > 0) return { allowed: false, message: `quota usage is negative for resource(s): ${prettyNames(negative)}` };
-  for (const [k, v] of [...delta]) if (v.isZero()) delta.delete(k);
+  const { delta, negative } = chargedUsage(pod, opts);
+  if (negative) return { allowed: false, message: `quota usage is negative for resource(s): ${prettyNames(negative)}` };
   if (delta.size === 0) return { allowed: true, charges: [] };
 
   const charges: QuotaCharge[] = [];
   for (const q of interesting) {
     const hard = parsedList(q.status?.hard);
     const used = parsedList(q.status?.used);
-    const requested = mask(delta, hard.keys());
+    // status.used after the pod: what it requests of the hard names added, in hard's order.
     const newUsed = new Map(used);
-    for (const [k, v] of requested) newUsed.set(k, used.has(k) ? used.get(k)!.add(v) : v);
-    const exceeded: string[] = [];
+    let exceeded: string[] | undefined;
     for (const [k, h] of hard) {
-      if (!requested.has(k)) continue;
-      const n = newUsed.get(k);
-      if (n && n.cmp(h) > 0) exceeded.push(k);
+      const v = delta.get(k);
+      if (v === undefined) continue;
+      const cur = used.get(k);
+      const n = cur ? cur.add(v) : v;
+      newUsed.set(k, n);
+      if (n.cmp(h) > 0) (exceeded ??= []).push(k);
     }
-    if (exceeded.length > 0) {
+    if (exceeded) {
+      const requested = mask(delta, hard.keys());
       return {
         allowed: false,
         quota: q.metadata.name,

@@ -71,3 +71,18 @@ export function podMatchesScope(pod: Pod, sel: ScopedResourceSelectorRequirement
 export function podMatchesAllScopes(pod: Pod, selectors: readonly ScopedResourceSelectorRequirement[], gates: Pick<FeatureGates, 'PodLevelResources'>): boolean {
   return selectors.every((s) => podMatchesScope(pod, s, gates));
 }
+
+/** spec.scopes entries as the Exists selectors quotaSelectors makes of them, made once. */
+const existsSelectors = new Map<string, ScopedResourceSelectorRequirement>(quotaScopes.map((s) => [s, Object.freeze({ scopeName: s, operator: 'Exists' })]));
+
+/**
+ * podMatchesAllScopes(pod, quotaSelectors(q), gates) in the same order, without building the
+ * selector list: admission asks it of every quota for every pod.
+ */
+export function podMatchesQuotaScopes(pod: Pod, q: ResourceQuota, gates: Pick<FeatureGates, 'PodLevelResources'>): boolean {
+  for (const s of q.spec?.scopes ?? []) {
+    if (!podMatchesScope(pod, existsSelectors.get(s) ?? { scopeName: s, operator: 'Exists' }, gates)) return false;
+  }
+  for (const sel of q.spec?.scopeSelector?.matchExpressions ?? []) if (!podMatchesScope(pod, sel, gates)) return false;
+  return true;
+}

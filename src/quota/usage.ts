@@ -6,10 +6,9 @@ import { Quantity } from '../api/quantity.js';
 import type { Resources } from '../api/resourcelist.js';
 import type { Container, Pod } from '../api/types.js';
 import { parseResourceList } from '../api/resourcelist.js';
-import { isDRAExtendedResourceName, podObjectCountName, requestsPrefix } from './resourcenames.js';
+import { isDRAExtendedResourceName, limitsPrefix, podObjectCountName, requestsPrefix } from './resourcenames.js';
 
 const one = Quantity.fromInt(1, 'DecimalSI');
-const computeNames = ['cpu', 'memory', 'ephemeral-storage'];
 
 /** Terminal pods, and pods past their deletion grace period, no longer hold compute quota. */
 export function isChargeable(pod: Pod, now: Date): boolean {
@@ -24,17 +23,25 @@ export function isChargeable(pod: Pod, now: Date): boolean {
   return true;
 }
 
+/** Each compute resource with its requests. and limits. quota names, spelled once. */
+const computeNames = ['cpu', 'memory', 'ephemeral-storage'].map((name) => ({ name, request: requestsPrefix + name, limit: `limits.${name}` }));
+
 /** podComputeUsageHelper: the quota keys a set of requests and limits produces. */
 export function computeUsage(requests: Resources, limits: Resources): Resources {
-  const out: Resources = new Map([['pods', one]]);
-  for (const name of computeNames) {
+  return addComputeUsage(new Map(), requests, limits);
+}
+
+/** computeUsage's keys, in its order, set on `out`. */
+function addComputeUsage(out: Resources, requests: Resources, limits: Resources): Resources {
+  out.set('pods', one);
+  for (const { name, request, limit } of computeNames) {
     const r = requests.get(name);
     if (r) {
       out.set(name, r);
-      out.set(requestsPrefix + name, r);
+      out.set(request, r);
     }
     const l = limits.get(name);
-    if (l) out.set(`limits.${name}`, l);
+    if (l) out.set(limit, l);
   }
   for (const [name, q] of requests) {
     if (name.startsWith('hugepages-')) {
@@ -50,6 +57,20 @@ export function containerUsage(c: Container): Resources {
   return computeUsage(parseResourceList(c.resources?.requests), parseResourceList(c.resources?.limits));
 }
 
+function hasKey(rl: Record<string, string> | undefined, name: string): boolean {
+  return !!rl && Object.prototype.hasOwnProperty.call(rl, name);
+}
+
+/**
+ * containerUsage(c).has(name) for a name of computeUsage's compute keys (cpu, memory,
+ * ephemeral-storage, each also as requests.<name> and limits.<name>), from the keys alone:
+ * quota's Constraints asks it of every container of every pod.
+ */
+export function containerUsageHas(c: Container, name: string): boolean {
+  if (name.startsWith(limitsPrefix)) return hasKey(c.resources?.limits, name.slice(limitsPrefix.length));
+  return hasKey(c.resources?.requests, name.startsWith(requestsPrefix) ? name.slice(requestsPrefix.length) : name);
+}
+
 export interface UsageOptions {
   gates: Pick<FeatureGates, 'PodLevelResources'>;
   now: Date;
@@ -60,6 +81,5 @@ export function podUsage(pod: Pod, opts: UsageOptions): Resources {
   const out: Resources = new Map([[podObjectCountName, one]]);
   if (!isChargeable(pod, opts.now)) return out;
   const ro = { podLevelResources: opts.gates.PodLevelResources };
-  for (const [k, q] of computeUsage(podRequests(pod, ro), podLimits(pod, ro))) out.set(k, q);
-  return out;
+  return addComputeUsage(out, podRequests(pod, ro), podLimits(pod, ro));
 }
