@@ -84,26 +84,39 @@ function noteMissing(missing: Map<string, Set<string>> | undefined, c: Container
 
 /**
  * Parsed status lists by object: a namespace's quotas keep their status.hard from pod to pod,
- * and the status.used a charge wrote is the next pod's input, so neither is parsed again.
- * The maps are shared: read them, never change them.
+ * and the status.used a charge wrote is the next pod's input, so neither is parsed again. The
+ * maps are shared: read them, never change them. A Map emptied when full rather than a WeakMap:
+ * every charge adds a list, and adding to a WeakMap costs more than the parse it saves.
  */
-const parsedLists = new WeakMap<object, Resources>();
-
-function parsedList(list: Record<string, string> | undefined): Resources {
-  if (!list) return parseResourceList(list);
-  let parsed = parsedLists.get(list);
-  if (!parsed) parsedLists.set(list, (parsed = parseResourceList(list)));
-  return parsed;
+interface ParsedList {
+  parsed?: Resources;
+  /** For a status.hard: its keys the pod evaluator tracks. */
+  tracked?: readonly string[];
 }
 
-/** The keys of a status.hard the pod evaluator tracks, found once per list (lists are not changed in place, as above). */
-const trackedLists = new WeakMap<object, readonly string[]>();
+const parsedLists = new Map<object, ParsedList>();
+const maxParsedLists = 1024;
 
+function remembered(list: Record<string, string>): ParsedList {
+  let entry = parsedLists.get(list);
+  if (!entry) {
+    if (parsedLists.size >= maxParsedLists) parsedLists.clear();
+    parsedLists.set(list, (entry = {}));
+  }
+  return entry;
+}
+
+function parsedList(list: Record<string, string> | undefined): Resources {
+  if (!list || typeof list !== 'object') return parseResourceList(list);
+  const entry = remembered(list);
+  return (entry.parsed ??= parseResourceList(list));
+}
+
+/** The keys of a status.hard the pod evaluator tracks. */
 function podTrackedNames(hard: Record<string, string> | undefined): readonly string[] {
   if (!hard || typeof hard !== 'object') return podMatchingResources(Object.keys(hard ?? {}));
-  let names = trackedLists.get(hard);
-  if (!names) trackedLists.set(hard, (names = podMatchingResources(Object.keys(hard))));
-  return names;
+  const entry = remembered(hard);
+  return (entry.tracked ??= podMatchingResources(Object.keys(hard)));
 }
 
 /** The pod's usage without its zero entries, or the names of its negative ones. */
@@ -162,7 +175,7 @@ export function decideQuotas(pod: Pod, quotas: readonly ResourceQuota[], opts: Q
     }
     const out: Record<string, string> = {};
     for (const [k, v] of newUsed) out[k] = v.toString();
-    parsedLists.set(out, newUsed);
+    remembered(out).parsed = newUsed;
     charges.push({ name: q.metadata.name!, used: out });
   }
   return { allowed: true, charges };
