@@ -71,6 +71,7 @@ function withDefaults(r: Resources, defaults: Resources | undefined): Resources 
 function aggregate(pod: Pod, pick: Selector, defaults?: Resources): Resources {
   const total: Resources = new Map();
   for (const c of pod.spec.containers ?? []) addAll(total, withDefaults(pick(c), defaults));
+  if (!pod.spec.initContainers?.length) return total;
   const sidecarsSoFar: Resources = new Map();
   const initPeak: Resources = new Map();
   for (const c of pod.spec.initContainers ?? []) {

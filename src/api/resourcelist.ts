@@ -28,6 +28,12 @@ export function parseResourceList(rl: ResourceList | undefined): Resources {
   return m;
 }
 
+/** One entry of a ResourceList parsed: parseResourceList(rl).get(name), without parsing the rest. */
+export function resourceQuantity(rl: ResourceList | undefined, name: string): Quantity | undefined {
+  if (!rl || !Object.prototype.hasOwnProperty.call(rl, name)) return undefined;
+  return quantity(String(rl[name]));
+}
+
 /** Canonical wire form of a parsed list, keys sorted as Go's map encoding sorts them. */
 export function formatResources(m: Resources): ResourceList {
   const out: ResourceList = {};

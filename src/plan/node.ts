@@ -17,9 +17,9 @@ import {
   type CgroupVersion,
 } from '../policy/cgroupvalues.js';
 import { effectiveOOMKillMode, type OOMKillModeSource, type OOMKillModeValue } from '../policy/oomkillmode.js';
-import { containerOOMScoreAdj, sandboxOOMScoreAdj } from '../policy/oomscore.js';
+import { containerOOMScoreAdjFor, podOOMScoreInput, sandboxOOMScoreAdj, type PodOOMScoreInput } from '../policy/oomscore.js';
 import { getPodQOS } from '../policy/qos.js';
-import { formatRlimitValue, RLIM_INFINITY, ulimitsToRlimits, type RlimitAdjustment, type RlimitType } from '../policy/rlimits.js';
+import { formatRlimitValue, RLIM_INFINITY, ulimitsToRlimits, type Rlimit, type RlimitAdjustment, type RlimitType } from '../policy/rlimits.js';
 import { adaptToHost, type HostCapabilities, type RlimitValue } from '../policy/hostadapt.js';
 
 export interface NodeConfig {
@@ -94,12 +94,13 @@ function uuidFromSeed(seed: string): string {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${((parseInt(h.slice(16, 18), 16) & 0x3f) | 0x80).toString(16)}${h.slice(18, 20)}-${h.slice(20, 32)}`;
 }
 
+/** Init containers (sidecars among them), then regular, then ephemeral containers, in spec order. */
 function containerKinds(pod: Pod): [Container, ContainerKind][] {
-  return [
-    ...(pod.spec.initContainers ?? []).map((c): [Container, ContainerKind] => [c, isSidecar(c) ? 'sidecar' : 'init']),
-    ...(pod.spec.containers ?? []).map((c): [Container, ContainerKind] => [c, 'container']),
-    ...(pod.spec.ephemeralContainers ?? []).map((c): [Container, ContainerKind] => [c, 'ephemeral']),
-  ];
+  const out: [Container, ContainerKind][] = [];
+  for (const c of pod.spec.initContainers ?? []) out.push([c, isSidecar(c) ? 'sidecar' : 'init']);
+  for (const c of pod.spec.containers ?? []) out.push([c, 'container']);
+  for (const c of pod.spec.ephemeralContainers ?? []) out.push([c, 'ephemeral']);
+  return out;
 }
 
 function adjustmentJSON(a: RlimitAdjustment): NonNullable<ContainerPlan['rlimitAdjustments']>[number] {
@@ -128,40 +129,48 @@ export function planPodOnNode(pod: Pod, node: NodeConfig, gates: FeatureGates): 
   const qos = getPodQOS(pod, gates);
   const uid = pod.metadata.uid ?? derivedPodUID(pod.metadata.namespace ?? 'default', pod.metadata.name ?? '');
   const podCfg = capCPUQuota(podResourceConfig(pod, qos, { gates }), node);
-  const containers: ContainerPlan[] = containerKinds(pod).map(([c, kind]) => {
-    const mode = effectiveOOMKillMode({
-      containerMode: gates.ContainerOOMKillMode ? c.oomKillMode : undefined,
-      singleProcessOOMKill: node.singleProcessOOMKill,
-      cgroupVersion: node.cgroupVersion,
-      groupEmulation: node.oomGroupEmulation,
-    });
-    const cfg = capCPUQuota(containerResourceConfig(pod, c, { gates }), node);
-    const { rlimits, adjustments } = ulimitsToRlimits(gates.ContainerUlimits ? c.securityContext?.ulimits : undefined, {
-      nrOpen: node.nrOpen,
-      hardCeilings: node.hardRlimitCeilings,
-    });
-    const plan: ContainerPlan = {
-      name: c.name,
-      kind,
-      oomScoreAdj: containerOOMScoreAdj(pod, c, node.memoryBytes, gates),
-      oomKillMode: mode.mode,
-      oomKillModeSource: mode.source,
-      cgroup: containerCgroupFiles(cfg, node.cgroupVersion, mode.mode === 'Group' && !mode.emulated),
-      rlimits: rlimits.map((r) => ({ type: r.type, soft: rlimitJSON(r.soft), hard: rlimitJSON(r.hard) })),
-    };
-    if (mode.error) plan.oomKillModeError = mode.error;
-    if (mode.emulated) plan.oomKillModeEmulated = true;
-    if (adjustments.length) plan.rlimitAdjustments = adjustments.map(adjustmentJSON);
-    if (node.host) {
-      const a = adaptToHost(plan, node.host);
-      plan.onHost = { oomScoreAdj: a.oomScoreAdj, adjustments: a.adjustments.filter((x) => x.source === 'plan').map((x) => x.message) };
-    }
-    return plan;
-  });
+  const oom = podOOMScoreInput(pod, gates);
+  const containers: ContainerPlan[] = [];
+  for (const [c, kind] of containerKinds(pod)) containers.push(planContainer(pod, c, kind, oom, node, gates));
   return {
     qosClass: qos,
     podCgroup: { path: podCgroupPath(qos, uid, node.cgroupDriver), values: podCgroupFiles(podCfg, node.cgroupVersion) },
     sandbox: node.host ? { oomScoreAdj: sandboxOOMScoreAdj, onHost: { oomScoreAdj: adaptToHost({ oomScoreAdj: sandboxOOMScoreAdj, rlimits: [] }, node.host).oomScoreAdj } } : { oomScoreAdj: sandboxOOMScoreAdj },
     containers,
   };
+}
+
+function planContainer(pod: Pod, c: Container, kind: ContainerKind, oom: PodOOMScoreInput, node: NodeConfig, gates: FeatureGates): ContainerPlan {
+  const mode = effectiveOOMKillMode({
+    containerMode: gates.ContainerOOMKillMode ? c.oomKillMode : undefined,
+    singleProcessOOMKill: node.singleProcessOOMKill,
+    cgroupVersion: node.cgroupVersion,
+    groupEmulation: node.oomGroupEmulation,
+  });
+  const cfg = capCPUQuota(containerResourceConfig(pod, c, { gates }), node);
+  const { rlimits, adjustments } = ulimitsToRlimits(gates.ContainerUlimits ? c.securityContext?.ulimits : undefined, {
+    nrOpen: node.nrOpen,
+    hardCeilings: node.hardRlimitCeilings,
+  });
+  const plan: ContainerPlan = {
+    name: c.name,
+    kind,
+    oomScoreAdj: containerOOMScoreAdjFor(oom, pod, c, node.memoryBytes),
+    oomKillMode: mode.mode,
+    oomKillModeSource: mode.source,
+    cgroup: containerCgroupFiles(cfg, node.cgroupVersion, mode.mode === 'Group' && !mode.emulated),
+    rlimits: rlimits.map(rlimitEntryJSON),
+  };
+  if (mode.error) plan.oomKillModeError = mode.error;
+  if (mode.emulated) plan.oomKillModeEmulated = true;
+  if (adjustments.length) plan.rlimitAdjustments = adjustments.map(adjustmentJSON);
+  if (node.host) {
+    const a = adaptToHost(plan, node.host);
+    plan.onHost = { oomScoreAdj: a.oomScoreAdj, adjustments: a.adjustments.filter((x) => x.source === 'plan').map((x) => x.message) };
+  }
+  return plan;
+}
+
+function rlimitEntryJSON(r: Rlimit): ContainerPlan['rlimits'][number] {
+  return { type: r.type, soft: rlimitJSON(r.soft), hard: rlimitJSON(r.hard) };
 }

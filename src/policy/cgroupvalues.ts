@@ -4,7 +4,7 @@
 
 import type { FeatureGates } from '../api/featuregates.js';
 import { isPodLevelResourcesSet, podLimits, podRequests } from '../api/podresources.js';
-import { parseResourceList, ResourceCPU, ResourceMemory, HugePagesPrefix, type Resources } from '../api/resourcelist.js';
+import { parseResourceList, resourceQuantity, ResourceCPU, ResourceMemory, HugePagesPrefix, type Resources } from '../api/resourcelist.js';
 import { Quantity } from '../api/quantity.js';
 import type { Container, Pod, QOSClass } from '../api/types.js';
 import { isSidecar } from '../api/types.js';
@@ -95,11 +95,11 @@ function bytes(r: Resources, name: string): bigint {
 /** Whether every container (init containers by their init-phase totals) limits this resource. */
 function limitsDeclared(pod: Pod, name: string): boolean {
   for (const c of pod.spec.containers ?? []) {
-    if (!(parseResourceList(c.resources?.limits).get(name)?.sign() ?? 0)) return false;
+    if (!(resourceQuantity(c.resources?.limits, name)?.sign() ?? 0)) return false;
   }
   let sidecarTotal = 0n;
   for (const c of pod.spec.initContainers ?? []) {
-    const own = parseResourceList(c.resources?.limits).get(name)?.nanos() ?? 0n;
+    const own = resourceQuantity(c.resources?.limits, name)?.nanos() ?? 0n;
     let inUse: bigint;
     if (isSidecar(c)) {
       sidecarTotal += own;
@@ -165,12 +165,11 @@ export interface ContainerCgroupOptions {
 }
 
 export function containerResourceConfig(pod: Pod, c: Container, opts: ContainerCgroupOptions): ContainerResourceConfig {
-  const requests = parseResourceList(c.resources?.requests);
-  const limits = parseResourceList(c.resources?.limits);
-  const podLevel = opts.gates.PodLevelResources && isPodLevelResourcesSet(pod) ? parseResourceList(pod.spec.resources?.limits) : undefined;
-  const cpuLimit = limits.get(ResourceCPU) ?? podLevel?.get(ResourceCPU);
-  const memoryLimit = limits.get(ResourceMemory) ?? podLevel?.get(ResourceMemory);
-  const cpuRequest = requests.get(ResourceCPU);
+  const limits = c.resources?.limits;
+  const podLevel = opts.gates.PodLevelResources && isPodLevelResourcesSet(pod) ? pod.spec.resources?.limits : undefined;
+  const cpuLimit = resourceQuantity(limits, ResourceCPU) ?? resourceQuantity(podLevel, ResourceCPU);
+  const memoryLimit = resourceQuantity(limits, ResourceMemory) ?? resourceQuantity(podLevel, ResourceMemory);
+  const cpuRequest = resourceQuantity(c.resources?.requests, ResourceCPU);
 
   const cpuShares = milliCPUToShares(cpuRequest === undefined && cpuLimit !== undefined ? cpuLimit.milliValue() : (cpuRequest?.milliValue() ?? 0n));
   const cfg: ContainerResourceConfig = { cpuShares, cpuQuota: 0n, cpuPeriod: 0n, memoryLimit: memoryLimit?.value() ?? 0n };

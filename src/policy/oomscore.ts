@@ -4,7 +4,7 @@
 
 import type { FeatureGates } from '../api/featuregates.js';
 import { aggregateContainerRequests, isPodLevelRequestsSet } from '../api/podresources.js';
-import { parseResourceList, ResourceMemory } from '../api/resourcelist.js';
+import { parseResourceList, resourceQuantity, ResourceMemory } from '../api/resourcelist.js';
 import type { Container, Pod } from '../api/types.js';
 import { isSidecar } from '../api/types.js';
 import { getPodQOS } from './qos.js';
@@ -42,7 +42,7 @@ export function isNodeCriticalPod(pod: Pod): boolean {
 }
 
 function memoryRequestBytes(c: Container): bigint {
-  const q = parseResourceList(c.resources?.requests).get(ResourceMemory);
+  const q = resourceQuantity(c.resources?.requests, ResourceMemory);
   return q ? q.value() : 0n;
 }
 
@@ -69,25 +69,51 @@ export function containerOOMScoreAdj(
   memoryCapacity: bigint,
   gates: Pick<FeatureGates, 'PodLevelResources'>,
 ): number {
-  if (isNodeCriticalPod(pod)) return guaranteedOOMScoreAdj;
+  return containerOOMScoreAdjFor(podOOMScoreInput(pod, gates), pod, container, memoryCapacity);
+}
+
+/** What containerOOMScoreAdj reads of the pod rather than of the container: read once for all its containers. */
+export interface PodOOMScoreInput {
+  /** What every container gets: node-critical and Guaranteed pods -997, BestEffort 1000. */
+  readonly fixed?: number;
+  /** Burstable: each container's share of a pod-level memory request the containers leave unallocated. */
+  readonly extra: bigint;
+  /** Burstable with a sidecar and regular containers: the smallest regular container's memory request. */
+  readonly minRegularRequest?: bigint;
+}
+
+const guaranteedInput: PodOOMScoreInput = Object.freeze({ fixed: guaranteedOOMScoreAdj, extra: 0n });
+const besteffortInput: PodOOMScoreInput = Object.freeze({ fixed: besteffortOOMScoreAdj, extra: 0n });
+
+export function podOOMScoreInput(pod: Pod, gates: Pick<FeatureGates, 'PodLevelResources'>): PodOOMScoreInput {
+  if (isNodeCriticalPod(pod)) return guaranteedInput;
   const qos = getPodQOS(pod, gates);
-  if (qos === 'Guaranteed') return guaranteedOOMScoreAdj;
-  if (qos === 'BestEffort') return besteffortOOMScoreAdj;
-  if (memoryCapacity <= 0n) throw new RangeError('memory capacity must be positive');
-
+  if (qos === 'Guaranteed') return guaranteedInput;
+  if (qos === 'BestEffort') return besteffortInput;
   const extra = gates.PodLevelResources && isPodLevelRequestsSet(pod) ? podLevelExtra(pod) : 0n;
-  let adj = burstableAdj(memoryRequestBytes(container) + extra, memoryCapacity);
-
-  const isInit = (pod.spec.initContainers ?? []).some((c) => c.name === container.name);
-  if (isInit && isSidecar(container) && (pod.spec.containers?.length ?? 0) > 0) {
-    let minRegular: bigint | undefined;
-    for (const c of pod.spec.containers) {
-      const r = memoryRequestBytes(c);
-      if (minRegular === undefined || r < minRegular) minRegular = r;
-    }
-    adj = Math.min(adj, burstableAdj(minRegular! + extra, memoryCapacity));
+  if (!(pod.spec.initContainers ?? []).some(isSidecar) || (pod.spec.containers?.length ?? 0) === 0) return { extra };
+  let minRegularRequest: bigint | undefined;
+  for (const c of pod.spec.containers) {
+    const r = memoryRequestBytes(c);
+    if (minRegularRequest === undefined || r < minRegularRequest) minRegularRequest = r;
   }
+  return { extra, minRegularRequest };
+}
 
+function isInitContainer(pod: Pod, container: Container): boolean {
+  for (const c of pod.spec.initContainers ?? []) if (c.name === container.name) return true;
+  return false;
+}
+
+/** containerOOMScoreAdj with the pod's part read already (podOOMScoreInput). */
+export function containerOOMScoreAdjFor(input: PodOOMScoreInput, pod: Pod, container: Container, memoryCapacity: bigint): number {
+  if (input.fixed !== undefined) return input.fixed;
+  if (memoryCapacity <= 0n) throw new RangeError('memory capacity must be positive');
+  let adj = burstableAdj(memoryRequestBytes(container) + input.extra, memoryCapacity);
+  // A sidecar is never killed before the regular container it serves.
+  if (input.minRegularRequest !== undefined && isSidecar(container) && isInitContainer(pod, container)) {
+    adj = Math.min(adj, burstableAdj(input.minRegularRequest + input.extra, memoryCapacity));
+  }
   if (adj < 1000 + guaranteedOOMScoreAdj) return 1000 + guaranteedOOMScoreAdj;
   if (adj === besteffortOOMScoreAdj) return adj - 1;
   return adj;

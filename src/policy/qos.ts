@@ -4,25 +4,24 @@
 
 import type { FeatureGates } from '../api/featuregates.js';
 import { isPodLevelResourcesSet } from '../api/podresources.js';
-import { parseResourceList, ResourceCPU, ResourceMemory, type Resources } from '../api/resourcelist.js';
+import type { Quantity } from '../api/quantity.js';
+import { parseResourceList, resourceQuantity, ResourceCPU, ResourceMemory } from '../api/resourcelist.js';
 import type { Container, Pod, QOSClass, ResourceRequirements } from '../api/types.js';
 
 type Shape = 'BestEffort' | 'Guaranteed';
 
-function positiveOrZero(r: Resources, name: string): bigint {
-  const q = r.get(name);
+function positiveOrZero(q: Quantity | undefined): bigint {
   return q && q.sign() > 0 ? q.nanos() : 0n;
 }
 
+const qosResources = [ResourceCPU, ResourceMemory];
+
 /** The class of one requirements block: a container's, or the pod-level stanza. */
 export function blockQOS(rr: ResourceRequirements | undefined): QOSClass {
-  const requests = parseResourceList(rr?.requests);
-  const limits = parseResourceList(rr?.limits);
-  if (requests.size === 0 && limits.size === 0) return 'BestEffort';
   let shape: Shape | undefined;
-  for (const name of [ResourceCPU, ResourceMemory]) {
-    const req = positiveOrZero(requests, name);
-    const lim = positiveOrZero(limits, name);
+  for (const name of qosResources) {
+    const req = positiveOrZero(resourceQuantity(rr?.requests, name));
+    const lim = positiveOrZero(resourceQuantity(rr?.limits, name));
     if (req !== lim) return 'Burstable';
     const s: Shape = req === 0n ? 'BestEffort' : 'Guaranteed';
     if (shape !== undefined && shape !== s) return 'Burstable';
@@ -71,12 +70,12 @@ export function computePodQOSBySums(pod: Pod, gates: Pick<FeatureGates, 'PodLeve
     const requests = parseResourceList(rr?.requests);
     const limits = parseResourceList(rr?.limits);
     for (const name of [ResourceCPU, ResourceMemory]) {
-      const r = positiveOrZero(requests, name);
+      const r = positiveOrZero(requests.get(name));
       if (r > 0n) reqSum.set(name, (reqSum.get(name) ?? 0n) + r);
-      const l = positiveOrZero(limits, name);
+      const l = positiveOrZero(limits.get(name));
       if (l > 0n) limSum.set(name, (limSum.get(name) ?? 0n) + l);
     }
-    if (positiveOrZero(limits, ResourceCPU) === 0n || positiveOrZero(limits, ResourceMemory) === 0n) isGuaranteed = false;
+    if (positiveOrZero(limits.get(ResourceCPU)) === 0n || positiveOrZero(limits.get(ResourceMemory)) === 0n) isGuaranteed = false;
   }
   if (reqSum.size === 0 && limSum.size === 0) return 'BestEffort';
   if (isGuaranteed) {
