@@ -86,7 +86,7 @@ export function reportFieldErrors(errs: readonly FieldError[]): ReportedFieldErr
 export function admitPodCreate(input: PodAdmissionInput): PodAdmissionResult {
   const warnings: string[] = [];
   const dropped = dropDisabledPodFields(input.pod, input.gates);
-  warnings.push(...dropped.warnings);
+  if (dropped.warnings.length > 0) warnings.push(...dropped.warnings);
   let pod = defaultPod(dropped.pod, { gates: input.gates, inPlace: input.owned });
   pod = applyLimitRangeDefaults(pod, input.limitRanges);
   if (input.serviceAccount) {
@@ -111,14 +111,18 @@ export function admitPodCreate(input: PodAdmissionInput): PodAdmissionResult {
     };
   }
 
-  const limitErrors = input.limitRanges.flatMap((lr) => limitRangeViolations(pod, lr));
+  const limitErrors: string[] = [];
+  for (const lr of input.limitRanges) {
+    const violations = limitRangeViolations(pod, lr);
+    if (violations.length > 0) limitErrors.push(...violations);
+  }
   if (limitErrors.length > 0) {
     return { pod, warnings, errors: [], rejection: forbidden('LimitRange', pod, aggregateMessages(limitErrors)), charges: [] };
   }
 
   const security = evaluatePodSecurity(input.namespaceLabels, input.podSecurityDefaults, pod);
   if (security.denied) return { pod, warnings, errors: [], rejection: forbidden('PodSecurity', pod, security.denied), charges: [] };
-  warnings.push(...security.warnings);
+  if (security.warnings.length > 0) warnings.push(...security.warnings);
 
   const quota = decideQuotas(pod, input.quotas, { gates: input.gates, now: input.now });
   if (!quota.allowed) return { pod, warnings, errors: [], rejection: forbidden('ResourceQuota', pod, quota.message), charges: [] };

@@ -101,7 +101,7 @@ function imageHasLatestOrNoTag(image: string): boolean {
   const lastSlash = image.lastIndexOf('/');
   const colon = image.lastIndexOf(':');
   if (colon <= lastSlash) return true;
-  return image.slice(colon + 1) === 'latest';
+  return image.length === colon + 7 && image.endsWith('latest');
 }
 
 function defaultContainer(c: Container, copyLimitsToRequests: boolean): void {
@@ -213,7 +213,9 @@ export function defaultPod(input: Pod, opts: PodDefaultingOptions): Pod {
     if (limits) spec.resources.limits = limits;
     if (requests) spec.resources.requests = requests;
   }
-  for (const c of [...(spec.containers ?? []), ...(spec.initContainers ?? []), ...(spec.ephemeralContainers ?? [])]) roundContainerResources(c);
+  for (const c of spec.containers ?? []) roundContainerResources(c);
+  for (const c of spec.initContainers ?? []) roundContainerResources(c);
+  for (const c of spec.ephemeralContainers ?? []) roundContainerResources(c);
   if (spec.overhead) spec.overhead = canonicalList(spec.overhead);
   return pod;
 }

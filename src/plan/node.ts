@@ -94,15 +94,6 @@ function uuidFromSeed(seed: string): string {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${((parseInt(h.slice(16, 18), 16) & 0x3f) | 0x80).toString(16)}${h.slice(18, 20)}-${h.slice(20, 32)}`;
 }
 
-/** Init containers (sidecars among them), then regular, then ephemeral containers, in spec order. */
-function containerKinds(pod: Pod): [Container, ContainerKind][] {
-  const out: [Container, ContainerKind][] = [];
-  for (const c of pod.spec.initContainers ?? []) out.push([c, isSidecar(c) ? 'sidecar' : 'init']);
-  for (const c of pod.spec.containers ?? []) out.push([c, 'container']);
-  for (const c of pod.spec.ephemeralContainers ?? []) out.push([c, 'ephemeral']);
-  return out;
-}
-
 function adjustmentJSON(a: RlimitAdjustment): NonNullable<ContainerPlan['rlimitAdjustments']>[number] {
   return {
     type: a.type,
@@ -130,8 +121,11 @@ export function planPodOnNode(pod: Pod, node: NodeConfig, gates: FeatureGates): 
   const uid = pod.metadata.uid ?? derivedPodUID(pod.metadata.namespace ?? 'default', pod.metadata.name ?? '');
   const podCfg = capCPUQuota(podResourceConfig(pod, qos, { gates }), node);
   const oom = podOOMScoreInput(pod, gates);
+  // Init containers (sidecars among them), then regular, then ephemeral containers, in spec order.
   const containers: ContainerPlan[] = [];
-  for (const [c, kind] of containerKinds(pod)) containers.push(planContainer(pod, c, kind, oom, node, gates));
+  for (const c of pod.spec.initContainers ?? []) containers.push(planContainer(pod, c, isSidecar(c) ? 'sidecar' : 'init', oom, node, gates));
+  for (const c of pod.spec.containers ?? []) containers.push(planContainer(pod, c, 'container', oom, node, gates));
+  for (const c of pod.spec.ephemeralContainers ?? []) containers.push(planContainer(pod, c, 'ephemeral', oom, node, gates));
   return {
     qosClass: qos,
     podCgroup: { path: podCgroupPath(qos, uid, node.cgroupDriver), values: podCgroupFiles(podCfg, node.cgroupVersion) },

@@ -7,20 +7,27 @@ export type CgroupDriver = 'cgroupfs' | 'systemd';
 
 export const kubepodsName = 'kubepods';
 
+/** The tier cgroups' names: the class in lower case. */
+const tierNames: Partial<Record<QOSClass, string>> = { Burstable: 'burstable', BestEffort: 'besteffort' };
+
 /** The abstract cgroup name as a list of components, e.g. ["kubepods", "burstable", "pod<uid>"]. */
 export function podCgroupName(qos: QOSClass, uid: string): string[] {
   const pod = `pod${uid}`;
   if (qos === 'Guaranteed') return [kubepodsName, pod];
-  return [kubepodsName, qos.toLowerCase(), pod];
+  return [kubepodsName, tierNames[qos] ?? qos.toLowerCase(), pod];
 }
 
 export function qosTierCgroupName(qos: Exclude<QOSClass, 'Guaranteed'>): string[] {
-  return [kubepodsName, qos.toLowerCase()];
+  return [kubepodsName, tierNames[qos] ?? qos.toLowerCase()];
 }
 
 /** CgroupName.ToCgroupfs / ToSystemd: the path below the cgroup mount. */
 export function cgroupPath(name: string[], driver: CgroupDriver): string {
-  if (driver === 'cgroupfs') return '/' + name.join('/');
+  if (driver === 'cgroupfs') {
+    let path = '';
+    for (const part of name) path += `/${part}`;
+    return path;
+  }
   const slices: string[] = [];
   let prefix = '';
   for (const part of name) {

@@ -155,7 +155,8 @@ export function decideQuotas(pod: Pod, quotas: readonly ResourceQuota[], opts: Q
     const hard = parsedList(q.status?.hard);
     const used = parsedList(q.status?.used);
     // status.used after the pod: what it requests of the hard names added, in hard's order.
-    const newUsed = new Map(used);
+    const newUsed: Resources = new Map();
+    for (const [k, v] of used) newUsed.set(k, v);
     let exceeded: string[] | undefined;
     for (const [k, h] of hard) {
       const v = delta.get(k);

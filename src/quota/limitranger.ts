@@ -54,12 +54,18 @@ function itemsOf(lr: LimitRange): LimitRangeItem[] {
   return items;
 }
 
-/**
- * Admit: container defaults and the limit-ranger annotation, applied IN PLACE to a pod the
- * caller owns (the admission path's freshly defaulted copy).
- */
-export function applyLimitRangeDefaults(out: Pod, ranges: readonly LimitRange[]): Pod {
-  for (const lr of ranges) {
+/** The container defaults of a LimitRange: every Container item's default and defaultRequest together, in item order. */
+interface ContainerDefaults {
+  readonly limits: ResourceList;
+  readonly requests: ResourceList;
+  readonly any: boolean;
+}
+
+const containerDefaultsByRange = new WeakMap<LimitRange, ContainerDefaults>();
+
+function containerDefaultsOf(lr: LimitRange): ContainerDefaults {
+  let d = containerDefaultsByRange.get(lr);
+  if (!d) {
     const limits: ResourceList = {};
     const requests: ResourceList = {};
     for (const item of itemsOf(lr)) {
@@ -67,7 +73,20 @@ export function applyLimitRangeDefaults(out: Pod, ranges: readonly LimitRange[])
       Object.assign(limits, item.default);
       Object.assign(requests, item.defaultRequest);
     }
-    if (Object.keys(limits).length === 0 && Object.keys(requests).length === 0) continue;
+    d = { limits, requests, any: Object.keys(limits).length > 0 || Object.keys(requests).length > 0 };
+    containerDefaultsByRange.set(lr, d);
+  }
+  return d;
+}
+
+/**
+ * Admit: container defaults and the limit-ranger annotation, applied IN PLACE to a pod the
+ * caller owns (the admission path's freshly defaulted copy).
+ */
+export function applyLimitRangeDefaults(out: Pod, ranges: readonly LimitRange[]): Pod {
+  for (const lr of ranges) {
+    const { limits, requests, any } = containerDefaultsOf(lr);
+    if (!any) continue;
     const notes: string[] = [];
     for (const c of out.spec.containers ?? []) mergeContainer(c, limits, requests, 'container', notes);
     for (const c of out.spec.initContainers ?? []) mergeContainer(c, limits, requests, 'init container', notes);
@@ -81,10 +100,12 @@ export function applyLimitRangeDefaults(out: Pod, ranges: readonly LimitRange[])
 const maxMilliValue = (1n << 63n) / 1000n;
 
 /** Milli-precision comparison where it cannot overflow, else whole units. */
-function comparable(...qs: (Quantity | undefined)[]): bigint[] {
-  const values = qs.map((q) => q?.value() ?? 0n);
-  if (values.every((v) => v <= maxMilliValue)) return qs.map((q) => q?.milliValue() ?? 0n);
-  return values;
+function comparable(a?: Quantity, b?: Quantity, c?: Quantity): [bigint, bigint, bigint] {
+  const va = a?.value() ?? 0n;
+  const vb = b?.value() ?? 0n;
+  const vc = c?.value() ?? 0n;
+  if (va <= maxMilliValue && vb <= maxMilliValue && vc <= maxMilliValue) return [a?.milliValue() ?? 0n, b?.milliValue() ?? 0n, c?.milliValue() ?? 0n];
+  return [va, vb, vc];
 }
 
 function minConstraint(limitType: string, name: string, enforced: Quantity, requests: Resources, limits: Resources): string | undefined {
@@ -131,17 +152,37 @@ function ratioConstraint(limitType: string, name: string, enforced: Quantity, re
 
 type Constraint = typeof minConstraint;
 
-function check(item: LimitRangeItem, requests: Resources, limits: Resources, errs: string[]): void {
-  const groups: [ResourceList | undefined, Constraint][] = [
-    [item.min, minConstraint],
-    [item.max, maxConstraint],
-    [item.maxLimitRequestRatio, ratioConstraint],
-  ];
-  for (const [list, fn] of groups) {
-    for (const [name, enforced] of [...parseResourceList(list)].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-      const e = fn(item.type, name, enforced, requests, limits);
-      if (e) errs.push(e);
+/** One constraint of an item: the rule, the resource, and the enforced quantity. */
+interface ItemConstraint {
+  readonly fn: Constraint;
+  readonly name: string;
+  readonly enforced: Quantity;
+}
+
+const constraintsByItem = new WeakMap<LimitRangeItem, readonly ItemConstraint[]>();
+
+/** min, then max, then maxLimitRequestRatio, each by resource name: parsed and ordered once per (defaulted) item. */
+function constraintsOf(item: LimitRangeItem): readonly ItemConstraint[] {
+  let out = constraintsByItem.get(item);
+  if (!out) {
+    const groups: [ResourceList | undefined, Constraint][] = [
+      [item.min, minConstraint],
+      [item.max, maxConstraint],
+      [item.maxLimitRequestRatio, ratioConstraint],
+    ];
+    const list: ItemConstraint[] = [];
+    for (const [rl, fn] of groups) {
+      for (const [name, enforced] of [...parseResourceList(rl)].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) list.push({ fn, name, enforced });
     }
+    constraintsByItem.set(item, (out = list));
+  }
+  return out;
+}
+
+function check(item: LimitRangeItem, requests: Resources, limits: Resources, errs: string[]): void {
+  for (const { fn, name, enforced } of constraintsOf(item)) {
+    const e = fn(item.type, name, enforced, requests, limits);
+    if (e) errs.push(e);
   }
 }
 
@@ -153,9 +194,9 @@ export function limitRangeViolations(pod: Pod, lr: LimitRange): string[] {
   const errs: string[] = [];
   for (const item of itemsOf(lr)) {
     if (item.type === 'Container') {
-      for (const c of [...(pod.spec.containers ?? []), ...(pod.spec.initContainers ?? [])]) {
-        check(item, parseResourceList(c.resources?.requests), parseResourceList(c.resources?.limits), errs);
-      }
+      if (constraintsOf(item).length === 0) continue;
+      for (const c of pod.spec.containers ?? []) check(item, parseResourceList(c.resources?.requests), parseResourceList(c.resources?.limits), errs);
+      for (const c of pod.spec.initContainers ?? []) check(item, parseResourceList(c.resources?.requests), parseResourceList(c.resources?.limits), errs);
     } else if (item.type === 'Pod') {
       check(item, aggregateContainerRequests(pod), aggregateContainerLimits(pod), errs);
     }
