@@ -6,12 +6,14 @@ import {
   enforceDenialMessage,
   evaluatePod,
   formatVersion,
+  getDefaultRegistry,
   isFullyPrivileged,
   parseLevel,
   parseVersion,
   policyToEvaluate,
   POD_SECURITY_LABELS,
   warnMessage,
+  type LevelVersion,
   type Policy,
   type PodSecurityDefaults,
 } from '../podsecurity/index.js';
@@ -91,15 +93,25 @@ export function evaluatePodSecurity(namespaceLabels: Record<string, string>, def
   return evaluate(policy, pod);
 }
 
-function evaluate(policy: ReturnType<typeof policyToEvaluate>['policy'], pod: Pod): PodSecurityOutcome {
+function evaluate(policy: Policy, pod: Pod): PodSecurityOutcome {
   // `pod` is already defaulted (a source-less volume is emptyDir), as admission sees it.
   const p = pod;
   const enforced = policy.enforce.level === 'privileged' ? [] : evaluatePod(policy.enforce, p.metadata, p.spec);
   if (enforced.length > 0) return { denied: enforceDenialMessage(policy.enforce, enforced), warnings: [] };
   const warnings: string[] = [];
-  if (policy.warn.level !== 'privileged') {
+  if (policy.warn.level !== 'privileged' && !sameChecks(policy.enforce, policy.warn)) {
     const warned = evaluatePod(policy.warn, p.metadata, p.spec);
     if (warned.length > 0) warnings.push(warnMessage(policy.warn, warned));
   }
   return { warnings };
+}
+
+/**
+ * Whether two level/versions run the very same checks. Warn follows an enforce label unless it
+ * is set, so it mostly does: the checks that just allowed the pod would allow it again.
+ */
+function sameChecks(a: LevelVersion, b: LevelVersion): boolean {
+  if (a.level === 'privileged' || b.level === 'privileged') return false;
+  const registry = getDefaultRegistry();
+  return registry.activeChecks(a) === registry.activeChecks(b);
 }

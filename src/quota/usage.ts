@@ -57,8 +57,12 @@ export function containerUsage(c: Container): Resources {
   return computeUsage(parseResourceList(c.resources?.requests), parseResourceList(c.resources?.limits));
 }
 
-function hasKey(rl: Record<string, string> | undefined, name: string): boolean {
-  return !!rl && Object.prototype.hasOwnProperty.call(rl, name);
+/** computeUsage's compute keys by name: the list and the resource each comes from. */
+const computeKeySources = new Map<string, { fromLimits: boolean; resource: string }>();
+for (const { name, request, limit } of computeNames) {
+  computeKeySources.set(name, { fromLimits: false, resource: name });
+  computeKeySources.set(request, { fromLimits: false, resource: name });
+  computeKeySources.set(limit, { fromLimits: true, resource: name });
 }
 
 /**
@@ -67,8 +71,10 @@ function hasKey(rl: Record<string, string> | undefined, name: string): boolean {
  * quota's Constraints asks it of every container of every pod.
  */
 export function containerUsageHas(c: Container, name: string): boolean {
-  if (name.startsWith(limitsPrefix)) return hasKey(c.resources?.limits, name.slice(limitsPrefix.length));
-  return hasKey(c.resources?.requests, name.startsWith(requestsPrefix) ? name.slice(requestsPrefix.length) : name);
+  const source = computeKeySources.get(name);
+  if (!source) throw new RangeError(`not a compute quota key: ${name}`);
+  const rl = source.fromLimits ? c.resources?.limits : c.resources?.requests;
+  return !!rl && Object.prototype.hasOwnProperty.call(rl, source.resource);
 }
 
 export interface UsageOptions {
