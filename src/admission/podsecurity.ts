@@ -1,7 +1,7 @@
 // Pod Security admission for a pod create: the namespace's labels over the cluster defaults,
 // enforce (deny) and warn (warning text), exactly as the PodSecurity plugin words them.
 
-import type { Pod } from '../api/types.js';
+import type { ObjectMeta, Pod } from '../api/types.js';
 import {
   enforceDenialMessage,
   evaluatePod,
@@ -84,23 +84,46 @@ function namespacePolicy(labels: Record<string, string>, defaults: PodSecurityDe
 }
 
 /**
- * `pod` must be the defaulted object, as the API server's admission sees it. The checks run for
- * every pod: they cost less than a key that would tell two pods' specs apart.
+ * Outcomes by policy and pod: the pods of one workload share their spec, so the checks run once
+ * per distinct pod template. Dropped when it grows past its bound.
  */
+const outcomes = new Map<string, PodSecurityOutcome>();
+const maxOutcomes = 1024;
+
+/**
+ * The checks see of the metadata nothing but the annotations (upstream's read only AppArmor and
+ * seccomp annotations), so that the key is everything they see: one JSON.stringify, no copy of
+ * the metadata, and replicas in different namespaces share it.
+ */
+function checkedMetadata(pod: Pod): ObjectMeta {
+  return { annotations: pod.metadata?.annotations };
+}
+
+function outcomeKey(policy: Policy, metadata: ObjectMeta, spec: Pod['spec']): string {
+  return JSON.stringify([policy, metadata.annotations ?? null, spec ?? null]);
+}
+
+/** `pod` must be the defaulted object, as the API server's admission sees it. */
 export function evaluatePodSecurity(namespaceLabels: Record<string, string>, defaults: PodSecurityDefaults, pod: Pod): PodSecurityOutcome {
   const policy = namespacePolicy(namespaceLabels, defaults);
   if (isFullyPrivileged(policy)) return { warnings: [] };
-  return evaluate(policy, pod);
+  const metadata = checkedMetadata(pod);
+  const key = outcomeKey(policy, metadata, pod.spec);
+  const known = outcomes.get(key);
+  if (known) return { ...known, warnings: [...known.warnings] };
+  const outcome = evaluate(policy, metadata, pod.spec);
+  if (outcomes.size >= maxOutcomes) outcomes.clear();
+  outcomes.set(key, { ...outcome, warnings: [...outcome.warnings] });
+  return outcome;
 }
 
-function evaluate(policy: Policy, pod: Pod): PodSecurityOutcome {
-  // `pod` is already defaulted (a source-less volume is emptyDir), as admission sees it.
-  const p = pod;
-  const enforced = policy.enforce.level === 'privileged' ? [] : evaluatePod(policy.enforce, p.metadata, p.spec);
+function evaluate(policy: Policy, metadata: ObjectMeta, spec: Pod['spec']): PodSecurityOutcome {
+  // The pod is already defaulted (a source-less volume is emptyDir), as admission sees it.
+  const enforced = policy.enforce.level === 'privileged' ? [] : evaluatePod(policy.enforce, metadata, spec);
   if (enforced.length > 0) return { denied: enforceDenialMessage(policy.enforce, enforced), warnings: [] };
   const warnings: string[] = [];
   if (policy.warn.level !== 'privileged' && !sameChecks(policy.enforce, policy.warn)) {
-    const warned = evaluatePod(policy.warn, p.metadata, p.spec);
+    const warned = evaluatePod(policy.warn, metadata, spec);
     if (warned.length > 0) warnings.push(warnMessage(policy.warn, warned));
   }
   return { warnings };
