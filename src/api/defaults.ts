@@ -30,11 +30,18 @@ function clone<T>(v: T): T {
 function canonicalList(rl: ResourceList | undefined): ResourceList | undefined {
   if (!rl || typeof rl !== 'object') return rl;
   const out: ResourceList = {};
-  for (const k of Object.keys(rl).sort()) {
+  for (const k of sortedKeys(rl)) {
     const raw = rl[k];
     out[k] = typeof raw === 'string' ? roundedText(raw) : rounded(raw!);
   }
   return out;
+}
+
+/** The keys in sort() order; most lists are written in that order already, and a check is cheaper than a sort. */
+function sortedKeys(rl: ResourceList): string[] {
+  const keys = Object.keys(rl);
+  for (let i = 1; i < keys.length; i++) if (keys[i - 1]! > keys[i]!) return keys.sort();
+  return keys;
 }
 
 /** The value as defaulting leaves it: rounded and printed when it parses, else as it was (validation's to refuse). */

@@ -31,7 +31,20 @@ describe('admitDefaultTolerationSeconds', () => {
     const p = pod();
     admitDefaultTolerationSeconds(p);
     assert.equal(p.spec.tolerations, undefined);
+    const have = [notReady(60)];
+    admitDefaultTolerationSeconds(pod(have));
+    assert.deepEqual(have, [notReady(60)]);
   });
+  for (const r of rows) {
+    it(`in place, the owned pod itself gets them: ${r.name}`, () => {
+      const p = pod(r.have);
+      const out = admitDefaultTolerationSeconds(p, undefined, true);
+      assert.equal(out, p);
+      assert.deepEqual(p.spec.tolerations, r.want);
+      // The same fields in the same order as the copy, so the stored object prints the same.
+      assert.equal(JSON.stringify(p), JSON.stringify(admitDefaultTolerationSeconds(pod(r.have))));
+    });
+  }
 });
 
 describe('the pod create path', () => {

@@ -33,6 +33,41 @@ describe('remembered Pod Security policy', () => {
   });
 });
 
+describe('remembered Pod Security outcomes', () => {
+  const apparmorPod = (profile: string | undefined): Pod => ({
+    ...privilegedPod(),
+    metadata: { name: 'p', namespace: 'ns', ...(profile ? { annotations: { 'container.apparmor.security.beta.kubernetes.io/c': profile } } : {}) },
+    spec: { containers: [{ name: 'c', image: 'busybox' }] },
+  });
+  it('the same spec under another policy is evaluated afresh', () => {
+    const warnOnly = { 'pod-security.kubernetes.io/warn': 'baseline' };
+    const enforced = { 'pod-security.kubernetes.io/enforce': 'baseline' };
+    const defaults = { enforce: 'privileged' };
+    const warned = evaluatePodSecurity(warnOnly, defaults, privilegedPod());
+    assert.equal(warned.denied, undefined);
+    assert.match(warned.warnings[0] ?? '', /^would violate PodSecurity "baseline:latest"/);
+    assert.match(evaluatePodSecurity(enforced, defaults, privilegedPod()).denied ?? '', /^violates PodSecurity "baseline:latest"/);
+  });
+  it('the same spec with other annotations is evaluated afresh', () => {
+    const labels = { 'pod-security.kubernetes.io/enforce': 'baseline' };
+    assert.equal(evaluatePodSecurity(labels, {}, apparmorPod(undefined)).denied, undefined);
+    assert.match(evaluatePodSecurity(labels, {}, apparmorPod('unconfined')).denied ?? '', /forbidden AppArmor profile/);
+    assert.equal(evaluatePodSecurity(labels, {}, apparmorPod('runtime/default')).denied, undefined);
+  });
+  it('a caller may add to the warnings it gets: the next caller\'s are as evaluated', () => {
+    const labels = { 'pod-security.kubernetes.io/warn': 'baseline' };
+    const first = evaluatePodSecurity(labels, {}, privilegedPod());
+    first.warnings.push('x');
+    assert.equal(evaluatePodSecurity(labels, {}, privilegedPod()).warnings.length, 1);
+  });
+  it('warn set stricter than enforce still warns about what enforce allowed', () => {
+    const labels = { 'pod-security.kubernetes.io/enforce': 'baseline', 'pod-security.kubernetes.io/warn': 'restricted' };
+    const out = evaluatePodSecurity(labels, {}, apparmorPod(undefined));
+    assert.equal(out.denied, undefined);
+    assert.match(out.warnings[0] ?? '', /^would violate PodSecurity "restricted:latest"/);
+  });
+});
+
 describe('names found valid are remembered, the messages of invalid ones are not lost', () => {
   const rows: { name: string; check: (v: string) => string[]; valid: string; invalid: string }[] = [
     { name: 'DNS-1123 label', check: isDNS1123Label, valid: 'app', invalid: 'App' },
