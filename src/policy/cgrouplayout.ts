@@ -24,6 +24,8 @@ export function qosTierCgroupName(qos: Exclude<QOSClass, 'Guaranteed'>): string[
 /** CgroupName.ToCgroupfs / ToSystemd: the path below the cgroup mount. */
 export function cgroupPath(name: string[], driver: CgroupDriver): string {
   if (driver === 'cgroupfs') {
+    // '/' + name.join('/'), without the join (a plan builds one per pod).
+    if (name.length === 0) return '/';
     let path = '';
     for (const part of name) path += `/${part}`;
     return path;
