@@ -91,8 +91,11 @@ export function derivedObjectUID(kind: string, namespace: string, name: string):
  */
 function uuidFromSeed(seed: string): string {
   const h = hash('sha1', seed, 'hex');
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${((parseInt(h.slice(16, 18), 16) & 0x3f) | 0x80).toString(16)}${h.slice(18, 20)}-${h.slice(20, 32)}`;
+  // Version 5 in the 13th digit; variant 10 in the top bits of byte 8, whose first digit becomes 8, 9, a or b.
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${variantDigits[parseInt(h[16]!, 16) & 3]}${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }
+
+const variantDigits = '89ab';
 
 function adjustmentJSON(a: RlimitAdjustment): NonNullable<ContainerPlan['rlimitAdjustments']>[number] {
   return {
