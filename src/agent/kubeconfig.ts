@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { load } from 'js-yaml';
+import { renderKubeconfig } from '../api/kubeconfig.js';
 
 export interface ClientConfig {
   server: string;
@@ -62,26 +63,5 @@ export function readKubeconfig(file: string): ClientConfig {
 
 /** A kubeconfig whose user is a client certificate (what a node that joined writes). */
 export function certKubeconfig(server: string, ca: string, user: string, cert: string, key: string, context = 'bulkhead'): string {
-  const b64 = (s: string) => Buffer.from(s).toString('base64');
-  return [
-    'apiVersion: v1',
-    'kind: Config',
-    'clusters:',
-    `- name: ${context}`,
-    '  cluster:',
-    `    server: ${server}`,
-    `    certificate-authority-data: ${b64(ca)}`,
-    'users:',
-    `- name: ${user}`,
-    '  user:',
-    `    client-certificate-data: ${b64(cert)}`,
-    `    client-key-data: ${b64(key)}`,
-    'contexts:',
-    `- name: ${context}`,
-    '  context:',
-    `    cluster: ${context}`,
-    `    user: ${user}`,
-    `current-context: ${context}`,
-    '',
-  ].join('\n');
+  return renderKubeconfig({ server, ca, user, credentials: { clientCertificate: cert, clientKey: key }, context });
 }

@@ -41,6 +41,7 @@ import { accessReviewHandlers } from './accessreviews.js';
 import { metricsAPIHandlers } from './metricsapi.js';
 import { MetricsScraper } from './metricsscraper.js';
 import { guardTransport, transportServerOptions, upstreamTransportLimits, type TransportLimits } from './transport.js';
+import { renderKubeconfig } from '../api/kubeconfig.js';
 
 export interface ApiServerOptions {
   dataDir: string;
@@ -91,29 +92,9 @@ export const systemNamespaces = ['default', 'kube-system', 'kube-public', 'kube-
 
 const bootstrap: RequestInfo = { user: { name: 'system:apiserver', groups: [mastersGroup] }, dryRun: false, fieldValidation: 'Ignore', warnings: [] };
 
+/** A kubeconfig whose user is a bearer token, in the default namespace (the admin's; a node's on `up`). */
 export function kubeconfig(server: string, caCert: string, user: string, token: string, context = 'bulkhead'): string {
-  const ca = Buffer.from(caCert).toString('base64');
-  return [
-    'apiVersion: v1',
-    'kind: Config',
-    'clusters:',
-    `- name: ${context}`,
-    '  cluster:',
-    `    server: ${server}`,
-    `    certificate-authority-data: ${ca}`,
-    'users:',
-    `- name: ${user}`,
-    '  user:',
-    `    token: ${token}`,
-    'contexts:',
-    `- name: ${context}`,
-    '  context:',
-    `    cluster: ${context}`,
-    `    user: ${user}`,
-    '    namespace: default',
-    `current-context: ${context}`,
-    '',
-  ].join('\n');
+  return renderKubeconfig({ server, ca: caCert, user, credentials: { token }, namespace: 'default', context });
 }
 
 export async function startApiServer(opts: ApiServerOptions): Promise<RunningApiServer> {
