@@ -9,19 +9,11 @@
 import { defaultFeatureGates } from '../api/featuregates.js';
 import { startApiServer, type ApiServerOptions, type RunningApiServer } from '../apiserver/server.js';
 import type { LeaderElectionTimings } from '../client/leaderelection.js';
-import type { QuotaController } from '../controllers/quota.js';
-import type { NamespaceController } from '../controllers/namespace.js';
-import type { GarbageCollector } from '../controllers/garbagecollector.js';
-import type { ReplicaSetController } from '../controllers/replicaset.js';
-import type { DeploymentController } from '../controllers/deployment.js';
-import type { StatefulSetController } from '../controllers/statefulset.js';
-import type { DaemonSetController } from '../controllers/daemonset.js';
-import type { JobController, JobControllerOptions } from '../controllers/job.js';
-import type { CronJobController, CronJobControllerOptions } from '../controllers/cronjob.js';
+import type { JobControllerOptions } from '../controllers/job.js';
+import type { CronJobControllerOptions } from '../controllers/cronjob.js';
 import type { SchedulerController } from '../controllers/scheduler.js';
-import type { NodeLifecycleController, NodeLifecycleOptions } from '../controllers/nodelifecycle.js';
-import type { TaintEvictionController } from '../controllers/tainteviction.js';
-import type { CertificateControllers } from './certificates.js';
+import type { ControllerManager } from './controllers.js';
+import type { NodeLifecycleOptions } from '../controllers/nodelifecycle.js';
 
 export { kubeconfig, systemNamespaces } from '../apiserver/server.js';
 
@@ -47,22 +39,11 @@ export interface ServerOptions extends ApiServerOptions {
   log?: (msg: string) => void;
 }
 
-export interface RunningServer extends RunningApiServer {
-  /** The controllers while this server leads (always, on a lone server). */
-  quota?: QuotaController;
-  namespaces?: NamespaceController;
-  garbageCollector?: GarbageCollector;
-  /** CSR approval and signing (nodes that join with a bootstrap token). */
-  certificates?: CertificateControllers;
-  /** The workload controllers, unless started with `workloadControllers: false`. */
-  replicaSets?: ReplicaSetController;
-  deployments?: DeploymentController;
-  statefulSets?: StatefulSetController;
-  daemonSets?: DaemonSetController;
-  jobs?: JobController;
-  cronJobs?: CronJobController;
-  nodeLifecycle?: NodeLifecycleController;
-  taintEviction?: TaintEvictionController;
+/**
+ * The running server; the controllers (ControllerManager's) are there while this server leads
+ * (always, on a lone server), the workload ones unless started with `workloadControllers: false`.
+ */
+export interface RunningServer extends RunningApiServer, Partial<Omit<ControllerManager, 'stop'>> {
   /** The scheduler while this server leads, unless started with `scheduler: false`. */
   scheduler?: SchedulerController;
   /** Whether this server runs the controllers and the scheduler now. */
