@@ -57,8 +57,8 @@ export async function stopStep(w: WorkerContext, pod: Pod, view: View, target: S
         mem.kills.set(r.id, k);
       }
       if (!k.killed && now >= k.killAt) {
-        await w.runtime.kill(r.id, 'KILL').catch(() => undefined);
-        k.killed = true;
+        k.killed = await sigkill(w, r.id);
+        if (!k.killed) k.killAt = now + killRetryMs;
       }
       nextMs = Math.min(nextMs, k.killed ? 20 : k.killAt - now);
     }
@@ -66,14 +66,29 @@ export async function stopStep(w: WorkerContext, pod: Pod, view: View, target: S
   }
   if (containers.length === 0) {
     for (const r of sandbox) {
-      if (!mem.kills.has(r.id)) {
-        await w.runtime.kill(r.id, 'KILL').catch(() => undefined);
-        mem.kills.set(r.id, { termAt: now, killAt: now, killed: true });
+      const k = mem.kills.get(r.id);
+      if (!k || (!k.killed && now >= k.killAt)) {
+        const killed = await sigkill(w, r.id);
+        mem.kills.set(r.id, { termAt: k?.termAt ?? now, killAt: killed ? now : now + killRetryMs, killed });
       }
       nextMs = Math.min(nextMs, 20);
     }
   }
   return { done: false, nextMs: Math.max(1, nextMs) };
+}
+
+/**
+ * A SIGKILL the runtime refused (runc failed, the state was busy) is sent again this long after,
+ * as the kubelet's next sync retries killContainer; one that was sent is not: the process dies,
+ * and observe sees it go (a container that has exited meanwhile also refuses the signal).
+ */
+const killRetryMs = 1000;
+
+async function sigkill(w: WorkerContext, id: string): Promise<boolean> {
+  return w.runtime.kill(id, 'KILL').then(
+    () => true,
+    () => false,
+  );
 }
 
 /** Steps stopStep, observing exits, until done or `budgetMs` has passed. */

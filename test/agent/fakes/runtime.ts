@@ -42,6 +42,8 @@ export class FakeRuntime implements ContainerRuntime {
   private readonly containers = new Map<string, FakeContainer>();
   /** Container names that ignore SIGTERM (as a process that traps it and keeps running). */
   readonly ignoreTerm = new Set<string>();
+  /** SIGKILLs the runtime refuses, by container name (`POD` for the sandbox): how many more to refuse. */
+  readonly refuseKill = new Map<string, number>();
   /** Container name → the runtime's refusal message for startMonitored (e.g. no such executable). */
   readonly refuseStart = new Map<string, string>();
   /** When set, runDetached (the sandbox) fails with this message. */
@@ -92,9 +94,15 @@ export class FakeRuntime implements ContainerRuntime {
 
   async kill(id: string, signal: string): Promise<void> {
     const c = this.containers.get(id);
-    this.calls.push({ op: 'kill', id, name: nameOf(id, c?.annotations), signal });
+    const name = nameOf(id, c?.annotations);
+    this.calls.push({ op: 'kill', id, name, signal });
     if (!c) throw new Error(`container ${id} does not exist`);
     if (c.status !== 'running') throw new Error(`container ${id} is not running`);
+    const refusals = signal === 'KILL' ? (this.refuseKill.get(name) ?? 0) : 0;
+    if (refusals > 0) {
+      this.refuseKill.set(name, refusals - 1);
+      throw new Error(`runc kill ${id} KILL: exit status 1`);
+    }
     if (signal === 'KILL') this.exit(id, 137);
     else if (signal === 'TERM' && !this.ignoreTerm.has(nameOf(id, c.annotations))) this.exit(id, 143);
   }

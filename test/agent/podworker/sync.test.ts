@@ -153,6 +153,37 @@ const rows: Row[] = [
     },
   },
   {
+    rule: 'a SIGKILL the runtime refused is sent again a second later (the kubelet retries killContainer), a delivered one never',
+    async run(h) {
+      h.rt.ignoreTerm.add('c');
+      h.rt.refuseKill.set('c', 2);
+      h.rt.refuseKill.set('POD', 1);
+      const pod = mkpod({ terminationGracePeriodSeconds: 2, containers: [ctr('c')] });
+      await h.syncUntil(pod, running('c'), 'c running');
+      deleting(pod);
+      await h.sync(pod);
+      h.advance(2000);
+      await h.sync(pod);
+      await h.sync(pod);
+      assert.deepEqual(h.rt.signals(), ['c TERM', 'c KILL'], 'refused, and not sent again before the retry interval');
+      h.advance(1000);
+      await h.sync(pod);
+      assert.deepEqual(h.rt.signals(), ['c TERM', 'c KILL', 'c KILL']);
+      h.advance(1000);
+      const st = await h.syncUntil(pod, (s) => cs(s, 'c').state?.terminated !== undefined, 'c killed');
+      assert.equal(cs(st, 'c').state?.terminated?.exitCode, 137);
+      await h.syncUntil(pod, () => h.rt.signals().filter((x) => x === 'POD KILL').length === 1, 'sandbox KILL refused once');
+      await h.sync(pod);
+      assert.equal(h.rt.signals().filter((x) => x === 'POD KILL').length, 1, 'not again within the retry interval');
+      h.advance(1000);
+      await h.syncUntil(pod, () => h.rt.signals().filter((x) => x === 'POD KILL').length === 2, 'sandbox killed on the retry');
+      await h.sync(pod);
+      h.advance(5000);
+      await h.sync(pod);
+      assert.deepEqual(h.rt.signals(), ['c TERM', 'c KILL', 'c KILL', 'c KILL', 'POD KILL', 'POD KILL'], 'nothing signalled after the deliveries');
+    },
+  },
+  {
     rule: 'a grace period of 0 still gives minimumGraceSeconds (2 s) between SIGTERM and SIGKILL',
     async run(h) {
       h.rt.ignoreTerm.add('c');
