@@ -24,6 +24,7 @@ import { realKernelSkipReason, removeTestCgroups } from '../agent/cgrouptrees.js
 import { kubectlAvailable } from './cluster.js';
 import { mainJS, type PodJSON } from './upcluster.js';
 import { pollUntil } from './poll.js';
+import { runProcess } from './runprocess.js';
 
 const execFileP = promisify(execFile);
 
@@ -42,28 +43,7 @@ const lifecycleReason = reason ? undefined : helpOf('server').includes('--node-m
 const gracePeriodSeconds = 8;
 const unreachableTolerationSeconds = 5;
 
-interface Result {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-function run(cmd: string, args: string[], env: NodeJS.ProcessEnv = process.env, input = ''): Promise<Result> {
-  return new Promise((resolve) => {
-    const c = spawn(cmd, args, { env });
-    let stdout = '';
-    let stderr = '';
-    c.stdout.on('data', (d) => (stdout += d));
-    c.stderr.on('data', (d) => (stderr += d));
-    const timer = setTimeout(() => c.kill('SIGKILL'), 90_000);
-    c.stdin.on('error', () => undefined);
-    c.stdin.end(input);
-    c.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code: code ?? -1, stdout, stderr });
-    });
-  });
-}
+const run = runProcess;
 
 async function must(cmd: string, args: string[]): Promise<void> {
   const r = await run(cmd, args);

@@ -13,14 +13,12 @@ import { randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
 import { hierarchyRoots, removeTestCgroups } from '../agent/cgrouptrees.js';
 import { pollUntil } from './poll.js';
+import { runProcess, type Result } from './runprocess.js';
+import { nodeEnv, nodeFlags } from '../../src/cli/nodeflags.js';
 
 const execFileP = promisify(execFile);
 
-export interface Result {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
+export type { Result } from './runprocess.js';
 
 export interface UpCluster {
   dir: string;
@@ -84,7 +82,7 @@ export async function startUp(extraFlags: string[] = [], opts: { startTimeoutMs?
   const launch = async () => {
     const args = [mainJS, 'up', '--data-dir', dataDir, '--listen', '127.0.0.1:0', '--agent-listen', '127.0.0.1:0', '--cgroup-root', cgroupRoot, '--node-name', nodeName, ...flags];
     const from = output.length;
-    child = spawn(process.execPath, ['--max-semi-space-size=16', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    child = spawn(process.execPath, [...nodeFlags, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...nodeEnv } });
     child.stdout!.on('data', (d) => (output += d));
     child.stderr!.on('data', (d) => (output += d));
     const c = child;
@@ -111,22 +109,7 @@ export async function startUp(extraFlags: string[] = [], opts: { startTimeoutMs?
   const kubeconfig = join(dataDir, 'kubeconfig');
   const env = { ...process.env, KUBECONFIG: kubeconfig, HOME: dir };
   const base = ['--cache-dir', join(dir, 'kube-cache'), '--request-timeout', '30s'];
-  const run = (cmd: string, args: string[], input?: string): Promise<Result> =>
-    new Promise((resolve) => {
-      const c = spawn(cmd, args, { env });
-      let stdout = '';
-      let stderr = '';
-      c.stdout.on('data', (d) => (stdout += d));
-      c.stderr.on('data', (d) => (stderr += d));
-      const timer = setTimeout(() => c.kill('SIGKILL'), 90_000);
-      // kubectl may exit before reading its stdin (a command that takes none): not the test's error.
-      c.stdin.on('error', () => undefined);
-      c.stdin.end(input ?? '');
-      c.on('close', (code) => {
-        clearTimeout(timer);
-        resolve({ code: code ?? -1, stdout, stderr });
-      });
-    });
+  const run = (cmd: string, args: string[], input?: string): Promise<Result> => runProcess(cmd, args, env, input);
   const c: UpCluster = {
     dir,
     dataDir,
