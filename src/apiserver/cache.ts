@@ -43,16 +43,8 @@ const relistMaxMs = 5000;
 export interface ObjectCacheOptions<T extends KubeObject> {
   /** Which objects to hold (a field selector's job upstream); one that stops matching leaves as DELETED. */
   keep?: (obj: T) => boolean;
-  /** Changes a decoded object before it is cached (an informer's TransformFunc). */
-  transform?: (obj: T) => void;
-}
-
-/** kube-scheduler's informer transform: managedFields only cost memory in a cache. */
-export function stripManagedFields(obj: KubeObject): void {
-  if (!obj.metadata?.managedFields) return;
-  // A new metadata object rather than `delete`, which turns a V8 object into a larger dictionary.
-  const { managedFields: _, ...meta } = obj.metadata;
-  obj.metadata = meta;
+  /** What to cache instead of a decoded object (an informer's TransformFunc), e.g. withoutManagedFields. */
+  transform?: (obj: T) => T;
 }
 
 export class ObjectCache<T extends KubeObject = KubeObject> {
@@ -72,8 +64,7 @@ export class ObjectCache<T extends KubeObject = KubeObject> {
     const obj = JSON.parse(kv.value) as T;
     (obj.metadata ??= {}).resourceVersion = String(kv.modRevision);
     if (this.opts.keep && !this.opts.keep(obj)) return undefined;
-    this.opts.transform?.(obj);
-    return { key: kv.key, modRevision: kv.modRevision, obj: Object.freeze(obj) };
+    return { key: kv.key, modRevision: kv.modRevision, obj: Object.freeze(this.opts.transform ? this.opts.transform(obj) : obj) };
   }
 
   async start(): Promise<void> {

@@ -17,6 +17,7 @@ import {
 } from '../storage/store.js';
 import { deleteDuringUpdate, deletionFinalizers } from '../policy/gc.js';
 import type { ObjectCache } from './cache.js';
+import type { Cacher } from './watchcache.js';
 import { decodeStored, encodeForStore, generateName, newUID } from './objects.js';
 import { findResource, groupVersion, resources, storageKey, type ResourceDef } from './resources.js';
 import { statusErrors, StatusError, type GroupResource } from './status.js';
@@ -187,6 +188,8 @@ export class Api {
   readonly strategies = new Map<string, Strategy>();
   /** Watch-fed copies of hot resources (see cache.ts), by resource name. */
   readonly caches = new Map<string, ObjectCache>();
+  /** The watch caches LIST and WATCH read (installed by the server; absent in bare tests). */
+  cacher?: Cacher;
   /** Records a write in metadata.managedFields (installed by the server; absent in bare tests). */
   trackWrite?: (def: ResourceDef, old: KubeObject | undefined, next: KubeObject, req: RequestInfo, subresource?: string) => KubeObject;
 

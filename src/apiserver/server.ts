@@ -26,7 +26,8 @@ import { ensureSystemPriorityClasses } from './priorityclasses.js';
 import { StatusError } from './status.js';
 import { deferredMetrics } from './metricsdeferred.js';
 import type { Node, Pod, Secret } from '../api/types.js';
-import { ObjectCache, stripManagedFields } from './cache.js';
+import { withoutManagedFields } from '../api/cachetransforms.js';
+import { ObjectCache } from './cache.js';
 import { Cacher } from './watchcache.js';
 import { decodeRequestObject } from './decode.js';
 import { patchResource, trackUpdate } from './patching.js';
@@ -139,7 +140,7 @@ export async function startApiServer(opts: ApiServerOptions): Promise<RunningApi
   const agents = agentConnector({ ca: pki.caCert, cert: pki.kubeletClientCert, key: pki.kubeletClientKey });
   // The node authorizer's graph: the pods bound to each node (what they refer to is read from
   // them on each request), as kube-apiserver's graph populator keeps it from a pod informer.
-  const boundPods = new ObjectCache<Pod>(store, api.def('pods'), { keep: (p) => !!p.spec?.nodeName, transform: stripManagedFields });
+  const boundPods = new ObjectCache<Pod>(store, api.def('pods'), { keep: (p) => !!p.spec?.nodeName, transform: withoutManagedFields });
   await boundPods.start();
   boundPods.addIndex('nodeName', (p) => p.spec?.nodeName);
   api.caches.set('boundpods', boundPods as unknown as ObjectCache);
@@ -154,6 +155,7 @@ export async function startApiServer(opts: ApiServerOptions): Promise<RunningApi
   });
   // The embedded stores deliver every revision they report before reporting it; etcd's feed may lag.
   const cacher = new Cacher(store, { deliversOnCommit: store instanceof LogStore });
+  api.cacher = cacher;
   const handlerOpts: HandlerOptions = {
     api,
     cacher,

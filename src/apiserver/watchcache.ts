@@ -16,9 +16,9 @@
 // revision older than the last change, and a watch from before the events the cache keeps.
 // The store then answers as it always did, 410 Gone for compacted revisions included.
 //
-// Objects are shared and frozen (at the top level, as ObjectCache and the informers freeze
-// theirs): only the HTTP handler reads them, to encode them. In-process clients (loopback.ts)
-// keep reading the store, because their informers transform the objects they get.
+// Objects are shared and deep-frozen: the HTTP handler reads them to encode them, and the
+// in-process clients (loopback.ts) hand them to their informers, so that the server holds one
+// decoded copy of each object however many controllers watch it.
 
 import type { KubeObject } from '../api/types.js';
 import { compareKeys } from '../storage/keys.js';
@@ -105,7 +105,10 @@ function decode(kv: KeyValue): KubeObject {
   const obj = JSON.parse(kv.value) as KubeObject;
   (obj.metadata ??= {}).resourceVersion = String(kv.modRevision);
   for (const e of obj.metadata.managedFields ?? []) if (e?.fieldsV1 !== undefined) e.fieldsV1 = fieldSets.intern(e.fieldsV1);
-  return Object.freeze(obj);
+  // Deep: in-process readers (loopback.ts) share the object, and one that changed a nested part
+  // would change what every later LIST and WATCH sends. Frozen, such a write throws instead.
+  freezeDeep(obj);
+  return obj;
 }
 
 /** The event a watcher sees for a change (rest.ts's Api.watch rules), or none. */

@@ -10,8 +10,7 @@ import type { KubeClient, ResourceRef } from './interface.js';
 export class SharedInformerFactory {
   private readonly informers = new Map<string, SharedIndexInformer>();
 
-  /** `transform`: applied to the objects of every informer whose caller gives none (e.g. stripManagedFields). */
-  constructor(readonly client: KubeClient, private readonly defaults: { resyncMs?: number; transform?: (obj: KubeObject) => void } = {}) {}
+  constructor(readonly client: KubeClient, private readonly defaults: { resyncMs?: number } = {}) {}
 
   /**
    * The informer of a kind. Options (selectors, keep, transform) are fixed by the first caller:
@@ -21,7 +20,7 @@ export class SharedInformerFactory {
     const key = `${ref.group}/${ref.version}/${ref.resource}${name ? `#${name}` : ''}`;
     let inf = this.informers.get(key);
     if (!inf) {
-      inf = new SharedIndexInformer<T>(this.client, ref, { resyncMs: this.defaults.resyncMs, transform: this.defaults.transform, ...opts }) as unknown as SharedIndexInformer;
+      inf = new SharedIndexInformer<T>(this.client, ref, { resyncMs: this.defaults.resyncMs, ...opts }) as unknown as SharedIndexInformer;
       this.informers.set(key, inf);
     }
     return inf as unknown as SharedIndexInformer<T>;

@@ -24,20 +24,15 @@ export interface InformerOptions<T extends KubeObject> {
   fieldSelector?: string;
   /** Which objects to hold; one that stops matching leaves as a delete (a client-side field selector). */
   keep?: (obj: T) => boolean;
-  /** Changes an object before it is stored, or returns what to store instead (cache.TransformFunc): e.g. drop managedFields. */
-  transform?: (obj: T) => T | void;
+  /**
+   * What to store instead of an object (cache.TransformFunc), e.g. withoutManagedFields. It
+   * must not change its argument: in process, objects are the watch cache's, shared and frozen.
+   */
+  transform?: (obj: T) => T;
   /** Milliseconds between resyncs to the handlers; 0 or absent: none. */
   resyncMs?: number;
   /** Milliseconds before a failed list or watch is tried again (default 1000). */
   retryMs?: number;
-}
-
-/** kube-scheduler's transform: managedFields only cost memory in a cache. */
-export function stripManagedFields(obj: KubeObject): void {
-  if (!obj.metadata?.managedFields) return;
-  // A new metadata object rather than `delete`, which turns a V8 object into a larger dictionary.
-  const { managedFields: _, ...meta } = obj.metadata;
-  obj.metadata = meta;
 }
 
 export class SharedIndexInformer<T extends KubeObject = KubeObject> {
@@ -103,7 +98,7 @@ export class SharedIndexInformer<T extends KubeObject = KubeObject> {
 
   private decode(raw: T): T | undefined {
     if (this.opts.keep && !this.opts.keep(raw)) return undefined;
-    return Object.freeze(this.opts.transform?.(raw) ?? raw);
+    return Object.freeze(this.opts.transform ? this.opts.transform(raw) : raw);
   }
 
   /** Lists and makes the store equal to the list (DeltaFIFO.Replace): deletes for what is gone. */

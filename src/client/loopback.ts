@@ -6,6 +6,11 @@
 // authorizer would allow everything; only the HTTP framing is skipped. Watch events are
 // delivered inside the write that causes them (the store's order), so an informer built on this
 // client is never behind a write this process has finished.
+//
+// LIST and WATCH read the watch cache first, as an HTTP request does: the informers of every
+// in-process controller then hold the cache's decoded objects instead of decoding each event
+// themselves, one copy of each object for the whole server. Those objects are shared and
+// deep-frozen; a reader that wants to change one copies it first.
 
 import type { KubeObject } from '../api/types.js';
 import { bindPod } from '../apiserver/binding.js';
@@ -14,7 +19,7 @@ import { patchResource } from '../apiserver/patching.js';
 import { resources as served, type ResourceDef } from '../apiserver/resources.js';
 import type { Api, RequestInfo } from '../apiserver/rest.js';
 import { statusErrors } from '../apiserver/status.js';
-import type { DeleteOptions, KubeClient, ListOptions, ObjectList, PatchType, ResourceRef, Watch, WatchHandlers, WriteOptions } from './interface.js';
+import type { DeleteOptions, KubeClient, ListOptions, ObjectList, PatchType, ResourceRef, Watch, WatchEventType, WatchHandlers, WriteOptions } from './interface.js';
 import { apiVersionOf } from './resources.js';
 
 export interface LoopbackIdentity {
@@ -56,20 +61,26 @@ export class LoopbackClient implements KubeClient {
   }
 
   async list<T extends KubeObject>(ref: ResourceRef, namespace: string | undefined, opts: ListOptions = {}): Promise<ObjectList<T>> {
-    const r = await this.api.list(this.def(ref), namespace, opts);
+    const def = this.def(ref);
+    const cached = await this.api.cacher?.list(def, namespace, opts);
+    if (cached) return { items: cached.items.map((e) => e.obj as T), resourceVersion: cached.resourceVersion, ...(cached.continue ? { continue: cached.continue } : {}) };
+    const r = await this.api.list(def, namespace, opts);
     return { items: r.items as T[], resourceVersion: r.resourceVersion, ...(r.continue ? { continue: r.continue } : {}) };
   }
 
   async watch<T extends KubeObject>(ref: ResourceRef, namespace: string | undefined, opts: ListOptions, on: WatchHandlers<T>): Promise<Watch> {
     let stopped = false;
-    const w = await this.api.watch(this.def(ref), namespace, { ...opts, allowWatchBookmarks: true }, {
-      send: (type, object) => {
+    const def = this.def(ref);
+    const watchOpts = { ...opts, allowWatchBookmarks: true };
+    const sink = {
+      send: (type: WatchEventType, object: unknown) => {
         if (!stopped) on.event({ type, object: object as T });
       },
       close: () => {
         if (!stopped) on.end();
       },
-    });
+    };
+    const w = (await this.api.cacher?.watch(def, namespace, watchOpts, sink)) ?? (await this.api.watch(def, namespace, watchOpts, sink));
     return {
       stop() {
         stopped = true;

@@ -26,15 +26,6 @@ interface GraphNode {
   finalizers: string[];
 }
 
-/**
- * The graph reads only metadata: its informers keep only that (upstream's are metadata
- * informers, of PartialObjectMetadata), without managedFields.
- */
-function metadataOnly(o: KubeObject): KubeObject {
-  const { managedFields: _, ...metadata } = o.metadata ?? {};
-  return { apiVersion: o.apiVersion, kind: o.kind, metadata };
-}
-
 /** Kinds left out of the graph: events are many, short-lived and own nothing. */
 const skipped = new Set(['events']);
 
@@ -62,7 +53,9 @@ export class GarbageCollector {
     const namespaced = (await this.client.namespacedResources()).filter((r) => !skipped.has(r.resource));
     this.kinds = [...namespaced, namespacesRef, nodesRef];
     for (const ref of this.kinds) {
-      const inf = this.factory.informerFor<KubeObject>(ref, { transform: metadataOnly }, 'garbage-collector');
+      // The graph reads only metadata (upstream's are metadata informers). In process the
+      // objects are the watch cache's, shared, so a metadata-only copy would add memory.
+      const inf = this.factory.informerFor<KubeObject>(ref, {}, 'garbage-collector');
       this.informers.push(inf);
       this.unsubscribe.push(
         inf.addEventHandler({

@@ -62,7 +62,7 @@ import { pickNodeInfo, type ScheduleDecision } from '../scheduler/pick.js';
 import { DisruptionTarget, lowerPriorityNominatedPods, preemptedEventMessage, preemptionConditionMessage, ReasonPreemptionByScheduler, type Candidate } from '../scheduler/preemption.js';
 import { isStatus } from '../client/errors.js';
 import type { SharedInformerFactory } from '../client/factory.js';
-import { stripManagedFields, type SharedIndexInformer } from '../client/informer.js';
+import type { SharedIndexInformer } from '../client/informer.js';
 import type { KubeClient } from '../client/interface.js';
 import { TokenBucket } from '../client/ratelimit.js';
 import { EventRecorder } from '../client/recorder.js';
@@ -203,7 +203,7 @@ export class SchedulerController {
     this.limiter = new TokenBucket(qps, burst);
     // kube-scheduler's event clientset is a second client with the same limits.
     this.events = new EventRecorder(client, { component: this.schedulerName }, { limiter: new TokenBucket(qps, burst) });
-    this.pods = informers.informerFor<Pod>(podsRef, { keep: isActivePod, transform: stripManagedFields }, schedulerPodsInformer);
+    this.pods = informers.informerFor<Pod>(podsRef, { keep: isActivePod }, schedulerPodsInformer);
     this.nodes = informers.informerFor<Node>(nodesRef);
     this.pods.addIndex(nominatedPodsByNodeIndex, nominatedNode);
     this.cache = new SchedulerCache(opts.gates);

@@ -13,7 +13,6 @@ import type { FeatureGates } from '../api/featuregates.js';
 import type { Api } from '../apiserver/rest.js';
 import { SharedInformerFactory } from '../client/factory.js';
 import { LeaderElector, leaderIdentity } from '../client/leaderelection.js';
-import { stripManagedFields } from '../client/informer.js';
 import { LoopbackClient } from '../client/loopback.js';
 import { componentUserAgent } from '../client/useragent.js';
 import { CronJobController } from '../controllers/cronjob.js';
@@ -57,10 +56,10 @@ function controllerIdentity(name: string) {
 }
 
 async function startControllerManager(api: Api, opts: ServerOptions, gates: FeatureGates): Promise<ControllerManager> {
-  // One informer per kind for all controllers; the list and watch go through the loopback client.
-  // No controller reads managedFields (an update without them keeps the live ones), and they
-  // more than double a stored pod: the informers drop them, as kube-scheduler's do.
-  const informers = new SharedInformerFactory(new LoopbackClient(api, controllerIdentity('shared-informers')), { transform: stripManagedFields });
+  // One informer per kind for all controllers; the list and watch go through the loopback client,
+  // whose objects are the watch cache's: the informers hold them as they are (a copy without
+  // managedFields, as kube-scheduler's transform makes, would cost memory here, not save it).
+  const informers = new SharedInformerFactory(new LoopbackClient(api, controllerIdentity('shared-informers')));
   const client = (name: string) => new LoopbackClient(api, controllerIdentity(name));
   const quota = new QuotaController(client('resourcequota-controller'), informers, { gates, resyncMs: (opts.quotaResyncSeconds ?? 30) * 1000 });
   const namespaces = new NamespaceController(client('namespace-controller'), informers);

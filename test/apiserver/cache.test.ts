@@ -6,7 +6,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Pod } from '../../src/api/types.js';
-import { ObjectCache, stripManagedFields, type CacheEventType } from '../../src/apiserver/cache.js';
+import { withoutManagedFields } from '../../src/api/cachetransforms.js';
+import { ObjectCache, type CacheEventType } from '../../src/apiserver/cache.js';
 import { findResource, storageKey } from '../../src/apiserver/resources.js';
 import { MemoryStore } from '../../src/storage/index.js';
 import type { Store, WatchHandlers } from '../../src/storage/store.js';
@@ -59,7 +60,7 @@ describe('ObjectCache', () => {
     const store = new MemoryStore();
     const withFields = (name: string, phase?: string) => JSON.stringify({ ...JSON.parse(value(name, 'n1', phase)), metadata: { name, namespace: 'default', managedFields: [{ manager: 'x' }] } });
     await store.create(key('done'), withFields('done', 'Succeeded'));
-    const c = new ObjectCache<Pod>(store, podsDef, { keep: (p) => p.status?.phase !== 'Succeeded', transform: stripManagedFields });
+    const c = new ObjectCache<Pod>(store, podsDef, { keep: (p) => p.status?.phase !== 'Succeeded', transform: withoutManagedFields });
     await c.start();
     const seen: [CacheEventType, string | undefined][] = [];
     c.subscribe((type, obj) => seen.push([type, obj.status?.phase]));

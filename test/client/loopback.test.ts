@@ -71,6 +71,26 @@ describe('LoopbackClient', () => {
     inf.stop();
   });
 
+  it('informers over loopback hold the watch cache\'s objects: one deep-frozen copy for all of them, listed or watched', async () => {
+    await loop.create(podsRef, 'default', pod('listed'));
+    const a = new SharedIndexInformer(loop, podsRef, { namespace: 'default' });
+    const b = new SharedIndexInformer(new LoopbackClient(s.api, { user: 'system:kube-scheduler' }), podsRef);
+    await a.start();
+    await b.start();
+    await loop.create(podsRef, 'default', pod('watched'));
+    for (const name of ['listed', 'watched']) {
+      const held = a.lister.get('default', name)!;
+      assert.equal(held, b.lister.get('default', name), `${name}: the two informers hold one object`);
+      assert.equal(held, (await loop.list(podsRef, 'default')).items.find((p) => p.metadata?.name === name), `${name}: a LIST answers the same object`);
+      // A reader that changed a nested part would change what every LIST and WATCH sends next.
+      assert.throws(() => ((held as unknown as { spec: { containers: { image: string }[] } }).spec.containers[0]!.image = 'changed'), TypeError);
+      assert.throws(() => (held.metadata!.labels = {}), TypeError);
+    }
+    a.stop();
+    b.stop();
+    for (const name of ['listed', 'watched']) await loop.delete(podsRef, 'default', name, { gracePeriodSeconds: 0 });
+  });
+
   it('writes are recorded under the identity\'s User-Agent, as the manager of managedFields', async () => {
     const ua = new LoopbackClient(s.api, { user: 'system:serviceaccount:kube-system:x', userAgent: 'kube-controller-manager/v1.32.4 (linux/amd64) kubernetes/0000000/x' });
     const p = await ua.create(podsRef, 'default', pod('managed'));
