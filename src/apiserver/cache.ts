@@ -45,6 +45,11 @@ export interface ObjectCacheOptions<T extends KubeObject> {
   keep?: (obj: T) => boolean;
   /** What to cache instead of a decoded object (an informer's TransformFunc), e.g. withoutManagedFields. */
   transform?: (obj: T) => T;
+  /**
+   * An already decoded, shared object for a key at a revision (the watch cache's, Cacher.decoded),
+   * held as it is instead of a decoded copy; the transform applies to the copies only.
+   */
+  decoded?: (kv: KeyValue) => T | undefined;
 }
 
 export class ObjectCache<T extends KubeObject = KubeObject> {
@@ -61,6 +66,8 @@ export class ObjectCache<T extends KubeObject = KubeObject> {
 
   /** decodeStored for an object nobody else holds: resourceVersion set in place, then frozen. */
   private decode(kv: KeyValue): CachedObject<T> | undefined {
+    const shared = this.opts.decoded?.(kv);
+    if (shared) return this.opts.keep && !this.opts.keep(shared) ? undefined : { key: kv.key, modRevision: kv.modRevision, obj: shared };
     const obj = JSON.parse(kv.value) as T;
     (obj.metadata ??= {}).resourceVersion = String(kv.modRevision);
     if (this.opts.keep && !this.opts.keep(obj)) return undefined;

@@ -29,6 +29,7 @@ import type { Node, Pod, Secret } from '../api/types.js';
 import { withoutManagedFields } from '../api/cachetransforms.js';
 import { ObjectCache } from './cache.js';
 import { Cacher } from './watchcache.js';
+import type { KeyValue } from '../storage/store.js';
 import { decodeRequestObject } from './decode.js';
 import { patchResource, trackUpdate } from './patching.js';
 import { podSubresources } from './subresources.js';
@@ -140,7 +141,12 @@ export async function startApiServer(opts: ApiServerOptions): Promise<RunningApi
   const agents = agentConnector({ ca: pki.caCert, cert: pki.kubeletClientCert, key: pki.kubeletClientKey });
   // The node authorizer's graph: the pods bound to each node (what they refer to is read from
   // them on each request), as kube-apiserver's graph populator keeps it from a pod informer.
-  const boundPods = new ObjectCache<Pod>(store, api.def('pods'), { keep: (p) => !!p.spec?.nodeName, transform: withoutManagedFields });
+  // Its objects are the pods' watch cache's where that has them (started first, so that it has
+  // each event's object before this cache sees the event): one decoded copy of each pod.
+  const cacher = new Cacher(store, { deliversOnCommit: store instanceof LogStore });
+  api.cacher = cacher;
+  await cacher.start(api.def('pods'));
+  const boundPods = new ObjectCache<Pod>(store, api.def('pods'), { keep: (p) => !!p.spec?.nodeName, transform: withoutManagedFields, decoded: cacher.decoded(api.def('pods')) as (kv: KeyValue) => Pod | undefined });
   await boundPods.start();
   boundPods.addIndex('nodeName', (p) => p.spec?.nodeName);
   api.caches.set('boundpods', boundPods as unknown as ObjectCache);
@@ -153,9 +159,6 @@ export async function startApiServer(opts: ApiServerOptions): Promise<RunningApi
     ...(opts.metricResolutionSeconds !== undefined ? { resolutionMs: opts.metricResolutionSeconds * 1000 } : {}),
     log: (m) => process.stderr.write(`bulkhead: ${m}\n`),
   });
-  // The embedded stores deliver every revision they report before reporting it; etcd's feed may lag.
-  const cacher = new Cacher(store, { deliversOnCommit: store instanceof LogStore });
-  api.cacher = cacher;
   const handlerOpts: HandlerOptions = {
     api,
     cacher,
@@ -202,9 +205,6 @@ export async function startApiServer(opts: ApiServerOptions): Promise<RunningApi
   const port = (server.address() as AddressInfo).port;
   loadMetrics();
   metricsScraper.start();
-  // Pods are what every node agent and kubectl get read: their cache is filled while the server
-  // starts serving, not by the first reader.
-  cacher.warm(api.def('pods'));
   const urlHost = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
   const url = `https://${urlHost}:${port}`;
   handlerOpts.serverAddress = `${urlHost}:${port}`;

@@ -163,6 +163,12 @@ export class WatchCache {
     return this.#broken;
   }
 
+  /** The cached object of `key` when its last write is `rev` (what a store event for it decodes to). */
+  decoded(key: string, rev: number): KubeObject | undefined {
+    const e = this.#byKey.get(key);
+    return e && e.rev === rev ? e.obj : undefined;
+  }
+
   /** Everything up to `revision` has been delivered (the caller read it from the store). */
   observe(revision: number): void {
     if (revision > this.#fresh) this.#fresh = revision;
@@ -322,6 +328,8 @@ function badContinue(): Error {
  */
 export class Cacher {
   readonly #caches = new Map<string, Promise<WatchCache>>();
+  /** The caches of #caches that have started, by prefix. */
+  readonly #started = new Map<string, WatchCache>();
   #stopped = false;
 
   /**
@@ -343,9 +351,13 @@ export class Cacher {
         // The next reader starts a new cache from a new list (a reflector's relist).
         onBroken: () => {
           if (this.#caches.get(prefix) === c) this.#caches.delete(prefix);
+          if (this.#started.get(prefix) === cache) this.#started.delete(prefix);
         },
       });
-      c = cache.start().then(() => cache);
+      c = cache.start().then(() => {
+        if (this.#caches.get(prefix) === c) this.#started.set(prefix, cache);
+        return cache;
+      });
       this.#caches.set(prefix, c);
       c.catch(() => {
         if (this.#caches.get(prefix) === c) this.#caches.delete(prefix);
@@ -354,9 +366,19 @@ export class Cacher {
     return c;
   }
 
-  /** Starts a resource's cache ahead of its first reader (kube-apiserver starts them all with the server). */
-  warm(def: ResourceDef): void {
-    if (!this.#stopped) this.#cache(def).catch((e: unknown) => console.error(`watch cache ${def.resource}: ${e instanceof Error ? e.message : String(e)}`));
+  /** Starts a resource's cache ahead of its first reader (kube-apiserver starts them all with the server); resolves once it holds the store's objects. */
+  async start(def: ResourceDef): Promise<void> {
+    if (!this.#stopped) await this.#cache(def);
+  }
+
+  /**
+   * The object a store event of `def` decodes to, when its cache already holds it: a store
+   * watcher registered after the cache's (the embedded stores deliver in registration order)
+   * can share the cache's copy instead of decoding its own.
+   */
+  decoded(def: ResourceDef): (kv: KeyValue) => KubeObject | undefined {
+    const prefix = storageKey(def, undefined);
+    return (kv) => this.#started.get(prefix)?.decoded(kv.key, kv.modRevision);
   }
 
   async list(def: ResourceDef, namespace: string | undefined, opts: ListOptions): Promise<CachedList | undefined> {
@@ -434,5 +456,6 @@ export class Cacher {
     this.#stopped = true;
     for (const c of this.#caches.values()) void c.then((cache) => cache.stop(), () => undefined);
     this.#caches.clear();
+    this.#started.clear();
   }
 }

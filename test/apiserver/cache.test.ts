@@ -10,7 +10,8 @@ import { withoutManagedFields } from '../../src/api/cachetransforms.js';
 import { ObjectCache, type CacheEventType } from '../../src/apiserver/cache.js';
 import { findResource, storageKey } from '../../src/apiserver/resources.js';
 import { MemoryStore } from '../../src/storage/index.js';
-import type { Store, WatchHandlers } from '../../src/storage/store.js';
+import type { KeyValue, Store, WatchHandlers } from '../../src/storage/store.js';
+import { Cacher } from '../../src/apiserver/watchcache.js';
 
 const podsDef = findResource('', 'v1', 'pods')!;
 const key = (name: string) => storageKey(podsDef, 'default', name);
@@ -74,6 +75,27 @@ describe('ObjectCache', () => {
       ['ADDED', 'Running'],
       ['DELETED', 'Running'],
     ]);
+    c.stop();
+  });
+
+  it('holds the watch cache\'s object for a write the cache has (one decoded copy), and decodes its own for one it has not', async () => {
+    const store = new MemoryStore();
+    await store.create(key('before'), value('before', 'n1'));
+    const cacher = new Cacher(store);
+    await cacher.start(podsDef);
+    const c = new ObjectCache<Pod>(store, podsDef, { keep: (p) => !!p.spec.nodeName, decoded: cacher.decoded(podsDef) as (kv: KeyValue) => Pod | undefined });
+    await c.start();
+    await store.create(key('after'), value('after', 'n1'));
+    await store.create(key('pending'), value('pending'));
+    const listed = await cacher.list(podsDef, 'default', {});
+    for (const name of ['before', 'after']) {
+      assert.equal(c.get('default', name)?.obj, listed?.items.find((e) => e.obj.metadata?.name === name)?.obj, `${name}: the cache's object`);
+    }
+    assert.equal(c.get('default', 'pending'), undefined, 'keep still decides');
+    // A store without the pods' cache (stopped): the cache decodes its own copy.
+    cacher.stop();
+    await store.update(key('after'), value('after', 'n2'));
+    assert.equal(c.get('default', 'after')?.obj.spec.nodeName, 'n2');
     c.stop();
   });
 
