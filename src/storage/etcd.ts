@@ -34,15 +34,26 @@
 // If the feed's stream breaks (etcd restarts, a member goes away) it resumes from the last
 // delivered revision; if that was compacted meanwhile, every watcher ends with CompactedError,
 // as the API server's watchers expect (410 Gone, then a relist).
+//
+// Retries follow Go's clientv3 (client/v3/retry.go, retry_interceptor.go), not the etcd3
+// client's default, which re-sends every call that failed with a "recoverable" gRPC error, writes
+// included: a create whose first try committed but whose answer was lost came back as a failed
+// compare (409 AlreadyExists for a create that happened; an unconditional update applied twice).
+// A read (Range, a read-only Txn) is re-sent when it failed Unavailable; a write only when it was
+// never sent (no connection to send it on). A write that may have reached etcd ends in
+// StoreUnavailableError (outcome unknown), worded as Go's client words it, which kube-apiserver
+// answers as a 500 with that text.
 
 import etcd3 from 'etcd3';
 import type { IKeyValue, IWatchResponse, IRequestOp, IResponseOp, ICompare } from 'etcd3';
+import { ExponentialBackoff, handleWhen, isBrokenCircuitError, noop, retry, type RetryPolicy } from 'cockatiel';
 import {
   CompactedError,
   FutureRevisionError,
   KeyExistsError,
   KeyNotFoundError,
   RevisionConflictError,
+  StoreUnavailableError,
   type Compare,
   type KeyValue,
   type ListOptions,
@@ -93,6 +104,58 @@ function prefixEnd(prefix: Buffer): Buffer {
   }
   return Buffer.from([0]);
 }
+
+// ---- retries ----
+
+/** The gRPC status of an error from the etcd3 client, whose message is grpc-js's "14 UNAVAILABLE: details". */
+function grpcStatus(e: unknown): { code: number; details: string } | undefined {
+  const m = /^(\d+) [A-Z_]+: ([\s\S]*)$/.exec(e instanceof Error ? e.message : '');
+  return m ? { code: Number(m[1]), details: m[2]! } : undefined;
+}
+
+const UNAVAILABLE = 14;
+
+/**
+ * The call was never sent: grpc-js had no connection to pick (its words for clientv3's "there is
+ * no connection available"), the channel closed before the call started, or every member's
+ * circuit was open. The only failure after which Go re-sends a write (isSafeRetryMutableRPC).
+ */
+export function neverSent(e: unknown): boolean {
+  if (isBrokenCircuitError(e)) return true;
+  const s = grpcStatus(e);
+  return s?.code === UNAVAILABLE && (/^(\w+: )?No connection established/.test(s.details) || s.details === 'Channel closed before call started');
+}
+
+/** isSafeRetryImmutableRPC: a read is re-sent after Unavailable only (not after a deadline, a cancel or a server's refusal). */
+export function retryableRead(e: unknown): boolean {
+  return neverSent(e) || grpcStatus(e)?.code === UNAVAILABLE;
+}
+
+/** Go's codes.Code names, for the codes after which a call's outcome is not known. */
+const goCodes: Record<number, string> = { 1: 'Canceled', 2: 'Unknown', 4: 'DeadlineExceeded', 13: 'Internal', 14: 'Unavailable' };
+
+/**
+ * What a call that failed without an answer throws: StoreUnavailableError worded as Go's client
+ * words it (etcd's own errors, "etcdserver: …", as rpctypes gives them; others as a gRPC status
+ * error), or the error itself when etcd answered (a refusal, a compacted revision, …). `lastGrpc`
+ * is the last gRPC failure among the tries, better words than an open circuit's.
+ */
+export function unanswered(e: unknown, lastGrpc: Error | undefined, write: boolean): unknown {
+  const broken = isBrokenCircuitError(e);
+  const s = grpcStatus(broken && lastGrpc ? lastGrpc : e);
+  if (!broken && !(s && s.code in goCodes)) return e;
+  const message = !s ? `rpc error: code = Unavailable desc = ${(e as Error).message}` : s.details.startsWith('etcdserver: ') ? s.details : `rpc error: code = ${goCodes[s.code] ?? s.code} desc = ${s.details}`;
+  return new StoreUnavailableError(message, write && !neverSent(e));
+}
+
+/**
+ * clientv3 waits 25 ms (±10%) between up to 100 tries, about 2.5 s in all; an exponential back-off
+ * from 25 ms capped at 1 s gives about the same total (1.7 to 3.1 s over 8 retries) with fewer
+ * calls to a member that is restarting.
+ */
+const retryBackoff = () => new ExponentialBackoff({ initialDelay: 25, maxDelay: 1000 });
+const readPolicy = retry(handleWhen(retryableRead), { maxAttempts: 8, backoff: retryBackoff() });
+const writePolicy = retry(handleWhen(neverSent), { maxAttempts: 8, backoff: retryBackoff() });
 
 const isCompacted = (e: unknown) => /required revision has been compacted/.test(String((e as Error)?.message));
 const isFuture = (e: unknown) => /required revision is a future revision/.test(String((e as Error)?.message));
@@ -160,6 +223,10 @@ export class EtcdStore implements Store {
       dialTimeout: opts.dialTimeoutMs ?? 5000,
       // gRPC's default 4 MiB would refuse a list of a few thousand objects; kube-apiserver lifts it too.
       grpcOptions: { 'grpc.max_receive_message_length': -1 },
+      // No retries in the client (its default re-sends writes): the store says which calls are
+      // reads (#read, #write). The per-member circuit breaker stays etcd3's: a member that failed
+      // three calls in a row is skipped for 5 s, and calls it kept from being sent are re-sent.
+      faultHandling: { global: noop },
       // Without a CA file the system's trusted roots check the members' certificates (gRPC's null).
       ...(secure ? { credentials: { rootCertificate: (tls!.ca ?? null) as Buffer, privateKey: tls!.key, certChain: tls!.cert } } : {}),
     });
@@ -198,6 +265,34 @@ export class EtcdStore implements Store {
     };
   }
 
+  // ---- calls ----
+
+  /** A call that may be sent again (retryableRead): a read, or a write whose repetition changes nothing. */
+  #read<T>(call: () => Promise<T>): Promise<T> {
+    return this.#send(readPolicy, call, false);
+  }
+
+  /** A write: sent again only when it never left (neverSent). */
+  #write<T>(call: () => Promise<T>): Promise<T> {
+    return this.#send(writePolicy, call, true);
+  }
+
+  async #send<T>(policy: RetryPolicy, call: () => Promise<T>, write: boolean): Promise<T> {
+    let lastGrpc: Error | undefined;
+    try {
+      return await policy.execute(async () => {
+        try {
+          return await call();
+        } catch (e) {
+          if (grpcStatus(e)) lastGrpc = e as Error;
+          throw e;
+        }
+      });
+    } catch (e) {
+      throw unanswered(e, lastGrpc, write);
+    }
+  }
+
   // ---- reads ----
 
   #checkOpen(): void {
@@ -205,7 +300,7 @@ export class EtcdStore implements Store {
   }
 
   async #headerRevision(): Promise<number> {
-    const r = await this.#client.kv.range({ key: this.#marker, count_only: true });
+    const r = await this.#read(() => this.#client.kv.range({ key: this.#marker, count_only: true }));
     return Number(r.header.revision);
   }
 
@@ -223,7 +318,7 @@ export class EtcdStore implements Store {
     this.#checkOpen();
     const readable = async (rev: number) => {
       try {
-        await this.#client.kv.range({ key: this.#marker, count_only: true, revision: rev });
+        await this.#read(() => this.#client.kv.range({ key: this.#marker, count_only: true, revision: rev }));
         return true;
       } catch (e) {
         if (isCompacted(e)) return false;
@@ -258,7 +353,7 @@ export class EtcdStore implements Store {
     this.#checkOpen();
     checkKey(key);
     checkRevision(revision);
-    const r = await this.#atRevision(revision, () => this.#client.kv.range({ key: this.#etcdKey(key), revision }));
+    const r = await this.#atRevision(revision, () => this.#read(() => this.#client.kv.range({ key: this.#etcdKey(key), revision })));
     const kv = r.kvs[0];
     return kv && this.#kv(kv);
   }
@@ -286,7 +381,7 @@ export class EtcdStore implements Store {
     // One more than asked when the marker may be among the keys, so that dropping it leaves enough.
     const markerInside = Buffer.compare(from, this.#marker) <= 0 && Buffer.compare(this.#marker, to) < 0;
     const ask = limit > 0 ? limit + (markerInside ? 1 : 0) : 0;
-    const r = await this.#atRevision(revision, () => this.#client.kv.range({ key: from, range_end: to, revision, limit: ask }));
+    const r = await this.#atRevision(revision, () => this.#read(() => this.#client.kv.range({ key: from, range_end: to, revision, limit: ask })));
     const items = r.kvs.filter((kv) => !this.#isMarker(kv.key)).map((kv) => this.#kv(kv));
     let more = r.more;
     if (limit > 0 && items.length > limit) {
@@ -301,14 +396,16 @@ export class EtcdStore implements Store {
     checkPrefix(prefix);
     const { from, to } = this.#range(prefix);
     const markerInside = Buffer.compare(from, this.#marker) <= 0 && Buffer.compare(this.#marker, to) < 0;
-    if (!markerInside) return Number((await this.#client.kv.range({ key: from, range_end: to, count_only: true })).count);
-    // Both halves around the marker, in one read-only txn (one revision).
-    const r = await this.#client.kv.txn({
-      success: [
-        { request_range: { key: from, range_end: this.#marker, count_only: true } },
-        { request_range: { key: Buffer.concat([this.#marker, Buffer.from([0])]), range_end: to, count_only: true } },
-      ],
-    });
+    if (!markerInside) return Number((await this.#read(() => this.#client.kv.range({ key: from, range_end: to, count_only: true }))).count);
+    // Both halves around the marker, in one read-only txn (one revision; a read, so re-sent as one).
+    const r = await this.#read(() =>
+      this.#client.kv.txn({
+        success: [
+          { request_range: { key: from, range_end: this.#marker, count_only: true } },
+          { request_range: { key: Buffer.concat([this.#marker, Buffer.from([0])]), range_end: to, count_only: true } },
+        ],
+      }),
+    );
     return r.responses.reduce((n, op) => n + Number(op.response_range.count), 0);
   }
 
@@ -347,7 +444,7 @@ export class EtcdStore implements Store {
   async #txn(compare: ICompare[], success: IRequestOp[], failure: IRequestOp[]): Promise<{ succeeded: boolean; revision: number; responses: IResponseOp[]; wrote: boolean }> {
     this.#checkOpen();
     const before = this.#position;
-    const r = await this.#client.kv.txn({ compare, success, failure });
+    const r = await this.#write(() => this.#client.kv.txn({ compare, success, failure }));
     const revision = Number(r.header.revision);
     // A request that changed nothing takes no revision (etcd's rule, and the contract's).
     const ops = r.succeeded ? success : failure;
@@ -456,7 +553,9 @@ export class EtcdStore implements Store {
     if (revision < compacted) throw new CompactedError(revision, compacted);
     if (revision === compacted) return;
     try {
-      await this.#client.kv.compact({ revision, physical: true });
+      // Sent again after Unavailable like a read: a repeat of a compaction that happened answers
+      // "compacted", which is taken as done just below.
+      await this.#read(() => this.#client.kv.compact({ revision, physical: true }));
     } catch (e) {
       // Another API server (or etcdctl) compacted at or past it first: the same outcome.
       if (!isCompacted(e)) throw e;
@@ -579,11 +678,12 @@ export class EtcdStore implements Store {
       const compacted = await this.compactRevision();
       if (compacted > 0) throw new CompactedError(0, compacted);
     } else if (afterRevision < this.#position) {
-      await this.#atRevision(afterRevision, () => this.#client.kv.range({ key: this.#marker, count_only: true, revision: afterRevision }));
+      await this.#atRevision(afterRevision, () => this.#read(() => this.#client.kv.range({ key: this.#marker, count_only: true, revision: afterRevision })));
     }
     if (afterRevision < this.#position && !this.#positionIsEvent) {
-      // Make the feed's position an event the replay can recognise.
-      const r = await this.#client.kv.put({ key: this.#marker, value: Buffer.alloc(0) });
+      // Make the feed's position an event the replay can recognise (sent again like a read: a
+      // second marker event serves as well as one).
+      const r = await this.#read(() => this.#client.kv.put({ key: this.#marker, value: Buffer.alloc(0) }));
       await this.#delivered(Number(r.header.revision));
     }
     this.#checkOpen();

@@ -62,6 +62,18 @@ export class FutureRevisionError extends Error {
   }
 }
 
+/**
+ * The store's server did not answer: it could not be reached, or the connection broke before the
+ * answer came. When `outcomeUnknown`, the request was a write that may have reached the server
+ * and committed; the caller can report neither success nor a refusal for it (kube-apiserver
+ * passes its etcd client's error up as a 500 with the client's words; so does the API server).
+ */
+export class StoreUnavailableError extends Error {
+  constructor(message: string, readonly outcomeUnknown: boolean) {
+    super(message);
+  }
+}
+
 export type Compare =
   /** modRevision of key equals `revision`; 0 means "the key does not exist". */
   | { key: string; modRevision: number };
