@@ -17,6 +17,7 @@ import { int64Param } from './queryparams.js';
 import { parseRequestTarget } from './requesttarget.js';
 import { groupVersion, type ResourceDef } from './resources.js';
 import { statusErrors, StatusError } from './status.js';
+import { StoreUnavailableError } from '../storage/store.js';
 import { toTable, type IncludeObject } from './tables.js';
 import { encodeList, encodeTable, sendPieces } from './encoding.js';
 import type { Cacher } from './watchcache.js';
@@ -135,6 +136,8 @@ export function createHandler(opts: HandlerOptions): (req: IncomingMessage, res:
         return;
       }
       if (e instanceof StatusError) sendStatusError(res, e);
+      // A write whose outcome the store does not know is answered as kube-apiserver answers it, never 409.
+      else if (e instanceof StoreUnavailableError) sendStatusError(res, statusErrors.unknown(e.message));
       else sendStatusError(res, statusErrors.internal(e instanceof Error ? e.message : String(e)));
     });
 

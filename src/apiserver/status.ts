@@ -56,6 +56,11 @@ export const statusErrors = {
   gone: (message: string) => status(410, 'Expired', message),
   tooLarge: (message: string) => status(413, 'RequestEntityTooLarge', message),
   internal: (message: string) => status(500, 'InternalError', `Internal error occurred: ${message}`, { causes: [{ message }] }),
+  /**
+   * responsewriters.ErrorToAPIStatus of an error that is no API status, as the etcd3 store passes
+   * its etcd client's error up: 500, no reason, the error's text.
+   */
+  unknown: (message: string) => new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, code: 500 }),
   serviceUnavailable: (message: string) => status(503, 'ServiceUnavailable', message),
   timeout: (message: string) => status(504, 'Timeout', message),
   /** storage.NewTooLargeResourceVersionError as the watch cache raises it (apimachinery's NewTimeoutError, retry after 1 s). */
