@@ -46,7 +46,7 @@
 
 import etcd3 from 'etcd3';
 import type { IKeyValue, IWatchResponse, IRequestOp, IResponseOp, ICompare } from 'etcd3';
-import { ExponentialBackoff, handleWhen, isBrokenCircuitError, noop, retry, type RetryPolicy } from 'cockatiel';
+import { circuitBreaker, ConsecutiveBreaker, ExponentialBackoff, handleWhen, isBrokenCircuitError, noop, retry, type RetryPolicy } from 'cockatiel';
 import {
   CompactedError,
   FutureRevisionError,
@@ -115,15 +115,19 @@ function grpcStatus(e: unknown): { code: number; details: string } | undefined {
 
 const UNAVAILABLE = 14;
 
+/** grpc-js had no connection to the member to send on: its words for clientv3's "there is no connection available". */
+function noConnection(e: unknown): boolean {
+  const s = grpcStatus(e);
+  return s?.code === UNAVAILABLE && /^(\w+: )?No connection established/.test(s.details);
+}
+
 /**
- * The call was never sent: grpc-js had no connection to pick (its words for clientv3's "there is
- * no connection available"), the channel closed before the call started, or every member's
- * circuit was open. The only failure after which Go re-sends a write (isSafeRetryMutableRPC).
+ * The call was never sent: no connection to send on, the channel closed before the call started,
+ * or every member's circuit was open. The only failure after which Go re-sends a write
+ * (isSafeRetryMutableRPC).
  */
 export function neverSent(e: unknown): boolean {
-  if (isBrokenCircuitError(e)) return true;
-  const s = grpcStatus(e);
-  return s?.code === UNAVAILABLE && (/^(\w+: )?No connection established/.test(s.details) || s.details === 'Channel closed before call started');
+  return isBrokenCircuitError(e) || noConnection(e) || grpcStatus(e)?.details === 'Channel closed before call started';
 }
 
 /** isSafeRetryImmutableRPC: a read is re-sent after Unavailable only (not after a deadline, a cancel or a server's refusal). */
@@ -156,6 +160,16 @@ export function unanswered(e: unknown, lastGrpc: Error | undefined, write: boole
 const retryBackoff = () => new ExponentialBackoff({ initialDelay: 25, maxDelay: 1000 });
 const readPolicy = retry(handleWhen(retryableRead), { maxAttempts: 8, backoff: retryBackoff() });
 const writePolicy = retry(handleWhen(neverSent), { maxAttempts: 8, backoff: retryBackoff() });
+
+/**
+ * The per-member circuit breaker etcd3 runs each call through, tripped only when the member
+ * cannot be connected to, which is what it is for (with several members, calls go to the others
+ * meanwhile); after 1 s, gRPC's first reconnect back-off, it lets one call try again. etcd3's
+ * default trips on any failure and stays open 5 s: two lost answers and one more failure shut
+ * the only member out for longer than the retries above, though it answered at once on a new
+ * connection.
+ */
+const memberPolicy = () => circuitBreaker(handleWhen(noConnection), { halfOpenAfter: 1000, breaker: new ConsecutiveBreaker(3) });
 
 const isCompacted = (e: unknown) => /required revision has been compacted/.test(String((e as Error)?.message));
 const isFuture = (e: unknown) => /required revision is a future revision/.test(String((e as Error)?.message));
@@ -224,9 +238,8 @@ export class EtcdStore implements Store {
       // gRPC's default 4 MiB would refuse a list of a few thousand objects; kube-apiserver lifts it too.
       grpcOptions: { 'grpc.max_receive_message_length': -1 },
       // No retries in the client (its default re-sends writes): the store says which calls are
-      // reads (#read, #write). The per-member circuit breaker stays etcd3's: a member that failed
-      // three calls in a row is skipped for 5 s, and calls it kept from being sent are re-sent.
-      faultHandling: { global: noop },
+      // reads (#read, #write).
+      faultHandling: { global: noop, host: memberPolicy },
       // Without a CA file the system's trusted roots check the members' certificates (gRPC's null).
       ...(secure ? { credentials: { rootCertificate: (tls!.ca ?? null) as Buffer, privateKey: tls!.key, certChain: tls!.cert } } : {}),
     });

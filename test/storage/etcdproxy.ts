@@ -24,6 +24,8 @@ export interface EtcdProxy {
   dropAnswer(rule: DropRule): Promise<void>;
   /** The next call matching `rule` is not forwarded: its connection drops when it arrives. Resolves once dropped. */
   dropRequest(rule: DropRule): Promise<void>;
+  /** Forgets the drops that have not happened (a test that failed before its call was made). */
+  disarm(): void;
   /** How many calls of each method reached etcd through this proxy. */
   forwarded: Map<string, number>;
   close(): Promise<void>;
@@ -122,6 +124,7 @@ export async function startEtcdProxy(etcdEndpoint: string): Promise<EtcdProxy> {
     forwarded,
     dropAnswer: (rule) => arm(rule, 'answer'),
     dropRequest: (rule) => arm(rule, 'request'),
+    disarm: () => void armed.splice(0),
     async close() {
       for (const s of sessions) s.destroy();
       for (const u of upstreams.values()) u.destroy();
