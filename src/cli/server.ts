@@ -4,6 +4,7 @@
 import { Command } from 'commander';
 import type { RunningServer } from '../server/start.js';
 import { UsageError } from './errors.js';
+import { applyServerHeapSettings } from './nodeflags.js';
 import { addDefaultTolerationSecondsFlags, defaultTolerationSecondsFlags, durationFlag, featureGatesFlag, podSecurityFlag, type DefaultTolerationSecondsFlags } from './flags.js';
 import { addAgentFlags, agentSettingsFromFlags, runAgent, type AgentFlags } from './agent.js';
 import type { OpenStoreOptions } from '../storage/index.js';
@@ -124,6 +125,7 @@ async function storeFlags(f: ServerFlags): Promise<OpenStoreOptions> {
 }
 
 export async function runServer(f: ServerFlags, banner: (s: RunningServer) => string, withAgent?: (s: RunningServer) => Promise<{ stop(): Promise<void> }>): Promise<RunningServer> {
+  applyServerHeapSettings();
   const { host, port } = parseListen(f.listen);
   const gates = featureGatesFlag(f.featureGates);
   const podSecurityDefaults = podSecurityFlag(f.podSecurity);
