@@ -177,6 +177,11 @@ export function decideQuotas(pod: Pod, quotas: readonly ResourceQuota[], opts: Q
     const out: Record<string, string> = {};
     for (const [k, v] of newUsed) out[k] = v.toString();
     remembered(out).parsed = newUsed;
+    // The status.used this charge replaces is the next pod's input no more: its entry goes now
+    // rather than when the memo fills, so that a plan's chain of charges does not outlive the
+    // young generation. (Should the charge not be written after all, the list is parsed again.)
+    const replaced = q.status?.used;
+    if (replaced && replaced !== q.status?.hard) parsedLists.delete(replaced);
     charges.push({ name: q.metadata.name!, used: out });
   }
   return { allowed: true, charges };
