@@ -7,6 +7,7 @@ import { stringSource, walkJSONManifest, type JSONShape, type TextSource } from 
 
 const pod = (name: string) => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name }, spec: { containers: [{ name: 'c', image: 'busybox' }] } });
 const list = (...items: unknown[]) => JSON.stringify({ apiVersion: 'v1', kind: 'List', items });
+const manyKeys = { kind: 'Pod', ...Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`k${i}`, { k0: i }])) };
 
 /** The text cut into chunks of about n characters (a surrogate pair kept whole, as a file's UTF-8 decoder keeps it): an item may straddle any number of them. */
 function chunked(text: string, n: number): TextSource {
@@ -44,6 +45,9 @@ describe('walkJSONManifest', () => {
     { name: 'a duplicate key in an item (YAML refuses it, JSON.parse would not)', text: '{"kind":"List","items":[{"kind":"Pod","kind":"Pod"}]}', shape: 'yaml' },
     { name: 'a duplicate key spelled with an escape', text: '{"kind":"List","items":[{"kind":"Pod","metadata":{"name":"a","n\\u0061me":"b"}}]}', shape: 'yaml' },
     { name: 'a duplicate key at the top', text: `{"kind":"List","items":[],"kind":"List"}`, shape: 'yaml' },
+    { name: 'a duplicate among many keys (past the short list)', text: `{"kind":"List","items":[{"kind":"Pod",${Array.from({ length: 40 }, (_, i) => `"k${i}":${i}`).join(',')},"k3":0}]}`, shape: 'yaml' },
+    { name: 'many keys, none twice', text: list(manyKeys), shape: 'list', items: [manyKeys] },
+    { name: 'a key of an inner object repeated in the outer one after it closes', text: list({ kind: 'Pod', a: { kind: 1, b: { a: 2 } }, b: 3 }), shape: 'list', items: [{ kind: 'Pod', a: { kind: 1, b: { a: 2 } }, b: 3 }] },
     { name: 'the same key in sibling objects is no duplicate', text: list({ kind: 'Pod', a: { n: 1 }, b: { n: 2 }, c: [{ n: 1 }, { n: 2 }] }), shape: 'list', items: [{ kind: 'Pod', a: { n: 1 }, b: { n: 2 }, c: [{ n: 1 }, { n: 2 }] }] },
     { name: 'a truncated List', text: list(pod('a')).slice(0, -3), shape: 'yaml' },
     { name: 'a trailing comma (YAML takes it)', text: `{"kind":"List","items":[${JSON.stringify(pod('a'))},]}`, shape: 'yaml' },
