@@ -228,6 +228,17 @@ Examples:
         const p = await probeHost();
         host = { memoryVersion: p.cgroups.memoryVersion, minOomScoreAdj: p.minOomScoreAdj, hardRlimitCeilings: p.hardRlimitCeilings };
       }
+      blockingStdout();
       io.exit(runPlan([...paths, ...(flags.filename ?? [])], flags, io, host));
     });
+}
+
+/**
+ * Node writes standard output to a pipe asynchronously: a plan, made in one synchronous run, would
+ * queue all its output in memory (29 MB for 10,000 pods) and hand it to the reader only after the
+ * last pod. Blocking writes hand each buffer over as it is made (Node makes TTYs blocking so).
+ */
+function blockingStdout(): void {
+  const handle = (process.stdout as unknown as { _handle?: { setBlocking?: (on: boolean) => number } })._handle;
+  handle?.setBlocking?.(true);
 }
