@@ -46,33 +46,42 @@ export class EncodedObject {
   }
 }
 
-/**
- * Joins strings into pieces of about this many characters, one write each: small enough to be
- * young-generation garbage (V8 puts objects over 128 KiB straight into the old generation).
- */
-const pieceChars = 32 * 1024;
+/** The size of a body's pieces, one write each. */
+const pieceBytes = 64 * 1024;
 
-/** Collects a response body as a few large strings (not one: a list can be tens of MB). */
+/**
+ * Collects a response body as UTF-8 pieces of about pieceBytes (not one: a list can be tens of
+ * MB). Each string is encoded straight into the piece, not joined into a larger string first and
+ * encoded on write: a LIST of 5,000 pods made 10 MB of young-generation strings per request so,
+ * and their scavenges were a tenth of its time. A string never straddles two pieces.
+ */
 export class BodyWriter {
-  readonly pieces: string[] = [];
-  #parts: string[] = [];
-  #chars = 0;
+  readonly pieces: Buffer[] = [];
+  #buf = Buffer.allocUnsafeSlow(pieceBytes);
+  #used = 0;
 
   add(s: string): void {
-    this.#parts.push(s);
-    this.#chars += s.length;
-    if (this.#chars >= pieceChars) this.#flush();
+    // UTF-8 takes at most three bytes per UTF-16 unit.
+    if (s.length * 3 > this.#buf.length - this.#used) {
+      this.#flush();
+      if (s.length * 3 > this.#buf.length) {
+        this.pieces.push(Buffer.from(s));
+        return;
+      }
+    }
+    this.#used += this.#buf.write(s, this.#used);
   }
 
-  done(): string[] {
+  done(): Buffer[] {
     this.#flush();
     return this.pieces;
   }
 
   #flush(): void {
-    if (this.#parts.length) this.pieces.push(this.#parts.join(''));
-    this.#parts = [];
-    this.#chars = 0;
+    if (this.#used === 0) return;
+    this.pieces.push(this.#buf.subarray(0, this.#used));
+    this.#buf = Buffer.allocUnsafeSlow(pieceBytes);
+    this.#used = 0;
   }
 }
 
@@ -82,10 +91,13 @@ export interface ListMeta {
 }
 
 /** `{apiVersion, kind: <Kind>List, metadata, items}` as the generic list handler sends it. */
-export function encodeList(apiVersion: string, listKind: string, meta: ListMeta, items: readonly EncodedObject[]): string[] {
+export function encodeList(apiVersion: string, listKind: string, meta: ListMeta, items: readonly EncodedObject[]): Buffer[] {
   const w = new BodyWriter();
   w.add(`{"apiVersion":${JSON.stringify(apiVersion)},"kind":${JSON.stringify(listKind)},"metadata":${JSON.stringify(meta)},"items":[`);
-  items.forEach((o, i) => w.add(i ? `,${o.json()}` : o.json()));
+  items.forEach((o, i) => {
+    if (i) w.add(',');
+    w.add(o.json());
+  });
   w.add(']}');
   return w.done();
 }
@@ -107,14 +119,17 @@ function encodeRow(resource: string, o: EncodedObject, opts: TableOptions): stri
 }
 
 /** What toTable returns, encoded from the objects' own JSON. */
-export function encodeTable(resource: string, items: readonly EncodedObject[], opts: TableOptions): string[] {
+export function encodeTable(resource: string, items: readonly EncodedObject[], opts: TableOptions): Buffer[] {
   const w = new BodyWriter();
   const meta: ListMeta = {};
   if (opts.resourceVersion !== undefined) meta.resourceVersion = opts.resourceVersion;
   if (opts.continue) meta.continue = opts.continue;
   const columns = opts.withColumns === false ? [] : tableColumns(resource);
   w.add(`{"kind":"Table","apiVersion":"meta.k8s.io/v1","metadata":${JSON.stringify(meta)},"columnDefinitions":${JSON.stringify(columns)},"rows":[`);
-  items.forEach((o, i) => w.add(i ? `,${encodeRow(resource, o, opts)}` : encodeRow(resource, o, opts)));
+  items.forEach((o, i) => {
+    if (i) w.add(',');
+    w.add(encodeRow(resource, o, opts));
+  });
   w.add(']}');
   return w.done();
 }
@@ -132,7 +147,7 @@ export class EventLines {
     const key = table ? `${type}|${table.include}` : type;
     let b = this.#lines.get(key);
     if (!b) {
-      const payload = table ? encodeTable(table.resource, [this.object], { include: table.include, now: table.now(), withColumns: false }).join('') : this.object.json();
+      const payload = table ? Buffer.concat(encodeTable(table.resource, [this.object], { include: table.include, now: table.now(), withColumns: false })).toString() : this.object.json();
       b = Buffer.from(`{"type":${JSON.stringify(type)},"object":${payload}}\n`);
       this.#lines.set(key, b);
     }
@@ -141,7 +156,7 @@ export class EventLines {
 }
 
 /** A JSON response written as the pieces it was built in (Transfer-Encoding: chunked). */
-export function sendPieces(res: ServerResponse, code: number, pieces: readonly string[]): void {
+export function sendPieces(res: ServerResponse, code: number, pieces: readonly Buffer[]): void {
   res.writeHead(code, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private' });
   res.cork();
   for (const p of pieces) res.write(p);
