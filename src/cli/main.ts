@@ -1,4 +1,4 @@
-#!/usr/bin/env -S GLIBC_TUNABLES=glibc.malloc.mmap_threshold=131072:glibc.malloc.trim_threshold=131072:glibc.malloc.arena_max=2 node --max-semi-space-size=16
+#!/usr/bin/env -S GLIBC_TUNABLES=glibc.malloc.mmap_threshold=131072:glibc.malloc.trim_threshold=131072:glibc.malloc.arena_max=2 node --max-semi-space-size=8
 // The `bulkhead` command.
 
 import { readFileSync } from 'node:fs';

@@ -1,11 +1,14 @@
 // V8 and glibc settings the `bulkhead` process runs with. Every API request allocates many
-// short-lived objects (decoded bodies, defaulted copies, field sets); the young generation's
-// two semi-spaces are committed memory, though: at 32 MiB each, bench:api measured ~3% less
-// CPU per create than at 16 MiB (V8's default here), for 32 MB more RSS. ./bulkhead and the
-// shebang of main.js pass the same flags and environment; keep the three in step.
+// short-lived objects (decoded bodies, defaulted copies, field sets), but the young generation's
+// two semi-spaces are committed memory once grown: 8 MiB each (V8's default here is 16). With
+// the in-process informers sharing the watch cache's objects and LIST bodies written as UTF-8
+// pieces, bench:api on a quiet machine, three alternating runs each: RSS with 5,100 pods 147-149
+// MB at 16 MiB, 125-129 at 8; creates 1,009-1,282/s vs 1,232-1,319; LIST median 79-89 ms vs
+// 64-92. `plan` measured the same at both sizes. ./bulkhead and the shebang of main.js pass the
+// same flags and environment; keep the three in step.
 import { setFlagsFromString } from 'node:v8';
 
-export const nodeFlags = ['--max-semi-space-size=16'];
+export const nodeFlags = ['--max-semi-space-size=8'];
 
 /**
  * The API server's old generation grows by this percentage over what a full GC left, instead of

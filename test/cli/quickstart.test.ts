@@ -139,7 +139,7 @@ describe('./bulkhead checks root and the host packages before it runs the node a
       const r = bash(join(repo, 'bulkhead'), row.args, bin);
       assert.match(r.stderr, row.stderr);
       assert.equal(r.code, row.code, r.stderr);
-      assert.equal(r.stdout.includes(`node ran: --max-semi-space-size=16 ${repo}/dist/src/cli/main.js ${row.args.join(' ')}`), row.ran, r.stdout);
+      assert.equal(r.stdout.includes(`node ran: --max-semi-space-size=8 ${repo}/dist/src/cli/main.js ${row.args.join(' ')}`), row.ran, r.stdout);
       assert.equal(existsSync(aptLog) ? readFileSync(aptLog, 'utf8') : '', row.apt ?? '');
     });
   }
