@@ -64,7 +64,7 @@ export class ObjectCache<T extends KubeObject = KubeObject> {
 
   constructor(private readonly store: Store, readonly def: ResourceDef, private readonly opts: ObjectCacheOptions<T> = {}) {}
 
-  /** decodeStored for an object nobody else holds: resourceVersion set in place, then frozen. */
+  /** The watch cache's object when `decoded` has it; else decodeStored for an object nobody else holds (resourceVersion set in place, then frozen). */
   private decode(kv: KeyValue): CachedObject<T> | undefined {
     const shared = this.opts.decoded?.(kv);
     if (shared) return this.opts.keep && !this.opts.keep(shared) ? undefined : { key: kv.key, modRevision: kv.modRevision, obj: shared };
