@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import etcd3 from 'etcd3';
 import { BrokenCircuitError } from 'cockatiel';
-import { neverSent, retryableRead, unanswered } from '../../src/storage/etcd.js';
+import { neverSent, retryableRead, unanswered } from '../../src/storage/etcdretry.js';
 import { StoreUnavailableError } from '../../src/storage/store.js';
 
 /** An error as the etcd3 client hands it over: grpc-js's status error, cast to its class. */
