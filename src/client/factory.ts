@@ -13,7 +13,7 @@ export class SharedInformerFactory {
   constructor(readonly client: KubeClient, private readonly defaults: { resyncMs?: number } = {}) {}
 
   /**
-   * The informer of a kind. Options (selectors, keep, transform) are fixed by the first caller:
+   * The informer of a kind. Options (selectors, keep) are fixed by the first caller:
    * a kind whose readers need different views is asked for under a distinct `name`.
    */
   informerFor<T extends KubeObject>(ref: ResourceRef, opts: InformerOptions<T> = {}, name = ''): SharedIndexInformer<T> {

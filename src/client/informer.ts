@@ -24,11 +24,6 @@ export interface InformerOptions<T extends KubeObject> {
   fieldSelector?: string;
   /** Which objects to hold; one that stops matching leaves as a delete (a client-side field selector). */
   keep?: (obj: T) => boolean;
-  /**
-   * What to store instead of an object (cache.TransformFunc), e.g. withoutManagedFields. It
-   * must not change its argument: in process, objects are the watch cache's, shared and frozen.
-   */
-  transform?: (obj: T) => T;
   /** Milliseconds between resyncs to the handlers; 0 or absent: none. */
   resyncMs?: number;
   /** Milliseconds before a failed list or watch is tried again (default 1000). */
@@ -98,7 +93,7 @@ export class SharedIndexInformer<T extends KubeObject = KubeObject> {
 
   private decode(raw: T): T | undefined {
     if (this.opts.keep && !this.opts.keep(raw)) return undefined;
-    return Object.freeze(this.opts.transform ? this.opts.transform(raw) : raw);
+    return Object.freeze(raw);
   }
 
   /** Lists and makes the store equal to the list (DeltaFIFO.Replace): deletes for what is gone. */
