@@ -1,6 +1,6 @@
-// What the in-process caches (informers, the API server's admission caches) keep of an object.
-// Their objects are shared with the watch cache and frozen, so a transform returns a new
-// object and never changes the one it is given.
+// What the API server's admission caches (ObjectCache) keep of an object they decode themselves.
+// Objects may be shared with the watch cache and are frozen, so a transform returns a new object
+// and never changes the one it is given.
 
 import type { KubeObject } from './types.js';
 
