@@ -2,7 +2,8 @@
 //  - in process, from YAML: parsing the same file without planning it;
 //  - the `bulkhead plan -o json` CLI on the same pods as one JSON List (process start and
 //    output included), BENCH_RUNS times (5), min/median/max, beside JSON.parse + JSON.stringify
-//    (indented, as -o json prints) of the same List;
+//    (indented, as -o json prints) of the same List; then on the same pods with no two specs
+//    alike (each has its own env var), which shows what remembering a spec's outcome buys;
 //  - the CLI's peak RSS on that List and on one ten times larger (100,000 pods): plan streams,
 //    so the two should be about the same.
 // Pods mix the three QoS classes, sidecars, ulimits and OOM kill modes across namespaces with
@@ -58,9 +59,19 @@ const runs = Number(process.env.BENCH_RUNS ?? 5);
 const mainJs = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
 const cliFlags = ['--node-memory', '64Gi', '--node-cpu', '16', '--cgroup-version', '2', '-o', 'json'];
 
-/** The same objects as one JSON List, as `kubectl get -o json` writes one. */
-function jsonList(podCount: number): string {
-  return JSON.stringify({ apiVersion: 'v1', kind: 'List', items: loadAll(manifest(podCount)) });
+/**
+ * The same objects as one JSON List, as `kubectl get -o json` writes one. `distinct`: each pod's
+ * first container also gets its own env var, so that no two specs are alike, as in pods exported
+ * from a cluster (their nodeName and service account token volumes differ): what admission
+ * could remember of one spec never serves another.
+ */
+function jsonList(podCount: number, distinct = false): string {
+  const items = loadAll(manifest(podCount)) as { kind?: string; spec?: { containers?: { env?: unknown[] }[] } }[];
+  if (distinct) {
+    let i = 0;
+    for (const o of items) if (o.kind === 'Pod' && o.spec?.containers?.[0]) o.spec.containers[0].env = [{ name: 'POD_INDEX', value: String(i++) }];
+  }
+  return JSON.stringify({ apiVersion: 'v1', kind: 'List', items });
 }
 
 interface CliRun {
@@ -160,6 +171,14 @@ function main(): void {
     console.log(`input: the same ${podCount} pods as one JSON List, ${(statSync(listFile).size / 2 ** 20).toFixed(1)} MiB; ${runs} runs, pods/s min / median / max`);
     console.log(`baseline  JSON.parse + stringify      ${fmt(b.min).padStart(9)} / ${fmt(b.median).padStart(9)} / ${fmt(b.max).padStart(9)} pods/s  (in process, indented as -o json)`);
     console.log(`cli       bulkhead plan -o json      ${m.median.toFixed(0).padStart(6)} ms  ${fmt(c.min).padStart(9)} / ${fmt(c.median).padStart(9)} / ${fmt(c.max).padStart(9)} pods/s  (process start and JSON output included; ${(c.median / b.median * 100).toFixed(0)}% of the baseline's rate)`);
+
+    // The same pods with no two specs alike (informational: the target is on the List above).
+    const distinctFile = join(dir, 'pods-distinct.json');
+    writeFileSync(distinctFile, jsonList(podCount, true));
+    const distinctMs: number[] = [];
+    for (let r = 0; r < runs; r++) distinctMs.push(runCli(distinctFile, rssHook).ms);
+    const d = stats(distinctMs.map((ms) => rate(podCount, ms)));
+    console.log(`cli       the same, no two specs alike ${stats(distinctMs).median.toFixed(0).padStart(6)} ms  ${fmt(d.min).padStart(9)} / ${fmt(d.median).padStart(9)} / ${fmt(d.max).padStart(9)} pods/s  (each pod's container has its own env var, as exported pods differ)`);
 
     // Peak RSS: the same List ten times larger.
     const bigPods = Number(process.env.BENCH_RSS_PODS ?? podCount * 10);

@@ -14,5 +14,6 @@ it('bench:plan runs and prints the plan rate next to a same-run baseline', () =>
   assert.match(r.stdout, /^plan\s+parse \+ admit \+ node plan\s+\d+ ms\s+[\d,]+ pods\/s/m, out);
   assert.match(r.stdout, /^baseline\s+JSON\.parse \+ stringify\s+[\d,]+ \/\s+[\d,]+ \/\s+[\d,]+ pods\/s/m, out);
   assert.match(r.stdout, /^cli\s+bulkhead plan -o json\s+\d+ ms\s+[\d,]+ \/\s+[\d,]+ \/\s+[\d,]+ pods\/s/m, out);
+  assert.match(r.stdout, /^cli\s+the same, no two specs alike\s+\d+ ms\s+[\d,]+ \/\s+[\d,]+ \/\s+[\d,]+ pods\/s/m, out);
   assert.match(r.stdout, /^rss\s+bulkhead plan peak RSS\s+200 pods: \d+ MiB; 400 pods: \d+ MiB/m, out);
 });
