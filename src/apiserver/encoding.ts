@@ -118,14 +118,19 @@ function encodeRow(resource: string, o: EncodedObject, opts: TableOptions): stri
   return `{"cells":${cells},"object":{"kind":"PartialObjectMetadata","apiVersion":"meta.k8s.io/v1","metadata":${o.metadataJSON()}}}`;
 }
 
-/** What toTable returns, encoded from the objects' own JSON. */
-export function encodeTable(resource: string, items: readonly EncodedObject[], opts: TableOptions): Buffer[] {
-  const w = new BodyWriter();
+/** A Table's members before its rows, up to the rows' opening bracket. */
+function tableHead(resource: string, opts: TableOptions): string {
   const meta: ListMeta = {};
   if (opts.resourceVersion !== undefined) meta.resourceVersion = opts.resourceVersion;
   if (opts.continue) meta.continue = opts.continue;
   const columns = opts.withColumns === false ? [] : tableColumns(resource);
-  w.add(`{"kind":"Table","apiVersion":"meta.k8s.io/v1","metadata":${JSON.stringify(meta)},"columnDefinitions":${JSON.stringify(columns)},"rows":[`);
+  return `{"kind":"Table","apiVersion":"meta.k8s.io/v1","metadata":${JSON.stringify(meta)},"columnDefinitions":${JSON.stringify(columns)},"rows":[`;
+}
+
+/** What toTable returns, encoded from the objects' own JSON. */
+export function encodeTable(resource: string, items: readonly EncodedObject[], opts: TableOptions): Buffer[] {
+  const w = new BodyWriter();
+  w.add(tableHead(resource, opts));
   items.forEach((o, i) => {
     if (i) w.add(',');
     w.add(encodeRow(resource, o, opts));
@@ -147,7 +152,9 @@ export class EventLines {
     const key = table ? `${type}|${table.include}` : type;
     let b = this.#lines.get(key);
     if (!b) {
-      const payload = table ? Buffer.concat(encodeTable(table.resource, [this.object], { include: table.include, now: table.now(), withColumns: false })).toString() : this.object.json();
+      // A one-row Table as encodeTable makes it, as one string: no body pieces for one line.
+      const opts: TableOptions | undefined = table && { include: table.include, now: table.now(), withColumns: false };
+      const payload = table ? `${tableHead(table.resource, opts!)}${encodeRow(table.resource, this.object, opts!)}]}` : this.object.json();
       b = Buffer.from(`{"type":${JSON.stringify(type)},"object":${payload}}\n`);
       this.#lines.set(key, b);
     }

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { defaultFeatureGates } from '../../src/api/featuregates.js';
-import type { KubeObject } from '../../src/api/types.js';
+import type { KubeObject, Pod } from '../../src/api/types.js';
 import { EncodedObject, encodeList, encodeTable, type EventLines } from '../../src/apiserver/encoding.js';
 import { findResource, storageKey } from '../../src/apiserver/resources.js';
 import { Api, type ListOptions, type WatchEventType } from '../../src/apiserver/rest.js';
@@ -195,6 +195,11 @@ function collector() {
           lines.push(l);
           // What the stream writes is the same event.
           assert.deepEqual(JSON.parse(l.line(type, undefined).toString()), { type, object: plain(object) });
+          // And as a one-row Table (kubectl get -w), for each includeObject.
+          for (const include of ['None', 'Metadata', 'Object'] as const) {
+            const want = toTable('pods', [plain(object) as Pod], { include, now: 0, withColumns: false });
+            assert.deepEqual(JSON.parse(l.line(type, { resource: 'pods', include, now: () => 0 }).toString()), { type, object: JSON.parse(JSON.stringify(want)) });
+          }
         }
       },
       close() {
