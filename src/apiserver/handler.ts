@@ -20,6 +20,7 @@ import { statusErrors, StatusError } from './status.js';
 import { StoreUnavailableError } from '../storage/store.js';
 import { toTable, type IncludeObject } from './tables.js';
 import { encodeList, encodeTable, sendPieces } from './encoding.js';
+import { parseHealthPath, rootHealth, singleHealth, type HealthAnswer, type HealthChecks } from './healthz.js';
 import type { Cacher } from './watchcache.js';
 import { defaultBookmarkIntervalMs, defaultWatchBufferBytes, serveWatch, type WatchStreamOptions } from './watchstream.js';
 import { connectSubresources } from './streaming/proxy.js';
@@ -58,6 +59,8 @@ export interface HandlerOptions {
   watch?: Partial<WatchStreamOptions>;
   /** The watch caches that serve LIST and WATCH (see watchcache.ts); without it, the store does. */
   cacher?: Cacher;
+  /** The checks of /healthz, /livez and /readyz (without: each answers `ok`). */
+  health?: HealthChecks;
 }
 
 /** Subresources that write a part of the stored object itself through the resource's strategy. */
@@ -152,11 +155,17 @@ export function createHandler(opts: HandlerOptions): (req: IncomingMessage, res:
         if (e instanceof StatusError) return sendStatusError(res, e);
         throw e;
       }
-      if (anonymousPaths.has(pathname)) return serveMeta(pathname);
+      if (anonymousPaths.has(pathname)) return serveMeta(pathname, q);
       if (!user) return sendStatusError(res, statusErrors.unauthorized());
       if (!parseResourcePath(pathname)) {
         const denied = opts.authorizer.authorizePath?.(user, (req.method ?? 'GET').toLowerCase(), pathname);
         if (denied) return sendStatusError(res, new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: `forbidden: ${denied}`, reason: 'Forbidden', details: {}, code: 403 }));
+      }
+      const health = parseHealthPath(pathname);
+      if (health?.check !== undefined) {
+        const check = opts.health?.[health.endpoint].find((c) => c.name === health.check);
+        if (!check) return sendStatusError(res, statusErrors.pathNotFound());
+        return sendHealth(await singleHealth(check));
       }
       if (pathname === '/metrics') {
         const text = (await opts.metrics?.()) ?? '';
@@ -228,10 +237,15 @@ export function createHandler(opts: HandlerOptions): (req: IncomingMessage, res:
       return p;
     }
 
-    function serveMeta(pathname: string): void {
+    async function serveMeta(pathname: string, q: URLSearchParams): Promise<void> {
       if (pathname === '/version') return sendJSON(res, 200, serverVersion);
-      res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff' });
-      res.end('ok');
+      const endpoint = parseHealthPath(pathname)!.endpoint;
+      sendHealth(opts.health ? await rootHealth(endpoint, opts.health[endpoint], q) : { code: 200, body: 'ok' });
+    }
+
+    function sendHealth(a: HealthAnswer): void {
+      res.writeHead(a.code, { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff' });
+      res.end(a.body);
     }
 
     function serveDiscovery(pathname: string): void {

@@ -28,6 +28,7 @@ import { deferredMetrics } from './metricsdeferred.js';
 import type { Node, Pod, Secret } from '../api/types.js';
 import { withoutManagedFields } from '../api/cachetransforms.js';
 import { ObjectCache } from './cache.js';
+import { serverHealthChecks } from './healthz.js';
 import { Cacher } from './watchcache.js';
 import type { KeyValue } from '../storage/store.js';
 import { decodeRequestObject } from './decode.js';
@@ -159,9 +160,11 @@ export async function startApiServer(opts: ApiServerOptions): Promise<RunningApi
     ...(opts.metricResolutionSeconds !== undefined ? { resolutionMs: opts.metricResolutionSeconds * 1000 } : {}),
     log: (m) => process.stderr.write(`bulkhead: ${m}\n`),
   });
+  const lifecycle = { shuttingDown: false };
   const handlerOpts: HandlerOptions = {
     api,
     cacher,
+    health: serverHealthChecks(store, lifecycle),
     authenticate: requestAuthenticator(authenticateToken),
     authorizer,
     createOnly: accessReviewHandlers(authorizer, {
@@ -237,6 +240,7 @@ export async function startApiServer(opts: ApiServerOptions): Promise<RunningApi
     nodeToken: (node) => tokens.ensure(`${nodeUserPrefix}${node}`, [nodesGroup]),
     nodeServingCert: (node, hosts) => ensureNodeServingCert(join(dataDir, 'pki'), node, hosts),
     async close() {
+      lifecycle.shuttingDown = true;
       clearInterval(compactor);
       await metricsScraper.stop();
       for (const c of api.caches.values()) c.stop();

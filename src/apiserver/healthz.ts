@@ -1,0 +1,102 @@
+// kube-apiserver's health endpoints (k8s.io/apiserver/pkg/server/healthz): /healthz, /livez and
+// /readyz run their checks and answer `ok`, or with `?verbose` one line a check and
+// `<name> check passed`; a failed check makes the answer 500 with every check's line (the reason
+// withheld: the endpoints are public) and `<name> check failed`; `?exclude=<check>` skips one.
+// Each check is also served alone at /<endpoint>/<check> (authenticated; not public), where a
+// failure shows its reason.
+
+import type { Store } from '../storage/index.js';
+
+export interface HealthCheck {
+  readonly name: string;
+  /** Resolves when healthy; rejects with the reason otherwise. */
+  check(): Promise<void>;
+}
+
+export type HealthEndpoint = 'healthz' | 'livez' | 'readyz';
+
+export type HealthChecks = Record<HealthEndpoint, readonly HealthCheck[]>;
+
+export interface HealthAnswer {
+  code: 200 | 500;
+  body: string;
+}
+
+/** --etcd-healthcheck-timeout and --etcd-readycheck-timeout: 2 s each. */
+export const storeCheckTimeoutMs = 2000;
+
+function withTimeout(what: string, ms: number, p: Promise<unknown>): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, fail) => {
+    timer = setTimeout(() => fail(new Error(`${what} timed out after ${ms / 1000}s`)), ms);
+    timer.unref();
+  });
+  return Promise.race([p.then(() => undefined), late]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * The checks kube-apiserver installs that Bulkhead has a counterpart of: `ping`; `etcd` (the
+ * store answers a read: etcd's current revision, or SQLite's) on all three; on /readyz
+ * `etcd-readiness` (the same read), `informer-sync` (the server's caches list before it
+ * listens, so they have synced once it answers) and `shutdown` (fails once the server stops).
+ */
+export function serverHealthChecks(store: Pick<Store, 'currentRevision'>, state: { readonly shuttingDown: boolean }, timeoutMs = storeCheckTimeoutMs): HealthChecks {
+  const ping: HealthCheck = { name: 'ping', check: async () => undefined };
+  const storeRead = (name: string): HealthCheck => ({ name, check: () => withTimeout(`${name} check`, timeoutMs, store.currentRevision()) });
+  const etcd = storeRead('etcd');
+  return {
+    healthz: [ping, etcd],
+    livez: [ping, etcd],
+    readyz: [
+      ping,
+      etcd,
+      storeRead('etcd-readiness'),
+      { name: 'informer-sync', check: async () => undefined },
+      {
+        name: 'shutdown',
+        check: async () => {
+          if (state.shuttingDown) throw new Error('process is shutting down');
+        },
+      },
+    ],
+  };
+}
+
+/** handleRootHealth: every check but the excluded ones, in order. */
+export async function rootHealth(endpoint: HealthEndpoint, checks: readonly HealthCheck[], query: URLSearchParams): Promise<HealthAnswer> {
+  const excluded = new Set(query.getAll('exclude'));
+  const outcomes = await Promise.all(
+    checks.map(async (c) => {
+      if (excluded.delete(c.name)) return `[+]${c.name} excluded: ok\n`;
+      try {
+        await c.check();
+        return `[+]${c.name} ok\n`;
+      } catch {
+        return `[-]${c.name} failed: reason withheld\n`;
+      }
+    }),
+  );
+  let lines = outcomes.join('');
+  if (excluded.size > 0) lines += `warn: some health checks cannot be excluded: no matches for ${[...excluded].sort().map((n) => JSON.stringify(n)).join(',')}\n`;
+  // http.Error's body ends with a newline.
+  if (outcomes.some((o) => o.startsWith('[-]'))) return { code: 500, body: `${lines}${endpoint} check failed\n` };
+  if (!query.has('verbose')) return { code: 200, body: 'ok' };
+  return { code: 200, body: `${lines}${endpoint} check passed\n` };
+}
+
+/** adaptCheckToHandler: one check, its reason shown. */
+export async function singleHealth(check: HealthCheck): Promise<HealthAnswer> {
+  try {
+    await check.check();
+    return { code: 200, body: 'ok' };
+  } catch (e) {
+    return { code: 500, body: `internal server error: ${e instanceof Error ? e.message : String(e)}\n` };
+  }
+}
+
+/** `/readyz` → readyz; `/readyz/etcd` → readyz and etcd; anything else undefined. */
+export function parseHealthPath(pathname: string): { endpoint: HealthEndpoint; check?: string } | undefined {
+  const m = /^\/(healthz|livez|readyz)(?:\/(.+))?$/.exec(pathname);
+  if (!m) return undefined;
+  return { endpoint: m[1] as HealthEndpoint, ...(m[2] !== undefined ? { check: m[2] } : {}) };
+}
