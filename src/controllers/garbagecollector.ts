@@ -14,6 +14,7 @@ import { isStatus } from '../client/errors.js';
 import type { KubeClient, ResourceRef } from '../client/interface.js';
 import { apiVersionOf, namespacesRef, nodesRef } from '../client/resources.js';
 import { KeyedQueue } from './queue.js';
+import { FailureBackoff } from './retry.js';
 
 /** One object of the graph (graph.go's node): where it is and what it points at. */
 interface GraphNode {
@@ -37,15 +38,14 @@ export class GarbageCollector {
   private kinds: ResourceRef[] = [];
   private informers: SharedIndexInformer[] = [];
   private unsubscribe: (() => void)[] = [];
-  private retries = new Set<NodeJS.Timeout>();
-  private stopped = false;
+  /** Failures per uid: a failed attempt (a conflict, an owner not readable yet) comes back after 5 ms, doubling, as upstream's rate-limited queue. */
+  private readonly backoff = new FailureBackoff();
 
-  constructor(private readonly client: KubeClient, private readonly factory: SharedInformerFactory, private readonly opts: { retryMs?: number } = {}) {
-    this.queue = new KeyedQueue(
-      (uid) => this.attemptToDelete(uid),
-      // A failed attempt (a conflict, an owner not readable yet) is tried again, as the rate-limited queue does upstream.
-      (uid) => this.retryLater(uid),
-    );
+  constructor(private readonly client: KubeClient, private readonly factory: SharedInformerFactory) {
+    this.queue = new KeyedQueue(async (uid) => {
+      await this.attemptToDelete(uid);
+      this.backoff.forget(uid);
+    }, this.backoff.requeue(() => this.queue, 'garbage-collector'));
   }
 
   /** Discovers the kinds, starts an informer over each and resolves once all have synced. */
@@ -97,16 +97,6 @@ export class GarbageCollector {
     }
     // Its dependents may have lost their last owner.
     for (const d of this.dependents.get(uid) ?? []) this.queue.add(d);
-  }
-
-  private retryLater(uid: string): void {
-    if (this.stopped) return;
-    const t = setTimeout(() => {
-      this.retries.delete(t);
-      this.queue.add(uid);
-    }, this.opts.retryMs ?? 500);
-    t.unref();
-    this.retries.add(t);
   }
 
   /** attemptToDeleteItem: the object as it is now, then the owner rules or the dependent rules. */
@@ -210,9 +200,7 @@ export class GarbageCollector {
   }
 
   stop(): void {
-    this.stopped = true;
     for (const u of this.unsubscribe) u();
-    for (const t of this.retries) clearTimeout(t);
     this.queue.stop();
   }
 }
