@@ -2,13 +2,16 @@
 // kube-scheduler run beside kube-apiserver: clients of it over shared informer factories on a
 // loopback client, each with its own identity and User-Agent. Order: quota and namespace
 // controllers, the garbage collector, CSR approval and signing (certificates.ts), the `default`
-// ServiceAccount of every namespace that exists now, the workload controllers, the node
+// ServiceAccount of every namespace that exists now, the `kube-root-ca.crt` ConfigMap of every
+// namespace (the cluster CA, as the root CA publisher keeps it), the workload controllers, the node
 // lifecycle and taint eviction controllers; the scheduler apart. Each of the two runs under a
 // leader election (a Lease in kube-system, as kube-controller-manager's and kube-scheduler's
 // --leader-elect), so of several API servers on one store one runs each; on a lone server the
 // first attempt wins and they start before the server is returned. Loaded by start.ts once the
 // API server listens.
 
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import type { FeatureGates } from '../api/featuregates.js';
 import type { Api } from '../apiserver/rest.js';
 import { SharedInformerFactory } from '../client/factory.js';
@@ -25,6 +28,7 @@ import { QuotaController } from '../controllers/quota.js';
 import { ReplicaSetController } from '../controllers/replicaset.js';
 import { SchedulerController, schedulerIdentity } from '../controllers/scheduler.js';
 import { ServiceAccountsController } from '../controllers/serviceaccounts.js';
+import { RootCACertPublisher } from '../controllers/rootcacert.js';
 import { DaemonSetController, daemonSetControllerName } from '../controllers/daemonset.js';
 import { StatefulSetController, statefulSetControllerName } from '../controllers/statefulset.js';
 import { TaintEvictionController, taintEvictionControllerName } from '../controllers/tainteviction.js';
@@ -64,6 +68,7 @@ async function startControllerManager(api: Api, opts: ServerOptions, gates: Feat
   const quota = new QuotaController(client('resourcequota-controller'), informers, { gates, resyncMs: (opts.quotaResyncSeconds ?? 30) * 1000 });
   const namespaces = new NamespaceController(client('namespace-controller'), informers);
   const serviceAccounts = new ServiceAccountsController(client('service-account-controller'), informers);
+  const rootCA = new RootCACertPublisher(client('root-ca-cert-publisher'), informers, readFileSync(join(resolve(opts.dataDir), 'pki', 'ca.crt'), 'utf8'));
   const garbageCollector = new GarbageCollector(client('generic-garbage-collector'), informers);
   const certificates = certificateControllers(api, informers, opts.dataDir, controllerIdentity);
   const workloads = opts.workloadControllers ?? true;
@@ -84,6 +89,7 @@ async function startControllerManager(api: Api, opts: ServerOptions, gates: Feat
     garbageCollector.stop();
     certificates.stop();
     serviceAccounts.stop();
+    rootCA.stop();
     informers.stop();
   };
   try {
@@ -95,6 +101,7 @@ async function startControllerManager(api: Api, opts: ServerOptions, gates: Feat
     // Every namespace that exists now gets its `default` ServiceAccount before the first pod.
     await serviceAccounts.start();
     await serviceAccounts.idle();
+    await rootCA.start();
     for (const c of [replicaSets, deployments, jobs, cronJobs, statefulSets, daemonSets]) await c?.start();
     await nodeLifecycle.start();
     await taintEviction.start();

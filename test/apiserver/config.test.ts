@@ -2,7 +2,8 @@
 // src/controllers/serviceaccounts.ts, src/admission/serviceaccount.ts, src/quota/objectcount.ts),
 // then with the real kubectl when one is installed: stringData merged and never returned, the
 // immutable and type rules, the 1 MiB limit, object-count quotas refusing the N+1th with
-// upstream's 403, the default ServiceAccount created and recreated, pods defaulted to it.
+// upstream's 403, the default ServiceAccount created and recreated, pods defaulted to it, every
+// namespace's kube-root-ca.crt (src/controllers/rootcacert.ts).
 
 import assert from 'node:assert/strict';
 import { execFile, spawnSync } from 'node:child_process';
@@ -33,6 +34,15 @@ describe('configuration objects over HTTP', () => {
   const ns = async (name: string) => {
     const r = await c.request('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
     assert.equal(r.status, 201, r.text);
+  };
+  /** GETs `path` until `ok` holds of the answer (the controllers act asynchronously), at most ~5 s. */
+  const eventually = async (path: string, ok: (r: Awaited<ReturnType<Client['request']>>) => boolean) => {
+    let r = await c.request('GET', path);
+    for (let i = 0; i < 500 && !ok(r); i++) {
+      await new Promise((done) => setTimeout(done, 10));
+      r = await c.request('GET', path);
+    }
+    return r;
   };
 
   it('a Secret\'s stringData is merged into data (stringData wins) and never returned', async () => {
@@ -93,20 +103,21 @@ describe('configuration objects over HTTP', () => {
 
   it('object-count quotas refuse the N+1th configmap, secret and serviceaccount with upstream\'s 403', async () => {
     await ns('counted');
+    assert.equal((await eventually('/api/v1/namespaces/counted/configmaps/kube-root-ca.crt', (r) => r.status === 200)).status, 200);
     const q = await c.request('POST', '/api/v1/namespaces/counted/resourcequotas', {
       apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'objects' },
-      spec: { hard: { configmaps: '1', 'count/secrets': '1', 'count/serviceaccounts': '2' } },
+      spec: { hard: { configmaps: '2', 'count/secrets': '1', 'count/serviceaccounts': '2' } },
     });
     assert.equal(q.status, 201, q.text);
     await s.quota!.idle();
     const used = (await c.request('GET', '/api/v1/namespaces/counted/resourcequotas/objects')).json().status.used;
-    assert.deepEqual(used, { configmaps: '0', 'count/secrets': '0', 'count/serviceaccounts': '1' }, 'the default ServiceAccount counts');
+    assert.deepEqual(used, { configmaps: '1', 'count/secrets': '0', 'count/serviceaccounts': '1' }, 'the default ServiceAccount and kube-root-ca.crt count, as in any cluster');
     const create = (resource: string, kind: string, name: string) =>
       c.request('POST', `/api/v1/namespaces/counted/${resource}`, { apiVersion: 'v1', kind, metadata: { name } });
     assert.equal((await create('configmaps', 'ConfigMap', 'c1')).status, 201);
     const cm2 = await create('configmaps', 'ConfigMap', 'c2');
     assert.equal(cm2.status, 403);
-    assert.equal(cm2.json().message, 'configmaps "c2" is forbidden: exceeded quota: objects, requested: configmaps=1, used: configmaps=1, limited: configmaps=1');
+    assert.equal(cm2.json().message, 'configmaps "c2" is forbidden: exceeded quota: objects, requested: configmaps=1, used: configmaps=2, limited: configmaps=2');
     assert.equal((await create('secrets', 'Secret', 's1')).status, 201);
     const s2 = await create('secrets', 'Secret', 's2');
     assert.equal(s2.status, 403);
@@ -118,7 +129,7 @@ describe('configuration objects over HTTP', () => {
     // A delete gives the count back (the quota controller recounts).
     assert.equal((await c.request('DELETE', '/api/v1/namespaces/counted/configmaps/c1')).status, 200);
     await s.quota!.idle();
-    assert.equal((await c.request('GET', '/api/v1/namespaces/counted/resourcequotas/objects')).json().status.used.configmaps, '0');
+    assert.equal((await c.request('GET', '/api/v1/namespaces/counted/resourcequotas/objects')).json().status.used.configmaps, '1');
     assert.equal((await create('configmaps', 'ConfigMap', 'c2')).status, 201);
   });
 
@@ -142,6 +153,31 @@ describe('configuration objects over HTTP', () => {
     }
     assert.equal(again!.status, 200);
     assert.notEqual(again!.json().metadata.uid, first.metadata.uid);
+  });
+
+  it('every namespace gets kube-root-ca.crt with the cluster CA, put back when deleted or changed', async () => {
+    const path = (n: string) => `/api/v1/namespaces/${n}/configmaps/kube-root-ca.crt`;
+    const description =
+      'Contains a CA bundle that can be used to verify the kube-apiserver when using internal endpoints such as the internal service IP or kubernetes.default.svc. No other usage is guaranteed across distributions of Kubernetes clusters.';
+    for (const n of ['default', 'kube-system', 'kube-public', 'kube-node-lease']) {
+      const r = await eventually(path(n), (x) => x.status === 200);
+      assert.equal(r.status, 200, n);
+      assert.deepEqual(r.json().data, { 'ca.crt': s.caCert }, n);
+      assert.equal(r.json().metadata.annotations['kubernetes.io/description'], description, n);
+    }
+    await ns('published');
+    const first = (await eventually(path('published'), (x) => x.status === 200)).json();
+    assert.deepEqual(first.data, { 'ca.crt': s.caCert });
+    assert.equal((await c.request('DELETE', path('published'))).status, 200);
+    const again = await eventually(path('published'), (x) => x.status === 200);
+    assert.notEqual(again.json().metadata.uid, first.metadata.uid, 'created anew');
+    // Changed data is put back; an annotation of the user's stays.
+    const edited = await c.request('PATCH', path('published'), { metadata: { annotations: { mine: 'yes' } }, data: { 'ca.crt': 'not a CA', extra: 'x' } }, { 'Content-Type': 'application/merge-patch+json' });
+    assert.equal(edited.status, 200, edited.text);
+    const restored = await eventually(path('published'), (x) => x.json().data?.extra === undefined);
+    assert.deepEqual(restored.json().data, { 'ca.crt': s.caCert });
+    assert.equal(restored.json().metadata.annotations.mine, 'yes');
+    assert.equal(restored.json().metadata.annotations['kubernetes.io/description'], description);
   });
 
   it('a pod naming a missing ServiceAccount is refused; the deprecated serviceAccount field is read', async () => {
