@@ -9,9 +9,11 @@
 // cache that has not seen its own writes. The orphan queue removes the tracking finalizer from pods
 // whose job is gone or finished (syncOrphanPod), so a deleted Job's pods can go. Pod events sync the
 // job after syncJobBatchPeriod (1 s); activeDeadlineSeconds and the back-off come back through
-// KeyedQueue.addAfter. Indexed completion as NonIndexed, by index (src/policy/jobindexes.ts). Not here:
-// backoffLimitPerIndex and successPolicy (such a job gets a Warning and is not run), adopting
-// orphan pods that match a selector, ttlSecondsAfterFinished (the ttl-after-finished controller).
+// KeyedQueue.addAfter. Indexed completion as NonIndexed, by index (src/policy/jobindexes.ts), with
+// backoffLimitPerIndex (src/policy/jobperindex.ts: a new pod of an index carries the index's failure
+// count, and waits out the index's own back-off) and successPolicy (src/policy/jobsuccesspolicy.ts).
+// Not here: adopting orphan pods that match a selector, ttlSecondsAfterFinished (the
+// ttl-after-finished controller).
 
 import type { Job, Pod } from '../api/types.js';
 import { isPodReady } from '../policy/activepods.js';
@@ -239,13 +241,6 @@ export class JobController extends WorkQueueController {
       this.events.record(shared, 'Warning', 'UnknownCompletionMode', '', 'Skipped Job sync because completion mode is unknown');
       return;
     }
-    // Per-index back-off limits and success policies are not run by this controller: such a job is
-    // left alone rather than run with other rules, and says so where `kubectl describe job` shows it.
-    const unsupported = shared.spec?.backoffLimitPerIndex !== undefined ? 'backoffLimitPerIndex' : shared.spec?.successPolicy !== undefined ? 'successPolicy' : undefined;
-    if (unsupported) {
-      this.events.record(shared, 'Warning', 'UnsupportedJobFeature', '', `Job not run: ${unsupported} is not supported by this controller yet`);
-      return;
-    }
     // Expectations before the pods: a pod arriving after this read defers the sync to its own event.
     const satisfied = this.expectations.satisfied(key);
     const pods = this.podsOf(shared);
@@ -356,7 +351,8 @@ export class JobController extends WorkQueueController {
           await Promise.all(
             Array.from({ length: batch }, async () => {
               try {
-                const pod = template ? structuredClone(template) : podFromJobTemplate(job, indexes.shift());
+                const ix = indexes.shift();
+                const pod = template ? structuredClone(template) : podFromJobTemplate(job, ix, ix === undefined ? undefined : ctx.delayedDeletion?.get(ix));
                 const created = await this.client.create<Pod>(podsRef, job.metadata.namespace, pod);
                 this.events.record(job, 'Normal', 'SuccessfulCreate', '', `Created pod: ${created.metadata.name}`);
               } catch (e) {

@@ -5,18 +5,23 @@
 // the excess, wait for the back-off, or delete everything when suspended), then afterManage (the
 // success check and the Suspended condition). Counting finished pods and the terminal conditions
 // are in jobstatus.ts (trackJobStatusAndRemoveFinalizers). decideJobSync composes the steps as if
-// every write succeeded (jobsync.ts). NonIndexed and Indexed completion (jobindexes.ts); not
-// backoffLimitPerIndex or successPolicy (the controller refuses to run such a job). No I/O, no clock.
+// every write succeeded (jobsync.ts). NonIndexed and Indexed completion (jobindexes.ts), an Indexed
+// job's backoffLimitPerIndex and maxFailedIndexes (jobperindex.ts) and successPolicy
+// (jobsuccesspolicy.ts). No I/O, no clock.
 
 import type { Job, JobCondition, Pod } from '../api/types.js';
 import { isPodReady } from './activepods.js';
 import { newControllerRef } from './controllerref.js';
 import { podFromTemplate } from './podtemplate.js';
 import { backoffRemainingMs, newBackoffRecord, type BackoffRecord } from './jobbackoff.js';
-import { completionIndexEnvName, completionIndexKey, completionIndexOf, duplicatedIndexPods, firstPendingIndexes, generateNameWithIndex, intervalsTotal, isIndexedJob, succeededIndexes, type Intervals } from './jobindexes.js';
+import { completionIndexEnvName, completionIndexKey, completionIndexOf, duplicatedIndexPods, firstPendingIndexes, generateNameWithIndex, intervalsTotal, isIndexedJob, mergeIntervals, succeededIndexes, type Intervals } from './jobindexes.js';
+import { failedIndexes, hasBackoffLimitPerIndex, indexesReadyToCreate, indexFailureAnnotations, podsWithDelayedDeletion } from './jobperindex.js';
+import { hasTrackingFinalizer, isActivePod, isPodFailed, isTerminatingPod, jobTrackingFinalizer, onlyReplaceFailedPods, podPhase } from './jobpod.js';
+import { matchSuccessPolicy, successPolicyReason } from './jobsuccesspolicy.js';
 import { matchPodFailurePolicy } from './podfailurepolicy.js';
 
-export const jobTrackingFinalizer = 'batch.kubernetes.io/job-tracking';
+export { hasTrackingFinalizer, isActivePod, isPodFailed, jobTrackingFinalizer, onlyReplaceFailedPods, podPhase };
+
 /** The value of spec.managedBy this controller syncs (absent means the same). */
 export const jobControllerName = 'kubernetes.io/job-controller';
 
@@ -28,6 +33,9 @@ export const jobReasons = {
   completionsReached: { reason: 'CompletionsReached', message: 'Reached expected number of succeeded pods' },
   suspended: { reason: 'JobSuspended', message: 'Job suspended' },
   resumed: { reason: 'JobResumed', message: 'Job resumed' },
+  maxFailedIndexesExceeded: { reason: 'MaxFailedIndexesExceeded', message: 'Job has exceeded the specified maximal number of failed indexes' },
+  failedIndexes: { reason: 'FailedIndexes', message: 'Job has failed indexes' },
+  successPolicy: successPolicyReason,
 } as const;
 
 export interface JobEvent {
@@ -60,6 +68,10 @@ export interface JobSyncCtx {
   /** Indexed: status.completedIndexes as read, and with the newly succeeded pods' indexes. */
   prevSucceededIndexes?: Intervals;
   succeededIndexes?: Intervals;
+  /** backoffLimitPerIndex: status.failedIndexes with the indexes failed since. */
+  failedIndexes?: Intervals;
+  /** backoffLimitPerIndex: per index waiting for a new pod, the failed pod that keeps its finalizer until then. */
+  delayedDeletion?: Map<number, Pod>;
 }
 
 export interface JobSyncInput {
@@ -85,27 +97,6 @@ export function managedElsewhere(job: Job): boolean {
   const m = job.spec?.managedBy;
   return m !== undefined && m !== jobControllerName;
 }
-
-export const podPhase = (p: Pod) => p.status?.phase ?? '';
-const terminal = (p: Pod) => podPhase(p) === 'Succeeded' || podPhase(p) === 'Failed';
-export const hasTrackingFinalizer = (p: Pod) => (p.metadata?.finalizers ?? []).includes(jobTrackingFinalizer);
-
-/** onlyReplaceFailedPods: podReplacementPolicy Failed, always so with a podFailurePolicy. */
-export function onlyReplaceFailedPods(job: Job): boolean {
-  return job.spec?.podReplacementPolicy === 'Failed' || !!job.spec?.podFailurePolicy;
-}
-
-/** isPodFailed: Failed, or (unless only Failed pods are replaced) deleted before it succeeded. */
-export function isPodFailed(p: Pod, job: Job): boolean {
-  if (podPhase(p) === 'Failed') return true;
-  if (onlyReplaceFailedPods(job)) return false;
-  return !!p.metadata?.deletionTimestamp && podPhase(p) !== 'Succeeded';
-}
-
-/** controller.FilterActivePods: not terminal and not being deleted. */
-export const isActivePod = (p: Pod) => !terminal(p) && !p.metadata?.deletionTimestamp;
-/** controller.CountTerminatingPods: being deleted and not terminal. */
-const isTerminatingPod = (p: Pod) => !!p.metadata?.deletionTimestamp && !terminal(p);
 
 /** pastBackoffLimitOnFailure: with restartPolicy OnFailure, container restarts of active pods count as failures. */
 export function pastBackoffLimitOnFailure(job: Job, pods: readonly Pod[]): boolean {
@@ -226,7 +217,35 @@ export function beginJobSync({ job: shared, pods, now, expectedRmFinalizers = ne
       ctx.deadlineAfterMs = job.spec.activeDeadlineSeconds * 1000 - (Date.parse(now) - Date.parse(status.startTime));
     }
   }
+  if (indexed) indexedJobOutcome(ctx);
   return ctx;
+}
+
+/**
+ * The Indexed job's part of syncJob before manageJob: with backoffLimitPerIndex its failed indexes
+ * (failing the job past maxFailedIndexes, or once every index succeeded or failed with some failed)
+ * and the failed pods that wait for their replacement; then the successPolicy.
+ */
+function indexedJobOutcome(ctx: JobSyncCtx): void {
+  const { job, pods, now } = ctx;
+  const completions = job.spec?.completions ?? 0;
+  const succeeded = ctx.succeededIndexes ?? [];
+  const failure = (r: { reason: string; message: string }) => newCondition('FailureTarget', 'True', r.reason, r.message, now);
+  if (hasBackoffLimitPerIndex(job)) {
+    const failed = failedIndexes(job, pods, (p) => hasTrackingFinalizer(p) && hasValidIndex(job, p));
+    ctx.failedIndexes = failed;
+    if (!ctx.finishedCondition) {
+      const max = job.spec?.maxFailedIndexes;
+      if (max !== undefined && intervalsTotal(failed) > max) ctx.finishedCondition = failure(jobReasons.maxFailedIndexesExceeded);
+      else if (intervalsTotal(failed) > 0 && intervalsTotal(failed) + intervalsTotal(succeeded) >= completions) ctx.finishedCondition = failure(jobReasons.failedIndexes);
+    }
+    const fresh = pods.filter((p) => hasTrackingFinalizer(p) && !ctx.expectedRmFinalizers.has(p.metadata.uid ?? '') && hasValidIndex(job, p));
+    ctx.delayedDeletion = podsWithDelayedDeletion(job, fresh, ctx.activePods, succeeded, failed);
+  }
+  if (!ctx.finishedCondition) {
+    const message = matchSuccessPolicy(job.spec?.successPolicy, completions, succeeded);
+    if (message !== undefined) ctx.finishedCondition = newCondition('SuccessCriteriaMet', 'True', jobReasons.successPolicy, message, now);
+  }
 }
 
 /** An Indexed job's pod has an index below completions. */
@@ -261,11 +280,19 @@ export function manageJobPlan(ctx: JobSyncCtx, backoffBaseMs?: number, backoffMa
   const terminating = onlyReplaceFailedPods(job) ? ctx.terminating : 0;
   const diff = wantActive - terminating - active;
   if (diff <= 0) return { action: 'none' };
-  const wait = backoffRemainingMs(ctx.backoff, Date.parse(ctx.now), backoffBaseMs, backoffMaxMs);
+  const perIndex = hasBackoffLimitPerIndex(job);
+  // With backoffLimitPerIndex each index waits out its own back-off instead.
+  const wait = perIndex ? 0 : backoffRemainingMs(ctx.backoff, Date.parse(ctx.now), backoffBaseMs, backoffMaxMs);
   if (wait > 0) return { action: 'wait', afterMs: wait };
   const count = Math.min(diff, 500);
   if (!isIndexedJob(job)) return { action: 'create', count };
-  const indexes = firstPendingIndexes(activePods, ctx.succeededIndexes ?? [], count, completions ?? 0);
+  const holding = onlyReplaceFailedPods(job) ? [...activePods, ...ctx.pods.filter(isTerminatingPod)] : activePods;
+  let indexes = firstPendingIndexes(holding, mergeIntervals(ctx.succeededIndexes ?? [], ctx.failedIndexes ?? []), count, completions ?? 0);
+  if (perIndex) {
+    const ready = indexesReadyToCreate(indexes, ctx.delayedDeletion ?? new Map(), Date.parse(ctx.now), backoffBaseMs, backoffMaxMs);
+    if (ready.waitMs > 0) return { action: 'wait', afterMs: ready.waitMs };
+    indexes = ready.indexes;
+  }
   return indexes.length > 0 ? { action: 'create', count: indexes.length, indexes } : { action: 'none' };
 }
 
@@ -319,9 +346,10 @@ export function afterManage(ctx: JobSyncCtx, active: number, manageJobCalled: bo
  * appended (appendJobCompletionFinalizerIfNotFound), the job as controlling owner; NonIndexed with
  * no name of its own. An Indexed job's pod for `index` also gets the index as annotation and label,
  * JOB_COMPLETION_INDEX in every container's env (from the label, unless the container sets it),
- * the hostname `<job>-<index>` and the generateName `<job>-<index>-`.
+ * the hostname `<job>-<index>` and the generateName `<job>-<index>-`; with backoffLimitPerIndex the
+ * index's failure counts so far, taken from the failed pod it `replaces` (none: 0).
  */
-export function podFromJobTemplate(job: Job, index?: number): Pod {
+export function podFromJobTemplate(job: Job, index?: number, replaces?: Pod): Pod {
   const t = job.spec?.template ?? {};
   const finalizers = [...(t.metadata?.finalizers ?? [])];
   if (!finalizers.includes(jobTrackingFinalizer)) finalizers.push(jobTrackingFinalizer);
@@ -332,7 +360,8 @@ export function podFromJobTemplate(job: Job, index?: number): Pod {
   const withEnv = <C extends { env?: { name: string }[] }>(c: C): C =>
     (c.env ?? []).some((e) => e.name === completionIndexEnvName) ? c : { ...c, env: [...(c.env ?? []), { name: completionIndexEnvName, valueFrom: { fieldRef: { fieldPath: `metadata.labels['${completionIndexKey}']` } } }] };
   const spec = t.spec ? { ...t.spec, hostname: `${jobName}-${index}`, containers: t.spec.containers.map(withEnv), ...(t.spec.initContainers ? { initContainers: t.spec.initContainers.map(withEnv) } : {}) } : undefined;
-  const metadata = { ...t.metadata, finalizers, annotations: { ...t.metadata?.annotations, [completionIndexKey]: ix }, labels: { ...t.metadata?.labels, [completionIndexKey]: ix } };
+  const perIndex = hasBackoffLimitPerIndex(job) ? indexFailureAnnotations(job, replaces) : {};
+  const metadata = { ...t.metadata, finalizers, annotations: { ...t.metadata?.annotations, [completionIndexKey]: ix, ...perIndex }, labels: { ...t.metadata?.labels, [completionIndexKey]: ix } };
   const pod = podFromTemplate({ ...t, metadata, ...(spec ? { spec } : {}) }, jobName, controllerRef);
   pod.metadata.generateName = generateNameWithIndex(jobName, index);
   return pod;

@@ -23,7 +23,7 @@ export function completionIndexOf(p: Pod): number {
   return Number.isSafeInteger(i) && i >= 0 ? i : -1;
 }
 
-/** succeededIndexesFromString: parses status.completedIndexes, dropping what is at or past `completions`; corrupt intervals are skipped. */
+/** parseIndexesFromString: parses status.completedIndexes (or failedIndexes, or a successPolicy rule's succeededIndexes), dropping what is at or past `completions`; corrupt intervals are skipped. */
 export function parseIntervals(s: string | undefined, completions: number): Intervals {
   if (!s) return [];
   const out: { first: number; last: number }[] = [];
@@ -51,6 +51,11 @@ function atoi(s: string): number | undefined {
 
 /** withOrderedIndexes: the intervals with `indexes` (increasing) merged in. */
 export function withIndexes(iv: Intervals, indexes: readonly number[]): Intervals {
+  return mergeIntervals(iv, indexes.map((ix) => ({ first: ix, last: ix })));
+}
+
+/** orderedIntervals.merge: two ordered lists of intervals as one. */
+export function mergeIntervals(a: Intervals, b: Intervals): Intervals {
   const out: { first: number; last: number }[] = [];
   const push = (x: { first: number; last: number }) => {
     const last = out[out.length - 1];
@@ -59,15 +64,12 @@ export function withIndexes(iv: Intervals, indexes: readonly number[]): Interval
   };
   let i = 0;
   let j = 0;
-  while (i < iv.length && j < indexes.length) {
-    if (iv[i]!.first < indexes[j]!) push(iv[i++]!);
-    else {
-      push({ first: indexes[j]!, last: indexes[j]! });
-      j++;
-    }
+  while (i < a.length && j < b.length) {
+    if (a[i]!.first < b[j]!.first) push(a[i++]!);
+    else push(b[j++]!);
   }
-  while (i < iv.length) push(iv[i++]!);
-  while (j < indexes.length) push({ first: indexes[j]!, last: indexes[j++]! });
+  while (i < a.length) push(a[i++]!);
+  while (j < b.length) push(b[j++]!);
   return out;
 }
 
@@ -92,14 +94,22 @@ export function succeededIndexes(job: Job, pods: readonly Pod[], hasFinalizer: (
   return { prev, now: withIndexes(prev, [...fresh].sort((a, b) => a - b)) };
 }
 
-/** firstPendingIndexes: up to `count` indexes below `completions` that neither an active pod holds nor have succeeded, lowest first. */
-export function firstPendingIndexes(activePods: readonly Pod[], succeeded: Intervals, count: number, completions: number): number[] {
+/** getIndexes: the valid indexes the pods carry, in increasing order. */
+export function indexesOf(pods: readonly Pod[]): number[] {
+  return [...new Set(pods.map(completionIndexOf).filter((ix) => ix >= 0))].sort((a, b) => a - b);
+}
+
+/**
+ * firstPendingIndexes: up to `count` indexes below `completions` that are not `taken` (the
+ * succeeded indexes, the failed ones under backoffLimitPerIndex) and no pod of `holding` (the
+ * active pods, and the terminating ones when only failed pods are replaced) carries, lowest first.
+ */
+export function firstPendingIndexes(holding: readonly Pod[], taken: Intervals, count: number, completions: number): number[] {
   if (count <= 0) return [];
-  const active = [...new Set(activePods.map(completionIndexOf).filter((ix) => ix >= 0))].sort((a, b) => a - b);
-  const taken = withIndexes(succeeded, active);
+  const nonPending = withIndexes(taken, indexesOf(holding));
   const out: number[] = [];
   let candidate = 0;
-  for (const x of taken) {
+  for (const x of nonPending) {
     for (; candidate < completions && out.length < count && candidate < x.first; candidate++) out.push(candidate);
     if (candidate < x.last + 1) candidate = x.last + 1;
   }

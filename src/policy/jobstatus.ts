@@ -5,7 +5,9 @@
 // (with the interim FailureTarget or SuccessCriteriaMet condition), then its finalizer is removed,
 // and only then is its uid moved from the uncounted lists to status.succeeded / status.failed.
 // A crash between the steps neither loses nor doubles a count. The terminal condition (Complete
-// or Failed) waits until nothing is uncounted and no pod is terminating. Pure.
+// or Failed) waits until nothing is uncounted and no pod is terminating. With backoffLimitPerIndex,
+// a failed pod whose index waits for a new pod keeps its finalizer (and is not counted) until then,
+// and status.failedIndexes is written with the counts. Pure.
 
 import type { JobCondition, Pod } from '../api/types.js';
 import { hasTrackingFinalizer, hasValidIndex, isPodFailed, newCondition, podPhase, type JobSyncCtx } from './job.js';
@@ -28,9 +30,15 @@ export interface TrackResult {
 
 const uidOf = (p: Pod) => p.metadata.uid ?? '';
 
-/** canRemoveFinalizer: the job is being deleted or finishing, or the pod succeeded or failed. */
+/**
+ * canRemoveFinalizer: the job is being deleted or finishing, or the pod succeeded, or it failed
+ * (unless it is the failed pod its index's replacement takes the failure count from).
+ */
 function canRemoveFinalizer(ctx: JobSyncCtx, p: Pod, failed: boolean): boolean {
-  return !!ctx.job.metadata.deletionTimestamp || !!ctx.finishedCondition || podPhase(p) === 'Succeeded' || failed;
+  if (ctx.job.metadata.deletionTimestamp || ctx.finishedCondition || podPhase(p) === 'Succeeded') return true;
+  if (!failed) return false;
+  const delayed = ctx.delayedDeletion?.get(completionIndexOf(p));
+  return !delayed || delayed.metadata.uid !== p.metadata.uid;
 }
 
 /**
@@ -94,6 +102,13 @@ export function trackJobStatus(ctx: JobSyncCtx, active: number, needsStatusUpdat
     if (text !== (status.completedIndexes ?? '')) needsFlush = true;
     status.succeeded = intervalsTotal(done);
     status.completedIndexes = text;
+    // A backoffLimitPerIndex job always has failedIndexes, "" while none failed.
+    const failed = ctx.failedIndexes ? intervalsString(ctx.failedIndexes) : undefined;
+    if (failed !== status.failedIndexes) {
+      if (failed === undefined) delete status.failedIndexes;
+      else status.failedIndexes = failed;
+      needsFlush = true;
+    }
   }
 
   const fc = ctx.finishedCondition;

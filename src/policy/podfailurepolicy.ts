@@ -1,18 +1,18 @@
 // A Job's podFailurePolicy applied to one failed pod (pkg/controller/job/pod_failure_policy.go
 // matchPodFailurePolicy, matchOnExitCodes, matchOnPodConditions): the rules in order, the first
 // that matches decides. FailJob carries upstream's message; Ignore means the failure does not
-// count against backoffLimit; Count (and no match) counts it. FailIndex needs Indexed jobs
-// with backoffLimitPerIndex, which Bulkhead does not run, so such rules are skipped as upstream
-// skips them with the JobBackoffLimitPerIndex gate off. Pure.
+// count against backoffLimit (nor against backoffLimitPerIndex); Count (and no match) counts it;
+// FailIndex (validation allows it only with backoffLimitPerIndex) fails the pod's index at once
+// (jobperindex.ts), as upstream with the JobBackoffLimitPerIndex gate on, its 1.32 default. Pure.
 
 import type { ContainerStatus, Job, Pod, PodFailurePolicyOnExitCodesRequirement, PodFailurePolicyOnPodConditionsPattern } from '../api/types.js';
 
-export type PodFailureAction = 'FailJob' | 'Ignore' | 'Count';
+export type PodFailureAction = 'FailJob' | 'FailIndex' | 'Ignore' | 'Count';
 
 export interface PodFailureMatch {
   /** The action of the matching rule; undefined when no rule matched (the failure counts). */
   action?: PodFailureAction;
-  /** Whether the failure counts against backoffLimit (false only for Ignore). */
+  /** Whether the failure counts against backoffLimit and backoffLimitPerIndex (false only for Ignore). */
   countFailed: boolean;
   /** For FailJob: the FailureTarget/Failed condition's message. */
   message?: string;
@@ -70,6 +70,8 @@ export function matchPodFailurePolicy(job: Job, pod: Pod): PodFailureMatch {
         return { action: 'Ignore', countFailed: false };
       case 'Count':
         return { action: 'Count', countFailed: true };
+      case 'FailIndex':
+        return { action: 'FailIndex', countFailed: true };
       case 'FailJob': {
         const message = matched.container
           ? `Container ${matched.container.name} for pod ${ns}/${name} failed with exit code ${matched.container.state?.terminated?.exitCode ?? 0} matching FailJob rule at index ${index}`
@@ -77,7 +79,7 @@ export function matchPodFailurePolicy(job: Job, pod: Pod): PodFailureMatch {
         return { action: 'FailJob', countFailed: true, message };
       }
       default:
-        // FailIndex (no per-index backoff here) and actions added later: the next rule decides.
+        // Actions added later: the next rule decides.
         continue;
     }
   }

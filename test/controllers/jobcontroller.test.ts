@@ -86,12 +86,14 @@ describe('JobController', () => {
     await ctl.stop();
   });
 
-  test('a Job with backoffLimitPerIndex is not run, and a Warning event says so (not supported yet)', async () => {
+  test('a Job with backoffLimitPerIndex runs: each pod carries job-index-failure-count 0, status.failedIndexes is ""', async () => {
     const { fake, ctl } = await jobCluster();
-    fake.seed(jobsRef, newJob('ix', { completionMode: 'Indexed', completions: 3, backoffLimitPerIndex: 1 }));
+    fake.seed(jobsRef, newJob('ix', { completionMode: 'Indexed', completions: 2, parallelism: 2, backoffLimit: 2147483647, backoffLimitPerIndex: 1 }));
     await ctl.idle();
-    assert.deepEqual(podsOf(fake), []);
-    assert.deepEqual(events(fake), ['UnsupportedJobFeature: Job not run: backoffLimitPerIndex is not supported by this controller yet']);
+    const pods = podsOf(fake).sort((a, b) => a.metadata.generateName!.localeCompare(b.metadata.generateName!));
+    assert.deepEqual(pods.map((p) => [p.metadata.generateName, p.metadata.annotations?.['batch.kubernetes.io/job-index-failure-count']]), [['ix-0-', '0'], ['ix-1-', '0']]);
+    assert.equal(fake.lookup<Job>(jobsRef, 'default', 'ix')!.status?.failedIndexes, '');
+    assert.ok(!events(fake).some((e) => e.startsWith('UnsupportedJobFeature')));
     await ctl.stop();
   });
 

@@ -217,7 +217,7 @@ describe('matchPodFailurePolicy', () => {
     { name: 'NotIn never matches exit code 0', job: j([{ action: 'FailJob', onExitCodes: { operator: 'NotIn', values: [1] } }]), pod: pod('Failed', { exitCode: 0 }), want: { countFailed: true } },
     { name: 'containerName restricts the match', job: j([{ action: 'Ignore', onExitCodes: { containerName: 'other', operator: 'In', values: [137] } }]), pod: pod('Failed', { exitCode: 137 }), want: { countFailed: true } },
     { name: 'the first matching rule wins', job: j([{ action: 'Ignore', onExitCodes: { operator: 'In', values: [137] } }, oomRule]), pod: pod('Failed', { exitCode: 137 }), want: { action: 'Ignore', countFailed: false } },
-    { name: 'FailIndex is skipped without per-index backoff', job: j([{ action: 'FailIndex', onExitCodes: { operator: 'In', values: [137] } }, { action: 'Count', onExitCodes: { operator: 'In', values: [137] } }]), pod: pod('Failed', { exitCode: 137 }), want: { action: 'Count', countFailed: true } },
+    { name: 'FailIndex matches as itself (JobBackoffLimitPerIndex on, as in 1.32) and counts the failure', job: j([{ action: 'FailIndex', onExitCodes: { operator: 'In', values: [137] } }, { action: 'Count', onExitCodes: { operator: 'In', values: [137] } }]), pod: pod('Failed', { exitCode: 137 }), want: { action: 'FailIndex', countFailed: true } },
   ];
   for (const r of rows) test(r.name, () => { const m = matchPodFailurePolicy(r.job, r.pod); assert.deepEqual({ action: m.action, countFailed: m.countFailed }, { action: r.want.action, countFailed: r.want.countFailed }); });
   test('a pod condition rule has upstream\'s message', () => {

@@ -1,6 +1,6 @@
 // batch/v1 Job and CronJob validation (pkg/apis/batch/validation/validation.go): the generated
-// selector and its labels, the JobSpec counts, completion modes, podFailurePolicy rules,
-// podReplacementPolicy, the template's restartPolicy, immutability on update, the status
+// selector and its labels, the JobSpec counts, completion modes, backoffLimitPerIndex and
+// maxFailedIndexes, podFailurePolicy rules, successPolicy rules, podReplacementPolicy, the template's restartPolicy, immutability on update, the status
 // counters, and the CronJob's schedule, time zone, concurrencyPolicy, job template and name
 // length. One function per object, composed; upstream's paths and wording.
 
@@ -22,6 +22,11 @@ export const jobLabels = {
 
 const maxParallelismForIndexedJob = 100000;
 const maxFailedIndexesForIndexedJob = 100_000;
+const completionsSoftLimit = 100_000;
+const parallelismLimitForHighCompletions = 10_000;
+const maxFailedIndexesLimitForHighCompletions = 10_000;
+const maxJobSuccessPolicySucceededIndexesLimit = 64 * 1024;
+const maxSuccessPolicyRule = 20;
 const maxPodFailurePolicyRules = 20;
 const maxOnExitCodesValues = 255;
 const maxOnPodConditionsPatterns = 20;
@@ -129,6 +134,68 @@ function validatePodFailurePolicyRule(spec: JobSpec, rule: PodFailurePolicyRule,
   return errs;
 }
 
+/** validateSuccessPolicy and validateSuccessPolicyRule (an Indexed job's: completions is required). */
+function validateSuccessPolicy(spec: JobSpec, path: FieldPath): FieldError[] {
+  const errs: FieldError[] = [];
+  const rules = spec.successPolicy?.rules ?? [];
+  const rp = path.child('rules');
+  if (rules.length === 0) errs.push(fieldError.required(rp, 'at least one rules must be specified when the successPolicy is specified'));
+  if (rules.length > maxSuccessPolicyRule) errs.push(fieldError.tooMany(rp, rules.length, maxSuccessPolicyRule));
+  const completions = isInt(spec.completions) ? spec.completions : 0;
+  rules.forEach((rule, i) => {
+    const p = rp.index(i);
+    if (rule?.succeededCount === undefined && rule?.succeededIndexes === undefined) errs.push(fieldError.required(p, 'at least one of succeededCount or succeededIndexes must be specified'));
+    let total = 0;
+    if (rule?.succeededIndexes !== undefined) {
+      const ip = p.child('succeededIndexes');
+      if (rule.succeededIndexes.length > maxJobSuccessPolicySucceededIndexesLimit) errs.push(fieldError.tooLong(ip, maxJobSuccessPolicySucceededIndexesLimit));
+      const parsed = indexesFormat(rule.succeededIndexes, completions);
+      if (typeof parsed === 'string') errs.push(fieldError.invalid(ip, rule.succeededIndexes, `error parsing succeededIndexes: ${parsed}`));
+      else total = parsed;
+    }
+    if (rule?.succeededCount !== undefined) {
+      const cp = p.child('succeededCount');
+      errs.push(...nonNegative(rule.succeededCount, cp));
+      if (rule.succeededCount > completions) errs.push(fieldError.invalid(cp, rule.succeededCount, `must be less than or equal to ${completions} (the number of specified completions)`));
+      if (rule.succeededIndexes !== undefined && rule.succeededCount > total) {
+        errs.push(fieldError.invalid(cp, rule.succeededCount, `must be less than or equal to ${total} (the number of indexes in the specified succeededIndexes field)`));
+      }
+    }
+  });
+  return errs;
+}
+
+/** validateIndexesFormat: the number of indexes in "1,3-5" form, or why it is not that form below `completions`. */
+export function indexesFormat(text: string, completions: number): number | string {
+  if (text === '') return 0;
+  let last: number | undefined;
+  let total = 0;
+  for (const part of text.split(',')) {
+    const iv = indexInterval(part, completions);
+    if (typeof iv === 'string') return iv;
+    if (last !== undefined && last >= iv[0]) return `non-increasing order, previous: ${last}, current: ${iv[0]}`;
+    total += iv[1] - iv[0] + 1;
+    last = iv[1];
+  }
+  return total;
+}
+
+/** parseIndexInterval: "x" or "x-y" with x < y < completions. */
+function indexInterval(part: string, completions: number): [number, number] | string {
+  const limits = part.split('-');
+  if (limits.length > 2) return `the fragment ${JSON.stringify(part)} violates the requirement that an index interval can have at most two parts separated by '-'`;
+  const atoi = (v: string) => (/^[+-]?\d+$/.test(v) ? Number(v) : undefined);
+  const x = atoi(limits[0]!);
+  if (x === undefined) return `cannot convert string to integer for index: ${JSON.stringify(limits[0])}`;
+  if (x >= completions) return `too large index: ${JSON.stringify(limits[0])}`;
+  if (limits.length === 1) return [x, x];
+  const y = atoi(limits[1]!);
+  if (y === undefined) return `cannot convert string to integer for index: ${JSON.stringify(limits[1])}`;
+  if (y >= completions) return `too large index: ${JSON.stringify(limits[1])}`;
+  if (x >= y) return `non-increasing order, previous: ${x}, current: ${y}`;
+  return [x, y];
+}
+
 /** validateJobSpec: the part shared by a Job and a CronJob's job template. */
 function validateJobSpecCommon(spec: JobSpec, opts: PodValidationOptions, path: FieldPath): FieldError[] {
   const errs: FieldError[] = [];
@@ -159,6 +226,16 @@ function validateJobSpecCommon(spec: JobSpec, opts: PodValidationOptions, path: 
       if (isInt(spec.maxFailedIndexes) && spec.maxFailedIndexes > maxFailedIndexesForIndexedJob) {
         errs.push(fieldError.invalid(path.child('maxFailedIndexes'), spec.maxFailedIndexes, `must be less than or equal to ${maxFailedIndexesForIndexedJob}`));
       }
+      if (isInt(spec.completions) && spec.completions > completionsSoftLimit && spec.backoffLimitPerIndex !== undefined) {
+        const high = `when completions are above ${completionsSoftLimit} and used with backoff limit per index`;
+        if (spec.maxFailedIndexes === undefined) errs.push(fieldError.required(path.child('maxFailedIndexes'), `must be specified when completions is above ${completionsSoftLimit}`));
+        if (isInt(spec.parallelism) && spec.parallelism > parallelismLimitForHighCompletions) {
+          errs.push(fieldError.invalid(path.child('parallelism'), spec.parallelism, `must be less than or equal to ${parallelismLimitForHighCompletions} ${high}`));
+        }
+        if (isInt(spec.maxFailedIndexes) && spec.maxFailedIndexes > maxFailedIndexesLimitForHighCompletions) {
+          errs.push(fieldError.invalid(path.child('maxFailedIndexes'), spec.maxFailedIndexes, `must be less than or equal to ${maxFailedIndexesLimitForHighCompletions} ${high}`));
+        }
+      }
     }
   }
   if (mode === undefined || mode === 'NonIndexed') {
@@ -173,7 +250,10 @@ function validateJobSpecCommon(spec: JobSpec, opts: PodValidationOptions, path: 
     const names = new Set<string>([...(template?.spec?.containers ?? []), ...(template?.spec?.initContainers ?? [])].map((c) => c?.name ?? ''));
     rules.forEach((r, i) => errs.push(...validatePodFailurePolicyRule(spec, r, rp.index(i), names)));
   }
-  if (spec.successPolicy && mode !== 'Indexed') errs.push(fieldError.invalid(path.child('successPolicy'), spec.successPolicy, 'requires indexed completion mode'));
+  if (spec.successPolicy) {
+    if (mode !== 'Indexed') errs.push(fieldError.invalid(path.child('successPolicy'), spec.successPolicy, 'requires indexed completion mode'));
+    else errs.push(...validateSuccessPolicy(spec, path.child('successPolicy')));
+  }
   if (spec.podReplacementPolicy !== undefined) {
     const p = path.child('podReplacementPolicy');
     if (spec.podFailurePolicy) {
