@@ -334,12 +334,58 @@ export function validateJobUpdate(job: Job, old: Job, opts: PodValidationOptions
   return errs;
 }
 
-/** ValidateJobUpdateStatus: the counters stay non-negative and ready ≤ active. */
+/**
+ * The status.failedIndexes rules of validateJobStatus, each checked (as strategy.go's options
+ * say) only when the value it looks at changed: the "1,3-5" form below completions, only with
+ * backoffLimitPerIndex, and no index both completed and failed.
+ */
+function validateFailedIndexesStatus(job: Job, old: Job, path: FieldPath): FieldError[] {
+  const errs: FieldError[] = [];
+  const st = job?.status ?? {};
+  const failed = st.failedIndexes;
+  const failedChanged = failed !== old?.status?.failedIndexes;
+  const completedChanged = (st.completedIndexes ?? '') !== (old?.status?.completedIndexes ?? '');
+  const completions = job?.spec?.completions;
+  const fp = path.child('failedIndexes');
+  if (failedChanged && isInt(completions) && job.spec?.backoffLimitPerIndex !== undefined && failed !== undefined) {
+    const parsed = indexesFormat(failed, completions);
+    if (typeof parsed === 'string') errs.push(fieldError.invalid(fp, failed, `error parsing failedIndexes: ${parsed}`));
+  }
+  if (failedChanged && job?.spec?.backoffLimitPerIndex === undefined && failed !== undefined) {
+    errs.push(fieldError.invalid(fp, failed, 'cannot set non-null failedIndexes when backoffLimitPerIndex is null'));
+  }
+  if ((failedChanged || completedChanged) && isInt(completions) && failed !== undefined) {
+    const at = overlapIndex(st.completedIndexes ?? '', failed, completions);
+    if (at !== undefined) errs.push(fieldError.invalid(fp, failed, `failedIndexes and completedIndexes overlap at index: ${at}`));
+  }
+  return errs;
+}
+
+/** validateFailedIndexesNotOverlapCompleted: the first index in both lists (intervals that do not parse are passed over). */
+function overlapIndex(completed: string, failed: string, completions: number): number | undefined {
+  if (completed === '' || failed === '') return undefined;
+  const parse = (text: string) => text.split(',').map((part) => indexInterval(part, completions)).filter((iv): iv is [number, number] => typeof iv !== 'string');
+  const cs = parse(completed);
+  const fs = parse(failed);
+  let i = 0;
+  let j = 0;
+  while (i < cs.length && j < fs.length) {
+    const [cx, cy] = cs[i]!;
+    const [fx, fy] = fs[j]!;
+    if (cx <= fy && fx <= cy) return Math.max(cx, fx);
+    if (cx <= fx) i++;
+    else j++;
+  }
+  return undefined;
+}
+
+/** ValidateJobUpdateStatus: the counters stay non-negative and ready ≤ active, the failed indexes well formed. */
 export function validateJobStatusUpdate(job: Job, old: Job): FieldError[] {
   const errs = validateObjectMetaUpdate(job?.metadata, old?.metadata);
   const st = job?.status ?? {};
   const path = FieldPath.root('status');
   for (const f of ['active', 'succeeded', 'failed', 'ready', 'terminating'] as const) errs.push(...nonNegative(st[f], path.child(f)));
+  errs.push(...validateFailedIndexesStatus(job, old, path));
   if (isInt(st.ready) && st.ready > (st.active ?? 0)) errs.push(fieldError.invalid(path.child('ready'), st.ready, 'cannot set more ready pods than active'));
   const oldSt = old?.status ?? {};
   if ((st.failed ?? 0) < (oldSt.failed ?? 0)) errs.push(fieldError.invalid(path.child('failed'), st.failed ?? 0, 'cannot decrease the failed counter'));

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { defaultCronJob, defaultJob, generateJobSelector } from '../../../src/api/batchdefaults.js';
-import type { CronJob, Job, JobSpec } from '../../../src/api/types.js';
+import type { CronJob, Job, JobSpec, JobStatus } from '../../../src/api/types.js';
 import { validateCronJob, validateCronJobUpdate, validateJob, validateJobStatusUpdate, validateJobUpdate } from '../../../src/api/validation/index.js';
 import { allGates, assertErrors, container, type Want } from './helpers.js';
 
@@ -126,6 +126,20 @@ describe('validateJobUpdate and validateJobStatusUpdate', () => {
       ['FieldValueInvalid', 'status.succeeded: Invalid value: -1: cannot decrease the succeeded counter'],
     ]);
   });
+});
+
+describe('validateJobStatusUpdate: status.failedIndexes', () => {
+  const perIndex = job({ completionMode: 'Indexed', completions: 10, backoffLimitPerIndex: 1 });
+  const rows: { name: string; job: Job; old?: JobStatus; status: JobStatus; want: Want }[] = [
+    { name: 'failed and completed indexes apart are valid', job: perIndex, status: { completedIndexes: '0-2', failedIndexes: '3,5-7' }, want: [] },
+    { name: 'failedIndexes "" is valid', job: perIndex, status: { failedIndexes: '' }, want: [] },
+    { name: 'failedIndexes must parse', job: perIndex, status: { failedIndexes: '1,x' }, want: [['FieldValueInvalid', 'status.failedIndexes: Invalid value: "1,x": error parsing failedIndexes: cannot convert string to integer for index: "x"']] },
+    { name: 'failedIndexes below completions', job: perIndex, status: { failedIndexes: '10' }, want: [['FieldValueInvalid', 'status.failedIndexes: Invalid value: "10": error parsing failedIndexes: too large index: "10"']] },
+    { name: 'failedIndexes only with backoffLimitPerIndex', job: job({ completionMode: 'Indexed', completions: 10 }), status: { failedIndexes: '1' }, want: [['FieldValueInvalid', 'status.failedIndexes: Invalid value: "1": cannot set non-null failedIndexes when backoffLimitPerIndex is null']] },
+    { name: 'an index may not be both completed and failed', job: perIndex, status: { completedIndexes: '0-4', failedIndexes: '4-6' }, want: [['FieldValueInvalid', 'status.failedIndexes: Invalid value: "4-6": failedIndexes and completedIndexes overlap at index: 4']] },
+    { name: 'a value that did not change is not checked again', job: perIndex, old: { failedIndexes: '1,x' }, status: { failedIndexes: '1,x' }, want: [] },
+  ];
+  for (const r of rows) test(r.name, () => assertErrors(validateJobStatusUpdate({ ...r.job, status: r.status }, { ...r.job, status: r.old ?? {} }), r.want));
 });
 
 function cronJob(spec: Partial<NonNullable<CronJob['spec']>> = {}, name = 'hello'): CronJob {
