@@ -12,8 +12,8 @@
 // KeyedQueue.addAfter. Indexed completion as NonIndexed, by index (src/policy/jobindexes.ts), with
 // backoffLimitPerIndex (src/policy/jobperindex.ts: a new pod of an index carries the index's failure
 // count, and waits out the index's own back-off) and successPolicy (src/policy/jobsuccesspolicy.ts).
-// Not here: adopting orphan pods that match a selector, ttlSecondsAfterFinished (the
-// ttl-after-finished controller).
+// Not here: adopting orphan pods that match a selector. ttlSecondsAfterFinished is the
+// TTL-after-finished controller's (ttlafterfinished.ts), as upstream.
 
 import type { Job, Pod } from '../api/types.js';
 import { isPodReady } from '../policy/activepods.js';

@@ -3,12 +3,12 @@
 // loopback client, each with its own identity and User-Agent. Order: quota and namespace
 // controllers, the garbage collector, CSR approval and signing (certificates.ts), the `default`
 // ServiceAccount of every namespace that exists now, the `kube-root-ca.crt` ConfigMap of every
-// namespace (the cluster CA, as the root CA publisher keeps it), the workload controllers, the node
-// lifecycle and taint eviction controllers; the scheduler apart. Each of the two runs under a
-// leader election (a Lease in kube-system, as kube-controller-manager's and kube-scheduler's
-// --leader-elect), so of several API servers on one store one runs each; on a lone server the
-// first attempt wins and they start before the server is returned. Loaded by start.ts once the
-// API server listens.
+// namespace (the cluster CA, as the root CA publisher keeps it), the workload controllers (with
+// the TTL-after-finished one, which deletes finished Jobs), the node lifecycle and taint eviction
+// controllers; the scheduler apart. Each of the two runs under a leader election (a Lease in
+// kube-system, as kube-controller-manager's and kube-scheduler's --leader-elect), so of several
+// API servers on one store one runs each; on a lone server the first attempt wins and they start
+// before the server is returned. Loaded by start.ts once the API server listens.
 
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -32,6 +32,7 @@ import { RootCACertPublisher } from '../controllers/rootcacert.js';
 import { DaemonSetController, daemonSetControllerName } from '../controllers/daemonset.js';
 import { StatefulSetController, statefulSetControllerName } from '../controllers/statefulset.js';
 import { TaintEvictionController, taintEvictionControllerName } from '../controllers/tainteviction.js';
+import { TtlAfterFinishedController, ttlAfterFinishedControllerName } from '../controllers/ttlafterfinished.js';
 import type { ServerOptions } from './start.js';
 import { certificateControllers, type CertificateControllers } from './certificates.js';
 
@@ -48,6 +49,8 @@ export interface ControllerManager {
   daemonSets?: DaemonSetController;
   jobs?: JobController;
   cronJobs?: CronJobController;
+  /** Deletes finished Jobs once their spec.ttlSecondsAfterFinished has passed. */
+  ttlAfterFinished?: TtlAfterFinishedController;
   nodeLifecycle: NodeLifecycleController;
   taintEviction: TaintEvictionController;
   stop(): Promise<void>;
@@ -78,11 +81,13 @@ async function startControllerManager(api: Api, opts: ServerOptions, gates: Feat
   const daemonSets = workloads ? new DaemonSetController(client(daemonSetControllerName), informers) : undefined;
   const jobs = workloads ? new JobController(client('job-controller'), informers, opts.jobController) : undefined;
   const cronJobs = workloads ? new CronJobController(client('cronjob-controller'), informers, opts.cronJobController) : undefined;
+  const ttlAfterFinished = workloads ? new TtlAfterFinishedController(client(ttlAfterFinishedControllerName), informers, { log: opts.log, ...opts.ttlAfterFinishedController }) : undefined;
   const nodeLifecycle = new NodeLifecycleController(client(nodeLifecycleControllerName), informers, { ...opts.nodeLifecycle, log: opts.log });
   const taintEviction = new TaintEvictionController(client(taintEvictionControllerName), informers, { log: opts.log });
   const stop = async () => {
     await taintEviction.stop();
     await nodeLifecycle.stop();
+    ttlAfterFinished?.stop();
     for (const c of [daemonSets, statefulSets, cronJobs, jobs, deployments, replicaSets]) await c?.stop();
     quota.stop();
     namespaces.stop();
@@ -102,14 +107,14 @@ async function startControllerManager(api: Api, opts: ServerOptions, gates: Feat
     await serviceAccounts.start();
     await serviceAccounts.idle();
     await rootCA.start();
-    for (const c of [replicaSets, deployments, jobs, cronJobs, statefulSets, daemonSets]) await c?.start();
+    for (const c of [replicaSets, deployments, jobs, cronJobs, ttlAfterFinished, statefulSets, daemonSets]) await c?.start();
     await nodeLifecycle.start();
     await taintEviction.start();
   } catch (e) {
     await stop();
     throw e;
   }
-  return { quota, namespaces, garbageCollector, certificates, replicaSets, deployments, statefulSets, daemonSets, jobs, cronJobs, nodeLifecycle, taintEviction, stop };
+  return { quota, namespaces, garbageCollector, certificates, replicaSets, deployments, statefulSets, daemonSets, jobs, cronJobs, ttlAfterFinished, nodeLifecycle, taintEviction, stop };
 }
 
 async function startScheduler(api: Api, opts: ServerOptions, gates: FeatureGates): Promise<{ scheduler: SchedulerController; stop(): Promise<void> }> {

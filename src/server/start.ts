@@ -11,6 +11,7 @@ import { startApiServer, type ApiServerOptions, type RunningApiServer } from '..
 import type { LeaderElectionTimings } from '../client/leaderelection.js';
 import type { JobControllerOptions } from '../controllers/job.js';
 import type { CronJobControllerOptions } from '../controllers/cronjob.js';
+import type { TtlAfterFinishedControllerOptions } from '../controllers/ttlafterfinished.js';
 import type { SchedulerController } from '../controllers/scheduler.js';
 import type { ControllerManager } from './controllers.js';
 import type { NodeLifecycleOptions } from '../controllers/nodelifecycle.js';
@@ -28,6 +29,8 @@ export interface ServerOptions extends ApiServerOptions {
   jobController?: JobControllerOptions;
   /** CronJob controller settings (tests inject a clock). */
   cronJobController?: CronJobControllerOptions;
+  /** TTL-after-finished controller settings (tests inject a clock). */
+  ttlAfterFinishedController?: TtlAfterFinishedControllerOptions;
   /** Run the workload controllers (default true); off for tests of the apps and batch APIs alone. */
   workloadControllers?: boolean;
   /** Node lifecycle settings: --node-monitor-period, --node-monitor-grace-period, --node-startup-grace-period and the zone rates. */
@@ -83,6 +86,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       daemonSets: { get: () => cm()?.daemonSets, enumerable: true },
       jobs: { get: () => cm()?.jobs, enumerable: true },
       cronJobs: { get: () => cm()?.cronJobs, enumerable: true },
+      ttlAfterFinished: { get: () => cm()?.ttlAfterFinished, enumerable: true },
       nodeLifecycle: { get: () => cm()?.nodeLifecycle, enumerable: true },
       taintEviction: { get: () => cm()?.taintEviction, enumerable: true },
       scheduler: { get: () => scheduling?.current?.scheduler, enumerable: true },

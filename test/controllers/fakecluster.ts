@@ -7,7 +7,7 @@
 // finalizers only marks it; patches understand merge patches, the strategic merge of
 // ownerReferences by uid (`$patch: delete` of one), a metadata.uid precondition, and the
 // `$deleteFromPrimitiveList/finalizers` directive. Every write is logged in `log` with its
-// resource and subresource. No server, no timers: tests step the clock themselves.
+// resource and subresource (and a delete with its options). No server, no timers: tests step the clock themselves.
 
 import type { KubeObject, OwnerReference } from '../../src/api/types.js';
 import { ApiError } from '../../src/client/errors.js';
@@ -19,6 +19,8 @@ export interface LoggedWrite {
   resource: string;
   subresource?: string;
   obj: KubeObject;
+  /** A delete's options (propagationPolicy, preconditions). */
+  opts?: DeleteOptions;
 }
 
 const status = (code: number, reason: string, message: string) => new ApiError(code, { apiVersion: 'v1', kind: 'Status', status: 'Failure', code, reason, message } as never);
@@ -178,9 +180,10 @@ export class FakeCluster extends FakeClient {
     return this.seed(ref!, next) as T;
   }
 
-  override async delete(ref: ResourceRef, namespace: string | undefined, name: string, _opts: DeleteOptions = {}): Promise<KubeObject> {
+  override async delete(ref: ResourceRef, namespace: string | undefined, name: string, opts: DeleteOptions = {}): Promise<KubeObject> {
     const o = await this.get(ref, namespace, name);
     this.record('delete', ref, o);
+    this.log[this.log.length - 1]!.opts = structuredClone(opts);
     if ((o.metadata?.finalizers ?? []).length > 0) {
       o.metadata = { ...o.metadata, deletionTimestamp: timestamp(this.now()), deletionGracePeriodSeconds: 0 };
       return this.seed(ref, o);
