@@ -3,6 +3,9 @@
 // addAfter is client-go's AddAfter: one timer per key, the earliest wins, so a controller can
 // come back for a deadline (activeDeadlineSeconds, minReadySeconds, a back-off) without polling.
 
+/** The longest delay setTimeout keeps (a signed 32-bit count of milliseconds). */
+export const maxTimerMs = 2 ** 31 - 1;
+
 export class KeyedQueue {
   private pending = new Set<string>();
   private running = new Set<string>();
@@ -32,10 +35,12 @@ export class KeyedQueue {
     const prev = this.timers.get(key);
     if (prev && prev.at <= at) return;
     if (prev) clearTimeout(prev.timer);
+    // Node fires a timer of more than 2^31-1 ms at once (a Job's TTL of 30 days would spin): the
+    // key comes back at that bound instead, and its sync waits again for what is left.
     const timer = setTimeout(() => {
       this.timers.delete(key);
       this.add(key);
-    }, ms);
+    }, Math.min(ms, maxTimerMs));
     timer.unref();
     this.timers.set(key, { at, timer });
   }

@@ -55,6 +55,17 @@ describe('KeyedQueue', () => {
     }
   });
 
+  it('addAfter past setTimeout\'s 2^31-1 ms does not fire at once (Node would, and a long TTL would spin)', async () => {
+    const seen: string[] = [];
+    const q = new KeyedQueue(async (k) => void seen.push(k));
+    q.addAfter('a', 30 * 24 * 3600 * 1000);
+    // Node runs an overflowing timer after 1 ms; give it ample time to show.
+    await new Promise((r) => setTimeout(r, 50));
+    await flush();
+    assert.deepEqual(seen, []);
+    q.stop();
+  });
+
   it('stop cancels pending timers', async () => {
     mock.timers.enable({ apis: ['setTimeout'] });
     try {
