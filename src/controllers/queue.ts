@@ -3,8 +3,7 @@
 // addAfter is client-go's AddAfter: one timer per key, the earliest wins, so a controller can
 // come back for a deadline (activeDeadlineSeconds, minReadySeconds, a back-off) without polling.
 
-/** The longest delay setTimeout keeps (a signed 32-bit count of milliseconds). */
-export const maxTimerMs = 2 ** 31 - 1;
+import { setLongTimeout, type LongTimer } from './longtimer.js';
 
 export class KeyedQueue {
   private pending = new Set<string>();
@@ -12,7 +11,7 @@ export class KeyedQueue {
   private again = new Set<string>();
   private stopped = false;
   private waiters: (() => void)[] = [];
-  private timers = new Map<string, { at: number; timer: NodeJS.Timeout }>();
+  private timers = new Map<string, { at: number; timer: LongTimer }>();
 
   constructor(private readonly work: (key: string) => Promise<void>, private readonly onError: (key: string, e: unknown) => void = (k, e) => console.error(`controller: ${k}: ${e instanceof Error ? e.message : String(e)}`)) {}
 
@@ -34,14 +33,11 @@ export class KeyedQueue {
     const at = Date.now() + ms;
     const prev = this.timers.get(key);
     if (prev && prev.at <= at) return;
-    if (prev) clearTimeout(prev.timer);
-    // Node fires a timer of more than 2^31-1 ms at once (a Job's TTL of 30 days would spin): the
-    // key comes back at that bound instead, and its sync waits again for what is left.
-    const timer = setTimeout(() => {
+    if (prev) prev.timer.clear();
+    const timer = setLongTimeout(() => {
       this.timers.delete(key);
       this.add(key);
-    }, Math.min(ms, maxTimerMs));
-    timer.unref();
+    }, ms);
     this.timers.set(key, { at, timer });
   }
 
@@ -76,7 +72,7 @@ export class KeyedQueue {
   stop(): void {
     this.stopped = true;
     this.pending.clear();
-    for (const { timer } of this.timers.values()) clearTimeout(timer);
+    for (const { timer } of this.timers.values()) timer.clear();
     this.timers.clear();
     this.settle();
   }

@@ -6,6 +6,7 @@
 // the pod gone, cancels the eviction. The per-pod decision is src/scheduler/tainteviction.ts's;
 // here are the timers and the writes.
 
+import { setLongTimeout, type LongTimer } from './longtimer.js';
 import type { Node, Pod, PodCondition, Taint } from '../api/types.js';
 import { evictionDecision, noExecuteTaints, type ScheduledEviction } from '../scheduler/tainteviction.js';
 import { stableJSON } from '../api/stablejson.js';
@@ -30,7 +31,7 @@ export interface TaintEvictionOptions {
 }
 
 interface Pending extends ScheduledEviction {
-  timer: NodeJS.Timeout;
+  timer: LongTimer;
 }
 
 const podKey = (namespace: string, name: string) => `${namespace}/${name}`;
@@ -77,7 +78,7 @@ export class TaintEvictionController {
   async stop(): Promise<void> {
     this.stopped = true;
     for (const u of this.unsubscribe) u();
-    for (const p of this.pending.values()) clearTimeout(p.timer);
+    for (const p of this.pending.values()) p.timer.clear();
     this.pending.clear();
     await Promise.all([...this.inflight]);
     await this.events.stop();
@@ -116,8 +117,8 @@ export class TaintEvictionController {
     if (d.action === 'keep') return;
     this.cancel(ns, name, d.action === 'cancel');
     if (d.action === 'cancel') return;
-    const timer = setTimeout(() => this.fire(ns, name), Math.max(0, d.fireAt - this.now()));
-    timer.unref();
+    // A toleration of 25 days or more is past what one setTimeout keeps.
+    const timer = setLongTimeout(() => this.fire(ns, name), d.fireAt - this.now());
     this.pending.set(key, { createdAt: d.createdAt, fireAt: d.fireAt, timer });
   }
 
@@ -125,7 +126,7 @@ export class TaintEvictionController {
     const key = podKey(namespace, name);
     const p = this.pending.get(key);
     if (!p) return;
-    clearTimeout(p.timer);
+    p.timer.clear();
     this.pending.delete(key);
     const pod = this.pods.lister.get(namespace, name);
     if (withEvent && pod) this.events.record(pod, 'Normal', 'TaintManagerEviction', '', `Cancelling deletion of Pod ${key}`);
