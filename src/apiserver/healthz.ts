@@ -27,9 +27,9 @@ export const storeCheckTimeoutMs = 2000;
 
 function withTimeout(what: string, ms: number, p: Promise<unknown>): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
+  // Not unref'd: it is cleared as soon as the check settles, and until then it is what ends it.
   const late = new Promise<never>((_, fail) => {
     timer = setTimeout(() => fail(new Error(`${what} timed out after ${ms / 1000}s`)), ms);
-    timer.unref();
   });
   return Promise.race([p.then(() => undefined), late]).finally(() => clearTimeout(timer));
 }
