@@ -448,8 +448,10 @@ describe('PodWorker on this host (real kernel)', { ...opts, concurrency: true },
     const podDirs = hierarchyRoots().map((h) => join(h, worker.podCgroupPath(pod)));
     assert.ok(podDirs.filter((d) => existsSync(d)).length >= 5, 'pod cgroup in the v1 hierarchies and the cgroup2 tree');
     const t0 = Date.now();
-    const st = await worker.terminate(pod, 1, rec.sink);
+    const out = await worker.terminate(pod, 1, rec.sink);
     const ms = Date.now() - t0;
+    assert.ok(out.done);
+    const st = out.status;
     console.error(`podworker test: terminate (grace 1 s, kubelet minimum 2 s) in ${ms} ms`);
     assert.equal(cs(st, 'polite').state?.terminated?.exitCode, 143);
     assert.equal(cs(st, 'stubborn').state?.terminated?.exitCode, 137);
