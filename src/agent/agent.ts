@@ -46,6 +46,8 @@ export interface PodRuntime {
   /** Bounded: not done when containers outlived their SIGKILL (FailedKillPod); the agent tries again after syncErrorBackoffMs. */
   terminate(pod: Pod, graceSeconds: number, record: EventSink): Promise<TerminateOutcome>;
   remove(podUID: string): Promise<void>;
+  /** A (possibly shorter) grace for a pod whose stop may be under way: it takes effect at once, never lengthening it. */
+  shortenGrace?(pod: Pod, graceSeconds: number): void;
   knownPods(): Promise<{ uid: string; namespace: string; name: string }[]>;
   containerByMemcg(memcgPath: string): MemcgOwner | undefined;
   logPath(namespace: string, pod: string, container: string, previous: boolean): string | undefined;
@@ -142,6 +144,11 @@ interface PodEntry {
 }
 
 const terminalPhases = new Set(['Succeeded', 'Failed']);
+
+/** The grace a pod being deleted is stopped with. */
+function deletionGrace(pod: Pod): number {
+  return pod.metadata.deletionGracePeriodSeconds ?? pod.spec.terminationGracePeriodSeconds ?? 30;
+}
 
 /** Where the agent's lines go unless its owner says otherwise. */
 export const agentLog = (m: string): void => void process.stderr.write(`bulkhead agent: ${m}\n`);
@@ -383,6 +390,9 @@ export class Agent {
       if (e.lastStatus !== undefined && e.status && Number(p.metadata.resourceVersion) > Number(e.postedVersion ?? 0) && ownConditionsDiffer(e.status, p.status)) e.lastStatus = undefined;
       e.pod = p;
       if (e.gone) return;
+      // A second delete with a shorter grace reaches the stop in flight (the kubelet cancels the
+      // running sync for it), rather than waiting for it to end.
+      if (e.running && p.metadata.deletionTimestamp) this.opts.runtime.shortenGrace?.(p, deletionGrace(p));
     } else {
       this.pods.set(uid, { uid, pod: p, gone: false, running: false, again: false, admitted: false, finished: false });
     }
@@ -432,8 +442,7 @@ export class Agent {
       return;
     }
     if (pod.metadata.deletionTimestamp) {
-      const grace = pod.metadata.deletionGracePeriodSeconds ?? pod.spec.terminationGracePeriodSeconds ?? 30;
-      const out = await rt.terminate(pod, grace, this.record);
+      const out = await rt.terminate(pod, deletionGrace(pod), this.record);
       await this.writeStatus(e, out.status);
       if (!out.done) return this.retryTermination(e, out.error);
       try {

@@ -364,6 +364,7 @@ export class PodWorker implements WorkerContext {
    * again later, with this or a shorter grace, until the containers are gone.
    */
   terminate(pod: Pod, graceSeconds: number, record: EventSink): Promise<TerminateOutcome> {
+    this.shortenGrace(pod, graceSeconds);
     return this.lock(this.uid(pod), async () => {
       const plan = this.plan(pod);
       const uid = this.uid(pod);
@@ -390,6 +391,21 @@ export class PodWorker implements WorkerContext {
       mem.lastStatus = status;
       return { done: true, status };
     });
+  }
+
+  /**
+   * A grace for a pod whose stop may be in flight (a second delete with a shorter grace): as the
+   * kubelet's pod worker cancels the running sync when the grace is shortened (pod_workers.go
+   * UpdatePod), the stop under way takes it at once: containers already signalled get SIGKILL no
+   * later than it allows, those still to be signalled share its deadline. Only ever shortens, so
+   * it is safe outside the pod's lock; terminate calls it before waiting for the lock.
+   */
+  shortenGrace(pod: Pod, graceSeconds: number): void {
+    const mem = this.pods.get(this.uid(pod));
+    if (!mem) return;
+    const now = this.now();
+    for (const k of mem.kills.values()) k.killAt = Math.min(k.killAt, now + Math.max(graceSeconds, minimumGraceSeconds) * 1000);
+    if (mem.stopSince !== undefined && mem.stopGraceMs !== undefined) mem.stopGraceMs = Math.min(mem.stopGraceMs, now - mem.stopSince + Math.max(0, graceSeconds) * 1000);
   }
 
   /**

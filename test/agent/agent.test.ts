@@ -81,14 +81,20 @@ class StandInRuntime implements PodRuntime {
   }
   /** Terminations that give up (containers outliving SIGKILL), by pod name: how many more. */
   stuck = new Map<string, number>();
+  /** While set, terminations wait for it (a stop under way). */
+  hold: Promise<void> | undefined;
   async terminate(pod: Pod, grace: number): Promise<TerminateOutcome> {
     this.calls.push(`terminate ${pod.metadata.name} ${grace}`);
+    await this.hold;
     const left = this.stuck.get(pod.metadata.name ?? '') ?? 0;
     if (left > 0) {
       this.stuck.set(pod.metadata.name ?? '', left - 1);
       return { done: false, status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'False' }] }, error: 'error killing pod: failed to "KillContainer" for "c" with KillContainerError: "rpc error: code = DeadlineExceeded desc = context deadline exceeded"' };
     }
     return { done: true, status: { phase: 'Succeeded' } };
+  }
+  shortenGrace(pod: Pod, grace: number): void {
+    this.calls.push(`shortenGrace ${pod.metadata.name} ${grace}`);
   }
   async remove(uid: string): Promise<void> {
     this.calls.push(`remove ${uid}`);
@@ -276,6 +282,25 @@ describe('agent on the shared client', () => {
     const last = statusPatches().at(-1)!;
     assert.deepEqual([last.phase, last.reason], ['Failed', 'Evicted']);
     assert.deepEqual(rt.calls, ['sync web', 'terminate web 1', 'terminate web 1']);
+  });
+
+  it('a second delete with a shorter grace reaches the stop under way at once, not after it', async () => {
+    await start();
+    const p = c.put(boundPod('web', 'u1')) as Pod;
+    c.current.event({ type: 'ADDED', object: p });
+    await settle();
+    let release!: () => void;
+    rt.hold = new Promise((r) => (release = r));
+    const del = (grace: number) => c.put({ ...p, metadata: { ...p.metadata, deletionTimestamp: '2025-01-01T00:00:00Z', deletionGracePeriodSeconds: grace } }) as Pod;
+    try {
+      c.current.event({ type: 'MODIFIED', object: del(30) });
+      await until('terminate web 30');
+      c.current.event({ type: 'MODIFIED', object: del(5) });
+      assert.deepEqual(rt.calls, ['sync web', 'terminate web 30', 'shortenGrace web 5']);
+    } finally {
+      release();
+    }
+    await until('remove u1');
   });
 
   it('a pod deleted from the API (watch DELETED) is stopped at once and removed', async () => {

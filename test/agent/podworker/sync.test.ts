@@ -361,6 +361,25 @@ const rows: Row[] = [
     },
   },
   {
+    rule: 'a shorter grace reaches a terminate in flight (a second delete): SIGKILL at its deadline, not the first one\'s',
+    async run(h) {
+      const pod = mkpod({ containers: [ctr('c')] });
+      await h.syncUntil(pod, running('c'), 'c running');
+      h.rt.ignoreTerm.add('c');
+      deleting(pod);
+      const first = h.worker.terminate(pod, 30, () => undefined);
+      // Let the first call take the pod and send SIGTERM (the outcome is the same if it has not yet).
+      for (let i = 0; i < 1000 && h.rt.signals().length === 0; i++) await new Promise((r) => setTimeout(r, 1));
+      const second = h.worker.terminate(pod, 0, () => undefined);
+      h.advance(2000);
+      const out = await first;
+      assert.equal(out.done, true);
+      assert.equal(cs(out.status, 'c').state?.terminated?.exitCode, 137);
+      assert.deepEqual(h.rt.signals(), ['c TERM', 'c KILL', 'POD KILL']);
+      assert.equal((await second).done, true);
+    },
+  },
+  {
     rule: 'a log directory left behind by a cut-short removal makes its pod known, and remove takes it',
     async run(h) {
       const stale = join(h.opts.runDir, 'logs', 'default_gone_0000-stale-uid');
