@@ -113,9 +113,10 @@ export interface StopResult {
 
 /**
  * Steps stopStep, observing exits, until done or `budgetMs` has passed, or, with `giveUpMs`, until
- * everything the step waits for has had its SIGKILL tried and `giveUpMs` has passed since (counted
- * from this call's first step when that was earlier): then it returns not done, with the failures.
- * The bound is real time, as the kubelet's CRI timeout is, whatever clock the grace is measured on.
+ * everything the step waits for has had its SIGKILL tried and `giveUpMs` has passed since this call
+ * first saw it so (a retry whose SIGKILL went out earlier waits the bound once more, as the
+ * kubelet's next StopContainer does): then it returns not done, with the failures. The bound is
+ * real time, as the kubelet's CRI timeout is, whatever clock the grace is measured on.
  */
 export async function stopFor(w: WorkerContext, pod: Pod, uid: string, target: StopTarget, graceSeconds: number, budgetMs: number, record: EventSink, mem: PodMemory, giveUpMs?: number): Promise<StopResult> {
   const end = Date.now() + budgetMs;
