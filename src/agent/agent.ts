@@ -35,15 +35,19 @@ import { startStats, type AgentStats } from './stats/agentstats.js';
 import { NodeRegistration } from './registration.js';
 
 // The pod worker's own types: one definition of what a sync reports and whom a memcg belongs to.
-export type { EventSink, MemcgContainer as MemcgOwner } from './podworker.js';
-import type { EventSink, MemcgContainer as MemcgOwner } from './podworker.js';
+export type { EventSink, MemcgContainer as MemcgOwner, TerminateOutcome } from './podworker.js';
+import type { EventSink, MemcgContainer as MemcgOwner, TerminateOutcome } from './podworker.js';
+import { syncErrorBackoffJitter, syncErrorBackoffMs } from './lifecycle/killresult.js';
 import { metaTime } from '../api/metatime.js';
 
 /** What the agent needs of the pod worker (src/agent/podworker.ts). */
 export interface PodRuntime {
   sync(pod: Pod, record: EventSink): Promise<{ status: PodStatus; nextSyncMs?: number }>;
-  terminate(pod: Pod, graceSeconds: number, record: EventSink): Promise<PodStatus>;
+  /** Bounded: not done when containers outlived their SIGKILL (FailedKillPod); the agent tries again after syncErrorBackoffMs. */
+  terminate(pod: Pod, graceSeconds: number, record: EventSink): Promise<TerminateOutcome>;
   remove(podUID: string): Promise<void>;
+  /** A (possibly shorter) grace for a pod whose stop may be under way: it takes effect at once, never lengthening it. */
+  shortenGrace?(pod: Pod, graceSeconds: number): void;
   knownPods(): Promise<{ uid: string; namespace: string; name: string }[]>;
   containerByMemcg(memcgPath: string): MemcgOwner | undefined;
   logPath(namespace: string, pod: string, container: string, previous: boolean): string | undefined;
@@ -96,6 +100,11 @@ export interface AgentOptions {
   /** Built once the agent can list its pods (it needs activePods and evict). */
   eviction?: (agent: Agent) => PodAdmitter;
   endpoint: { host: string; port: number };
+  /**
+   * How long after a termination that did not end its pod (FailedKillPod) it is tried again; default
+   * the kubelet's backOffPeriod, 10 s, jittered by up to half again as its pod workers do.
+   */
+  syncErrorBackoffMs?: number;
   /** Seconds between full resyncs of every pod (kubelet: 60-90 s; container exits are seen at once). */
   resyncMs?: number;
   heartbeatMs?: number;
@@ -135,6 +144,11 @@ interface PodEntry {
 }
 
 const terminalPhases = new Set(['Succeeded', 'Failed']);
+
+/** The grace a pod being deleted is stopped with. */
+function deletionGrace(pod: Pod): number {
+  return pod.metadata.deletionGracePeriodSeconds ?? pod.spec.terminationGracePeriodSeconds ?? 30;
+}
 
 /** Where the agent's lines go unless its owner says otherwise. */
 export const agentLog = (m: string): void => void process.stderr.write(`bulkhead agent: ${m}\n`);
@@ -376,6 +390,9 @@ export class Agent {
       if (e.lastStatus !== undefined && e.status && Number(p.metadata.resourceVersion) > Number(e.postedVersion ?? 0) && ownConditionsDiffer(e.status, p.status)) e.lastStatus = undefined;
       e.pod = p;
       if (e.gone) return;
+      // A second delete with a shorter grace reaches the stop in flight (the kubelet cancels the
+      // running sync for it), rather than waiting for it to end.
+      if (e.running && p.metadata.deletionTimestamp) this.opts.runtime.shortenGrace?.(p, deletionGrace(p));
     } else {
       this.pods.set(uid, { uid, pod: p, gone: false, running: false, again: false, admitted: false, finished: false });
     }
@@ -418,15 +435,16 @@ export class Agent {
     const rt = this.opts.runtime;
     const pod = e.pod;
     if (e.gone) {
-      await rt.terminate(pod, 0, this.record);
+      const out = await rt.terminate(pod, 0, this.record);
+      if (!out.done) return this.retryTermination(e, out.error);
       await rt.remove(e.uid);
       this.forget(e);
       return;
     }
     if (pod.metadata.deletionTimestamp) {
-      const grace = pod.metadata.deletionGracePeriodSeconds ?? pod.spec.terminationGracePeriodSeconds ?? 30;
-      const status = await rt.terminate(pod, grace, this.record);
-      await this.writeStatus(e, status);
+      const out = await rt.terminate(pod, deletionGrace(pod), this.record);
+      await this.writeStatus(e, out.status);
+      if (!out.done) return this.retryTermination(e, out.error);
       try {
         await this.opts.client.delete(podsRef, pod.metadata.namespace ?? 'default', pod.metadata.name ?? '', { gracePeriodSeconds: 0, preconditions: { uid: e.uid } });
       } catch (err) {
@@ -445,10 +463,16 @@ export class Agent {
     if (e.rejected) {
       if (e.finished) return;
       // A hard-threshold eviction gives the pod 1 s, as the kubelet does; a refused admission has nothing running.
-      const status = await rt.terminate(pod, e.rejected.evicted ? 1 : 0, this.record);
+      const out = await rt.terminate(pod, e.rejected.evicted ? 1 : 0, this.record);
+      const status = out.status;
       const conditions = [...(status.conditions ?? [])];
       if (e.rejected.evicted) {
         conditions.push({ type: 'DisruptionTarget', status: 'True', lastProbeTime: null, lastTransitionTime: metaTime(new Date()), reason: 'TerminationByKubelet', message: e.rejected.message });
+      }
+      // The kubelet's status manager (mergePodStatus) holds a terminal phase back while containers may still run.
+      if (!out.done) {
+        await this.writeStatus(e, { ...status, conditions });
+        return this.retryTermination(e, out.error);
       }
       await this.writeStatus(e, { ...status, conditions, phase: 'Failed', reason: e.rejected.reason, message: e.rejected.message });
       e.finished = true;
@@ -458,8 +482,9 @@ export class Agent {
     if (terminalPhases.has(pod.status?.phase ?? '') || terminalPhases.has(e.status?.phase ?? '')) {
       if (e.finished) return;
       // A finished pod keeps its (exited) containers for logs until it is deleted; sidecars stop.
-      const status = await rt.terminate(pod, pod.spec.terminationGracePeriodSeconds ?? 30, this.record);
-      if (!terminalPhases.has(pod.status?.phase ?? '')) await this.writeStatus(e, status);
+      const out = await rt.terminate(pod, pod.spec.terminationGracePeriodSeconds ?? 30, this.record);
+      if (!out.done) return this.retryTermination(e, out.error);
+      if (!terminalPhases.has(pod.status?.phase ?? '')) await this.writeStatus(e, out.status);
       e.finished = true;
       this.updateTiers();
       return;
@@ -479,6 +504,21 @@ export class Agent {
       if (e.timer) clearTimeout(e.timer);
       e.timer = setTimeout(() => this.kick(e.uid), Math.max(10, nextSyncMs));
     }
+  }
+
+  /**
+   * A termination gave up (containers outlived their SIGKILL; the runtime recorded FailedKillPod):
+   * the pod stays as it is and is tried again after the back-off, as the kubelet's pod worker
+   * requeues a SyncTerminatingPod that returned an error (pod_workers.go completeWork:
+   * wait.Jitter(backOffPeriod, 0.5)). An exit seen meanwhile kicks it sooner.
+   */
+  private retryTermination(e: PodEntry, error: string): void {
+    const base = this.opts.syncErrorBackoffMs ?? syncErrorBackoffMs;
+    const ms = Math.round(base * (1 + Math.random() * syncErrorBackoffJitter));
+    this.log(`pod ${e.pod.metadata.namespace}/${e.pod.metadata.name}: ${error}; trying again in ${ms} ms`);
+    if (this.stopped || !this.pods.has(e.uid)) return;
+    if (e.timer) clearTimeout(e.timer);
+    e.timer = setTimeout(() => this.kick(e.uid), ms);
   }
 
   /** The pod is done with here: its entry, its tier share and the events remembered about it go. */

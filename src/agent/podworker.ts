@@ -42,7 +42,9 @@ import type { CgroupManager } from './cgroups/manager.js';
 import { computePodActions } from './lifecycle/actions.js';
 import { Backoff, kubeletBackoff, volumeManagerBackoff } from './lifecycle/backoff.js';
 import { failedMount, failedMountMessage } from './lifecycle/volumes.js';
+import { killPodError, runtimeRequestTimeoutMs } from './lifecycle/killresult.js';
 import { isTerminalPhase } from './lifecycle/phase.js';
+import { messages, reasons } from './lifecycle/wording.js';
 import { PodCgroups } from './podcgroups.js';
 import { PodRecords, type PodRecord } from './podrecords.js';
 import { ExitWatch } from './runtime/exitwatch.js';
@@ -51,7 +53,7 @@ import { OciRuntime } from './runtime/ociruntime.js';
 import { runtimeFlavor } from './runtime/runc.js';
 import type { ContainerRuntime, ExecOptions, ExecProcess, PodMounts } from './runtime/runtime.js';
 import { StartSlots } from './startslots.js';
-import { emit, emitOnce, minimumGraceSeconds, newPodMemory, PodWorkerError, sandboxNsDir, sleep, specHash, type ContainerKind, type EventSink, type MemcgContainer, type PodMemory, type PodWorkerOptions, type Prepared, type StartResult, type View, type WorkerContext } from './podworker/context.js';
+import { emit, emitOnce, minimumGraceSeconds, newPodMemory, PodWorkerError, sandboxNsDir, sleep, specHash, type ContainerKind, type EventSink, type MemcgContainer, type PodMemory, type PodWorkerOptions, type Prepared, type StartResult, type TerminateOutcome, type View, type WorkerContext } from './podworker/context.js';
 import { discard, discardKeepLog, finalize } from './podworker/instances.js';
 import { monitorAlive, observe } from './podworker/observe.js';
 import { prepareStarts } from './podworker/prepare.js';
@@ -62,7 +64,7 @@ import { buildStatus } from './podworker/status.js';
 import { stopFor } from './podworker/stop.js';
 import { fetchObjects, setUpVolumes } from './podworker/volumes.js';
 
-export { minimumGraceSeconds, PodWorkerError, type EventSink, type MemcgContainer, type OOMConfigMetrics, type ObjectSource, type PodWorkerOptions } from './podworker/context.js';
+export { minimumGraceSeconds, PodWorkerError, type EventSink, type MemcgContainer, type OOMConfigMetrics, type ObjectSource, type PodWorkerOptions, type TerminateOutcome } from './podworker/context.js';
 
 const defaultGraceSeconds = 30;
 /** How long one sync waits for stopped containers to exit before it returns (and asks to be called again). */
@@ -353,9 +355,16 @@ export class PodWorker implements WorkerContext {
   /**
    * Graceful termination (kubectl delete, eviction): SIGTERM every container (regular first, then
    * sidecars in reverse order), SIGKILL after the grace (at least minimumGraceSeconds), then the
-   * sandbox. Returns the final status: a terminal phase, every container state terminated.
+   * sandbox. Done: the final status, a terminal phase, every container state terminated.
+   *
+   * Bounded as the kubelet's SyncTerminatingPod is: whatever outlives its SIGKILL by
+   * runtimeRequestTimeoutMs (a process in uninterruptible sleep, or in a frozen cgroup v1) ends the
+   * attempt with the FailedKillPod Warning and a non-terminal status (the kubelet reports no
+   * terminal phase while containers may run), and the pod's lock is free again: its caller tries
+   * again later, with this or a shorter grace, until the containers are gone.
    */
-  terminate(pod: Pod, graceSeconds: number, record: EventSink): Promise<PodStatus> {
+  terminate(pod: Pod, graceSeconds: number, record: EventSink): Promise<TerminateOutcome> {
+    this.shortenGrace(pod, graceSeconds);
     return this.lock(this.uid(pod), async () => {
       const plan = this.plan(pod);
       const uid = this.uid(pod);
@@ -366,15 +375,37 @@ export class PodWorker implements WorkerContext {
       mem.stopSince = undefined;
       mem.stopGraceMs = undefined;
       for (const k of mem.kills.values()) k.killAt = Math.min(k.killAt, now + Math.max(graceSeconds, minimumGraceSeconds) * 1000);
-      const s = await stopFor(this, pod, uid, { all: true }, graceSeconds, Number.POSITIVE_INFINITY, record, mem);
+      const s = await stopFor(this, pod, uid, { all: true }, graceSeconds, Number.POSITIVE_INFINITY, record, mem, this.opts.runtimeRequestTimeoutMs ?? runtimeRequestTimeoutMs);
+      if (s.failures) {
+        const error = messages.errorKillingPod(killPodError(s.failures));
+        emit(record, pod, 'Warning', reasons.failedKillPod, error);
+        const status = this.status(pod, plan, podRec, s.view, mem, false);
+        mem.lastStatus = status;
+        return { done: false, status, error };
+      }
       const status = this.status(pod, plan, podRec, s.view, mem, true);
       if (isTerminalPhase(status.phase) && podRec.terminal !== status.phase) {
         podRec.terminal = status.phase;
         this.records.writePod(podRec);
       }
       mem.lastStatus = status;
-      return status;
+      return { done: true, status };
     });
+  }
+
+  /**
+   * A grace for a pod whose stop may be in flight (a second delete with a shorter grace): as the
+   * kubelet's pod worker cancels the running sync when the grace is shortened (pod_workers.go
+   * UpdatePod), the stop under way takes it at once: containers already signalled get SIGKILL no
+   * later than it allows, those still to be signalled share its deadline. Only ever shortens, so
+   * it is safe outside the pod's lock; terminate calls it before waiting for the lock.
+   */
+  shortenGrace(pod: Pod, graceSeconds: number): void {
+    const mem = this.pods.get(this.uid(pod));
+    if (!mem) return;
+    const now = this.now();
+    for (const k of mem.kills.values()) k.killAt = Math.min(k.killAt, now + Math.max(graceSeconds, minimumGraceSeconds) * 1000);
+    if (mem.stopSince !== undefined && mem.stopGraceMs !== undefined) mem.stopGraceMs = Math.min(mem.stopGraceMs, now - mem.stopSince + Math.max(0, graceSeconds) * 1000);
   }
 
   /**

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
-import { Agent, type PodRuntime } from '../../src/agent/agent.js';
+import { Agent, type PodRuntime, type TerminateOutcome } from '../../src/agent/agent.js';
 import { agentConnection, type AgentConnection } from '../../src/agent/connect.js';
 import { AgentMetrics } from '../../src/agent/metrics.js';
 import type { NodeFacts } from '../../src/agent/nodeobject.js';
@@ -79,9 +79,22 @@ class StandInRuntime implements PodRuntime {
     record(pod, 'Normal', 'Started', 'Started container c');
     return { status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }] } };
   }
-  async terminate(pod: Pod, grace: number): Promise<PodStatus> {
+  /** Terminations that give up (containers outliving SIGKILL), by pod name: how many more. */
+  stuck = new Map<string, number>();
+  /** While set, terminations wait for it (a stop under way). */
+  hold: Promise<void> | undefined;
+  async terminate(pod: Pod, grace: number): Promise<TerminateOutcome> {
     this.calls.push(`terminate ${pod.metadata.name} ${grace}`);
-    return { phase: 'Succeeded' };
+    await this.hold;
+    const left = this.stuck.get(pod.metadata.name ?? '') ?? 0;
+    if (left > 0) {
+      this.stuck.set(pod.metadata.name ?? '', left - 1);
+      return { done: false, status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'False' }] }, error: 'error killing pod: failed to "KillContainer" for "c" with KillContainerError: "rpc error: code = DeadlineExceeded desc = context deadline exceeded"' };
+    }
+    return { done: true, status: { phase: 'Succeeded' } };
+  }
+  shortenGrace(pod: Pod, grace: number): void {
+    this.calls.push(`shortenGrace ${pod.metadata.name} ${grace}`);
   }
   async remove(uid: string): Promise<void> {
     this.calls.push(`remove ${uid}`);
@@ -129,9 +142,10 @@ describe('agent on the shared client', () => {
   });
   after(() => certs.cleanup());
 
-  const start = async () => {
+  const start = async (extra: { syncErrorBackoffMs?: number } = {}) => {
     conn = agentConnection(c, 'n1', (m) => logs.push(m));
     agent = new Agent({
+      ...extra,
       client: c, pods: conn.pods, events: conn.events, endpointSecurity: { tls: { ...certs.serving, clientCA: certs.ca }, auth: fixedAuthenticator({}, () => false) }, facts,
       node: { memoryBytes: facts.memoryBytes, milliCPU: facts.milliCPU, cgroupVersion: 1, cgroupDriver: 'cgroupfs', oomGroupEmulation: true } as NodeConfig,
       gates: defaultFeatureGates, runtime: rt, metrics: new AgentMetrics(), endpoint: { host: '127.0.0.1', port: 0 }, oomWatcher: false, log: (m) => logs.push(m),
@@ -225,6 +239,68 @@ describe('agent on the shared client', () => {
     await settle();
     assert.deepEqual(rt.calls, ['sync web', 'terminate web 7', 'remove u1']);
     assert.deepEqual(c.deletes, [{ name: 'web', opts: { gracePeriodSeconds: 0, preconditions: { uid: 'u1' } } }]);
+  });
+
+  /** Waits (generously) until the runtime was asked `call`, the agent's retries being on timers idle() does not wait for. */
+  const until = async (call: string) => {
+    for (let i = 0; i < 2000 && !rt.calls.includes(call); i++) {
+      await new Promise((r) => setTimeout(r, 5));
+      await settle();
+    }
+    assert.ok(rt.calls.includes(call), `never asked to ${call}: ${rt.calls.join(', ')}`);
+  };
+  const statusPatches = () => c.patches.filter((p) => p.subresource === 'status').map((p) => (p.patch as { status: PodStatus }).status);
+
+  it('a pod being deleted whose containers outlive SIGKILL: its status stays non-terminal, it is not deleted, and the stop is tried again after the back-off until it ends', async () => {
+    await start({ syncErrorBackoffMs: 10 });
+    rt.stuck.set('web', 2);
+    const p = c.put(boundPod('web', 'u1')) as Pod;
+    c.current.event({ type: 'ADDED', object: p });
+    await settle();
+    const deleting = c.put({ ...p, metadata: { ...p.metadata, deletionTimestamp: '2025-01-01T00:00:00Z', deletionGracePeriodSeconds: 7 } }) as Pod;
+    c.current.event({ type: 'MODIFIED', object: deleting });
+    await until('remove u1');
+    assert.deepEqual(rt.calls, ['sync web', 'terminate web 7', 'terminate web 7', 'terminate web 7', 'remove u1']);
+    assert.deepEqual(c.deletes, [{ name: 'web', opts: { gracePeriodSeconds: 0, preconditions: { uid: 'u1' } } }]);
+    assert.deepEqual(statusPatches().map((st) => st.phase), ['Running', 'Running', 'Succeeded']);
+    assert.equal(logs.filter((l) => l.includes('error killing pod: failed to "KillContainer" for "c"') && l.includes('trying again in')).length, 2, logs.join('\n'));
+  });
+
+  it('an evicted pod whose containers outlive SIGKILL: DisruptionTarget at once, Failed/Evicted only once the retried stop ends it', async () => {
+    const p = c.put(boundPod('web', 'u1')) as Pod;
+    await start({ syncErrorBackoffMs: 10 });
+    rt.stuck.set('web', 1);
+    await agent.evict(p, 'Evicted', 'The node was low on resource: memory.');
+    await until('terminate web 1');
+    const first = statusPatches()[1]!;
+    assert.equal(first.phase, 'Running');
+    assert.ok(first.conditions?.some((x) => x.type === 'DisruptionTarget' && x.status === 'True' && x.reason === 'TerminationByKubelet'));
+    for (let i = 0; i < 2000 && rt.calls.filter((x) => x === 'terminate web 1').length < 2; i++) {
+      await new Promise((r) => setTimeout(r, 5));
+      await settle();
+    }
+    const last = statusPatches().at(-1)!;
+    assert.deepEqual([last.phase, last.reason], ['Failed', 'Evicted']);
+    assert.deepEqual(rt.calls, ['sync web', 'terminate web 1', 'terminate web 1']);
+  });
+
+  it('a second delete with a shorter grace reaches the stop under way at once, not after it', async () => {
+    await start();
+    const p = c.put(boundPod('web', 'u1')) as Pod;
+    c.current.event({ type: 'ADDED', object: p });
+    await settle();
+    let release!: () => void;
+    rt.hold = new Promise((r) => (release = r));
+    const del = (grace: number) => c.put({ ...p, metadata: { ...p.metadata, deletionTimestamp: '2025-01-01T00:00:00Z', deletionGracePeriodSeconds: grace } }) as Pod;
+    try {
+      c.current.event({ type: 'MODIFIED', object: del(30) });
+      await until('terminate web 30');
+      c.current.event({ type: 'MODIFIED', object: del(5) });
+      assert.deepEqual(rt.calls, ['sync web', 'terminate web 30', 'shortenGrace web 5']);
+    } finally {
+      release();
+    }
+    await until('remove u1');
   });
 
   it('a pod deleted from the API (watch DELETED) is stopped at once and removed', async () => {

@@ -9,11 +9,11 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { probeHost, type HostProbe } from '../../src/agent/runtime/hostprobe.js';
+import { probeCgroups, probeHost, type HostProbe } from '../../src/agent/runtime/hostprobe.js';
 import { readLogs } from '../../src/agent/monitor/conmon.js';
 import { mountPoints } from '../../src/agent/runtime/overlay.js';
 import { CgroupV1Manager } from '../../src/agent/cgroups/v1.js';
@@ -448,8 +448,10 @@ describe('PodWorker on this host (real kernel)', { ...opts, concurrency: true },
     const podDirs = hierarchyRoots().map((h) => join(h, worker.podCgroupPath(pod)));
     assert.ok(podDirs.filter((d) => existsSync(d)).length >= 5, 'pod cgroup in the v1 hierarchies and the cgroup2 tree');
     const t0 = Date.now();
-    const st = await worker.terminate(pod, 1, rec.sink);
+    const out = await worker.terminate(pod, 1, rec.sink);
     const ms = Date.now() - t0;
+    assert.ok(out.done);
+    const st = out.status;
     console.error(`podworker test: terminate (grace 1 s, kubelet minimum 2 s) in ${ms} ms`);
     assert.equal(cs(st, 'polite').state?.terminated?.exitCode, 143);
     assert.equal(cs(st, 'stubborn').state?.terminated?.exitCode, 137);
@@ -470,6 +472,64 @@ describe('PodWorker on this host (real kernel)', { ...opts, concurrency: true },
     assert.ok(logs.startsWith(logDir + '/'), logs);
     assert.equal(existsSync(logDir), false, `${logDir} left`);
     assert.ok(!(await worker.knownPods()).some((p) => p.uid === uid));
+  });
+
+  it('terminate of a container whose SIGKILL cannot take effect (its process in a frozen cgroup v1 freezer): FailedKillPod and a non-terminal status after the bound, the pod free for a sync; thawed, the retry ends it', async (t) => {
+    const freezerRoot = probeCgroups().v1.freezer;
+    if (!freezerRoot) return t.skip('no cgroup v1 freezer hierarchy');
+    const rec = recorder();
+    // The same directories, and a 1 s bound after SIGKILL instead of the kubelet's 2 min.
+    const bounded = new PodWorker({ ...wopts, runtimeRequestTimeoutMs: 1000 });
+    // SIGTERM ignored (inherited across exec), one process: only SIGKILL could end it.
+    const pod = mkpod('frozen', { containers: [bb('stuck', 'trap "" TERM; exec sleep 100000')] });
+    const uid = pod.metadata.uid!;
+    await converge(bounded, pod, rec.sink, (s) => cs(s, 'stuck').state?.running !== undefined);
+    const id = bounded.runningInstance('default', 'frozen', 'stuck')!.id;
+    // The test's own freezer cgroup, not the container's: runc kill thaws a container whose own
+    // cgroup it finds frozen (runc PR 3217), so the process is moved out of it before freezing.
+    const own = join(freezerRoot, top, `freeze-${randomBytes(4).toString('hex')}`);
+    mkdirSync(own, { recursive: true });
+    const pids = readFileSync(join(freezerRoot, bounded.podCgroupPath(pod), id, 'cgroup.procs'), 'utf8').split('\n').filter(Boolean);
+    try {
+      assert.equal(pids.length, 1, `one process in ${id}: ${pids.join(' ')}`);
+      writeFileSync(join(own, 'cgroup.procs'), pids[0]!);
+      writeFileSync(join(own, 'freezer.state'), 'FROZEN');
+      for (let i = 0; i < 500 && readFileSync(join(own, 'freezer.state'), 'utf8').trim() !== 'FROZEN'; i++) await sleep(10);
+      assert.equal(readFileSync(join(own, 'freezer.state'), 'utf8').trim(), 'FROZEN');
+
+      const out = await bounded.terminate(pod, 0, rec.sink);
+      assert.equal(out.done, false);
+      assert.equal(out.status.phase, 'Running');
+      assert.ok(cs(out.status, 'stuck').state?.running, JSON.stringify(cs(out.status, 'stuck')));
+      assert.ok(rec.reasons().includes('FailedKillPod error killing pod: failed to "KillContainer" for "stuck" with KillContainerError: "rpc error: code = DeadlineExceeded desc = context deadline exceeded"'), rec.reasons().join('\n'));
+      assert.ok(existsSync(`/proc/${pids[0]}`), 'the SIGKILLed process is still there, frozen');
+      // The pod's lock is free: a sync of it proceeds.
+      assert.ok(cs((await bounded.sync(pod, rec.sink)).status, 'stuck').state?.running);
+
+      writeFileSync(join(own, 'freezer.state'), 'THAWED');
+      let done = await bounded.terminate(pod, 0, rec.sink);
+      // The thawed process dies of its pending SIGKILL; a retry that finds it on its way out waits again.
+      for (let i = 0; i < 20 && !done.done; i++) done = await bounded.terminate(pod, 0, rec.sink);
+      assert.equal(done.done, true);
+      assert.equal(done.status.phase, 'Failed');
+      assert.equal(cs(done.status, 'stuck').state?.terminated?.exitCode, 137);
+    } finally {
+      if (existsSync(own)) {
+        writeFileSync(join(own, 'freezer.state'), 'THAWED');
+        // Whatever is still in it (a failed row) goes back to the hierarchy's root before the rmdir.
+        for (const p of readFileSync(join(own, 'cgroup.procs'), 'utf8').split('\n').filter(Boolean)) writeFileSync(join(freezerRoot, 'cgroup.procs'), p);
+        for (let i = 0; ; i++) {
+          try {
+            rmdirSync(own);
+            break;
+          } catch (e) {
+            if (i >= 100) throw e;
+            await sleep(20);
+          }
+        }
+      }
+    }
+    await bounded.remove(uid);
   });
 
   it('a new PodWorker over the same directories (agent restart) adopts the pod: knownPods lists it, sync starts nothing twice; HostAdjusted was emitted once', async () => {

@@ -82,7 +82,7 @@ describe('agent OOM reporting on cgroup v2 (real kernel)', { skip }, () => {
   const owner = (name: string): MemcgOwner => ({ podUID: apiUID, namespace: 'default', pod: 'oom', container: name, containerID: `runc://${podUID}-${name}`, oomKillMode: modes[name]!, emulated: false, cgroupDir: join(cgRoot, ctr(name)) });
   const runtime: PodRuntime = {
     sync: async () => ({ status: { phase: 'Running' } }),
-    terminate: async () => ({ phase: 'Failed' }),
+    terminate: async () => ({ done: true, status: { phase: 'Failed' } }),
     remove: async () => undefined,
     knownPods: async () => [],
     containerByMemcg: (p) => Object.keys(modes).map((n) => (p === ctr(n) ? owner(n) : undefined)).find(Boolean),

@@ -21,6 +21,8 @@ export const reasons = {
   errImageNeverPull: 'ErrImageNeverPull',
   inspectFailed: 'InspectFailed',
   hostAdjusted: 'HostAdjusted',
+  /** events.FailedToKillPod: a termination that did not end every container (SyncTerminatingPod). */
+  failedKillPod: 'FailedKillPod',
   // waiting reasons
   containerCreating: 'ContainerCreating',
   podInitializing: 'PodInitializing',
@@ -62,4 +64,6 @@ export const messages = {
   /** HostAdjusted for the pod sandbox (no container of the pod's own, so the event says which). */
   sandboxHostAdjusted: (adjustments: string[]) => `the host could not apply the planned values to the pod sandbox: ${adjustments.join('; ')}`,
   statusUnknown: 'The container exited but no monitor recorded its exit code',
+  /** FailedKillPod's message: the PodSyncResult error of the kill (lifecycle/killresult.ts killPodError). */
+  errorKillingPod: (err: string) => `error killing pod: ${err}`,
 };

@@ -65,6 +65,12 @@ export interface PodWorkerOptions {
   containerRuntime?: ContainerRuntime;
   /** Overlay roots and namespace pins; default the host's mounts (runtime/hostmounts.ts). */
   mounts?: PodMounts;
+  /**
+   * How long a termination waits for containers to exit once SIGKILL went out (or was refused)
+   * before it gives up, reports FailedKillPod and lets the caller try again later; default the
+   * kubelet's --runtime-request-timeout (2 min), the bound its StopContainer call has beyond the grace.
+   */
+  runtimeRequestTimeoutMs?: number;
   /** How many pods create sandboxes and containers at the same time; default four per CPU (see startslots.ts). */
   parallelStarts?: number;
   /**
@@ -97,6 +103,13 @@ export interface MemcgContainer {
   cgroupDir: string;
 }
 
+/**
+ * What a termination came to. Done: everything stopped, a terminal status. Not done: something
+ * outlived its SIGKILL by the bound (the kubelet's FailedKillPod, `error` its message, already
+ * recorded as the event); the status is not terminal, and the caller tries again later.
+ */
+export type TerminateOutcome = { done: true; status: PodStatus } | { done: false; status: PodStatus; error: string };
+
 export class PodWorkerError extends Error {
   constructor(message: string) {
     super(message);
@@ -121,8 +134,11 @@ export interface PodMemory {
   failures: Map<string, StartFailure>;
   /** Events already emitted (key: container/attempt/what), so a sync does not repeat them. */
   emitted: Set<string>;
-  /** Containers being stopped: when SIGTERM went out and when SIGKILL is due. */
-  kills: Map<string, { termAt: number; killAt: number; killed: boolean }>;
+  /**
+   * Containers being stopped: when SIGTERM went out and when SIGKILL is due; whether SIGKILL was
+   * tried (`killTried`), went out (`killed`), or what the runtime answered when it refused it.
+   */
+  kills: Map<string, { termAt: number; killAt: number; killed: boolean; killTried?: boolean; killError?: string }>;
   /** The current stop's start and grace (the pod-level grace the containers share). */
   stopSince?: number;
   stopGraceMs?: number;

@@ -1,10 +1,14 @@
 // Stopping a pod's containers in the kubelet's order (kuberuntime_container.go
 // killContainersWithSyncResult and killContainer, with the sidecar order of
 // KEP-753): SIGTERM, SIGKILL after the grace, the sandbox last. Never blocks for the grace: a
-// step signals what is due and says when it wants to run again.
+// step signals what is due and says when it wants to run again. stopFor steps until done, out of
+// budget, or (with a give-up bound) until what it waits for has outlived its SIGKILL by that
+// bound: a process in uninterruptible sleep or in a frozen cgroup v1 survives a delivered SIGKILL,
+// and the kubelet's StopContainer, too, fails once its --runtime-request-timeout has passed.
 
 import type { Pod } from '../../api/types.js';
 import type { KillRequest } from '../lifecycle/actions.js';
+import { deadlineExceeded, type KillFailure } from '../lifecycle/killresult.js';
 import { messages, reasons } from '../lifecycle/wording.js';
 import type { InstanceRecord } from '../podrecords.js';
 import { emit, minimumGraceSeconds, sleep, type EventSink, type PodMemory, type View, type WorkerContext } from './context.js';
@@ -17,9 +21,10 @@ export type StopTarget = { all: true } | { kill: KillRequest[] };
  * the kubelet's order (regular and init containers together, then sidecars in reverse spec
  * order, each group once the ones before it have exited or the grace is used up), SIGKILL to
  * whatever outlives its grace (at least minimumGraceSeconds after its SIGTERM), the sandbox
- * SIGKILLed once no container is left. Returns whether everything targeted has exited.
+ * SIGKILLed once no container is left. Returns whether everything targeted has exited, and what
+ * the step waits for now (the targeted containers still there, or else the sandbox).
  */
-export async function stopStep(w: WorkerContext, pod: Pod, view: View, target: StopTarget, graceSeconds: number, record: EventSink, mem: PodMemory): Promise<{ done: boolean; nextMs: number }> {
+export async function stopStep(w: WorkerContext, pod: Pod, view: View, target: StopTarget, graceSeconds: number, record: EventSink, mem: PodMemory): Promise<{ done: boolean; nextMs: number; waiting: InstanceRecord[] }> {
   const now = w.now();
   const live = view.recs.filter((r) => r.state !== 'exited');
   const wanted = 'all' in target ? live : live.filter((r) => target.kill.some((k) => k.id === r.id));
@@ -28,7 +33,7 @@ export async function stopStep(w: WorkerContext, pod: Pod, view: View, target: S
   if (containers.length === 0 && sandbox.length === 0) {
     mem.stopSince = undefined;
     mem.stopGraceMs = undefined;
-    return { done: true, nextMs: 0 };
+    return { done: true, nextMs: 0, waiting: [] };
   }
   mem.stopSince ??= now;
   mem.stopGraceMs ??= Math.max(0, graceSeconds) * 1000;
@@ -57,8 +62,13 @@ export async function stopStep(w: WorkerContext, pod: Pod, view: View, target: S
         mem.kills.set(r.id, k);
       }
       if (!k.killed && now >= k.killAt) {
-        k.killed = await sigkill(w, r.id);
-        if (!k.killed) k.killAt = now + killRetryMs;
+        const err = await sigkill(w, r.id);
+        k.killTried = true;
+        k.killed = err === undefined;
+        if (err !== undefined) {
+          k.killError = err;
+          k.killAt = now + killRetryMs;
+        } else delete k.killError;
       }
       nextMs = Math.min(nextMs, k.killed ? 20 : k.killAt - now);
     }
@@ -68,13 +78,14 @@ export async function stopStep(w: WorkerContext, pod: Pod, view: View, target: S
     for (const r of sandbox) {
       const k = mem.kills.get(r.id);
       if (!k || (!k.killed && now >= k.killAt)) {
-        const killed = await sigkill(w, r.id);
-        mem.kills.set(r.id, { termAt: k?.termAt ?? now, killAt: killed ? now : now + killRetryMs, killed });
+        const err = await sigkill(w, r.id);
+        const killed = err === undefined;
+        mem.kills.set(r.id, { termAt: k?.termAt ?? now, killAt: killed ? now : now + killRetryMs, killed, killTried: true, ...(killed ? {} : { killError: err }) });
       }
       nextMs = Math.min(nextMs, 20);
     }
   }
-  return { done: false, nextMs: Math.max(1, nextMs) };
+  return { done: false, nextMs: Math.max(1, nextMs), waiting: containers.length ? containers : sandbox };
 }
 
 /**
@@ -84,21 +95,49 @@ export async function stopStep(w: WorkerContext, pod: Pod, view: View, target: S
  */
 const killRetryMs = 1000;
 
-async function sigkill(w: WorkerContext, id: string): Promise<boolean> {
+/** SIGKILL: undefined when the runtime sent it, else its refusal. */
+async function sigkill(w: WorkerContext, id: string): Promise<string | undefined> {
   return w.runtime.kill(id, 'KILL').then(
-    () => true,
-    () => false,
+    () => undefined,
+    (e: unknown) => (e instanceof Error ? e.message : String(e)),
   );
 }
 
-/** Steps stopStep, observing exits, until done or `budgetMs` has passed. */
-export async function stopFor(w: WorkerContext, pod: Pod, uid: string, target: StopTarget, graceSeconds: number, budgetMs: number, record: EventSink, mem: PodMemory): Promise<{ done: boolean; nextMs: number; view: View }> {
+export interface StopResult {
+  done: boolean;
+  nextMs: number;
+  view: View;
+  /** Set when stopFor gave up: what did not exit within the bound after its SIGKILL, and why, in the kubelet's terms. */
+  failures?: KillFailure[];
+}
+
+/**
+ * Steps stopStep, observing exits, until done or `budgetMs` has passed, or, with `giveUpMs`, until
+ * everything the step waits for has had its SIGKILL tried and `giveUpMs` has passed since this call
+ * first saw it so (a retry whose SIGKILL went out earlier waits the bound once more, as the
+ * kubelet's next StopContainer does): then it returns not done, with the failures. The bound is
+ * real time, as the kubelet's CRI timeout is, whatever clock the grace is measured on.
+ */
+export async function stopFor(w: WorkerContext, pod: Pod, uid: string, target: StopTarget, graceSeconds: number, budgetMs: number, record: EventSink, mem: PodMemory, giveUpMs?: number): Promise<StopResult> {
   const end = Date.now() + budgetMs;
+  let killedSince: number | undefined;
   for (;;) {
     const view = await observe(w, uid, mem);
     const step = await stopStep(w, pod, view, target, graceSeconds, record, mem);
-    if (step.done) return { ...step, view };
-    if (Date.now() >= end) return { ...step, view };
-    await sleep(Math.max(1, Math.min(10, step.nextMs, end - Date.now())));
+    if (step.done) return { done: true, nextMs: step.nextMs, view };
+    const t = Date.now();
+    if (giveUpMs !== undefined) {
+      const killed = step.waiting.length > 0 && step.waiting.every((r) => mem.kills.get(r.id)?.killTried);
+      killedSince = killed ? (killedSince ?? t) : undefined;
+      if (killedSince !== undefined && t - killedSince >= giveUpMs) return { done: false, nextMs: step.nextMs, view, failures: step.waiting.map((r) => killFailure(r, mem, pod)) };
+    }
+    if (t >= end) return { done: false, nextMs: step.nextMs, view };
+    await sleep(Math.max(1, Math.min(10, step.nextMs, end - t)));
   }
+}
+
+/** How the kubelet would name a container or sandbox that outlived its stop: the runtime's refusal, or its CRI timeout. */
+function killFailure(r: InstanceRecord, mem: PodMemory, pod: Pod): KillFailure {
+  const message = mem.kills.get(r.id)?.killError ?? deadlineExceeded;
+  return r.kind === 'sandbox' ? { action: 'KillPodSandbox', target: pod.metadata.uid ?? r.podUID, message } : { action: 'KillContainer', target: r.container, message };
 }

@@ -42,6 +42,11 @@ export class FakeRuntime implements ContainerRuntime {
   private readonly containers = new Map<string, FakeContainer>();
   /** Container names that ignore SIGTERM (as a process that traps it and keeps running). */
   readonly ignoreTerm = new Set<string>();
+  /**
+   * Container names whose process survives a delivered SIGKILL (in uninterruptible sleep, or in a
+   * frozen cgroup v1): the signal is sent, the container keeps running until the test exits it.
+   */
+  readonly surviveKill = new Set<string>();
   /** SIGKILLs the runtime refuses, by container name (`POD` for the sandbox): how many more to refuse. */
   readonly refuseKill = new Map<string, number>();
   /** Container name → the runtime's refusal message for startMonitored (e.g. no such executable). */
@@ -103,7 +108,7 @@ export class FakeRuntime implements ContainerRuntime {
       this.refuseKill.set(name, refusals - 1);
       throw new Error(`runc kill ${id} KILL: exit status 1`);
     }
-    if (signal === 'KILL') this.exit(id, 137);
+    if (signal === 'KILL' && !this.surviveKill.has(name)) this.exit(id, 137);
     else if (signal === 'TERM' && !this.ignoreTerm.has(nameOf(id, c.annotations))) this.exit(id, 143);
   }
 

@@ -34,7 +34,7 @@ export interface Harness {
   syncUntil(pod: Pod, until: (s: PodStatus) => boolean, what: string): Promise<PodStatus>;
 }
 
-export function harness(o: { cgroupVersion?: CgroupVersion; backoff?: BackoffConfig } = {}): Harness {
+export function harness(o: { cgroupVersion?: CgroupVersion; backoff?: BackoffConfig; runtimeRequestTimeoutMs?: number } = {}): Harness {
   const dir = mkdtempSync(join(tmpdir(), 'bulkhead-podworker-sync-'));
   let t = start;
   const now = () => new Date(t);
@@ -74,6 +74,7 @@ export function harness(o: { cgroupVersion?: CgroupVersion; backoff?: BackoffCon
     rootfs: join(dir, 'sandbox-rootfs'),
     containerRuntime: rt,
     mounts,
+    ...(o.runtimeRequestTimeoutMs !== undefined ? { runtimeRequestTimeoutMs: o.runtimeRequestTimeoutMs } : {}),
   };
   const events: string[] = [];
   const worker = new PodWorker(opts);

@@ -9,13 +9,14 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ConfigMap, Container, Pod, PodStatus, Secret } from '../../../src/api/types.js';
-import { PodWorker } from '../../../src/agent/podworker.js';
+import { isTerminalPhase } from '../../../src/agent/lifecycle/phase.js';
+import { PodWorker, type EventSink } from '../../../src/agent/podworker.js';
 import type { CgroupVersion } from '../../../src/policy/cgroupvalues.js';
 import { cs, ctr, deleting, harness, initialMs, mkpod, running, starts, type Harness } from './harness.js';
 
 interface Row {
   rule: string;
-  setup?: { cgroupVersion?: CgroupVersion };
+  setup?: { cgroupVersion?: CgroupVersion; runtimeRequestTimeoutMs?: number };
   run(h: Harness): Promise<void>;
 }
 
@@ -300,6 +301,85 @@ const rows: Row[] = [
     },
   },
   {
+    rule: 'a container that outlives its SIGKILL: terminate gives up after the bound with FailedKillPod and a status that is not terminal, the pod is free for other calls (a sync, a terminate with a shorter grace), and once it exits a retry ends the pod',
+    setup: { runtimeRequestTimeoutMs: 50 },
+    async run(h) {
+      const pod = mkpod({ containers: [ctr('c')] });
+      await h.syncUntil(pod, running('c'), 'c running');
+      const id = h.rt.running('c');
+      h.rt.ignoreTerm.add('c');
+      h.rt.surviveKill.add('c');
+      deleting(pod);
+      await h.sync(pod);
+      assert.deepEqual(h.rt.signals(), ['c TERM']);
+      h.advance(30_000);
+      const events: string[] = [];
+      const sink: EventSink = (_p, type, reason, message) => void events.push(`${type} ${reason} ${message}`);
+      let out = await h.worker.terminate(pod, 30, sink);
+      const error = 'error killing pod: failed to "KillContainer" for "c" with KillContainerError: "rpc error: code = DeadlineExceeded desc = context deadline exceeded"';
+      assert.deepEqual([out.done, out.status.phase, !out.done && out.error], [false, 'Running', error]);
+      assert.ok(cs(out.status, 'c').state?.running, JSON.stringify(cs(out.status, 'c')));
+      assert.deepEqual(events, [`Warning FailedKillPod ${error}`]);
+      assert.deepEqual(h.rt.signals(), ['c TERM', 'c KILL']);
+      // Nothing waits behind it: a sync of the pod, and a later delete's shorter grace, proceed.
+      assert.ok(cs((await h.sync(pod)).status, 'c').state?.running);
+      out = await h.worker.terminate(pod, 0, sink);
+      assert.equal(out.done, false);
+      assert.equal(events.length, 2);
+      h.rt.exit(id, 137);
+      out = await h.worker.terminate(pod, 0, sink);
+      assert.equal(out.done, true);
+      assert.ok(isTerminalPhase(out.status.phase), out.status.phase);
+      assert.equal(cs(out.status, 'c').state?.terminated?.exitCode, 137);
+      assert.deepEqual(h.rt.signals(), ['c TERM', 'c KILL', 'POD KILL']);
+      assert.equal(events.length, 2);
+    },
+  },
+  {
+    rule: 'a SIGKILL the runtime keeps refusing: terminate gives up after the bound with the runtime\'s answer in FailedKillPod, and a retry sends it again',
+    setup: { runtimeRequestTimeoutMs: 50 },
+    async run(h) {
+      const pod = mkpod({ containers: [ctr('c')] });
+      await h.syncUntil(pod, running('c'), 'c running');
+      const id = h.rt.running('c');
+      h.rt.ignoreTerm.add('c');
+      h.rt.refuseKill.set('c', 1_000_000);
+      const events: string[] = [];
+      const sink: EventSink = (_p, type, reason, message) => void events.push(`${type} ${reason} ${message}`);
+      deleting(pod);
+      await h.sync(pod);
+      h.advance(30_000);
+      let out = await h.worker.terminate(pod, 30, sink);
+      const error = `error killing pod: failed to "KillContainer" for "c" with KillContainerError: "runc kill ${id} KILL: exit status 1"`;
+      assert.deepEqual([out.done, out.status.phase, !out.done && out.error], [false, 'Running', error]);
+      assert.deepEqual(events, [`Warning FailedKillPod ${error}`]);
+      h.rt.refuseKill.delete('c');
+      h.advance(1000);
+      out = await h.worker.terminate(pod, 0, sink);
+      assert.equal(out.done, true);
+      assert.equal(cs(out.status, 'c').state?.terminated?.exitCode, 137);
+    },
+  },
+  {
+    rule: 'a shorter grace reaches a terminate in flight (a second delete): SIGKILL at its deadline, not the first one\'s',
+    async run(h) {
+      const pod = mkpod({ containers: [ctr('c')] });
+      await h.syncUntil(pod, running('c'), 'c running');
+      h.rt.ignoreTerm.add('c');
+      deleting(pod);
+      const first = h.worker.terminate(pod, 30, () => undefined);
+      // Let the first call take the pod and send SIGTERM (the outcome is the same if it has not yet).
+      for (let i = 0; i < 1000 && h.rt.signals().length === 0; i++) await new Promise((r) => setTimeout(r, 1));
+      const second = h.worker.terminate(pod, 0, () => undefined);
+      h.advance(2000);
+      const out = await first;
+      assert.equal(out.done, true);
+      assert.equal(cs(out.status, 'c').state?.terminated?.exitCode, 137);
+      assert.deepEqual(h.rt.signals(), ['c TERM', 'c KILL', 'POD KILL']);
+      assert.equal((await second).done, true);
+    },
+  },
+  {
     rule: 'a log directory left behind by a cut-short removal makes its pod known, and remove takes it',
     async run(h) {
       const stale = join(h.opts.runDir, 'logs', 'default_gone_0000-stale-uid');
@@ -401,7 +481,7 @@ function containerSpec(h: Harness, pod: Pod, name: string): { mounts: { destinat
 
 describe('PodWorker sync rules (fake runtime and cgroups)', () => {
   for (const row of rows) {
-    it(row.rule, async () => {
+    it(row.rule, { timeout: 120_000 }, async () => {
       const h = harness(row.setup);
       try {
         await row.run(h);
