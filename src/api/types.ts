@@ -543,3 +543,4 @@ export interface ServiceAccount extends KubeObject {
 export type * from './batchtypes.js';
 export type * from './appstypes.js';
 export type * from './certificatestypes.js';
+export type * from './policytypes.js';

@@ -3,7 +3,7 @@
 // and do not retry as JSON after a 415). Decodes the `k8s\0` + runtime.Unknown envelope and the
 // messages of Namespace, ResourceQuota, PriorityClass, ConfigMap, Secret, ServiceAccount, Job,
 // CronJob (`kubectl create job|cronjob`: the pod template fields those generators set), the apps/v1
-// workloads and autoscaling/v1 Scale (`kubectl create deployment`) and the access reviews
+// workloads, policy/v1 PodDisruptionBudget (`kubectl create pdb`) and autoscaling/v1 Scale (`kubectl create deployment`) and the access reviews
 // (`kubectl auth`) and CertificateSigningRequests (`kubectl certificate approve|deny`) into the same JSON objects a JSON body gives; every other kind still answers 415.
 
 import { statusErrors } from './status.js';
@@ -487,6 +487,10 @@ const decoders: Record<string, (raw: Buffer) => Record<string, unknown>> = {
   'apps/v1/ReplicaSet': specObject('apps/v1', 'ReplicaSet', replicaSetSpecShape),
   'apps/v1/StatefulSet': specObject('apps/v1', 'StatefulSet', statefulSetSpecShape),
   'apps/v1/DaemonSet': specObject('apps/v1', 'DaemonSet', daemonSetSpecShape),
+  'policy/v1/PodDisruptionBudget': specObject('policy/v1', 'PodDisruptionBudget', {
+    name: 'PodDisruptionBudgetSpec',
+    fields: { 1: ['minAvailable', 'intstr'], 2: ['selector', selectorShape], 3: ['maxUnavailable', 'intstr'], 4: ['unhealthyPodEvictionPolicy', 'str'] },
+  }),
   'autoscaling/v1/Scale': specObject('autoscaling/v1', 'Scale', { name: 'ScaleSpec', fields: { 1: ['replicas', 'oint'] } }),
   'authorization.k8s.io/v1/SelfSubjectAccessReview': review('authorization.k8s.io/v1', 'SelfSubjectAccessReview', accessReviewSpec),
   'authorization.k8s.io/v1/SelfSubjectRulesReview': review('authorization.k8s.io/v1', 'SelfSubjectRulesReview', (b) => stringFields(b, { 1: 'namespace' })),

@@ -164,6 +164,10 @@ export const resources: ResourceDef[] = [
     group: 'scheduling.k8s.io', version: 'v1', resource: 'priorityclasses', kind: 'PriorityClass', listKind: 'PriorityClassList', singular: 'priorityclass', shortNames: ['pc'], categories: [],
     namespaced: false, verbs: allVerbs, subresources: [], fields: metaFields,
   },
+  {
+    group: 'policy', version: 'v1', resource: 'poddisruptionbudgets', kind: 'PodDisruptionBudget', listKind: 'PodDisruptionBudgetList', singular: 'poddisruptionbudget', shortNames: ['pdb'], categories: [],
+    namespaced: true, verbs: allVerbs, subresources: [{ name: 'status', kind: 'PodDisruptionBudget', verbs: ['get', 'patch', 'update'] }], fields: metaFields,
+  },
   // Create-only and never stored (accessreviews.ts answers them), as upstream's review REST.
   {
     group: 'authorization.k8s.io', version: 'v1', resource: 'selfsubjectaccessreviews', kind: 'SelfSubjectAccessReview', listKind: 'SelfSubjectAccessReviewList', singular: 'selfsubjectaccessreview', shortNames: [], categories: [],

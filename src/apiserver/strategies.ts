@@ -23,6 +23,7 @@ import { storageKey } from './resources.js';
 import { certificateSigningRequestStrategy } from './certificatestrategies.js';
 import { leaseStrategy, nodeStrategy, withPodStatusRestriction } from './nodestrategies.js';
 import { listPriorityClasses, priorityClassStrategy } from './priorityclasses.js';
+import { podDisruptionBudgetStrategy } from './policystrategies.js';
 import { keepPodPriority } from '../admission/priority.js';
 import { statusErrors, StatusError } from './status.js';
 import { metaTime } from '../api/metatime.js';
@@ -305,6 +306,7 @@ export function installStrategies(api: Api, podSecurityDefaults: PodSecurityDefa
   api.strategies.set('leases', leaseStrategy);
   api.strategies.set('certificatesigningrequests', certificateSigningRequestStrategy);
   api.strategies.set('priorityclasses', priorityClassStrategy);
+  api.strategies.set('poddisruptionbudgets', podDisruptionBudgetStrategy);
   installConfigStrategies(api);
   installBatchStrategies(api);
   installAppsStrategies(api);

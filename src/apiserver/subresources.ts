@@ -1,5 +1,6 @@
-// Pod subresources beyond status: binding (the scheduler's write), eviction (policy/v1) and
-// log (proxied to the agent of the pod's node, see podlogs.ts).
+// Pod subresources beyond status: binding (the scheduler's write), eviction (policy/v1, the
+// disruption budget check in eviction.ts) and log (proxied to the agent of the pod's node, see
+// podlogs.ts).
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { fieldError } from '../api/fielderrors.js';
@@ -8,7 +9,8 @@ import type { Node, Pod } from '../api/types.js';
 import { bindPod } from './binding.js';
 import { containerLogsURL, logContainer, parsePodLogOptions, proxyLogs } from './podlogs.js';
 import type { AgentConnector } from './nodeconnection.js';
-import type { Api, RequestInfo } from './rest.js';
+import { evictPod } from './eviction.js';
+import type { Api, DeleteOptions, RequestInfo } from './rest.js';
 import { decodeBody, isObject, mediaType, readBody, sendJSON } from './request.js';
 import type { ResourcePath } from './request.js';
 import type { ResourceDef } from './resources.js';
@@ -57,11 +59,13 @@ const binding: SubresourceHandler = async (api, def, path, req, res, info) => {
 const eviction: SubresourceHandler = async (api, def, path, req, res, info) => {
   if (req.method !== 'POST') throw statusErrors.methodNotSupported(podsGR, req.method ?? '');
   const e = await body(req, evictionGVK, info);
-  const opts = isObject(e.deleteOptions) ? (e.deleteOptions as { gracePeriodSeconds?: number; dryRun?: string[] }) : {};
+  const meta = isObject(e.metadata) ? e.metadata : {};
+  if (meta.name !== path.name) throw statusErrors.badRequest('name in URL does not match name in Eviction object');
+  const opts = isObject(e.deleteOptions) ? (e.deleteOptions as DeleteOptions) : {};
   // As the eviction REST's propagateDryRun: a dry run asked for in either place holds for the delete.
   const dryRun = info.dryRun || (Array.isArray(opts.dryRun) && opts.dryRun.length > 0);
-  // No PodDisruptionBudgets are served, so every eviction is allowed.
-  await api.delete(def, path.namespace, path.name!, opts, { ...info, dryRun });
+  const result = await evictPod(api, def, path.namespace!, path.name!, opts, { ...info, dryRun });
+  if (result.code === 500) return sendJSON(res, 500, result.status, info.warnings);
   sendJSON(res, 201, { ...successStatus(), code: 201 }, info.warnings);
 };
 

@@ -2,7 +2,7 @@
 // that `kubectl get` prints what it prints against Kubernetes. Cells are final strings: the
 // server computes ages and placeholders. Bulkhead adds QoS and OOM kill mode to pods' wide view.
 
-import type { CertificateSigningRequest, ConfigMap, Container, ControllerRevision, CronJob, DaemonSet, Deployment, Event, Job, LabelSelector, KubeObject, Lease, Namespace, Node, Pod, PriorityClass, ReplicaSet, ResourceQuota, Secret, ServiceAccount, StatefulSet } from '../api/types.js';
+import type { CertificateSigningRequest, ConfigMap, Container, ControllerRevision, CronJob, DaemonSet, Deployment, Event, Job, LabelSelector, KubeObject, Lease, Namespace, Node, Pod, PodDisruptionBudget, PriorityClass, ReplicaSet, ResourceQuota, Secret, ServiceAccount, StatefulSet } from '../api/types.js';
 import { reportedOOMKillModes } from '../policy/oomkillmodestatus.js';
 
 export interface TableColumn {
@@ -292,6 +292,21 @@ const priorityClassPrinter: Printer<PriorityClass> = {
   cells: (pc, now) => [pc.metadata?.name ?? '', pc.value ?? 0, pc.globalDefault === true, age(pc.metadata?.creationTimestamp, now), pc.preemptionPolicy ?? ''],
 };
 
+// printPodDisruptionBudget: N/A for the bound not set; the allowed disruptions an integer.
+const podDisruptionBudgetPrinter: Printer<PodDisruptionBudget> = {
+  columns: [
+    nameCol,
+    col('Min Available', 'string', 'The minimum number or percentage of available pods this budget requires.'),
+    col('Max Unavailable', 'string', 'The maximum number or percentage of unavailable pods this budget requires.'),
+    col('Allowed Disruptions', 'integer', 'Calculated number of pods that may be disrupted at this time.'),
+    ageCol,
+  ],
+  cells: (pdb, now) => {
+    const bound = (v: number | string | undefined) => (v === undefined || v === null ? 'N/A' : String(v));
+    return [pdb.metadata?.name ?? '', bound(pdb.spec?.minAvailable), bound(pdb.spec?.maxUnavailable), pdb.status?.disruptionsAllowed ?? 0, age(pdb.metadata?.creationTimestamp, now)];
+  },
+};
+
 const count = (m: Record<string, unknown> | undefined) => (m && typeof m === 'object' ? Object.keys(m).length : 0);
 
 // printConfigMap, printSecret, printServiceAccount: the counts are integers in the cells.
@@ -568,6 +583,7 @@ const printers: Record<string, Printer<never>> = {
   leases: leasePrinter,
   certificatesigningrequests: csrPrinter,
   priorityclasses: priorityClassPrinter,
+  poddisruptionbudgets: podDisruptionBudgetPrinter,
   configmaps: configMapPrinter,
   secrets: secretPrinter,
   serviceaccounts: serviceAccountPrinter,

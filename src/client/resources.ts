@@ -50,3 +50,4 @@ export const tokenReviewsRef: ResourceRef = { group: 'authentication.k8s.io', ve
 export const subjectAccessReviewsRef: ResourceRef = { group: 'authorization.k8s.io', version: 'v1', resource: 'subjectaccessreviews', kind: 'SubjectAccessReview', namespaced: false };
 /** How a joining node asks for its certificates (certificates.k8s.io/v1). */
 export const certificateSigningRequestsRef: ResourceRef = { group: 'certificates.k8s.io', version: 'v1', resource: 'certificatesigningrequests', kind: 'CertificateSigningRequest', namespaced: false };
+export const podDisruptionBudgetsRef: ResourceRef = { group: 'policy', version: 'v1', resource: 'poddisruptionbudgets', kind: 'PodDisruptionBudget', namespaced: true };

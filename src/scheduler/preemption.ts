@@ -23,7 +23,7 @@
 //   found for incoming pod" when there is none); if the pod still does not fit, the node's filter
 //   reasons are its status; otherwise the removed pods are added back one by one, most important
 //   first (higher priority, then earlier start), and a pod whose return makes the pod unfit
-//   again is a victim. PodDisruptionBudgets do not exist in Bulkhead: no victim violates one.
+//   again is a victim. PodDisruptionBudgets are not weighed yet: no victim counts as violating one.
 // - Among the nodes with victims: fewest PDB violations, then the lowest highest-victim
 //   priority, then the smallest sum of victim priorities (each shifted by 2^31), then the fewest
 //   victims, then the latest start of the highest-priority victims, then the first node (in name

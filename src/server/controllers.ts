@@ -4,7 +4,8 @@
 // controllers, the garbage collector, CSR approval and signing (certificates.ts), the `default`
 // ServiceAccount of every namespace that exists now, the `kube-root-ca.crt` ConfigMap of every
 // namespace (the cluster CA, as the root CA publisher keeps it), the workload controllers (with
-// the TTL-after-finished one, which deletes finished Jobs), the node lifecycle and taint eviction
+// the TTL-after-finished one, which deletes finished Jobs), the disruption controller
+// (PodDisruptionBudget status), the node lifecycle and taint eviction
 // controllers; the scheduler apart. Each of the two runs under a leader election (a Lease in
 // kube-system, as kube-controller-manager's and kube-scheduler's --leader-elect), so of several
 // API servers on one store one runs each; on a lone server the first attempt wins and they start
@@ -20,6 +21,7 @@ import { LoopbackClient } from '../client/loopback.js';
 import { componentUserAgent } from '../client/useragent.js';
 import { CronJobController } from '../controllers/cronjob.js';
 import { DeploymentController } from '../controllers/deployment.js';
+import { DisruptionController, disruptionControllerName } from '../controllers/disruption.js';
 import { GarbageCollector } from '../controllers/garbagecollector.js';
 import { JobController } from '../controllers/job.js';
 import { NamespaceController } from '../controllers/namespace.js';
@@ -51,6 +53,8 @@ export interface ControllerManager {
   cronJobs?: CronJobController;
   /** Deletes finished Jobs once their spec.ttlSecondsAfterFinished has passed. */
   ttlAfterFinished?: TtlAfterFinishedController;
+  /** PodDisruptionBudget status (the eviction subresource reads it). */
+  disruption: DisruptionController;
   nodeLifecycle: NodeLifecycleController;
   taintEviction: TaintEvictionController;
   stop(): Promise<void>;
@@ -82,12 +86,14 @@ async function startControllerManager(api: Api, opts: ServerOptions, gates: Feat
   const jobs = workloads ? new JobController(client('job-controller'), informers, opts.jobController) : undefined;
   const cronJobs = workloads ? new CronJobController(client('cronjob-controller'), informers, opts.cronJobController) : undefined;
   const ttlAfterFinished = workloads ? new TtlAfterFinishedController(client(ttlAfterFinishedControllerName), informers, { log: opts.log, ...opts.ttlAfterFinishedController }) : undefined;
+  const disruption = new DisruptionController(client(disruptionControllerName), informers);
   const nodeLifecycle = new NodeLifecycleController(client(nodeLifecycleControllerName), informers, { ...opts.nodeLifecycle, log: opts.log });
   const taintEviction = new TaintEvictionController(client(taintEvictionControllerName), informers, { log: opts.log });
   const stop = async () => {
     await taintEviction.stop();
     await nodeLifecycle.stop();
     ttlAfterFinished?.stop();
+    await disruption.stop();
     for (const c of [daemonSets, statefulSets, cronJobs, jobs, deployments, replicaSets]) await c?.stop();
     quota.stop();
     namespaces.stop();
@@ -108,13 +114,14 @@ async function startControllerManager(api: Api, opts: ServerOptions, gates: Feat
     await serviceAccounts.idle();
     await rootCA.start();
     for (const c of [replicaSets, deployments, jobs, cronJobs, ttlAfterFinished, statefulSets, daemonSets]) await c?.start();
+    await disruption.start();
     await nodeLifecycle.start();
     await taintEviction.start();
   } catch (e) {
     await stop();
     throw e;
   }
-  return { quota, namespaces, garbageCollector, certificates, replicaSets, deployments, statefulSets, daemonSets, jobs, cronJobs, ttlAfterFinished, nodeLifecycle, taintEviction, stop };
+  return { quota, namespaces, garbageCollector, certificates, replicaSets, deployments, statefulSets, daemonSets, jobs, cronJobs, ttlAfterFinished, disruption, nodeLifecycle, taintEviction, stop };
 }
 
 async function startScheduler(api: Api, opts: ServerOptions, gates: FeatureGates): Promise<{ scheduler: SchedulerController; stop(): Promise<void> }> {

@@ -30,7 +30,8 @@ interface Answer {
 /**
  * The 5xx answers upstream gives that are no client's mistake: a resourceVersion from the future
  * is 504 Timeout; a pod's log or a node's proxy when the node cannot be reached (the fuzz node
- * has no address) is the 500 that ErrorToAPIStatus makes of the dial error, without a reason.
+ * has no address) is the 500 that ErrorToAPIStatus makes of the dial error, without a reason; an
+ * eviction of a pod that two PodDisruptionBudgets select is eviction.go's reasonless 500.
  */
 function allowed5xx(q: FuzzRequest, a: Answer): boolean {
   let st: { reason?: string; message?: string };
@@ -40,6 +41,8 @@ function allowed5xx(q: FuzzRequest, a: Answer): boolean {
     return false;
   }
   if (a.status === 504) return st.reason === 'Timeout' && /Too large resource version/.test(st.message ?? '');
+  const evictionPath = /^\/api\/v1\/namespaces\/[^/]+\/pods\/[^/]+\/eviction(\?|$)/.test(q.path);
+  if (a.status === 500 && evictionPath && st.reason === undefined && st.message === 'This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.') return true;
   const logPath = /^\/api\/v1\/namespaces\/[^/]+\/pods\/[^/]+\/log(\?|$)/.test(q.path);
   // nodes/proxy: the same missing address, or the 503 of an agent that cannot be reached.
   const proxyPath = /^\/api\/v1\/nodes\/[^/]+\/proxy(\/|\?|$)/.test(q.path);

@@ -117,6 +117,14 @@ export const metaSchemas: readonly SchemaDef[] = [
     },
     { mapType: 'atomic' },
   ),
+  m('Condition', 'One aspect of an object\'s current state, in the shape newer kinds share (metav1.Condition).', {
+    type: 's! | Condition type in CamelCase (or foo.example.com/CamelCase).',
+    status: 's! enum=False,True,Unknown go=ConditionStatus | True, False or Unknown.',
+    observedGeneration: 'i64 | The .metadata.generation the condition was set for.',
+    lastTransitionTime: 'Time! | When the status last changed.',
+    reason: 's! | Programmatic identifier of the last transition, in CamelCase.',
+    message: 's! | Human-readable details of the last transition; may be empty.',
+  }),
   m('LabelSelectorRequirement', 'A requirement on one label key.', {
     key: 's! | Label key.',
     operator: 's! go=LabelSelectorOperator | In, NotIn, Exists or DoesNotExist.',

@@ -40,7 +40,7 @@ function nonNegative(v: unknown, path: FieldPath): FieldError[] {
 // Selectors and templates
 
 /** ValidateLabelSelector without AllowInvalidLabelValueInSelector: expression values are label values too. */
-function validateSelectorStrict(sel: LabelSelector, path: FieldPath): FieldError[] {
+export function validateSelectorStrict(sel: LabelSelector, path: FieldPath): FieldError[] {
   const errs = validateLabelSelector(sel, path);
   (sel.matchExpressions ?? []).forEach((r, i) => {
     (r?.values ?? []).forEach((v, j) => {
@@ -118,13 +118,13 @@ function intOrPercentValue(v: IntOrString | undefined): number {
 }
 
 /** ValidatePositiveIntOrPercent. */
-function validatePositiveIntOrPercent(v: IntOrString | undefined, path: FieldPath): FieldError[] {
+export function validatePositiveIntOrPercent(v: IntOrString | undefined, path: FieldPath): FieldError[] {
   if (typeof v === 'string') return percentRE.test(v) ? [] : [fieldError.invalid(path, goValue(goIntOrString(v)), percentMsg)];
   return nonNegative(v ?? 0, path);
 }
 
 /** IsNotMoreThan100Percent. */
-function notMoreThan100Percent(v: IntOrString | undefined, path: FieldPath): FieldError[] {
+export function notMoreThan100Percent(v: IntOrString | undefined, path: FieldPath): FieldError[] {
   const p = percentValue(v);
   return p !== undefined && p > 100 ? [fieldError.invalid(path, goValue(goIntOrString(v)), 'must not be greater than 100%')] : [];
 }

@@ -74,3 +74,12 @@ export {
   validateControllerRevisionUpdate,
   validateScale,
 } from './apps.js';
+export {
+  validatePodDisruptionBudget,
+  validatePodDisruptionBudgetSpec,
+  validatePodDisruptionBudgetStatus,
+  validatePodDisruptionBudgetStatusUpdate,
+  validatePodDisruptionBudgetUpdate,
+  validateConditions,
+  unhealthyPodEvictionPolicies,
+} from './poddisruptionbudget.js';

@@ -1,0 +1,105 @@
+// The eviction subresource's budget check (pkg/registry/core/pod/storage/eviction.go): a pod not
+// yet Running, already terminal or already being deleted is deleted without one; otherwise the
+// one PodDisruptionBudget that selects the pod must allow the disruption, and the eviction takes
+// it by decrementing status.disruptionsAllowed and recording the pod in status.disruptedPods in
+// one compare-and-swap write of the budget's status (retried on a conflict), before the pod is
+// deleted. Decisions are src/policy/disruption.ts's; wording, codes and causes are upstream's.
+
+import type { Pod, PodDisruptionBudget, Status } from '../api/types.js';
+import { budgetSelects, canIgnoreBudget, disruptionBudgetCause, evictionDecision, evictionRefusedMessage, multipleBudgetsMessage, shouldEnforceResourceVersion } from '../policy/disruption.js';
+import type { Api, DeleteOptions, RequestInfo } from './rest.js';
+import type { ResourceDef } from './resources.js';
+import { statusErrors, StatusError } from './status.js';
+
+/** EvictionsRetry's steps: how often a conflicting pod delete or budget write is tried again. */
+const evictionRetries = 20;
+
+/** errors.NewTooManyRequests with the DisruptionBudget cause. */
+function tooManyRequests(cause: string, retryAfterSeconds: number): StatusError {
+  const details: NonNullable<Status['details']> = { causes: [{ reason: disruptionBudgetCause, message: cause }] };
+  if (retryAfterSeconds > 0) details.retryAfterSeconds = retryAfterSeconds;
+  return new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: evictionRefusedMessage, reason: 'TooManyRequests', details, code: 429 });
+}
+
+/** createTooManyRequestsError: the budget is behind (or the pod changed under an unhealthy-pod eviction). */
+const stillProcessing = (name: string) => tooManyRequests(`The disruption budget ${name} is still being processed by the server.`, 10);
+
+/** errors.NewTimeoutError(`couldn't update PodDisruptionBudget … due to conflicts`, 10). */
+function conflictTimeout(name: string): StatusError {
+  const message = `Timeout: couldn't update PodDisruptionBudget "${name}" due to conflicts`;
+  return new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason: 'Timeout', details: { retryAfterSeconds: 10 }, code: 504 });
+}
+
+const withResourceVersion = (opts: DeleteOptions, rv: string | undefined): DeleteOptions => ({ ...opts, preconditions: { ...(opts.preconditions ?? {}), resourceVersion: rv } });
+
+/** What the eviction answers: a Status with its HTTP code. */
+export type EvictionResult = { code: 201 } | { code: 500; status: Status };
+
+/** getPodDisruptionBudgets: the budgets of the pod's namespace whose selector matches it. */
+async function budgetsOf(api: Api, pod: Pod): Promise<PodDisruptionBudget[]> {
+  const items = (await api.list(api.def('poddisruptionbudgets'), pod.metadata.namespace)).items as PodDisruptionBudget[];
+  return items.filter((b) => budgetSelects(b, pod));
+}
+
+/**
+ * Evicts the pod `name` as EvictionREST.Create: `opts` are the Eviction's deleteOptions with the
+ * request's dry run; `req` the request's identity (the pod delete is the caller's).
+ */
+export async function evictPod(api: Api, podsDef: ResourceDef, namespace: string, name: string, opts: DeleteOptions, req: RequestInfo): Promise<EvictionResult> {
+  const retryConflicts = opts.preconditions?.resourceVersion === undefined;
+  // A pod that may go without a budget check is deleted here (as it was read, unless terminal).
+  let pod!: Pod;
+  for (let attempt = 0; ; attempt++) {
+    pod = await api.get<Pod>(podsDef, namespace, name);
+    if (!canIgnoreBudget(pod)) break;
+    const deleteOpts = shouldEnforceResourceVersion(pod) && retryConflicts ? withResourceVersion(opts, pod.metadata.resourceVersion) : opts;
+    try {
+      await api.delete(podsDef, namespace, name, deleteOpts, req);
+      return { code: 201 };
+    } catch (e) {
+      if (!(e instanceof StatusError && e.code === 409) || !retryConflicts || attempt + 1 >= evictionRetries) throw e;
+    }
+  }
+
+  const budgets = await budgetsOf(api, pod);
+  if (budgets.length > 1) return { code: 500, status: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: multipleBudgetsMessage, code: 500 } };
+  let unhealthyWithoutBudget = false;
+  if (budgets.length === 1) {
+    const pdbDef = api.def('poddisruptionbudgets');
+    let pdb = budgets[0]!;
+    const pdbName = pdb.metadata?.name ?? '';
+    // The budget write is the server's own (upstream's loopback client), not the caller's.
+    const server: RequestInfo = { ...req, dryRun: false, fieldManager: undefined, userAgent: 'kube-apiserver', warnings: [] };
+    for (let attempt = 0; ; attempt++) {
+      const d = evictionDecision(pdb, pod, api.now().getTime(), req.dryRun);
+      if (d.kind === 'skip') {
+        unhealthyWithoutBudget = true;
+        break;
+      }
+      if (d.kind === 'tooManyRequests') throw tooManyRequests(d.cause, d.retryAfterSeconds);
+      if (d.kind === 'forbidden') throw statusErrors.forbidden({ group: 'policy', resource: 'poddisruptionbudget' }, pdbName, d.message);
+      if (req.dryRun) break;
+      try {
+        await api.update(pdbDef, namespace, pdbName, { ...pdb, status: d.status } as PodDisruptionBudget, server, 'status');
+        break;
+      } catch (e) {
+        if (!(e instanceof StatusError && e.code === 409)) throw e;
+        if (attempt + 1 >= evictionRetries) throw conflictTimeout(pdbName);
+        pdb = await api.get<PodDisruptionBudget>(pdbDef, namespace, pdbName);
+      }
+    }
+    // An unready pod deleted without the budget must still be as it was read: one that became
+    // Ready meanwhile is not deleted, and the client is told to try again.
+    if (unhealthyWithoutBudget) {
+      try {
+        await api.delete(podsDef, namespace, name, retryConflicts ? withResourceVersion(opts, pod.metadata.resourceVersion) : opts, req);
+        return { code: 201 };
+      } catch (e) {
+        if (e instanceof StatusError && e.code === 409 && retryConflicts) throw stillProcessing(pdbName);
+        throw e;
+      }
+    }
+  }
+  await api.delete(podsDef, namespace, name, opts, req);
+  return { code: 201 };
+}
