@@ -39,6 +39,7 @@ export type { EventSink, MemcgContainer as MemcgOwner, TerminateOutcome } from '
 import type { EventSink, MemcgContainer as MemcgOwner, TerminateOutcome } from './podworker.js';
 import { syncErrorBackoffJitter, syncErrorBackoffMs } from './lifecycle/killresult.js';
 import { metaTime } from '../api/metatime.js';
+import { activeDeadlineMessage, activeDeadlineReason, activeDeadlineRemainingMs, pastActiveDeadline } from '../policy/activedeadline.js';
 
 /** What the agent needs of the pod worker (src/agent/podworker.ts). */
 export interface PodRuntime {
@@ -136,7 +137,8 @@ interface PodEntry {
   lastStatus?: string;
   /** The resourceVersion the last status post returned. */
   postedVersion?: string;
-  rejected?: { reason: string; message: string; evicted?: boolean };
+  /** Why the pod may not run here: refused at admission, evicted, or past its active deadline (then stopped with its own grace). */
+  rejected?: { reason: string; message: string; evicted?: boolean; deadline?: boolean };
   admitted: boolean;
   /** A terminal pod whose containers have been stopped. */
   finished: boolean;
@@ -144,6 +146,9 @@ interface PodEntry {
 }
 
 const terminalPhases = new Set(['Succeeded', 'Failed']);
+
+/** The longest delay setTimeout keeps (a signed 32-bit count of milliseconds). */
+const maxTimerMs = 2 ** 31 - 1;
 
 /** The grace a pod being deleted is stopped with. */
 function deletionGrace(pod: Pod): number {
@@ -460,10 +465,18 @@ export class Agent {
       e.admitted = true;
       this.updateTiers();
     }
+    // The kubelet's activeDeadlineHandler: spec.activeDeadlineSeconds after its start the pod is
+    // Failed (DeadlineExceeded, with a Normal event), and its containers are stopped with its grace.
+    if (!e.rejected && !terminalPhases.has(pod.status?.phase ?? '') && pastActiveDeadline(pod, e.status?.startTime ?? pod.status?.startTime, Date.now())) {
+      e.rejected = { reason: activeDeadlineReason, message: activeDeadlineMessage, deadline: true };
+      this.record(pod, 'Normal', activeDeadlineReason, activeDeadlineMessage);
+    }
     if (e.rejected) {
       if (e.finished) return;
-      // A hard-threshold eviction gives the pod 1 s, as the kubelet does; a refused admission has nothing running.
-      const out = await rt.terminate(pod, e.rejected.evicted ? 1 : 0, this.record);
+      // A hard-threshold eviction gives the pod 1 s, as the kubelet does; a refused admission has
+      // nothing running; a pod past its deadline has its own grace.
+      const grace = e.rejected.evicted ? 1 : e.rejected.deadline ? (pod.spec.terminationGracePeriodSeconds ?? 30) : 0;
+      const out = await rt.terminate(pod, grace, this.record);
       const status = out.status;
       const conditions = [...(status.conditions ?? [])];
       if (e.rejected.evicted) {
@@ -500,9 +513,13 @@ export class Agent {
     } finally {
       for (const ev of held) this.record(...ev);
     }
+    // Back at the pod's active deadline, if it comes before what the sync asked for.
+    const deadlineMs = activeDeadlineRemainingMs(pod, e.status?.startTime ?? pod.status?.startTime, Date.now());
+    if (deadlineMs !== undefined) nextSyncMs = Math.min(nextSyncMs ?? Number.POSITIVE_INFINITY, Math.max(0, deadlineMs));
     if (nextSyncMs !== undefined && !this.stopped) {
       if (e.timer) clearTimeout(e.timer);
-      e.timer = setTimeout(() => this.kick(e.uid), Math.max(10, nextSyncMs));
+      // Past 2^31-1 ms setTimeout fires at once: a longer wait is a sync at that bound, which asks again.
+      e.timer = setTimeout(() => this.kick(e.uid), Math.min(maxTimerMs, Math.max(10, nextSyncMs)));
     }
   }
 

@@ -74,10 +74,12 @@ class StandInRuntime implements PodRuntime {
   constructor(dir: string) {
     this.exitDir = join(dir, 'exits');
   }
+  /** The start time the runtime's status reports (the kubelet's status.startTime), when set. */
+  startTime: string | undefined;
   async sync(pod: Pod, record: Parameters<PodRuntime['sync']>[1]): Promise<{ status: PodStatus }> {
     this.calls.push(`sync ${pod.metadata.name}`);
     record(pod, 'Normal', 'Started', 'Started container c');
-    return { status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }] } };
+    return { status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }], ...(this.startTime ? { startTime: this.startTime } : {}) } };
   }
   /** Terminations that give up (containers outliving SIGKILL), by pod name: how many more. */
   stuck = new Map<string, number>();
@@ -282,6 +284,55 @@ describe('agent on the shared client', () => {
     const last = statusPatches().at(-1)!;
     assert.deepEqual([last.phase, last.reason], ['Failed', 'Evicted']);
     assert.deepEqual(rt.calls, ['sync web', 'terminate web 1', 'terminate web 1']);
+  });
+
+  describe('spec.activeDeadlineSeconds, as the kubelet\'s activeDeadlineHandler', () => {
+    const hourAgo = () => new Date(Date.now() - 3600_000).toISOString();
+    const deadlinePod = (seconds: number, status?: PodStatus): Pod => {
+      const p = boundPod('web', 'u1');
+      return { ...p, spec: { ...p.spec, activeDeadlineSeconds: seconds, terminationGracePeriodSeconds: 9 }, ...(status ? { status } : {}) };
+    };
+    const deadlineEvents = () => c.events().filter((ev) => ev.reason === 'DeadlineExceeded');
+
+    it('past the deadline since the start the runtime reported: stopped with the pod\'s grace, Failed/DeadlineExceeded, a Normal event', async () => {
+      await start();
+      rt.startTime = hourAgo();
+      const p = c.put(deadlinePod(5)) as Pod;
+      c.current.event({ type: 'ADDED', object: p });
+      await until('terminate web 9');
+      await settle();
+      assert.deepEqual(rt.calls, ['sync web', 'terminate web 9']);
+      const last = statusPatches().at(-1)!;
+      assert.deepEqual([last.phase, last.reason, last.message], ['Failed', 'DeadlineExceeded', 'Pod was active on the node longer than the specified deadline']);
+      assert.ok(!last.conditions?.some((x) => x.type === 'DisruptionTarget'), 'no DisruptionTarget: the kubelet adds none for a deadline');
+      assert.deepEqual(deadlineEvents().map((ev) => [ev.type, ev.message]), [['Normal', 'Pod was active on the node longer than the specified deadline']]);
+    });
+
+    it('a pod the API shows started long ago is stopped before any sync (an agent that restarts)', async () => {
+      await start();
+      const p = c.put(deadlinePod(5, { phase: 'Running', startTime: hourAgo() })) as Pod;
+      c.current.event({ type: 'ADDED', object: p });
+      await settle();
+      assert.deepEqual(rt.calls, ['terminate web 9']);
+      assert.equal(statusPatches().at(-1)!.reason, 'DeadlineExceeded');
+    });
+
+    const keeps: { name: string; pod: () => Pod; startTime?: () => string }[] = [
+      { name: 'before the deadline: runs on', pod: () => deadlinePod(3600), startTime: () => new Date().toISOString() },
+      { name: 'not started (no start time): no deadline yet', pod: () => deadlinePod(5) },
+      { name: 'no activeDeadlineSeconds: never', pod: () => boundPod('web', 'u1'), startTime: hourAgo },
+    ];
+    for (const r of keeps) {
+      it(r.name, async () => {
+        await start();
+        rt.startTime = r.startTime?.();
+        const p = c.put(r.pod()) as Pod;
+        c.current.event({ type: 'ADDED', object: p });
+        await settle();
+        assert.deepEqual(rt.calls, ['sync web']);
+        assert.equal(deadlineEvents().length, 0);
+      });
+    }
   });
 
   it('a second delete with a shorter grace reaches the stop under way at once, not after it', async () => {

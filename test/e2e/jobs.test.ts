@@ -3,7 +3,8 @@
 // real kubectl. A Job whose container completes; a Job whose container the kernel OOM-kills under
 // its memory limit, failed at once by its podFailurePolicy (FailJob on exit code 137) with no
 // second pod despite backoffLimit 6; and a CronJob on `* * * * *`, whose first Job runs (this one
-// waits for the next minute boundary, up to a minute). Needs root, runc, conmon, busybox-static,
+// waits for the next minute boundary, up to a minute); and a bare pod past its
+// activeDeadlineSeconds, which the node agent stops. Needs root, runc, conmon, busybox-static,
 // kubectl and a cgroup memory hierarchy; anywhere else the suite skips and prints why.
 
 import { after, before, describe, it } from 'node:test';
@@ -61,6 +62,19 @@ spec:
         command: ["sh", "-c", "echo shard $JOB_COMPLETION_INDEX of $(hostname)"]
 `;
 
+const deadlinePod = `apiVersion: v1
+kind: Pod
+metadata: {name: deadline}
+spec:
+  activeDeadlineSeconds: 3
+  restartPolicy: Never
+  terminationGracePeriodSeconds: 1
+  containers:
+  - name: main
+    image: busybox
+    command: ["sleep", "1000"]
+`;
+
 describe('end to end on the real kernel: Jobs and CronJobs', skip, () => {
   let c: UpCluster;
   before(async () => {
@@ -115,6 +129,18 @@ describe('end to end on the real kernel: Jobs and CronJobs', skip, () => {
     assert.equal(cond(failed, 'Failed')?.message, `Container main for pod default/${pods[0]!.metadata.name} failed with exit code 137 matching FailJob rule at index 0`);
     assert.equal(failed.status?.failed, 1);
     assert.match(await c.ok(['get', 'job', 'oom']), /\noom\s+Failed\s+0\/1\s/);
+  });
+
+  it('a pod past its spec.activeDeadlineSeconds is stopped by the node agent: Failed, DeadlineExceeded, the container terminated', async () => {
+    await c.ok(['apply', '-f', '-'], deadlinePod);
+    const failed = await c.until('pod deadline Failed', async () => {
+      const p = JSON.parse(await c.ok(['get', 'pod', 'deadline', '-o', 'json'])) as PodListJSON['items'][number] & { status: { reason?: string; message?: string; startTime?: string } };
+      return p.status.phase === 'Failed' ? p : undefined;
+    }, 60_000);
+    assert.deepEqual([failed.status.reason, failed.status.message], ['DeadlineExceeded', 'Pod was active on the node longer than the specified deadline']);
+    // sleep as PID 1 ignores SIGTERM: the grace (1 s) runs out and SIGKILL ends it.
+    assert.equal(failed.status.containerStatuses?.[0]?.state.terminated?.exitCode, 137);
+    assert.match(await c.ok(['get', 'events', '--field-selector', 'involvedObject.name=deadline,reason=DeadlineExceeded']), /Normal\s+DeadlineExceeded\s+pod\/deadline\s+Pod was active on the node longer than the specified deadline/);
   });
 
   it('kubectl create cronjob "* * * * *": at the next minute a Job is created and runs to completion', async () => {
