@@ -126,4 +126,20 @@ describe('API server on etcd: a silent member and --request-timeout', { skip: et
       assert.equal(created.status, 201, created.text);
     });
   }
+
+  it('/readyz/etcd against a silent member: the request deadline (1 s, before the check\'s 2 s) answers 504 and cancels the check\'s etcd call; ok once it answers', { timeout: 20_000 }, async () => {
+    const cancelled = proxy.held.cancelledByClient;
+    proxy.holdAnswers();
+    let r;
+    try {
+      r = await client.request('GET', '/readyz/etcd');
+      await eventually('the check\'s etcd call was cancelled', () => proxy.held.cancelledByClient > cancelled);
+    } finally {
+      proxy.answerAgain();
+    }
+    assert.equal(r.status, 504, r.text);
+    assert.equal(r.text, timeoutBody);
+    const again = await client.request('GET', '/readyz/etcd');
+    assert.equal(again.status, 200, again.text);
+  });
 });
