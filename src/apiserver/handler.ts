@@ -24,6 +24,7 @@ import { parseHealthPath, rootHealth, singleHealth, type HealthAnswer, type Heal
 import type { Cacher } from './watchcache.js';
 import { defaultBookmarkIntervalMs, defaultWatchBufferBytes, serveWatch, type WatchStreamOptions } from './watchstream.js';
 import { connectSubresources } from './streaming/proxy.js';
+import { defaultRequestTimeoutMs, isLongRunning, runWithRequestTimeout } from './timeout.js';
 
 export const serverVersion = kubernetesVersion;
 
@@ -61,6 +62,8 @@ export interface HandlerOptions {
   cacher?: Cacher;
   /** The checks of /healthz, /livez and /readyz (without: each answers `ok`). */
   health?: HealthChecks;
+  /** --request-timeout: how long a request that is not long-running may take (timeout.ts); default 60 s. */
+  requestTimeoutMs?: number;
 }
 
 /** Subresources that write a part of the stored object itself through the resource's strategy. */
@@ -127,13 +130,15 @@ function listKindOf(def: ResourceDef): { apiVersion: string; kind: string } {
 
 export function createHandler(opts: HandlerOptions): (req: IncomingMessage, res: ServerResponse) => void {
   const { api } = opts;
+  const requestTimeoutMs = opts.requestTimeoutMs ?? defaultRequestTimeoutMs;
   const watchOptions: WatchStreamOptions = { bufferBytes: defaultWatchBufferBytes, bookmarkIntervalMs: defaultBookmarkIntervalMs, ...opts.watch };
   return (req, res) => {
     const started = process.hrtime.bigint();
+    const receivedAt = Date.now();
     let metricVerb = req.method ?? '';
     let metricResource = '';
     res.on('finish', () => opts.onRequest?.(metricVerb, metricResource, res.statusCode, Number(process.hrtime.bigint() - started) / 1e9));
-    handle().catch((e) => {
+    (longRunning() ? handle() : runWithRequestTimeout(res, receivedAt, requestTimeoutMs, handle)).catch((e) => {
       if (res.headersSent) {
         res.destroy();
         return;
@@ -143,6 +148,15 @@ export function createHandler(opts: HandlerOptions): (req: IncomingMessage, res:
       else if (e instanceof StoreUnavailableError) sendStatusError(res, statusErrors.unknown(e.message));
       else sendStatusError(res, statusErrors.internal(e instanceof Error ? e.message : String(e)));
     });
+
+    function longRunning(): boolean {
+      try {
+        const target = parseRequestTarget(req.url ?? '/');
+        return isLongRunning(parseResourcePath(target.path.replace(/\/+$/, '') || '/'), target.query);
+      } catch {
+        return false; // handle() answers what cannot be parsed
+      }
+    }
 
     async function handle(): Promise<void> {
       const target = parseRequestTarget(req.url ?? '/');

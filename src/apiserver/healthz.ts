@@ -6,6 +6,8 @@
 // failure shows its reason.
 
 import type { Store } from '../storage/index.js';
+import { currentDeadline, deadlineExceededMessage, earliest, withDeadline } from '../storage/deadline.js';
+import { StoreUnavailableError } from '../storage/store.js';
 
 export interface HealthCheck {
   readonly name: string;
@@ -31,7 +33,14 @@ function withTimeout(what: string, ms: number, p: Promise<unknown>): Promise<voi
   const late = new Promise<never>((_, fail) => {
     timer = setTimeout(() => fail(new Error(`${what} timed out after ${ms / 1000}s`)), ms);
   });
-  return Promise.race([p.then(() => undefined), late]).finally(() => clearTimeout(timer));
+  // The store's call ends at the same instant with the context's error: the same timeout.
+  const read = p.then(
+    () => undefined,
+    (e: unknown) => {
+      throw e instanceof StoreUnavailableError && e.message === deadlineExceededMessage ? new Error(`${what} timed out after ${ms / 1000}s`) : e;
+    },
+  );
+  return Promise.race([read, late]).finally(() => clearTimeout(timer));
 }
 
 /**
@@ -42,7 +51,12 @@ function withTimeout(what: string, ms: number, p: Promise<unknown>): Promise<voi
  */
 export function serverHealthChecks(store: Pick<Store, 'currentRevision'>, state: { readonly shuttingDown: boolean }, timeoutMs = storeCheckTimeoutMs): HealthChecks {
   const ping: HealthCheck = { name: 'ping', check: async () => undefined };
-  const storeRead = (name: string): HealthCheck => ({ name, check: () => withTimeout(`${name} check`, timeoutMs, store.currentRevision()) });
+  // The read carries the check's deadline too (kube's etcd check gives clientv3 a context with
+  // the timeout), so the etcd call is cancelled with it, not left waiting on a silent member.
+  const storeRead = (name: string): HealthCheck => ({
+    name,
+    check: () => withTimeout(`${name} check`, timeoutMs, withDeadline(earliest([currentDeadline(), { at: Date.now() + timeoutMs }]), () => store.currentRevision())),
+  });
   const etcd = storeRead('etcd');
   return {
     healthz: [ping, etcd],

@@ -22,6 +22,7 @@ import { decodeStored, encodeForStore, generateName, newUID } from './objects.js
 import { findResource, groupVersion, resources, storageKey, type ResourceDef } from './resources.js';
 import { statusErrors, StatusError, type GroupResource } from './status.js';
 import { metaTime } from '../api/metatime.js';
+import { currentDeadline, earliest, withDeadline, type Deadline } from '../storage/deadline.js';
 
 export interface UserInfo {
   name: string;
@@ -59,6 +60,8 @@ interface PendingCreate {
   namespace: string | undefined;
   body: KubeObject;
   req: RequestInfo;
+  /** The request's deadline (deadline.ts): a batch's etcd calls end with its earliest. */
+  deadline: Deadline | undefined;
   resolve(obj: KubeObject): void;
   reject(e: unknown): void;
 }
@@ -374,7 +377,7 @@ export class Api {
         let queue = this.createQueues.get(queueKey);
         const start = !queue;
         if (!queue) this.createQueues.set(queueKey, (queue = []));
-        queue.push({ def, namespace, body, req, resolve, reject });
+        queue.push({ def, namespace, body, req, deadline: currentDeadline(), resolve, reject });
         // setImmediate, not a microtask: requests already read from the sockets join this batch.
         if (start) setImmediate(() => void this.drainCreates(queueKey));
       });
@@ -385,7 +388,12 @@ export class Api {
   private async drainCreates(queueKey: string): Promise<void> {
     const queue = this.createQueues.get(queueKey)!;
     try {
-      while (queue.length > 0) await this.createBatch(queue.splice(0, maxCreateBatch));
+      while (queue.length > 0) {
+        // Under the earliest deadline of the batch's requests, not that of the request whose
+        // arrival started this drain (which may have passed by a later batch).
+        const items = queue.splice(0, maxCreateBatch);
+        await withDeadline(earliest(items.map((i) => i.deadline)), () => this.createBatch(items));
+      }
     } finally {
       this.createQueues.delete(queueKey);
       // Anything queued after the loop saw it empty starts a new drain.
@@ -443,7 +451,7 @@ export class Api {
     if (attempt === 0) return this.createBatch(accepted.map((a) => a.item), 1);
     for (const { item } of accepted) {
       try {
-        item.resolve(await this.createNow(item.def, item.namespace, item.body, item.req));
+        item.resolve(await withDeadline(item.deadline, () => this.createNow(item.def, item.namespace, item.body, item.req)));
       } catch (e) {
         item.reject(e);
       }

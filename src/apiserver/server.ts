@@ -63,6 +63,8 @@ export interface ApiServerOptions {
   advertise?: string[];
   /** Seconds between store compactions (history older than one to two intervals goes); 0: never. */
   compactionSeconds?: number;
+  /** --request-timeout in seconds: the deadline of every request that is not long-running (timeout.ts); default 60. */
+  requestTimeoutSeconds?: number;
   /** Most bytes of events a watch may have waiting for a slow client before it is cut off. */
   watchBufferBytes?: number;
   /** Seconds between BOOKMARK events on watches that allow them (upstream: one minute). */
@@ -179,6 +181,7 @@ export async function startApiServer(opts: ApiServerOptions): Promise<RunningApi
     // Built on the first OpenAPI request, once per process (~0.1–0.2 s): not on every start's path.
     openapi: openAPIDocs,
     onRequest: (verb, resource, code, seconds) => metrics.observe(verb, resource, code, seconds),
+    ...(opts.requestTimeoutSeconds !== undefined ? { requestTimeoutMs: opts.requestTimeoutSeconds * 1000 } : {}),
     watch: {
       bufferBytes: opts.watchBufferBytes ?? defaultWatchBufferBytes,
       bookmarkIntervalMs: (opts.watchBookmarkSeconds ?? defaultBookmarkIntervalMs / 1000) * 1000,

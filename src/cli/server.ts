@@ -5,6 +5,7 @@ import { Command } from 'commander';
 import type { RunningServer } from '../server/start.js';
 import { UsageError } from './errors.js';
 import { applyServerHeapSettings } from './nodeflags.js';
+import { DurationError, parseGoDuration } from './goduration.js';
 import { addDefaultTolerationSecondsFlags, defaultTolerationSecondsFlags, durationFlag, featureGatesFlag, podSecurityFlag, type DefaultTolerationSecondsFlags } from './flags.js';
 import { addAgentFlags, agentSettingsFromFlags, runAgent, type AgentFlags } from './agent.js';
 import type { OpenStoreOptions } from '../storage/index.js';
@@ -21,6 +22,7 @@ interface ServerFlags extends DefaultTolerationSecondsFlags {
   podSecurity: string;
   advertise?: string[];
   etcdCompactionInterval: string;
+  requestTimeout: string;
   metricResolution: string;
   nodeMonitorPeriod: string;
   nodeMonitorGracePeriod: string;
@@ -33,6 +35,16 @@ interface ServerFlags extends DefaultTolerationSecondsFlags {
   leaderElectLeaseDuration: string;
   leaderElectRenewDeadline: string;
   leaderElectRetryPeriod: string;
+}
+
+/** --request-timeout as seconds, refused as kube-apiserver's ServerRunOptions.Validate refuses it. */
+function requestTimeoutFlag(v: string): number {
+  try {
+    if (parseGoDuration(v) < 0) throw new UsageError('--request-timeout can not be negative value');
+  } catch (e) {
+    if (!(e instanceof DurationError)) throw e;
+  }
+  return durationFlag('--request-timeout', v);
 }
 
 /** A non-negative float32 flag (kube-controller-manager's rates and threshold). */
@@ -130,6 +142,7 @@ export async function runServer(f: ServerFlags, banner: (s: RunningServer) => st
   const gates = featureGatesFlag(f.featureGates);
   const podSecurityDefaults = podSecurityFlag(f.podSecurity);
   const compactionSeconds = durationFlag('--etcd-compaction-interval', f.etcdCompactionInterval);
+  const requestTimeoutSeconds = requestTimeoutFlag(f.requestTimeout);
   const metricResolutionSeconds = durationFlag('--metric-resolution', f.metricResolution);
   if (metricResolutionSeconds < 1) throw new UsageError(`invalid value "${f.metricResolution}" for --metric-resolution: must be at least 1s`);
   const storeOptions = await storeFlags(f);
@@ -139,7 +152,7 @@ export async function runServer(f: ServerFlags, banner: (s: RunningServer) => st
   const { startServer } = await import('../server/start.js');
   let running: RunningServer;
   try {
-    running = await startServer({ dataDir: f.dataDir, store: f.store, storeOptions, host, port, gates, podSecurityDefaults, advertise: f.advertise, compactionSeconds, metricResolutionSeconds, ...controlPlane, log: (msg) => process.stderr.write(`bulkhead: ${msg}\n`) });
+    running = await startServer({ dataDir: f.dataDir, store: f.store, storeOptions, host, port, gates, podSecurityDefaults, advertise: f.advertise, compactionSeconds, requestTimeoutSeconds, metricResolutionSeconds, ...controlPlane, log: (msg) => process.stderr.write(`bulkhead: ${msg}\n`) });
   } catch (e) {
     const err = e as NodeJS.ErrnoException;
     if (err.code === 'EADDRINUSE') throw new UsageError(`cannot listen on ${f.listen}: the address is already in use (another bulkhead running?)`);
@@ -194,6 +207,7 @@ function addServerFlags(c: Command, defaultDataDir: string): Command {
     .option('--advertise <name...>', 'extra DNS names or IPs for the serving certificate')
     .option('--feature-gates <gates>', 'feature gates, e.g. ContainerUlimits=false')
     .option('--pod-security <level[:version]>', 'Pod Security enforce level for namespaces without labels', 'privileged:latest')
+    .option('--request-timeout <duration>', 'An optional field indicating the duration a handler must keep a request open before timing it out. This is the default request timeout for requests (watches, logs, exec, attach, port-forward and proxy are long-running and have none).', '1m0s')
     .option('--etcd-compaction-interval <duration>', 'how often history older than one interval is compacted away (watches from before it get 410 Gone); 0 disables compaction', '5m0s')
     .option('--metric-resolution <duration>', 'how often metrics.k8s.io scrapes every node agent\'s /metrics/resource (metrics-server\'s flag)', '15s')
     .option('--node-monitor-period <duration>', 'how often the node lifecycle controller checks every node\'s heartbeat', '5s')

@@ -43,11 +43,19 @@
 // never sent (no connection to send it on). A write that may have reached etcd ends in
 // StoreUnavailableError (outcome unknown), worded as Go's client words it, which kube-apiserver
 // answers as a 500 with that text.
+//
+// Deadlines. A call made for an API request carries the request's deadline (deadline.ts), as
+// kube-apiserver's etcd3 store passes the request's context to clientv3: gRPC sends it to etcd and
+// cancels the call when it passes, so a member that stops answering without closing the
+// connection cannot hold a request for ever. The call then ends with Go's context error
+// ("context deadline exceeded"), a write that was sent with an unknown outcome; no try starts
+// after the deadline. The store's own work (the feed, its reconnects) runs under no deadline.
 
 import etcd3 from 'etcd3';
 import type { IKeyValue, IWatchResponse, IRequestOp, IResponseOp, ICompare } from 'etcd3';
 import { noop, type RetryPolicy } from 'cockatiel';
-import { grpcStatus, memberPolicy, readPolicy, unanswered, writePolicy } from './etcdretry.js';
+import { DeadlineBeforeSend, grpcStatus, memberPolicy, readPolicy, unanswered, writePolicy } from './etcdretry.js';
+import { currentDeadline, withoutDeadline } from './deadline.js';
 import {
   CompactedError,
   FutureRevisionError,
@@ -90,6 +98,8 @@ export interface EtcdStoreOptions {
 
 type Client = InstanceType<typeof Etcd3>;
 type WatchStream = Awaited<ReturnType<Client['watchClient']['watch']>>;
+/** gRPC's per-call options (the deadline), as the etcd3 client takes them. */
+type CallOptions = Parameters<Client['kv']['range']>[1];
 
 const utf8 = (s: string) => Buffer.from(s, 'utf8');
 
@@ -215,28 +225,36 @@ export class EtcdStore implements Store {
   // ---- calls ----
 
   /** A call that may be sent again (retryableRead): a read, or a write whose repetition changes nothing. */
-  #read<T>(call: () => Promise<T>): Promise<T> {
+  #read<T>(call: (options: CallOptions | undefined) => Promise<T>): Promise<T> {
     return this.#send(readPolicy, call, false);
   }
 
   /** A write: sent again only when it never left (neverSent). */
-  #write<T>(call: () => Promise<T>): Promise<T> {
+  #write<T>(call: (options: CallOptions | undefined) => Promise<T>): Promise<T> {
     return this.#send(writePolicy, call, true);
   }
 
-  async #send<T>(policy: RetryPolicy, call: () => Promise<T>, write: boolean): Promise<T> {
+  /**
+   * Sends a call under the policy. A call made for a request carries the request's deadline
+   * (deadline.ts) as clientv3 carries its context's: gRPC sends it to etcd (grpc-timeout) and
+   * cancels the call when it passes; no try starts after it.
+   */
+  async #send<T>(policy: RetryPolicy, call: (options: CallOptions | undefined) => Promise<T>, write: boolean): Promise<T> {
+    const deadline = currentDeadline();
+    const options = deadline ? { deadline: new Date(deadline.at) } : undefined;
     let lastGrpc: Error | undefined;
     try {
       return await policy.execute(async () => {
+        if (deadline && Date.now() >= deadline.at) throw new DeadlineBeforeSend();
         try {
-          return await call();
+          return await call(options);
         } catch (e) {
           if (grpcStatus(e)) lastGrpc = e as Error;
           throw e;
         }
       });
     } catch (e) {
-      throw unanswered(e, lastGrpc, write);
+      throw unanswered(e, lastGrpc, write, deadline !== undefined);
     }
   }
 
@@ -247,7 +265,7 @@ export class EtcdStore implements Store {
   }
 
   async #headerRevision(): Promise<number> {
-    const r = await this.#read(() => this.#client.kv.range({ key: this.#marker, count_only: true }));
+    const r = await this.#read((o) => this.#client.kv.range({ key: this.#marker, count_only: true }, o));
     return Number(r.header.revision);
   }
 
@@ -265,7 +283,7 @@ export class EtcdStore implements Store {
     this.#checkOpen();
     const readable = async (rev: number) => {
       try {
-        await this.#read(() => this.#client.kv.range({ key: this.#marker, count_only: true, revision: rev }));
+        await this.#read((o) => this.#client.kv.range({ key: this.#marker, count_only: true, revision: rev }, o));
         return true;
       } catch (e) {
         if (isCompacted(e)) return false;
@@ -300,7 +318,7 @@ export class EtcdStore implements Store {
     this.#checkOpen();
     checkKey(key);
     checkRevision(revision);
-    const r = await this.#atRevision(revision, () => this.#read(() => this.#client.kv.range({ key: this.#etcdKey(key), revision })));
+    const r = await this.#atRevision(revision, () => this.#read((o) => this.#client.kv.range({ key: this.#etcdKey(key), revision }, o)));
     const kv = r.kvs[0];
     return kv && this.#kv(kv);
   }
@@ -328,7 +346,7 @@ export class EtcdStore implements Store {
     // One more than asked when the marker may be among the keys, so that dropping it leaves enough.
     const markerInside = Buffer.compare(from, this.#marker) <= 0 && Buffer.compare(this.#marker, to) < 0;
     const ask = limit > 0 ? limit + (markerInside ? 1 : 0) : 0;
-    const r = await this.#atRevision(revision, () => this.#read(() => this.#client.kv.range({ key: from, range_end: to, revision, limit: ask })));
+    const r = await this.#atRevision(revision, () => this.#read((o) => this.#client.kv.range({ key: from, range_end: to, revision, limit: ask }, o)));
     const items = r.kvs.filter((kv) => !this.#isMarker(kv.key)).map((kv) => this.#kv(kv));
     let more = r.more;
     if (limit > 0 && items.length > limit) {
@@ -343,15 +361,18 @@ export class EtcdStore implements Store {
     checkPrefix(prefix);
     const { from, to } = this.#range(prefix);
     const markerInside = Buffer.compare(from, this.#marker) <= 0 && Buffer.compare(this.#marker, to) < 0;
-    if (!markerInside) return Number((await this.#read(() => this.#client.kv.range({ key: from, range_end: to, count_only: true }))).count);
+    if (!markerInside) return Number((await this.#read((o) => this.#client.kv.range({ key: from, range_end: to, count_only: true }, o))).count);
     // Both halves around the marker, in one read-only txn (one revision; a read, so re-sent as one).
-    const r = await this.#read(() =>
-      this.#client.kv.txn({
-        success: [
-          { request_range: { key: from, range_end: this.#marker, count_only: true } },
-          { request_range: { key: Buffer.concat([this.#marker, Buffer.from([0])]), range_end: to, count_only: true } },
-        ],
-      }),
+    const r = await this.#read((o) =>
+      this.#client.kv.txn(
+        {
+          success: [
+            { request_range: { key: from, range_end: this.#marker, count_only: true } },
+            { request_range: { key: Buffer.concat([this.#marker, Buffer.from([0])]), range_end: to, count_only: true } },
+          ],
+        },
+        o,
+      ),
     );
     return r.responses.reduce((n, op) => n + Number(op.response_range.count), 0);
   }
@@ -391,7 +412,7 @@ export class EtcdStore implements Store {
   async #txn(compare: ICompare[], success: IRequestOp[], failure: IRequestOp[]): Promise<{ succeeded: boolean; revision: number; responses: IResponseOp[]; wrote: boolean }> {
     this.#checkOpen();
     const before = this.#position;
-    const r = await this.#write(() => this.#client.kv.txn({ compare, success, failure }));
+    const r = await this.#write((o) => this.#client.kv.txn({ compare, success, failure }, o));
     const revision = Number(r.header.revision);
     // A request that changed nothing takes no revision (etcd's rule, and the contract's).
     const ops = r.succeeded ? success : failure;
@@ -502,7 +523,7 @@ export class EtcdStore implements Store {
     try {
       // Sent again after Unavailable like a read: a repeat of a compaction that happened answers
       // "compacted", which is taken as done just below.
-      await this.#read(() => this.#client.kv.compact({ revision, physical: true }));
+      await this.#read((o) => this.#client.kv.compact({ revision, physical: true }, o));
     } catch (e) {
       // Another API server (or etcdctl) compacted at or past it first: the same outcome.
       if (!isCompacted(e)) throw e;
@@ -535,9 +556,11 @@ export class EtcdStore implements Store {
       ended = true;
       onEnd(err);
     };
-    stream.on('data', onResponse);
-    stream.on('error', (err: Error) => end(err));
-    stream.on('end', () => end(new Error('etcd watch stream ended')));
+    // What a watch's events set off is the store's own work, bounded by no request's deadline
+    // (a socket's callbacks run in the async context of whatever opened the connection).
+    stream.on('data', (res: IWatchResponse) => withoutDeadline(() => onResponse(res)));
+    stream.on('error', (err: Error) => withoutDeadline(() => end(err)));
+    stream.on('end', () => withoutDeadline(() => end(new Error('etcd watch stream ended'))));
     stream.write({ create_request: { key: this.#prefixBytes.length ? this.#prefixBytes : Buffer.from([0]), range_end: prefixEnd(this.#prefixBytes), start_revision: startRevision, prev_kv: true } });
     return stream;
   }
@@ -596,7 +619,7 @@ export class EtcdStore implements Store {
     if (this.#closed || this.#reconnect) return;
     this.#reconnect = setTimeout(() => {
       this.#reconnect = undefined;
-      this.#startFeed().catch((e: Error) => this.#feedBroke(e));
+      withoutDeadline(() => this.#startFeed()).catch((e: Error) => this.#feedBroke(e));
     }, reconnectDelayMs);
     this.#reconnect.unref();
   }
@@ -607,12 +630,12 @@ export class EtcdStore implements Store {
     this.#compactFloor = Math.max(this.#compactFloor, compactRevision);
     const err = new CompactedError(this.#position, compactRevision);
     for (const w of [...this.#watchers]) this.#fail(w, err);
-    void (async () => {
+    void withoutDeadline(async () => {
       this.#position = await this.#headerRevision();
       this.#positionIsEvent = false;
       this.#release();
       await this.#startFeed();
-    })().catch((e: Error) => this.#feedBroke(e));
+    }).catch((e: Error) => this.#feedBroke(e));
   }
 
   async watch(prefix: string, afterRevision: number, handlers: WatchHandlers): Promise<Watch> {
@@ -625,12 +648,12 @@ export class EtcdStore implements Store {
       const compacted = await this.compactRevision();
       if (compacted > 0) throw new CompactedError(0, compacted);
     } else if (afterRevision < this.#position) {
-      await this.#atRevision(afterRevision, () => this.#read(() => this.#client.kv.range({ key: this.#marker, count_only: true, revision: afterRevision })));
+      await this.#atRevision(afterRevision, () => this.#read((o) => this.#client.kv.range({ key: this.#marker, count_only: true, revision: afterRevision }, o)));
     }
     if (afterRevision < this.#position && !this.#positionIsEvent) {
       // Make the feed's position an event the replay can recognise (sent again like a read: a
       // second marker event serves as well as one).
-      const r = await this.#read(() => this.#client.kv.put({ key: this.#marker, value: Buffer.alloc(0) }));
+      const r = await this.#read((o) => this.#client.kv.put({ key: this.#marker, value: Buffer.alloc(0) }, o));
       await this.#delivered(Number(r.header.revision));
     }
     this.#checkOpen();

@@ -3,9 +3,13 @@
 // failed with a "recoverable" gRPC error, writes included: a read (Range, a read-only Txn) is
 // re-sent when it failed Unavailable; a write only when it was never sent. A write that may have
 // reached etcd ends in StoreUnavailableError (outcome unknown), worded as Go's client words it.
+// A call made for a request carries its deadline (deadline.ts): one that outlives it is cancelled
+// by gRPC and ends as clientv3 ends it, with the context's error ("context deadline exceeded"),
+// and a write that had been sent then has an unknown outcome too.
 
 import { circuitBreaker, ConsecutiveBreaker, ExponentialBackoff, handleWhen, isBrokenCircuitError, retry } from 'cockatiel';
 import { StoreUnavailableError } from './store.js';
+import { deadlineExceededMessage } from './deadline.js';
 
 /** The gRPC status of an error from the etcd3 client, whose message is grpc-js's "14 UNAVAILABLE: details". */
 export function grpcStatus(e: unknown): { code: number; details: string } | undefined {
@@ -14,6 +18,14 @@ export function grpcStatus(e: unknown): { code: number; details: string } | unde
 }
 
 const UNAVAILABLE = 14;
+const DEADLINE_EXCEEDED = 4;
+
+/** The request's deadline had passed before a try could start: the call was not sent (again). */
+export class DeadlineBeforeSend extends Error {
+  constructor() {
+    super(deadlineExceededMessage);
+  }
+}
 
 /** grpc-js had no connection to the member to send on: its words for clientv3's "there is no connection available". */
 function noConnection(e: unknown): boolean {
@@ -41,12 +53,17 @@ const goCodes: Record<number, string> = { 1: 'Canceled', 2: 'Unknown', 4: 'Deadl
 /**
  * What a call that failed without an answer throws: StoreUnavailableError worded as Go's client
  * words it (etcd's own errors, "etcdserver: …", as rpctypes gives them; others as a gRPC status
- * error), or the error itself when etcd answered (a refusal, a compacted revision, …). `lastGrpc`
- * is the last gRPC failure among the tries, better words than an open circuit's.
+ * error; a call that outlived its deadline as the context's error, which clientv3's toErr returns
+ * for DeadlineExceeded), or the error itself when etcd answered (a refusal, a compacted revision,
+ * …). `lastGrpc` is the last gRPC failure among the tries, better words than an open circuit's;
+ * `hadDeadline` says the call carried a request's deadline (so DeadlineExceeded is its own).
  */
-export function unanswered(e: unknown, lastGrpc: Error | undefined, write: boolean): unknown {
+export function unanswered(e: unknown, lastGrpc: Error | undefined, write: boolean, hadDeadline = false): unknown {
+  // Not sent at all, or not sent again after a try that never left: nothing can have committed.
+  if (e instanceof DeadlineBeforeSend) return new StoreUnavailableError(deadlineExceededMessage, false);
   const broken = isBrokenCircuitError(e);
   const s = grpcStatus(broken && lastGrpc ? lastGrpc : e);
+  if (hadDeadline && !broken && s?.code === DEADLINE_EXCEEDED) return new StoreUnavailableError(deadlineExceededMessage, write);
   if (!broken && !(s && s.code in goCodes)) return e;
   const message = !s ? `rpc error: code = Unavailable desc = ${(e as Error).message}` : s.details.startsWith('etcdserver: ') ? s.details : `rpc error: code = ${goCodes[s.code] ?? s.code} desc = ${s.details}`;
   return new StoreUnavailableError(message, write && !neverSent(e));

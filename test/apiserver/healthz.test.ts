@@ -9,6 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import { parseHealthPath, rootHealth, serverHealthChecks, singleHealth, type HealthCheck } from '../../src/apiserver/healthz.js';
 import { startServer, type RunningServer } from '../../src/server/start.js';
 import { Client } from './client.js';
+import { currentDeadline, withDeadline } from '../../src/storage/deadline.js';
 
 const ok = (name: string): HealthCheck => ({ name, check: async () => undefined });
 const failing = (name: string, why: string): HealthCheck => ({
@@ -54,6 +55,17 @@ describe('health endpoints: the answer', () => {
     const checks = serverHealthChecks({ currentRevision: () => new Promise<number>(() => undefined) }, { shuttingDown: false }, 10);
     const etcd = checks.livez.find((c) => c.name === 'etcd')!;
     assert.deepEqual(await singleHealth(etcd), { code: 500, body: 'internal server error: etcd check timed out after 0.01s\n' });
+  });
+
+  it('the store read carries the check\'s timeout as its deadline (the etcd call is cancelled with it), or the request\'s when that comes first', async () => {
+    const seen: (number | undefined)[] = [];
+    const store = { currentRevision: async () => (seen.push(currentDeadline()?.at), 1) };
+    const etcd = serverHealthChecks(store, { shuttingDown: false }, 60_000).livez.find((c) => c.name === 'etcd')!;
+    const before = Date.now();
+    await etcd.check();
+    await withDeadline({ at: before + 5 }, () => etcd.check());
+    assert.ok(seen[0] !== undefined && seen[0] >= before + 60_000, `the check's own deadline: ${seen[0]}`);
+    assert.equal(seen[1], before + 5);
   });
 
   it('paths', () => {

@@ -23,6 +23,8 @@ describe('bulkhead up / server: bad flags are one line and exit 2', () => {
     { name: 'a cgroup root that climbs out', args: ['up', '--cgroup-root', '/a/../b'], stderr: /^error: invalid value "\/a\/..\/b" for --cgroup-root: an absolute cgroup path like \/bulkhead\n$/ },
     { name: 'a compaction interval without a unit', args: ['server', '--etcd-compaction-interval', '5'], stderr: /^error: invalid value "5" for --etcd-compaction-interval: time: missing unit in duration "5"\n$/ },
     { name: 'a negative compaction interval', args: ['up', '--etcd-compaction-interval', '-1m'], stderr: /^error: invalid value "-1m" for --etcd-compaction-interval: must not be negative\n$/ },
+    { name: 'a negative request timeout (kube-apiserver\'s words)', args: ['server', '--request-timeout', '-1s'], stderr: /^error: --request-timeout can not be negative value\n$/ },
+    { name: 'a request timeout without a unit', args: ['up', '--request-timeout', '60'], stderr: /^error: invalid value "60" for --request-timeout: time: missing unit in duration "60"\n$/ },
     { name: 'a node memory that is not a quantity', args: ['up', '--node-memory', 'lots'], stderr: /^error: invalid value "lots" for --node-memory: quantities must match the regular expression/ },
     { name: 'a node CPU of zero', args: ['up', '--node-cpu', '0'], stderr: /^error: invalid value "0" for --node-cpu: must be positive\n$/ },
     { name: 'a bad eviction threshold', args: ['up', '--eviction-hard', 'memory.free<1Gi'], stderr: /^error: invalid value "memory.free<1Gi" for --eviction-hard: unsupported eviction signal memory.free\n$/ },
@@ -67,6 +69,8 @@ describe('bulkhead up / server --help', () => {
       assert.match(r.stdout, /--data-dir <dir>/);
       assert.match(r.stdout, /--listen <host:port>/);
       assert.match(r.stdout, /--etcd-compaction-interval <duration>/);
+      assert.match(r.stdout, /--request-timeout <duration>\s+An optional field indicating the duration a handler must keep a request open before timing it out\./);
+      assert.match(r.stdout, /\(default: "1m0s"\)/);
     });
   }
 });

@@ -3,8 +3,12 @@
 // request body: `dropAnswer` lets one chosen call reach etcd, waits for etcd's answer and then
 // drops the client's connection instead of relaying it (the request committed, the client never
 // hears so); `dropRequest` drops the connection as soon as a chosen call arrives (it never
-// reaches etcd). Every other call, streams included, is relayed as is, and a new connection after
-// a drop is served normally. Only sockets this proxy opened are ever closed.
+// reaches etcd). `holdAnswers` makes a silent member, one that accepts calls and never replies on
+// a connection that stays open (a hung member, a black-holed path): each matching call reaches
+// etcd, and etcd's answer is kept back until `answerAgain`, or until the client gives up on the
+// call and cancels it (which the proxy passes on to etcd, and counts). Every other call, streams
+// included, is relayed as is, and a new connection after a drop is served normally. Only sockets
+// this proxy opened are ever closed.
 
 import { connect, constants, createServer, type ClientHttp2Session, type Http2Server, type Http2Session, type IncomingHttpHeaders, type OutgoingHttpHeaders, type ServerHttp2Stream } from 'node:http2';
 
@@ -26,6 +30,15 @@ export interface EtcdProxy {
   dropRequest(rule: DropRule): Promise<void>;
   /** Forgets the drops that have not happened (a test that failed before its call was made). */
   disarm(): void;
+  /**
+   * From now on until answerAgain, calls matching `rule` (every KV call when absent) reach etcd
+   * but get no answer: etcd's is held back while the connection stays open.
+   */
+  holdAnswers(rule?: DropRule): void;
+  /** Ends holdAnswers: new calls are answered, and held answers of calls still open are relayed. */
+  answerAgain(): void;
+  /** Calls whose answers were held; of those, the ones etcd answered and the ones the client cancelled. */
+  held: { calls: number; answeredByEtcd: number; cancelledByClient: number };
   /** How many calls of each method reached etcd through this proxy. */
   forwarded: Map<string, number>;
   close(): Promise<void>;
@@ -50,7 +63,13 @@ export async function startEtcdProxy(etcdEndpoint: string): Promise<EtcdProxy> {
   const sessions = new Set<Http2Session>();
   const upstreams = new Map<Http2Session, ClientHttp2Session>();
 
-  const matches = (a: Armed, method: string, body: Buffer) => a.rule.method === method && (!a.rule.bodyContains || body.includes(a.rule.bodyContains));
+  const held = { calls: 0, answeredByEtcd: 0, cancelledByClient: 0 };
+  let holding: DropRule | 'kv' | undefined;
+  /** Relays of held answers, run by answerAgain. */
+  const waiting = new Set<() => void>();
+  const matchesRule = (rule: DropRule, method: string, body: Buffer) => rule.method === method && (!rule.bodyContains || body.includes(rule.bodyContains));
+  const holds = (method: string, body: Buffer) => holding !== undefined && (holding === 'kv' ? method.startsWith('/etcdserverpb.KV/') : matchesRule(holding, method, body));
+  const matches = (a: Armed, method: string, body: Buffer) => matchesRule(a.rule, method, body);
   const take = (when: Armed['when'], method: string, body: Buffer): Armed | undefined => {
     const i = armed.findIndex((a) => a.when === when && matches(a, method, body));
     return i < 0 ? undefined : armed.splice(i, 1)[0];
@@ -83,6 +102,8 @@ export async function startEtcdProxy(etcdEndpoint: string): Promise<EtcdProxy> {
     stream.on('error', () => {});
     let body = Buffer.alloc(0);
     let doomed: Armed | undefined;
+    let hold = false;
+    let relayed = false;
     const out = upstream.request({ ...forwardable(headers), [HTTP2_HEADER_PATH]: method, ':method': 'POST' }, { endStream: false });
     out.on('error', () => stream.destroy());
     stream.on('data', (chunk: Buffer) => {
@@ -95,13 +116,21 @@ export async function startEtcdProxy(etcdEndpoint: string): Promise<EtcdProxy> {
         return;
       }
       doomed ??= take('answer', method, body);
+      if (!hold && holds(method, body)) {
+        hold = true;
+        held.calls++;
+      }
       out.write(chunk);
     });
     stream.on('end', () => {
       forwarded.set(method, (forwarded.get(method) ?? 0) + 1);
       out.end();
     });
-    stream.on('close', () => out.close());
+    stream.on('close', () => {
+      // The client gave up on a call still held (its deadline, a cancel): etcd hears of it too.
+      if (hold && !relayed) held.cancelledByClient++;
+      out.close();
+    });
     out.on('response', (h) => {
       if (doomed) {
         const d = doomed;
@@ -109,8 +138,19 @@ export async function startEtcdProxy(etcdEndpoint: string): Promise<EtcdProxy> {
         d.done();
         return;
       }
-      stream.respond(forwardable(h), { waitForTrailers: true });
-      out.pipe(stream);
+      const relay = () => {
+        waiting.delete(relay);
+        if (stream.closed || relayed) return;
+        relayed = true;
+        stream.respond(forwardable(h), { waitForTrailers: true });
+        out.pipe(stream);
+      };
+      if (hold && holding !== undefined) {
+        held.answeredByEtcd++;
+        waiting.add(relay);
+        return;
+      }
+      relay();
     });
     let trailers: OutgoingHttpHeaders | undefined;
     out.on('trailers', (t) => (trailers = forwardable(t)));
@@ -125,6 +165,12 @@ export async function startEtcdProxy(etcdEndpoint: string): Promise<EtcdProxy> {
     dropAnswer: (rule) => arm(rule, 'answer'),
     dropRequest: (rule) => arm(rule, 'request'),
     disarm: () => void armed.splice(0),
+    held,
+    holdAnswers: (rule) => void (holding = rule ?? 'kv'),
+    answerAgain() {
+      holding = undefined;
+      for (const relay of [...waiting]) relay();
+    },
     async close() {
       for (const s of sessions) s.destroy();
       for (const u of upstreams.values()) u.destroy();
