@@ -55,7 +55,7 @@ import etcd3 from 'etcd3';
 import type { IKeyValue, IWatchResponse, IRequestOp, IResponseOp, ICompare } from 'etcd3';
 import { noop, type RetryPolicy } from 'cockatiel';
 import { DeadlineBeforeSend, grpcStatus, memberPolicy, readPolicy, unanswered, writePolicy } from './etcdretry.js';
-import { currentDeadline, withoutDeadline } from './deadline.js';
+import { carryDeadlines, currentDeadline, withoutDeadline } from './deadline.js';
 import {
   CompactedError,
   FutureRevisionError,
@@ -158,6 +158,8 @@ export class EtcdStore implements Store {
   readonly endpoints: readonly string[];
 
   private constructor(client: Client, opts: EtcdStoreOptions) {
+    // Its calls carry the deadline of the request they are made for (#call reads it).
+    carryDeadlines();
     this.#client = client;
     this.#prefix = opts.prefix ?? '';
     this.#prefixBytes = utf8(this.#prefix);

@@ -9,7 +9,10 @@ import { after, before, describe, it } from 'node:test';
 import { parseHealthPath, rootHealth, serverHealthChecks, singleHealth, type HealthCheck } from '../../src/apiserver/healthz.js';
 import { startServer, type RunningServer } from '../../src/server/start.js';
 import { Client } from './client.js';
-import { currentDeadline, withDeadline } from '../../src/storage/deadline.js';
+import { carryDeadlines, currentDeadline, withDeadline } from '../../src/storage/deadline.js';
+
+// As a store that bounds its calls (etcd.ts) turns it on.
+carryDeadlines();
 
 const ok = (name: string): HealthCheck => ({ name, check: async () => undefined });
 const failing = (name: string, why: string): HealthCheck => ({
