@@ -3,10 +3,13 @@
 // one PodDisruptionBudget that selects the pod must allow the disruption, and the eviction takes
 // it by decrementing status.disruptionsAllowed and recording the pod in status.disruptedPods in
 // one compare-and-swap write of the budget's status (retried on a conflict), before the pod is
-// deleted. Decisions are src/policy/disruption.ts's; wording, codes and causes are upstream's.
+// deleted, after the pod gets DisruptionTarget (EvictionByEvictionAPI). Decisions are
+// src/policy/disruption.ts's; wording, codes and causes are upstream's.
 
 import type { Pod, PodDisruptionBudget, Status } from '../api/types.js';
 import { budgetSelects, canIgnoreBudget, disruptionBudgetCause, evictionDecision, evictionRefusedMessage, multipleBudgetsMessage, shouldEnforceResourceVersion } from '../policy/disruption.js';
+import { metaTime } from '../api/metatime.js';
+import { updatePodCondition } from '../api/podconditions.js';
 import type { Api, DeleteOptions, RequestInfo } from './rest.js';
 import type { ResourceDef } from './resources.js';
 import { statusErrors, StatusError } from './status.js';
@@ -32,6 +35,45 @@ function conflictTimeout(name: string): StatusError {
 
 const withResourceVersion = (opts: DeleteOptions, rv: string | undefined): DeleteOptions => ({ ...opts, preconditions: { ...(opts.preconditions ?? {}), resourceVersion: rv } });
 
+/** The condition an evicted pod gets before it is deleted (PodDisruptionConditions, GA in 1.31). */
+const evictionCondition = { type: 'DisruptionTarget', status: 'True', reason: 'EvictionByEvictionAPI', message: 'Eviction API: evicting' } as const;
+
+/** errors.NewConflict(GroupResource{Resource: "Pod"}, …) of a pod the delete's preconditions do not match (eviction.go's getLatestPod). */
+function preconditionConflict(name: string, message: string): StatusError {
+  return new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: `Operation cannot be fulfilled on Pod "${name}": ${message}`, reason: 'Conflict', details: { name, kind: 'Pod' }, code: 409 });
+}
+
+/**
+ * addConditionAndDeletePod: unless dry run, the pod as it is now gets DisruptionTarget
+ * (EvictionByEvictionAPI) through its status, checked against the delete's preconditions first
+ * (and tried again if another write got in between, as GuaranteedUpdate does); a resourceVersion
+ * precondition then moves to the version that write made. Then the delete.
+ */
+async function addConditionAndDeletePod(api: Api, podsDef: ResourceDef, namespace: string, name: string, opts: DeleteOptions, req: RequestInfo): Promise<void> {
+  let deleteOpts = opts;
+  if (!req.dryRun) {
+    for (let attempt = 0; ; attempt++) {
+      const latest = await api.get<Pod>(podsDef, namespace, name);
+      const pre = opts.preconditions;
+      if (pre?.uid && pre.uid !== latest.metadata.uid) {
+        throw preconditionConflict(name, `the UID in the precondition (${pre.uid}) does not match the UID in record (${latest.metadata.uid ?? ''}). The object might have been deleted and then recreated`);
+      }
+      if (pre?.resourceVersion && pre.resourceVersion !== latest.metadata.resourceVersion) {
+        throw preconditionConflict(name, `the ResourceVersion in the precondition (${pre.resourceVersion}) does not match the ResourceVersion in record (${latest.metadata.resourceVersion ?? ''}). The object might have been modified`);
+      }
+      const { conditions } = updatePodCondition(latest.status?.conditions ?? [], evictionCondition, metaTime(api.now()));
+      try {
+        const updated = await api.update(podsDef, namespace, name, { ...latest, status: { ...latest.status, conditions } } as Pod, req, 'status');
+        if (pre?.resourceVersion) deleteOpts = withResourceVersion(opts, updated.metadata?.resourceVersion);
+        break;
+      } catch (e) {
+        if (!(e instanceof StatusError && e.code === 409) || attempt + 1 >= evictionRetries) throw e;
+      }
+    }
+  }
+  await api.delete(podsDef, namespace, name, deleteOpts, req);
+}
+
 /** What the eviction answers: a Status with its HTTP code. */
 export type EvictionResult = { code: 201 } | { code: 500; status: Status };
 
@@ -54,7 +96,7 @@ export async function evictPod(api: Api, podsDef: ResourceDef, namespace: string
     if (!canIgnoreBudget(pod)) break;
     const deleteOpts = shouldEnforceResourceVersion(pod) && retryConflicts ? withResourceVersion(opts, pod.metadata.resourceVersion) : opts;
     try {
-      await api.delete(podsDef, namespace, name, deleteOpts, req);
+      await addConditionAndDeletePod(api, podsDef, namespace, name, deleteOpts, req);
       return { code: 201 };
     } catch (e) {
       if (!(e instanceof StatusError && e.code === 409) || !retryConflicts || attempt + 1 >= evictionRetries) throw e;
@@ -92,7 +134,7 @@ export async function evictPod(api: Api, podsDef: ResourceDef, namespace: string
     // Ready meanwhile is not deleted, and the client is told to try again.
     if (unhealthyWithoutBudget) {
       try {
-        await api.delete(podsDef, namespace, name, retryConflicts ? withResourceVersion(opts, pod.metadata.resourceVersion) : opts, req);
+        await addConditionAndDeletePod(api, podsDef, namespace, name, retryConflicts ? withResourceVersion(opts, pod.metadata.resourceVersion) : opts, req);
         return { code: 201 };
       } catch (e) {
         if (e instanceof StatusError && e.code === 409 && retryConflicts) throw stillProcessing(pdbName);
@@ -100,6 +142,6 @@ export async function evictPod(api: Api, podsDef: ResourceDef, namespace: string
       }
     }
   }
-  await api.delete(podsDef, namespace, name, opts, req);
+  await addConditionAndDeletePod(api, podsDef, namespace, name, opts, req);
   return { code: 201 };
 }

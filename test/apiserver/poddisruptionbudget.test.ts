@@ -203,6 +203,24 @@ describe('PodDisruptionBudget over HTTP', () => {
       assert.equal(first.object.status.disruptionsAllowed, 1);
       assert.deepEqual(Object.keys(first.object.status.disruptedPods ?? {}), ['a']);
       assert.equal(first.object.metadata.generation, before.metadata.generation);
+      // The pod (bound, so deleted gracefully and still there) got DisruptionTarget before its delete.
+      const evicted = (await admin.request('GET', `/api/v1/namespaces/ev2/pods/a`)).json();
+      assert.ok(evicted.metadata.deletionTimestamp, 'deleted gracefully');
+      const cond = (evicted.status.conditions ?? []).find((c: { type: string }) => c.type === 'DisruptionTarget');
+      assert.deepEqual([cond?.status, cond?.reason, cond?.message], ['True', 'EvictionByEvictionAPI', 'Eviction API: evicting']);
+    });
+
+    it('an eviction whose deleteOptions name another uid is a conflict in eviction.go\'s words, and the pod keeps running', async () => {
+      const admin = t.admin();
+      await namespace(admin, 'ev7');
+      await pod(admin, 'ev7', 'a', { app: 'other', nodeName: 'gone' });
+      const r = await evict(admin, 'ev7', 'a', { preconditions: { uid: 'not-its-uid' } });
+      assert.equal(r.status, 409, r.text);
+      const uid = (await admin.request('GET', `/api/v1/namespaces/ev7/pods/a`)).json().metadata.uid;
+      assert.equal(r.json().message, `Operation cannot be fulfilled on Pod "a": the UID in the precondition (not-its-uid) does not match the UID in record (${uid}). The object might have been deleted and then recreated`);
+      const still = (await admin.request('GET', `/api/v1/namespaces/ev7/pods/a`)).json();
+      assert.equal(still.metadata.deletionTimestamp, undefined);
+      assert.equal((still.status?.conditions ?? []).some((c: { type: string }) => c.type === 'DisruptionTarget'), false);
     });
 
     it('more than one budget selects the pod: 500 with upstream\'s message', async () => {
@@ -240,6 +258,8 @@ describe('PodDisruptionBudget over HTTP', () => {
       const after = (await admin.request('GET', `${pdbs('ev5')}/web`)).json();
       assert.equal(after.metadata.resourceVersion, before.metadata.resourceVersion);
       assert.equal(await podExists(admin, 'ev5', 'a'), true);
+      const kept = (await admin.request('GET', `/api/v1/namespaces/ev5/pods/a`)).json();
+      assert.equal((kept.status?.conditions ?? []).some((c: { type: string }) => c.type === 'DisruptionTarget'), false, 'no condition on a dry run');
     });
 
     it('an unready pod: AlwaysAllow evicts it without the budget; IfHealthyBudget only while the budget is met', async () => {
