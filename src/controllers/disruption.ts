@@ -21,7 +21,7 @@ import type { KubeClient } from '../client/interface.js';
 import { EventRecorder } from '../client/recorder.js';
 import { deploymentsRef, podDisruptionBudgetsRef, podsRef, replicaSetsRef, statefulSetsRef } from '../client/resources.js';
 import { controllerOf } from '../policy/controllerref.js';
-import { budgetSelects, budgetStatus, countHealthyPods, disruptedPodMap, expectedPodCount, failSafeStatus, unmanagedPodsMessage, type ControllerScale } from '../policy/disruption.js';
+import { budgetSelects, budgetStatus, countHealthyPods, sameStringMap, disruptedPodMap, expectedPodCount, failSafeStatus, unmanagedPodsMessage, type ControllerScale } from '../policy/disruption.js';
 import { errorText } from './errors.js';
 import { KeyedQueue } from './queue.js';
 import { FailureBackoff } from './retry.js';
@@ -76,8 +76,10 @@ export class DisruptionController extends WorkQueueController {
         add: (p) => this.podChanged(p),
         update: (old, p) => {
           if (old.metadata.resourceVersion === p.metadata.resourceVersion) return;
+          // Most namespaces have no budget: nothing to compare then (this runs for every pod write).
+          if (this.pdbs.lister.list(p.metadata.namespace).length === 0) return;
           this.podChanged(p);
-          if (JSON.stringify(old.metadata.labels ?? {}) !== JSON.stringify(p.metadata.labels ?? {})) this.podChanged(old);
+          if (!sameStringMap(old.metadata.labels, p.metadata.labels)) this.podChanged(old);
         },
         delete: (p) => this.podChanged(p),
       }),

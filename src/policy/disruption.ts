@@ -181,10 +181,11 @@ function conditionsUpToDate(pdb: PodDisruptionBudget): boolean {
   return cond.status === 'False' && cond.reason === insufficientPodsReason;
 }
 
-const sameMap = (a: Record<string, string> | undefined, b: Record<string, string>) => {
+/** Two string maps with the same keys and values, in any order (absent counts as empty). */
+export function sameStringMap(a: Record<string, string> | undefined, b: Record<string, string> | undefined): boolean {
   const ka = Object.keys(a ?? {});
-  return ka.length === Object.keys(b).length && ka.every((k) => a![k] === b[k]);
-};
+  return ka.length === Object.keys(b ?? {}).length && ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && a![k] === b![k]);
+}
 
 /**
  * updatePdbStatus: the status to write, or undefined when the stored one already says it.
@@ -202,7 +203,7 @@ export function budgetStatus(pdb: PodDisruptionBudget, counts: { currentHealthy:
     s.desiredHealthy === desiredHealthy &&
     s.expectedPods === expectedCount &&
     s.disruptionsAllowed === disruptionsAllowed &&
-    sameMap(s.disruptedPods, disruptedPods) &&
+    sameStringMap(s.disruptedPods, disruptedPods) &&
     (s.observedGeneration ?? 0) === generation &&
     conditionsUpToDate(pdb)
   ) {
