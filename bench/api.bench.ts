@@ -26,7 +26,7 @@ import { measureReadPath, printReadPath, rssMB, type ReadFigures } from './apire
 const creates = Number(process.env.BENCH_CREATES ?? 5000);
 const runs = Math.max(1, Number(process.env.BENCH_RUNS ?? 3));
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 16);
-const mainJs = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
+const mainJs = fileURLToPath(new URL('../bin/main.js', import.meta.url));
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;

@@ -56,7 +56,7 @@ function manifest(podCount: number): string {
 }
 
 const runs = Number(process.env.BENCH_RUNS ?? 5);
-const mainJs = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
+const mainJs = fileURLToPath(new URL('../bin/main.js', import.meta.url));
 const cliFlags = ['--node-memory', '64Gi', '--node-cpu', '16', '--cgroup-version', '2', '-o', 'json'];
 
 /**

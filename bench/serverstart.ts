@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { nodeEnv, nodeFlags } from '../src/cli/nodeflags.js';
 
 // BENCH_MAIN: another build's main.js, to compare builds in one run of the baselines.
-const mainJs = process.env.BENCH_MAIN ?? fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
+const mainJs = process.env.BENCH_MAIN ?? fileURLToPath(new URL('../bin/main.js', import.meta.url));
 const runs = Number(process.env.BENCH_START_RUNS ?? 5);
 
 /** The status of GET /readyz, or 0 while nothing answers. */

@@ -15,7 +15,7 @@ const block = /<!-- example: (.+?) -->\n```console\n[\s\S]*?```\n<!-- \/example 
 let stale = [];
 const out = readme.replace(block, (whole, args) => {
   const argv = args.match(/(?:[^\s"']+|"[^"]*"|'[^']*')+/g).map((a) => a.replace(/^['"]|['"]$/g, ''));
-  const r = spawnSync(process.execPath, ['dist/src/cli/main.js', ...argv], { encoding: 'utf8' });
+  const r = spawnSync(process.execPath, ['dist/bin/main.js', ...argv], { encoding: 'utf8' });
   const text = (r.stdout + r.stderr).replace(/\s+$/, '');
   const status = r.status === 0 ? '' : `\n$ echo $?\n${r.status}`;
   const fresh = `<!-- example: ${args} -->\n\`\`\`console\n$ ./bulkhead ${args}\n${text}${status}\n\`\`\`\n<!-- /example -->`;

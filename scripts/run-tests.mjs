@@ -9,6 +9,7 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } 
 import { tmpdir } from 'node:os';
 import { join, sep } from 'node:path';
 import { spawn, spawnSync } from 'node:child_process';
+import { bundle } from './bundle.mjs';
 
 /** Tier → path prefixes under test/, in the order the tiers run. */
 const TIERS = {
@@ -173,6 +174,10 @@ async function main() {
     console.error(`run-tests: not compiled (run npx tsc -p .): ${missing.join(' ')}`);
     return 1;
   }
+  // Tests spawn the CLI as users run it, linked (scripts/bundle.mjs): relinked from tsc's output
+  // here (a third of a second), so a run after a bare `tsc` never runs a stale bundle. The cgroup
+  // v2 guest uses the host's, made before it booted.
+  if (!process.env.BULKHEAD_IN_VM) await bundle();
   const picked = sources.filter((f) => args.tiers.includes(tierOf(f)) && (args.filters.length === 0 || args.filters.some((s) => f.includes(s))));
   if (picked.length === 0) {
     console.error(`run-tests: no test file in tier ${args.tiers.join(', ')} matches ${args.filters.join(' ') || '(no filter)'}`);

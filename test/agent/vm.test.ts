@@ -58,7 +58,7 @@ describe('scripts/vm.sh: a pure cgroup v2 guest', { skip: reason }, () => {
       '(echo -998 > /proc/self/oom_score_adj && echo "oomadj=$(cat /proc/self/oom_score_adj)") || echo oomadj=refused',
       `echo ${token} > '${probe}' && echo wrote=yes`,
       'd=$(mktemp -d) && touch "$d/x" /var/lib/vm-probe /root/vm-probe /run/vm-probe && echo writable=yes',
-      'node dist/src/cli/main.js plan --help >/dev/null; echo "plan=$?"',
+      'node dist/bin/main.js plan --help >/dev/null; echo "plan=$?"',
       `node -e "const net=require('net');const s=net.createServer(c=>c.end('pong')).listen(0,'127.0.0.1',()=>net.connect(s.address().port,'127.0.0.1').on('data',d=>{console.log('loopback='+d);process.exit(0)}))"`,
       // runc pivot_roots into a container: that needs the guest's / to be a real mount (the
       // overlay), not the initramfs. The container's exit status comes back through runc.

@@ -33,7 +33,7 @@ export async function waitFor(what: string, fn: () => Promise<boolean> | boolean
 
 export async function startChildServer(dataDir: string, extraArgs: string[] = []): Promise<ChildServer> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['dist/src/cli/main.js', 'server', '--data-dir', dataDir, '--listen', `127.0.0.1:${port}`, ...extraArgs], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['dist/bin/main.js', 'server', '--data-dir', dataDir, '--listen', `127.0.0.1:${port}`, ...extraArgs], { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));

@@ -34,14 +34,14 @@ function checkout(): string {
   mkdirSync(join(dir, 'scripts'));
   mkdirSync(join(dir, 'node_modules'));
   mkdirSync(join(dir, 'src'));
-  mkdirSync(join(dir, 'dist/src/cli'), { recursive: true });
+  mkdirSync(join(dir, 'dist/bin'), { recursive: true });
   copyFileSync(join(repoRoot, 'bulkhead'), join(dir, 'bulkhead'));
   copyFileSync(join(repoRoot, 'scripts/install-host-deps.sh'), join(dir, 'scripts/install-host-deps.sh'));
   chmodSync(join(dir, 'scripts/install-host-deps.sh'), 0o755);
   writeFileSync(join(dir, 'package-lock.json'), '{}');
   utimesSync(join(dir, 'package-lock.json'), new Date(1e12), new Date(1e12));
   writeFileSync(join(dir, 'node_modules/.package-lock.json'), '{}');
-  writeFileSync(join(dir, 'dist/src/cli/main.js'), '');
+  writeFileSync(join(dir, 'dist/bin/main.js'), '');
   return dir;
 }
 
@@ -139,7 +139,7 @@ describe('./bulkhead checks root and the host packages before it runs the node a
       const r = bash(join(repo, 'bulkhead'), row.args, bin);
       assert.match(r.stderr, row.stderr);
       assert.equal(r.code, row.code, r.stderr);
-      assert.equal(r.stdout.includes(`node ran: --max-semi-space-size=8 ${repo}/dist/src/cli/main.js ${row.args.join(' ')}`), row.ran, r.stdout);
+      assert.equal(r.stdout.includes(`node ran: --max-semi-space-size=8 ${repo}/dist/bin/main.js ${row.args.join(' ')}`), row.ran, r.stdout);
       assert.equal(existsSync(aptLog) ? readFileSync(aptLog, 'utf8') : '', row.apt ?? '');
     });
   }

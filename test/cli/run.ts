@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
 
 export const repoRoot = process.cwd();
-export const mainJs = resolve(repoRoot, 'dist/src/cli/main.js');
+export const mainJs = resolve(repoRoot, 'dist/bin/main.js');
 
 export interface RunResult {
   code: number;

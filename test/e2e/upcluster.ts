@@ -68,7 +68,7 @@ export interface ContainerStatusJSON {
   lastState?: { terminated?: { exitCode: number; reason?: string } };
 }
 
-export const mainJS = join(process.cwd(), 'dist/src/cli/main.js');
+export const mainJS = join(process.cwd(), 'dist/bin/main.js');
 
 export async function startUp(extraFlags: string[] = [], opts: { startTimeoutMs?: number } = {}): Promise<UpCluster> {
   const dir = mkdtempSync(join(tmpdir(), 'bulkhead-up-'));
