@@ -4,10 +4,11 @@
 // KubeClient for its writes (the binding subresource, graceful deletes, status updates) and a
 // SharedInformerFactory for its reads.
 //
-// Pods and nodes are read from shared informers, as kube-scheduler reads its own: the pod
-// informer (a view of its own, named "scheduler") holds the pods that have not finished, without
-// their managedFields (kube-scheduler's pod informer selects status.phase!=Succeeded,Failed and
-// trims them), with an index of the pods nominated to each node. Their events keep the
+// Pods, nodes and PodDisruptionBudgets are read from shared informers, as kube-scheduler reads
+// its own (the budgets only by preemption, which weighs them). The pod informer (a view of its
+// own, named "scheduler") holds the pods that have not finished, without their managedFields
+// (kube-scheduler's pod informer selects status.phase!=Succeeded,Failed and trims them), with
+// an index of the pods nominated to each node. The pod and node events keep the
 // scheduler cache (src/scheduler/cache.ts) current one object at a time: a NodeInfo per node with
 // the requests of its pods summed, and the node list in name order, rebuilt only when a node
 // comes or goes. An attempt reads that cache and never lists the store.
@@ -50,11 +51,14 @@
 // PodScheduled=False and status.nominatedNodeName. Pods nominated to a node count there against
 // pods of lower or equal priority (an assumed pod no longer counts as nominated). When the
 // victims are gone the preemptor is tried again, its nominated node first, and bound; the
-// binding clears nominatedNodeName.
+// binding clears nominatedNodeName. The budgets in the informer's cache are handed to the pure
+// rules at each attempt that preempts: a node whose victims would violate fewer of them wins,
+// and victims a budget protects are spared first; a victim is still deleted directly, never
+// through the eviction subresource (for preemption a budget is best effort, as upstream).
 
 import type { FeatureGates } from '../api/featuregates.js';
 import { updatePodCondition, type ConditionUpdate } from '../api/podconditions.js';
-import type { Node, Pod } from '../api/types.js';
+import type { Node, Pod, PodDisruptionBudget } from '../api/types.js';
 import { capabilitiesAnnotation } from '../policy/nodecapabilities.js';
 import { podKey, SchedulerCache } from '../scheduler/cache.js';
 import { isActivePod } from '../scheduler/filters.js';
@@ -66,7 +70,7 @@ import type { SharedIndexInformer } from '../client/informer.js';
 import type { KubeClient } from '../client/interface.js';
 import { TokenBucket } from '../client/ratelimit.js';
 import { EventRecorder } from '../client/recorder.js';
-import { podsRef, nodesRef } from '../client/resources.js';
+import { podDisruptionBudgetsRef, podsRef, nodesRef } from '../client/resources.js';
 import { componentUserAgent } from '../client/useragent.js';
 import { KeyedQueue } from './queue.js';
 import { metaTime } from '../api/metatime.js';
@@ -177,6 +181,8 @@ export class SchedulerController {
   private started = false;
   private readonly pods: SharedIndexInformer<Pod>;
   private readonly nodes: SharedIndexInformer<Node>;
+  /** Read by preemption only: no handler, a budget's change retries nothing (as upstream). */
+  private readonly pdbs: SharedIndexInformer<PodDisruptionBudget>;
   private unsubscribe: (() => void)[] = [];
   /** One decision at a time. */
   private chain: Promise<void> = Promise.resolve();
@@ -205,19 +211,23 @@ export class SchedulerController {
     this.events = new EventRecorder(client, { component: this.schedulerName }, { limiter: new TokenBucket(qps, burst) });
     this.pods = informers.informerFor<Pod>(podsRef, { keep: isActivePod }, schedulerPodsInformer);
     this.nodes = informers.informerFor<Node>(nodesRef);
+    this.pdbs = informers.informerFor<PodDisruptionBudget>(podDisruptionBudgetsRef);
     this.pods.addIndex(nominatedPodsByNodeIndex, nominatedNode);
     this.cache = new SchedulerCache(opts.gates);
     this.nominated = new NominatedOnNodes(this.pods, this.cache);
   }
+
+  /** Every PodDisruptionBudget in the informer's cache, for preemption (getPodDisruptionBudgets). */
+  private readonly budgets = (): readonly PodDisruptionBudget[] => this.pdbs.lister.list();
 
   /** Whether this scheduler is responsible for a pod that still needs a node. */
   private responsibleFor(p: Pod): boolean {
     return !p.spec.nodeName && !p.metadata.deletionTimestamp && (p.spec.schedulerName ?? defaultSchedulerName) === this.schedulerName && isActivePod(p);
   }
 
-  /** Starts both informers (WaitForCacheSync), then handles their changes and queues every pending pod. */
+  /** Starts the informers (WaitForCacheSync), then handles pod and node changes and queues every pending pod. */
   async start(): Promise<void> {
-    await Promise.all([this.pods.start(), this.nodes.start()]);
+    await Promise.all([this.pods.start(), this.nodes.start(), this.pdbs.start()]);
     this.started = true;
     // On a synced informer a new handler first gets every stored object as an add: the cache
     // fills from these.
@@ -315,7 +325,11 @@ export class SchedulerController {
       return;
     }
     const nodes = this.cache.nodeList();
-    const decision = pickNodeInfo(pod, nodes, this.opts.gates, this.nominatedKeys.size ? this.nominated : undefined, { startIndex: this.nextStartNodeIndex, percentageOfNodesToScore: this.opts.percentageOfNodesToScore });
+    const decision = pickNodeInfo(pod, nodes, this.opts.gates, this.nominatedKeys.size ? this.nominated : undefined, {
+      startIndex: this.nextStartNodeIndex,
+      percentageOfNodesToScore: this.opts.percentageOfNodesToScore,
+      budgets: this.budgets,
+    });
     if (nodes.length) this.nextStartNodeIndex = (this.nextStartNodeIndex + decision.processed) % nodes.length;
     this.opts.onDecision?.(pod, decision);
     if (decision.node) {

@@ -4,7 +4,8 @@
 // first, when it fits, as schedule_one.go's evaluateNominatedNode), or explain the failure as
 // kube-scheduler's FitError does (fiterror.ts) after running DefaultPreemption (preemption.ts):
 // its PostFilter message ("preemption: …") is appended, empty when preemption found victims,
-// whose node the pod is then nominated to.
+// whose node the pod is then nominated to. Preemption weighs the PodDisruptionBudgets the
+// caller hands it (PickOptions.budgets).
 //
 // As findNodesThatPassFilters does, the walk stops once numFeasibleNodesToFind nodes fit
 // (percentageOfNodesToScore; adaptive by default: 50% minus one point per 125 nodes, at least
@@ -14,7 +15,7 @@
 // fewer nodes than the search needs, every walk covers all of them and starts at the first name.
 
 import { defaultFeatureGates } from '../api/featuregates.js';
-import type { Node, Pod } from '../api/types.js';
+import type { Node, Pod, PodDisruptionBudget } from '../api/types.js';
 import { fitsNodeInfo, podState, type FitResult, type PodState, type SchedulerGates } from './filters.js';
 import { failedSchedulingMessage, NoNodesAvailableMsg, podsOn, type PodsByNode } from './fiterror.js';
 import { addAmount, mulDivAmount, subAmount, type Amount } from './amount.js';
@@ -84,6 +85,11 @@ export interface PickOptions {
   percentageOfNodesToScore?: number;
   /** Where in the name-ordered nodes the walk starts (taken modulo their number). */
   startIndex?: number;
+  /**
+   * Every PodDisruptionBudget, read only when the pod fits nowhere and preemption runs (as
+   * upstream's Evaluator lists its PDB lister in findCandidates); none when absent.
+   */
+  budgets?: () => readonly PodDisruptionBudget[];
 }
 
 function fitsWithNominated(s: PodState, n: NodeInfo, nominatedOnNode: readonly Pod[]): FitResult {
@@ -130,7 +136,7 @@ export function pickNodeInfo(pod: Pod, infos: readonly NodeInfo[], gates: Schedu
   const reasons = [...verdicts.values()].flatMap((v) => v.reasons);
   const nodes = infos.map((n) => n.node!);
   const podsByNode = new Map(infos.map((n) => [n.name, n.podList()]));
-  const post = preempt(pod, nodes, verdicts, podsByNode, gates, nominated);
+  const post = preempt(pod, nodes, verdicts, podsByNode, gates, nominated, opts.budgets?.() ?? []);
   return {
     message: failedSchedulingMessage(all, reasons, post.message),
     verdicts,

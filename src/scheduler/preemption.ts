@@ -3,11 +3,12 @@
 //
 // Follows (kubernetes/kubernetes master as stored, read, not copied):
 //   pkg/scheduler/framework/plugins/defaultpreemption/default_preemption.go
-//     PodEligibleToPreemptOthers, SelectVictimsOnNode, isPreemptionAllowed,
-//     podTerminatingByPreemption
+//     PodEligibleToPreemptOthers, SelectVictimsOnNode, filterPodsWithPDBViolation,
+//     isPreemptionAllowed, podTerminatingByPreemption
 //   pkg/scheduler/framework/preemption/preemption.go
-//     Evaluator.Preempt, findCandidates, DryRunPreemption, pickOneNodeForPreemption,
-//     getLowerPriorityNominatedPods, and PreemptPod's condition and event wording
+//     Evaluator.Preempt, findCandidates (getPodDisruptionBudgets: every budget),
+//     DryRunPreemption, pickOneNodeForPreemption, getLowerPriorityNominatedPods, and
+//     PreemptPod's condition and event wording
 //   pkg/scheduler/util/utils.go    MoreImportantPod, GetPodStartTime, GetEarliestPodStartTime
 //   pkg/scheduler/framework/runtime/framework.go  RunFilterPluginsWithNominatedPods /
 //     addGENominatedPods (pods nominated to a node, of equal or higher priority, count there)
@@ -21,9 +22,22 @@
 // - Only nodes rejected as `Unschedulable` are tried (the others read "Preemption is not helpful
 //   for scheduling"); on each, every pod of lower priority is removed ("No preemption victims
 //   found for incoming pod" when there is none); if the pod still does not fit, the node's filter
-//   reasons are its status; otherwise the removed pods are added back one by one, most important
-//   first (higher priority, then earlier start), and a pod whose return makes the pod unfit
-//   again is a victim. PodDisruptionBudgets are not weighed yet: no victim counts as violating one.
+//   reasons are its status; otherwise the removed pods are added back one by one, and a pod whose
+//   return makes the pod unfit again is a victim. The order of return: first the pods whose
+//   eviction would violate a PodDisruptionBudget, then the others, each most important first
+//   (higher priority, then earlier start); the violating pods that stay victims are the node's
+//   count of PDB violations.
+// - A pod would violate a budget (filterPodsWithPDBViolation) when, walking the lower-priority
+//   pods most important first with a copy of each budget's status.disruptionsAllowed, a budget
+//   that selects it is exhausted: each pod a budget selects takes one disruption from the copy,
+//   and the pod violates when any such copy goes below 0. A budget selects a pod when it is in
+//   the pod's namespace, the pod has labels, and its selector is non-empty and matches them; a
+//   pod already in the budget's status.disruptedPods (an eviction the API server let go) neither
+//   takes a disruption from it nor violates it. Unlike policy/v1's eviction and the disruption
+//   controller, where an empty selector selects every pod of the namespace, here an empty (or
+//   null, or unparsable) selector selects nothing, as upstream's preemption reads it.
+// - Budgets are best effort: a node whose victims violate budgets is still chosen when no
+//   candidate violates fewer, and its victims are deleted like any others.
 // - Among the nodes with victims: fewest PDB violations, then the lowest highest-victim
 //   priority, then the smallest sum of victim priorities (each shifted by 2^31), then the fewest
 //   victims, then the latest start of the highest-priority victims, then the first node (in name
@@ -35,7 +49,8 @@
 //   the preemptor is nominated to the node; the PostFilter message is empty, so the preemptor's
 //   FailedScheduling message is the bare FitError.
 
-import type { Node, Pod } from '../api/types.js';
+import { labelSelectorRequirements, matchesLabels } from '../api/selectors.js';
+import type { Node, Pod, PodDisruptionBudget } from '../api/types.js';
 import { fitsNode, isActivePod, type FitResult, type SchedulerGates } from './filters.js';
 import { failedSchedulingMessage, NoPreemptionVictims, PreemptionNotHelpful, podsOn, type PodsByNode } from './fiterror.js';
 
@@ -131,16 +146,62 @@ export function ineligibleToPreempt(pod: Pod, verdicts: ReadonlyMap<string, FitR
   return undefined;
 }
 
+/**
+ * Whether a budget selects a pod for preemption (filterPodsWithPDBViolation's matching): same
+ * namespace, the pod has labels, and a non-empty selector that parses and matches them. An
+ * empty or null selector selects nothing here (policy/disruption.ts budgetSelects, which the
+ * eviction subresource and the disruption controller read, lets an empty one select everything).
+ */
+export function budgetSelectsForPreemption(pdb: PodDisruptionBudget, pod: Pod): boolean {
+  if ((pdb.metadata?.namespace ?? '') !== (pod.metadata.namespace ?? '')) return false;
+  const labels = pod.metadata.labels;
+  if (!labels || Object.keys(labels).length === 0) return false;
+  const sel = pdb.spec?.selector;
+  if (!sel) return false;
+  try {
+    const reqs = labelSelectorRequirements(sel);
+    return reqs.length > 0 && matchesLabels(reqs, labels);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * filterPodsWithPDBViolation: `pods` split into those whose eviction would violate a budget and
+ * the others, each in the order given. Every budget that selects a pod (and has not already let
+ * it go: status.disruptedPods) takes one disruption from a copy of its disruptionsAllowed; the
+ * pod violates when one of them goes below 0. Given most important first, as upstream's caller
+ * does, the more important pods use a budget's disruptions first.
+ */
+export function splitByBudgetViolation(pods: readonly Pod[], pdbs: readonly PodDisruptionBudget[]): { violating: Pod[]; nonViolating: Pod[] } {
+  const allowed = pdbs.map((b) => b.status?.disruptionsAllowed ?? 0);
+  const violating: Pod[] = [];
+  const nonViolating: Pod[] = [];
+  for (const pod of pods) {
+    let violates = false;
+    for (let i = 0; i < pdbs.length; i++) {
+      const pdb = pdbs[i]!;
+      if (!budgetSelectsForPreemption(pdb, pod)) continue;
+      if (Object.prototype.hasOwnProperty.call(pdb.status?.disruptedPods ?? {}, pod.metadata.name ?? '')) continue;
+      allowed[i]!--;
+      if (allowed[i]! < 0) violates = true;
+    }
+    (violates ? violating : nonViolating).push(pod);
+  }
+  return { violating, nonViolating };
+}
+
 export type VictimSelection =
-  | { ok: true; victims: Pod[] }
+  | { ok: true; victims: Pod[]; numPDBViolations: number }
   /** The node's status in the dry run: the reasons the FitError counts. */
   | { ok: false; reasons: string[] };
 
 /**
  * SelectVictimsOnNode: the fewest lower-priority pods whose removal lets `pod` fit on `node`,
- * most important first; or why no removal helps.
+ * most important first, sparing first the pods a budget protects, and how many of the victims
+ * violate a budget; or why no removal helps.
  */
-export function selectVictimsOnNode(pod: Pod, node: Node, podsOnNode: readonly Pod[], nominatedOnNode: readonly Pod[], gates: SchedulerGates): VictimSelection {
+export function selectVictimsOnNode(pod: Pod, node: Node, podsOnNode: readonly Pod[], nominatedOnNode: readonly Pod[], gates: SchedulerGates, pdbs: readonly PodDisruptionBudget[] = []): VictimSelection {
   const prio = podPriority(pod);
   const active = podsOnNode.filter(isActivePod);
   const potential = active.filter((p) => podPriority(p) < prio);
@@ -149,18 +210,25 @@ export function selectVictimsOnNode(pod: Pod, node: Node, podsOnNode: readonly P
   const without = fitsNodeWithNominated(pod, node, kept, nominatedOnNode, gates);
   if (!without.fits) return { ok: false, reasons: without.reasons };
   const victims: Pod[] = [];
-  // Reprieve as many as possible, most important first (no PDBs: every pod is "non-violating").
-  for (const p of [...potential].sort(moreImportantFirst)) {
+  /** Adds `p` back; false, and `p` is a victim, when the pod no longer fits. */
+  const reprieve = (p: Pod): boolean => {
     kept.push(p);
-    if (!fitsNodeWithNominated(pod, node, kept, nominatedOnNode, gates).fits) {
-      kept.pop();
-      victims.push(p);
-    }
-  }
+    if (fitsNodeWithNominated(pod, node, kept, nominatedOnNode, gates).fits) return true;
+    kept.pop();
+    victims.push(p);
+    return false;
+  };
+  // Reprieve as many as possible: the budget-violating ones first, then the others, each most
+  // important first.
+  const { violating, nonViolating } = splitByBudgetViolation([...potential].sort(moreImportantFirst), pdbs);
+  let numPDBViolations = 0;
+  for (const p of violating) if (!reprieve(p)) numPDBViolations++;
+  for (const p of nonViolating) reprieve(p);
   // The filters rejected the node with all these pods on it, so at least one stays a victim;
   // upstream treats none as an error ("expected at least one victim pod on node").
   if (victims.length === 0) return { ok: false, reasons: [] };
-  return { ok: true, victims };
+  if (violating.length && nonViolating.length) victims.sort(moreImportantFirst);
+  return { ok: true, victims, numPDBViolations };
 }
 
 export interface Candidate {
@@ -211,9 +279,10 @@ export interface PreemptionOutcome {
 
 /**
  * Evaluator.Preempt for a pod that fits nowhere: `verdicts` are the scheduling pass's filter
- * results by node name, `nominated` the pending pods nominated to each node.
+ * results by node name, `nominated` the pending pods nominated to each node, `pdbs` every
+ * PodDisruptionBudget (of every namespace).
  */
-export function preempt(pod: Pod, nodes: readonly Node[], verdicts: ReadonlyMap<string, FitResult>, podsByNode: PodsByNode, gates: SchedulerGates, nominated?: PodsByNode): PreemptionOutcome {
+export function preempt(pod: Pod, nodes: readonly Node[], verdicts: ReadonlyMap<string, FitResult>, podsByNode: PodsByNode, gates: SchedulerGates, nominated?: PodsByNode, pdbs: readonly PodDisruptionBudget[] = []): PreemptionOutcome {
   const why = ineligibleToPreempt(pod, verdicts, podsByNode);
   if (why) return { message: `preemption: ${why}` };
   const sorted = [...nodes].sort((a, b) => (a.metadata.name! < b.metadata.name! ? -1 : a.metadata.name! > b.metadata.name! ? 1 : 0));
@@ -227,8 +296,8 @@ export function preempt(pod: Pod, nodes: readonly Node[], verdicts: ReadonlyMap<
       reasons.push(PreemptionNotHelpful);
       continue;
     }
-    const sel = selectVictimsOnNode(pod, node, podsOn(podsByNode, name), podsOn(nominated, name), gates);
-    if (sel.ok) candidates.push({ node: name, victims: sel.victims, numPDBViolations: 0 });
+    const sel = selectVictimsOnNode(pod, node, podsOn(podsByNode, name), podsOn(nominated, name), gates, pdbs);
+    if (sel.ok) candidates.push({ node: name, victims: sel.victims, numPDBViolations: sel.numPDBViolations });
     else reasons.push(...sel.reasons);
   }
   const best = pickOneNodeForPreemption(candidates);

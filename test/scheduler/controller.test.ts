@@ -8,12 +8,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServer, type RunningServer } from '../../src/server/start.js';
 import type { RequestInfo } from '../../src/apiserver/rest.js';
-import type { Event, KubeObject, Pod } from '../../src/api/types.js';
+import type { Event, KubeObject, Pod, PodDisruptionBudget } from '../../src/api/types.js';
 import { SchedulerController, schedulerIdentity } from '../../src/controllers/scheduler.js';
 import { defaultFeatureGates } from '../../src/api/featuregates.js';
 import { SharedInformerFactory } from '../../src/client/factory.js';
 import { LoopbackClient } from '../../src/client/loopback.js';
 import { ApiError } from '../../src/client/errors.js';
+import { podDisruptionBudgetsRef } from '../../src/client/resources.js';
 import { node, pod } from './helpers.js';
 
 const admin: RequestInfo = { user: { name: 'admin', groups: ['system:masters'] }, dryRun: false, fieldValidation: 'Ignore', warnings: [] };
@@ -321,6 +322,75 @@ describe('SchedulerController preemption (DefaultPreemption)', () => {
     assert.equal(cond.message, '0/1 nodes are available: 1 Insufficient memory. preemption: not eligible due to preemptionPolicy=Never.');
     assert.equal((await get('polite')).status?.nominatedNodeName, undefined);
     for (const n of ['low-b', 'mid', 'urgent']) assert.equal((await get(n)).metadata.deletionTimestamp, undefined);
+  });
+});
+
+describe('SchedulerController preemption weighs PodDisruptionBudgets', () => {
+  let dir: string;
+  let s: RunningServer;
+  let informers: SharedInformerFactory;
+  let sched: SchedulerController;
+  const as = () => ({ ...admin, warnings: [] });
+  const pods = () => s.api.def('pods');
+  const get = (name: string) => s.api.get<Pod>(pods(), 'default', name);
+  /** A pod of a PriorityClass (the Priority admission plugin sets spec.priority), optionally already on a node. */
+  const create = (name: string, memory: string, priorityClassName: string, opts: { nodeName?: string; labels?: Record<string, string> } = {}) => {
+    const p = pod(name, { memory }, { priorityClassName }, { nodeName: opts.nodeName });
+    return s.api.create(pods(), 'default', { ...p, metadata: { name, ...(opts.labels ? { labels: opts.labels } : {}) } } as KubeObject, as());
+  };
+  const deleting = (name: string) =>
+    waitFor(`${name} marked for deletion`, async () => {
+      const p = await get(name);
+      return p.metadata.deletionTimestamp ? p : undefined;
+    });
+
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'bulkhead-preempt-pdb-'));
+    // The server's controllers (the disruption controller among them) without its scheduler: the
+    // one below shares its informer factory with this test, which can wait on its cache.
+    s = await startServer({ dataDir: join(dir, 'data'), store: 'memory:', port: 0, scheduler: false });
+    for (const n of ['a', 'b']) await s.api.create(s.api.def('nodes'), undefined, node(n, { cpu: '2', memory: '1Gi', pods: '110' }), as());
+    for (const [name, value] of [['low', 10], ['urgent', 500]] as const) {
+      await s.api.create(s.api.def('priorityclasses'), undefined, { apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', metadata: { name }, value } as KubeObject, as());
+    }
+    // One low-priority pod on each node; everything about the two ties, so without budgets the
+    // first node ('a') is the one preempted on.
+    await create('guarded', '600Mi', 'low', { nodeName: 'a', labels: { app: 'guarded' } });
+    await create('free', '600Mi', 'low', { nodeName: 'b' });
+    const pdb: PodDisruptionBudget = { apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: { name: 'guard' }, spec: { minAvailable: 1, selector: { matchLabels: { app: 'guarded' } } } };
+    await s.api.create(s.api.def('poddisruptionbudgets'), 'default', pdb as KubeObject, as());
+    informers = new SharedInformerFactory(new LoopbackClient(s.api, schedulerIdentity));
+    sched = new SchedulerController(new LoopbackClient(s.api, schedulerIdentity), informers, { gates: defaultFeatureGates, qps: 0 });
+    await sched.start();
+    // The disruption controller's status, as the scheduler's cache holds it: the one pod is not
+    // Ready, so the budget allows no disruption.
+    const seen = await waitFor('the budget\'s status in the scheduler\'s cache', async () => informers.informerFor<PodDisruptionBudget>(podDisruptionBudgetsRef).lister.get('default', 'guard')?.status?.observedGeneration ? true : undefined);
+    assert.ok(seen);
+    assert.equal(informers.informerFor<PodDisruptionBudget>(podDisruptionBudgetsRef).lister.get('default', 'guard')?.status?.disruptionsAllowed, 0);
+  });
+
+  after(async () => {
+    await sched?.stop();
+    informers?.stop();
+    await s?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('preempts on the node whose victims violate no budget; with no other choice, a protected pod still goes', async () => {
+    await create('urgent', '600Mi', 'urgent');
+    const victim = await deleting('free');
+    assert.equal(victim.status?.conditions?.find((c) => c.type === 'DisruptionTarget')?.reason, 'PreemptionByScheduler');
+    assert.equal((await waitFor('urgent nominated', async () => (await get('urgent')).status?.nominatedNodeName || undefined)), 'b');
+    await sched.idle();
+    assert.equal((await get('guarded')).metadata.deletionTimestamp, undefined);
+
+    // Node b is held for 'urgent' (nominated, of equal priority): the only room left is a's, and
+    // the budget does not stop preemption there (deleted directly, not through an eviction).
+    await create('urgent-2', '600Mi', 'urgent');
+    const protectedVictim = await deleting('guarded');
+    const cond = protectedVictim.status?.conditions?.find((c) => c.type === 'DisruptionTarget');
+    assert.deepEqual([cond?.status, cond?.reason], ['True', 'PreemptionByScheduler']);
+    assert.equal((await waitFor('urgent-2 nominated', async () => (await get('urgent-2')).status?.nominatedNodeName || undefined)), 'a');
   });
 });
 

@@ -14,7 +14,7 @@ import {
   type Candidate,
 } from '../../src/scheduler/index.js';
 import { defaultFeatureGates } from '../../src/api/featuregates.js';
-import type { Node, Pod } from '../../src/api/types.js';
+import type { LabelSelector, Node, Pod, PodDisruptionBudget } from '../../src/api/types.js';
 import { node, pod } from './helpers.js';
 
 const n1 = node('n1', { cpu: '1', memory: '1Gi', pods: '110' });
@@ -37,8 +37,25 @@ function terminatingByPreemption(p: Pod): Pod {
 
 const names = (ps: readonly Pod[] | undefined) => (ps ?? []).map((p) => p.metadata.name);
 
+/** `p` with labels. */
+function labelled(p: Pod, labels: Record<string, string>): Pod {
+  return { ...p, metadata: { ...p.metadata, labels } };
+}
+
+/** A budget as the disruption controller leaves it: `allowed` disruptions, and the pods already let go. */
+function budget(name: string, selector: LabelSelector | undefined, allowed: number, opts: { namespace?: string; disruptedPods?: Record<string, string> } = {}): PodDisruptionBudget {
+  return {
+    apiVersion: 'policy/v1',
+    kind: 'PodDisruptionBudget',
+    metadata: { name, namespace: opts.namespace ?? 'default' },
+    spec: { minAvailable: 1, ...(selector ? { selector } : {}) },
+    status: { disruptionsAllowed: allowed, currentHealthy: 1, desiredHealthy: 1, expectedPods: 1, ...(opts.disruptedPods ? { disruptedPods: opts.disruptedPods } : {}) },
+  };
+}
+const appG: LabelSelector = { matchLabels: { app: 'g' } };
+
 describe('selectVictimsOnNode (SelectVictimsOnNode)', () => {
-  const rows: { name: string; pod: Pod; on: Pod[]; nominated?: Pod[]; victims?: string[]; reasons?: string[] }[] = [
+  const rows: { name: string; pod: Pod; on: Pod[]; nominated?: Pod[]; pdbs?: PodDisruptionBudget[]; victims?: string[]; violations?: number; reasons?: string[] }[] = [
     {
       name: 'only lower-priority pods are victims',
       pod: pod('p', { memory: '600Mi' }, { priority: 100 }),
@@ -108,13 +125,104 @@ describe('selectVictimsOnNode (SelectVictimsOnNode)', () => {
       on: [terminatingByPreemption(bound('going', '600Mi', 5))],
       victims: ['going'],
     },
+    // PodDisruptionBudgets (filterPodsWithPDBViolation). Either of two 400Mi pods fits back beside
+    // a 500Mi pod: without budgets the one of higher priority ('free', 20) is spared.
+    {
+      name: 'no budget: the more important pod is reprieved and the count of violations is 0',
+      pod: pod('p', { memory: '500Mi' }, { priority: 100 }),
+      on: [labelled(bound('guarded', '400Mi', 10), { app: 'g' }), bound('free', '400Mi', 20)],
+      victims: ['guarded'],
+      violations: 0,
+    },
+    {
+      name: 'victims whose eviction would violate a budget are reprieved first, whatever their priority',
+      pod: pod('p', { memory: '500Mi' }, { priority: 100 }),
+      on: [labelled(bound('guarded', '400Mi', 10), { app: 'g' }), bound('free', '400Mi', 20)],
+      pdbs: [budget('g', appG, 0)],
+      victims: ['free'],
+      violations: 0,
+    },
+    {
+      name: 'a violating pod that must still go is a victim, and counted as a violation',
+      pod: pod('p', { memory: '900Mi' }, { priority: 100 }),
+      on: [labelled(bound('guarded', '400Mi', 10), { app: 'g' }), bound('free', '400Mi', 20)],
+      pdbs: [budget('g', appG, 0)],
+      victims: ['free', 'guarded'],
+      violations: 1,
+    },
+    {
+      name: 'a budget with disruptions left covers as many pods, the more important first',
+      pod: pod('p', { memory: '900Mi' }, { priority: 100 }),
+      on: [labelled(bound('g10', '400Mi', 10), { app: 'g' }), labelled(bound('g20', '400Mi', 20), { app: 'g' })],
+      pdbs: [budget('g', appG, 1)],
+      victims: ['g20', 'g10'],
+      violations: 1,
+    },
+    {
+      name: 'violating victims are reprieved most important first among themselves',
+      pod: pod('p', { memory: '500Mi' }, { priority: 100 }),
+      on: [labelled(bound('g10', '400Mi', 10), { app: 'g' }), labelled(bound('g20', '400Mi', 20), { app: 'g' })],
+      pdbs: [budget('g', appG, 0)],
+      victims: ['g10'],
+      violations: 1,
+    },
+    {
+      name: 'a pod already in the budget\'s disruptedPods takes no disruption from it and violates nothing',
+      pod: pod('p', { memory: '900Mi' }, { priority: 100 }),
+      // One disruption left: 'gone' was let go already, so 'g10' may use it.
+      on: [labelled(bound('gone', '400Mi', 20), { app: 'g' }), labelled(bound('g10', '400Mi', 10), { app: 'g' })],
+      pdbs: [budget('g', appG, 1, { disruptedPods: { gone: '2030-01-01T00:00:00Z' } })],
+      victims: ['gone', 'g10'],
+      violations: 0,
+    },
+    {
+      name: 'a budget whose selector matches none of the pods protects nothing',
+      pod: pod('p', { memory: '500Mi' }, { priority: 100 }),
+      on: [labelled(bound('guarded', '400Mi', 10), { app: 'g' }), bound('free', '400Mi', 20)],
+      pdbs: [budget('other', { matchLabels: { app: 'other' } }, 0)],
+      victims: ['guarded'],
+      violations: 0,
+    },
+    {
+      name: 'a budget in another namespace protects nothing',
+      pod: pod('p', { memory: '500Mi' }, { priority: 100 }),
+      on: [labelled(bound('guarded', '400Mi', 10), { app: 'g' }), bound('free', '400Mi', 20)],
+      pdbs: [budget('g', appG, 0, { namespace: 'elsewhere' })],
+      victims: ['guarded'],
+      violations: 0,
+    },
+    {
+      name: 'an empty selector protects nothing (policy/v1 eviction reads it as every pod; preemption does not)',
+      pod: pod('p', { memory: '500Mi' }, { priority: 100 }),
+      on: [labelled(bound('guarded', '400Mi', 10), { app: 'g' }), bound('free', '400Mi', 20)],
+      pdbs: [budget('all', {}, 0)],
+      victims: ['guarded'],
+      violations: 0,
+    },
+    {
+      name: 'a null selector protects nothing',
+      pod: pod('p', { memory: '500Mi' }, { priority: 100 }),
+      on: [labelled(bound('guarded', '400Mi', 10), { app: 'g' }), bound('free', '400Mi', 20)],
+      pdbs: [budget('none', undefined, 0)],
+      victims: ['guarded'],
+      violations: 0,
+    },
+    {
+      name: 'a pod without labels is protected by no budget, even one whose selector would match it',
+      pod: pod('p', { memory: '500Mi' }, { priority: 100 }),
+      on: [bound('bare', '400Mi', 10), labelled(bound('free', '400Mi', 20), { app: 'f' })],
+      pdbs: [budget('not-f', { matchExpressions: [{ key: 'app', operator: 'NotIn', values: ['f'] }] }, 0)],
+      victims: ['bare'],
+      violations: 0,
+    },
   ];
   for (const r of rows) {
     it(r.name, () => {
-      const sel = selectVictimsOnNode(r.pod, n1, r.on, r.nominated ?? [], defaultFeatureGates);
+      const sel = selectVictimsOnNode(r.pod, n1, r.on, r.nominated ?? [], defaultFeatureGates, r.pdbs);
       if (r.victims) {
         assert.ok(sel.ok, `expected victims, got ${JSON.stringify(sel)}`);
         assert.deepEqual(names(sel.ok ? sel.victims : []), r.victims);
+        if (r.violations !== undefined) assert.equal(sel.ok ? sel.numPDBViolations : undefined, r.violations);
       } else {
         assert.deepEqual(sel, { ok: false, reasons: r.reasons });
       }
@@ -208,6 +316,32 @@ describe('pickNode with preemption (Evaluator.Preempt)', () => {
     const big = node('n0', { cpu: '8', memory: '8Gi', pods: '110' });
     const p: Pod = { ...pod('p', { memory: '100Mi' }), status: { nominatedNodeName: 'n2' } };
     assert.equal(pickNode(p, [big, n2] as Node[], {}, gates).node, 'n2');
+  });
+  it('a node whose victims would violate a budget loses to one whose victims would not', () => {
+    const on = { n1: [labelled(bound('guarded', '600Mi', 10), { app: 'g' })], n2: [bound('free', '600Mi', 10, 'n2')] };
+    const p = pod('p', { memory: '600Mi' }, { priority: 100 });
+    // Everything else ties: without the budget the first node wins.
+    assert.equal(pickNode(p, [n1, n2], on, gates).preemption?.node, 'n1');
+    const d = pickNode(p, [n1, n2], on, gates, undefined, { budgets: () => [budget('g', appG, 0)] });
+    assert.equal(d.nominatedNodeName, 'n2');
+    assert.deepEqual([d.preemption?.node, names(d.preemption?.victims), d.preemption?.numPDBViolations], ['n2', ['free'], 0]);
+  });
+  it('budgets are best effort: when every node\'s victims violate one, the victims still go', () => {
+    const on = { n1: [labelled(bound('g1', '600Mi', 10), { app: 'g' })], n2: [labelled(bound('g2', '600Mi', 10, 'n2'), { app: 'g' })] };
+    const d = pickNode(pod('p', { memory: '600Mi' }, { priority: 100 }), [n1, n2], on, gates, undefined, { budgets: () => [budget('g', appG, 0)] });
+    assert.equal(d.message, '0/2 nodes are available: 2 Insufficient memory.');
+    assert.deepEqual([d.preemption?.node, names(d.preemption?.victims), d.preemption?.numPDBViolations], ['n1', ['g1'], 1]);
+  });
+  it('budgets are read only when preemption runs', () => {
+    let reads = 0;
+    const budgets = () => {
+      reads++;
+      return [];
+    };
+    assert.equal(pickNode(pod('fits', { memory: '100Mi' }, { priority: 100 }), [n1], {}, gates, undefined, { budgets }).node, 'n1');
+    assert.equal(reads, 0);
+    pickNode(pod('p', { memory: '600Mi' }, { priority: 100 }), [n1], { n1: [bound('a', '600Mi', 10)] }, gates, undefined, { budgets });
+    assert.equal(reads, 1);
   });
   it('the Preempted event and the DisruptionTarget message', () => {
     assert.equal(preemptedEventMessage('0d1e2f', 'n1'), 'Preempted by pod 0d1e2f on node n1');
