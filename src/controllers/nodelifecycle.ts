@@ -9,6 +9,9 @@
 // is not Ready the control plane is the likelier fault: no node is tainted and the taints go
 // (upstream's full disruption mode). The decisions are src/policy/nodehealth.ts's; the NoSchedule condition taints are the
 // API server's (src/api/nodetaints.ts), applied on the status write this controller makes.
+// A node seen for the first time, or gone since the last pass, gets upstream's RegisteredNode
+// or RemovingNode event (RecordNodeEvent: "Node <name> event: …", on the Node by its UID, which
+// `kubectl describe node` lists).
 
 import type { Lease, Node, Pod } from '../api/types.js';
 import { computeZoneState, defaultZoneRates, noExecuteTaintFor, nodeHealthVerdict, observeNodeHealth, podNotReadyConditions, TaintNodeNotReady, TaintNodeUnreachable, withNoExecuteTaint, ZoneLimiter, zoneKey, zoneTaintRate, type GracePeriods, type NodeHealth, type ZoneRates, type ZoneState } from '../policy/nodehealth.js';
@@ -46,6 +49,8 @@ export class NodeLifecycleController {
   private readonly leases: SharedIndexInformer<Lease>;
   private readonly pods: SharedIndexInformer<Pod>;
   private readonly health = new Map<string, NodeHealth>();
+  /** knownNodeSet: the nodes of the last pass, by name (a removed node's event needs its UID). */
+  private readonly known = new Map<string, Node>();
   /** Nodes whose pods still need marking not Ready (a failed MarkPodsNotReady is retried). */
   private readonly retryPods = new Set<string>();
   private readonly events: EventRecorder;
@@ -91,11 +96,31 @@ export class NodeLifecycleController {
     await this.events.stop();
   }
 
+  /** classifyNodes' added and deleted nodes, each with its event. */
+  private classifyNodes(nodes: readonly Node[], names: ReadonlySet<string>): void {
+    for (const n of nodes) {
+      const name = n.metadata.name!;
+      if (this.known.has(name)) continue;
+      this.known.set(name, n);
+      this.recordNodeEvent(n, 'RegisteredNode', `Registered Node ${name} in Controller`);
+    }
+    for (const [name, n] of this.known) {
+      if (names.has(name)) continue;
+      this.known.delete(name);
+      this.recordNodeEvent(n, 'RemovingNode', `Removing Node ${name} from Controller`);
+    }
+  }
+
+  private recordNodeEvent(node: Node, reason: string, event: string): void {
+    this.events.record(node, 'Normal', reason, '', `Node ${node.metadata.name} event: ${event}`);
+  }
+
   /** One monitorNodeHealth pass. */
   async monitor(): Promise<void> {
     const nodes = this.nodes.lister.list();
     const names = new Set(nodes.map((n) => n.metadata.name!));
     for (const name of this.health.keys()) if (!names.has(name)) this.health.delete(name);
+    this.classifyNodes(nodes, names);
     const results: { node: Node; observed: string; current: string }[] = [];
     for (const n of nodes) {
       if (this.stopped) return;

@@ -4,8 +4,8 @@
 // unreachable (NoSchedule and NoExecute), its pods are marked not Ready, its Deployment pod is
 // evicted (DisruptionTarget, DeletionByTaintManager) and replaced on the other node, a pod
 // tolerating the taint forever stays, and the node coming back loses its taints. A lone node
-// that stops is a full disruption: marked Unknown, never tainted NoExecute. Every wait polls
-// for a condition.
+// that stops is a full disruption: marked Unknown, never tainted NoExecute. A node that comes
+// and goes gets RegisteredNode and RemovingNode. Every wait polls for a condition.
 
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -18,8 +18,13 @@ import { LoopbackClient } from '../../src/client/loopback.js';
 import { deploymentsRef, eventsRef, leasesRef, nodesRef, podsRef } from '../../src/client/resources.js';
 import type { Deployment, Event, Lease, Node, Pod } from '../../src/api/types.js';
 
-async function until(cond: () => Promise<boolean> | boolean): Promise<void> {
-  while (!(await cond())) await sleep(50);
+/** Polls `cond`; a generous bound turns a controller that never acts into a failure, not a hang. */
+async function until(cond: () => Promise<boolean> | boolean, boundMs = 60_000): Promise<void> {
+  const end = Date.now() + boundMs;
+  while (!(await cond())) {
+    if (Date.now() > end) throw new Error(`condition not met within ${boundMs / 1000} s: ${cond.toString()}`);
+    await sleep(50);
+  }
 }
 
 const stamp = () => new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
@@ -198,5 +203,40 @@ describe('node lifecycle: the only node stops (full disruption)', () => {
     assert.ok(!hasTaint(node, 'node.kubernetes.io/unreachable', 'NoExecute'), JSON.stringify(node.spec));
     assert.ok(hasTaint(node, 'node.kubernetes.io/unreachable', 'NoSchedule'));
     assert.equal((await c.get<Pod>(podsRef, 'default', 'p')).metadata.deletionTimestamp, undefined);
+  });
+});
+
+describe('node lifecycle: the nodes it sees come and go (classifyNodes)', () => {
+  let dir: string;
+  let s: RunningServer;
+  let n: FakeNode;
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'bulkhead-nodelifecycle-events-'));
+    s = await start(dir);
+  });
+  after(async () => {
+    n?.stop();
+    await s?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const nodeEvents = async (c: LoopbackClient, reason: string) =>
+    (await c.list<Event>(eventsRef, 'default')).items.filter((e) => e.reason === reason).map((e) => [e.type, e.message, e.involvedObject.kind, e.involvedObject.name, e.involvedObject.uid, e.source?.component]);
+
+  it('a new node gets RegisteredNode, a deleted one RemovingNode, worded and addressed as RecordNodeEvent does', async () => {
+    const c = new LoopbackClient(s.api, { user: 'test-admin', groups: ['system:masters'] });
+    n = new FakeNode(c, 'joiner');
+    await n.register();
+    const uid = (await c.get<Node>(nodesRef, undefined, 'joiner')).metadata.uid;
+    await until(async () => (await nodeEvents(c, 'RegisteredNode')).length > 0);
+    assert.deepEqual(await nodeEvents(c, 'RegisteredNode'), [['Normal', 'Node joiner event: Registered Node joiner in Controller', 'Node', 'joiner', uid, 'node-controller']]);
+    n.stop();
+    await c.delete(nodesRef, undefined, 'joiner');
+    await until(async () => (await nodeEvents(c, 'RemovingNode')).length > 0);
+    assert.deepEqual(await nodeEvents(c, 'RemovingNode'), [['Normal', 'Node joiner event: Removing Node joiner from Controller', 'Node', 'joiner', uid, 'node-controller']]);
+    // Seen once: later passes record nothing more.
+    const passes = s.nodeLifecycle!.passes;
+    await until(() => s.nodeLifecycle!.passes >= passes + 3);
+    assert.equal((await nodeEvents(c, 'RegisteredNode')).length, 1);
   });
 });
