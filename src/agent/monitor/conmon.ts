@@ -44,6 +44,15 @@ export interface StartOptions {
    * still starting); on false it is deleted unstarted and startMonitored rejects with NotStartedError.
    */
   startAfter?: Promise<boolean>;
+  /**
+   * The container's stdin (the CRI's stdin/stdin_once/tty, as CRI-O passes them to conmon):
+   * conmon holds a pipe to it (with tty, the pty) that clients of `<bundle>/attach` write to
+   * (attachsocket.ts); `once`: closed when the first such client goes away. Without it the
+   * container's stdin is /dev/null.
+   */
+  stdin?: { once: boolean };
+  /** A terminal (the spec's process.terminal must say so too): conmon takes the pty's master. */
+  tty?: boolean;
 }
 
 export interface Started {
@@ -165,6 +174,8 @@ export async function startMonitored(opts: StartOptions): Promise<Started> {
     '--persist-dir', dir,
     // conmon refuses to start when this directory is missing; it holds the attach socket link.
     '--socket-dir-path', dir,
+    ...(opts.stdin ? ['--stdin', ...(opts.stdin.once ? [] : ['--leave-stdin-open'])] : []),
+    ...(opts.tty ? ['--terminal'] : []),
   ];
   const err = openSync(join(dir, 'conmon.err'), 'a');
   // conmon (without --sync) forks: the process we spawn writes the monitor's pid to the conmon

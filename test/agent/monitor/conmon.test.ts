@@ -20,6 +20,7 @@ import { Runc, RuncError } from '../../../src/agent/runtime/runc.js';
 import {
   adopt, formatLogs, kubeTimestamp, MonitorError, monitorDir, NotStartedError, parseK8sFileLog, processAlive, readExit, readLogLines, readLogs, startMonitored, stopContainer, waitExit,
 } from '../../../src/agent/monitor/conmon.js';
+import { attachInput, resizeTerminal } from '../../../src/agent/monitor/attachsocket.js';
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
@@ -121,11 +122,12 @@ describe('conmon monitor on this host (real kernel)', opts, () => {
     if (problems.length) throw new Error(`cleanup incomplete: ${problems.join('; ')}`);
   });
 
-  function bundle(args: string[], oomScoreAdj = adapted.oomScoreAdj): { id: string; dir: string; logPath: string } {
+  function bundle(args: string[], oomScoreAdj = adapted.oomScoreAdj, terminal = false): { id: string; dir: string; logPath: string } {
     const id = `${top}-${++seq}`;
     const dir = join(base, id);
     mkdirSync(dir);
     const spec = ociSpec({ args, rootfs, cgroupsPath: `/${top}/${id}`, cgroupVersion: 1, oomScoreAdj, rlimits: adapted.rlimits, resources: { memory: { limit: 64n * 1024n * 1024n } }, pidsLimit: 64n });
+    spec.process.terminal = terminal;
     writeFileSync(join(dir, 'config.json'), serializeSpec(spec));
     ids.push(id);
     return { id, dir, logPath: join(base, 'logs', `${id}.log`) };
@@ -243,5 +245,66 @@ describe('conmon monitor on this host (real kernel)', opts, () => {
 
   it('adopt of an unknown id is absent', async () => {
     assert.deepEqual(await adopt(stateDir, exitDir, `${top}-none`), { state: 'absent' });
+  });
+
+  /** Waits (bounded) until the container's log includes `text`. */
+  async function logged(logPath: string, text: string): Promise<string> {
+    for (let i = 0; i < 3000 && !readLogs(logPath).includes(text); i++) await sleep(10);
+    return readLogs(logPath);
+  }
+
+  // The container's stdin through conmon's attach socket (attachsocket.ts), one row per rule.
+  const loop = 'while read l; do echo "got $l"; done; echo eof';
+  const stdinRows: { name: string; args: string[]; once: boolean; sessions: { send: string; end: 'eof' | 'close' }[]; log: string; running: boolean }[] = [
+    { name: 'stdinOnce: what the first session sends, then its EOF closes the container\'s stdin', args: ['sh', '-c', 'cat; echo done'], once: true, sessions: [{ send: 'hi\n', end: 'eof' }], log: 'hi\ndone\n', running: false },
+    { name: 'stdinOnce: a session that goes away without EOF closes it too', args: ['sh', '-c', loop], once: true, sessions: [{ send: 'one\n', end: 'close' }], log: 'got one\neof\n', running: false },
+    { name: 'without stdinOnce: stdin stays open across sessions, each one\'s input arrives', args: ['sh', '-c', loop], once: false, sessions: [{ send: 'one\n', end: 'eof' }, { send: 'two\n', end: 'close' }], log: 'got one\ngot two\n', running: true },
+  ];
+  for (const row of stdinRows) {
+    it(`attach stdin: ${row.name}`, async () => {
+      const b = bundle(row.args);
+      await startMonitored({ id: b.id, bundle: b.dir, stateDir, exitDir, logPath: b.logPath, stdin: { once: row.once } });
+      let expected = '';
+      for (const sess of row.sessions) {
+        const a = attachInput(b.dir);
+        await a.attached;
+        a.stdin.write(sess.send);
+        expected += sess.send.replace(/^(.*)\n$/, row.args.includes(loop) ? 'got $1\n' : '$1\n');
+        await logged(b.logPath, expected);
+        if (sess.end === 'eof') a.stdin.end();
+        else a.close();
+        if (sess.end === 'close') await a.ended;
+      }
+      if (!row.running) {
+        assert.equal(await waitExit(exitDir, b.id, 10000), 0);
+        assert.equal(readLogs(b.logPath), row.log);
+      } else {
+        // The loop has not read EOF: it still runs, and has printed no "eof".
+        assert.equal(readExit(exitDir, b.id), undefined);
+        assert.equal(await logged(b.logPath, row.log), row.log);
+        assert.equal(await stopContainer(runc, b.id, 0, { exitDir }), 137);
+        assert.equal(readLogs(b.logPath), row.log);
+      }
+    });
+  }
+
+  it('attach stdin with a terminal: input reaches the pty, the size set through conmon\'s ctl FIFO is the one the command sees', async () => {
+    const b = bundle(['sh', '-c', 'read l; stty size; echo "got $l"'], adapted.oomScoreAdj, true);
+    await startMonitored({ id: b.id, bundle: b.dir, stateDir, exitDir, logPath: b.logPath, stdin: { once: true }, tty: true });
+    assert.equal(resizeTerminal(b.dir, 100, 30), true);
+    const a = attachInput(b.dir);
+    await a.attached;
+    a.stdin.write('x\n');
+    assert.equal(await waitExit(exitDir, b.id, 10000), 0);
+    a.close();
+    const log = readLogs(b.logPath).replace(/\r/g, '');
+    assert.match(log, /^30 100$/m);
+    assert.match(log, /^got x$/m);
+  });
+
+  it('attach stdin fails clearly: no attach socket, no perl', async () => {
+    await assert.rejects(attachInput(base).attached, /attach to the container's stdin failed: connect attach: No such file or directory/);
+    await assert.rejects(attachInput(base, { perl: join(base, 'no-perl') }).attached, /attaching stdin needs perl on the node \(Debian's perl-base\)/);
+    assert.equal(resizeTerminal(base, 80, 24), false);
   });
 });
