@@ -25,7 +25,7 @@ import type { EventRecorder } from '../client/recorder.js';
 import { podsRef } from '../client/resources.js';
 import { startEndpoint, type LogTarget } from './endpoint.js';
 import type { EndpointAuthenticator } from './endpointauth.js';
-import type { ExecOptions, ExecProcess } from './runtime/runtime.js';
+import type { ContainerInput, ExecOptions, ExecProcess, RunningInstance } from './runtime/runtime.js';
 import type { StreamingHost } from './streaming/server.js';
 import { AgentMetrics } from './metrics.js';
 import { NodeCgroups } from './nodecgroups.js';
@@ -69,9 +69,12 @@ export interface PodRuntime {
   /** The pod's cgroup path as the plan writes it; without it the agent serves no stats. */
   podCgroupPath?(pod: Pod): string;
   /** exec, attach and port-forward (streaming/server.ts); a runtime without them refuses those. */
-  runningInstance?(namespace: string, pod: string, container: string): { id: string; logPath: string } | undefined;
+  runningInstance?(namespace: string, pod: string, container: string): RunningInstance | undefined;
   podNetns?(namespace: string, pod: string): string | undefined;
   exec?(id: string, argv: string[], opts: ExecOptions): ExecProcess;
+  /** attach's stdin, to a container started with stdin; a runtime without it serves attach without stdin. */
+  attachInput?(id: string): ContainerInput | undefined;
+  resizeTerminal?(id: string, width: number, height: number): void;
 }
 
 /** The eviction manager, as far as the agent uses it (src/agent/eviction). */
@@ -612,6 +615,8 @@ export class Agent {
       runningInstance: (ns, pod, c) => rt.runningInstance?.(ns, pod, c),
       podNetns: (ns, pod) => rt.podNetns?.(ns, pod),
       exec: (id, argv, opts) => rt.exec!(id, argv, opts),
+      attachInput: (id) => rt.attachInput?.(id),
+      resizeTerminal: (id, w, h) => rt.resizeTerminal?.(id, w, h),
       log: this.log,
     };
   }

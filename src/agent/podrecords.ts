@@ -51,6 +51,13 @@ export interface InstanceRecord {
   reason?: string;
   message?: string;
   pid?: number;
+  /**
+   * How the container's stdin was started (its spec's stdin and stdinOnce): 'once' closes when
+   * the first attach session ends, 'open' stays open; absent: /dev/null, nothing to attach to.
+   */
+  stdin?: 'once' | 'open';
+  /** Its stdio is a terminal (the spec's tty). */
+  tty?: boolean;
   /** A sandbox's pinned namespaces (runtime/nspin.ts), which the pod's containers join. */
   namespaces?: Partial<Record<'network' | 'ipc' | 'uts', string>>;
 }

@@ -51,7 +51,7 @@ import { ExitWatch } from './runtime/exitwatch.js';
 import { hostMounts } from './runtime/hostmounts.js';
 import { OciRuntime } from './runtime/ociruntime.js';
 import { runtimeFlavor } from './runtime/runc.js';
-import type { ContainerRuntime, ExecOptions, ExecProcess, PodMounts } from './runtime/runtime.js';
+import type { ContainerInput, ContainerRuntime, ExecOptions, ExecProcess, PodMounts, RunningInstance } from './runtime/runtime.js';
 import { StartSlots } from './startslots.js';
 import { emit, emitOnce, minimumGraceSeconds, newPodMemory, PodWorkerError, sandboxNsDir, sleep, specHash, type ContainerKind, type EventSink, type MemcgContainer, type PodMemory, type PodWorkerOptions, type Prepared, type StartResult, type TerminateOutcome, type View, type WorkerContext } from './podworker/context.js';
 import { discard, discardKeepLog, finalize } from './podworker/instances.js';
@@ -472,7 +472,7 @@ export class PodWorker implements WorkerContext {
   }
 
   /** The running instance of a container, for exec and attach. */
-  runningInstance(namespace: string, pod: string, container: string): { id: string; logPath: string } | undefined {
+  runningInstance(namespace: string, pod: string, container: string): RunningInstance | undefined {
     return queries.runningInstance(this, namespace, pod, container);
   }
 
@@ -484,6 +484,16 @@ export class PodWorker implements WorkerContext {
   /** Runs a command in a running container (kubectl exec). */
   exec(id: string, argv: string[], opts: ExecOptions): ExecProcess {
     return this.runtime.exec(id, argv, { ...opts, bundle: this.records.bundleDir(id) });
+  }
+
+  /** An attach session's input to a container started with stdin; undefined when the runtime has none to give. */
+  attachInput(id: string): ContainerInput | undefined {
+    return this.runtime.attachInput?.(id, this.records.bundleDir(id));
+  }
+
+  /** Resizes the terminal of a container started with tty (kubectl attach -t). */
+  resizeTerminal(id: string, width: number, height: number): void {
+    this.runtime.resizeTerminal?.(id, this.records.bundleDir(id), width, height);
   }
 
   /** The container's current (or previous) log in conmon's k8s-file format; undefined when there is none. */

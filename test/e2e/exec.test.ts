@@ -4,8 +4,9 @@
 // port-forward, and the `kubectl` on PATH (1.32). For each: exec with the exit code
 // propagated, stdin piped, a TTY (kubectl under `script` for a terminal; the size it sets is
 // the one the command sees), attach to a container's output, cp in both directions (busybox
-// tar in the container), and port-forward to busybox httpd with an HTTP GET through it.
-// Needs root, runc, conmon, busybox-static, util-linux script and kubectl (and the side
+// tar in the container), port-forward to busybox httpd with an HTTP GET through it, `run -i
+// --rm` with piped stdin (stdinOnce) and `attach -i` to a stdin: true container (stdin left open
+// between sessions). Needs root, runc, conmon, busybox-static, util-linux script and kubectl (and the side
 // binaries); anywhere else the suite skips and says why.
 
 import assert from 'node:assert/strict';
@@ -50,6 +51,12 @@ kind: Pod
 metadata: {name: web}
 spec:
   containers: [{name: httpd, image: busybox, command: [sh, -c, 'mkdir -p /www && echo hello from the pod > /www/index.html && exec httpd -f -p 8080 -h /www']}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: reader}
+spec:
+  containers: [{name: read, image: busybox, stdin: true, command: [sh, -c, 'while read l; do echo "got $l"; done; echo "stdin closed"']}]
 `;
 
 describe('kubectl exec, attach, cp and port-forward on bulkhead up', skip, () => {
@@ -96,7 +103,7 @@ describe('kubectl exec, attach, cp and port-forward on bulkhead up', skip, () =>
   before(async () => {
     c = await startUp();
     await c.ok(['apply', '-f', c.file('pods.yaml', pods)]);
-    await c.ok(['wait', '--for=condition=Ready', 'pod/shell', 'pod/ticker', 'pod/web', '--timeout=120s']);
+    await c.ok(['wait', '--for=condition=Ready', 'pod/shell', 'pod/ticker', 'pod/web', 'pod/reader', '--timeout=120s']);
   });
   after(async () => {
     for (const ch of children) ch.kill('SIGKILL');
@@ -135,6 +142,27 @@ describe('kubectl exec, attach, cp and port-forward on bulkhead up', skip, () =>
         await c.until('attached output', async () => (/tick \d+/.test(p.out()) && /tock \d+/.test(p.out()) ? true : undefined), 60_000);
         p.child.kill('SIGTERM');
         await p.done;
+      });
+
+      it('run -i --rm --restart=Never: piped stdin reaches the container (stdinOnce: its EOF ends cat), the pod is deleted afterwards', async () => {
+        const name = `run-${k.binary.replace(/\W/g, '').slice(-8).toLowerCase()}`;
+        const r = await run(k.binary, ['run', '-i', '--rm', '--restart=Never', name, '--image=busybox', '--', 'cat'], 'hi\n');
+        assert.equal(r.code, 0, r.stdout + r.stderr);
+        assert.match(r.stdout, /^hi\n/);
+        assert.match(r.stdout + r.stderr, new RegExp(`pod "${name}" deleted`));
+        const gone = await c.kubectl(['get', 'pod', name]);
+        assert.match(gone.stderr, new RegExp(`pods "${name}" not found`));
+      });
+
+      it('attach -i delivers stdin to a running stdin: true container; without stdinOnce the session ends at EOF and stdin stays open', async () => {
+        const line = `from ${k.name}`;
+        const r = await run(k.binary, ['attach', '-i', 'reader'], `${line}\n`);
+        assert.equal(r.code, 0, r.stdout + r.stderr);
+        const logs = await c.until('the attached input read', async () => {
+          const l = await c.ok(['logs', 'reader']);
+          return l.includes(`got ${line}\n`) ? l : undefined;
+        }, 60_000);
+        assert.ok(!logs.includes('stdin closed'), logs);
       });
 
       it('cp copies a file into the container and back out', async () => {

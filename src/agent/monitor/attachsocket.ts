@@ -46,7 +46,7 @@ for (;;) {
   if (vec($rout, fileno($s), 1)) { my $r = sysread($s, my $drop, 65536); exit 0 unless $r; }
   if ($in && vec($rout, fileno(STDIN), 1)) {
     my $r = sysread(STDIN, my $buf, 16384);
-    if (!$r) { shutdown($s, 1); $in = 0; next; }
+    if (!$r) { shutdown($s, 1); $in = 0; syswrite(STDOUT, "eof\n"); next; }
     defined(send($s, $buf, 0)) or die "send: $!\\n";
   }
 }
@@ -57,6 +57,8 @@ export interface AttachInput {
   stdin: Writable;
   /** Resolves once connected to conmon; rejects with why not (no perl, no socket: no --stdin). */
   attached: Promise<void>;
+  /** Resolves once the client's EOF has been passed on to conmon (stdin.end(), then all of it sent). */
+  inputDone: Promise<void>;
   /** Resolves when the bridge has ended (the container ended, or close()). */
   ended: Promise<void>;
   /** Ends the session (the client went away). */
@@ -76,6 +78,8 @@ export function attachInput(bundle: string, opts: { perl?: string } = {}): Attac
   child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
   child.stdin!.on('error', () => undefined);
   let settled = false;
+  let inputDone!: () => void;
+  const done = new Promise<void>((resolve) => (inputDone = resolve));
   const attached = new Promise<void>((resolve, reject) => {
     const fail = (why: string): void => {
       if (settled) return;
@@ -88,6 +92,7 @@ export function attachInput(bundle: string, opts: { perl?: string } = {}): Attac
         settled = true;
         resolve();
       }
+      if (out.includes('eof\n')) inputDone();
     });
     child.once('error', (e: NodeJS.ErrnoException) => fail(e.code === 'ENOENT' ? `attaching stdin needs perl on the node (Debian's perl-base): ${e.message}` : `attach: ${e.message}`));
     child.once('close', (code) => fail(`attach to the container's stdin failed: ${stderr.trim() || `exit code ${code}`}`));
@@ -100,6 +105,7 @@ export function attachInput(bundle: string, opts: { perl?: string } = {}): Attac
   return {
     stdin: child.stdin!,
     attached,
+    inputDone: done,
     ended,
     close: () => {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');

@@ -6,6 +6,7 @@ import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { ContainerStatus } from '../../api/types.js';
 import { runtimeContainerID } from '../lifecycle/containerstatus.js';
+import type { RunningInstance } from '../runtime/runtime.js';
 import { errno, sandboxNsDir, type MemcgContainer, type PodMemory, type WorkerContext } from './context.js';
 
 const idRe = /^[A-Za-z0-9][A-Za-z0-9_.+-]*$/;
@@ -116,13 +117,13 @@ export function removeLogDirs(w: WorkerContext, podUID: string): void {
 }
 
 /** The running instance of a container (for exec and attach): the newest, while it has not exited. */
-export function runningInstance(w: WorkerContext, namespace: string, pod: string, container: string): { id: string; logPath: string } | undefined {
+export function runningInstance(w: WorkerContext, namespace: string, pod: string, container: string): RunningInstance | undefined {
   for (const p of w.records.listPods().filter((x) => x.namespace === namespace && x.name === pod && x.terminal === undefined)) {
     const r = w.records
       .listInstances(p.uid)
       .filter((x) => x.kind !== 'sandbox' && x.container === container && x.state === 'running' && w.runtime.readExit(x.id) === undefined)
       .sort((a, b) => b.attempt - a.attempt)[0];
-    if (r) return { id: r.id, logPath: r.logPath };
+    if (r) return { id: r.id, logPath: r.logPath, ...(r.stdin ? { stdin: r.stdin } : {}), ...(r.tty ? { tty: true } : {}) };
   }
   return undefined;
 }

@@ -105,6 +105,8 @@ export async function startContainer(w: WorkerContext, pod: Pod, podRec: PodReco
     return refuse(w, mem, key, now, name, reasons.createContainerError, msg);
   }
   spec.process.user = proc.user;
+  // The kubelet passes stdin, stdinOnce and tty to the runtime as they are (CRI ContainerConfig).
+  spec.process.terminal = c.tty === true;
   spec.mounts.push(...proc.mounts);
   const drop = hostNamespaces(pod);
   spec.linux.namespaces = spec.linux.namespaces
@@ -115,7 +117,13 @@ export async function startContainer(w: WorkerContext, pod: Pod, podRec: PodReco
 
   try {
     const startAfter = inStartingSandbox ? sandboxStarting!.then((r) => r.started) : undefined;
-    const s = await w.runtime.startMonitored(id, bundle, rec.logPath, startAfter ? { startAfter } : {});
+    if (c.stdin) rec.stdin = c.stdinOnce ? 'once' : 'open';
+    if (c.tty) rec.tty = true;
+    const s = await w.runtime.startMonitored(id, bundle, rec.logPath, {
+      ...(startAfter ? { startAfter } : {}),
+      ...(rec.stdin ? { stdin: { once: rec.stdin === 'once' } } : {}),
+      ...(rec.tty ? { tty: true } : {}),
+    });
     rec.state = 'running';
     rec.pid = s.containerPid;
     rec.startedAt = w.nowISO();

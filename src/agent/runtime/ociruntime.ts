@@ -8,8 +8,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { monitorDir, NotStartedError, processAlive, readExit, readPid, startMonitored, which } from '../monitor/conmon.js';
 import { Runc, RuncError, type RuncState } from './runc.js';
+import { attachInput, resizeTerminal } from '../monitor/attachsocket.js';
 import { ociExec } from './ociexec.js';
-import { ContainerNotStartedError, type ContainerRuntime, type ExecOptions, type ExecProcess, type RuntimeContainer } from './runtime.js';
+import { ContainerNotStartedError, type ContainerInput, type ContainerRuntime, type ExecOptions, type ExecProcess, type MonitoredOptions, type RuntimeContainer } from './runtime.js';
 
 export interface OciRuntimeOptions {
   /** The runtime's state directory (`--root`). */
@@ -47,7 +48,7 @@ export class OciRuntime implements ContainerRuntime {
     return pid;
   }
 
-  async startMonitored(id: string, bundle: string, logPath: string, opts: { startAfter?: Promise<boolean> } = {}): Promise<{ containerPid: number }> {
+  async startMonitored(id: string, bundle: string, logPath: string, opts: MonitoredOptions = {}): Promise<{ containerPid: number }> {
     try {
       const s = await startMonitored({
         id,
@@ -58,6 +59,8 @@ export class OciRuntime implements ContainerRuntime {
         ...(this.opts.conmon ? { conmon: this.opts.conmon } : {}),
         ...(this.opts.binary ? { runtime: this.opts.binary } : {}),
         ...(opts.startAfter ? { startAfter: opts.startAfter } : {}),
+        ...(opts.stdin ? { stdin: opts.stdin } : {}),
+        ...(opts.tty ? { tty: true } : {}),
       });
       return { containerPid: s.containerPid };
     } catch (e) {
@@ -115,6 +118,15 @@ export class OciRuntime implements ContainerRuntime {
 
   exec(id: string, argv: string[], opts: ExecOptions): ExecProcess {
     return ociExec(this.cli.binary, this.cli.root, id, argv, opts);
+  }
+
+  /** conmon's attach socket, runc and crun alike (conmon owns the container's stdin). */
+  attachInput(_id: string, bundle: string): ContainerInput {
+    return attachInput(bundle);
+  }
+
+  resizeTerminal(_id: string, bundle: string, width: number, height: number): boolean {
+    return resizeTerminal(bundle, width, height);
   }
 
   /**

@@ -58,6 +58,41 @@ export interface ExecOptions {
   bundle?: string;
 }
 
+/** How startMonitored starts a container beyond its bundle. */
+export interface MonitoredOptions {
+  /** Start only once this resolves true (the sandbox still starting). */
+  startAfter?: Promise<boolean>;
+  /**
+   * The container spec's stdin (`once`: stdinOnce): its stdin stays open for attach sessions
+   * (attachInput); `once` closes it when the first session ends. Without it stdin is /dev/null.
+   */
+  stdin?: { once: boolean };
+  /** The container spec's tty: its stdio is a terminal (the bundle's process.terminal says so too). */
+  tty?: boolean;
+}
+
+/** A container's running instance, as exec and attach find it. */
+export interface RunningInstance {
+  id: string;
+  logPath: string;
+  /** Started with a stdin to attach to ('once': stdinOnce). */
+  stdin?: 'once' | 'open';
+  /** Started with a terminal. */
+  tty?: boolean;
+}
+
+/** One attach session's input to a container started with MonitoredOptions.stdin. */
+export interface ContainerInput {
+  /** What the client sends; end() is the client's EOF. */
+  stdin: Writable;
+  /** Resolves once the session can deliver input; rejects with why it cannot. */
+  attached: Promise<void>;
+  /** Resolves once the client's EOF (stdin.end()) has reached the container's side. */
+  inputDone: Promise<void>;
+  /** Ends the session (the client went away). */
+  close(): void;
+}
+
 export interface ContainerRuntime {
   /** The directory of exit files (`<exitDir>/<id>`). */
   readonly exitDir: string;
@@ -78,7 +113,7 @@ export interface ContainerRuntime {
    * true; on false it is deleted unstarted and this rejects with ContainerNotStartedError. Any
    * other rejection: the runtime refused the container.
    */
-  startMonitored(id: string, bundle: string, logPath: string, opts?: { startAfter?: Promise<boolean> }): Promise<{ containerPid: number }>;
+  startMonitored(id: string, bundle: string, logPath: string, opts?: MonitoredOptions): Promise<{ containerPid: number }>;
 
   /** Sends `signal` ('TERM', 'KILL', …) to the container's init. */
   kill(id: string, signal: string): Promise<void>;
@@ -100,6 +135,15 @@ export interface ContainerRuntime {
 
   /** Runs `argv` in the running container `id` (`runc exec`), for kubectl exec. */
   exec(id: string, argv: string[], opts: ExecOptions): ExecProcess;
+
+  /**
+   * An attach session's input to the running container `id` (bundle `bundle`), started with
+   * MonitoredOptions.stdin. A runtime without it serves attach without stdin, and says so.
+   */
+  attachInput?(id: string, bundle: string): ContainerInput;
+
+  /** Sets the terminal size of `id`, started with MonitoredOptions.tty; false when it cannot. */
+  resizeTerminal?(id: string, bundle: string, width: number, height: number): boolean;
 }
 
 /**

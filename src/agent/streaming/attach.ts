@@ -1,11 +1,13 @@
 // Attach as an ExecProcess: the running container's output, from the moment of attaching, read
 // from the log conmon writes (k8s-file records `<time> <stream> <F|P> <text>`), so stdout and
-// stderr stay apart as the kubelet's attach keeps them. conmon's attach socket would also
-// carry stdin, but it is a SOCK_SEQPACKET socket, which Node cannot open: stdin is not served.
+// stderr stay apart as the kubelet's attach keeps them (with a terminal, all of it is stdout).
+// A container started with stdin (its spec's stdin) takes the session's input through the
+// runtime's attachInput (monitor/attachsocket.ts: conmon's attach socket); one started without
+// gets none, as the CRI runtimes drop attach input to a container without stdin.
 
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { PassThrough } from 'node:stream';
-import type { ExecProcess } from '../runtime/runtime.js';
+import type { ContainerInput, ExecProcess, RunningInstance } from '../runtime/runtime.js';
 
 const recordRe = /^(\S+) (stdout|stderr) (F|P) (.*)$/;
 
@@ -59,4 +61,62 @@ export function attachLog(logPath: string, running: () => boolean, pollMs = 100)
     tick();
   });
   return { stdout, stderr, resize: () => undefined, kill: () => (stopped = true), exited };
+}
+
+/** What an attach session needs of the node. */
+export interface AttachHost {
+  /** Whether `inst` is still the container's running instance. */
+  running(): boolean;
+  /** The session's input to the container; undefined when the runtime serves none. */
+  attachInput?(id: string): ContainerInput | undefined;
+  resizeTerminal?(id: string, width: number, height: number): void;
+}
+
+/**
+ * One attach session to `inst`: its output from the log; its input when the client sends stdin
+ * and the container was started with stdin. A runtime that cannot deliver stdin to such a
+ * container ends the session with an error saying so, rather than leaving the client's input
+ * unread (`kubectl run -i … -- cat` would wait for good).
+ */
+export function attachProcess(inst: RunningInstance, host: AttachHost, opts: { stdin: boolean; size?: { width: number; height: number } }): ExecProcess {
+  const resize = (w: number, h: number): void => {
+    if (inst.tty) host.resizeTerminal?.(inst.id, w, h);
+  };
+  if (opts.size) resize(opts.size.width, opts.size.height);
+  const wantsInput = opts.stdin && inst.stdin !== undefined;
+  const input = wantsInput ? host.attachInput?.(inst.id) : undefined;
+  if (wantsInput && !input) {
+    const fail = Promise.reject(new Error(`this node's container runtime does not serve stdin to attach sessions`));
+    return { stdout: new PassThrough().end(), resize, kill: () => undefined, exited: fail };
+  }
+  const out = attachLog(inst.logPath, host.running);
+  if (!input) return { ...out, resize };
+  const exited = new Promise<number>((resolve, reject) => {
+    input.attached.catch((e: unknown) => {
+      out.kill();
+      reject(e);
+    });
+    // CRI-O's AttachContainer: a session to a container whose stdin stays open (no stdinOnce)
+    // and has no terminal ends at the client's EOF, once that EOF has been passed on; other
+    // sessions end with the container's output.
+    if (inst.stdin === 'open' && !inst.tty)
+      void input.inputDone.then(() => {
+        input.close();
+        out.kill();
+      });
+    void out.exited.then((code) => {
+      input.close();
+      resolve(code);
+    });
+  });
+  return {
+    ...out,
+    stdin: input.stdin,
+    resize,
+    kill: () => {
+      input.close();
+      out.kill();
+    },
+    exited,
+  };
 }

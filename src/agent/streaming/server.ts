@@ -8,8 +8,8 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
-import type { ExecOptions, ExecProcess } from '../runtime/runtime.js';
-import { attachLog } from './attach.js';
+import type { ContainerInput, ExecOptions, ExecProcess, RunningInstance } from '../runtime/runtime.js';
+import { attachProcess } from './attach.js';
 import { negotiate, remoteCommandProtocols } from './channels.js';
 import { messageDuplex } from './netnsdial.js';
 import { servePortForward } from './portforward.js';
@@ -21,8 +21,12 @@ export interface StreamingHost {
   /** Whether the pod has state on this node. */
   podKnown(namespace: string, pod: string): boolean;
   /** The running instance of the container. */
-  runningInstance(namespace: string, pod: string, container: string): { id: string; logPath: string } | undefined;
+  runningInstance(namespace: string, pod: string, container: string): RunningInstance | undefined;
   exec(id: string, argv: string[], opts: ExecOptions): ExecProcess;
+  /** An attach session's input to a container started with stdin; undefined: the runtime serves none. */
+  attachInput?(id: string): ContainerInput | undefined;
+  /** Resizes the terminal of a container started with tty. */
+  resizeTerminal?(id: string, width: number, height: number): void;
   /** The pod's network namespace (a path, or 'host'); undefined without a running sandbox. */
   podNetns(namespace: string, pod: string): string | undefined;
   log?: (msg: string) => void;
@@ -165,8 +169,13 @@ export function handleStreamingUpgrade(host: StreamingHost, req: IncomingMessage
     return true;
   }
   const argv = url.searchParams.getAll('command');
+  const attachHost = {
+    running: () => host.runningInstance(target.namespace, target.pod, target.container!)?.id === inst.id,
+    ...(host.attachInput ? { attachInput: (id: string) => host.attachInput!(id) } : {}),
+    ...(host.resizeTerminal ? { resizeTerminal: (id: string, w: number, h: number) => host.resizeTerminal!(id, w, h) } : {}),
+  };
   const start = (size?: { width: number; height: number }): ExecProcess =>
-    target.kind === 'exec' ? host.exec(inst.id, argv, { tty: opts.tty, stdin: opts.stdin, ...(size ? { size } : {}) }) : attachLog(inst.logPath, () => host.runningInstance(target.namespace, target.pod, target.container!)?.id === inst.id);
+    target.kind === 'exec' ? host.exec(inst.id, argv, { tty: opts.tty, stdin: opts.stdin, ...(size ? { size } : {}) }) : attachProcess(inst, attachHost, { stdin: opts.stdin, ...(size ? { size } : {}) });
   if (spdy) {
     const conn = spdyHandshake(req, socket, head, spdyRemoteCommandProtocols, host.log);
     if (conn) serveSpdyRemoteCommand(conn, opts, start, argv, host.log);

@@ -10,7 +10,7 @@ import { mkdirSync, readFileSync, rmdirSync, rmSync, utimesSync, writeFileSync }
 import { dirname, join } from 'node:path';
 import { readExit } from '../../../src/agent/monitor/conmon.js';
 import type { PinnedKind } from '../../../src/agent/runtime/nspin.js';
-import { ContainerNotStartedError, type ContainerRuntime, type ExecOptions, type ExecProcess, type PodMounts, type RuntimeContainer, type RuntimeStatus } from '../../../src/agent/runtime/runtime.js';
+import { ContainerNotStartedError, type ContainerRuntime, type ExecOptions, type ExecProcess, type MonitoredOptions, type PodMounts, type RuntimeContainer, type RuntimeStatus } from '../../../src/agent/runtime/runtime.js';
 import type { FakeCgroupManager } from './cgroups.js';
 
 interface FakeContainer {
@@ -30,6 +30,8 @@ export interface RuntimeCall {
   /** The container name of the id (`POD` for a sandbox), for readable assertions. */
   name: string;
   signal?: string;
+  /** startMonitored's stdin and tty, as given. */
+  stdio?: Pick<MonitoredOptions, 'stdin' | 'tty'>;
 }
 
 /** `<uid>-<name>-<attempt>` → name (uids hold dashes, names may too, the attempt never does). */
@@ -78,10 +80,10 @@ export class FakeRuntime implements ContainerRuntime {
     return c.pid;
   }
 
-  async startMonitored(id: string, bundle: string, logPath: string, opts: { startAfter?: Promise<boolean> } = {}): Promise<{ containerPid: number }> {
+  async startMonitored(id: string, bundle: string, logPath: string, opts: MonitoredOptions = {}): Promise<{ containerPid: number }> {
     const c = this.create(id, bundle, true);
     const name = nameOf(id, c.annotations);
-    this.calls.push({ op: 'startMonitored', id, name });
+    this.calls.push({ op: 'startMonitored', id, name, ...(opts.stdin || opts.tty ? { stdio: { ...(opts.stdin ? { stdin: opts.stdin } : {}), ...(opts.tty ? { tty: opts.tty } : {}) } } : {}) });
     const refusal = this.refuseStart.get(name);
     if (refusal !== undefined) {
       this.containers.delete(id);

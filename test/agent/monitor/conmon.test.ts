@@ -271,8 +271,10 @@ describe('conmon monitor on this host (real kernel)', opts, () => {
         a.stdin.write(sess.send);
         expected += sess.send.replace(/^(.*)\n$/, row.args.includes(loop) ? 'got $1\n' : '$1\n');
         await logged(b.logPath, expected);
-        if (sess.end === 'eof') a.stdin.end();
-        else a.close();
+        if (sess.end === 'eof') {
+          a.stdin.end();
+          await a.inputDone;
+        } else a.close();
         if (sess.end === 'close') await a.ended;
       }
       if (!row.running) {

@@ -465,6 +465,29 @@ const rows: Row[] = [
       assert.equal(r.nextSyncMs, initialMs);
     },
   },
+  {
+    rule: 'stdin, stdinOnce and tty reach the runtime as the CRI passes them (conmon --stdin, --leave-stdin-open unless stdinOnce, --terminal and process.terminal), and attach finds them on the running instance',
+    async run(h) {
+      const pod = mkpod({
+        containers: [ctr('once', { stdin: true, stdinOnce: true, tty: true }), ctr('open', { stdin: true }), ctr('none'), ctr('ttyonly', { tty: true })],
+      });
+      await h.syncUntil(pod, running('once', 'open', 'none', 'ttyonly'), 'all running');
+      const stdio = Object.fromEntries(h.rt.calls.filter((c) => c.op === 'startMonitored').map((c) => [c.name, c.stdio]));
+      assert.deepEqual(stdio, { once: { stdin: { once: true }, tty: true }, open: { stdin: { once: false } }, none: undefined, ttyonly: { tty: true } });
+      const terminal = (n: string) => (containerSpec(h, pod, n).process as { terminal?: boolean }).terminal;
+      assert.deepEqual(['once', 'open', 'none', 'ttyonly'].map(terminal), [true, false, false, true]);
+      const inst = (n: string) => {
+        const r = h.worker.runningInstance('default', pod.metadata.name!, n)!;
+        return { stdin: r.stdin, tty: r.tty };
+      };
+      assert.deepEqual(['once', 'open', 'none', 'ttyonly'].map(inst), [
+        { stdin: 'once', tty: true },
+        { stdin: 'open', tty: undefined },
+        { stdin: undefined, tty: undefined },
+        { stdin: undefined, tty: true },
+      ]);
+    },
+  },
 ];
 
 /** ConfigMaps and Secrets the worker reads, changed by the row as it goes. */
