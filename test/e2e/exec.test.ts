@@ -5,8 +5,8 @@
 // propagated, stdin piped, a TTY (kubectl under `script` for a terminal; the size it sets is
 // the one the command sees), attach to a container's output, cp in both directions (busybox
 // tar in the container), port-forward to busybox httpd with an HTTP GET through it, `run -i
-// --rm` with piped stdin (stdinOnce) and `attach -i` to a stdin: true container (stdin left open
-// between sessions). Needs root, runc, conmon, busybox-static, util-linux script and kubectl (and the side
+// --rm` with piped stdin (stdinOnce), `run -it --rm` (a terminal) and `attach -i` to a stdin:
+// true container (stdin left open between sessions). Needs root, runc, conmon, busybox-static, util-linux script and kubectl (and the side
 // binaries); anywhere else the suite skips and says why.
 
 import assert from 'node:assert/strict';
@@ -163,6 +163,18 @@ describe('kubectl exec, attach, cp and port-forward on bulkhead up', skip, () =>
           return l.includes(`got ${line}\n`) ? l : undefined;
         }, 60_000);
         assert.ok(!logs.includes('stdin closed'), logs);
+      });
+
+      it('run -it --rm: the container\'s stdin is its terminal, and what the client types reaches it', async () => {
+        const name = `tty-${k.binary.replace(/\W/g, '').slice(-8).toLowerCase()}`;
+        const p = start(k.binary, ['run', '-it', '--rm', '--restart=Never', name, '--image=busybox', '--', 'sh', '-c', 'read l; tty; echo "got $l"'], { tty: true });
+        p.child.stdin!.write('typed\n');
+        const r = await p.done;
+        assert.equal(r.code, 0, r.stdout + r.stderr);
+        assert.match(r.stdout, /\/dev\/pts\/\d+\r?\n/);
+        assert.match(r.stdout, /got typed\r?\n/);
+        const gone = await c.kubectl(['get', 'pod', name]);
+        assert.match(gone.stderr, new RegExp(`pods "${name}" not found`));
       });
 
       it('cp copies a file into the container and back out', async () => {

@@ -9,7 +9,8 @@ import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { PassThrough } from 'node:stream';
 import type { ContainerInput, ExecProcess, RunningInstance } from '../runtime/runtime.js';
 
-const recordRe = /^(\S+) (stdout|stderr) (F|P) (.*)$/;
+// `s`: a terminal's output ends its lines with \r\n, and `.` alone stops at the \r.
+const recordRe = /^(\S+) (stdout|stderr) (F|P) (.*)$/s;
 
 /** The output of complete k8s-file records: each stream's text, `F` records ending their line. */
 export function recordsOutput(text: string): { stream: 'stdout' | 'stderr'; data: string }[] {

@@ -123,6 +123,10 @@ describe('attach and the kubelet paths', () => {
     ]);
   });
 
+  it("a terminal's record keeps its carriage return (a tty container's lines end in \\r\\n)", () => {
+    assert.deepEqual(recordsOutput('2026-01-01T00:00:00.000000000Z stdout F got typed\r\n'), [{ stream: 'stdout', data: 'got typed\r\n' }]);
+  });
+
   const paths: { path: string; want: unknown }[] = [
     { path: '/exec/ns/pod/c', want: { kind: 'exec', namespace: 'ns', pod: 'pod', container: 'c' } },
     { path: '/exec/ns/pod/uid-1/c', want: { kind: 'exec', namespace: 'ns', pod: 'pod', container: 'c' } },
