@@ -17,13 +17,16 @@
 //     is), and its Socket module has SOCK_SEQPACKET. A dozen lines of perl bridge the socket:
 //     chosen. A node without perl gets a clear error on `kubectl attach -i`, nothing else changes.
 //
-// The bridge copies its stdin into the socket (one packet per read, below conmon's 32 KiB read
-// buffer, which would truncate a longer packet), shuts the socket's write side at its stdin's
-// EOF (conmon then closes the container's stdin when stdinOnce), and reads and drops what conmon
-// sends back (every attach client gets the container's output; conmon writes to its clients
-// blocking, so a client that never reads would stall the container). The output the agent serves
-// comes from the log (streaming/attach.ts), as before. The bridge ends when its socket closes
-// (the container ended) or when it is killed (the client went away), which closes the socket.
+// The bridge copies its stdin into the socket (one packet per read, well below conmon's 32 KiB
+// read buffer, which would truncate a longer packet), shuts the socket's write side at its
+// stdin's EOF (conmon then closes the container's stdin when stdinOnce), and reads and drops
+// what conmon sends back: every attach client gets the container's output, and conmon writes to
+// its clients blocking, so a client that stopped reading would stall conmon, the container's
+// output and its log. So it never blocks in a send either (a container that does not read its
+// stdin fills the pipe, then conmon stops reading the socket): a packet waits for the socket to
+// be writable while the output goes on being drained. The output the agent serves comes from
+// the log (streaming/attach.ts), as before. The bridge ends when its socket closes (the
+// container ended) or when it is killed (the client went away), which closes the socket.
 
 import { spawn } from 'node:child_process';
 import { closeSync, constants as fsc, openSync, writeSync } from 'node:fs';
@@ -37,17 +40,23 @@ const bridgeScript = `use strict; use Socket;
 socket(my $s, AF_UNIX, SOCK_SEQPACKET, 0) or die "socket: $!\\n";
 connect($s, pack_sockaddr_un($ARGV[0])) or die "connect $ARGV[0]: $!\\n";
 syswrite(STDOUT, "attached\\n");
-my $in = 1;
+my ($in, $pending) = (1, '');
 for (;;) {
-  my $rin = ''; vec($rin, fileno($s), 1) = 1; vec($rin, fileno(STDIN), 1) = 1 if $in;
-  my $n = select(my $rout = $rin, undef, undef, undef);
+  my ($rin, $win) = ('', '');
+  vec($rin, fileno($s), 1) = 1;
+  vec($rin, fileno(STDIN), 1) = 1 if $in && $pending eq '';
+  vec($win, fileno($s), 1) = 1 if $pending ne '';
+  my $n = select(my $rout = $rin, my $wout = $win, undef, undef);
   next if $n < 0 && $!{EINTR};
   die "select: $!\\n" if $n < 0;
   if (vec($rout, fileno($s), 1)) { my $r = sysread($s, my $drop, 65536); exit 0 unless $r; }
-  if ($in && vec($rout, fileno(STDIN), 1)) {
-    my $r = sysread(STDIN, my $buf, 16384);
-    if (!$r) { shutdown($s, 1); $in = 0; syswrite(STDOUT, "eof\n"); next; }
-    defined(send($s, $buf, 0)) or die "send: $!\\n";
+  if ($pending ne '' && vec($wout, fileno($s), 1)) {
+    if (defined(send($s, $pending, MSG_DONTWAIT))) { $pending = ''; }
+    elsif (!$!{EAGAIN} && !$!{EWOULDBLOCK}) { die "send: $!\\n"; }
+  }
+  if ($in && $pending eq '' && vec($rout, fileno(STDIN), 1)) {
+    my $r = sysread(STDIN, $pending, 4096);
+    if (!$r) { $pending = ''; shutdown($s, 1); $in = 0; syswrite(STDOUT, "eof\\n"); }
   }
 }
 `;

@@ -290,6 +290,27 @@ describe('conmon monitor on this host (real kernel)', opts, () => {
     });
   }
 
+  it('attach stdin never stalls the container\'s output: a container that stops reading its stdin while a client sends more', async () => {
+    const b = bundle(['sh', '-c', 'read l; yes "out $l" | head -n 300000; echo finished; exec sleep 1000']);
+    await startMonitored({ id: b.id, bundle: b.dir, stateDir, exitDir, logPath: b.logPath, stdin: { once: false } });
+    const a = attachInput(b.dir);
+    await a.attached;
+    a.stdin.write('go\n');
+    // 4 MiB the container never reads: its pipe fills, conmon stops reading the socket, the
+    // socket fills; meanwhile the 300000 lines of output must still reach the log.
+    const junk = Buffer.alloc(1 << 16, 0x78);
+    for (let i = 0; i < 64; i++) a.stdin.write(junk);
+    let log = '';
+    for (let i = 0; i < 6000 && !log.includes('finished'); i++) {
+      await sleep(10);
+      log = readFileSync(b.logPath, 'utf8').slice(-200);
+    }
+    assert.match(log, /finished/);
+    a.close();
+    await a.ended;
+    assert.equal(await stopContainer(runc, b.id, 0, { exitDir }), 137);
+  });
+
   it('attach stdin with a terminal: input reaches the pty, the size set through conmon\'s ctl FIFO is the one the command sees', async () => {
     const b = bundle(['sh', '-c', 'read l; stty size; echo "got $l"'], adapted.oomScoreAdj, true);
     await startMonitored({ id: b.id, bundle: b.dir, stateDir, exitDir, logPath: b.logPath, stdin: { once: true }, tty: true });
