@@ -88,6 +88,7 @@ export function attachProcess(inst: RunningInstance, host: AttachHost, opts: { s
   const input = wantsInput ? host.attachInput?.(inst.id) : undefined;
   if (wantsInput && !input) {
     const fail = Promise.reject(new Error(`this node's container runtime does not serve stdin to attach sessions`));
+    fail.catch(() => undefined); // the session awaits it; no unhandled rejection before it does
     return { stdout: new PassThrough().end(), resize, kill: () => undefined, exited: fail };
   }
   const out = attachLog(inst.logPath, host.running);
