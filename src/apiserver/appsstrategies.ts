@@ -31,7 +31,6 @@ import {
   validateStatefulSetStatusUpdate,
   validateStatefulSetUpdate,
 } from '../api/validation/index.js';
-import { chargeObjectCount } from './configstrategies.js';
 import type { Api, Strategy } from './rest.js';
 import { statusErrors } from './status.js';
 
@@ -61,17 +60,16 @@ function invalid(kind: string, name: string, errs: FieldError[]): never {
   throw statusErrors.invalid(kind, group, name, errs);
 }
 
-/** The strategy of a workload kind with a status subresource and an object-count charge. */
+/** The strategy of a workload kind with a status subresource. */
 function workloadStrategy<T extends Workload>(r: WorkloadRules<T>): Strategy {
   return {
-    serializeCreatesPerNamespace: true,
-    async create(obj, _req, api, batch) {
+    async create(obj, _req, api) {
       const o = r.defaults(obj as T, api);
       o.status = {};
       r.prepareCreate?.(o);
       const errs = r.validate(o, api);
       if (errs.length) invalid(r.kind, o.metadata?.name ?? '', errs);
-      return { obj: o, writes: await chargeObjectCount(api, r.resource, o, batch, group) };
+      return { obj: o };
     },
     async update(obj, old, _req, api, subresource) {
       const prev = old as T;

@@ -7,7 +7,6 @@
 import { defaultCronJob, defaultJob, generateJobSelector } from '../api/batchdefaults.js';
 import type { CronJob, Job, KubeObject } from '../api/types.js';
 import { validateCronJob, validateCronJobUpdate, validateJob, validateJobStatusUpdate, validateJobUpdate } from '../api/validation/index.js';
-import { chargeObjectCount } from './configstrategies.js';
 import type { Api, Strategy } from './rest.js';
 import { statusErrors } from './status.js';
 
@@ -23,13 +22,12 @@ function nextGeneration(obj: KubeObject & { spec?: unknown }, old: KubeObject & 
 const opts = (api: Api) => ({ gates: api.gates });
 
 export const jobStrategy: Strategy = {
-  serializeCreatesPerNamespace: true,
-  async create(obj, _req, api, batch) {
+  async create(obj, _req, api) {
     const job = generateJobSelector(defaultJob(obj as Job, opts(api)));
     job.status = {};
     const errs = validateJob(job, opts(api));
     if (errs.length) throw statusErrors.invalid('Job', group, job.metadata?.name ?? '', errs);
-    return { obj: job, writes: await chargeObjectCount(api, 'jobs', job, batch, group) };
+    return { obj: job };
   },
   async update(obj, old, _req, api, subresource) {
     const prev = old as Job;
@@ -50,13 +48,12 @@ export const jobStrategy: Strategy = {
 };
 
 export const cronJobStrategy: Strategy = {
-  serializeCreatesPerNamespace: true,
-  async create(obj, _req, api, batch) {
+  async create(obj, _req, api) {
     const cj = defaultCronJob(obj as CronJob, opts(api));
     cj.status = {};
     const errs = validateCronJob(cj, opts(api));
     if (errs.length) throw statusErrors.invalid('CronJob', group, cj.metadata?.name ?? '', errs);
-    return { obj: cj, writes: await chargeObjectCount(api, 'cronjobs', cj, batch, group) };
+    return { obj: cj };
   },
   async update(obj, old, _req, api, subresource) {
     const prev = old as CronJob;

@@ -63,17 +63,31 @@ export async function chargeObjectCount(api: Api, resource: string, obj: KubeObj
 }
 
 /**
- * The strategy of a kind whose writes are validation plus, on create, its object-count quota
- * charge in the same transaction (ConfigMap, ServiceAccount).
+ * `strategy` with the object-count quota charge of its kind on create, after the strategy's own
+ * checks (the quota plugin is validating admission, run after the strategy's Validate), committed
+ * in the same transaction; creates of a namespace are serialized, as the charge reads and writes
+ * the namespace's quotas. installStrategies wraps every kind quota counts (countsObjects).
  */
-function countedStrategy<T extends KubeObject>(kind: string, resource: string, validate: (o: T) => FieldError[], validateUpdate: (o: T, old: T) => FieldError[]): Strategy {
+export function withObjectCount(strategy: Strategy, group: string, resource: string): Strategy {
   return {
+    ...strategy,
     serializeCreatesPerNamespace: true,
-    async create(obj, _req, api, batch) {
+    async create(obj, req, api, batch) {
+      const made = strategy.create ? await strategy.create(obj, req, api, batch) : { obj };
+      const charge = await chargeObjectCount(api, resource, made.obj, batch, group);
+      return { obj: made.obj, writes: [...(made.writes ?? []), ...charge] };
+    },
+  };
+}
+
+/** The strategy of a kind whose writes are validation (ConfigMap, ServiceAccount). */
+function validatedStrategy<T extends KubeObject>(kind: string, validate: (o: T) => FieldError[], validateUpdate: (o: T, old: T) => FieldError[]): Strategy {
+  return {
+    async create(obj) {
       const o = obj as T;
       const errs = validate(o);
       if (errs.length) invalid(kind, o.metadata?.name ?? '', errs);
-      return { obj: o, writes: await chargeObjectCount(api, resource, o, batch) };
+      return { obj: o };
     },
     async update(obj, old) {
       const o = obj as T;
@@ -84,7 +98,7 @@ function countedStrategy<T extends KubeObject>(kind: string, resource: string, v
   };
 }
 
-export const configMapStrategy: Strategy = countedStrategy<ConfigMap>('ConfigMap', 'configmaps', validateConfigMap, validateConfigMapUpdate);
+export const configMapStrategy: Strategy = validatedStrategy<ConfigMap>('ConfigMap', validateConfigMap, validateConfigMapUpdate);
 
 /**
  * warningsForSecret: a kubernetes.io/tls secret whose key does not match its certificate is
@@ -112,13 +126,12 @@ export function tlsSecretWarnings(secret: Secret): string[] {
 }
 
 export const secretStrategy: Strategy = {
-  serializeCreatesPerNamespace: true,
-  async create(obj, req, api, batch) {
+  async create(obj, req) {
     const secret = defaultSecret(obj as Secret);
     const errs = validateSecret(secret);
     if (errs.length) invalid('Secret', secret.metadata?.name ?? '', errs);
     req.warnings.push(...tlsSecretWarnings(secret));
-    return { obj: secret, writes: await chargeObjectCount(api, 'secrets', secret, batch) };
+    return { obj: secret };
   },
   async update(obj, old, req) {
     // A decoded body is defaulted as on create; PrepareForUpdate keeps the old type only for an empty one.
@@ -130,7 +143,7 @@ export const secretStrategy: Strategy = {
   },
 };
 
-export const serviceAccountStrategy: Strategy = countedStrategy<ServiceAccount>('ServiceAccount', 'serviceaccounts', validateServiceAccount, validateServiceAccountUpdate);
+export const serviceAccountStrategy: Strategy = validatedStrategy<ServiceAccount>('ServiceAccount', validateServiceAccount, validateServiceAccountUpdate);
 
 export function installConfigStrategies(api: Api): void {
   api.strategies.set('configmaps', configMapStrategy);

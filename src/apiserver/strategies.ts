@@ -9,7 +9,8 @@ import type { PodSecurityDefaults } from '../admission/podsecurity.js';
 import { fieldError, type FieldError } from '../api/fielderrors.js';
 import type { KubeObject, LimitRange, Namespace, Pod, PriorityClass, ResourceQuota, ServiceAccount, Status } from '../api/types.js';
 import { defaultServiceAccountName, podServiceAccountName } from '../admission/serviceaccount.js';
-import { installConfigStrategies } from './configstrategies.js';
+import { installConfigStrategies, withObjectCount } from './configstrategies.js';
+import { countsObjects } from '../quota/objectcount.js';
 import { installBatchStrategies } from './batchstrategies.js';
 import { installAppsStrategies } from './appsstrategies.js';
 import { validateLimitRange, validateResourceQuota, validateResourceQuotaUpdate } from '../api/validation/index.js';
@@ -19,7 +20,7 @@ import { stableJSON } from '../api/stablejson.js';
 import { podDeleteDecision } from '../api/poddeletion.js';
 import { decodeStored, encodeForStore } from './objects.js';
 import type { Api, GuardedWrite, RequestInfo, Strategy } from './rest.js';
-import { storageKey } from './resources.js';
+import { resources, storageKey } from './resources.js';
 import { certificateSigningRequestStrategy } from './certificatestrategies.js';
 import { leaseStrategy, nodeStrategy, withPodStatusRestriction } from './nodestrategies.js';
 import { listPriorityClasses, priorityClassStrategy } from './priorityclasses.js';
@@ -310,4 +311,8 @@ export function installStrategies(api: Api, podSecurityDefaults: PodSecurityDefa
   installConfigStrategies(api);
   installBatchStrategies(api);
   installAppsStrategies(api);
+  // Every kind quota counts gets the object-count charge on create (quota/objectcount.ts).
+  for (const def of resources) {
+    if (countsObjects(def)) api.strategies.set(def.resource, withObjectCount(api.strategy(def), def.group, def.resource));
+  }
 }

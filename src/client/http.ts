@@ -178,7 +178,7 @@ export class HttpClient implements KubeClient {
     for (const gv of versions) {
       const list = await this.request<{ resources?: { name: string; kind: string; namespaced: boolean; verbs?: string[] }[] }>('GET', groupVersionPath(gv));
       for (const r of list.resources ?? []) {
-        if (r.namespaced && !r.name.includes('/') && r.verbs?.includes('list')) out.push({ ...gv, resource: r.name, kind: r.kind, namespaced: true });
+        if (r.namespaced && !r.name.includes('/') && r.verbs?.includes('list')) out.push({ ...gv, resource: r.name, kind: r.kind, namespaced: true, verbs: r.verbs });
       }
     }
     return out;

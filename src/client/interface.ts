@@ -14,6 +14,8 @@ export interface ResourceRef {
   resource: string;
   kind: string;
   namespaced: boolean;
+  /** The verbs discovery lists for it (namespacedResources fills them). */
+  verbs?: string[];
 }
 
 export interface ListOptions {

@@ -125,7 +125,7 @@ export class LoopbackClient implements KubeClient {
   }
 
   async namespacedResources(): Promise<ResourceRef[]> {
-    return served.filter((d) => d.namespaced).map(({ group, version, resource, kind, namespaced }) => ({ group, version, resource, kind, namespaced }));
+    return served.filter((d) => d.namespaced).map(({ group, version, resource, kind, namespaced, verbs }) => ({ group, version, resource, kind, namespaced, verbs: [...verbs] }));
   }
 
   now(): Date {

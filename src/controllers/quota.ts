@@ -1,5 +1,6 @@
 // The quota controller: status.hard from spec.hard and status.used recomputed from the pods of
-// the namespace (and the counts of configmaps, secrets and serviceaccounts) whenever a quota or a
+// the namespace (and the object counts of every other quotable kind served: quota/objectcount.ts's
+// countsObjects, as upstream's controller monitors GetQuotableResources) whenever a quota or a
 // pod changes, and on a period to repair drift. Admission
 // charges optimistically; this controller is the source of truth (it releases what finished
 // or deleted pods held). Changes come from the shared informers; a sync reads the namespace
@@ -9,7 +10,7 @@
 import type { FeatureGates } from '../api/featuregates.js';
 import type { KubeObject, Pod, ResourceQuota } from '../api/types.js';
 import { computeQuotaStatus } from '../quota/admission.js';
-import { countedResources, tracksObjectCounts } from '../quota/objectcount.js';
+import { countsObjects, tracksObjectCounts } from '../quota/objectcount.js';
 import { stableJSON } from '../api/stablejson.js';
 import type { SharedInformerFactory } from '../client/factory.js';
 import type { SharedIndexInformer } from '../client/informer.js';
@@ -60,14 +61,13 @@ export class QuotaController {
         delete: enqueue,
       }),
     );
-    // Object counts (configmaps, secrets, …): admission charged the create; a delete gives it back.
+    // Object counts (configmaps, secrets, budgets, …): admission charged the create; a delete gives it back.
     const served = await this.client.namespacedResources();
     this.counted = [];
     const informers = [this.quotas, pods] as SharedIndexInformer<KubeObject>[];
-    for (const { group, resource } of countedResources) {
-      const ref = served.find((r) => r.group === group && r.resource === resource);
-      if (!ref) continue;
-      this.counted.push({ key: `${group}/${resource}`, ref });
+    for (const ref of served) {
+      if (!countsObjects(ref)) continue;
+      this.counted.push({ key: `${ref.group}/${ref.resource}`, ref });
       const inf = this.informers.informerFor(ref);
       this.unsubscribe.push(inf.addEventHandler({ delete: enqueue }));
       informers.push(inf);
@@ -88,7 +88,7 @@ export class QuotaController {
     const pods = (await this.client.list<Pod>(podsRef, namespace)).items;
     const opts = { gates: this.opts.gates, now: this.client.now() };
     const counts = new Map<string, number>();
-    if (quotas.some(tracksObjectCounts)) {
+    if (quotas.some((q) => tracksObjectCounts(q, this.counted.map((c) => c.ref)))) {
       for (const { key, ref } of this.counted) counts.set(key, (await this.client.list(ref, namespace)).items.length);
     }
     for (const q of quotas) {

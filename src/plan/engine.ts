@@ -21,6 +21,9 @@ import { derivedObjectUID, derivedPodUID, planPodOnNode, type NodeConfig, type P
 import { plannedKinds, type WorkloadContext } from './workloads.js';
 import { decideObjectCount } from '../quota/objectcount.js';
 
+/** Zero objects of every kind the plan counts against quotas (keyed `<group>/<resource>`, as objectCountUsage reads them). */
+const plannedKindsUncounted: ReadonlyMap<string, number> = new Map(Object.values(plannedKinds).map((p) => [`${p.group}/${p.resource}`, 0]));
+
 export interface Source {
   file: string;
   /** 1-based document number within the file. */
@@ -236,9 +239,10 @@ export class Planner {
           this.invalid(o, 'ResourceQuota', errs);
           break;
         }
-        // The quota controller's first sync: hard from spec, every tracked key used at zero,
-        // then whatever usage the manifest already records.
-        const fresh = computeQuotaStatus(q, [], { gates: this.opts.gates, now: this.opts.now });
+        // The quota controller's first sync: hard from spec, every tracked key used at zero
+        // (the object counts of the kinds the plan creates among them), then whatever usage the
+        // manifest already records.
+        const fresh = computeQuotaStatus(q, [], { gates: this.opts.gates, now: this.opts.now }, plannedKindsUncounted);
         q.status = { hard: fresh.hard, used: { ...fresh.used, ...(q.status?.used ?? {}) } };
         this.ns(objectNamespace(q)).quotas.push(q);
         break;

@@ -1,8 +1,12 @@
 // Object-count quota for kinds other than pods (quota/v1/generic/evaluator.go
 // ObjectCountEvaluator and the legacy aliases of quota/v1/evaluator/core/registry.go): every
-// object of the kind counts 1 under `count/<resource>[.<group>]` and, for configmaps and
-// secrets, also under the legacy name. Charged on create only; quotas with scopes never match
-// (the generic evaluator matches no scope). Pure: the caller supplies quotas and counts.
+// object of a counted kind counts 1 under `count/<resource>[.<group>]` and, for configmaps,
+// secrets and resourcequotas, also under the legacy name. Which kinds are counted is upstream's
+// rule, not a list: every namespaced resource the server serves with the verbs the quota
+// controller needs (create, list, watch, delete: GetQuotableResources), but pods (their own
+// evaluator) and quota/v1/install's ignored resources (events, the review kinds). Charged on
+// create only; quotas with scopes never match (the generic evaluator matches no scope). Pure:
+// the caller supplies the served resources, quotas and counts.
 
 import { Quantity } from '../api/quantity.js';
 import { parseResourceList, type Resources } from '../api/resourcelist.js';
@@ -10,19 +14,40 @@ import type { ResourceQuota } from '../api/types.js';
 import { quotaSelectors } from './scopes.js';
 import type { QuotaCharge, QuotaDecision } from './admission.js';
 
-/** The kinds Bulkhead counts this way, by group and resource, with their legacy alias. */
-const legacyAliases: Record<string, string> = { configmaps: 'configmaps', secrets: 'secrets' };
-export const countedResources: readonly { group: string; resource: string }[] = [
-  { group: '', resource: 'configmaps' },
-  { group: '', resource: 'secrets' },
-  { group: '', resource: 'serviceaccounts' },
-  { group: 'batch', resource: 'jobs' },
-  { group: 'batch', resource: 'cronjobs' },
-  { group: 'apps', resource: 'deployments' },
-  { group: 'apps', resource: 'replicasets' },
-  { group: 'apps', resource: 'statefulsets' },
-  { group: 'apps', resource: 'daemonsets' },
-];
+/** legacyObjectCountAliases: the names these core kinds were counted under before `count/`. */
+const legacyAliases: Record<string, string> = { configmaps: 'configmaps', resourcequotas: 'resourcequotas', replicationcontrollers: 'replicationcontrollers', secrets: 'secrets' };
+
+/** quota/v1/install's ignoredResources (`<group>/<resource>`): never stored, or never quota-ed (events). */
+const ignoredResources = new Set([
+  '/bindings',
+  '/componentstatuses',
+  'authentication.k8s.io/tokenreviews',
+  'authentication.k8s.io/selfsubjectreviews',
+  'authorization.k8s.io/subjectaccessreviews',
+  'authorization.k8s.io/selfsubjectaccessreviews',
+  'authorization.k8s.io/localsubjectaccessreviews',
+  'authorization.k8s.io/selfsubjectrulesreviews',
+  '/events',
+  'events.k8s.io/events',
+]);
+
+/** The verbs discovery must list for a resource to be quotable (resourcequota's GetQuotableResources). */
+const quotableVerbs = ['create', 'list', 'watch', 'delete'];
+
+/** A served resource as quota sees it. */
+export interface ServedResource {
+  group: string;
+  resource: string;
+  namespaced: boolean;
+  verbs?: readonly string[];
+}
+
+/** Whether objects of this served resource are counted under `count/<resource>[.<group>]` (pods: by the pod evaluator). */
+export function countsObjects(r: ServedResource): boolean {
+  if (!r.namespaced || (r.group === '' && r.resource === 'pods')) return false;
+  if (ignoredResources.has(`${r.group}/${r.resource}`)) return false;
+  return quotableVerbs.every((v) => r.verbs?.includes(v));
+}
 
 /** `count/<resource>` for the core group, `count/<resource>.<group>` otherwise. */
 export function objectCountName(group: string, resource: string): string {
@@ -93,21 +118,22 @@ export function decideObjectCount(group: string, resource: string, quotas: reado
 
 /**
  * status.used entries for the object counts a quota tracks (the controller's recount), given
- * how many objects of each counted kind the namespace holds (keyed `<group>/<resource>`).
+ * how many objects of each counted kind the namespace holds, keyed `<group>/<resource>`: the
+ * map's keys are the counted kinds (a kind with none is there with 0).
  */
 export function objectCountUsage(q: ResourceQuota, counts: ReadonlyMap<string, number>): Record<string, string> {
   const out: Record<string, string> = {};
   if (hasScopes(q)) return out;
   const hard = q.spec?.hard ?? {};
-  for (const { group, resource } of countedResources) {
-    const n = counts.get(`${group}/${resource}`) ?? 0;
-    for (const name of objectCountResourceNames(group, resource)) if (name in hard) out[name] = String(n);
+  for (const [key, n] of counts) {
+    const slash = key.indexOf('/');
+    for (const name of objectCountResourceNames(key.slice(0, slash), key.slice(slash + 1))) if (name in hard) out[name] = String(n);
   }
   return out;
 }
 
-/** Whether a quota's spec.hard names any object count this module tracks. */
-export function tracksObjectCounts(q: ResourceQuota): boolean {
+/** Whether a quota's spec.hard names an object count of any of the `counted` kinds. */
+export function tracksObjectCounts(q: ResourceQuota, counted: readonly { group: string; resource: string }[]): boolean {
   const hard = q.spec?.hard ?? {};
-  return countedResources.some(({ group, resource }) => objectCountResourceNames(group, resource).some((n) => n in hard));
+  return counted.some(({ group, resource }) => objectCountResourceNames(group, resource).some((n) => n in hard));
 }

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { ResourceQuota } from '../../src/api/types.js';
-import { decideObjectCount, objectCountResourceNames, objectCountUsage } from '../../src/quota/objectcount.js';
+import { countsObjects, decideObjectCount, objectCountResourceNames, objectCountUsage, tracksObjectCounts } from '../../src/quota/objectcount.js';
 
 const quota = (name: string, hard: Record<string, string>, used?: Record<string, string>, scopes?: string[]): ResourceQuota =>
   ({ metadata: { name, namespace: 'n' }, spec: { hard, ...(scopes ? { scopes } : {}) }, status: { hard, ...(used ? { used } : {}) } }) as ResourceQuota;
@@ -48,11 +48,40 @@ describe('object-count quota', () => {
   });
   it('the apps/v1 workloads are recounted under count/<r>.apps', () => {
     const hard = { 'count/deployments.apps': '5', 'count/replicasets.apps': '5', 'count/statefulsets.apps': '5', 'count/daemonsets.apps': '5' };
-    const counts = new Map([['apps/deployments', 1], ['apps/replicasets', 2], ['apps/statefulsets', 3]]);
+    const counts = new Map([['apps/deployments', 1], ['apps/replicasets', 2], ['apps/statefulsets', 3], ['apps/daemonsets', 0]]);
     assert.deepEqual(objectCountUsage(quota('q', hard), counts), { 'count/deployments.apps': '1', 'count/replicasets.apps': '2', 'count/statefulsets.apps': '3', 'count/daemonsets.apps': '0' });
   });
   it('the recount fills every tracked name from the counts', () => {
     const q = quota('q', { configmaps: '5', 'count/serviceaccounts': '3', pods: '1' });
     assert.deepEqual(objectCountUsage(q, new Map([['/configmaps', 2], ['/serviceaccounts', 1]])), { configmaps: '2', 'count/serviceaccounts': '1' });
   });
+  it('resourcequotas count under count/resourcequotas and the legacy name', () => {
+    assert.deepEqual(objectCountResourceNames('', 'resourcequotas'), ['count/resourcequotas', 'resourcequotas']);
+    assert.deepEqual(objectCountUsage(quota('q', { resourcequotas: '3', 'count/resourcequotas': '3' }), new Map([['/resourcequotas', 2]])), { resourcequotas: '2', 'count/resourcequotas': '2' });
+  });
+  it('policy/v1 budgets count under count/poddisruptionbudgets.policy, and a quota naming it tracks object counts', () => {
+    assert.deepEqual(objectCountResourceNames('policy', 'poddisruptionbudgets'), ['count/poddisruptionbudgets.policy']);
+    const q = quota('q', { 'count/poddisruptionbudgets.policy': '1' });
+    assert.equal(tracksObjectCounts(q, [{ group: 'policy', resource: 'poddisruptionbudgets' }]), true);
+    assert.equal(tracksObjectCounts(q, [{ group: '', resource: 'configmaps' }]), false);
+  });
+});
+
+describe('countsObjects: which served kinds quota counts (GetQuotableResources less pods and the ignored resources)', () => {
+  const all = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
+  const rows: [string, { group: string; resource: string; namespaced: boolean; verbs?: string[] }, boolean][] = [
+    ['policy/v1 poddisruptionbudgets', { group: 'policy', resource: 'poddisruptionbudgets', namespaced: true, verbs: all }, true],
+    ['coordination leases', { group: 'coordination.k8s.io', resource: 'leases', namespaced: true, verbs: all }, true],
+    ['apps controllerrevisions', { group: 'apps', resource: 'controllerrevisions', namespaced: true, verbs: all }, true],
+    ['limitranges', { group: '', resource: 'limitranges', namespaced: true, verbs: all }, true],
+    ['resourcequotas', { group: '', resource: 'resourcequotas', namespaced: true, verbs: all }, true],
+    ['configmaps', { group: '', resource: 'configmaps', namespaced: true, verbs: all }, true],
+    ['pods: the pod evaluator counts them', { group: '', resource: 'pods', namespaced: true, verbs: all }, false],
+    ['core events: ignored', { group: '', resource: 'events', namespaced: true, verbs: all }, false],
+    ['events.k8s.io events: ignored', { group: 'events.k8s.io', resource: 'events', namespaced: true, verbs: all }, false],
+    ['a cluster-scoped kind', { group: 'scheduling.k8s.io', resource: 'priorityclasses', namespaced: false, verbs: all }, false],
+    ['metrics.k8s.io pods: get and list only', { group: 'metrics.k8s.io', resource: 'pods', namespaced: true, verbs: ['get', 'list'] }, false],
+    ['no verbs known', { group: 'apps', resource: 'deployments', namespaced: true }, false],
+  ];
+  for (const [rule, r, want] of rows) it(`${rule}: ${want ? 'counted' : 'not counted'}`, () => assert.equal(countsObjects(r), want));
 });
