@@ -3,8 +3,12 @@
 // one PodDisruptionBudget that selects the pod must allow the disruption, and the eviction takes
 // it by decrementing status.disruptionsAllowed and recording the pod in status.disruptedPods in
 // one compare-and-swap write of the budget's status (retried on a conflict), before the pod is
-// deleted, after the pod gets DisruptionTarget (EvictionByEvictionAPI). Decisions are
-// src/policy/disruption.ts's; wording, codes and causes are upstream's.
+// deleted, after the pod gets DisruptionTarget (EvictionByEvictionAPI). A conflicting delete of a
+// pod that goes without a budget, and a conflicting budget write, are tried again as upstream does
+// (retry.OnError and retry.RetryOnConflict with EvictionsRetry: 20 attempts, half a second and up
+// to a tenth more between two); when all 20 conflict, the last conflict is the answer (OnError
+// returns it, so eviction.go's "couldn't update PodDisruptionBudget … due to conflicts" 504 is
+// never reached). Decisions are src/policy/disruption.ts's; wording, codes and causes are upstream's.
 
 import type { Pod, PodDisruptionBudget, Status } from '../api/types.js';
 import { budgetSelects, canIgnoreBudget, disruptionBudgetCause, evictionDecision, evictionRefusedMessage, multipleBudgetsMessage, shouldEnforceResourceVersion } from '../policy/disruption.js';
@@ -12,10 +16,16 @@ import { metaTime } from '../api/metatime.js';
 import { updatePodCondition } from '../api/podconditions.js';
 import type { Api, DeleteOptions, RequestInfo } from './rest.js';
 import type { ResourceDef } from './resources.js';
+import { retryOnError, type Backoff } from './retry.js';
 import { statusErrors, StatusError } from './status.js';
 
-/** EvictionsRetry's steps: how often a conflicting pod delete or budget write is tried again. */
-const evictionRetries = 20;
+/** eviction.go's EvictionsRetry. */
+export const evictionsRetry: Backoff = { steps: 20, durationMs: 500, factor: 1.0, jitter: 0.1 };
+
+/** How often the pod's status write is tried when another write got in between (GuaranteedUpdate tries again at once). */
+const conditionWriteAttempts = 20;
+
+const isConflict = (e: unknown) => e instanceof StatusError && e.code === 409;
 
 /** errors.NewTooManyRequests with the DisruptionBudget cause. */
 function tooManyRequests(cause: string, retryAfterSeconds: number): StatusError {
@@ -26,12 +36,6 @@ function tooManyRequests(cause: string, retryAfterSeconds: number): StatusError 
 
 /** createTooManyRequestsError: the budget is behind (or the pod changed under an unhealthy-pod eviction). */
 const stillProcessing = (name: string) => tooManyRequests(`The disruption budget ${name} is still being processed by the server.`, 10);
-
-/** errors.NewTimeoutError(`couldn't update PodDisruptionBudget … due to conflicts`, 10). */
-function conflictTimeout(name: string): StatusError {
-  const message = `Timeout: couldn't update PodDisruptionBudget "${name}" due to conflicts`;
-  return new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason: 'Timeout', details: { retryAfterSeconds: 10 }, code: 504 });
-}
 
 const withResourceVersion = (opts: DeleteOptions, rv: string | undefined): DeleteOptions => ({ ...opts, preconditions: { ...(opts.preconditions ?? {}), resourceVersion: rv } });
 
@@ -67,7 +71,7 @@ async function addConditionAndDeletePod(api: Api, podsDef: ResourceDef, namespac
         if (pre?.resourceVersion) deleteOpts = withResourceVersion(opts, updated.metadata?.resourceVersion);
         break;
       } catch (e) {
-        if (!(e instanceof StatusError && e.code === 409) || attempt + 1 >= evictionRetries) throw e;
+        if (!isConflict(e) || attempt + 1 >= conditionWriteAttempts) throw e;
       }
     }
   }
@@ -91,17 +95,15 @@ export async function evictPod(api: Api, podsDef: ResourceDef, namespace: string
   const retryConflicts = opts.preconditions?.resourceVersion === undefined;
   // A pod that may go without a budget check is deleted here (as it was read, unless terminal).
   let pod!: Pod;
-  for (let attempt = 0; ; attempt++) {
+  let deleted = false;
+  await retryOnError(evictionsRetry, (e) => retryConflicts && isConflict(e), async () => {
     pod = await api.get<Pod>(podsDef, namespace, name);
-    if (!canIgnoreBudget(pod)) break;
+    if (!canIgnoreBudget(pod)) return;
     const deleteOpts = shouldEnforceResourceVersion(pod) && retryConflicts ? withResourceVersion(opts, pod.metadata.resourceVersion) : opts;
-    try {
-      await addConditionAndDeletePod(api, podsDef, namespace, name, deleteOpts, req);
-      return { code: 201 };
-    } catch (e) {
-      if (!(e instanceof StatusError && e.code === 409) || !retryConflicts || attempt + 1 >= evictionRetries) throw e;
-    }
-  }
+    await addConditionAndDeletePod(api, podsDef, namespace, name, deleteOpts, req);
+    deleted = true;
+  }, api.sleep);
+  if (deleted) return { code: 201 };
 
   const budgets = await budgetsOf(api, pod);
   if (budgets.length > 1) return { code: 500, status: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: multipleBudgetsMessage, code: 500 } };
@@ -112,24 +114,20 @@ export async function evictPod(api: Api, podsDef: ResourceDef, namespace: string
     const pdbName = pdb.metadata?.name ?? '';
     // The budget write is the server's own (upstream's loopback client), not the caller's.
     const server: RequestInfo = { ...req, dryRun: false, fieldManager: undefined, userAgent: 'kube-apiserver', warnings: [] };
-    for (let attempt = 0; ; attempt++) {
+    let refresh = false;
+    await retryOnError(evictionsRetry, isConflict, async () => {
+      if (refresh) pdb = await api.get<PodDisruptionBudget>(pdbDef, namespace, pdbName);
+      refresh = true;
       const d = evictionDecision(pdb, pod, api.now().getTime(), req.dryRun);
       if (d.kind === 'skip') {
         unhealthyWithoutBudget = true;
-        break;
+        return;
       }
       if (d.kind === 'tooManyRequests') throw tooManyRequests(d.cause, d.retryAfterSeconds);
       if (d.kind === 'forbidden') throw statusErrors.forbidden({ group: 'policy', resource: 'poddisruptionbudget' }, pdbName, d.message);
-      if (req.dryRun) break;
-      try {
-        await api.update(pdbDef, namespace, pdbName, { ...pdb, status: d.status } as PodDisruptionBudget, server, 'status');
-        break;
-      } catch (e) {
-        if (!(e instanceof StatusError && e.code === 409)) throw e;
-        if (attempt + 1 >= evictionRetries) throw conflictTimeout(pdbName);
-        pdb = await api.get<PodDisruptionBudget>(pdbDef, namespace, pdbName);
-      }
-    }
+      if (req.dryRun) return;
+      await api.update(pdbDef, namespace, pdbName, { ...pdb, status: d.status } as PodDisruptionBudget, server, 'status');
+    }, api.sleep);
     // An unready pod deleted without the budget must still be as it was read: one that became
     // Ready meanwhile is not deleted, and the client is told to try again.
     if (unhealthyWithoutBudget) {

@@ -131,6 +131,8 @@ export interface ApiOptions {
   store: Store;
   gates: FeatureGates;
   now?: () => Date;
+  /** How the server's own retries wait between attempts (retry.ts); a timer unless a test counts them. */
+  sleep?: (ms: number) => Promise<void>;
 }
 
 /** Request bodies and stored objects are plain JSON; a JSON round trip copies them fastest. */
@@ -188,6 +190,7 @@ export class Api {
   readonly store: Store;
   readonly gates: FeatureGates;
   readonly now: () => Date;
+  readonly sleep: (ms: number) => Promise<void>;
   readonly strategies = new Map<string, Strategy>();
   /** Watch-fed copies of hot resources (see cache.ts), by resource name. */
   readonly caches = new Map<string, ObjectCache>();
@@ -200,6 +203,7 @@ export class Api {
     this.store = opts.store;
     this.gates = opts.gates;
     this.now = opts.now ?? (() => new Date());
+    this.sleep = opts.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
   }
 
   resource(group: string, version: string, resource: string): ResourceDef | undefined {
