@@ -24,7 +24,7 @@ import { parseHealthPath, rootHealth, singleHealth, type HealthAnswer, type Heal
 import type { Cacher } from './watchcache.js';
 import { defaultBookmarkIntervalMs, defaultWatchBufferBytes, serveWatch, type WatchStreamOptions } from './watchstream.js';
 import { connectSubresources } from './streaming/proxy.js';
-import { defaultRequestTimeoutMs, isLongRunning, runWithRequestTimeout } from './timeout.js';
+import { defaultRequestTimeoutMs, isLongRunning, requestTimeoutMs, runWithRequestTimeout } from './timeout.js';
 
 export const serverVersion = kubernetesVersion;
 
@@ -130,7 +130,7 @@ function listKindOf(def: ResourceDef): { apiVersion: string; kind: string } {
 
 export function createHandler(opts: HandlerOptions): (req: IncomingMessage, res: ServerResponse) => void {
   const { api } = opts;
-  const requestTimeoutMs = opts.requestTimeoutMs ?? defaultRequestTimeoutMs;
+  const maxRequestTimeoutMs = opts.requestTimeoutMs ?? defaultRequestTimeoutMs;
   const watchOptions: WatchStreamOptions = { bufferBytes: defaultWatchBufferBytes, bookmarkIntervalMs: defaultBookmarkIntervalMs, ...opts.watch };
   return (req, res) => {
     const started = process.hrtime.bigint();
@@ -138,7 +138,7 @@ export function createHandler(opts: HandlerOptions): (req: IncomingMessage, res:
     let metricVerb = req.method ?? '';
     let metricResource = '';
     res.on('finish', () => opts.onRequest?.(metricVerb, metricResource, res.statusCode, Number(process.hrtime.bigint() - started) / 1e9));
-    (longRunning() ? handle() : runWithRequestTimeout(res, receivedAt, requestTimeoutMs, handle)).catch((e) => {
+    (longRunning() ? handle() : withDeadline()).catch((e) => {
       if (res.headersSent) {
         res.destroy();
         return;
@@ -148,6 +148,21 @@ export function createHandler(opts: HandlerOptions): (req: IncomingMessage, res:
       else if (e instanceof StoreUnavailableError) sendStatusError(res, statusErrors.unknown(e.message));
       else sendStatusError(res, statusErrors.internal(e instanceof Error ? e.message : String(e)));
     });
+
+    /** request_deadline.go then timeout.go: the request's `timeout` (bounded by --request-timeout), a 400 if it does not parse. */
+    function withDeadline(): Promise<void> {
+      let timeoutMs: number;
+      try {
+        timeoutMs = requestTimeoutMs(parseRequestTarget(req.url ?? '/').query, maxRequestTimeoutMs);
+      } catch (e) {
+        if (e instanceof StatusError) {
+          sendStatusError(res, e);
+          return Promise.resolve();
+        }
+        timeoutMs = maxRequestTimeoutMs; // handle() answers what cannot be parsed
+      }
+      return runWithRequestTimeout(res, receivedAt, timeoutMs, handle);
+    }
 
     function longRunning(): boolean {
       try {

@@ -22,12 +22,18 @@
 // requests (BasicLongRunningRequestCheck with kube-apiserver's sets: the verbs watch and proxy,
 // the subresources attach, exec, proxy, log and portforward) have no deadline.
 //
-// Not done: the `timeout` query parameter that shortens one request's deadline.
+// A request may shorten its own deadline with the `timeout` query parameter, a Go duration
+// (kubectl's --request-timeout sends it): request_deadline.go's parseTimeout and
+// WithRequestDeadline. One that does not parse is a 400 before anything else is looked at
+// ("invalid timeout specified in the request URL - " and time.ParseDuration's error); 0, a
+// negative one, or one not below --request-timeout leaves the server's.
 
 import type { ServerResponse } from 'node:http';
+import { DurationError, parseGoDurationNanos } from '../api/goduration.js';
 import { deadlineExceededMessage, withDeadline, type Deadline } from '../storage/deadline.js';
 import { StoreUnavailableError } from '../storage/store.js';
 import type { ResourcePath } from './request.js';
+import { statusErrors } from './status.js';
 
 /** kube-apiserver's --request-timeout default (genericapiserver's RequestTimeout: 60 s). */
 export const defaultRequestTimeoutMs = 60_000;
@@ -39,6 +45,28 @@ export function isLongRunning(path: ResourcePath | undefined, query: URLSearchPa
   const watch = query.get('watch');
   if (watch !== null && ['true', '1', 't', 'T', 'TRUE', 'True'].includes(watch)) return true;
   return path?.subresource !== undefined && longRunningSubresources.has(path.subresource);
+}
+
+/** request_deadline.go's invalidTimeoutInURL. */
+export const invalidTimeoutInURL = 'invalid timeout specified in the request URL';
+
+/**
+ * WithRequestDeadline's timeout for a request that is not long-running, in milliseconds: the
+ * `timeout` query parameter when it is above 0 and below `maxMs` (--request-timeout), else
+ * `maxMs`. A value time.ParseDuration refuses is apierrors.NewBadRequest in parseTimeout's words.
+ */
+export function requestTimeoutMs(query: URLSearchParams, maxMs: number): number {
+  const value = query.get('timeout') ?? '';
+  if (value === '') return maxMs;
+  let nanos: bigint;
+  try {
+    nanos = parseGoDurationNanos(value);
+  } catch (e) {
+    if (e instanceof DurationError) throw statusErrors.badRequest(`${invalidTimeoutInURL} - ${e.message}`);
+    throw e;
+  }
+  const ms = Number(nanos) / 1e6;
+  return nanos > 0n && ms < maxMs ? ms : maxMs;
 }
 
 /** The body timeout.go writes: the StatusError's ErrStatus as json.Encoder encodes it. */
