@@ -1,8 +1,9 @@
 // The pod create path of the API server as one pure function, in Kubernetes' order after
 // decoding: drop disabled fields, defaulting, the mutating plugins (LimitRanger's defaults,
-// ServiceAccount when the caller looked the account up, Priority, DefaultTolerationSeconds),
-// validation, the
-// validating plugins (LimitRanger's min/max/ratio, PodSecurity (enforce, warn), ResourceQuota).
+// ServiceAccount when the caller looked the account up, Priority, DefaultTolerationSeconds,
+// RuntimeClass's overhead and scheduling), validation, the validating plugins (LimitRanger's
+// min/max/ratio, PodSecurity (enforce, warn), RuntimeClass's overhead check, ResourceQuota):
+// kube-apiserver's plugin order (pkg/kubeapiserver/options/plugins.go AllOrderedPlugins).
 // `bulkhead plan` and the API server
 // both call it, each after decoding with api/schema's decodeObject, so an offline plan and a
 // live create cannot disagree.
@@ -11,18 +12,19 @@ import { defaultPod } from '../api/defaults.js';
 import { dropDisabledPodFields } from '../api/dropdisabled.js';
 import type { FeatureGates } from '../api/featuregates.js';
 import { errorBody, invalidMessage, type FieldError } from '../api/fielderrors.js';
-import type { LimitRange, Pod, PriorityClass, ResourceQuota, ServiceAccount } from '../api/types.js';
+import type { LimitRange, Pod, PriorityClass, ResourceQuota, RuntimeClass, ServiceAccount } from '../api/types.js';
 import { validatePodCreate } from '../api/validation/index.js';
 import { computePodQOS } from '../policy/qos.js';
 import { evaluatePodSecurity, type PodSecurityDefaults } from './podsecurity.js';
 import { admitDefaultTolerationSeconds, type DefaultTolerationSeconds } from './defaulttolerationseconds.js';
 import { admitPodPriority } from './priority.js';
+import { admitPodRuntimeClass, validatePodRuntimeClass } from './runtimeclass.js';
 import { admitPodServiceAccount } from './serviceaccount.js';
 import { decideQuotas, type QuotaCharge } from '../quota/admission.js';
 import { aggregateMessages, applyLimitRangeDefaults, limitRangeViolations } from '../quota/limitranger.js';
 
 /** Decode failures (400, refused before admission) count as Validation. */
-export type RejectedBy = 'Validation' | 'LimitRange' | 'ServiceAccount' | 'Priority' | 'PodSecurity' | 'ResourceQuota';
+export type RejectedBy = 'Validation' | 'LimitRange' | 'ServiceAccount' | 'Priority' | 'RuntimeClass' | 'PodSecurity' | 'ResourceQuota';
 
 export interface Rejection {
   by: RejectedBy;
@@ -41,6 +43,8 @@ export interface PodAdmissionInput {
   limitRanges: readonly LimitRange[];
   /** Every PriorityClass there is (the built-in ones included). */
   priorityClasses: readonly PriorityClass[];
+  /** The RuntimeClasses the pod may name (the server passes the one it names, when it exists; plan every one of its input). */
+  runtimeClasses?: readonly RuntimeClass[];
   /** The namespace's quotas with their current status (hard, used). */
   quotas: readonly ResourceQuota[];
   gates: FeatureGates;
@@ -98,6 +102,9 @@ export function admitPodCreate(input: PodAdmissionInput): PodAdmissionResult {
   const priority = admitPodPriority(pod, input.priorityClasses, true);
   if (priority.forbidden !== undefined) return { pod, warnings, errors: [], rejection: forbidden('Priority', pod, priority.forbidden), charges: [] };
   pod = admitDefaultTolerationSeconds(priority.pod, input.defaultTolerationSeconds, true);
+  const runtimeClass = admitPodRuntimeClass(pod, input.runtimeClasses ?? [], true);
+  if (runtimeClass.forbidden !== undefined) return { pod, warnings, errors: [], rejection: forbidden('RuntimeClass', pod, runtimeClass.forbidden), charges: [] };
+  pod = runtimeClass.pod;
   pod.status = { phase: 'Pending', qosClass: computePodQOS(pod, input.gates) };
 
   const fieldErrors = validatePodCreate(pod, { gates: input.gates });
@@ -123,6 +130,9 @@ export function admitPodCreate(input: PodAdmissionInput): PodAdmissionResult {
   const security = evaluatePodSecurity(input.namespaceLabels, input.podSecurityDefaults, pod);
   if (security.denied) return { pod, warnings, errors: [], rejection: forbidden('PodSecurity', pod, security.denied), charges: [] };
   if (security.warnings.length > 0) warnings.push(...security.warnings);
+
+  const overhead = validatePodRuntimeClass(pod, input.runtimeClasses ?? []);
+  if (overhead !== undefined) return { pod, warnings, errors: [], rejection: forbidden('RuntimeClass', pod, overhead), charges: [] };
 
   const quota = decideQuotas(pod, input.quotas, { gates: input.gates, now: input.now });
   if (!quota.allowed) return { pod, warnings, errors: [], rejection: forbidden('ResourceQuota', pod, quota.message), charges: [] };

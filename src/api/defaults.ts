@@ -27,7 +27,7 @@ function clone<T>(v: T): T {
  * prints it after a round trip: "1Gi" for "1024Mi", but a parse-time spelling such as "100.035k"
  * kept unless rounding changed the value. A value that does not parse is left for validation.
  */
-function canonicalList(rl: ResourceList | undefined): ResourceList | undefined {
+export function canonicalList(rl: ResourceList | undefined): ResourceList | undefined {
   if (!rl || typeof rl !== 'object') return rl;
   const out: ResourceList = {};
   for (const k of sortedKeys(rl)) {

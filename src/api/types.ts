@@ -544,3 +544,4 @@ export type * from './batchtypes.js';
 export type * from './appstypes.js';
 export type * from './certificatestypes.js';
 export type * from './policytypes.js';
+export type * from './nodetypes.js';

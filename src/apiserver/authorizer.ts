@@ -209,6 +209,8 @@ export function authorizeNode(node: string, a: AuthorizationAttributes, podsOnNo
   if (verb === 'create' && sub === '' && ((group === 'authentication.k8s.io' && a.resource === 'tokenreviews') || (group === 'authorization.k8s.io' && (a.resource === 'subjectaccessreviews' || a.resource === 'localsubjectaccessreviews')))) {
     return allow;
   }
+  // NodeRules: the kubelet's RuntimeClass manager lists and watches every class.
+  if (group === 'node.k8s.io' && a.resource === 'runtimeclasses' && sub === '' && ['get', 'list', 'watch'].includes(verb)) return allow;
   // NodeRules: a kubelet asks for (and renews) its certificates.
   if (group === 'certificates.k8s.io' && a.resource === 'certificatesigningrequests' && sub === '' && ['create', 'get', 'list', 'watch'].includes(verb)) return allow;
   if (group === 'coordination.k8s.io' && a.resource === 'leases') {

@@ -165,6 +165,10 @@ export const resources: ResourceDef[] = [
     namespaced: false, verbs: allVerbs, subresources: [], fields: metaFields,
   },
   {
+    group: 'node.k8s.io', version: 'v1', resource: 'runtimeclasses', kind: 'RuntimeClass', listKind: 'RuntimeClassList', singular: 'runtimeclass', shortNames: [], categories: [],
+    namespaced: false, verbs: allVerbs, subresources: [], fields: metaFields,
+  },
+  {
     group: 'policy', version: 'v1', resource: 'poddisruptionbudgets', kind: 'PodDisruptionBudget', listKind: 'PodDisruptionBudgetList', singular: 'poddisruptionbudget', shortNames: ['pdb'], categories: [],
     namespaced: true, verbs: allVerbs, subresources: [{ name: 'status', kind: 'PodDisruptionBudget', verbs: ['get', 'patch', 'update'] }], fields: metaFields,
   },

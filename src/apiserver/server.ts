@@ -122,7 +122,7 @@ export async function startApiServer(opts: ApiServerOptions): Promise<RunningApi
     }
   }
   await ensureSystemPriorityClasses(api, bootstrap);
-  for (const resource of ['namespaces', 'limitranges', 'resourcequotas', 'priorityclasses', 'serviceaccounts']) {
+  for (const resource of ['namespaces', 'limitranges', 'resourcequotas', 'priorityclasses', 'runtimeclasses', 'serviceaccounts']) {
     const cache = new ObjectCache(store, api.def(resource));
     await cache.start();
     api.caches.set(resource, cache);

@@ -25,6 +25,7 @@ import { certificateSigningRequestStrategy } from './certificatestrategies.js';
 import { leaseStrategy, nodeStrategy, withPodStatusRestriction } from './nodestrategies.js';
 import { listPriorityClasses, priorityClassStrategy } from './priorityclasses.js';
 import { podDisruptionBudgetStrategy } from './policystrategies.js';
+import { runtimeClassesFor, runtimeClassStrategy } from './runtimeclasses.js';
 import { keepPodPriority } from '../admission/priority.js';
 import { statusErrors, StatusError } from './status.js';
 import { metaTime } from '../api/metatime.js';
@@ -94,6 +95,7 @@ export function podStrategy(podSecurityDefaults: PodSecurityDefaults, toleration
         namespaceLabels: ns?.metadata.labels ?? {},
         limitRanges,
         priorityClasses,
+        runtimeClasses: await runtimeClassesFor(api, pod),
         quotas,
         gates: api.gates,
         podSecurityDefaults,
@@ -308,6 +310,7 @@ export function installStrategies(api: Api, podSecurityDefaults: PodSecurityDefa
   api.strategies.set('certificatesigningrequests', certificateSigningRequestStrategy);
   api.strategies.set('priorityclasses', priorityClassStrategy);
   api.strategies.set('poddisruptionbudgets', podDisruptionBudgetStrategy);
+  api.strategies.set('runtimeclasses', runtimeClassStrategy);
   installConfigStrategies(api);
   installBatchStrategies(api);
   installAppsStrategies(api);

@@ -2,7 +2,7 @@
 // that `kubectl get` prints what it prints against Kubernetes. Cells are final strings: the
 // server computes ages and placeholders. Bulkhead adds QoS and OOM kill mode to pods' wide view.
 
-import type { CertificateSigningRequest, ConfigMap, Container, ControllerRevision, CronJob, DaemonSet, Deployment, Event, Job, LabelSelector, KubeObject, Lease, Namespace, Node, Pod, PodDisruptionBudget, PriorityClass, ReplicaSet, ResourceQuota, Secret, ServiceAccount, StatefulSet } from '../api/types.js';
+import type { CertificateSigningRequest, ConfigMap, Container, ControllerRevision, CronJob, DaemonSet, Deployment, Event, Job, LabelSelector, KubeObject, Lease, Namespace, Node, Pod, PodDisruptionBudget, PriorityClass, ReplicaSet, ResourceQuota, RuntimeClass, Secret, ServiceAccount, StatefulSet } from '../api/types.js';
 import { reportedOOMKillModes } from '../policy/oomkillmodestatus.js';
 
 export interface TableColumn {
@@ -290,6 +290,12 @@ const priorityClassPrinter: Printer<PriorityClass> = {
     col('PreemptionPolicy', 'string', 'preemptionPolicy is the Policy for preempting pods with lower priority. One of Never, PreemptLowerPriority. Defaults to PreemptLowerPriority if unset.'),
   ],
   cells: (pc, now) => [pc.metadata?.name ?? '', pc.value ?? 0, pc.globalDefault === true, age(pc.metadata?.creationTimestamp, now), pc.preemptionPolicy ?? ''],
+};
+
+// printRuntimeClass: NAME HANDLER AGE.
+const runtimeClassPrinter: Printer<RuntimeClass> = {
+  columns: [nameCol, col('Handler', 'string', 'Handler is the name of the underlying runtime and configuration that the CRI implementation will use to handle pods of this class'), ageCol],
+  cells: (rc, now) => [rc.metadata?.name ?? '', rc.handler ?? '', age(rc.metadata?.creationTimestamp, now)],
 };
 
 // printPodDisruptionBudget: N/A for the bound not set; the allowed disruptions an integer.
@@ -584,6 +590,7 @@ const printers: Record<string, Printer<never>> = {
   certificatesigningrequests: csrPrinter,
   priorityclasses: priorityClassPrinter,
   poddisruptionbudgets: podDisruptionBudgetPrinter,
+  runtimeclasses: runtimeClassPrinter,
   configmaps: configMapPrinter,
   secrets: secretPrinter,
   serviceaccounts: serviceAccountPrinter,

@@ -104,6 +104,7 @@ export const planKinds: Record<string, string> = {
   ResourceQuota: 'v1',
   LimitRange: 'v1',
   PriorityClass: 'scheduling.k8s.io/v1',
+  RuntimeClass: 'node.k8s.io/v1',
   ...Object.fromEntries(Object.entries(plannedKinds).map(([kind, k]) => [kind, k.apiVersion])),
 };
 

@@ -15,6 +15,8 @@ export const replicaSetsRef: ResourceRef = { group: 'apps', version: 'v1', resou
 export const deploymentsRef: ResourceRef = { group: 'apps', version: 'v1', resource: 'deployments', kind: 'Deployment', namespaced: true };
 export const configMapsRef = core('configmaps', 'ConfigMap');
 export const secretsRef = core('secrets', 'Secret');
+/** The node agent's runtime handlers by class name (the kubelet's RuntimeClass manager). */
+export const runtimeClassesRef: ResourceRef = { group: 'node.k8s.io', version: 'v1', resource: 'runtimeclasses', kind: 'RuntimeClass', namespaced: false };
 /** The node agent's heartbeat (kube-node-lease). */
 export const leasesRef: ResourceRef = { group: 'coordination.k8s.io', version: 'v1', resource: 'leases', kind: 'Lease', namespaced: true };
 

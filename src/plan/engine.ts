@@ -1,6 +1,7 @@
 // `bulkhead plan`: what the control plane and this node would do with a set of manifests.
 // Namespaces, LimitRanges and ResourceQuotas apply to the pods of their namespace, and
-// PriorityClasses (with the two built-in ones the API server creates) to every pod; pods go
+// PriorityClasses (with the two built-in ones the API server creates) and RuntimeClasses to
+// every pod; pods go
 // through the API server's admission path in input order (so later pods see the quota
 // charged by earlier ones), then admitted pods are laid out on the node.
 
@@ -11,8 +12,9 @@ import type { DefaultTolerationSeconds } from '../admission/defaulttolerationsec
 import { decodeObject, objectGVK, type Decoded, type FieldValidation } from '../api/schema/index.js';
 import type { FeatureGates } from '../api/featuregates.js';
 import type { FieldError } from '../api/fielderrors.js';
-import type { KubeObject, LimitRange, Namespace, Pod, PriorityClass, ResourceQuota } from '../api/types.js';
-import { validateLimitRange, validatePriorityClass, validatePriorityClassUpdate, validateResourceQuota } from '../api/validation/index.js';
+import type { KubeObject, LimitRange, Namespace, Pod, PriorityClass, ResourceQuota, RuntimeClass } from '../api/types.js';
+import { validateLimitRange, validatePriorityClass, validatePriorityClassUpdate, validateResourceQuota, validateRuntimeClass, validateRuntimeClassUpdate } from '../api/validation/index.js';
+import { canonicalList } from '../api/defaults.js';
 import { admitPriorityClass, builtInPriorityClasses, defaultPriorityClassFields } from '../admission/priority.js';
 import { evictionCandidates, rankForMemoryPressure, thresholdQuantity, type Threshold } from '../policy/eviction.js';
 import { computeQuotaStatus } from '../quota/admission.js';
@@ -67,6 +69,10 @@ export interface PodPlan extends Partial<PodNodePlan> {
   /** For a pod a workload of the input creates: which (`Job report`). */
   owner?: string;
   priorityClassName?: string;
+  /** An admitted pod's RuntimeClass, its handler (the OCI runtime a node runs it with) and the overhead admission set from it. */
+  runtimeClassName?: string;
+  runtimeHandler?: string;
+  overhead?: Record<string, string>;
 }
 
 export interface QuotaPlan {
@@ -134,8 +140,8 @@ function objectNamespace(o: KubeObject): string {
 /** What a plan says after its pods: everything but the pods, which a Planner hands out one by one. */
 export type PlanTail = Omit<PlanResult, 'pods'>;
 
-/** The kinds that govern the pods of their namespace (PriorityClasses: of every namespace). */
-export const policyKinds: ReadonlySet<string> = new Set(['Namespace', 'LimitRange', 'PriorityClass', 'ResourceQuota']);
+/** The kinds that govern the pods of their namespace (PriorityClasses and RuntimeClasses: of every namespace). */
+export const policyKinds: ReadonlySet<string> = new Set(['Namespace', 'LimitRange', 'PriorityClass', 'RuntimeClass', 'ResourceQuota']);
 
 /**
  * A plan made one object at a time, so that a plan of any number of pods holds none of them
@@ -149,6 +155,7 @@ export const policyKinds: ReadonlySet<string> = new Set(['Namespace', 'LimitRang
 export class Planner {
   private readonly namespaces = new Map<string, NamespaceState>();
   private readonly priorityClasses: PriorityClass[] = builtInPriorityClasses();
+  private readonly runtimeClasses: RuntimeClass[] = [];
   private readonly rejectedObjects: RejectedObject[] = [];
   private readonly objectWarnings: ObjectWarning[] = [];
   private readonly fieldValidation: FieldValidation;
@@ -204,7 +211,7 @@ export class Planner {
     return true;
   }
 
-  /** The first pass: a Namespace, LimitRange, PriorityClass or ResourceQuota (other kinds are add's). */
+  /** The first pass: a Namespace, LimitRange, PriorityClass, RuntimeClass or ResourceQuota (other kinds are add's). */
   policy(input: PlanObject): void {
     if (!policyKinds.has(input.object.kind ?? '')) return;
     const d = this.decode(input);
@@ -228,6 +235,11 @@ export class Planner {
       case 'PriorityClass': {
         if (this.undecodable(o, d, 'PriorityClass')) break;
         planPriorityClass(o, this.priorityClasses, (message, errs) => this.reject(o, 'PriorityClass', message, errs));
+        break;
+      }
+      case 'RuntimeClass': {
+        if (this.undecodable(o, d, 'RuntimeClass')) break;
+        planRuntimeClass(o, this.runtimeClasses, (message, errs) => this.reject(o, 'RuntimeClass', message, errs));
         break;
       }
       case 'ResourceQuota': {
@@ -265,6 +277,7 @@ export class Planner {
       namespaceLabels: state.labels,
       limitRanges: state.limitRanges,
       priorityClasses: this.priorityClasses,
+      runtimeClasses: this.runtimeClasses,
       quotas: state.quotas,
       gates: opts.gates,
       podSecurityDefaults: opts.podSecurity,
@@ -299,6 +312,13 @@ export class Planner {
     if (result.pod && result.rejection?.by !== 'Priority') {
       entry.priority = result.pod.spec.priority;
       if (result.pod.spec.priorityClassName) entry.priorityClassName = result.pod.spec.priorityClassName;
+    }
+    const runtimeClassName = result.pod?.spec.runtimeClassName;
+    if (!result.rejection && runtimeClassName) {
+      entry.runtimeClassName = runtimeClassName;
+      const rc = this.runtimeClasses.find((c) => c.metadata?.name === runtimeClassName);
+      if (rc) entry.runtimeHandler = rc.handler;
+      if (result.pod!.spec.overhead) entry.overhead = result.pod!.spec.overhead;
     }
     if (!result.rejection) {
       for (const c of result.charges) {
@@ -403,7 +423,26 @@ export function plan(objects: readonly PlanObject[], opts: PlanOptions): PlanRes
   return { pods, quotas, rejectedObjects, ...rest };
 }
 
-const clusterScoped = new Set(['Namespace', 'PriorityClass']);
+const clusterScoped = new Set(['Namespace', 'PriorityClass', 'RuntimeClass']);
+
+/**
+ * A RuntimeClass of the input as the API server would take it (its strategy: overhead's
+ * quantities as the server prints them, ValidateRuntimeClass; a later document of the same name
+ * is an update, whose handler may not change).
+ */
+function planRuntimeClass(o: PlanObject, classes: RuntimeClass[], reject: (message: string, errs: ReportedFieldError[]) => void): void {
+  const rc = structuredClone(o.object as RuntimeClass);
+  if (rc.overhead?.podFixed && typeof rc.overhead.podFixed === 'object') rc.overhead.podFixed = canonicalList(rc.overhead.podFixed)!;
+  const name = rc.metadata?.name ?? '';
+  const i = classes.findIndex((c) => c.metadata?.name === name);
+  const errs = i < 0 ? validateRuntimeClass(rc) : validateRuntimeClassUpdate(rc, classes[i]!);
+  if (errs.length) {
+    reject(`RuntimeClass.node.k8s.io "${name}" is invalid`, reportFieldErrors(errs));
+    return;
+  }
+  if (i < 0) classes.push(rc);
+  else classes[i] = rc;
+}
 
 /**
  * A PriorityClass of the input as the API server would take it: defaulted, validated, and the

@@ -44,6 +44,10 @@ export function podLines(p: PodPlan): string[] {
   if (p.admitted && (p.priorityClassName || (p.priority ?? 0) !== 0)) {
     out.push(`    priority: ${p.priority ?? 0}${p.priorityClassName ? ` (PriorityClass ${p.priorityClassName})` : ''}`);
   }
+  if (p.admitted && p.runtimeClassName) {
+    const overhead = Object.entries(p.overhead ?? {}).map(([k, v]) => `${k}=${v}`).join(' ');
+    out.push(`    runtime class: ${p.runtimeClassName} (handler ${p.runtimeHandler ?? '?'})${overhead ? `, overhead ${overhead}` : ''}`);
+  }
   // A refused pod never reaches the node; -o json still carries what it would have become.
   if (p.admitted && p.containers && p.containers.length) {
     const rows = [['CONTAINER', 'KIND', 'OOM_SCORE_ADJ', 'OOM KILL MODE', 'MEMORY', 'CPU', 'RLIMITS (soft:hard)']];

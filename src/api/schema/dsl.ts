@@ -77,6 +77,7 @@ export const PKG = {
   certificates: 'io.k8s.api.certificates.v1',
   policy: 'io.k8s.api.policy.v1',
   scheduling: 'io.k8s.api.scheduling.v1',
+  node: 'io.k8s.api.node.v1',
   batch: 'io.k8s.api.batch.v1',
   apps: 'io.k8s.api.apps.v1',
   autoscaling: 'io.k8s.api.autoscaling.v1',

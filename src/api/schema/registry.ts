@@ -12,6 +12,7 @@ import { metaSchemas } from './meta.js';
 import { policySchemas } from './policy.js';
 import { accessSchemas } from './access.js';
 import { schedulingSchemas } from './scheduling.js';
+import { nodeSchemas } from './node.js';
 import { batchSchemas } from './batch.js';
 import { appsSchemas } from './apps.js';
 import { metricsSchemas } from './metrics.js';
@@ -43,7 +44,7 @@ export interface Schema {
   readonly bulkhead?: boolean;
 }
 
-const allDefs: readonly SchemaDef[] = [...metaSchemas, ...podSchemas, ...volumeSchemas, ...otherCoreSchemas, ...configSchemas, ...coordinationSchemas, ...certificatesSchemas, ...policySchemas, ...accessSchemas, ...schedulingSchemas, ...batchSchemas, ...appsSchemas, ...metricsSchemas];
+const allDefs: readonly SchemaDef[] = [...metaSchemas, ...podSchemas, ...volumeSchemas, ...otherCoreSchemas, ...configSchemas, ...coordinationSchemas, ...certificatesSchemas, ...policySchemas, ...accessSchemas, ...schedulingSchemas, ...nodeSchemas, ...batchSchemas, ...appsSchemas, ...metricsSchemas];
 
 const PRIM_GO: Record<Primitive, string> = { string: 'string', int32: 'int32', int64: 'int64', double: 'float64', boolean: 'bool', byte: '[]uint8' };
 

@@ -83,3 +83,4 @@ export {
   validateConditions,
   unhealthyPodEvictionPolicies,
 } from './poddisruptionbudget.js';
+export { validateRuntimeClass, validateRuntimeClassUpdate } from './runtimeclass.js';
