@@ -8,7 +8,8 @@
 //   - the event recorder, as component `kubelet` on host <node>, under the kubelet's own event
 //     rate limit (KubeletConfiguration eventRecordQPS 50, eventBurst 100) and the
 //     EventCorrelator's per-object spam filter;
-//   - the ConfigMaps and Secrets pods refer to, read with the node's identity.
+//   - the ConfigMaps and Secrets pods refer to, and the RuntimeClass a pod names (the kubelet's
+//     RuntimeClass manager; NodeRules let a node read every class), read with the node's identity.
 
 import type { Pod } from '../api/types.js';
 import { isStatus } from '../client/errors.js';
@@ -18,7 +19,7 @@ import type { SharedIndexInformer } from '../client/informer.js';
 import type { KubeClient, ResourceRef } from '../client/interface.js';
 import { TokenBucket } from '../client/ratelimit.js';
 import { EventRecorder } from '../client/recorder.js';
-import { configMapsRef, podsRef, secretsRef } from '../client/resources.js';
+import { configMapsRef, podsRef, runtimeClassesRef, secretsRef } from '../client/resources.js';
 import type { ClientConfig } from './kubeconfig.js';
 import type { ObjectSource } from './podworker/context.js';
 
@@ -43,7 +44,7 @@ export function boundPodsSelector(nodeName: string): string {
 }
 
 /** A namespaced object by name, or null when the API says it does not exist. */
-async function getOrNull<T>(client: KubeClient, ref: ResourceRef, namespace: string, name: string): Promise<T | null> {
+async function getOrNull<T>(client: KubeClient, ref: ResourceRef, namespace: string | undefined, name: string): Promise<T | null> {
   try {
     return (await client.get(ref, namespace, name)) as T;
   } catch (e) {
@@ -65,6 +66,7 @@ export function agentConnection(client: KubeClient, nodeName: string, log: (msg:
     objects: {
       configMap: (ns, name) => getOrNull(client, configMapsRef, ns, name),
       secret: (ns, name) => getOrNull(client, secretsRef, ns, name),
+      runtimeClass: (name) => getOrNull(client, runtimeClassesRef, undefined, name),
     },
     close: () => {
       informers.stop();

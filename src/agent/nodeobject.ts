@@ -23,6 +23,8 @@ export interface NodeFacts {
   machineID: string;
   bootID: string;
   containerRuntimeVersion: string;
+  /** The runtime handlers pods may name through a RuntimeClass (runc, crun: those usable here); '' is the default. */
+  runtimeHandlers?: string[];
   capabilities: NodeCapabilities;
   /** Whether the runtime can apply per-container ulimits. */
   ulimits: boolean;
@@ -126,6 +128,8 @@ export function buildNode(facts: NodeFacts, health: NodeHealth, previous: Node |
         architecture: facts.architecture,
       },
       ...(facts.ulimits ? { declaredFeatures: [ulimitsFeature] } : {}),
+      // The kubelet copies the runtime's handler list (1.30+); neither feature is implemented here.
+      ...(facts.runtimeHandlers?.length ? { runtimeHandlers: facts.runtimeHandlers.map((name) => ({ name, features: { recursiveReadOnlyMounts: false, userNamespaces: false } })) } : {}),
     },
   };
 }

@@ -18,6 +18,8 @@ export interface PodRecord {
   startTime: string;
   /** Set once the pod reached Succeeded or Failed here: nothing is started again. */
   terminal?: 'Succeeded' | 'Failed';
+  /** The RuntimeClass handler its last sandbox was created with (absent: the default runtime). */
+  runtimeHandler?: string;
 }
 
 export type InstanceKind = 'sandbox' | 'init' | 'sidecar' | 'container';

@@ -49,6 +49,7 @@ import { PodCgroups } from './podcgroups.js';
 import { PodRecords, type PodRecord } from './podrecords.js';
 import { ExitWatch } from './runtime/exitwatch.js';
 import { hostMounts } from './runtime/hostmounts.js';
+import { HandlerRuntimes } from './runtime/handlers.js';
 import { OciRuntime } from './runtime/ociruntime.js';
 import { runtimeFlavor } from './runtime/runc.js';
 import type { ContainerInput, ContainerRuntime, ExecOptions, ExecProcess, PodMounts, RunningInstance } from './runtime/runtime.js';
@@ -58,7 +59,7 @@ import { discard, discardKeepLog, finalize } from './podworker/instances.js';
 import { monitorAlive, observe } from './podworker/observe.js';
 import { prepareStarts } from './podworker/prepare.js';
 import * as queries from './podworker/queries.js';
-import { createSandbox, sandboxID, sandboxRootfsOnce } from './podworker/sandbox.js';
+import { createSandbox, resolveRuntimeHandler, sandboxID, sandboxRootfsOnce } from './podworker/sandbox.js';
 import { startContainer } from './podworker/start.js';
 import { buildStatus } from './podworker/status.js';
 import { stopFor } from './podworker/stop.js';
@@ -77,6 +78,7 @@ function normRoot(root: string): string {
 
 export class PodWorker implements WorkerContext {
   readonly runtime: ContainerRuntime;
+  readonly runtimeHandlers: ReadonlySet<string>;
   readonly mounts: PodMounts;
   readonly cgroups: CgroupManager;
   readonly podCgroups: PodCgroups;
@@ -101,9 +103,8 @@ export class PodWorker implements WorkerContext {
     this.cgroups = opts.cgroups;
     this.podCgroups = new PodCgroups(opts.cgroups, this.root, opts.stateDir);
     this.exitDir = join(opts.runDir, 'exits');
-    this.runtime =
-      opts.containerRuntime ??
-      new OciRuntime({ stateDir: join(opts.stateDir, runtimeFlavor(opts.runtime)), exitDir: this.exitDir, ...(opts.runtime ? { binary: opts.runtime } : {}), ...(opts.conmon ? { conmon: opts.conmon } : {}) });
+    this.runtimeHandlers = new Set(Object.keys(opts.handlers ?? {}));
+    this.runtime = opts.containerRuntime ?? this.ociRuntimes();
     if (this.runtime.exitDir !== this.exitDir) throw new PodWorkerError(`the container runtime writes exit files to ${this.runtime.exitDir}, the worker reads ${this.exitDir}`);
     this.mounts = opts.mounts ?? hostMounts;
     this.records = new PodRecords(opts.runDir);
@@ -114,6 +115,28 @@ export class PodWorker implements WorkerContext {
     this.clock = opts.now ?? (() => new Date());
     this.sandboxRootfs = sandboxRootfsOnce(opts.images, opts.rootfs);
     this.startSlots = new StartSlots(opts.parallelStarts ?? 4 * availableParallelism());
+  }
+
+  /**
+   * runc or crun under conmon, each in its own state directory: the default runtime, and when a
+   * RuntimeClass handler has another binary, one runtime per handler (runtime/handlers.ts).
+   */
+  private ociRuntimes(): ContainerRuntime {
+    const opts = this.opts;
+    const make = (binary: string | undefined) => {
+      const stateRoot = join(opts.stateDir, runtimeFlavor(binary));
+      const runtime = new OciRuntime({ stateDir: stateRoot, exitDir: this.exitDir, ...(binary ? { binary } : {}), ...(opts.conmon ? { conmon: opts.conmon } : {}) });
+      return { runtime, stateRoot };
+    };
+    const def = make(opts.runtime);
+    const byFlavor = new Map([[runtimeFlavor(opts.runtime), def]]);
+    const handlers = new Map([['', def]]);
+    for (const [handler, binary] of Object.entries(opts.handlers ?? {})) {
+      const flavor = runtimeFlavor(binary);
+      if (!byFlavor.has(flavor)) byFlavor.set(flavor, make(binary));
+      handlers.set(handler, byFlavor.get(flavor)!);
+    }
+    return byFlavor.size === 1 ? def.runtime : new HandlerRuntimes(handlers, '');
   }
 
   // -------------------------------------------------------------------------------------------
@@ -264,10 +287,17 @@ export class PodWorker implements WorkerContext {
           try {
             if (actions.createSandbox) {
               const sandboxID = this.sandboxID(uid, actions.sandboxAttempt);
+              // The handler first: the containers prepared below carry it in their bundles.
+              const handler = await resolveRuntimeHandler(this, pod);
+              if (typeof handler === 'string' && (podRec.runtimeHandler ?? '') !== handler) {
+                if (handler) podRec.runtimeHandler = handler;
+                else delete podRec.runtimeHandler;
+                this.records.writePod(podRec);
+              }
               const preparing = prepareStarts(this, pod, podRec, plan, actions, view, sandboxID, mem).catch(() => new Map<string, Prepared>());
               let r: Awaited<ReturnType<typeof createSandbox>>;
               try {
-                r = await createSandbox(this, pod, podRec, plan, actions.sandboxAttempt, record, mem);
+                r = await createSandbox(this, pod, podRec, plan, actions.sandboxAttempt, record, mem, handler);
               } finally {
                 prepared = await preparing;
               }

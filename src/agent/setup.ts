@@ -24,7 +24,7 @@ import type { CgroupManager } from './cgroups/manager.js';
 import { cgroupManagerFor } from './cgroups/select.js';
 import type { NodeFacts } from './nodeobject.js';
 import { probeHost, type HostProbe } from './runtime/hostprobe.js';
-import { chooseOCIRuntime, probeRuntimeCandidate, type OCIRuntime, type OCIRuntimeChoice } from './runtime/runtimechoice.js';
+import { chooseOCIRuntime, probeRuntimeCandidate, runtimeHandlers, type OCIRuntime, type OCIRuntimeChoice } from './runtime/runtimechoice.js';
 import { which } from './monitor/conmon.js';
 import { delegatingAuthenticator } from './endpointauth.js';
 
@@ -132,6 +132,8 @@ export interface RuntimeContext {
   hostIPs: string[];
   /** The OCI runtime containers run with (conmon's --runtime). */
   ociRuntime: OCIRuntime;
+  /** The runtimes a RuntimeClass handler may select (`runc`, `crun`: those usable here). */
+  handlerRuntimes: OCIRuntime[];
   /** The host's cgroup manager (v1 or v2), shared with the node cgroups and the agent. */
   cgroups: CgroupManager;
   /** The ConfigMaps and Secrets pods refer to, through the agent's client. */
@@ -173,9 +175,13 @@ export async function assembleAgent(s: AgentSettings, hooks: AssembleHooks): Pro
   progress('probing what this host can enforce…');
   const host = await probeHost();
   if (!which('conmon')) throw new AgentSetupError('conmon is not installed (apt-get install conmon; scripts/install-host-deps.sh does it)');
-  const ociRuntime = chooseOCIRuntime(s.containerRuntime ?? 'auto', host.cgroups, { runc: probeRuntimeCandidate('runc', which), crun: probeRuntimeCandidate('crun', which) });
+  const candidates = { runc: probeRuntimeCandidate('runc', which), crun: probeRuntimeCandidate('crun', which) };
+  const ociRuntime = chooseOCIRuntime(s.containerRuntime ?? 'auto', host.cgroups, candidates);
   if (ociRuntime instanceof Error) throw new AgentSetupError(ociRuntime.message);
   progress(`running containers with ${ociRuntime.name} ${ociRuntime.version} (${ociRuntime.binary})`);
+  // The handlers a RuntimeClass may name: runc and crun where usable (the default's too).
+  const handlers = runtimeHandlers(host.cgroups, candidates);
+  progress(`runtime handlers: ${handlers.usable.map((r) => r.name).join(', ') || 'none'}${handlers.refused.map((r) => `; not ${r.name}: ${r.reason}`).join('')}`);
   const node = agentNodeConfig(s, host);
   const dataDir = resolve(s.dataDir, 'agent');
   const stateDir = join(dataDir, 'state');
@@ -200,6 +206,7 @@ export async function assembleAgent(s: AgentSettings, hooks: AssembleHooks): Pro
     machineID: hostMachineID(),
     bootID: hostBootID(),
     containerRuntimeVersion: `${ociRuntime.name}://${ociRuntime.version}`,
+    runtimeHandlers: [...handlers.usable.map((r) => r.name), ''],
     capabilities: nodeCapabilities(node, host),
     ulimits: s.gates.ContainerUlimits,
   };
@@ -220,7 +227,7 @@ export async function assembleAgent(s: AgentSettings, hooks: AssembleHooks): Pro
   let started: Agent | undefined;
   const containerStarted = () => started?.containersChanged();
   const containerRemoving = (containerID: string) => started?.containerRemoving(containerID);
-  const runtime = hooks.runtime({ node, host, gates: s.gates, images, metrics, cgroupRoot: s.cgroupRoot, stateDir, runDir, hostIPs: [facts.internalIP], ociRuntime, cgroups, objects, containerStarted, containerRemoving });
+  const runtime = hooks.runtime({ node, host, gates: s.gates, images, metrics, cgroupRoot: s.cgroupRoot, stateDir, runDir, hostIPs: [facts.internalIP], ociRuntime, handlerRuntimes: handlers.usable, cgroups, objects, containerStarted, containerRemoving });
   const agent: Agent = new Agent({
     client,
     pods,

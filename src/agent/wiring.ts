@@ -21,6 +21,7 @@ export function createPodRuntime(ctx: RuntimeContext): PodRuntime & PodWorker {
     metrics: ctx.metrics.oomConfig,
     hostIPs: ctx.hostIPs,
     runtime: ctx.ociRuntime.binary,
+    handlers: Object.fromEntries(ctx.handlerRuntimes.map((r) => [r.name, r.binary])),
     objects: ctx.objects,
     containerStarted: ctx.containerStarted,
     containerRemoving: ctx.containerRemoving,

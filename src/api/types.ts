@@ -439,6 +439,8 @@ export interface Node extends KubeObject {
     nodeInfo?: Record<string, string>;
     daemonEndpoints?: { kubeletEndpoint?: { Port: number } };
     declaredFeatures?: string[];
+    /** The runtime handlers the node runs pods with (RuntimeClass handlers), the default one under the empty name. */
+    runtimeHandlers?: { name: string; features?: { recursiveReadOnlyMounts?: boolean; userNamespaces?: boolean } }[];
   };
 }
 

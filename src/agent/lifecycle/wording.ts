@@ -64,6 +64,17 @@ export const messages = {
   /** HostAdjusted for the pod sandbox (no container of the pod's own, so the event says which). */
   sandboxHostAdjusted: (adjustments: string[]) => `the host could not apply the planned values to the pod sandbox: ${adjustments.join('; ')}`,
   statusUnknown: 'The container exited but no monitor recorded its exit code',
+  /** FailedCreatePodSandBox's message: the kubelet's "Failed to create pod sandbox: %v" of the error. */
+  failedCreatePodSandbox: (err: string) => `Failed to create pod sandbox: ${err}`,
+  /**
+   * RunPodSandbox's error for a RuntimeClass handler the runtime has no runtime for, as the
+   * kubelet passes on containerd's (pkg/cri's sandbox_run.go) through the CRI.
+   */
+  noRuntimeForHandler: (handler: string) => `rpc error: code = Unknown desc = failed to get sandbox runtime: no runtime for ${JSON.stringify(handler)} is configured`,
+  /** LookupRuntimeHandler's error when the pod's RuntimeClass is gone (the lister's NotFound). */
+  runtimeClassNotFound: (name: string) => `runtimeclasses.node.k8s.io ${JSON.stringify(name)} not found`,
+  /** LookupRuntimeHandler's error for any other failed lookup. */
+  runtimeClassLookupFailed: (name: string, err: string) => `failed to lookup RuntimeClass ${name}: ${err}`,
   /** FailedKillPod's message: the PodSyncResult error of the kill (lifecycle/killresult.ts killPodError). */
   errorKillingPod: (err: string) => `error killing pod: ${err}`,
 };

@@ -7,7 +7,7 @@
 
 import { createHash } from 'node:crypto';
 import type { FeatureGates } from '../../api/featuregates.js';
-import type { ConfigMap, Container, Pod, PodStatus, Secret } from '../../api/types.js';
+import type { ConfigMap, Container, Pod, PodStatus, RuntimeClass, Secret } from '../../api/types.js';
 import type { NodeConfig } from '../../plan/node.js';
 import type { CgroupManager } from '../cgroups/manager.js';
 import type { ImageRecord, ImageStore } from '../images/store.js';
@@ -36,6 +36,8 @@ export interface OOMConfigMetrics {
 export interface ObjectSource {
   configMap(namespace: string, name: string): Promise<ConfigMap | null>;
   secret(namespace: string, name: string): Promise<Secret | null>;
+  /** The RuntimeClass a pod names (the kubelet's RuntimeClass manager); absent: every class is unknown. */
+  runtimeClass?(name: string): Promise<RuntimeClass | null>;
 }
 
 export interface PodWorkerOptions {
@@ -61,7 +63,13 @@ export interface PodWorkerOptions {
   /** conmon and OCI runtime (runc, crun) binaries; default conmon and runc from PATH. */
   conmon?: string;
   runtime?: string;
-  /** The container runtime; default runc/crun under conmon (runtime/ociruntime.ts) from the two above. */
+  /**
+   * The runtime handlers pods may name through a RuntimeClass, each with its OCI runtime binary
+   * (setup.ts: `runc` and `crun` where usable). `runtime` stays the default (no RuntimeClass);
+   * a handler with another binary gets its own state directory (runtime/handlers.ts).
+   */
+  handlers?: Record<string, string>;
+  /** The container runtime; default runc/crun under conmon (runtime/ociruntime.ts) from the two above (with a fake, `handlers` names the handlers it accepts). */
   containerRuntime?: ContainerRuntime;
   /** Overlay roots and namespace pins; default the host's mounts (runtime/hostmounts.ts). */
   mounts?: PodMounts;
@@ -179,6 +187,8 @@ export interface StartResult {
 export interface WorkerContext {
   readonly opts: PodWorkerOptions;
   readonly runtime: ContainerRuntime;
+  /** The runtime handlers a RuntimeClass may name here (opts.handlers' names). */
+  readonly runtimeHandlers: ReadonlySet<string>;
   readonly mounts: PodMounts;
   readonly cgroups: CgroupManager;
   readonly podCgroups: PodCgroups;

@@ -4,6 +4,7 @@
 // kuberuntime_gc.go do with CRI calls. Every runtime and mount step goes through
 // ContainerRuntime and PodMounts (runtime/runtime.ts).
 
+import { runtimeHandlerAnnotation } from '../runtime/handlers.js';
 import { existsSync, rmdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Container } from '../../api/types.js';
@@ -27,6 +28,7 @@ export function annotations(podRec: PodRecord, container: string, kind: Instance
     'io.kubernetes.container.name': container,
     'io.bulkhead.container.kind': kind,
     'io.kubernetes.container.restartCount': String(attempt),
+    ...(podRec.runtimeHandler ? { [runtimeHandlerAnnotation]: podRec.runtimeHandler } : {}),
   };
 }
 

@@ -33,6 +33,25 @@ export function sandboxRootfsOnce(images: ImageStore, given?: string): () => Pro
   };
 }
 
+/**
+ * The runtime handler a new sandbox of `pod` runs with, as the kubelet's createPodSandbox asks
+ * its RuntimeClass manager (LookupRuntimeHandler) and the runtime's RunPodSandbox takes it: ''
+ * (the default runtime) without a runtimeClassName; the class's handler when this node has a
+ * runtime for it; else the error the sandbox fails with.
+ */
+export async function resolveRuntimeHandler(w: WorkerContext, pod: Pod): Promise<string | Error> {
+  const name = pod.spec.runtimeClassName;
+  if (!name) return '';
+  let rc;
+  try {
+    rc = w.opts.objects?.runtimeClass ? await w.opts.objects.runtimeClass(name) : null;
+  } catch (e) {
+    return new Error(messages.runtimeClassLookupFailed(name, (e as Error).message));
+  }
+  if (!rc) return new Error(messages.runtimeClassNotFound(name));
+  return w.runtimeHandlers.has(rc.handler) ? rc.handler : new Error(messages.noRuntimeForHandler(rc.handler));
+}
+
 export function sandboxID(podUID: string, attempt: number): string {
   return containerCgroupLeaf(podUID, sandboxName, attempt);
 }
@@ -43,7 +62,7 @@ export function sandboxID(podUID: string, attempt: number): string {
  * same namespaces at the same time. `running` resolves once the sandbox runs, or has failed
  * (reported, and discarded with its pins).
  */
-export async function createSandbox(w: WorkerContext, pod: Pod, podRec: PodRecord, plan: PodNodePlan, attempt: number, record: EventSink, mem: PodMemory): Promise<StartResult & { running?: Promise<StartResult> }> {
+export async function createSandbox(w: WorkerContext, pod: Pod, podRec: PodRecord, plan: PodNodePlan, attempt: number, record: EventSink, mem: PodMemory, handler: string | Error = ''): Promise<StartResult & { running?: Promise<StartResult> }> {
   const uid = podRec.uid;
   const id = sandboxID(uid, attempt);
   const bundle = w.records.bundleDir(id);
@@ -55,9 +74,12 @@ export async function createSandbox(w: WorkerContext, pod: Pod, podRec: PodRecor
   if (gate > 0) return { started: false, retryMs: gate };
   const failed = (e: unknown): StartResult => {
     w.retryBackoff.next(key, w.now(), w.now());
-    emitOnce(mem, `${sandboxName}/${attempt}`, record, pod, 'Warning', 'FailedCreatePodSandBox', `Failed to create pod sandbox: ${(e as Error).message}`);
+    emitOnce(mem, `${sandboxName}/${attempt}`, record, pod, 'Warning', 'FailedCreatePodSandBox', messages.failedCreatePodSandbox((e as Error).message));
     return { started: false, retryMs: w.retryBackoff.get(key) };
   };
+  // No runtime for the pod's RuntimeClass: nothing is created, as RunPodSandbox refuses it.
+  if (handler instanceof Error) return failed(handler);
+
   let rec: InstanceRecord | undefined;
   const adapted = adaptToHost({ oomScoreAdj: plan.sandbox.oomScoreAdj, rlimits: [] }, w.opts.host);
   try {

@@ -65,6 +65,23 @@ export function chooseOCIRuntime(choice: OCIRuntimeChoice, cgroups: CgroupProbe,
   return p ? new Error(`no usable OCI runtime: ${p}; crun: ${problem(candidates.crun)}`) : pick(candidates.runc);
 }
 
+/**
+ * The runtime handlers of this host (pure), as a CRI runtime's configured runtimes: `runc` and
+ * `crun` each where it is installed, answers --version and suits the host's cgroups (crun
+ * refuses a hybrid host), with why each other one is not. A pod whose RuntimeClass names a
+ * handler not among them fails its sandbox (lifecycle/wording.ts noRuntimeForHandler).
+ */
+export function runtimeHandlers(cgroups: CgroupProbe, candidates: Record<OCIRuntimeName, RuntimeCandidate>): { usable: OCIRuntime[]; refused: { name: OCIRuntimeName; reason: string }[] } {
+  const usable: OCIRuntime[] = [];
+  const refused: { name: OCIRuntimeName; reason: string }[] = [];
+  for (const name of ['runc', 'crun'] as const) {
+    const got = chooseOCIRuntime(name, cgroups, candidates);
+    if (got instanceof Error) refused.push({ name, reason: got.message.replace(`--container-runtime ${name}: `, '') });
+    else usable.push(got);
+  }
+  return { usable, refused };
+}
+
 /** The candidate as installed on this host (runs `<binary> --version`). */
 export function probeRuntimeCandidate(name: OCIRuntimeName, which: (bin: string) => string | undefined): RuntimeCandidate {
   const binary = which(name);

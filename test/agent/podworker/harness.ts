@@ -34,7 +34,7 @@ export interface Harness {
   syncUntil(pod: Pod, until: (s: PodStatus) => boolean, what: string): Promise<PodStatus>;
 }
 
-export function harness(o: { cgroupVersion?: CgroupVersion; backoff?: BackoffConfig; runtimeRequestTimeoutMs?: number } = {}): Harness {
+export function harness(o: { cgroupVersion?: CgroupVersion; backoff?: BackoffConfig; runtimeRequestTimeoutMs?: number; worker?: Partial<PodWorkerOptions> } = {}): Harness {
   const dir = mkdtempSync(join(tmpdir(), 'bulkhead-podworker-sync-'));
   let t = start;
   const now = () => new Date(t);
@@ -75,6 +75,7 @@ export function harness(o: { cgroupVersion?: CgroupVersion; backoff?: BackoffCon
     containerRuntime: rt,
     mounts,
     ...(o.runtimeRequestTimeoutMs !== undefined ? { runtimeRequestTimeoutMs: o.runtimeRequestTimeoutMs } : {}),
+    ...o.worker,
   };
   const events: string[] = [];
   const worker = new PodWorker(opts);

@@ -3,7 +3,7 @@
 
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { chooseOCIRuntime, crunRefusal, parseRuntimeVersion, type OCIRuntimeChoice, type RuntimeCandidate } from '../../../src/agent/runtime/runtimechoice.js';
+import { chooseOCIRuntime, crunRefusal, parseRuntimeVersion, runtimeHandlers, type OCIRuntimeChoice, type RuntimeCandidate } from '../../../src/agent/runtime/runtimechoice.js';
 import type { CgroupProbe } from '../../../src/agent/runtime/hostprobe.js';
 
 const hybrid: CgroupProbe = { mode: 'hybrid', memoryVersion: 1, v1: { memory: '/sys/fs/cgroup/memory' }, unified: '/sys/fs/cgroup/unified', unifiedControllers: ['hugetlb'] };
@@ -50,4 +50,23 @@ describe('runtime version and crun refusal', () => {
     { name: 'crun on pure v1: no refusal', got: crunRefusal(v1), want: undefined },
   ];
   for (const r of rows) it(r.name, () => assert.equal(r.got, r.want));
+});
+
+describe('runtimeHandlers: the handlers a RuntimeClass may name here', () => {
+  const rows: { name: string; cgroups: CgroupProbe; runc: RuntimeCandidate; crun: RuntimeCandidate; usable: string[]; refused: string[] }[] = [
+    { name: 'pure v2 with both installed: runc and crun', cgroups: v2, runc, crun, usable: ['runc /usr/sbin/runc', 'crun /usr/bin/crun'], refused: [] },
+    { name: 'pure v1 with both installed: runc and crun', cgroups: v1, runc, crun, usable: ['runc /usr/sbin/runc', 'crun /usr/bin/crun'], refused: [] },
+    { name: 'a hybrid host whose cgroup2 tree has controllers: runc only, crun refused with its reason', cgroups: hybrid, runc, crun, usable: ['runc /usr/sbin/runc'], refused: ['crun: crun refuses this host\'s hybrid cgroups'] },
+    { name: 'crun not installed: runc only', cgroups: v2, runc, crun: noCrun, usable: ['runc /usr/sbin/runc'], refused: ['crun: crun is not installed'] },
+    { name: 'a crun whose --version fails is no handler', cgroups: v2, runc, crun: brokenCrun, usable: ['runc /usr/sbin/runc'], refused: ['crun: /usr/bin/crun --version failed'] },
+    { name: 'runc not installed: crun only', cgroups: v2, runc: noRunc, crun, usable: ['crun /usr/bin/crun'], refused: ['runc: runc is not installed'] },
+  ];
+  for (const r of rows) {
+    it(r.name, () => {
+      const got = runtimeHandlers(r.cgroups, { runc: r.runc, crun: r.crun });
+      assert.deepEqual(got.usable.map((u) => `${u.name} ${u.binary}`), r.usable);
+      assert.equal(got.refused.length, r.refused.length);
+      r.refused.forEach((want, i) => assert.ok(`${got.refused[i]!.name}: ${got.refused[i]!.reason}`.startsWith(want), `${got.refused[i]!.name}: ${got.refused[i]!.reason}`));
+    });
+  }
 });
