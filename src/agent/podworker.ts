@@ -294,7 +294,8 @@ export class PodWorker implements WorkerContext {
                 else delete podRec.runtimeHandler;
                 this.records.writePod(podRec);
               }
-              const preparing = prepareStarts(this, pod, podRec, plan, actions, view, sandboxID, mem).catch(() => new Map<string, Prepared>());
+              const preparing =
+                handler instanceof Error ? Promise.resolve(new Map<string, Prepared>()) : prepareStarts(this, pod, podRec, plan, actions, view, sandboxID, mem).catch(() => new Map<string, Prepared>());
               let r: Awaited<ReturnType<typeof createSandbox>>;
               try {
                 r = await createSandbox(this, pod, podRec, plan, actions.sandboxAttempt, record, mem, handler);

@@ -9,7 +9,7 @@
 
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ContainerRuntime, ExecOptions, ExecProcess, RuntimeContainer } from './runtime.js';
+import type { ContainerInput, ContainerRuntime, ExecOptions, ExecProcess, MonitoredOptions, RuntimeContainer } from './runtime.js';
 
 export const runtimeHandlerAnnotation = 'io.bulkhead.runtime-handler';
 
@@ -70,7 +70,7 @@ export class HandlerRuntimes implements ContainerRuntime {
     return this.forBundle(id, bundle).runDetached(id, bundle, io);
   }
 
-  async startMonitored(id: string, bundle: string, logPath: string, opts?: { startAfter?: Promise<boolean> }): Promise<{ containerPid: number }> {
+  async startMonitored(id: string, bundle: string, logPath: string, opts?: MonitoredOptions): Promise<{ containerPid: number }> {
     return this.forBundle(id, bundle).startMonitored(id, bundle, logPath, opts);
   }
 
@@ -103,5 +103,16 @@ export class HandlerRuntimes implements ContainerRuntime {
 
   exec(id: string, argv: string[], opts: ExecOptions): ExecProcess {
     return this.forID(id).exec(id, argv, opts);
+  }
+
+  /** Attach goes to conmon of the runtime that created `id` (every runtime here has it). */
+  attachInput(id: string, bundle: string): ContainerInput {
+    const rt = this.forID(id);
+    if (!rt.attachInput) throw new Error(`the runtime of ${id} serves attach without stdin`);
+    return rt.attachInput(id, bundle);
+  }
+
+  resizeTerminal(id: string, bundle: string, width: number, height: number): boolean {
+    return this.forID(id).resizeTerminal?.(id, bundle, width, height) ?? false;
   }
 }

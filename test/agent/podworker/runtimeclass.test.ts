@@ -62,6 +62,7 @@ const rows: Row[] = [
       assert.equal(r.status.containerStatuses?.[0]?.state?.waiting?.reason, 'ContainerCreating');
       assert.deepEqual(h.rt.calls.filter((c) => c.op === 'runDetached' || c.op === 'startMonitored'), []);
       assert.deepEqual(h.worker.records.listInstances(pod.metadata.uid!), []);
+      assert.deepEqual([...h.mounts.mounted], [], 'no container root was prepared');
       h.advance(initialMs);
       await h.sync(pod);
       assert.deepEqual(h.rt.calls.filter((c) => c.op === 'runDetached'), [], 'still no runtime on the retry');

@@ -9,7 +9,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HandlerRuntimes, runtimeHandlerAnnotation, type HandlerRuntime } from '../../../src/agent/runtime/handlers.js';
-import type { ContainerRuntime } from '../../../src/agent/runtime/runtime.js';
+import type { ContainerInput, ContainerRuntime } from '../../../src/agent/runtime/runtime.js';
 
 function recorder(name: string, log: string[], exitDir: string): ContainerRuntime {
   const rec = (op: string) => async (id: string) => void log.push(`${name} ${op} ${id}`);
@@ -17,7 +17,7 @@ function recorder(name: string, log: string[], exitDir: string): ContainerRuntim
     exitDir,
     version: async () => `${name} version 1`,
     runDetached: async (id) => (log.push(`${name} runDetached ${id}`), 1),
-    startMonitored: async (id) => (log.push(`${name} startMonitored ${id}`), { containerPid: 1 }),
+    startMonitored: async (id, _b, _l, opts) => (log.push(`${name} startMonitored ${id}${opts?.tty ? ' tty' : ''}`), { containerPid: 1 }),
     kill: rec('kill'),
     delete: rec('delete'),
     state: async (id) => (log.push(`${name} state ${id}`), undefined),
@@ -27,6 +27,8 @@ function recorder(name: string, log: string[], exitDir: string): ContainerRuntim
     exec: () => {
       throw new Error('not here');
     },
+    attachInput: (id) => (log.push(`${name} attachInput ${id}`), {} as ContainerInput),
+    resizeTerminal: (id, _b, w, h) => (log.push(`${name} resizeTerminal ${id} ${w}x${h}`), true),
   };
 }
 
@@ -58,6 +60,18 @@ describe('HandlerRuntimes', () => {
         return s.log;
       },
       want: ['crun runDetached a', 'crun kill a', 'crun state a'],
+    },
+    {
+      rule: 'attach and terminal resizes of a crun container go to crun, with the start options passed through',
+      run: async (s) => {
+        const rt = s.make();
+        const b = s.bundle('t', 'crun');
+        await rt.startMonitored('t', b, '', { tty: true, stdin: { once: false } });
+        rt.attachInput('t', b);
+        rt.resizeTerminal('t', b, 80, 24);
+        return s.log;
+      },
+      want: ['crun startMonitored t tty', 'crun attachInput t', 'crun resizeTerminal t 80x24'],
     },
     {
       rule: 'a bundle naming no handler goes to the default runtime',
