@@ -19,6 +19,7 @@ import {
   validateServiceAccountUpdate,
 } from '../api/validation/index.js';
 import { decideObjectCount } from '../quota/objectcount.js';
+import type { QuotaDecision } from '../quota/admission.js';
 import { decodeStored, encodeForStore } from './objects.js';
 import type { Api, CreateBatch, GuardedWrite, Strategy } from './rest.js';
 import { storageKey } from './resources.js';
@@ -41,6 +42,15 @@ async function quotasOf(api: Api, namespace: string): Promise<{ key: string; mod
  * 403, or the quota status writes to commit with the object (into `batch` when batching).
  */
 export async function chargeObjectCount(api: Api, resource: string, obj: KubeObject, batch?: CreateBatch, group = ''): Promise<GuardedWrite[]> {
+  return chargeQuotas(api, { group, resource }, obj, (quotas) => decideObjectCount(group, resource, quotas), batch);
+}
+
+/**
+ * The quota charge `decide` makes of the namespace's quotas for a write of `obj`: refused with
+ * the quota admission's 403, or the quota status writes to commit with the object (into `batch`
+ * when batching).
+ */
+export async function chargeQuotas(api: Api, gr: { group: string; resource: string }, obj: KubeObject, decide: (quotas: ResourceQuota[]) => QuotaDecision, batch?: CreateBatch): Promise<GuardedWrite[]> {
   const namespace = obj.metadata?.namespace;
   if (!namespace) return [];
   const read = await quotasOf(api, namespace);
@@ -50,8 +60,8 @@ export async function chargeObjectCount(api: Api, resource: string, obj: KubeObj
     const pending = batch?.pending.get(q.key);
     return pending ? { key: q.key, modRevision: pending.modRevision, quota: pending.obj as ResourceQuota } : q;
   });
-  const decision = decideObjectCount(group, resource, current.map((q) => q.quota));
-  if (!decision.allowed) throw statusErrors.forbidden({ group, resource }, obj.metadata?.name ?? '', decision.message);
+  const decision = decide(current.map((q) => q.quota));
+  if (!decision.allowed) throw statusErrors.forbidden(gr, obj.metadata?.name ?? '', decision.message);
   const writes: GuardedWrite[] = [];
   for (const charge of decision.charges) {
     const q = current.find((x) => x.quota.metadata.name === charge.name)!;

@@ -3,7 +3,7 @@
 // and do not retry as JSON after a 415). Decodes the `k8s\0` + runtime.Unknown envelope and the
 // messages of Namespace, ResourceQuota, PriorityClass, ConfigMap, Secret, ServiceAccount, Job,
 // CronJob (`kubectl create job|cronjob`: the pod template fields those generators set), the apps/v1
-// workloads, policy/v1 PodDisruptionBudget (`kubectl create pdb`) and autoscaling/v1 Scale (`kubectl create deployment`) and the access reviews
+// workloads, core/v1 Service (`kubectl create service`), policy/v1 PodDisruptionBudget (`kubectl create pdb`) and autoscaling/v1 Scale (`kubectl create deployment`) and the access reviews
 // (`kubectl auth`) and CertificateSigningRequests (`kubectl certificate approve|deny`) into the same JSON objects a JSON body gives; every other kind still answers 415.
 
 import { statusErrors } from './status.js';
@@ -403,6 +403,19 @@ const daemonSetSpecShape: Msg = {
   },
 };
 
+// core/v1 Service (`kubectl create service clusterip|nodeport|loadbalancer|externalname`).
+const servicePortShape: Msg = { name: 'ServicePort', fields: { 1: ['name', 'str'], 2: ['protocol', 'str'], 3: ['port', 'int'], 4: ['targetPort', 'intstr'], 5: ['nodePort', 'oint'], 6: ['appProtocol', 'str'] } };
+const serviceSpecShape: Msg = {
+  name: 'ServiceSpec',
+  fields: {
+    1: ['ports', { list: servicePortShape }], 2: ['selector', 'map'], 3: ['clusterIP', 'str'], 4: ['type', 'str'], 5: ['externalIPs', 'strs'], 7: ['sessionAffinity', 'str'],
+    8: ['loadBalancerIP', 'str'], 9: ['loadBalancerSourceRanges', 'strs'], 10: ['externalName', 'str'], 11: ['externalTrafficPolicy', 'str'], 12: ['healthCheckNodePort', 'oint'],
+    13: ['publishNotReadyAddresses', 'bool'], 14: ['sessionAffinityConfig', { name: 'SessionAffinityConfig', fields: { 1: ['clientIP', { name: 'ClientIPConfig', fields: { 1: ['timeoutSeconds', 'int'] } }] } }],
+    17: ['ipFamilyPolicy', 'str'], 18: ['clusterIPs', 'strs'], 19: ['ipFamilies', 'strs'], 20: ['allocateLoadBalancerNodePorts', 'optbool'], 21: ['loadBalancerClass', 'str'],
+    22: ['internalTrafficPolicy', 'str'], 23: ['trafficDistribution', 'str'],
+  },
+};
+
 /** An apps/v1 kind (or autoscaling/v1 Scale): metadata 1, spec 2; a create's status (3) is reset by the strategy, so it is read past. */
 function specObject(apiVersion: string, kind: string, spec: Msg) {
   return (raw: Buffer): Record<string, unknown> => {
@@ -487,6 +500,7 @@ const decoders: Record<string, (raw: Buffer) => Record<string, unknown>> = {
   'apps/v1/ReplicaSet': specObject('apps/v1', 'ReplicaSet', replicaSetSpecShape),
   'apps/v1/StatefulSet': specObject('apps/v1', 'StatefulSet', statefulSetSpecShape),
   'apps/v1/DaemonSet': specObject('apps/v1', 'DaemonSet', daemonSetSpecShape),
+  'v1/Service': specObject('v1', 'Service', serviceSpecShape),
   'policy/v1/PodDisruptionBudget': specObject('policy/v1', 'PodDisruptionBudget', {
     name: 'PodDisruptionBudgetSpec',
     fields: { 1: ['minAvailable', 'intstr'], 2: ['selector', selectorShape], 3: ['maxUnavailable', 'intstr'], 4: ['unhealthyPodEvictionPolicy', 'str'] },

@@ -94,6 +94,11 @@ export const resources: ResourceDef[] = [
     fields: (o: any) => ({ ...metaFields(o), type: o.type ?? '' }),
   },
   {
+    group: '', version: 'v1', resource: 'services', kind: 'Service', listKind: 'ServiceList', singular: 'service', shortNames: ['svc'], categories: ['all'],
+    namespaced: true, verbs: allVerbs, subresources: [{ name: 'status', kind: 'Service', verbs: ['get', 'patch', 'update'] }],
+    fields: (o: any) => ({ ...metaFields(o), 'spec.clusterIP': o.spec?.clusterIP ?? '', 'spec.type': o.spec?.type ?? '' }),
+  },
+  {
     group: '', version: 'v1', resource: 'serviceaccounts', kind: 'ServiceAccount', listKind: 'ServiceAccountList', singular: 'serviceaccount', shortNames: ['sa'], categories: [],
     namespaced: true, verbs: allVerbs, subresources: [], fields: metaFields,
   },

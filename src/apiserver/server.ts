@@ -21,7 +21,8 @@ import { ensureNodeServingCert, ensurePKI } from './pki.js';
 import { refuseLostDatabase } from './datadir.js';
 import { Api, type RequestInfo } from './rest.js';
 import { openAPIDocs } from './openapidocs.js';
-import { installStrategies } from './strategies.js';
+import { defaultServiceRanges, installStrategies } from './strategies.js';
+import { ensureKubernetesService, type ServiceRanges } from './services.js';
 import { ensureSystemPriorityClasses } from './priorityclasses.js';
 import { StatusError } from './status.js';
 import { deferredMetrics } from './metricsdeferred.js';
@@ -72,6 +73,8 @@ export interface ApiServerOptions {
   extend?: (opts: HandlerOptions) => void;
   /** metrics.k8s.io's scrape period of the agents (metrics-server's --metric-resolution); default 15 s. */
   metricResolutionSeconds?: number;
+  /** --service-cluster-ip-range and --service-node-port-range, parsed (servicerange.ts); kube-apiserver's defaults otherwise. */
+  serviceRanges?: ServiceRanges;
   /** Connection limits; kube-apiserver's by default (tests shorten the timeouts). */
   transport?: Partial<TransportLimits>;
 }
@@ -109,7 +112,8 @@ export async function startApiServer(opts: ApiServerOptions): Promise<RunningApi
   refuseLostDatabase(dataDir, storeSpec);
   const store = await openStore(storeSpec, opts.storeOptions);
   const api = new Api({ store, gates: opts.gates ?? defaultFeatureGates });
-  installStrategies(api, opts.podSecurityDefaults ?? {}, opts.defaultTolerationSeconds);
+  const serviceRanges = opts.serviceRanges ?? defaultServiceRanges();
+  installStrategies(api, opts.podSecurityDefaults ?? {}, opts.defaultTolerationSeconds, serviceRanges);
   api.trackWrite = trackUpdate;
   for (const name of systemNamespaces) {
     // As upstream's system-namespaces controller: Get, and create only what is missing (a
@@ -209,6 +213,12 @@ export async function startApiServer(opts: ApiServerOptions): Promise<RunningApi
     server.listen(opts.port ?? 6443, host, () => ok());
   });
   const port = (server.address() as AddressInfo).port;
+  // The kubernetes service controller's first reconcile: the Service that names the API server.
+  try {
+    await ensureKubernetesService(api, serviceRanges, port, bootstrap);
+  } catch (e) {
+    process.stderr.write(`bulkhead: cannot create the kubernetes Service in default: ${e instanceof StatusError ? e.status.message : String(e)}\n`);
+  }
   loadMetrics();
   metricsScraper.start();
   const urlHost = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;

@@ -26,6 +26,8 @@ import { leaseStrategy, nodeStrategy, withPodStatusRestriction } from './nodestr
 import { listPriorityClasses, priorityClassStrategy } from './priorityclasses.js';
 import { podDisruptionBudgetStrategy } from './policystrategies.js';
 import { runtimeClassesFor, runtimeClassStrategy } from './runtimeclasses.js';
+import { serviceStrategy, type ServiceRanges } from './services.js';
+import { defaultServiceClusterIPRange, defaultServiceNodePortRange, parseNodePortRange, parseServiceIPRange } from '../api/servicerange.js';
 import { keepPodPriority } from '../admission/priority.js';
 import { statusErrors, StatusError } from './status.js';
 import { metaTime } from '../api/metatime.js';
@@ -290,6 +292,11 @@ export const limitRangeStrategy: Strategy = {
   },
 };
 
+/** The ranges of kube-apiserver's defaults: 10.96.0.0/12 and 30000-32767. */
+export function defaultServiceRanges(): ServiceRanges {
+  return { ip: parseServiceIPRange(defaultServiceClusterIPRange), nodePorts: parseNodePortRange(defaultServiceNodePortRange) };
+}
+
 /** Main-resource writes keep status; the status subresource changes only status. */
 export const statusSplitStrategy: Strategy = {
   async update(obj, old, _req: RequestInfo, _api: Api, subresource) {
@@ -300,7 +307,8 @@ export const statusSplitStrategy: Strategy = {
   },
 };
 
-export function installStrategies(api: Api, podSecurityDefaults: PodSecurityDefaults, tolerationSeconds?: DefaultTolerationSeconds): void {
+export function installStrategies(api: Api, podSecurityDefaults: PodSecurityDefaults, tolerationSeconds?: DefaultTolerationSeconds, serviceRanges: ServiceRanges = defaultServiceRanges()): void {
+  api.strategies.set('services', serviceStrategy(serviceRanges));
   api.strategies.set('pods', withPodStatusRestriction(podStrategy(podSecurityDefaults, tolerationSeconds)));
   api.strategies.set('namespaces', namespaceStrategy);
   api.strategies.set('resourcequotas', resourceQuotaStrategy);

@@ -2,7 +2,7 @@
 // that `kubectl get` prints what it prints against Kubernetes. Cells are final strings: the
 // server computes ages and placeholders. Bulkhead adds QoS and OOM kill mode to pods' wide view.
 
-import type { CertificateSigningRequest, ConfigMap, Container, ControllerRevision, CronJob, DaemonSet, Deployment, Event, Job, LabelSelector, KubeObject, Lease, Namespace, Node, Pod, PodDisruptionBudget, PriorityClass, ReplicaSet, ResourceQuota, RuntimeClass, Secret, ServiceAccount, StatefulSet } from '../api/types.js';
+import type { CertificateSigningRequest, ConfigMap, Container, ControllerRevision, CronJob, DaemonSet, Deployment, Event, Job, LabelSelector, KubeObject, Lease, Namespace, Node, Pod, PodDisruptionBudget, PriorityClass, ReplicaSet, ResourceQuota, RuntimeClass, Secret, Service, ServiceAccount, StatefulSet } from '../api/types.js';
 import { reportedOOMKillModes } from '../policy/oomkillmodestatus.js';
 
 export interface TableColumn {
@@ -336,6 +336,45 @@ const serviceAccountPrinter: Printer<ServiceAccount> = {
   cells: (sa, now) => [sa.metadata?.name ?? '', Array.isArray(sa.secrets) ? sa.secrets.length : 0, age(sa.metadata?.creationTimestamp, now)],
 };
 
+// printService (pkg/printers/internalversion), rendered wide as the server's table convertor does.
+/** getServiceExternalIP with loadBalancerStatusStringer (wide: never shortened). */
+function serviceExternalIP(svc: Service): string {
+  const external = Array.isArray(svc.spec?.externalIPs) ? svc.spec.externalIPs : [];
+  switch (svc.spec?.type) {
+    case 'ClusterIP':
+    case 'NodePort':
+      return external.length > 0 ? external.join(',') : '<none>';
+    case 'LoadBalancer': {
+      const ingress = Array.isArray(svc.status?.loadBalancer?.ingress) ? svc.status.loadBalancer.ingress : [];
+      const lb = [...new Set(ingress.map((i) => i?.ip || i?.hostname || '').filter((x) => x !== ''))].sort();
+      const all = [...lb, ...external];
+      return all.length > 0 ? all.join(',') : '<pending>';
+    }
+    case 'ExternalName':
+      return svc.spec.externalName ?? '';
+  }
+  return '<unknown>';
+}
+
+const servicePrinter: Printer<Service> = {
+  columns: [
+    nameCol,
+    col('Type', 'string', 'type determines how the Service is exposed: ClusterIP (the default), NodePort, LoadBalancer or ExternalName.'),
+    col('Cluster-IP', 'string', 'clusterIP is the IP address of the service, usually assigned randomly from the service cluster IP range.'),
+    col('External-IP', 'string', 'externalIPs is a list of IP addresses for which nodes in the cluster will also accept traffic for this service.'),
+    col('Port(s)', 'string', 'The list of ports that are exposed by this service.'),
+    ageCol,
+    col('Selector', 'string', 'Route service traffic to pods with label keys and values matching this selector.', 1),
+  ],
+  cells: (svc, now) => {
+    const ips = Array.isArray(svc.spec?.clusterIPs) ? svc.spec.clusterIPs : [];
+    const ports = (Array.isArray(svc.spec?.ports) ? svc.spec.ports : [])
+      .map((p) => ((p?.nodePort ?? 0) > 0 ? `${p.port}:${p.nodePort}/${p.protocol ?? ''}` : `${p?.port ?? 0}/${p?.protocol ?? ''}`))
+      .join(',');
+    return [svc.metadata?.name ?? '', svc.spec?.type ?? '', ips.length > 0 ? ips[0]! : '<none>', serviceExternalIP(svc), ports || '<none>', age(svc.metadata?.creationTimestamp, now), formatLabels(svc.spec?.selector)];
+  },
+};
+
 /** layoutContainerCells: names and images joined by commas. */
 const containerCells = (cs: Container[] | undefined): [string, string] => {
   const list = Array.isArray(cs) ? cs : [];
@@ -594,6 +633,7 @@ const printers: Record<string, Printer<never>> = {
   configmaps: configMapPrinter,
   secrets: secretPrinter,
   serviceaccounts: serviceAccountPrinter,
+  services: servicePrinter,
   jobs: jobPrinter,
   cronjobs: cronJobPrinter,
   deployments: deploymentPrinter,

@@ -9,6 +9,7 @@ import { DurationError, parseGoDuration } from './goduration.js';
 import { addDefaultTolerationSecondsFlags, defaultTolerationSecondsFlags, durationFlag, featureGatesFlag, podSecurityFlag, type DefaultTolerationSecondsFlags } from './flags.js';
 import { addAgentFlags, agentSettingsFromFlags, runAgent, type AgentFlags } from './agent.js';
 import type { OpenStoreOptions } from '../storage/index.js';
+import { parseNodePortRange, parseServiceIPRange, type NodePortRange, type ServiceIPRange } from '../api/servicerange.js';
 
 interface ServerFlags extends DefaultTolerationSecondsFlags {
   dataDir: string;
@@ -35,6 +36,8 @@ interface ServerFlags extends DefaultTolerationSecondsFlags {
   leaderElectLeaseDuration: string;
   leaderElectRenewDeadline: string;
   leaderElectRetryPeriod: string;
+  serviceClusterIpRange: string;
+  serviceNodePortRange: string;
 }
 
 /** --request-timeout as seconds, refused as kube-apiserver's ServerRunOptions.Validate refuses it. */
@@ -89,6 +92,18 @@ function controlPlaneSettings(f: ServerFlags) {
   if (timings.retryPeriodMs < 1000) throw new UsageError(`invalid value "${f.leaderElectRetryPeriod}" for --leader-elect-retry-period: must be at least 1s`);
   const leaderElection = boolFlag('--leader-elect', f.leaderElect) ? timings : (false as const);
   return { nodeLifecycle: { ...nodeLifecycle, zoneRates }, defaultTolerationSeconds, leaderElection };
+}
+
+/** --service-cluster-ip-range and --service-node-port-range. */
+function serviceRangeFlags(f: ServerFlags): { ip: ServiceIPRange; nodePorts: NodePortRange } {
+  const parse = <T>(flag: string, v: string, fn: (s: string) => T): T => {
+    try {
+      return fn(v);
+    } catch (e) {
+      throw new UsageError(`invalid value "${v}" for ${flag}: ${(e as Error).message.replace(/^"[^"]*" /, '')}`);
+    }
+  };
+  return { ip: parse('--service-cluster-ip-range', f.serviceClusterIpRange, parseServiceIPRange), nodePorts: parse('--service-node-port-range', f.serviceNodePortRange, parseNodePortRange) };
 }
 
 function parseListen(v: string): { host: string; port: number } {
@@ -147,12 +162,13 @@ export async function runServer(f: ServerFlags, banner: (s: RunningServer) => st
   if (metricResolutionSeconds < 1) throw new UsageError(`invalid value "${f.metricResolution}" for --metric-resolution: must be at least 1s`);
   const storeOptions = await storeFlags(f);
   const controlPlane = controlPlaneSettings(f);
+  const serviceRanges = serviceRangeFlags(f);
   process.stderr.write(`bulkhead: starting the API server (data in ${f.dataDir})…\n`);
   // Loaded here, not at the top: the server's modules (schemas, SQLite, X.509) would slow every other command's start.
   const { startServer } = await import('../server/start.js');
   let running: RunningServer;
   try {
-    running = await startServer({ dataDir: f.dataDir, store: f.store, storeOptions, host, port, gates, podSecurityDefaults, advertise: f.advertise, compactionSeconds, requestTimeoutSeconds, metricResolutionSeconds, ...controlPlane, log: (msg) => process.stderr.write(`bulkhead: ${msg}\n`) });
+    running = await startServer({ dataDir: f.dataDir, store: f.store, storeOptions, host, port, gates, podSecurityDefaults, advertise: f.advertise, compactionSeconds, requestTimeoutSeconds, metricResolutionSeconds, serviceRanges, ...controlPlane, log: (msg) => process.stderr.write(`bulkhead: ${msg}\n`) });
   } catch (e) {
     const err = e as NodeJS.ErrnoException;
     if (err.code === 'EADDRINUSE') throw new UsageError(`cannot listen on ${f.listen}: the address is already in use (another bulkhead running?)`);
@@ -220,7 +236,9 @@ function addServerFlags(c: Command, defaultDataDir: string): Command {
     .option('--leader-elect [bool]', 'elect one leader (a Lease in kube-system) to run the controllers and one to run the scheduler, for several servers on one store', 'true')
     .option('--leader-elect-lease-duration <duration>', 'how long a candidate waits after the leader\'s last observed renewal before taking over', '15s')
     .option('--leader-elect-renew-deadline <duration>', 'how long the leader keeps trying to renew before it stops leading', '10s')
-    .option('--leader-elect-retry-period <duration>', 'how long candidates wait between attempts to acquire or renew', '2s');
+    .option('--leader-elect-retry-period <duration>', 'how long candidates wait between attempts to acquire or renew', '2s')
+    .option('--service-cluster-ip-range <cidr>', 'the IPv4 range Services\' cluster IPs are allocated from; its first address is the kubernetes Service\'s (nothing routes to these addresses: there is no kube-proxy)', '10.96.0.0/12')
+    .option('--service-node-port-range <range>', 'the ports NodePort and LoadBalancer Services\' node ports are allocated from', '30000-32767');
   return addDefaultTolerationSecondsFlags(c);
 }
 

@@ -18,6 +18,7 @@ export const secretsRef = core('secrets', 'Secret');
 /** The node agent's runtime handlers by class name (the kubelet's RuntimeClass manager). */
 export const runtimeClassesRef: ResourceRef = { group: 'node.k8s.io', version: 'v1', resource: 'runtimeclasses', kind: 'RuntimeClass', namespaced: false };
 /** The node agent's heartbeat (kube-node-lease). */
+export const servicesRef: ResourceRef = { group: '', version: 'v1', resource: 'services', kind: 'Service', namespaced: true };
 export const leasesRef: ResourceRef = { group: 'coordination.k8s.io', version: 'v1', resource: 'leases', kind: 'Lease', namespaced: true };
 
 /** `/api/v1` or `/apis/GROUP/VERSION`. */

@@ -1,14 +1,15 @@
 // The quota controller: status.hard from spec.hard and status.used recomputed from the pods of
 // the namespace (and the object counts of every other quotable kind served: quota/objectcount.ts's
 // countsObjects, as upstream's controller monitors GetQuotableResources) whenever a quota or a
-// pod changes, and on a period to repair drift. Admission
+// pod changes, and the services resources from the namespace's Services; on a period to repair drift. Admission
 // charges optimistically; this controller is the source of truth (it releases what finished
 // or deleted pods held). Changes come from the shared informers; a sync reads the namespace
 // afresh through the client (a list of its quotas, pods and counted objects) and writes the
 // quota's status subresource.
 
 import type { FeatureGates } from '../api/featuregates.js';
-import type { KubeObject, Pod, ResourceQuota } from '../api/types.js';
+import type { KubeObject, Pod, ResourceQuota, Service } from '../api/types.js';
+import { tracksServices } from '../quota/services.js';
 import { computeQuotaStatus } from '../quota/admission.js';
 import { countsObjects, tracksObjectCounts } from '../quota/objectcount.js';
 import { stableJSON } from '../api/stablejson.js';
@@ -16,7 +17,7 @@ import type { SharedInformerFactory } from '../client/factory.js';
 import type { SharedIndexInformer } from '../client/informer.js';
 import { isStatus } from '../client/errors.js';
 import type { KubeClient, ResourceRef } from '../client/interface.js';
-import { podsRef, resourceQuotasRef } from '../client/resources.js';
+import { podsRef, resourceQuotasRef, servicesRef } from '../client/resources.js';
 import { KeyedQueue } from './queue.js';
 
 export interface QuotaControllerOptions {
@@ -72,6 +73,10 @@ export class QuotaController {
       this.unsubscribe.push(inf.addEventHandler({ delete: enqueue }));
       informers.push(inf);
     }
+    // Services: admission charged the create and any increase; a delete or a smaller update gives back.
+    const services = this.informers.informerFor<Service>(servicesRef);
+    this.unsubscribe.push(services.addEventHandler({ update: (_old, s) => enqueue(s), delete: enqueue }));
+    informers.push(services as SharedIndexInformer<KubeObject>);
     await Promise.all(informers.map((i) => i.start()));
     this.timer = setInterval(() => this.resyncAll(), this.resyncMs);
     this.timer.unref();
@@ -91,8 +96,9 @@ export class QuotaController {
     if (quotas.some((q) => tracksObjectCounts(q, this.counted.map((c) => c.ref)))) {
       for (const { key, ref } of this.counted) counts.set(key, (await this.client.list(ref, namespace)).items.length);
     }
+    const services = quotas.some(tracksServices) ? (await this.client.list<Service>(servicesRef, namespace)).items : [];
     for (const q of quotas) {
-      const fresh = computeQuotaStatus(q, pods, opts, counts);
+      const fresh = computeQuotaStatus(q, pods, opts, counts, services);
       const status = { hard: fresh.hard, used: fresh.used };
       if (stableJSON(q.status) === stableJSON(status)) continue;
       try {

@@ -11,6 +11,8 @@ import { podMatchesAllScopes, podMatchesQuotaScopes, quotaSelectors } from './sc
 import { containerUsageHas, podUsage } from './usage.js';
 import { podMatchingResources, quotaValidationSet } from './resourcenames.js';
 import { objectCountUsage } from './objectcount.js';
+import { serviceQuotaUsage } from './services.js';
+import type { Service } from '../api/servicetypes.js';
 
 export interface QuotaDecisionOptions {
   gates: Pick<FeatureGates, 'PodLevelResources'>;
@@ -198,13 +200,15 @@ export function applyCharges(quotas: readonly ResourceQuota[], charges: readonly
 /**
  * The quota controller's recomputation: status.hard from spec.hard and status.used as the sum
  * over the pods it matches, every tracked key starting at zero, masked to the hard keys; object
- * counts of other kinds (objectcount.ts) from `objectCounts`, keyed `<group>/<resource>`.
+ * counts of other kinds (objectcount.ts) from `objectCounts`, keyed `<group>/<resource>`; the
+ * service resources (services.ts) from the namespace's `services`.
  */
 export function computeQuotaStatus(
   q: ResourceQuota,
   pods: readonly Pod[],
   opts: QuotaDecisionOptions,
   objectCounts: ReadonlyMap<string, number> = new Map(),
+  services: readonly Service[] = [],
 ): { hard: Record<string, string>; used: Record<string, string> } {
   const hardSpec = q.spec?.hard ?? {};
   const tracked = podMatchingResources(Object.keys(hardSpec));
@@ -221,7 +225,7 @@ export function computeQuotaStatus(
       }
     }
   }
-  const all: Record<string, string> = objectCountUsage(q, objectCounts);
+  const all: Record<string, string> = { ...objectCountUsage(q, objectCounts), ...serviceQuotaUsage(q, services) };
   for (const [name, v] of sum) all[name] = v.canonical();
   const used: Record<string, string> = {};
   for (const name of Object.keys(all).sort()) used[name] = all[name]!;

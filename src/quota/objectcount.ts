@@ -3,8 +3,8 @@
 // object of a counted kind counts 1 under `count/<resource>[.<group>]` and, for configmaps,
 // secrets and resourcequotas, also under the legacy name. Which kinds are counted is upstream's
 // rule, not a list: every namespaced resource the server serves with the verbs the quota
-// controller needs (create, list, watch, delete: GetQuotableResources), but pods (their own
-// evaluator) and quota/v1/install's ignored resources (events, the review kinds). Charged on
+// controller needs (create, list, watch, delete: GetQuotableResources), but pods and services
+// (their own evaluators) and quota/v1/install's ignored resources (events, the review kinds). Charged on
 // create only; quotas with scopes never match (the generic evaluator matches no scope). Pure:
 // the caller supplies the served resources, quotas and counts.
 
@@ -42,9 +42,13 @@ export interface ServedResource {
   verbs?: readonly string[];
 }
 
-/** Whether objects of this served resource are counted under `count/<resource>[.<group>]` (pods: by the pod evaluator). */
+/**
+ * Whether objects of this served resource are counted under `count/<resource>[.<group>]` by the
+ * generic evaluator: not pods and services, which have evaluators of their own (pods: admission.ts,
+ * services: services.ts), as upstream's registry puts them before the generic ones.
+ */
 export function countsObjects(r: ServedResource): boolean {
-  if (!r.namespaced || (r.group === '' && r.resource === 'pods')) return false;
+  if (!r.namespaced || (r.group === '' && (r.resource === 'pods' || r.resource === 'services'))) return false;
   if (ignoredResources.has(`${r.group}/${r.resource}`)) return false;
   return quotableVerbs.every((v) => r.verbs?.includes(v));
 }
@@ -83,7 +87,17 @@ function prettyList(m: Resources, keys: readonly string[]): string {
  */
 export function decideObjectCount(group: string, resource: string, quotas: readonly ResourceQuota[]): QuotaDecision {
   const names = objectCountResourceNames(group, resource);
-  const charges: QuotaCharge[] = [];
+  return decideCountCharge(names, Object.fromEntries(names.map((n) => [n, 1])), quotas);
+}
+
+/**
+ * CheckRequest for an evaluator of whole counts and no scopes: `names` are the resources the
+ * evaluator covers, `delta` what this request adds (the usage of a create; on an update, the
+ * new usage less the old, negatives dropped). Every matching quota must know its usage of the
+ * covered names it limits; a request that adds nothing is allowed without a charge; otherwise no
+ * quota may go over a limit, and each matching quota is charged.
+ */
+export function decideCountCharge(names: readonly string[], delta: Readonly<Record<string, number>>, quotas: readonly ResourceQuota[]): QuotaDecision {
   for (const q of quotas) {
     const matched = matching(q, names);
     if (matched.length === 0) continue;
@@ -92,15 +106,16 @@ export function decideObjectCount(group: string, resource: string, quotas: reado
       return { allowed: false, quota: q.metadata.name, message: `status unknown for quota: ${q.metadata.name}, resources: ${[...matched].sort().join(',')}` };
     }
   }
+  if (!names.some((n) => (delta[n] ?? 0) > 0)) return { allowed: true, charges: [] };
+  const charges: QuotaCharge[] = [];
   for (const q of quotas) {
     const matched = matching(q, names);
     if (matched.length === 0) continue;
     const hard = parseResourceList(q.status?.hard);
     const used = parseResourceList(q.status?.used);
-    const one = Quantity.fromInt(1);
-    const requested: Resources = new Map(matched.map((n) => [n, one] as const));
+    const requested: Resources = new Map(matched.map((n) => [n, Quantity.fromInt(Math.max(0, delta[n] ?? 0))] as const));
     const newUsed = new Map(used);
-    for (const n of matched) newUsed.set(n, (used.get(n) ?? Quantity.zero()).add(one));
+    for (const n of matched) newUsed.set(n, (used.get(n) ?? Quantity.zero()).add(requested.get(n)!));
     const exceeded = matched.filter((n) => newUsed.get(n)!.cmp(hard.get(n)!) > 0);
     if (exceeded.length > 0) {
       return {

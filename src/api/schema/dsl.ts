@@ -17,6 +17,8 @@
 //          gate=Name         feature gate guarding the field
 //          since=1.33        upstream added the field after 1.32
 //          bulkhead          the field comes from a Bulkhead design, not from upstream
+//          default=V         the OpenAPI default of a string field (+default=); server-side apply
+//                            reads it for a list map key the applied item leaves out
 //
 // Schema names in TYPE are short names; the registry resolves them (same package first).
 
@@ -50,6 +52,7 @@ export interface FieldDef {
   readonly featureGate?: string;
   readonly since?: string;
   readonly bulkhead?: boolean;
+  readonly default?: string;
 }
 
 /** How a special (non-struct) schema decodes: mirrors the Go type's UnmarshalJSON. */
@@ -152,6 +155,9 @@ export function parseField(name: string, spec: string): FieldDef {
         break;
       case 'bulkhead':
         f.bulkhead = true;
+        break;
+      case 'default':
+        f.default = val;
         break;
       default:
         throw new Error(`schema dsl: field ${name}: unknown attribute ${w}`);

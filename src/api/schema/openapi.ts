@@ -82,6 +82,7 @@ function propertySchema(f: Field): JsonObject {
   const base = typeSchema(f.type, f.enum);
   const out: JsonObject = f.type.t === 'ref' ? { allOf: [base] } : base;
   out['description'] = f.description;
+  if (f.default !== undefined) out['default'] = f.default;
   if (f.listType) out['x-kubernetes-list-type'] = f.listType;
   if (f.listMapKeys) out['x-kubernetes-list-map-keys'] = [...f.listMapKeys];
   if (f.mapType) out['x-kubernetes-map-type'] = f.mapType;

@@ -6,6 +6,7 @@ import { coordinationSchemas } from './coordination.js';
 import { certificatesSchemas } from './certificates.js';
 import { otherCoreSchemas } from './core-other.js';
 import { configSchemas } from './core-config.js';
+import { serviceSchemas } from './core-service.js';
 import { podSchemas } from './core-pod.js';
 import { volumeSchemas } from './core-volume.js';
 import { metaSchemas } from './meta.js';
@@ -44,7 +45,7 @@ export interface Schema {
   readonly bulkhead?: boolean;
 }
 
-const allDefs: readonly SchemaDef[] = [...metaSchemas, ...podSchemas, ...volumeSchemas, ...otherCoreSchemas, ...configSchemas, ...coordinationSchemas, ...certificatesSchemas, ...policySchemas, ...accessSchemas, ...schedulingSchemas, ...nodeSchemas, ...batchSchemas, ...appsSchemas, ...metricsSchemas];
+const allDefs: readonly SchemaDef[] = [...metaSchemas, ...podSchemas, ...volumeSchemas, ...otherCoreSchemas, ...configSchemas, ...serviceSchemas, ...coordinationSchemas, ...certificatesSchemas, ...policySchemas, ...accessSchemas, ...schedulingSchemas, ...nodeSchemas, ...batchSchemas, ...appsSchemas, ...metricsSchemas];
 
 const PRIM_GO: Record<Primitive, string> = { string: 'string', int32: 'int32', int64: 'int64', double: 'float64', boolean: 'bool', byte: '[]uint8' };
 

@@ -19,4 +19,6 @@ export interface SchemaView {
   readonly listMapKeys?: readonly string[];
   /** x-kubernetes-map-type: "atomic" | "granular". */
   readonly mapType?: 'atomic' | 'granular';
+  /** The field's OpenAPI default, if it has one (a list map key's value when an item omits it). */
+  readonly default?: unknown;
 }

@@ -13,6 +13,7 @@ interface Extras {
   listType?: 'atomic' | 'set' | 'map';
   listMapKeys?: readonly string[];
   mapType?: 'atomic' | 'granular';
+  default?: unknown;
 }
 
 class View implements SchemaView {
@@ -21,6 +22,7 @@ class View implements SchemaView {
   readonly listType?: 'atomic' | 'set' | 'map';
   readonly listMapKeys?: readonly string[];
   readonly mapType?: 'atomic' | 'granular';
+  readonly default?: unknown;
   private propCache: Map<string, SchemaView | undefined> | undefined;
 
   constructor(
@@ -34,6 +36,7 @@ class View implements SchemaView {
     if (extras.listType !== undefined) this.listType = extras.listType;
     if (extras.listMapKeys !== undefined) this.listMapKeys = extras.listMapKeys;
     if (extras.mapType !== undefined) this.mapType = extras.mapType;
+    if (extras.default !== undefined) this.default = extras.default;
   }
 
   property(name: string): SchemaView | undefined {
@@ -93,6 +96,7 @@ function fieldView(f: Field): View {
     if (f.listType) extras.listType = f.listType;
     if (f.listMapKeys) extras.listMapKeys = f.listMapKeys;
     if (f.mapType) extras.mapType = f.mapType;
+    if (f.default !== undefined) extras.default = f.default;
     v = viewFor(f.type, extras);
     fieldViews.set(f, v);
   }

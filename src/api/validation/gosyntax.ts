@@ -17,7 +17,7 @@ export function goStringMap(m: Record<string, string> | undefined): string {
   return `map[string]string{${entries.join(', ')}}`;
 }
 
-function goStrings(xs: readonly unknown[] | undefined): string {
+export function goStrings(xs: readonly unknown[] | undefined): string {
   if (!Array.isArray(xs)) return '[]string(nil)';
   return `[]string{${xs.map((x) => goQuote(String(x))).join(', ')}}`;
 }

@@ -84,3 +84,4 @@ export {
   unhealthyPodEvictionPolicies,
 } from './poddisruptionbudget.js';
 export { validateRuntimeClass, validateRuntimeClassUpdate } from './runtimeclass.js';
+export { validateService, validateServiceUpdate, validateServiceStatusUpdate, validateServiceClusterIPsRelatedFields, isHeadlessService, serviceTypes, clusterIPNone } from './service.js';

@@ -211,3 +211,19 @@ export const nameIsDNSSubdomain: NameValidator = (name, prefix) => isDNS1123Subd
 
 /** NameIsDNSLabel (namespaces). */
 export const nameIsDNSLabel: NameValidator = (name, prefix) => isDNS1123Label(prefix ? maskTrailingDash(name) : name);
+
+const dns1035LabelFmt = '[a-z]([-a-z0-9]*[a-z0-9])?';
+const dns1035LabelErrMsg =
+  "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character";
+const dns1035LabelRe = new RegExp(`^${dns1035LabelFmt}$`);
+
+/** IsDNS1035Label. */
+export function isDNS1035Label(value: string): string[] {
+  const errs: string[] = [];
+  if (longerThan(value, DNS1123LabelMaxLength)) errs.push(maxLenError(DNS1123LabelMaxLength));
+  if (!dns1035LabelRe.test(value)) errs.push(regexError(dns1035LabelErrMsg, dns1035LabelFmt, 'my-name', 'abc-123'));
+  return errs;
+}
+
+/** NameIsDNS1035Label (services). */
+export const nameIsDNS1035Label: NameValidator = (name, prefix) => isDNS1035Label(prefix ? maskTrailingDash(name) : name);
