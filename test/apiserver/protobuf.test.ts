@@ -123,6 +123,18 @@ describe('protobuf request bodies', () => {
     assert.deepEqual(got.spec, { strategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 1, maxSurge: '30%' } } });
   });
 
+  it('a core/v1 Service as kubectl create service nodeport sends it: ports with an intstr targetPort and a nodePort, the selector', () => {
+    const port = Buffer.concat([field(1, '5678-8080'), field(2, 'TCP'), vfield(3, 5678), field(4, vfield(2, 8080)), vfield(5, 30080)]);
+    const spec = Buffer.concat([field(1, port), field(2, mapEntry('app', 'n1')), field(4, 'NodePort')]);
+    const raw = Buffer.concat([field(1, Buffer.concat([field(1, 'n1'), field(11, mapEntry('app', 'n1'))])), field(2, spec), field(3, Buffer.alloc(0))]);
+    assert.deepEqual(decodeProtobufBody(envelope('v1', 'Service', raw), 'application/vnd.kubernetes.protobuf'), {
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: 'n1', labels: { app: 'n1' } },
+      spec: { ports: [{ name: '5678-8080', protocol: 'TCP', port: 5678, targetPort: 8080, nodePort: 30080 }], selector: { app: 'n1' }, type: 'NodePort' },
+    });
+  });
+
   it('an autoscaling/v1 Scale decodes its replicas', () => {
     const raw = Buffer.concat([field(1, field(1, 'd')), field(2, vfield(1, 4))]);
     assert.deepEqual(decodeProtobufBody(envelope('autoscaling/v1', 'Scale', raw), 'application/vnd.kubernetes.protobuf'), { apiVersion: 'autoscaling/v1', kind: 'Scale', metadata: { name: 'd' }, spec: { replicas: 4 } });
@@ -131,7 +143,7 @@ describe('protobuf request bodies', () => {
   const refusals: { name: string; body: Buffer; code: number }[] = [
     { name: 'a Job field Bulkhead does not decode is 400, never dropped', body: envelope('batch/v1', 'Job', field(2, field(6, field(2, field(1, field(1, 'vol')))))), code: 400 },
     { name: 'a StatefulSet\'s volumeClaimTemplates (not decoded) are 400', body: envelope('apps/v1', 'StatefulSet', field(2, field(4, field(1, field(1, 'data'))))), code: 400 },
-    { name: 'a kind Bulkhead does not decode is 415', body: envelope('v1', 'Service', Buffer.alloc(0)), code: 415 },
+    { name: 'a kind Bulkhead does not decode is 415', body: envelope('v1', 'Endpoints', Buffer.alloc(0)), code: 415 },
     { name: 'a body without the k8s envelope is 400', body: Buffer.from('{"kind":"Namespace"}'), code: 400 },
     { name: 'a truncated message is 400', body: Buffer.concat([Buffer.from('k8s\0', 'latin1'), Buffer.from([0x0a, 0x50, 0x01])]), code: 400 },
   ];

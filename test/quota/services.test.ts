@@ -1,0 +1,83 @@
+// The service evaluator (src/quota/services.ts, after quota/v1/evaluator/core/services.go): the
+// usage of a Service, the create and update decisions with upstream's messages, the recount.
+
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { ResourceQuota, Service, ServiceSpec } from '../../src/api/types.js';
+import { decideServiceQuota, serviceQuotaUsage, serviceUsage } from '../../src/quota/services.js';
+
+const quota = (hard: Record<string, string>, used?: Record<string, string>, scopes?: string[]): ResourceQuota =>
+  ({ metadata: { name: 'q', namespace: 'n' }, spec: { hard, ...(scopes ? { scopes } : {}) }, status: { hard, ...(used ? { used } : {}) } }) as ResourceQuota;
+const svc = (spec: Partial<ServiceSpec>): Service => ({ metadata: { name: 's', namespace: 'n' }, spec: { ports: [{ port: 80 }, { port: 81 }], ...spec } });
+
+describe('service quota usage', () => {
+  const rows: { name: string; svc: Service; want: Record<string, number> }[] = [
+    { name: 'a ClusterIP service counts 1, no node ports, no load balancer', svc: svc({ type: 'ClusterIP' }), want: { 'count/services': 1, services: 1, 'services.loadbalancers': 0, 'services.nodeports': 0 } },
+    { name: 'a NodePort service counts its ports as node ports', svc: svc({ type: 'NodePort' }), want: { 'count/services': 1, services: 1, 'services.loadbalancers': 0, 'services.nodeports': 2 } },
+    { name: 'a LoadBalancer counts 1 load balancer and its ports', svc: svc({ type: 'LoadBalancer' }), want: { 'count/services': 1, services: 1, 'services.loadbalancers': 1, 'services.nodeports': 2 } },
+    {
+      name: 'a LoadBalancer without node port allocation counts only the ports that name one',
+      svc: svc({ type: 'LoadBalancer', allocateLoadBalancerNodePorts: false, ports: [{ port: 80, nodePort: 30080 }, { port: 81 }] }),
+      want: { 'count/services': 1, services: 1, 'services.loadbalancers': 1, 'services.nodeports': 1 },
+    },
+    { name: 'an ExternalName service counts 1', svc: svc({ type: 'ExternalName', ports: [] }), want: { 'count/services': 1, services: 1, 'services.loadbalancers': 0, 'services.nodeports': 0 } },
+  ];
+  for (const r of rows) it(r.name, () => assert.deepEqual(serviceUsage(r.svc), r.want));
+});
+
+describe('decideServiceQuota', () => {
+  const rows: { name: string; svc: Service; old?: Service; quotas: ResourceQuota[]; want: ReturnType<typeof decideServiceQuota> }[] = [
+    { name: 'no quotas: allowed', svc: svc({ type: 'NodePort' }), quotas: [], want: { allowed: true, charges: [] } },
+    {
+      name: 'a create is charged under every service name the quota limits',
+      svc: svc({ type: 'NodePort' }),
+      quotas: [quota({ services: '5', 'services.nodeports': '5' }, { services: '1', 'services.nodeports': '0' })],
+      want: { allowed: true, charges: [{ name: 'q', used: { services: '2', 'services.nodeports': '2' } }] },
+    },
+    {
+      name: 'too many node ports: exceeded quota names only what is over',
+      svc: svc({ type: 'NodePort' }),
+      quotas: [quota({ services: '5', 'services.nodeports': '2' }, { services: '1', 'services.nodeports': '1' })],
+      want: { allowed: false, quota: 'q', message: 'exceeded quota: q, requested: services.nodeports=2, used: services.nodeports=1, limited: services.nodeports=2' },
+    },
+    {
+      name: 'a load balancer over a zero limit',
+      svc: svc({ type: 'LoadBalancer' }),
+      quotas: [quota({ 'services.loadbalancers': '0' }, { 'services.loadbalancers': '0' })],
+      want: { allowed: false, quota: 'q', message: 'exceeded quota: q, requested: services.loadbalancers=1, used: services.loadbalancers=0, limited: services.loadbalancers=0' },
+    },
+    {
+      name: 'count/services counts like services',
+      svc: svc({ type: 'ClusterIP' }),
+      quotas: [quota({ 'count/services': '1' }, { 'count/services': '1' })],
+      want: { allowed: false, quota: 'q', message: 'exceeded quota: q, requested: count/services=1, used: count/services=1, limited: count/services=1' },
+    },
+    { name: 'status not yet computed: status unknown', svc: svc({}), quotas: [quota({ services: '1' })], want: { allowed: false, quota: 'q', message: 'status unknown for quota: q, resources: services' } },
+    { name: 'a scoped quota never matches', svc: svc({}), quotas: [quota({ services: '0' }, { services: '0' }, ['BestEffort'])], want: { allowed: true, charges: [] } },
+    {
+      name: 'an update that adds nothing is allowed at the limit and charges nothing',
+      svc: svc({ type: 'ClusterIP', selector: { a: 'b' } }),
+      old: svc({ type: 'ClusterIP' }),
+      quotas: [quota({ services: '1' }, { services: '1' })],
+      want: { allowed: true, charges: [] },
+    },
+    {
+      name: 'an update to NodePort is charged its node ports',
+      svc: svc({ type: 'NodePort' }),
+      old: svc({ type: 'ClusterIP' }),
+      quotas: [quota({ services: '1', 'services.nodeports': '1' }, { services: '1', 'services.nodeports': '0' })],
+      want: { allowed: false, quota: 'q', message: 'exceeded quota: q, requested: services.nodeports=2, used: services.nodeports=0, limited: services.nodeports=1' },
+    },
+  ];
+  for (const r of rows) it(r.name, () => assert.deepEqual(decideServiceQuota(r.svc, r.old, r.quotas), r.want));
+});
+
+describe('serviceQuotaUsage', () => {
+  it('sums the namespace\'s services under the names the quota limits', () => {
+    const q = quota({ services: '9', 'services.nodeports': '9', 'services.loadbalancers': '9', pods: '9' });
+    assert.deepEqual(serviceQuotaUsage(q, [svc({ type: 'NodePort' }), svc({ type: 'LoadBalancer' }), svc({ type: 'ClusterIP' })]), { services: '3', 'services.loadbalancers': '1', 'services.nodeports': '4' });
+  });
+  it('a scoped quota tracks nothing', () => {
+    assert.deepEqual(serviceQuotaUsage(quota({ services: '9' }, undefined, ['BestEffort']), [svc({})]), {});
+  });
+});
