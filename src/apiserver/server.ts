@@ -214,11 +214,21 @@ export async function startApiServer(opts: ApiServerOptions): Promise<RunningApi
   });
   const port = (server.address() as AddressInfo).port;
   // The kubernetes service controller's first reconcile: the Service that names the API server.
-  try {
-    await ensureKubernetesService(api, serviceRanges, port, bootstrap);
-  } catch (e) {
-    process.stderr.write(`bulkhead: cannot create the kubernetes Service in default: ${e instanceof StatusError ? e.status.message : String(e)}\n`);
-  }
+  // The kubernetes service controller: the Service that names the API server, put back every 10 s
+  // when deleted or changed (upstream's interval).
+  let reportedKubernetesService = '';
+  const reconcileKubernetesService = () =>
+    ensureKubernetesService(api, serviceRanges, port, bootstrap).then(
+      () => (reportedKubernetesService = ''),
+      (e: unknown) => {
+        const why = e instanceof StatusError ? (e.status.message ?? '') : String(e);
+        if (why !== reportedKubernetesService && !lifecycle.shuttingDown) process.stderr.write(`bulkhead: cannot create the kubernetes Service in default: ${why}\n`);
+        reportedKubernetesService = why;
+      },
+    );
+  await reconcileKubernetesService();
+  const kubernetesServiceTimer = setInterval(() => void reconcileKubernetesService(), 10_000);
+  kubernetesServiceTimer.unref();
   loadMetrics();
   metricsScraper.start();
   const urlHost = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
@@ -255,6 +265,7 @@ export async function startApiServer(opts: ApiServerOptions): Promise<RunningApi
     async close() {
       lifecycle.shuttingDown = true;
       clearInterval(compactor);
+      clearInterval(kubernetesServiceTimer);
       await metricsScraper.stop();
       for (const c of api.caches.values()) c.stop();
       cacher.stop();

@@ -17,7 +17,7 @@ import { validateLimitRange, validatePriorityClass, validatePriorityClassUpdate,
 import { canonicalList } from '../api/defaults.js';
 import { admitPriorityClass, builtInPriorityClasses, defaultPriorityClassFields } from '../admission/priority.js';
 import { evictionCandidates, rankForMemoryPressure, thresholdQuantity, type Threshold } from '../policy/eviction.js';
-import { computeQuotaStatus } from '../quota/admission.js';
+import { computeQuotaStatus, type QuotaDecision } from '../quota/admission.js';
 import { ulimitCeilingsReason, ulimitsAboveCeilings } from '../policy/ulimitceilings.js';
 import { derivedObjectUID, derivedPodUID, planPodOnNode, type NodeConfig, type PodNodePlan } from './node.js';
 import { plannedKinds, type WorkloadContext } from './workloads.js';
@@ -334,9 +334,9 @@ export class Planner {
   }
 
   /** The object-count charge of creating one object; the quota's 403 message when refused. */
-  private chargeCount(namespace: string, group: string, resource: string, name: string): string | undefined {
+  private chargeCount(namespace: string, group: string, resource: string, name: string, decide?: (quotas: readonly ResourceQuota[]) => QuotaDecision): string | undefined {
     const state = this.ns(namespace);
-    const decision = decideObjectCount(group, resource, state.quotas);
+    const decision = decide ? decide(state.quotas) : decideObjectCount(group, resource, state.quotas);
     if (!decision.allowed) return `${resource}${group ? `.${group}` : ''} "${name}" is forbidden: ${decision.message}`;
     for (const c of decision.charges) {
       const q = state.quotas.find((x) => x.metadata.name === c.name)!;
@@ -374,7 +374,8 @@ export class Planner {
       this.reject(decodedObject, kind, `${qualified} "${name}" is invalid`, reportFieldErrors(admitted.errors));
       return;
     }
-    const refused = this.chargeCount(namespace, planned.group, planned.resource, name);
+    const decide = planned.decide ? (quotas: readonly ResourceQuota[]) => planned.decide!(admitted.object, quotas) : undefined;
+    const refused = this.chargeCount(namespace, planned.group, planned.resource, name, decide);
     if (refused) {
       this.reject(decodedObject, kind, refused, []);
       return;

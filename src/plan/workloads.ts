@@ -1,6 +1,7 @@
 // The objects `bulkhead plan` takes besides pods, namespaces, quotas, LimitRanges and
 // PriorityClasses: each is defaulted and validated as the API server's strategy does on create,
-// charged against its namespace's object-count quotas (count/jobs.batch, configmaps, …), and a
+// charged against its namespace's object-count quotas (count/jobs.batch, configmaps, …; a Service
+// against the service quotas, with no address or port allocated), and a
 // workload is expanded into the pods its controllers keep running once they have settled — a
 // Deployment's ReplicaSet and its `replicas` pods, a StatefulSet's `<name>-0…`, a DaemonSet's pod
 // for the plan's node, a Job's `parallelism` pods (at most `completions`), the Job of a
@@ -13,7 +14,10 @@ import { parseCronSchedule } from '../api/cron.js';
 import type { FeatureGates } from '../api/featuregates.js';
 import type { FieldError } from '../api/fielderrors.js';
 import { defaultSecret } from '../api/secretdefaults.js';
-import type { ConfigMap, CronJob, DaemonSet, Deployment, Job, KubeObject, OwnerReference, Pod, PodTemplateSpec, ReplicaSet, Secret, ServiceAccount, StatefulSet } from '../api/types.js';
+import type { ConfigMap, CronJob, DaemonSet, Deployment, Job, KubeObject, OwnerReference, Pod, PodTemplateSpec, ReplicaSet, ResourceQuota, Secret, Service, ServiceAccount, StatefulSet } from '../api/types.js';
+import { defaultService } from '../api/servicedefaults.js';
+import { decideServiceQuota } from '../quota/services.js';
+import type { QuotaDecision } from '../quota/admission.js';
 import {
   validateConfigMap,
   validateCronJob,
@@ -22,6 +26,7 @@ import {
   validateJob,
   validateReplicaSet,
   validateSecret,
+  validateService,
   validateServiceAccount,
   validateStatefulSet,
 } from '../api/validation/index.js';
@@ -65,6 +70,8 @@ export interface PlannedKind {
   resource: string;
   /** Defaults, validates and expands one object of the kind (its namespace already set). */
   admit(obj: KubeObject, ctx: WorkloadContext): Admitted;
+  /** The quota decision for the admitted object, when its kind has an evaluator of its own (Service); object counts otherwise. */
+  decide?(obj: KubeObject, quotas: readonly ResourceQuota[]): QuotaDecision;
 }
 
 type Expansion = { pods: OwnedPod[]; children: ChargedChild[]; warning?: string };
@@ -185,6 +192,20 @@ export const plannedKinds: Record<string, PlannedKind> = {
       const secret = defaultSecret(obj as Secret);
       return checked(secret, validateSecret(secret));
     },
+  },
+  // Defaulted, validated and charged to the service quotas as on create; no cluster IP or node port
+  // is allocated (a plan has no cluster), and a requested one is not checked against a range.
+  Service: {
+    apiVersion: 'v1',
+    group: '',
+    resource: 'services',
+    admit: (obj) => {
+      const svc = defaultService(obj as Service);
+      if (svc.spec?.clusterIP && (svc.spec.clusterIPs ?? []).length === 0) svc.spec.clusterIPs = [svc.spec.clusterIP];
+      svc.status = { loadBalancer: {} };
+      return checked(svc, validateService(svc));
+    },
+    decide: (obj, quotas) => decideServiceQuota(obj as Service, undefined, quotas),
   },
   ServiceAccount: {
     apiVersion: 'v1',

@@ -344,4 +344,17 @@ describe('Service allocations across a restart and in a small range', () => {
     const freed = await admin!.request('POST', services('np'), service('more', { type: 'NodePort', ports: [{ port: 80, nodePort: 31002 }] }));
     assert.equal(freed.status, 201, freed.text);
   });
+
+  it('a deleted kubernetes Service is put back (the kubernetes service controller reconciles every 10 s)', async () => {
+    const path = '/api/v1/namespaces/default/services/kubernetes';
+    const uid = (await admin!.request('GET', path)).json().metadata.uid;
+    assert.equal((await admin!.request('DELETE', path)).status, 200);
+    let back: Json = {};
+    for (let i = 0; i < 300 && !(back.metadata?.uid && back.metadata.uid !== uid); i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      back = (await admin!.request('GET', path)).json();
+    }
+    assert.notEqual(back.metadata?.uid, uid);
+    assert.equal(back.spec.clusterIP, '10.200.0.1');
+  });
 });

@@ -1,7 +1,7 @@
 // `bulkhead plan` and the kinds besides pods (src/plan/workloads.ts): a Job or a CronJob is
 // defaulted and validated as the API server stores it and expanded into the pods its controller
 // creates first, which then go through pod admission in document order; ConfigMaps, Secrets,
-// ServiceAccounts, Jobs and CronJobs are charged against their namespace's object-count quotas
+// ServiceAccounts, Services, Jobs and CronJobs are charged against their namespace's object-count quotas
 // as the server's strategies charge them, and refused with the server's 403 or 422 wording.
 
 import assert from 'node:assert/strict';
@@ -179,6 +179,20 @@ describe('plan: quotas and validation of the other kinds, as the server admits t
       name: "a Secret's stringData is validated as data",
       input: [{ apiVersion: 'v1', kind: 'Secret', metadata: { name: 's' }, stringData: { 'bad key': 'x' } } as KubeObject],
       refused: [{ kind: 'Secret', name: 's', message: 'Secret "s" is invalid', errors: ['data[bad key]'] }],
+    },
+    {
+      name: 'Services: defaulted, validated and charged to services and services.nodeports (no allocation)',
+      input: [
+        quota({ services: '5', 'services.nodeports': '1' }),
+        { apiVersion: 'v1', kind: 'Service', metadata: { name: 'web' }, spec: { selector: labels, ports: [{ port: 80 }] } } as KubeObject,
+        { apiVersion: 'v1', kind: 'Service', metadata: { name: 'np' }, spec: { type: 'NodePort', ports: [{ name: 'a', port: 80 }, { name: 'b', port: 81 }] } } as KubeObject,
+        { apiVersion: 'v1', kind: 'Service', metadata: { name: 'Bad' }, spec: { ports: [{ port: 80 }] } } as KubeObject,
+      ],
+      refused: [
+        { kind: 'Service', name: 'np', message: 'services "np" is forbidden: exceeded quota: q, requested: services.nodeports=2, used: services.nodeports=0, limited: services.nodeports=1' },
+        { kind: 'Service', name: 'Bad', message: 'Service "Bad" is invalid', errors: ['metadata.name'] },
+      ],
+      used: { services: '1' },
     },
     {
       name: 'a valid Secret, ConfigMap and ServiceAccount are taken',
