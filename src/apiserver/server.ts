@@ -214,11 +214,11 @@ export async function startApiServer(opts: ApiServerOptions): Promise<RunningApi
   });
   const port = (server.address() as AddressInfo).port;
   // The kubernetes service controller's first reconcile: the Service that names the API server.
-  // The kubernetes service controller: the Service that names the API server, put back every 10 s
-  // when deleted or changed (upstream's interval).
+  // The kubernetes service controller: the Service that names the API server, its ports put right
+  // at start, put back every 10 s when deleted (upstream's interval).
   let reportedKubernetesService = '';
-  const reconcileKubernetesService = () =>
-    ensureKubernetesService(api, serviceRanges, port, bootstrap).then(
+  const reconcileKubernetesService = (updatePorts: boolean) =>
+    ensureKubernetesService(api, serviceRanges, port, bootstrap, updatePorts).then(
       () => (reportedKubernetesService = ''),
       (e: unknown) => {
         const why = e instanceof StatusError ? (e.status.message ?? '') : String(e);
@@ -226,8 +226,8 @@ export async function startApiServer(opts: ApiServerOptions): Promise<RunningApi
         reportedKubernetesService = why;
       },
     );
-  await reconcileKubernetesService();
-  const kubernetesServiceTimer = setInterval(() => void reconcileKubernetesService(), 10_000);
+  await reconcileKubernetesService(true);
+  const kubernetesServiceTimer = setInterval(() => void reconcileKubernetesService(false), 10_000);
   kubernetesServiceTimer.unref();
   loadMetrics();
   metricsScraper.start();

@@ -319,10 +319,11 @@ export function kubernetesService(ranges: ServiceRanges, apiServerPort: number):
 }
 
 /**
- * The kubernetes service controller's reconcile at start: create the Service when it is missing,
- * or put its ports right when the API server's port changed.
+ * The kubernetes service controller's reconcile: create the Service when it is missing and, with
+ * `updatePorts` (at start), put its ports right when the API server's port changed. Later rounds
+ * only recreate it, so that servers on different ports sharing one store do not take turns.
  */
-export async function ensureKubernetesService(api: Api, ranges: ServiceRanges, apiServerPort: number, req: RequestInfo): Promise<void> {
+export async function ensureKubernetesService(api: Api, ranges: ServiceRanges, apiServerPort: number, req: RequestInfo, updatePorts = true): Promise<void> {
   const def = api.def('services');
   const want = kubernetesService(ranges, apiServerPort);
   const have = await api.tryGet<Service>(def, 'default', 'kubernetes');
@@ -334,6 +335,6 @@ export async function ensureKubernetesService(api: Api, ranges: ServiceRanges, a
     }
     return;
   }
-  if (same(have.spec?.ports, defaultService(want).spec?.ports)) return;
+  if (!updatePorts || same(have.spec?.ports, defaultService(want).spec?.ports)) return;
   await api.update(def, 'default', 'kubernetes', { ...have, spec: { ...have.spec, ports: want.spec!.ports } } as Service, { ...req, warnings: [] });
 }
