@@ -33,9 +33,9 @@ spec:
 
 // A kind the server does not serve beside one it does (apps/v1 Deployment).
 const unservedKinds = (name: string) => `apiVersion: v1
-kind: Service
+kind: PersistentVolumeClaim
 metadata: {name: settings}
-spec: {ports: [{port: 80}]}
+spec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}}
 ---
 apiVersion: apps/v1
 kind: Deployment
@@ -110,7 +110,7 @@ describe('kubectl 1.27 and 1.33 against bulkhead server', { skip: missing }, () 
       const r = await k(['apply', '-f', c.file(`${name}.yaml`, unservedKinds(name) + pod(name))]);
       assert.equal(r.code, 1, r.stdout + r.stderr);
       assert.equal(r.stdout, `deployment.apps/${name}-web created\npod/${name} created\n`);
-      assert.match(r.stderr, /resource mapping not found for name: "settings" namespace: "" from ".*": no matches for kind "Service" in version "v1"/);
+      assert.match(r.stderr, /resource mapping not found for name: "settings" namespace: "" from ".*": no matches for kind "PersistentVolumeClaim" in version "v1"/);
       assert.doesNotMatch(r.stderr, /failed to download openapi|failed to check CRD/);
     });
   }
