@@ -185,7 +185,7 @@ describe('Services over HTTP', () => {
   });
 
   it('ResourceQuota counts services, services.nodeports and services.loadbalancers, and gives them back on delete', async () => {
-    const q = await t.admin().request('POST', '/api/v1/namespaces/q/resourcequotas', { apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'q' }, spec: { hard: { services: '2', 'services.nodeports': '1', 'services.loadbalancers': '0' } } });
+    const q = await t.admin().request('POST', '/api/v1/namespaces/q/resourcequotas', { apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'q' }, spec: { hard: { services: '2', 'count/services': '9', 'services.nodeports': '1', 'services.loadbalancers': '0' } } });
     assert.equal(q.status, 201, q.text);
     await waitForQuotaStatus(t.admin(), 'q', 'q');
     await create(t.admin(), 'q', 'np', { type: 'NodePort' });
@@ -199,6 +199,8 @@ describe('Services over HTTP', () => {
       assert.equal(r.json().message, message);
     }
     await create(t.admin(), 'q', 'c1');
+    const charged = (await t.admin().request('GET', '/api/v1/namespaces/q/resourcequotas/q')).json().status.used;
+    assert.deepEqual([charged['count/services'], charged['services']], ['2', '2']);
     const third = await t.admin().request('POST', services('q'), service('c2'));
     assert.equal(third.json().message, 'services "c2" is forbidden: exceeded quota: q, requested: services=1, used: services=2, limited: services=2');
     const toNodePort = await t.admin().request('PATCH', `${services('q')}/c1`, { spec: { type: 'NodePort' } }, mergePatch);
@@ -209,7 +211,8 @@ describe('Services over HTTP', () => {
       used = (await t.admin().request('GET', '/api/v1/namespaces/q/resourcequotas/q')).json().status.used;
       if (used['services'] !== '1') await new Promise((r) => setTimeout(r, 25));
     }
-    assert.deepEqual(used, { services: '1', 'services.loadbalancers': '0', 'services.nodeports': '0' });
+    // count/services is the service evaluator's alone: charged once per Service, never by the generic object count too.
+    assert.deepEqual(used, { 'count/services': '1', services: '1', 'services.loadbalancers': '0', 'services.nodeports': '0' });
   });
 
   it('namespace deletion removes its Services and frees their values', async () => {
