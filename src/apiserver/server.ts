@@ -23,6 +23,7 @@ import { Api, type RequestInfo } from './rest.js';
 import { openAPIDocs } from './openapidocs.js';
 import { defaultServiceRanges, installStrategies } from './strategies.js';
 import { ensureKubernetesService, type ServiceRanges } from './services.js';
+import { releaseStaleClaims } from './serviceallocations.js';
 import { ensureSystemPriorityClasses } from './priorityclasses.js';
 import { StatusError } from './status.js';
 import { deferredMetrics } from './metricsdeferred.js';
@@ -229,6 +230,14 @@ export async function startApiServer(opts: ApiServerOptions): Promise<RunningApi
   await reconcileKubernetesService(true);
   const kubernetesServiceTimer = setInterval(() => void reconcileKubernetesService(false), 10_000);
   kubernetesServiceTimer.unref();
+  // The repair controllers: claims of Services that went, swept at start and every 3 minutes.
+  const sweepClaims = () =>
+    releaseStaleClaims(api).catch((e: unknown) => {
+      if (!lifecycle.shuttingDown) process.stderr.write(`bulkhead: releasing stale service allocations failed: ${e instanceof Error ? e.message : String(e)}\n`);
+    });
+  void sweepClaims();
+  const claimSweeper = setInterval(() => void sweepClaims(), 180_000);
+  claimSweeper.unref();
   loadMetrics();
   metricsScraper.start();
   const urlHost = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
@@ -266,6 +275,7 @@ export async function startApiServer(opts: ApiServerOptions): Promise<RunningApi
       lifecycle.shuttingDown = true;
       clearInterval(compactor);
       clearInterval(kubernetesServiceTimer);
+      clearInterval(claimSweeper);
       await metricsScraper.stop();
       for (const c of api.caches.values()) c.stop();
       cacher.stop();

@@ -6,10 +6,11 @@
 // or several on one store, and a restart finds every claim where it was. A claim counts only while
 // the Service it names (namespace, name, uid) still holds the value: deleting a Service, or an
 // update that drops a port, releases its values with no further write (the next claimant
-// replaces the stale key), whatever path removed it (DELETE, namespace deletion, finalizers).
+// replaces the stale key), whatever path removed it (DELETE, namespace deletion, finalizers);
+// releaseStaleClaims deletes such keys at start and every 3 minutes.
 
 import type { Service } from '../api/servicetypes.js';
-import { ipAt, ipIndex, portInRange, scanOrder, type NodePortRange, type ServiceIPRange } from '../api/servicerange.js';
+import { ipAt, ipIndex, parseIPv4, portInRange, scanOrder, type NodePortRange, type ServiceIPRange } from '../api/servicerange.js';
 import type { KeyValue } from '../storage/store.js';
 import type { Api, CreateBatch, GuardedWrite } from './rest.js';
 import { storageKey } from './resources.js';
@@ -34,6 +35,43 @@ export function heldPorts(svc: Service | undefined): number[] {
   return [...new Set(ports.filter((p) => p > 0))];
 }
 
+/** Whether the claim stored at `kv` still counts: its Service exists, is the same one, and holds the value. */
+async function claimLive(api: Api, kv: KeyValue, holds: (svc: Service) => boolean): Promise<boolean> {
+  let owner: Owner;
+  try {
+    owner = (JSON.parse(kv.value) as { metadata: Owner }).metadata;
+  } catch {
+    return false;
+  }
+  const stored = await api.store.get(storageKey(api.def('services'), owner.namespace, owner.name));
+  if (!stored) return false;
+  const svc = JSON.parse(stored.value) as Service;
+  return svc.metadata?.uid === owner.uid && holds(svc);
+}
+
+/**
+ * The repair controllers' sweep (upstream's repairip and portallocator repair, every 3 minutes):
+ * claims whose Service is gone, replaced or no longer holds the value are deleted, each guarded by
+ * the revision it was read at (a claim taken over meanwhile stays). Allocation never needs this:
+ * it replaces a stale claim itself; the sweep keeps the store from collecting them.
+ */
+export async function releaseStaleClaims(api: Api): Promise<number> {
+  const sameIP = (a: string, b: string) => (parseIPv4(a) ?? a) === (parseIPv4(b) ?? b);
+  const kinds: [string, (svc: Service, value: string) => boolean][] = [
+    [serviceIPClaimPrefix, (svc, ip) => heldIPs(svc).some((x) => sameIP(x, ip))],
+    [nodePortClaimPrefix, (svc, port) => heldPorts(svc).includes(Number(port))],
+  ];
+  let released = 0;
+  for (const [prefix, holds] of kinds) {
+    for (const kv of (await api.store.list(prefix)).items) {
+      const value = kv.key.slice(prefix.length);
+      if (await claimLive(api, kv, (svc) => holds(svc, value))) continue;
+      if ((await api.store.txn([{ key: kv.key, modRevision: kv.modRevision }], [{ op: 'delete', key: kv.key }])).succeeded) released++;
+    }
+  }
+  return released;
+}
+
 /** The claims one create or update makes, collected for its transaction (or its batch). */
 export class ServiceClaims {
   readonly writes: GuardedWrite[] = [];
@@ -54,18 +92,8 @@ export class ServiceClaims {
     return this.writes.some((w) => w.key === key) || !!this.batch?.pending.has(key);
   }
 
-  /** Whether the claim stored at `kv` still counts: its Service exists, is the same one, and holds the value. */
-  private async live(kv: KeyValue, holds: (svc: Service) => boolean): Promise<boolean> {
-    let owner: Owner;
-    try {
-      owner = (JSON.parse(kv.value) as { metadata: Owner }).metadata;
-    } catch {
-      return false;
-    }
-    const stored = await this.api.store.get(storageKey(this.api.def('services'), owner.namespace, owner.name));
-    if (!stored) return false;
-    const svc = JSON.parse(stored.value) as Service;
-    return svc.metadata?.uid === owner.uid && holds(svc);
+  private live(kv: KeyValue, holds: (svc: Service) => boolean): Promise<boolean> {
+    return claimLive(this.api, kv, holds);
   }
 
   private record(key: string, modRevision: number): void {

@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { parseNodePortRange, parseServiceIPRange } from '../../src/api/servicerange.js';
 import { startServer, type RunningServer } from '../../src/server/start.js';
+import { releaseStaleClaims } from '../../src/apiserver/serviceallocations.js';
 import { Client } from './client.js';
 import { kubectlFound, kubectlSkip, tableRows, useTestServer, waitForQuotaStatus } from './kubectlserver.js';
 
@@ -129,6 +130,18 @@ describe('Services over HTTP', () => {
     assert.equal((await t.admin().request('DELETE', `${services('a')}/held`)).status, 200);
     const s = await create(t.admin(), 'b', 'taker', { type: 'NodePort', clusterIP: '10.96.0.20', ports: [{ port: 80, nodePort: 30200 }] });
     assert.deepEqual([s.spec.clusterIP, s.spec.ports[0].nodePort], ['10.96.0.20', 30200]);
+  });
+
+  it('the repair sweep deletes the claims of Services that went and keeps those of Services that hold them', async () => {
+    const store = t.server().store;
+    await create(t.admin(), 'a', 'swept', { type: 'NodePort', clusterIP: '10.96.0.60', ports: [{ port: 80, nodePort: 30600 }] });
+    await create(t.admin(), 'a', 'kept', { type: 'NodePort', clusterIP: '10.96.0.61', ports: [{ port: 80, nodePort: 30601 }] });
+    assert.equal((await t.admin().request('DELETE', `${services('a')}/swept`)).status, 200);
+    const keys = ['/registry/ranges/serviceips/10.96.0.60', '/registry/ranges/servicenodeports/30600', '/registry/ranges/serviceips/10.96.0.61', '/registry/ranges/servicenodeports/30601'];
+    const present = async () => Promise.all(keys.map(async (k) => !!(await store.get(k))));
+    assert.deepEqual(await present(), [true, true, true, true]);
+    assert.ok((await releaseStaleClaims(t.server().api)) >= 2);
+    assert.deepEqual(await present(), [false, false, true, true]);
   });
 
   it('an update to ClusterIP drops the node ports and releases them; back to NodePort allocates anew', async () => {
