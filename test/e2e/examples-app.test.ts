@@ -32,7 +32,7 @@ describe('examples/app.yaml on bulkhead up (real kubectl, runc)', skip, () => {
 
   it('applies, rolls out, runs the Job to completion, and kubectl get all lists it', async () => {
     const applied = await c.ok(['apply', '-f', 'examples/app.yaml']);
-    for (const line of ['priorityclass.scheduling.k8s.io/storefront', 'priorityclass.scheduling.k8s.io/batch-low', 'namespace/store', 'configmap/web-content', 'secret/web-credentials', 'deployment.apps/web', 'job.batch/report']) {
+    for (const line of ['priorityclass.scheduling.k8s.io/storefront', 'priorityclass.scheduling.k8s.io/batch-low', 'namespace/store', 'configmap/web-content', 'secret/web-credentials', 'deployment.apps/web', 'job.batch/report', 'service/web']) {
       assert.match(applied, new RegExp(`^${line.replace(/\./g, '\\.')} created$`, 'm'));
     }
     assert.match(await c.ok(['rollout', 'status', 'deployment/web', '-n', 'store', '--timeout=180s']), /deployment "web" successfully rolled out/);
@@ -46,7 +46,7 @@ describe('examples/app.yaml on bulkhead up (real kubectl, runc)', skip, () => {
     assert.match(await c.ok(['logs', 'job/report', '-n', 'store']), /^report for \d{4}-\d\d-\d\d$/m);
 
     const all = await c.ok(['get', 'all', '-n', 'store']);
-    for (const want of [/^deployment\.apps\/web\s+2\/2\s+2\s+2\s/m, /^replicaset\.apps\/web-[a-z0-9]+\s+2\s+2\s+2\s/m, /^job\.batch\/report\s+Complete\s+1\/1\s/m, /^pod\/web-[a-z0-9]+-[a-z0-9]{5}\s+1\/1\s+Running\s/m, /^pod\/report-[a-z0-9]{5}\s+0\/1\s+Completed\s/m]) {
+    for (const want of [/^deployment\.apps\/web\s+2\/2\s+2\s+2\s/m, /^replicaset\.apps\/web-[a-z0-9]+\s+2\s+2\s+2\s/m, /^job\.batch\/report\s+Complete\s+1\/1\s/m, /^pod\/web-[a-z0-9]+-[a-z0-9]{5}\s+1\/1\s+Running\s/m, /^pod\/report-[a-z0-9]{5}\s+0\/1\s+Completed\s/m, /^service\/web\s+ClusterIP\s+10\.\d+\.\d+\.\d+\s+<none>\s+80\/TCP\s/m]) {
       assert.match(all, want);
     }
 
