@@ -1,7 +1,7 @@
 // Create, update and delete of Nodes and Leases, and the pod status rule: NodeRestriction admission first (as upstream,
 // where it runs before validation, so a node naming another node is refused 403 whatever the
-// name), then validation (422), then the condition taints the node lifecycle controller would
-// set (src/api/nodetaints.ts).
+// name; on update before the resourceVersion check too: Strategy.admitUpdate), then validation
+// (422), then the condition taints the node lifecycle controller would set (src/api/nodetaints.ts).
 
 import { admitLease, admitNode, admitPodStatusLabels, nodeIdentity, type AdmissionOperation } from '../admission/noderestriction.js';
 import { reconcileConditionTaints } from '../api/nodetaints.js';
@@ -42,10 +42,12 @@ export const nodeStrategy: Strategy = {
     if (errs.length) throw statusErrors.invalid('Node', '', node.metadata?.name ?? '', errs);
     return { obj: withConditionTaints(node) };
   },
+  admitUpdate(obj, old, req) {
+    restrict('nodes', req, 'update', old.metadata?.name ?? '', obj, old);
+  },
   async update(obj, old, req, _api, subresource) {
     const node = obj as Node;
     const prev = old as Node;
-    restrict('nodes', req, 'update', prev.metadata?.name ?? '', node, prev);
     const errs = validateNodeUpdate(node, prev);
     if (errs.length) throw statusErrors.invalid('Node', '', prev.metadata?.name ?? '', errs);
     // The status subresource changes status only; the main resource everything else.
@@ -66,9 +68,11 @@ export const leaseStrategy: Strategy = {
     if (errs.length) throw statusErrors.invalid('Lease', 'coordination.k8s.io', lease.metadata?.name ?? '', errs);
     return { obj: lease };
   },
-  async update(obj, old, req) {
+  admitUpdate(obj, old, req) {
+    restrict('leases', req, 'update', old.metadata?.name ?? '', obj, old);
+  },
+  async update(obj, old) {
     const lease = obj as Lease;
-    restrict('leases', req, 'update', old.metadata?.name ?? '', lease, old);
     const errs = validateLeaseUpdate(lease, old as Lease);
     if (errs.length) throw statusErrors.invalid('Lease', 'coordination.k8s.io', old.metadata?.name ?? '', errs);
     return { obj: lease };
@@ -83,13 +87,13 @@ export const leaseStrategy: Strategy = {
 export function withPodStatusRestriction(pods: Strategy): Strategy {
   return {
     ...pods,
-    async update(obj, old, req, api, subresource) {
+    admitUpdate(obj, old, req, subresource) {
+      pods.admitUpdate?.(obj, old, req, subresource);
       const node = nodeIdentity(req.user);
       if (subresource === 'status' && node) {
         const why = admitPodStatusLabels(node, obj.metadata?.labels, old.metadata?.labels);
         if (why) throw statusErrors.forbidden({ group: '', resource: 'pods' }, old.metadata?.name ?? '', why);
       }
-      return pods.update ? pods.update(obj, old, req, api, subresource) : { obj };
     },
   };
 }

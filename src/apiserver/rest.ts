@@ -87,6 +87,12 @@ export interface Strategy {
    */
   create?(obj: KubeObject, req: RequestInfo, api: Api, batch?: CreateBatch): Promise<{ obj: KubeObject; writes?: GuardedWrite[] }>;
   update?(obj: KubeObject, old: KubeObject, req: RequestInfo, api: Api, subresource?: string): Promise<{ obj: KubeObject; writes?: GuardedWrite[] }>;
+  /**
+   * The mutating admission of an update that may refuse it (NodeRestriction's Admit). Upstream
+   * runs mutating admission in UpdatedObject, before the store compares resourceVersions, so a
+   * node writing another node's object gets its 403 even with a stale resourceVersion.
+   */
+  admitUpdate?(obj: KubeObject, old: KubeObject, req: RequestInfo, subresource?: string): void;
   /** Decides how a delete happens: at once, or by marking the object (graceful pods, namespaces). */
   delete?(obj: KubeObject, opts: DeleteOptions, req: RequestInfo, api: Api): Promise<{ mark?: KubeObject } | undefined>;
 }
@@ -532,18 +538,19 @@ export class Api {
       const kv = await this.store.get(key);
       if (!kv) throw statusErrors.notFound(gr(def), name);
       const old = decodeStored(kv);
-      const wantRV = body.metadata?.resourceVersion;
-      if (wantRV && wantRV !== String(kv.modRevision)) throw statusErrors.modified(gr(def), name);
       const obj = cloneJSON(body);
       obj.apiVersion = groupVersion(def);
       obj.kind = def.kind;
       obj.metadata = { ...(obj.metadata ?? {}), name, uid: old.metadata?.uid, creationTimestamp: old.metadata?.creationTimestamp };
       if (def.namespaced) obj.metadata.namespace = namespace;
+      const strat = this.strategy(def);
+      strat.admitUpdate?.(obj, old, req, subresource);
+      const wantRV = body.metadata?.resourceVersion;
+      if (wantRV && wantRV !== String(kv.modRevision)) throw statusErrors.modified(gr(def), name);
       if (old.metadata?.deletionTimestamp) {
         obj.metadata.deletionTimestamp = old.metadata.deletionTimestamp;
         obj.metadata.deletionGracePeriodSeconds = old.metadata.deletionGracePeriodSeconds;
       }
-      const strat = this.strategy(def);
       const prepared = strat.update ? await strat.update(obj, old, req, this, subresource) : { obj };
       omitEmptyMetadata(prepared.obj);
       if (this.trackWrite && subresource !== 'delete') prepared.obj = this.trackWrite(def, old, prepared.obj, req, subresource);

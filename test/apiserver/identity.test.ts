@@ -218,6 +218,10 @@ const messages: Row[] = [
   { who: 'n2', req: R.nodeCreateN1, code: 403, message: 'nodes "n1" is forbidden: node "n2" is not allowed to modify node "n1"' },
   { who: 'n2', req: R.nodePatch, code: 403, message: 'nodes "n1" is forbidden: node "n2" is not allowed to modify node "n1"' },
   { who: 'n2', req: R.nodeStatusPatch, code: 403, message: 'nodes "n1" is forbidden: node "n2" is not allowed to modify node "n1"' },
+  // NodeRestriction is mutating admission, which upstream runs before the resourceVersion check: 403, not 409.
+  { who: 'n2', req: { method: 'PUT', path: dry('/api/v1/nodes/n1/status'), body: { ...node('n1', { status: { conditions: [] } }), metadata: { name: 'n1', resourceVersion: '1' } } }, code: 403, message: 'nodes "n1" is forbidden: node "n2" is not allowed to modify node "n1"' },
+  { who: 'n2', req: { method: 'PUT', path: dry('/api/v1/nodes/n1'), body: { ...node('n1'), metadata: { name: 'n1', resourceVersion: '1' } } }, code: 403, message: 'nodes "n1" is forbidden: node "n2" is not allowed to modify node "n1"' },
+  { who: 'admin', req: { method: 'PUT', path: dry('/api/v1/nodes/n1/status'), body: { ...node('n1', { status: { conditions: [] } }), metadata: { name: 'n1', resourceVersion: '1' } } }, code: 409, message: 'Operation cannot be fulfilled on nodes "n1": the object has been modified; please apply your changes to the latest version and try again' },
   { who: 'n1', req: R.nodeDelete, code: 403, message: 'nodes "n1" is forbidden: User "system:node:n1" cannot delete resource "nodes" in API group "" at the cluster scope' },
   { who: 'n1', req: R.nodeStatusGet, code: 403, message: 'nodes "n1" is forbidden: User "system:node:n1" cannot get resource "nodes/status" in API group "" at the cluster scope' },
   { who: 'n2', req: R.leaseGet, code: 403, message: 'leases.coordination.k8s.io "n1" is forbidden: User "system:node:n2" cannot get resource "leases" in API group "coordination.k8s.io" in the namespace "kube-node-lease": can only access node lease with the same name as the requesting node' },
