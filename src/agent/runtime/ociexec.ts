@@ -8,8 +8,12 @@
 // its own terminal, which it must have ("open /dev/tty: no such device or address" on pipes;
 // --console-socket is the other way, but then the pty master arrives as an SCM_RIGHTS fd,
 // which Node cannot receive). So runc runs under util-linux `script`, which gives it a terminal
-// (Debian's bsdutils, an Essential package: on every node); runc puts that terminal in raw mode,
-// so bytes pass unchanged, and script -e exits with runc's code. A resize is `stty -F` on
+// (Debian's bsdutils, an Essential package: on every node); runc puts that terminal in raw mode
+// (keeping its output processing: runc clears ONLCR on the container's pty instead, and this
+// terminal turns \n into \r\n), and script -e exits with runc's code. runc clears the
+// container pty's ONLCR only once it has its master, so a command that writes at once may have
+// its first line ended \r\r\n (runc's own race, measured here in 3 of 10 `stty size` under
+// load); a terminal shows it as \r\n. A resize is `stty -F` on
 // runc's terminal: the kernel signals runc (SIGWINCH), which resizes the container's pty.
 //
 // The size at the start must hold from the command's first instruction (`kubectl exec -t …

@@ -82,13 +82,15 @@ describe('runc exec in a running container (real kernel)', skip, () => {
       const q = ociExec('runc', root, id, ['stty', 'size'], { tty: true, stdin: false, size: { width: 100, height: 30 }, bundle });
       const cq = collect(q);
       assert.equal(await q.exited, 0);
-      assert.equal(cq.out(), '30 100\r\n');
+      // runc clears the container pty's ONLCR only after the command may have written (ociexec.ts):
+      // its first line can end \r\r\n, which a terminal shows as \r\n.
+      assert.match(cq.out(), /^30 100\r{1,2}\n$/);
     }
     assert.deepEqual(readdirSync(bundle).filter((f) => f.startsWith('exec-')), [], 'the process specs are removed');
     const p = ociExec('runc', root, id, ['sh', '-c', 'stty size; tty; exit 4'], { tty: true, stdin: false, size: { width: 100, height: 30 }, bundle });
     const c = collect(p);
     assert.equal(await p.exited, 4);
-    assert.match(c.out(), /^30 100\r\n\/dev\/pts\/\d+\r\n$/);
+    assert.match(c.out(), /^30 100\r{1,2}\n\/dev\/pts\/\d+\r{1,2}\n$/);
   });
 
   it('with a TTY: a resize reaches the command as SIGWINCH with the new size', async () => {
