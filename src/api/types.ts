@@ -547,3 +547,4 @@ export type * from './appstypes.js';
 export type * from './certificatestypes.js';
 export type * from './policytypes.js';
 export type * from './nodetypes.js';
+export type * from './autoscalingtypes.js';

@@ -26,6 +26,7 @@ import { leaseStrategy, nodeStrategy, withPodStatusRestriction } from './nodestr
 import { listPriorityClasses, priorityClassStrategy } from './priorityclasses.js';
 import { podDisruptionBudgetStrategy } from './policystrategies.js';
 import { runtimeClassesFor, runtimeClassStrategy } from './runtimeclasses.js';
+import { horizontalPodAutoscalerStrategy } from './autoscalingstrategies.js';
 import { keepPodPriority } from '../admission/priority.js';
 import { statusErrors, StatusError } from './status.js';
 import { metaTime } from '../api/metatime.js';
@@ -311,6 +312,7 @@ export function installStrategies(api: Api, podSecurityDefaults: PodSecurityDefa
   api.strategies.set('priorityclasses', priorityClassStrategy);
   api.strategies.set('poddisruptionbudgets', podDisruptionBudgetStrategy);
   api.strategies.set('runtimeclasses', runtimeClassStrategy);
+  api.strategies.set('horizontalpodautoscalers', horizontalPodAutoscalerStrategy);
   installConfigStrategies(api);
   installBatchStrategies(api);
   installAppsStrategies(api);

@@ -84,3 +84,10 @@ export {
   unhealthyPodEvictionPolicies,
 } from './poddisruptionbudget.js';
 export { validateRuntimeClass, validateRuntimeClassUpdate } from './runtimeclass.js';
+export {
+  validateHorizontalPodAutoscaler,
+  validateHorizontalPodAutoscalerSpec,
+  validateHorizontalPodAutoscalerStatusUpdate,
+  validateHorizontalPodAutoscalerUpdate,
+  validateCrossVersionObjectReference,
+} from './horizontalpodautoscaler.js';
