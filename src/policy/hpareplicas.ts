@@ -204,7 +204,6 @@ function withMissingAndUnready(
   tolerance: number,
   missingValue: (pod: string) => number,
   recompute: () => number,
-  plain: boolean,
 ): number {
   const scaleUpWithUnready = g.unreadyPods.size > 0 && ratio > 1.0;
   if (!scaleUpWithUnready && g.missingPods.size === 0) {
@@ -213,9 +212,8 @@ function withMissingAndUnready(
   }
   if (g.missingPods.size > 0) {
     // On a scale-down missing pods count as using their share; on a scale-up as using nothing.
-    // (calcPlainMetricReplicas counts them as nothing at a ratio of exactly 1 too.)
     if (ratio < 1.0) for (const p of g.missingPods) metrics.set(p, { timestampMs: 0, windowMs: 0, value: missingValue(p) });
-    else if (ratio > 1.0 || plain) for (const p of g.missingPods) metrics.set(p, { timestampMs: 0, windowMs: 0, value: 0 });
+    else if (ratio > 1.0) for (const p of g.missingPods) metrics.set(p, { timestampMs: 0, windowMs: 0, value: 0 });
   }
   // On a scale-up, unready pods count as using nothing.
   if (scaleUpWithUnready) for (const p of g.unreadyPods) metrics.set(p, { timestampMs: 0, windowMs: 0, value: 0 });
@@ -223,8 +221,8 @@ function withMissingAndUnready(
   // The change is too small, or the assumptions turned the direction round.
   if (Math.abs(1.0 - newRatio) <= tolerance || (ratio < 1.0 && newRatio > 1.0) || (ratio > 1.0 && newRatio < 1.0)) return current;
   const replicas = Math.ceil(newRatio * metrics.size);
-  // GetResourceReplicas also keeps the count when the pods counted turn the direction round.
-  if (!plain && ((newRatio < 1.0 && replicas > current) || (newRatio > 1.0 && replicas < current))) return current;
+  // The pods now counted would turn the direction round.
+  if ((newRatio < 1.0 && replicas > current) || (newRatio > 1.0 && replicas < current)) return current;
   return replicas;
 }
 
@@ -249,12 +247,12 @@ export function resourceReplicas(
   const list = selectedPods(pods);
   const g = groupPods(list, metrics, resource, nowMs, opts);
   for (const p of [...g.ignoredPods, ...g.unreadyPods]) metrics.delete(p);
-  const requests = podRequests(list, resource, container);
   if (metrics.size === 0) throw new CalculationError('did not receive metrics for targeted pods (pods might be unready)');
+  const requests = podRequests(list, resource, container);
   const first = resourceUtilizationRatio(metrics, requests, targetUtilization);
   // On a scale-down a missing pod uses all its request (or the target, when above 100%).
   const fallback = Math.max(100, targetUtilization);
-  const replicas = withMissingAndUnready(current, g, metrics, first.ratio, opts.tolerance, (p) => Math.trunc(((requests.get(p) ?? 0) * fallback) / 100), () => resourceUtilizationRatio(metrics, requests, targetUtilization).ratio, false);
+  const replicas = withMissingAndUnready(current, g, metrics, first.ratio, opts.tolerance, (p) => Math.trunc(((requests.get(p) ?? 0) * fallback) / 100), () => resourceUtilizationRatio(metrics, requests, targetUtilization).ratio);
   return { replicas, utilization: first.utilization, rawAverage: first.rawAverage, timestampMs };
 }
 
@@ -281,6 +279,7 @@ export function rawResourceReplicas(
   for (const p of [...g.ignoredPods, ...g.unreadyPods]) metrics.delete(p);
   if (metrics.size === 0) throw new CalculationError('did not receive metrics for targeted pods (pods might be unready)');
   const first = metricUsageRatio(metrics, targetAverage);
-  const replicas = withMissingAndUnready(current, g, metrics, first.ratio, opts.tolerance, () => targetAverage, () => metricUsageRatio(metrics, targetAverage).ratio, true);
+  // On a scale-down a missing pod uses exactly the target.
+  const replicas = withMissingAndUnready(current, g, metrics, first.ratio, opts.tolerance, () => targetAverage, () => metricUsageRatio(metrics, targetAverage).ratio);
   return { replicas, rawAverage: first.usage, timestampMs };
 }
