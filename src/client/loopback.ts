@@ -143,7 +143,8 @@ export class LoopbackClient implements KubeClient {
   }
 
   async namespacedResources(): Promise<ResourceRef[]> {
-    return served.filter((d) => d.namespaced).map(({ group, version, resource, kind, namespaced, verbs }) => ({ group, version, resource, kind, namespaced, verbs: [...verbs] }));
+    // The preferred version of each resource, as discovery's preferred versions give the HTTP client: not the ones served by conversion.
+    return served.filter((d) => d.namespaced && !d.convert).map(({ group, version, resource, kind, namespaced, verbs }) => ({ group, version, resource, kind, namespaced, verbs: [...verbs] }));
   }
 
   now(): Date {
