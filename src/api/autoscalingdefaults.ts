@@ -68,13 +68,18 @@ export function defaultHorizontalPodAutoscaler(hpa: HorizontalPodAutoscaler): Ho
 
 const isCPUUtilization = (m: MetricSpec) => m?.type === 'Resource' && m.resource?.name === 'cpu' && m.resource.target?.type === 'Utilization' && typeof m.resource.target.averageUtilization === 'number';
 
-function parseAnnotation<T>(text: string | undefined): T | undefined {
+/** An annotation's JSON; what does not parse (or is not of the shape expected) is left out. */
+function parseAnnotation<T>(text: string | undefined, want: 'list' | 'object'): T | undefined {
   if (text === undefined) return undefined;
+  let v: unknown;
   try {
-    return JSON.parse(text) as T;
+    v = JSON.parse(text);
   } catch {
     return undefined;
   }
+  const isObject = (x: unknown) => typeof x === 'object' && x !== null && !Array.isArray(x);
+  if (want === 'list') return Array.isArray(v) ? (v.filter(isObject) as T) : undefined;
+  return isObject(v) ? (v as T) : undefined;
 }
 
 /** Convert_autoscaling_HorizontalPodAutoscaler_To_v1_HorizontalPodAutoscaler: the v1 view of a stored object. */
@@ -114,10 +119,10 @@ export function hpaV2ToV1(hpa: HorizontalPodAutoscaler): HorizontalPodAutoscaler
 /** Convert_v1_HorizontalPodAutoscaler_To_autoscaling_HorizontalPodAutoscaler: the annotations come back as fields. */
 export function hpaV1ToV2(hpa: HorizontalPodAutoscalerV1): HorizontalPodAutoscaler {
   const annotations = { ...(hpa.metadata?.annotations ?? {}) };
-  const others = parseAnnotation<MetricSpec[]>(annotations[metricSpecsAnnotation]);
-  const current = parseAnnotation<MetricStatus[]>(annotations[metricStatusesAnnotation]);
-  const behavior = parseAnnotation<HorizontalPodAutoscalerBehavior>(annotations[behaviorSpecsAnnotation]);
-  const conditions = parseAnnotation<HorizontalPodAutoscalerCondition[]>(annotations[conditionsAnnotation]);
+  const others = parseAnnotation<MetricSpec[]>(annotations[metricSpecsAnnotation], 'list');
+  const current = parseAnnotation<MetricStatus[]>(annotations[metricStatusesAnnotation], 'list');
+  const behavior = parseAnnotation<HorizontalPodAutoscalerBehavior>(annotations[behaviorSpecsAnnotation], 'object');
+  const conditions = parseAnnotation<HorizontalPodAutoscalerCondition[]>(annotations[conditionsAnnotation], 'list');
   for (const k of [metricSpecsAnnotation, metricStatusesAnnotation, behaviorSpecsAnnotation, conditionsAnnotation]) delete annotations[k];
   const metadata = { ...(hpa.metadata ?? {}) };
   if (Object.keys(annotations).length) metadata.annotations = annotations;
@@ -133,7 +138,7 @@ export function hpaV1ToV2(hpa: HorizontalPodAutoscalerV1): HorizontalPodAutoscal
     // autoscaling/v1 formerly had an implicit default applied in the controller; conversion makes it explicit.
     if (metrics.length === 0) metrics.push(defaultCPUMetric());
     out.spec = { scaleTargetRef: spec.scaleTargetRef, ...(spec.minReplicas !== undefined ? { minReplicas: spec.minReplicas } : {}), maxReplicas: spec.maxReplicas, metrics };
-    if (behavior && typeof behavior === 'object') out.spec.behavior = behavior;
+    if (behavior) out.spec.behavior = behavior;
   }
   const status = hpa.status;
   if (status && typeof status === 'object') {
