@@ -17,7 +17,7 @@ import type { KubeClient, ResourceRef } from '../client/interface.js';
 import { EventRecorder } from '../client/recorder.js';
 import { podsRef } from '../client/resources.js';
 import { emptyMemory, type AutoscalerMemory } from '../policy/hpabehavior.js';
-import { defaultReconcileOptions, finishRescale, planReconcile, scaleUnavailable, type Reconciliation, type ReconcileOptions } from '../policy/hpa.js';
+import { defaultReconcileOptions, finishRescale, planReconcile, scaleUnavailable, type AutoscalerSelectors, type Reconciliation, type ReconcileOptions } from '../policy/hpa.js';
 import type { PodMetricsReading } from '../policy/hpareplicas.js';
 import { errorText } from './errors.js';
 import { KeyedQueue } from './queue.js';
@@ -53,6 +53,7 @@ export class HorizontalPodAutoscalerController extends WorkQueueController {
   private readonly hpas: SharedIndexInformer<HorizontalPodAutoscaler>;
   private readonly pods: SharedIndexInformer<Pod>;
   private readonly memory = new Map<string, AutoscalerMemory>();
+  private readonly selectors: AutoscalerSelectors = new Map();
   private readonly syncPeriodMs: number;
   private readonly options: ReconcileOptions;
   private served?: ResourceRef[];
@@ -75,7 +76,16 @@ export class HorizontalPodAutoscalerController extends WorkQueueController {
     // controller's own status write included) is looked at within one period, not at once;
     // a key already waiting keeps its time.
     const enqueue = (h: HorizontalPodAutoscaler) => this.queue.addAfter(keyOf(h), this.syncPeriodMs);
-    this.unsubscribe.push(this.hpas.addEventHandler({ add: enqueue, update: (_o, h) => enqueue(h), delete: (h) => this.memory.delete(keyOf(h)) }));
+    const added = (h: HorizontalPodAutoscaler) => {
+      // An autoscaler selects nothing until its first reconciliation (upstream's labels.Nothing()).
+      if (!this.selectors.has(keyOf(h))) this.selectors.set(keyOf(h), undefined);
+      enqueue(h);
+    };
+    const deleted = (h: HorizontalPodAutoscaler) => {
+      this.memory.delete(keyOf(h));
+      this.selectors.delete(keyOf(h));
+    };
+    this.unsubscribe.push(this.hpas.addEventHandler({ add: added, update: (_o, h) => enqueue(h), delete: deleted }));
     await Promise.all([this.hpas.start(), this.pods.start()]);
   }
 
@@ -123,7 +133,7 @@ export class HorizontalPodAutoscalerController extends WorkQueueController {
       this.memory.set(key, memory);
       const view = { specReplicas: scale.spec?.replicas ?? 0, statusReplicas: scale.status?.replicas ?? 0, selector: scale.status?.selector ?? '' };
       const metricsFor = (pods: readonly Pod[]) => this.opts.metrics.podMetrics(pods.map((p) => ({ namespace, name: p.metadata.name ?? '' })));
-      r = planReconcile(hpa, view, this.pods.lister.list(namespace), metricsFor, memory, this.client.now().getTime(), this.options);
+      r = planReconcile(hpa, view, this.pods.lister.list(namespace), metricsFor, memory, this.client.now().getTime(), this.options, this.selectors);
       if (r.rescale) {
         let writeError: string | undefined;
         try {

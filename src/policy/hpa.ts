@@ -33,6 +33,24 @@ export interface ReconcileOptions extends CalculatorOptions {
   downscaleStabilizationMs: number;
 }
 
+/**
+ * hpaSelectors: the last selector each autoscaler of the controller used, by namespace/name
+ * (undefined, selecting nothing, until its first reconciliation parses one). Kept by the caller
+ * across reconciliations; an autoscaler's entry exists from its add to its delete.
+ */
+export type AutoscalerSelectors = Map<string, LabelRequirement[] | undefined>;
+
+/** hpasControllingPodsUnderSelector: the autoscalers whose selectors pick any of the pods, sorted. */
+export function autoscalersSelecting(pods: readonly Pod[], selectors: AutoscalerSelectors): string[] {
+  const out = new Set<string>();
+  for (const [key, reqs] of selectors) {
+    if (!reqs) continue;
+    const ns = key.slice(0, key.indexOf('/'));
+    if (pods.some((p) => (p.metadata.namespace ?? '') === ns && matchesLabels(reqs, p.metadata.labels ?? {}))) out.add(key);
+  }
+  return [...out].sort();
+}
+
 export const defaultReconcileOptions: ReconcileOptions = { ...defaultCalculatorOptions, downscaleStabilizationMs: 300_000 };
 
 /** setConditionInList: the condition set in place; its transition time moves only with its status. */
@@ -76,7 +94,7 @@ export function scaleUnavailable(hpa: HorizontalPodAutoscaler, err: string, nowM
   return r;
 }
 
-/** validateAndParseSelector (without the check for pods that several autoscalers select). */
+/** validateAndParseSelector's parse (its check for pods several autoscalers select is in replicasForMetrics). */
 function parseSelector(r: Reconciliation, selector: string, nowMs: number): LabelRequirement[] | undefined {
   if (selector === '') {
     warn(r, 'SelectorRequired', 'selector is required');
@@ -165,11 +183,23 @@ function proposalFor(r: Reconciliation, spec: MetricSpec, specReplicas: number, 
 }
 
 /** computeReplicasForMetrics: the largest proposal; -1 when every metric failed, or some failed and the rest would scale down. */
-function replicasForMetrics(r: Reconciliation, scale: ScaleView, allPods: readonly Pod[], metricsFor: (pods: readonly Pod[]) => PodMetricsReading[], nowMs: number, opts: ReconcileOptions): { replicas: number; metric: string; error?: string } {
+function replicasForMetrics(r: Reconciliation, scale: ScaleView, allPods: readonly Pod[], metricsFor: (pods: readonly Pod[]) => PodMetricsReading[], nowMs: number, opts: ReconcileOptions, selectors?: AutoscalerSelectors): { replicas: number; metric: string; error?: string } {
   const hpa = r.hpa;
   const reqs = parseSelector(r, scale.selector, nowMs);
   if (!reqs) return { replicas: -1, metric: '', error: r.error };
   const pods = allPods.filter((p) => matchesLabels(reqs, p.metadata.labels ?? {}));
+  if (selectors) {
+    const key = `${hpa.metadata?.namespace ?? ''}/${hpa.metadata?.name ?? ''}`;
+    if (selectors.has(key)) selectors.set(key, reqs);
+    const selecting = autoscalersSelecting(pods, selectors);
+    if (selecting.length > 1) {
+      const msg = `pods by selector ${scale.selector} are controlled by multiple HPAs: [${selecting.join(' ')}]`;
+      warn(r, 'AmbiguousSelector', msg);
+      setCondition(hpa.status!, 'ScalingActive', 'False', 'AmbiguousSelector', msg, nowMs);
+      r.error = msg;
+      return { replicas: -1, metric: '', error: msg };
+    }
+  }
   const specs = hpa.spec?.metrics ?? [];
   // A metric that fails leaves its entry empty, as upstream's make([]MetricStatus, n) does.
   r.statuses = specs.map(() => ({ type: '' }));
@@ -215,7 +245,16 @@ export function setStatus(hpa: HorizontalPodAutoscaler, current: number, desired
  * is not autoscaled; one above maxReplicas or below minReplicas is brought within them), else
  * the metrics' proposal normalized by the behavior (or the default rules). `memory` is changed.
  */
-export function planReconcile(hpa: HorizontalPodAutoscaler, scale: ScaleView, pods: readonly Pod[], metricsFor: (pods: readonly Pod[]) => PodMetricsReading[], memory: AutoscalerMemory, nowMs: number, opts: ReconcileOptions = defaultReconcileOptions): Reconciliation {
+export function planReconcile(
+  hpa: HorizontalPodAutoscaler,
+  scale: ScaleView,
+  pods: readonly Pod[],
+  metricsFor: (pods: readonly Pod[]) => PodMetricsReading[],
+  memory: AutoscalerMemory,
+  nowMs: number,
+  opts: ReconcileOptions = defaultReconcileOptions,
+  selectors?: AutoscalerSelectors,
+): Reconciliation {
   const r: Reconciliation = { hpa: structuredClone(hpa), events: [], currentReplicas: scale.specReplicas, statuses: [] };
   const status = (r.hpa.status ??= { desiredReplicas: 0 });
   setCondition(status, 'AbleToScale', 'True', 'SucceededGetScale', "the HPA controller was able to get the target's current scale", nowMs);
@@ -236,7 +275,7 @@ export function planReconcile(hpa: HorizontalPodAutoscaler, scale: ScaleView, po
     reason = 'Current number of replicas below Spec.MinReplicas';
     desired = min;
   } else {
-    const m = replicasForMetrics(r, scale, pods, metricsFor, nowMs, opts);
+    const m = replicasForMetrics(r, scale, pods, metricsFor, nowMs, opts, selectors);
     if (m.error !== undefined && m.replicas === -1) {
       // setCurrentReplicasAndMetricsInStatus: the desired count stays what it was.
       setStatus(r.hpa, current, status.desiredReplicas ?? 0, r.statuses, false, nowMs);

@@ -137,6 +137,20 @@ describe('planReconcile', () => {
     assert.deepEqual(r.events, [{ type: 'Warning', reason: 'FailedGetScale', message: 'deployments.apps "web" not found' }]);
     assert.deepEqual(cond(r.hpa, 'AbleToScale'), ['False', 'FailedGetScale', `the HPA controller was unable to get the target's current scale: deployments.apps "web" not found`]);
   });
+  test('pods another autoscaler selects too: AmbiguousSelector, nothing scaled', () => {
+    const selectors = new Map([['default/web', undefined], ['default/other', [{ key: 'app', op: '=' as const, value: 'web' }]], ['elsewhere/x', [{ key: 'app', op: '=' as const, value: 'web' }]]]);
+    const r = planReconcile(hpa(), scale(2), [pod('a'), pod('b')], usage({ a: '90m', b: '90m' }), emptyMemory(), now, undefined, selectors);
+    const msg = 'pods by selector app=web are controlled by multiple HPAs: [default/other default/web]';
+    assert.deepEqual(cond(r.hpa, 'ScalingActive'), ['False', 'AmbiguousSelector', msg]);
+    assert.deepEqual(r.events[0], { type: 'Warning', reason: 'AmbiguousSelector', message: msg });
+    assert.equal(r.rescale, undefined);
+    assert.deepEqual(selectors.get('default/web'), [{ key: 'app', op: '=', value: 'web' }]);
+  });
+  test('an autoscaler not yet reconciled selects nothing', () => {
+    const selectors = new Map([['default/web', undefined], ['default/other', undefined]]);
+    const r = planReconcile(hpa(), scale(2), [pod('a'), pod('b')], usage({ a: '90m', b: '90m' }), emptyMemory(), now, undefined, selectors);
+    assert.equal(r.rescale?.replicas, 4);
+  });
   test('a condition keeps its transition time while its status holds', () => {
     const first = planReconcile(hpa(), scale(2), [pod('a')], usage({}), emptyMemory(), now - 60_000);
     const again = planReconcile(first.hpa, scale(2), [pod('a')], usage({}), emptyMemory(), now);
