@@ -548,3 +548,4 @@ export type * from './certificatestypes.js';
 export type * from './policytypes.js';
 export type * from './nodetypes.js';
 export type * from './servicetypes.js';
+export type * from './autoscalingtypes.js';

@@ -45,10 +45,15 @@ function discoveryResource(r: ResourceDef) {
   return out;
 }
 
+/** A group's versions, preferred first (the order the resources list them in: autoscaling v2, v1). */
+function versionsOf(defs: ResourceDef[]): string[] {
+  return [...new Set(defs.map((d) => d.version))];
+}
+
 export function aggregatedDiscovery(core: boolean, version: 'v2' | 'v2beta1'): unknown {
   const items = [...groupsOf(core)].map(([group, defs]) => ({
     metadata: core ? { creationTimestamp: null } : { name: group, creationTimestamp: null },
-    versions: [{ version: defs[0]!.version, resources: defs.map(discoveryResource), freshness: 'Current' }],
+    versions: versionsOf(defs).map((v) => ({ version: v, resources: defs.filter((d) => d.version === v).map(discoveryResource), freshness: 'Current' })),
   }));
   return { kind: 'APIGroupDiscoveryList', apiVersion: `apidiscovery.k8s.io/${version}`, metadata: {}, items };
 }
@@ -59,8 +64,8 @@ export function legacyAPIVersions(serverAddress: string): unknown {
 
 export function legacyAPIGroupList(): unknown {
   const groups = [...groupsOf(false)].map(([name, defs]) => {
-    const gv = { groupVersion: groupVersion(defs[0]!), version: defs[0]!.version };
-    return { name, versions: [gv], preferredVersion: gv };
+    const versions = versionsOf(defs).map((version) => ({ groupVersion: groupVersion({ group: name, version }), version }));
+    return { name, versions, preferredVersion: versions[0]! };
   });
   return { kind: 'APIGroupList', apiVersion: 'v1', groups };
 }
@@ -68,8 +73,8 @@ export function legacyAPIGroupList(): unknown {
 export function legacyAPIGroup(group: string): unknown | undefined {
   const defs = resources.filter((r) => r.group === group);
   if (!defs.length) return undefined;
-  const gv = { groupVersion: groupVersion(defs[0]!), version: defs[0]!.version };
-  return { kind: 'APIGroup', apiVersion: 'v1', name: group, versions: [gv], preferredVersion: gv };
+  const versions = versionsOf(defs).map((version) => ({ groupVersion: groupVersion({ group, version }), version }));
+  return { kind: 'APIGroup', apiVersion: 'v1', name: group, versions, preferredVersion: versions[0]! };
 }
 
 export function apiResourceList(group: string, version: string): unknown | undefined {

@@ -126,7 +126,9 @@ export async function patchResource(
       const created = await api.create(def, ns, result.object as KubeObject, { ...req, managedFieldsDone: true });
       return { obj: created, created: true };
     }
-    const live = decodeStored(kv) as JSONObject;
+    const stored = decodeStored(kv);
+    // A version served by conversion is patched in its own form (Api.update converts it back).
+    const live = (def.convert ? def.convert.fromStorage(stored) : stored) as JSONObject;
     let next: JSONObject;
     try {
       switch (type) {

@@ -3,7 +3,7 @@
 // and do not retry as JSON after a 415). Decodes the `k8s\0` + runtime.Unknown envelope and the
 // messages of Namespace, ResourceQuota, PriorityClass, ConfigMap, Secret, ServiceAccount, Job,
 // CronJob (`kubectl create job|cronjob`: the pod template fields those generators set), the apps/v1
-// workloads, core/v1 Service (`kubectl create service`), policy/v1 PodDisruptionBudget (`kubectl create pdb`) and autoscaling/v1 Scale (`kubectl create deployment`) and the access reviews
+// workloads, core/v1 Service (`kubectl create service`), policy/v1 PodDisruptionBudget (`kubectl create pdb`), autoscaling/v1 Scale (`kubectl create deployment`) and HorizontalPodAutoscaler (`kubectl autoscale`) and the access reviews
 // (`kubectl auth`) and CertificateSigningRequests (`kubectl certificate approve|deny`) into the same JSON objects a JSON body gives; every other kind still answers 415.
 
 import { statusErrors } from './status.js';
@@ -504,6 +504,11 @@ const decoders: Record<string, (raw: Buffer) => Record<string, unknown>> = {
   'policy/v1/PodDisruptionBudget': specObject('policy/v1', 'PodDisruptionBudget', {
     name: 'PodDisruptionBudgetSpec',
     fields: { 1: ['minAvailable', 'intstr'], 2: ['selector', selectorShape], 3: ['maxUnavailable', 'intstr'], 4: ['unhealthyPodEvictionPolicy', 'str'] },
+  }),
+  // `kubectl autoscale` (1.32 sends autoscaling/v1): scaleTargetRef 1 (kind 1, name 2, apiVersion 3), minReplicas 2, maxReplicas 3, targetCPUUtilizationPercentage 4.
+  'autoscaling/v1/HorizontalPodAutoscaler': specObject('autoscaling/v1', 'HorizontalPodAutoscaler', {
+    name: 'HorizontalPodAutoscalerSpec',
+    fields: { 1: ['scaleTargetRef', { name: 'CrossVersionObjectReference', fields: { 1: ['kind', 'str'], 2: ['name', 'str'], 3: ['apiVersion', 'str'] } }], 2: ['minReplicas', 'int'], 3: ['maxReplicas', 'int'], 4: ['targetCPUUtilizationPercentage', 'int'] },
   }),
   'autoscaling/v1/Scale': specObject('autoscaling/v1', 'Scale', { name: 'ScaleSpec', fields: { 1: ['replicas', 'oint'] } }),
   'authorization.k8s.io/v1/SelfSubjectAccessReview': review('authorization.k8s.io/v1', 'SelfSubjectAccessReview', accessReviewSpec),

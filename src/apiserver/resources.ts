@@ -1,7 +1,8 @@
 // The resources the API server serves: names kubectl discovers (plural, singular, short
 // names, categories), scope, verbs, subresources, and the fields each one can be selected by.
 
-import type { KubeObject } from '../api/types.js';
+import type { HorizontalPodAutoscaler, HorizontalPodAutoscalerV1, KubeObject } from '../api/types.js';
+import { hpaV1ToV2, hpaV2ToV1 } from '../api/autoscalingdefaults.js';
 
 export interface SubresourceDef {
   name: string;
@@ -25,6 +26,17 @@ export interface ResourceDef {
   subresources: SubresourceDef[];
   /** Field selector values of an object (metadata.name and metadata.namespace always). */
   fields(obj: KubeObject): Record<string, string>;
+  /**
+   * A version served by conversion from the one stored (autoscaling/v1 HorizontalPodAutoscaler
+   * from autoscaling/v2): the Api converts each object read and each body written.
+   */
+  convert?: ResourceConversion;
+}
+
+export interface ResourceConversion {
+  storageVersion: string;
+  toStorage(obj: KubeObject): KubeObject;
+  fromStorage(obj: KubeObject): KubeObject;
 }
 
 const allVerbs = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
@@ -176,6 +188,21 @@ export const resources: ResourceDef[] = [
   {
     group: 'policy', version: 'v1', resource: 'poddisruptionbudgets', kind: 'PodDisruptionBudget', listKind: 'PodDisruptionBudgetList', singular: 'poddisruptionbudget', shortNames: ['pdb'], categories: [],
     namespaced: true, verbs: allVerbs, subresources: [{ name: 'status', kind: 'PodDisruptionBudget', verbs: ['get', 'patch', 'update'] }], fields: metaFields,
+  },
+  // autoscaling/v2 is stored and preferred (listed first: discovery's preferred version, and
+  // what Api.def finds); v1 is served by conversion, as kube-apiserver serves both.
+  {
+    group: 'autoscaling', version: 'v2', resource: 'horizontalpodautoscalers', kind: 'HorizontalPodAutoscaler', listKind: 'HorizontalPodAutoscalerList', singular: 'horizontalpodautoscaler', shortNames: ['hpa'], categories: ['all'],
+    namespaced: true, verbs: allVerbs, subresources: [{ name: 'status', kind: 'HorizontalPodAutoscaler', verbs: ['get', 'patch', 'update'] }], fields: metaFields,
+  },
+  {
+    group: 'autoscaling', version: 'v1', resource: 'horizontalpodautoscalers', kind: 'HorizontalPodAutoscaler', listKind: 'HorizontalPodAutoscalerList', singular: 'horizontalpodautoscaler', shortNames: ['hpa'], categories: ['all'],
+    namespaced: true, verbs: allVerbs, subresources: [{ name: 'status', kind: 'HorizontalPodAutoscaler', verbs: ['get', 'patch', 'update'] }], fields: metaFields,
+    convert: {
+      storageVersion: 'v2',
+      toStorage: (o) => hpaV1ToV2(o as HorizontalPodAutoscalerV1),
+      fromStorage: (o) => hpaV2ToV1(o as HorizontalPodAutoscaler),
+    },
   },
   // Create-only and never stored (accessreviews.ts answers them), as upstream's review REST.
   {

@@ -233,12 +233,20 @@ export class Api {
   async get<T extends KubeObject = KubeObject>(def: ResourceDef, namespace: string | undefined, name: string): Promise<T> {
     const kv = await this.getKV(def, namespace, name);
     if (!kv) throw statusErrors.notFound(gr(def), name);
-    return decodeStored<T>(kv);
+    return served(def, decodeStored<T>(kv));
   }
 
   async tryGet<T extends KubeObject = KubeObject>(def: ResourceDef, namespace: string | undefined, name: string): Promise<T | undefined> {
     const kv = await this.getKV(def, namespace, name);
-    return kv ? decodeStored<T>(kv) : undefined;
+    return kv ? served(def, decodeStored<T>(kv)) : undefined;
+  }
+
+  /** The stored version's def of a version served by conversion (the def itself otherwise). */
+  storageDef(def: ResourceDef): ResourceDef {
+    if (!def.convert) return def;
+    const d = findResource(def.group, def.convert.storageVersion, def.resource);
+    if (!d) throw new Error(`no storage version ${def.convert.storageVersion} of ${def.resource}`);
+    return d;
   }
 
   async list(def: ResourceDef, namespace: string | undefined, opts: ListOptions = {}): Promise<ListResult> {
@@ -276,7 +284,7 @@ export class Api {
           last = kv.key;
           const obj = decodeStored(kv);
           if (!selects(def, sel, obj)) continue;
-          items.push(obj);
+          items.push(served(def, obj));
           if (limit && items.length === limit) break;
         }
         if (limit && items.length === limit) {
@@ -298,6 +306,18 @@ export class Api {
 
   /** Starts a watch; resolves once the initial state (if any) has been sent. */
   async watch(def: ResourceDef, namespace: string | undefined, opts: ListOptions, sink: WatchSink): Promise<Watch> {
+    if (def.convert) {
+      const convert = def.convert;
+      const apiVersion = groupVersion(def);
+      return this.watch(this.storageDef(def), namespace, opts, {
+        send: (type, obj) => {
+          if (type === 'ERROR') return sink.send(type, obj);
+          if (type === 'BOOKMARK') return sink.send(type, { ...(obj as KubeObject), apiVersion });
+          sink.send(type, convert.fromStorage(obj as KubeObject));
+        },
+        close: () => sink.close(),
+      });
+    }
     const sel = selection(def, opts);
     const prefix = storageKey(def, namespace);
     const requested = parseRV(opts.resourceVersion) ?? 0;
@@ -378,6 +398,7 @@ export class Api {
   private readonly createQueues = new Map<string, PendingCreate[]>();
 
   async create(def: ResourceDef, namespace: string | undefined, body: KubeObject, req: RequestInfo): Promise<KubeObject> {
+    if (def.convert) return def.convert.fromStorage(await this.create(this.storageDef(def), namespace, def.convert.toStorage(body), req));
     if (this.strategy(def).serializeCreatesPerNamespace && namespace !== undefined && !req.dryRun) {
       // Creates of one namespace are admitted one after another against the running quota
       // state and committed together (as upstream's quota admission batches a namespace's
@@ -527,6 +548,7 @@ export class Api {
    * compare-and-swap; a stale resourceVersion is a 409 Conflict.
    */
   async update(def: ResourceDef, namespace: string | undefined, name: string, body: KubeObject, req: RequestInfo, subresource?: string): Promise<KubeObject> {
+    if (def.convert) return def.convert.fromStorage(await this.update(this.storageDef(def), namespace, name, def.convert.toStorage(body), req, subresource));
     const key = storageKey(def, namespace, name);
     if (body.metadata?.name && body.metadata.name !== name) {
       throw statusErrors.badRequest(`the name of the object (${body.metadata.name}) does not match the name on the URL (${name})`);
@@ -594,6 +616,10 @@ export class Api {
   }
 
   async delete(def: ResourceDef, namespace: string | undefined, name: string, opts: DeleteOptions, req: RequestInfo): Promise<KubeObject> {
+    if (def.convert) {
+      const out = await this.delete(this.storageDef(def), namespace, name, opts, req);
+      return out.kind === def.kind ? def.convert.fromStorage(out) : out;
+    }
     const obj = await this.get(def, namespace, name);
     checkPreconditions(def, name, obj, opts.preconditions);
     const strat = this.strategy(def);
@@ -637,6 +663,11 @@ export class Api {
     }
     return out;
   }
+}
+
+/** An object read from the store, in the version `def` serves. */
+function served<T extends KubeObject>(def: ResourceDef, obj: T): T {
+  return def.convert ? (def.convert.fromStorage(obj) as T) : obj;
 }
 
 /** DefaultGarbageCollectionPolicy: batch/v1 Jobs orphan their pods unless told otherwise (kept for old clients). */

@@ -91,7 +91,7 @@ function patchScale(current: Scale, type: string, patch: unknown): Scale {
  * scaleUpdatedObjectInfo: reads the object, asks `next` for the new Scale, validates it, and
  * writes spec.replicas through the kind's strategy. Returns the Scale of the stored object.
  */
-async function writeScale(api: Api, def: ResourceDef, namespace: string | undefined, name: string, info: RequestInfo, next: (current: Scale) => Scale): Promise<Scale> {
+export async function writeScale(api: Api, def: ResourceDef, namespace: string | undefined, name: string, info: RequestInfo, next: (current: Scale) => Scale): Promise<Scale> {
   const gr = { group: def.group, resource: def.resource };
   for (let attempt = 0; attempt < maxAttempts; attempt++) {
     const kv = await api.getKV(def, namespace, name);

@@ -45,6 +45,7 @@ import { defaultBookmarkIntervalMs, defaultWatchBufferBytes } from './watchstrea
 import { accessReviewHandlers } from './accessreviews.js';
 import { metricsAPIHandlers } from './metricsapi.js';
 import { MetricsScraper } from './metricsscraper.js';
+import type { MetricsStorage } from './metricsstorage.js';
 import { guardTransport, transportServerOptions, upstreamTransportLimits, type TransportLimits } from './transport.js';
 import { renderKubeconfig } from '../api/kubeconfig.js';
 
@@ -94,6 +95,8 @@ export interface RunningApiServer {
   nodeToken(node: string): string;
   /** A node's serving certificate for its agent endpoint, signed by the cluster CA, for `hosts`. */
   nodeServingCert(node: string, hosts: string[]): Promise<{ cert: string; key: string }>;
+  /** The metrics.k8s.io storage PodMetrics are served from: the horizontal pod autoscaler reads it directly. */
+  podMetrics: Pick<MetricsStorage, 'podMetrics'>;
   close(): Promise<void>;
 }
 
@@ -271,6 +274,7 @@ export async function startApiServer(opts: ApiServerOptions): Promise<RunningApi
     agents,
     nodeToken: (node) => tokens.ensure(`${nodeUserPrefix}${node}`, [nodesGroup]),
     nodeServingCert: (node, hosts) => ensureNodeServingCert(join(dataDir, 'pki'), node, hosts),
+    podMetrics: metricsScraper.storage,
     async close() {
       lifecycle.shuttingDown = true;
       clearInterval(compactor);

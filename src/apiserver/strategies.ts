@@ -28,6 +28,7 @@ import { podDisruptionBudgetStrategy } from './policystrategies.js';
 import { runtimeClassesFor, runtimeClassStrategy } from './runtimeclasses.js';
 import { serviceStrategy, type ServiceRanges } from './services.js';
 import { defaultServiceClusterIPRange, defaultServiceNodePortRange, parseNodePortRange, parseServiceIPRange } from '../api/servicerange.js';
+import { horizontalPodAutoscalerStrategy } from './autoscalingstrategies.js';
 import { keepPodPriority } from '../admission/priority.js';
 import { statusErrors, StatusError } from './status.js';
 import { metaTime } from '../api/metatime.js';
@@ -319,11 +320,17 @@ export function installStrategies(api: Api, podSecurityDefaults: PodSecurityDefa
   api.strategies.set('priorityclasses', priorityClassStrategy);
   api.strategies.set('poddisruptionbudgets', podDisruptionBudgetStrategy);
   api.strategies.set('runtimeclasses', runtimeClassStrategy);
+  api.strategies.set('horizontalpodautoscalers', horizontalPodAutoscalerStrategy);
   installConfigStrategies(api);
   installBatchStrategies(api);
   installAppsStrategies(api);
   // Every kind quota counts gets the object-count charge on create (quota/objectcount.ts).
+  // Once per group and resource: a kind served in two versions (autoscaling v2 and v1) has one strategy.
+  const counted = new Set<string>();
   for (const def of resources) {
-    if (countsObjects(def)) api.strategies.set(def.resource, withObjectCount(api.strategy(def), def.group, def.resource));
+    const key = `${def.group}/${def.resource}`;
+    if (counted.has(key) || !countsObjects(def)) continue;
+    counted.add(key);
+    api.strategies.set(def.resource, withObjectCount(api.strategy(def), def.group, def.resource));
   }
 }

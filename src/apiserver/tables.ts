@@ -4,6 +4,9 @@
 
 import type { CertificateSigningRequest, ConfigMap, Container, ControllerRevision, CronJob, DaemonSet, Deployment, Event, Job, LabelSelector, KubeObject, Lease, Namespace, Node, Pod, PodDisruptionBudget, PriorityClass, ReplicaSet, ResourceQuota, RuntimeClass, Secret, Service, ServiceAccount, StatefulSet } from '../api/types.js';
 import { reportedOOMKillModes } from '../policy/oomkillmodestatus.js';
+import { hpaV1ToV2 } from '../api/autoscalingdefaults.js';
+import type { HorizontalPodAutoscaler, HorizontalPodAutoscalerV1 } from '../api/types.js';
+import { formatHPAMetrics } from './hpatable.js';
 
 export interface TableColumn {
   name: string;
@@ -310,6 +313,25 @@ const podDisruptionBudgetPrinter: Printer<PodDisruptionBudget> = {
   cells: (pdb, now) => {
     const bound = (v: number | string | undefined) => (v === undefined || v === null ? 'N/A' : String(v));
     return [pdb.metadata?.name ?? '', bound(pdb.spec?.minAvailable), bound(pdb.spec?.maxUnavailable), pdb.status?.disruptionsAllowed ?? 0, age(pdb.metadata?.creationTimestamp, now)];
+  },
+};
+
+// printHorizontalPodAutoscaler: of the stored v2 form (a v1 object is converted first).
+const horizontalPodAutoscalerPrinter: Printer<HorizontalPodAutoscaler> = {
+  columns: [
+    nameCol,
+    col('Reference', 'string', 'scaleTargetRef points to the target resource to scale, and is used to the pods for which metrics should be collected, as well as to actually change the replica count.'),
+    col('Targets', 'string', 'metrics contains the specifications for which to use to calculate the desired replica count (the maximum replica count across all metrics will be used).'),
+    col('MinPods', 'string', 'minReplicas is the lower limit for the number of replicas to which the autoscaler can scale down.'),
+    col('MaxPods', 'string', 'maxReplicas is the upper limit for the number of replicas to which the autoscaler can scale up.'),
+    col('Replicas', 'string', 'currentReplicas is current number of replicas of pods managed by this autoscaler, as last seen by the autoscaler.'),
+    ageCol,
+  ],
+  cells: (o, now) => {
+    const hpa = o.apiVersion === 'autoscaling/v1' ? hpaV1ToV2(o as HorizontalPodAutoscalerV1) : o;
+    const ref = hpa.spec?.scaleTargetRef;
+    const min = hpa.spec?.minReplicas;
+    return [hpa.metadata?.name ?? '', `${ref?.kind ?? ''}/${ref?.name ?? ''}`, formatHPAMetrics(hpa.spec?.metrics, hpa.status?.currentMetrics), typeof min === 'number' ? String(min) : '<unset>', hpa.spec?.maxReplicas ?? 0, hpa.status?.currentReplicas ?? 0, age(hpa.metadata?.creationTimestamp, now)];
   },
 };
 
@@ -630,6 +652,7 @@ const printers: Record<string, Printer<never>> = {
   priorityclasses: priorityClassPrinter,
   poddisruptionbudgets: podDisruptionBudgetPrinter,
   runtimeclasses: runtimeClassPrinter,
+  horizontalpodautoscalers: horizontalPodAutoscalerPrinter,
   configmaps: configMapPrinter,
   secrets: secretPrinter,
   serviceaccounts: serviceAccountPrinter,

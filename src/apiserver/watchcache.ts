@@ -382,7 +382,8 @@ export class Cacher {
   }
 
   async list(def: ResourceDef, namespace: string | undefined, opts: ListOptions): Promise<CachedList | undefined> {
-    if (this.#stopped) return undefined;
+    // A version served by conversion is read through the Api, which converts each object.
+    if (this.#stopped || def.convert) return undefined;
     const sel = selection(def, opts);
     const rv = parseRV(opts.resourceVersion);
     const match = opts.resourceVersionMatch;
@@ -421,7 +422,7 @@ export class Cacher {
   }
 
   async watch(def: ResourceDef, namespace: string | undefined, opts: ListOptions, sink: CacheWatchSink): Promise<Watch | undefined> {
-    if (this.#stopped) return undefined;
+    if (this.#stopped || def.convert) return undefined;
     const sel = selection(def, opts);
     const requested = parseRV(opts.resourceVersion) ?? 0;
     const initial = opts.sendInitialEvents ?? requested === 0;

@@ -38,6 +38,11 @@ interface ServerFlags extends DefaultTolerationSecondsFlags {
   leaderElectRetryPeriod: string;
   serviceClusterIpRange: string;
   serviceNodePortRange: string;
+  horizontalPodAutoscalerSyncPeriod: string;
+  horizontalPodAutoscalerTolerance: string;
+  horizontalPodAutoscalerDownscaleStabilization: string;
+  horizontalPodAutoscalerCpuInitializationPeriod: string;
+  horizontalPodAutoscalerInitialReadinessDelay: string;
 }
 
 /** --request-timeout as seconds, refused as kube-apiserver's ServerRunOptions.Validate refuses it. */
@@ -91,7 +96,19 @@ function controlPlaneSettings(f: ServerFlags) {
   if (timings.renewDeadlineMs <= timings.retryPeriodMs * 1.2) throw new UsageError('renewDeadline must be greater than retryPeriod*JitterFactor (--leader-elect-renew-deadline, --leader-elect-retry-period)');
   if (timings.retryPeriodMs < 1000) throw new UsageError(`invalid value "${f.leaderElectRetryPeriod}" for --leader-elect-retry-period: must be at least 1s`);
   const leaderElection = boolFlag('--leader-elect', f.leaderElect) ? timings : (false as const);
-  return { nodeLifecycle: { ...nodeLifecycle, zoneRates }, defaultTolerationSeconds, leaderElection };
+  // kube-controller-manager's horizontal pod autoscaler flags.
+  const syncPeriodMs = ms('--horizontal-pod-autoscaler-sync-period', f.horizontalPodAutoscalerSyncPeriod);
+  if (syncPeriodMs <= 0) throw new UsageError(`invalid value "${f.horizontalPodAutoscalerSyncPeriod}" for --horizontal-pod-autoscaler-sync-period: must be greater than 0`);
+  const horizontalPodAutoscaler = {
+    syncPeriodMs,
+    reconcile: {
+      tolerance: rateFlag('--horizontal-pod-autoscaler-tolerance', f.horizontalPodAutoscalerTolerance),
+      downscaleStabilizationMs: ms('--horizontal-pod-autoscaler-downscale-stabilization', f.horizontalPodAutoscalerDownscaleStabilization),
+      cpuInitializationPeriodMs: ms('--horizontal-pod-autoscaler-cpu-initialization-period', f.horizontalPodAutoscalerCpuInitializationPeriod),
+      delayOfInitialReadinessStatusMs: ms('--horizontal-pod-autoscaler-initial-readiness-delay', f.horizontalPodAutoscalerInitialReadinessDelay),
+    },
+  };
+  return { nodeLifecycle: { ...nodeLifecycle, zoneRates }, defaultTolerationSeconds, leaderElection, horizontalPodAutoscaler };
 }
 
 /** --service-cluster-ip-range and --service-node-port-range. */
@@ -233,6 +250,11 @@ function addServerFlags(c: Command, defaultDataDir: string): Command {
     .option('--secondary-node-eviction-rate <rate>', 'the same in a zone in partial disruption larger than --large-cluster-size-threshold (smaller zones: none)', '0.01')
     .option('--unhealthy-zone-threshold <fraction>', 'the share of not-Ready nodes (at least three) that puts a zone in partial disruption', '0.55')
     .option('--large-cluster-size-threshold <nodes>', 'zones larger than this keep evicting, at the secondary rate, in partial disruption', '50')
+    .option('--horizontal-pod-autoscaler-sync-period <duration>', 'how often the horizontal pod autoscaler looks at each autoscaler', '15s')
+    .option('--horizontal-pod-autoscaler-tolerance <fraction>', 'the least change of the metrics\' ratio to their target for which the autoscaler rescales', '0.1')
+    .option('--horizontal-pod-autoscaler-downscale-stabilization <duration>', 'how far back the autoscaler looks for a higher recommendation before scaling down (and a behavior\'s unset scale-down window)', '5m0s')
+    .option('--horizontal-pod-autoscaler-cpu-initialization-period <duration>', 'how long after a pod\'s start its CPU readings may be skipped', '5m0s')
+    .option('--horizontal-pod-autoscaler-initial-readiness-delay <duration>', 'how long after a pod\'s start a readiness change counts as its first one', '30s')
     .option('--leader-elect [bool]', 'elect one leader (a Lease in kube-system) to run the controllers and one to run the scheduler, for several servers on one store', 'true')
     .option('--leader-elect-lease-duration <duration>', 'how long a candidate waits after the leader\'s last observed renewal before taking over', '15s')
     .option('--leader-elect-renew-deadline <duration>', 'how long the leader keeps trying to renew before it stops leading', '10s')

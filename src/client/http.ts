@@ -4,7 +4,7 @@
 // (src/agent/connect.ts), with the node's token from its kubeconfig.
 
 import { Agent, request, type RequestOptions } from 'node:https';
-import type { KubeObject, Status } from '../api/types.js';
+import type { KubeObject, Scale, Status } from '../api/types.js';
 import { ApiError } from './errors.js';
 import type { DeleteOptions, KubeClient, ListOptions, ObjectList, PatchType, ResourceRef, Watch, WatchEvent, WatchHandlers, WriteOptions } from './interface.js';
 import { groupVersionPath, resourcePath } from './resources.js';
@@ -150,6 +150,14 @@ export class HttpClient implements KubeClient {
 
   delete(ref: ResourceRef, namespace: string | undefined, name: string, opts: DeleteOptions = {}): Promise<KubeObject> {
     return this.request<KubeObject>('DELETE', resourcePath(ref, namespace, name), { apiVersion: 'v1', kind: 'DeleteOptions', ...opts });
+  }
+
+  getScale(ref: ResourceRef, namespace: string, name: string): Promise<Scale> {
+    return this.request<Scale>('GET', resourcePath(ref, namespace, name, 'scale'));
+  }
+
+  updateScale(ref: ResourceRef, namespace: string, scale: Scale): Promise<Scale> {
+    return this.request<Scale>('PUT', resourcePath(ref, namespace, scale.metadata?.name ?? '', 'scale'), scale);
   }
 
   async bind(namespace: string, name: string, node: string, opts: { uid?: string; annotations?: Record<string, string> } = {}): Promise<void> {

@@ -5,7 +5,7 @@
 // through the same decoding, admission and validation as an HTTP request). Errors carry the
 // HTTP status code and the Status body (errors.ts).
 
-import type { KubeObject } from '../api/types.js';
+import type { KubeObject, Scale } from '../api/types.js';
 
 /** Where a kind is served: `/api/v1/pods`, `/apis/scheduling.k8s.io/v1/priorityclasses`. */
 export interface ResourceRef {
@@ -83,6 +83,9 @@ export interface KubeClient {
   evict(namespace: string, name: string, opts?: DeleteOptions): Promise<void>;
   /** PUT namespaces/NAME/finalize with no finalizers left: the namespace goes. */
   finalizeNamespace(name: string): Promise<void>;
+  /** GET and PUT of the autoscaling/v1 `scale` subresource (the horizontal pod autoscaler's target). */
+  getScale?(ref: ResourceRef, namespace: string, name: string): Promise<Scale>;
+  updateScale?(ref: ResourceRef, namespace: string, scale: Scale): Promise<Scale>;
   /** The namespaced resources served (discovery), for the namespace controller's sweep. */
   namespacedResources(): Promise<ResourceRef[]>;
   /** The clock writes are stamped with (the server's in process, this host's otherwise). */

@@ -12,10 +12,11 @@
 // themselves, one copy of each object for the whole server. Those objects are shared and
 // deep-frozen; a reader that wants to change one copies it first.
 
-import type { KubeObject } from '../api/types.js';
+import type { KubeObject, Scale } from '../api/types.js';
 import { bindPod } from '../apiserver/binding.js';
 import { decodeRequestObject } from '../apiserver/decode.js';
 import { patchResource } from '../apiserver/patching.js';
+import { scaleOf, writeScale } from '../apiserver/scale.js';
 import { resources as served, type ResourceDef } from '../apiserver/resources.js';
 import type { Api, RequestInfo } from '../apiserver/rest.js';
 import { statusErrors } from '../apiserver/status.js';
@@ -112,6 +113,23 @@ export class LoopbackClient implements KubeClient {
     return this.api.delete(this.def(ref), namespace, name, opts, this.info());
   }
 
+  async getScale(ref: ResourceRef, namespace: string, name: string): Promise<Scale> {
+    const def = this.scalable(ref);
+    return scaleOf(await this.api.get(def, namespace, name));
+  }
+
+  async updateScale(ref: ResourceRef, namespace: string, scale: Scale): Promise<Scale> {
+    const def = this.scalable(ref);
+    return writeScale(this.api, def, namespace, scale.metadata?.name ?? '', this.info(), () => structuredClone(scale));
+  }
+
+  /** A resource with the scale subresource; any other is the handler's 404. */
+  private scalable(ref: ResourceRef): ResourceDef {
+    const def = this.def(ref);
+    if (!def.subresources.some((s) => s.name === 'scale')) throw statusErrors.pathNotFound();
+    return def;
+  }
+
   async bind(namespace: string, name: string, node: string, opts: { uid?: string; annotations?: Record<string, string> } = {}): Promise<void> {
     await bindPod(this.api, namespace, name, node, this.info(), opts);
   }
@@ -125,7 +143,8 @@ export class LoopbackClient implements KubeClient {
   }
 
   async namespacedResources(): Promise<ResourceRef[]> {
-    return served.filter((d) => d.namespaced).map(({ group, version, resource, kind, namespaced, verbs }) => ({ group, version, resource, kind, namespaced, verbs: [...verbs] }));
+    // The preferred version of each resource, as discovery's preferred versions give the HTTP client: not the ones served by conversion.
+    return served.filter((d) => d.namespaced && !d.convert).map(({ group, version, resource, kind, namespaced, verbs }) => ({ group, version, resource, kind, namespaced, verbs: [...verbs] }));
   }
 
   now(): Date {

@@ -4,7 +4,8 @@
 // controllers, the garbage collector, CSR approval and signing (certificates.ts), the `default`
 // ServiceAccount of every namespace that exists now, the `kube-root-ca.crt` ConfigMap of every
 // namespace (the cluster CA, as the root CA publisher keeps it), the workload controllers (with
-// the TTL-after-finished one, which deletes finished Jobs), the disruption controller
+// the TTL-after-finished one, which deletes finished Jobs), the horizontal pod autoscaler (which
+// reads the server's metrics.k8s.io storage directly), the disruption controller
 // (PodDisruptionBudget status), the node lifecycle and taint eviction
 // controllers; the scheduler apart. Each of the two runs under a leader election (a Lease in
 // kube-system, as kube-controller-manager's and kube-scheduler's --leader-elect), so of several
@@ -35,6 +36,7 @@ import { DaemonSetController, daemonSetControllerName } from '../controllers/dae
 import { StatefulSetController, statefulSetControllerName } from '../controllers/statefulset.js';
 import { TaintEvictionController, taintEvictionControllerName } from '../controllers/tainteviction.js';
 import { TtlAfterFinishedController, ttlAfterFinishedControllerName } from '../controllers/ttlafterfinished.js';
+import { HorizontalPodAutoscalerController, horizontalPodAutoscalerControllerName } from '../controllers/horizontalpodautoscaler.js';
 import type { ServerOptions } from './start.js';
 import { certificateControllers, type CertificateControllers } from './certificates.js';
 
@@ -53,6 +55,8 @@ export interface ControllerManager {
   cronJobs?: CronJobController;
   /** Deletes finished Jobs once their spec.ttlSecondsAfterFinished has passed. */
   ttlAfterFinished?: TtlAfterFinishedController;
+  /** Scales the targets of HorizontalPodAutoscalers on their pods' metrics. */
+  horizontalPodAutoscaler?: HorizontalPodAutoscalerController;
   /** PodDisruptionBudget status (the eviction subresource reads it). */
   disruption: DisruptionController;
   nodeLifecycle: NodeLifecycleController;
@@ -87,12 +91,16 @@ async function startControllerManager(api: Api, opts: ServerOptions, gates: Feat
   const cronJobs = workloads ? new CronJobController(client('cronjob-controller'), informers, opts.cronJobController) : undefined;
   const ttlAfterFinished = workloads ? new TtlAfterFinishedController(client(ttlAfterFinishedControllerName), informers, { log: opts.log, ...opts.ttlAfterFinishedController }) : undefined;
   const disruption = new DisruptionController(client(disruptionControllerName), informers);
+  const horizontalPodAutoscaler = opts.podMetrics
+    ? new HorizontalPodAutoscalerController(client(horizontalPodAutoscalerControllerName), informers, { ...opts.horizontalPodAutoscaler, metrics: opts.podMetrics, ...(opts.log ? { log: opts.log } : {}) })
+    : undefined;
   const nodeLifecycle = new NodeLifecycleController(client(nodeLifecycleControllerName), informers, { ...opts.nodeLifecycle, log: opts.log });
   const taintEviction = new TaintEvictionController(client(taintEvictionControllerName), informers, { log: opts.log });
   const stop = async () => {
     await taintEviction.stop();
     await nodeLifecycle.stop();
     ttlAfterFinished?.stop();
+    await horizontalPodAutoscaler?.stop();
     await disruption.stop();
     for (const c of [daemonSets, statefulSets, cronJobs, jobs, deployments, replicaSets]) await c?.stop();
     quota.stop();
@@ -115,13 +123,14 @@ async function startControllerManager(api: Api, opts: ServerOptions, gates: Feat
     await rootCA.start();
     for (const c of [replicaSets, deployments, jobs, cronJobs, ttlAfterFinished, statefulSets, daemonSets]) await c?.start();
     await disruption.start();
+    await horizontalPodAutoscaler?.start();
     await nodeLifecycle.start();
     await taintEviction.start();
   } catch (e) {
     await stop();
     throw e;
   }
-  return { quota, namespaces, garbageCollector, certificates, replicaSets, deployments, statefulSets, daemonSets, jobs, cronJobs, ttlAfterFinished, disruption, nodeLifecycle, taintEviction, stop };
+  return { quota, namespaces, garbageCollector, certificates, replicaSets, deployments, statefulSets, daemonSets, jobs, cronJobs, ttlAfterFinished, horizontalPodAutoscaler, disruption, nodeLifecycle, taintEviction, stop };
 }
 
 async function startScheduler(api: Api, opts: ServerOptions, gates: FeatureGates): Promise<{ scheduler: SchedulerController; stop(): Promise<void> }> {

@@ -15,6 +15,7 @@ import type { TtlAfterFinishedControllerOptions } from '../controllers/ttlafterf
 import type { SchedulerController } from '../controllers/scheduler.js';
 import type { ControllerManager } from './controllers.js';
 import type { NodeLifecycleOptions } from '../controllers/nodelifecycle.js';
+import type { HorizontalPodAutoscalerControllerOptions, PodMetricsSource } from '../controllers/horizontalpodautoscaler.js';
 
 export { kubeconfig, systemNamespaces } from '../apiserver/server.js';
 
@@ -37,6 +38,10 @@ export interface ServerOptions extends ApiServerOptions {
   nodeLifecycle?: Pick<NodeLifecycleOptions, 'monitorPeriodMs' | 'gracePeriodMs' | 'startupGracePeriodMs' | 'zoneRates'>;
   /** --leader-elect (default true) and its timings; false: run everything without a Lease. */
   leaderElection?: false | Partial<LeaderElectionTimings>;
+  /** Where the horizontal pod autoscaler reads pods' usage (default: the server's metrics.k8s.io storage; tests give a fake). */
+  podMetrics?: PodMetricsSource;
+  /** The horizontal pod autoscaler's sync period and calculator settings (tests shorten them). */
+  horizontalPodAutoscaler?: Omit<HorizontalPodAutoscalerControllerOptions, 'metrics' | 'events' | 'log'>;
   /** The candidate identity (default hostname_uuid, new each start). */
   leaderIdentity?: string;
   log?: (msg: string) => void;
@@ -59,7 +64,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   let plane: Awaited<ReturnType<typeof import('./controllers.js').startControlPlane>>;
   try {
     const { startControlPlane } = await import('./controllers.js');
-    plane = await startControlPlane(server.api, { ...opts, gates: opts.gates ?? defaultFeatureGates });
+    plane = await startControlPlane(server.api, { ...opts, podMetrics: opts.podMetrics ?? server.podMetrics, gates: opts.gates ?? defaultFeatureGates });
   } catch (e) {
     await server.close();
     throw e;
@@ -87,6 +92,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       jobs: { get: () => cm()?.jobs, enumerable: true },
       cronJobs: { get: () => cm()?.cronJobs, enumerable: true },
       ttlAfterFinished: { get: () => cm()?.ttlAfterFinished, enumerable: true },
+      horizontalPodAutoscaler: { get: () => cm()?.horizontalPodAutoscaler, enumerable: true },
       nodeLifecycle: { get: () => cm()?.nodeLifecycle, enumerable: true },
       taintEviction: { get: () => cm()?.taintEviction, enumerable: true },
       scheduler: { get: () => scheduling?.current?.scheduler, enumerable: true },

@@ -59,6 +59,21 @@ const rows: Row[] = [
     base: 0,
     gr: 'deployments.apps',
   },
+  // Served in two versions: counted once per object, whichever version it is created in.
+  {
+    name: 'count/horizontalpodautoscalers.autoscaling',
+    path: '/apis/autoscaling/v2/namespaces/NS/horizontalpodautoscalers',
+    body: { apiVersion: 'autoscaling/v2', kind: 'HorizontalPodAutoscaler', spec: { scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }, maxReplicas: 3 } },
+    base: 0,
+    gr: 'horizontalpodautoscalers.autoscaling',
+  },
+  {
+    name: 'count/horizontalpodautoscalers.autoscaling',
+    path: '/apis/autoscaling/v1/namespaces/NS/horizontalpodautoscalers',
+    body: { apiVersion: 'autoscaling/v1', kind: 'HorizontalPodAutoscaler', spec: { scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }, maxReplicas: 3 } },
+    base: 0,
+    gr: 'horizontalpodautoscalers.autoscaling',
+  },
 ];
 
 describe('object-count quota for every counted kind, through the API', () => {

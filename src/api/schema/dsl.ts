@@ -84,6 +84,7 @@ export const PKG = {
   batch: 'io.k8s.api.batch.v1',
   apps: 'io.k8s.api.apps.v1',
   autoscaling: 'io.k8s.api.autoscaling.v1',
+  autoscalingV2: 'io.k8s.api.autoscaling.v2',
   runtime: 'io.k8s.apimachinery.pkg.runtime',
   authorization: 'io.k8s.api.authorization.v1',
   authentication: 'io.k8s.api.authentication.v1',

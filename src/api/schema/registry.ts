@@ -17,6 +17,7 @@ import { nodeSchemas } from './node.js';
 import { batchSchemas } from './batch.js';
 import { appsSchemas } from './apps.js';
 import { metricsSchemas } from './metrics.js';
+import { autoscalingSchemas } from './autoscaling.js';
 
 /** A field type with every reference resolved to a full schema name and its Go spelling. */
 export type ResolvedType =
@@ -45,7 +46,7 @@ export interface Schema {
   readonly bulkhead?: boolean;
 }
 
-const allDefs: readonly SchemaDef[] = [...metaSchemas, ...podSchemas, ...volumeSchemas, ...otherCoreSchemas, ...configSchemas, ...serviceSchemas, ...coordinationSchemas, ...certificatesSchemas, ...policySchemas, ...accessSchemas, ...schedulingSchemas, ...nodeSchemas, ...batchSchemas, ...appsSchemas, ...metricsSchemas];
+const allDefs: readonly SchemaDef[] = [...metaSchemas, ...podSchemas, ...volumeSchemas, ...otherCoreSchemas, ...configSchemas, ...serviceSchemas, ...coordinationSchemas, ...certificatesSchemas, ...policySchemas, ...accessSchemas, ...schedulingSchemas, ...nodeSchemas, ...batchSchemas, ...appsSchemas, ...metricsSchemas, ...autoscalingSchemas];
 
 const PRIM_GO: Record<Primitive, string> = { string: 'string', int32: 'int32', int64: 'int64', double: 'float64', boolean: 'bool', byte: '[]uint8' };
 

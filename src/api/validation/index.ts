@@ -85,3 +85,10 @@ export {
 } from './poddisruptionbudget.js';
 export { validateRuntimeClass, validateRuntimeClassUpdate } from './runtimeclass.js';
 export { validateService, validateServiceUpdate, validateServiceStatusUpdate, validateServiceClusterIPsRelatedFields, isHeadlessService, serviceTypes, clusterIPNone } from './service.js';
+export {
+  validateHorizontalPodAutoscaler,
+  validateHorizontalPodAutoscalerSpec,
+  validateHorizontalPodAutoscalerStatusUpdate,
+  validateHorizontalPodAutoscalerUpdate,
+  validateCrossVersionObjectReference,
+} from './horizontalpodautoscaler.js';
