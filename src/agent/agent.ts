@@ -262,6 +262,16 @@ export class Agent {
     this.oom?.containersChanged();
   }
 
+  /** An event about a pod from outside its sync (the probes' Unhealthy and ProbeWarning). */
+  recordEvent(pod: Pod, type: 'Normal' | 'Warning', reason: string, message: string): void {
+    if (this.pods.has(pod.metadata.uid ?? '')) this.record(pod, type, reason, message);
+  }
+
+  /** Something the pod's status or actions depend on changed outside a sync (a probe result): sync it. */
+  podChanged(uid: string): void {
+    this.kick(uid);
+  }
+
   /** A container's cgroup is about to be removed (the pod worker's hook): its OOM counters are read a last time. */
   containerRemoving(containerID: string): void {
     this.oom?.containerRemoving(containerID);

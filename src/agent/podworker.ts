@@ -8,7 +8,11 @@
 // instances, prepare, status, queries). Everything a restarted agent needs is on disk
 // (podrecords.ts), so a new PodWorker over the same directories adopts what the previous one started.
 //
-// Scope: the cgroupfs driver (systemd is refused in the constructor), no probes, no lifecycle
+// Probes: a ProbeManager (podworker/probes.ts) runs startup, liveness and readiness probes on
+// timers of their own, outside the pod's lock; the sync reads their results (a liveness or
+// startup failure kills and restarts the container, readiness makes it ready).
+//
+// Scope: the cgroupfs driver (systemd is refused in the constructor), no lifecycle
 // hooks, no ephemeral containers; volumes: emptyDir, hostPath, configMap, secret, downwardAPI and
 // projected (podworker/volumes.ts, set up before any start and refreshed on every sync). Every
 // container runs under a monitor; the pod's sandbox is a busybox `sleep` holding the network,
@@ -34,7 +38,7 @@
 import { rmSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
-import type { Container, Pod, PodStatus } from '../api/types.js';
+import type { Container, Pod, PodStatus, Probe } from '../api/types.js';
 import { isSidecar } from '../api/types.js';
 import { derivedPodUID, planPodOnNode, type PodNodePlan } from '../plan/node.js';
 import { containerCgroupLeaf } from '../policy/cgrouplayout.js';
@@ -44,6 +48,7 @@ import { Backoff, kubeletBackoff, volumeManagerBackoff } from './lifecycle/backo
 import { failedMount, failedMountMessage } from './lifecycle/volumes.js';
 import { killPodError, runtimeRequestTimeoutMs } from './lifecycle/killresult.js';
 import { isTerminalPhase } from './lifecycle/phase.js';
+import type { HandlerOutcome } from './lifecycle/probes.js';
 import { messages, reasons } from './lifecycle/wording.js';
 import { PodCgroups } from './podcgroups.js';
 import { PodRecords, type PodRecord } from './podrecords.js';
@@ -63,6 +68,8 @@ import { createSandbox, resolveRuntimeHandler, sandboxID, sandboxRootfsOnce } fr
 import { startContainer } from './podworker/start.js';
 import { buildStatus } from './podworker/status.js';
 import { stopFor } from './podworker/stop.js';
+import { runProbe, type ProbeTarget } from './podworker/prober.js';
+import { ProbeManager } from './podworker/probes.js';
 import { fetchObjects, setUpVolumes } from './podworker/volumes.js';
 
 export { minimumGraceSeconds, PodWorkerError, type EventSink, type MemcgContainer, type OOMConfigMetrics, type ObjectSource, type PodWorkerOptions, type TerminateOutcome } from './podworker/context.js';
@@ -96,6 +103,8 @@ export class PodWorker implements WorkerContext {
   readonly sandboxRootfs: () => Promise<{ rootfs: string; imageID: string }>;
   private readonly startSlots: StartSlots;
   private readonly clock: () => Date;
+  /** The pods' probes: workers on timers of their own, and the results the sync reads. */
+  readonly probes: ProbeManager;
 
   constructor(readonly opts: PodWorkerOptions) {
     if (opts.node.cgroupDriver !== 'cgroupfs') throw new PodWorkerError('PodWorker supports the cgroupfs driver only; the systemd driver is not implemented');
@@ -115,6 +124,27 @@ export class PodWorker implements WorkerContext {
     this.clock = opts.now ?? (() => new Date());
     this.sandboxRootfs = sandboxRootfsOnce(opts.images, opts.rootfs);
     this.startSlots = new StartSlots(opts.parallelStarts ?? 4 * availableParallelism());
+    this.probes = new ProbeManager({
+      now: () => this.now(),
+      status: (uid) => this.pods.get(uid)?.lastStatus,
+      target: (uid, c, id) => this.probeTarget(uid, c, id),
+      run: (probe, t) => this.runProbe(probe, t),
+      ...(opts.probeEvents ? { record: opts.probeEvents } : {}),
+      changed: (uid) => opts.probeChanged?.(uid),
+    });
+  }
+
+  /** Where a running container is probed: its id and bundle (exec) and its pod's network namespace (TCP, HTTP). */
+  private probeTarget(uid: string, container: Container, id: string): ProbeTarget | undefined {
+    const rec = this.records.readInstance(id);
+    if (!rec || rec.state !== 'running' || rec.podUID !== uid) return undefined;
+    const netns = queries.podNetnsByUID(this, uid);
+    if (!netns) return undefined;
+    return { container, id, bundle: this.records.bundleDir(id), netns };
+  }
+
+  private runProbe(probe: Probe, t: ProbeTarget): Promise<HandlerOutcome> {
+    return this.opts.probeRunner ? this.opts.probeRunner(probe, t) : runProbe(this.runtime, probe, t);
   }
 
   /**
@@ -217,7 +247,9 @@ export class PodWorker implements WorkerContext {
   }
 
   private status(pod: Pod, plan: PodNodePlan, podRec: PodRecord, view: View, mem: PodMemory, podIsTerminal: boolean): PodStatus {
-    return buildStatus(pod, plan, podRec, view.rt, mem, podIsTerminal, this.nowISO());
+    const status = buildStatus(pod, plan, podRec, view.rt, mem, podIsTerminal, this.nowISO(), this.probes.view(podRec.uid));
+    this.probes.triggerWaiting(podRec.uid, [...(status.initContainerStatuses ?? []), ...(status.containerStatuses ?? [])]);
+    return status;
   }
 
   // The interface the agent calls
@@ -249,10 +281,12 @@ export class PodWorker implements WorkerContext {
 
     let view: View;
     if (stopping) {
+      this.probes.stopLivenessAndStartup(uid, pod);
       const s = await stopFor(this, pod, uid, { all: true }, grace, syncStopBudgetMs, record, mem);
       if (!s.done) want(s.nextMs);
       view = s.view;
     } else {
+      this.probes.addPod(uid, pod);
       this.ensurePodCgroup(podRec, plan, mem);
       view = await observe(this, uid, mem);
       const volumes = await this.volumes(pod, uid, record, mem);
@@ -271,7 +305,7 @@ export class PodWorker implements WorkerContext {
       };
       // WaitForAttachAndMount: nothing is created, restarted or killed until the volumes are there.
       for (let round = 0; volumes.ok && round < rounds; round++) {
-        const actions = computePodActions(pod, view.rt, (c) => specHash(c));
+        const actions = computePodActions(pod, view.rt, (c) => specHash(c), this.probes.view(uid));
         if (actions.killPod || actions.containersToKill.length) {
           const s = await stopFor(this, pod, uid, actions.killPod ? { all: true } : { kill: actions.containersToKill }, grace, syncStopBudgetMs, record, mem);
           view = s.view;
@@ -401,6 +435,7 @@ export class PodWorker implements WorkerContext {
       const uid = this.uid(pod);
       const mem = this.mem(uid);
       const podRec = this.ensurePodRecord(pod, plan);
+      this.probes.stopLivenessAndStartup(uid, pod);
       // A new stop with its own grace; containers already signalled get no more than it allows.
       const now = this.now();
       mem.stopSince = undefined;
@@ -414,6 +449,7 @@ export class PodWorker implements WorkerContext {
         mem.lastStatus = status;
         return { done: false, status, error };
       }
+      this.probes.removePod(uid);
       const status = this.status(pod, plan, podRec, s.view, mem, true);
       if (isTerminalPhase(status.phase) && podRec.terminal !== status.phase) {
         podRec.terminal = status.phase;
@@ -447,6 +483,7 @@ export class PodWorker implements WorkerContext {
    */
   remove(podUID: string): Promise<void> {
     return this.lock(podUID, async () => {
+      this.probes.removePod(podUID);
       const podRec = this.records.readPod(podUID);
       const mem = this.mem(podUID);
       const recs = this.records.listInstances(podUID);

@@ -12,7 +12,7 @@ import { parseEvictionThresholds, thresholdQuantity, type Threshold } from '../p
 import type { NodeCapabilities } from '../policy/nodecapabilities.js';
 import { ulimitRlimitTypes, type RlimitType } from '../policy/rlimits.js';
 import { validateSingleProcessOOMKill } from '../policy/oomkillmode.js';
-import { Agent, agentLog, type PodAdmitter, type PodRuntime } from './agent.js';
+import { Agent, agentLog, type EventSink, type PodAdmitter, type PodRuntime } from './agent.js';
 import { connectAgent } from './connect.js';
 import { hostArch, hostBootID, hostMachineID, hostMemoryBytes, hostMilliCPU, hostOSImage } from './host.js';
 import { ensureBusyboxImage } from './images/busybox.js';
@@ -142,6 +142,10 @@ export interface RuntimeContext {
   containerStarted: () => void;
   /** A container's cgroup is about to be removed (the OOM reporter reads its memory.events a last time). */
   containerRemoving: (containerID: string) => void;
+  /** The probes' events (Unhealthy, ProbeWarning), recorded as the agent records a sync's. */
+  probeEvents: EventSink;
+  /** A probe result changed: the pod is synced again. */
+  probeChanged: (podUID: string) => void;
 }
 
 export interface EvictionContext {
@@ -227,7 +231,9 @@ export async function assembleAgent(s: AgentSettings, hooks: AssembleHooks): Pro
   let started: Agent | undefined;
   const containerStarted = () => started?.containersChanged();
   const containerRemoving = (containerID: string) => started?.containerRemoving(containerID);
-  const runtime = hooks.runtime({ node, host, gates: s.gates, images, metrics, cgroupRoot: s.cgroupRoot, stateDir, runDir, hostIPs: [facts.internalIP], ociRuntime, handlerRuntimes: handlers.usable, cgroups, objects, containerStarted, containerRemoving });
+  const probeEvents: EventSink = (pod, type, reason, message) => started?.recordEvent(pod, type, reason, message);
+  const probeChanged = (uid: string) => started?.podChanged(uid);
+  const runtime = hooks.runtime({ node, host, gates: s.gates, images, metrics, cgroupRoot: s.cgroupRoot, stateDir, runDir, hostIPs: [facts.internalIP], ociRuntime, handlerRuntimes: handlers.usable, cgroups, objects, containerStarted, containerRemoving, probeEvents, probeChanged });
   const agent: Agent = new Agent({
     client,
     pods,

@@ -25,6 +25,8 @@ export function createPodRuntime(ctx: RuntimeContext): PodRuntime & PodWorker {
     objects: ctx.objects,
     containerStarted: ctx.containerStarted,
     containerRemoving: ctx.containerRemoving,
+    probeEvents: ctx.probeEvents,
+    probeChanged: ctx.probeChanged,
   });
 }
 

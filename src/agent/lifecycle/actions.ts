@@ -1,6 +1,9 @@
 // What one sync of a pod should do, given what the runtime holds: the kubelet's
 // computePodActions / computeInitContainerActions (kuberuntime_manager.go, kuberuntime_container.go,
-// SidecarContainers on, no probes) and ShouldContainerBeRestarted (container/helpers.go).
+// SidecarContainers on) and ShouldContainerBeRestarted (container/helpers.go). The probes' part
+// reads the prober's results (lifecycle/probes.ts): a liveness or startup failure kills the
+// container (restarted unless the pod's restartPolicy is Never), and a sidecar with a startup
+// probe counts as initialized only once that probe has succeeded.
 //
 // One deliberate difference: when the sandbox was recreated, an init container's instance from
 // the earlier sandbox does not count as "ran" (the kubelet cannot tell sandboxes apart there and
@@ -9,6 +12,7 @@
 
 import type { Container, Pod } from '../../api/types.js';
 import { isSidecar } from '../../api/types.js';
+import { noProbes, probeKillGrace, probeKillMessage, probeKillReason, type ProbeView } from './probes.js';
 import { containerRestartPolicy, latestInstance, podRestartPolicy, type ContainerInstance, type PodRuntime } from './runtime.js';
 
 export interface KillRequest {
@@ -17,6 +21,8 @@ export interface KillRequest {
   name: string;
   /** Killing event message (default: `Stopping container NAME`). */
   message?: string;
+  /** The grace of this kill when it is not the pod's (a probe's terminationGracePeriodSeconds). */
+  graceSeconds?: number;
 }
 
 export interface PodActions {
@@ -68,7 +74,7 @@ function empty(attempt: number): PodActions {
  * `specHash(c)` is the hash of the container as the pod spec has it now; a running instance
  * created from another hash is restarted (the kubelet's "definition changed").
  */
-export function computePodActions(pod: Pod, rt: PodRuntime, specHash: (c: Container) => string = () => ''): PodActions {
+export function computePodActions(pod: Pod, rt: PodRuntime, specHash: (c: Container) => string = () => '', probes: Pick<ProbeView, 'result'> = noProbes): PodActions {
   const policy = podRestartPolicy(pod);
   const sandboxChanged = !rt.sandbox || !rt.sandbox.ready;
   const attempt = rt.sandbox ? rt.sandbox.attempt + 1 : 0;
@@ -95,7 +101,7 @@ export function computePodActions(pod: Pod, rt: PodRuntime, specHash: (c: Contai
   }
 
   const a = empty(attempt);
-  const initialized = computeInitContainerActions(pod, rt, a, specHash);
+  const initialized = computeInitContainerActions(pod, rt, a, specHash, probes);
   if (a.killPod || !initialized) return a;
 
   let keep = 0;
@@ -114,6 +120,13 @@ export function computePodActions(pod: Pod, rt: PodRuntime, specHash: (c: Contai
       a.containersToStart.push(idx);
       return;
     }
+    const why = probeKillReason(s.id, probes);
+    if (why) {
+      const restart = policy !== 'Never';
+      a.containersToKill.push(probeKill(pod, c, s.id, why, false, restart));
+      if (restart) a.containersToStart.push(idx);
+      return;
+    }
     keep++;
   });
   if (keep === 0 && a.containersToStart.length === 0) {
@@ -124,8 +137,13 @@ export function computePodActions(pod: Pod, rt: PodRuntime, specHash: (c: Contai
   return a;
 }
 
+function probeKill(pod: Pod, c: Container, id: string, why: 'liveness' | 'startup', init: boolean, restart: boolean): KillRequest {
+  const grace = probeKillGrace(pod, why === 'liveness' ? c.livenessProbe : c.startupProbe);
+  return { id, name: c.name, message: probeKillMessage(c.name, why, init, restart), ...(grace !== undefined ? { graceSeconds: grace } : {}) };
+}
+
 /** Returns whether the pod is initialized; fills the init container part of `a`. */
-function computeInitContainerActions(pod: Pod, rt: PodRuntime, a: PodActions, specHash: (c: Container) => string): boolean {
+function computeInitContainerActions(pod: Pod, rt: PodRuntime, a: PodActions, specHash: (c: Container) => string, probes: Pick<ProbeView, 'result'>): boolean {
   const inits = pod.spec.initContainers ?? [];
   if (inits.length === 0) return true;
   let podHasInitialized = pod.spec.containers.some((c) => {
@@ -151,15 +169,33 @@ function computeInitContainerActions(pod: Pod, rt: PodRuntime, a: PodActions, sp
       case 'created':
         toStart.push(i);
         break;
-      case 'running':
+      case 'running': {
         if (!sidecar) break;
+        if (c.startupProbe) {
+          // Not initialized until its startup probe succeeds; a startup failure restarts it.
+          const startup = probes.result('startup', s.id);
+          if (startup === undefined) break;
+          if (startup !== 'Success') {
+            if (startup === 'Failure') {
+              a.containersToKill.push(probeKill(pod, c, s.id, 'startup', true, false));
+              toStart.push(i);
+            }
+            break;
+          }
+        }
         if (i === inits.length - 1) podHasInitialized = true;
         else if (!previouslyInitialized) toStart.push(i + 1);
         if (s.specHash !== undefined && s.specHash !== specHash(c)) {
           a.containersToKill.push({ id: s.id, name: c.name, message: `Init container ${c.name} definition changed, will be restarted` });
           toStart.push(i);
+          break;
+        }
+        if (c.livenessProbe && probes.result('liveness', s.id) === 'Failure') {
+          a.containersToKill.push(probeKill(pod, c, s.id, 'liveness', true, false));
+          toStart.push(i);
         }
         break;
+      }
       case 'exited':
         if (sidecar) toStart.push(i);
         else if (isInitContainerFailed(s)) {

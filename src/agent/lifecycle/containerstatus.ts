@@ -1,6 +1,7 @@
 // v1 ContainerStatuses from the runtime's instances: the kubelet's convertToAPIContainerStatuses
-// (kubelet_pods.go) plus what its prober sets without probes (started = running; ready = running,
-// or for a regular init container: exited 0).
+// (kubelet_pods.go) plus what its prober manager's UpdatePodStatus sets (lifecycle/probes.ts:
+// started once running and any startup probe succeeded; ready once started and any readiness
+// probe succeeded; a regular init container is ready when it exited 0).
 //
 // - state is the newest instance, lastState the one before it;
 // - a container that will be started again and whose last start attempt failed shows
@@ -13,6 +14,7 @@
 import type { Container, ContainerState, ContainerStatus, Pod } from '../../api/types.js';
 import { isSidecar } from '../../api/types.js';
 import { shouldContainerBeRestarted } from './actions.js';
+import { applyProbes, noProbes, type ProbeView } from './probes.js';
 import type { ContainerInstance, PodRuntime } from './runtime.js';
 import { reasons } from './wording.js';
 import { metaTime } from '../../api/metatime.js';
@@ -47,7 +49,7 @@ export function instanceState(i: ContainerInstance): ContainerState {
   }
 }
 
-function statusOf(pod: Pod, c: Container, init: boolean, rt: PodRuntime, failures: ReadonlyMap<string, StartFailure>, defaultWaiting: string): ContainerStatus {
+function statusOf(pod: Pod, c: Container, init: boolean, rt: PodRuntime, failures: ReadonlyMap<string, StartFailure>, defaultWaiting: string, probes: ProbeView): ContainerStatus {
   const [cur, prev] = rt.containers[c.name] ?? [];
   const s: ContainerStatus = {
     name: c.name,
@@ -74,22 +76,24 @@ function statusOf(pod: Pod, c: Container, init: boolean, rt: PodRuntime, failure
     s.state = { waiting: { reason: failure.reason, ...(failure.message ? { message: failure.message } : {}) } };
   }
 
-  const running = s.state?.running !== undefined;
-  s.started = running;
-  s.ready = init && !isSidecar(c) ? s.state?.terminated?.exitCode === 0 : running;
-  return s;
+  if (init && !isSidecar(c)) {
+    s.started = s.state?.running !== undefined && applyProbes(s, probes).status.started === true;
+    s.ready = s.state?.terminated?.exitCode === 0;
+    return s;
+  }
+  return applyProbes(s, probes).status;
 }
 
-export function initContainerStatuses(pod: Pod, rt: PodRuntime, failures: ReadonlyMap<string, StartFailure>): ContainerStatus[] {
+export function initContainerStatuses(pod: Pod, rt: PodRuntime, failures: ReadonlyMap<string, StartFailure>, probes: ProbeView = noProbes): ContainerStatus[] {
   const inits = pod.spec.initContainers ?? [];
   const dflt = inits.length ? reasons.podInitializing : reasons.containerCreating;
-  return inits.map((c) => statusOf(pod, c, true, rt, failures, dflt));
+  return inits.map((c) => statusOf(pod, c, true, rt, failures, dflt, probes));
 }
 
-export function regularContainerStatuses(pod: Pod, rt: PodRuntime, failures: ReadonlyMap<string, StartFailure>): ContainerStatus[] {
+export function regularContainerStatuses(pod: Pod, rt: PodRuntime, failures: ReadonlyMap<string, StartFailure>, probes: ProbeView = noProbes): ContainerStatus[] {
   const dflt = (pod.spec.initContainers ?? []).length ? reasons.podInitializing : reasons.containerCreating;
   return pod.spec.containers
-    .map((c) => statusOf(pod, c, false, rt, failures, dflt))
+    .map((c) => statusOf(pod, c, false, rt, failures, dflt, probes))
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 

@@ -7,7 +7,9 @@
 
 import { createHash } from 'node:crypto';
 import type { FeatureGates } from '../../api/featuregates.js';
-import type { ConfigMap, Container, Pod, PodStatus, RuntimeClass, Secret } from '../../api/types.js';
+import type { ConfigMap, Container, Pod, PodStatus, Probe, RuntimeClass, Secret } from '../../api/types.js';
+import type { HandlerOutcome } from '../lifecycle/probes.js';
+import type { ProbeTarget } from './prober.js';
 import type { NodeConfig } from '../../plan/node.js';
 import type { CgroupManager } from '../cgroups/manager.js';
 import type { ImageRecord, ImageStore } from '../images/store.js';
@@ -96,6 +98,12 @@ export interface PodWorkerOptions {
   hostIPs?: string[];
   /** The ConfigMaps and Secrets of env and volumes; without it every reference is missing. */
   objects?: ObjectSource;
+  /** Where the probes' events go (Unhealthy, ProbeWarning: they happen between syncs); without it they are dropped. */
+  probeEvents?: EventSink;
+  /** A probe result changed (a container became ready, failed its liveness probe…): the pod wants a sync. */
+  probeChanged?: (podUID: string) => void;
+  /** Runs a probe's handler; default exec through the runtime, TCP and HTTP in the pod's network namespace (podworker/prober.ts). */
+  probeRunner?: (probe: Probe, target: ProbeTarget) => Promise<HandlerOutcome>;
 }
 
 export interface MemcgContainer {

@@ -132,6 +132,17 @@ export function runningInstance(w: WorkerContext, namespace: string, pod: string
  * The network namespace of a pod's running sandbox (for port-forward): the path its pin has,
  * `host` for a pod on the host's network (no pin), undefined when no sandbox runs.
  */
+/** The pinned network namespace of a pod's running sandbox ('host' without a pin), by its UID. */
+export function podNetnsByUID(w: WorkerContext, uid: string): string | undefined {
+  const sb = w.records
+    .listInstances(uid)
+    .filter((x) => x.kind === 'sandbox' && x.state === 'running')
+    .sort((a, b) => b.attempt - a.attempt)[0];
+  if (!sb) return undefined;
+  const pin = join(w.records.bundleDir(sb.id), sandboxNsDir, 'network');
+  return existsSync(pin) ? pin : 'host';
+}
+
 export function podNetns(w: WorkerContext, namespace: string, pod: string): string | undefined {
   for (const p of w.records.listPods().filter((x) => x.namespace === namespace && x.name === pod && x.terminal === undefined)) {
     const sb = w.records

@@ -8,15 +8,16 @@ import { oomKillModeCondition } from '../../policy/oomkillmodestatus.js';
 import { podConditions } from '../lifecycle/conditions.js';
 import { initContainerStatuses, kubeTime, regularContainerStatuses, terminatedPodStatuses, type StartFailure } from '../lifecycle/containerstatus.js';
 import { getPhase, isTerminalPhase, type PodPhase } from '../lifecycle/phase.js';
+import { noProbes, type ProbeView } from '../lifecycle/probes.js';
 import type { PodRuntime } from '../lifecycle/runtime.js';
 import type { PodRecord } from '../podrecords.js';
 import type { PodMemory } from './context.js';
 
 /** `podIsTerminal`: the pod is stopped for good (terminated, or already Succeeded/Failed). */
-export function buildStatus(pod: Pod, plan: PodNodePlan, podRec: PodRecord, rt: PodRuntime, mem: PodMemory, podIsTerminal: boolean, nowISO: string): PodStatus {
+export function buildStatus(pod: Pod, plan: PodNodePlan, podRec: PodRecord, rt: PodRuntime, mem: PodMemory, podIsTerminal: boolean, nowISO: string, probes: ProbeView = noProbes): PodStatus {
   const failures = podIsTerminal ? new Map<string, StartFailure>() : mem.failures;
-  let inits = initContainerStatuses(pod, rt, failures);
-  let regs = regularContainerStatuses(pod, rt, failures);
+  let inits = initContainerStatuses(pod, rt, failures, probes);
+  let regs = regularContainerStatuses(pod, rt, failures, probes);
   if (podIsTerminal) ({ inits, regs } = terminatedPodStatuses(pod, inits, regs));
   let phase: PodPhase = getPhase(pod.spec, [...regs, ...inits], podIsTerminal);
   const terminal = podRec.terminal ?? (isTerminalPhase(pod.status?.phase) ? pod.status.phase : undefined);

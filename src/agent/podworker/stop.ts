@@ -56,9 +56,11 @@ export async function stopStep(w: WorkerContext, pod: Pod, view: View, target: S
           continue;
         }
         await w.runtime.kill(r.id, 'TERM').catch(() => undefined);
-        const msg = 'kill' in target ? target.kill.find((x) => x.id === r.id)?.message : undefined;
-        emit(record, pod, 'Normal', reasons.killing, msg ?? messages.stopping(r.container));
-        k = { termAt: now, killAt: now + Math.max(deadline - now, minimumGraceSeconds * 1000), killed: false };
+        const req = 'kill' in target ? target.kill.find((x) => x.id === r.id) : undefined;
+        emit(record, pod, 'Normal', reasons.killing, req?.message ?? messages.stopping(r.container));
+        // A kill with a grace of its own (a probe's terminationGracePeriodSeconds) is not the pod's.
+        const graceMs = req?.graceSeconds !== undefined ? Math.max(0, req.graceSeconds) * 1000 : deadline - now;
+        k = { termAt: now, killAt: now + Math.max(graceMs, minimumGraceSeconds * 1000), killed: false };
         mem.kills.set(r.id, k);
       }
       if (!k.killed && now >= k.killAt) {

@@ -19,16 +19,17 @@ export interface PodConnection {
   close(): void;
 }
 
-export function dialPodPort(netns: string, port: number, busybox = defaultBusyboxPath): PodConnection {
+/** `host`: another address than the pod's loopback (a probe's host), dialled from the same namespace. */
+export function dialPodPort(netns: string, port: number, busybox = defaultBusyboxPath, host = '127.0.0.1'): PodConnection {
   if (netns === 'host') {
-    const s = connect({ host: '127.0.0.1', port });
+    const s = connect({ host, port });
     const failed = new Promise<string | undefined>((resolve) => {
       s.once('connect', () => resolve(undefined));
-      s.once('error', (e: NodeJS.ErrnoException) => resolve(e.code === 'ECONNREFUSED' ? `dial tcp4 127.0.0.1:${port}: connect: connection refused` : e.message));
+      s.once('error', (e: NodeJS.ErrnoException) => resolve(e.code === 'ECONNREFUSED' ? `dial tcp4 ${host}:${port}: connect: connection refused` : e.message));
     });
     return { readable: s, writable: s, failed, close: () => s.destroy() };
   }
-  const child = spawn('nsenter', [`--net=${netns}`, busybox, 'nc', '127.0.0.1', String(port)], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn('nsenter', [`--net=${netns}`, busybox, 'nc', host, String(port)], { stdio: ['pipe', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
   child.stdin.on('error', () => undefined);
@@ -39,7 +40,7 @@ export function dialPodPort(netns: string, port: number, busybox = defaultBusybo
   const failed = new Promise<string | undefined>((resolve) => {
     child.once('error', (e) => resolve(e.message));
     child.once('close', (code) => {
-      if (code !== 0 && !got) resolve(/refused/i.test(stderr) ? `dial tcp4 127.0.0.1:${port}: connect: connection refused` : stderr.trim() || `exit status ${code}`);
+      if (code !== 0 && !got) resolve(/refused/i.test(stderr) ? `dial tcp4 ${host}:${port}: connect: connection refused` : stderr.trim() || `exit status ${code}`);
       else resolve(undefined);
     });
     // No error on stderr by the first output: connected.

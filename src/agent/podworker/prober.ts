@@ -1,0 +1,187 @@
+// Running one probe handler against a container, the kubelet's prober.runProbe with pkg/probe's
+// exec, tcp and http probers: exec through the container runtime (`runc exec`, the exit code
+// decides, bounded by timeoutSeconds); tcpSocket and httpGet dialled inside the pod's network
+// namespace, as port-forward dials (streaming/netnsdial.ts: `nsenter --net=<pin> busybox nc`),
+// since pods have no routable address. The rules and words are lifecycle/probehandlers.ts.
+
+import { spawn } from 'node:child_process';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { Duplex } from 'node:stream';
+import { connect as tlsConnect } from 'node:tls';
+import type { Container, Probe } from '../../api/types.js';
+import { dialError, dialMessages, execProbeOutcome, followRedirect, grpcUnsupported, httpGetError, httpProbeOutcome, httpProbeRequest, httpTimeoutCause, maxProbeOutput, podLocalHost, resolveContainerPort, type HTTPProbeRequest } from '../lifecycle/probehandlers.js';
+import type { HandlerOutcome } from '../lifecycle/probes.js';
+import { probeTiming } from '../lifecycle/probes.js';
+import { defaultBusyboxPath } from '../runtime/rootfs.js';
+import { dialPodPort } from '../streaming/netnsdial.js';
+import type { ContainerRuntime } from '../runtime/runtime.js';
+
+export interface ProbeTarget {
+  container: Container;
+  /** The running container's bare runtime id (exec). */
+  id: string;
+  /** Its bundle (the exec's process template). */
+  bundle: string;
+  /** The pod's pinned network namespace, or 'host'. */
+  netns: string;
+}
+
+/** maxProbeRetries: an errored probe is tried again at once, up to three times. */
+const maxProbeRetries = 3;
+
+export async function runProbe(runtime: ContainerRuntime, p: Probe, t: ProbeTarget, busybox = defaultBusyboxPath): Promise<HandlerOutcome> {
+  let out: HandlerOutcome = { error: 'no probe ran' };
+  for (let i = 0; i < maxProbeRetries; i++) {
+    out = await runOnce(runtime, p, t, busybox);
+    if (!('error' in out)) return out;
+  }
+  return out;
+}
+
+async function runOnce(runtime: ContainerRuntime, p: Probe, t: ProbeTarget, busybox: string): Promise<HandlerOutcome> {
+  const timeoutMs = probeTiming(p).timeoutSeconds * 1000;
+  if (p.exec) return execProbe(runtime, t, p.exec.command ?? [], timeoutMs);
+  if (p.httpGet) {
+    const req = httpProbeRequest(p.httpGet, t.container);
+    if ('error' in req) return { error: req.error };
+    return httpProbe(req, t.netns, timeoutMs, busybox);
+  }
+  if (p.tcpSocket) {
+    const port = resolveContainerPort(p.tcpSocket.port, t.container);
+    if (typeof port !== 'number') return { error: port.error };
+    return tcpProbe(p.tcpSocket.host || podLocalHost, port, t.netns, timeoutMs, busybox);
+  }
+  if (p.grpc) return { error: grpcUnsupported };
+  return { error: `missing probe handler for ${t.container.name}` };
+}
+
+function execProbe(runtime: ContainerRuntime, t: ProbeTarget, command: string[], timeoutMs: number): Promise<HandlerOutcome> {
+  return new Promise((resolve) => {
+    let proc: ReturnType<ContainerRuntime['exec']>;
+    try {
+      proc = runtime.exec(t.id, command, { tty: false, stdin: false, bundle: t.bundle });
+    } catch (e) {
+      resolve({ error: (e as Error).message });
+      return;
+    }
+    // RunInContainer: stdout, then stderr, each capped as the exec prober caps the whole.
+    let stdout = '';
+    let stderr = '';
+    proc.stdout.setEncoding('utf8').on('data', (d: string) => (stdout = (stdout + d).slice(0, maxProbeOutput)));
+    proc.stderr?.setEncoding('utf8').on('data', (d: string) => (stderr = (stderr + d).slice(0, maxProbeOutput)));
+    const timer = setTimeout(() => {
+      proc.kill();
+      resolve(execProbeOutcome({ timedOut: true }, command));
+    }, timeoutMs);
+    void proc.exited.then((exitCode) => {
+      clearTimeout(timer);
+      resolve(execProbeOutcome({ exitCode, output: (stdout + stderr).slice(0, maxProbeOutput) }, command));
+    });
+  });
+}
+
+/**
+ * DoTCPProbe: a connection that opens succeeds (and is closed at once). In a pod's namespace
+ * busybox nc connects and runs /bin/true on the connection (`-e`), exiting 0, or says why not.
+ */
+function tcpProbe(host: string, port: number, netns: string, timeoutMs: number, busybox: string): Promise<HandlerOutcome> {
+  const argv = ['nc', '-w', String(Math.max(1, Math.ceil(timeoutMs / 1000))), host, String(port), '-e', '/bin/true'];
+  const child = netns === 'host' ? spawn(busybox, argv, { stdio: ['ignore', 'ignore', 'pipe'] }) : spawn('nsenter', [`--net=${netns}`, busybox, ...argv], { stdio: ['ignore', 'ignore', 'pipe'] });
+  return new Promise((resolve) => {
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      resolve({ result: 'Failure', output: dialMessages.timeout(host, port) });
+    }, timeoutMs);
+    child.once('error', (e) => {
+      clearTimeout(timer);
+      resolve({ error: e.message });
+    });
+    child.once('close', (code) => {
+      clearTimeout(timer);
+      resolve(code === 0 ? { result: 'Success', output: '' } : { result: 'Failure', output: dialError(host, port, stderr) });
+    });
+  });
+}
+
+/** A socket-like Duplex over a relay's two streams, for the HTTP client. */
+function relaySocket(conn: ReturnType<typeof dialPodPort>): Duplex {
+  const d = new Duplex({
+    read() {},
+    write(chunk: Buffer, _enc, cb) {
+      conn.writable.write(chunk, () => cb());
+    },
+    final(cb) {
+      conn.writable.end();
+      cb();
+    },
+    destroy(err, cb) {
+      conn.close();
+      cb(err);
+    },
+  });
+  conn.readable.on('data', (b: Buffer) => d.push(b));
+  conn.readable.on('end', () => d.push(null));
+  const noop = () => d;
+  Object.assign(d, { setTimeout: noop, setNoDelay: noop, setKeepAlive: noop, ref: noop, unref: noop });
+  return d;
+}
+
+/** One GET, no redirects: the status, the Location, and at most 10 KiB of the body; or why it could not be had. */
+function getOnce(req: HTTPProbeRequest, netns: string, deadline: number, busybox: string): Promise<{ status: number; location?: string; body: string } | { cause: string }> {
+  const conn = dialPodPort(netns, req.port, busybox, req.host);
+  return new Promise((resolve) => {
+    let done = false;
+    const finish = (v: { status: number; location?: string; body: string } | { cause: string }) => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      conn.close();
+      resolve(v);
+    };
+    const timer = setTimeout(() => finish({ cause: httpTimeoutCause }), Math.max(1, deadline - Date.now()));
+    const raw = relaySocket(conn);
+    const socket = req.scheme === 'https' ? tlsConnect({ socket: raw, rejectUnauthorized: false, ...(/^[\d.:]+$/.test(req.host) ? {} : { servername: req.host }) }) : raw;
+    const headers: Record<string, string | string[]> = {};
+    for (const [n, v] of req.headers) {
+      const prev = headers[n];
+      headers[n] = prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [prev, v];
+    }
+    headers['Connection'] ??= 'close';
+    const r = httpRequest({ method: 'GET', host: req.host, port: req.port, path: req.path, headers, agent: false, createConnection: () => socket as never, setHost: !req.headers.some(([n]) => n.toLowerCase() === 'host') }, (res: IncomingMessage) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (d: string) => {
+        body += d;
+        if (body.length >= maxProbeOutput) finish({ status: res.statusCode ?? 0, ...(res.headers.location ? { location: res.headers.location } : {}), body: body.slice(0, maxProbeOutput) });
+      });
+      res.on('end', () => finish({ status: res.statusCode ?? 0, ...(res.headers.location ? { location: res.headers.location } : {}), body }));
+      res.on('error', () => finish({ status: res.statusCode ?? 0, body }));
+    });
+    r.on('error', (e) => {
+      // A relay that could not connect says why; otherwise the client's own error.
+      void conn.failed.then((dial) => finish({ cause: dial ? dialError(req.host, req.port, dial) : e.message === 'socket hang up' ? 'EOF' : e.message }));
+    });
+    r.end();
+  });
+}
+
+/** DoHTTPProbe with the kubelet's client: redirects followed on the same host only, one timeout for all. */
+async function httpProbe(first: HTTPProbeRequest, netns: string, timeoutMs: number, busybox: string): Promise<HandlerOutcome> {
+  const deadline = Date.now() + timeoutMs;
+  let req = first;
+  for (let redirects = 0; ; redirects++) {
+    const res = await getOnce(req, netns, deadline, busybox);
+    if ('cause' in res) return { result: 'Failure', output: httpGetError(req.url, res.cause) };
+    if (res.status >= 300 && res.status < 400 && res.location) {
+      const next = followRedirect(req, res.location, redirects);
+      if ('follow' in next) {
+        req = next.follow;
+        continue;
+      }
+      if ('error' in next) return { result: 'Failure', output: httpGetError(req.url, next.error) };
+    }
+    return httpProbeOutcome(res.status, res.body);
+  }
+}
