@@ -149,7 +149,7 @@ function getOnce(req: HTTPProbeRequest, netns: string, deadline: number, busybox
       headers[n] = prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [prev, v];
     }
     headers['Connection'] ??= 'close';
-    const r = httpRequest({ method: 'GET', host: req.host, port: req.port, path: req.path, headers, agent: false, createConnection: () => socket as never, setHost: !req.headers.some(([n]) => n.toLowerCase() === 'host') }, (res: IncomingMessage) => {
+    const r = httpRequest({ method: 'GET', host: req.host, port: req.port, path: req.path, headers, createConnection: () => socket as never, setHost: !req.headers.some(([n]) => n.toLowerCase() === 'host') }, (res: IncomingMessage) => {
       let body = '';
       res.setEncoding('utf8');
       res.on('data', (d: string) => {
