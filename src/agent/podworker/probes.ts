@@ -81,12 +81,29 @@ export class ProbeManager {
     this.podOf.delete(uid);
   }
 
-  /** UpdatePodStatus's manual trigger: probe readiness now (non-blocking). */
+  /**
+   * UpdatePodStatus's manual trigger: probe readiness as soon as the status being built is the
+   * pod's (the next turn of the event loop; a buffered trigger, never blocking the caller).
+   */
   trigger(uid: string, name: string, type: ProbeType): void {
     const w = this.workers.get(uid)?.get(key(name, type));
-    if (!w || w.stopped) return;
-    if (w.running) w.triggered = true;
-    else void this.tick(w);
+    if (!w || w.stopped || w.triggered) return;
+    w.triggered = true;
+    if (!w.running) {
+      setImmediate(() => {
+        if (w.running || w.stopped) return;
+        w.triggered = false;
+        void this.tick(w);
+      });
+    }
+  }
+
+  /** How many workers run (all pods, or one): none once a pod is removed. */
+  workerCount(uid?: string): number {
+    if (uid !== undefined) return this.workers.get(uid)?.size ?? 0;
+    let n = 0;
+    for (const ws of this.workers.values()) n += ws.size;
+    return n;
   }
 
   /** What the sync and the status read for one pod. */
