@@ -7,8 +7,8 @@
 
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -20,6 +20,7 @@ import { ensureBusyboxImage } from '../../src/agent/images/busybox.js';
 import { PodWorker, type EventSink } from '../../src/agent/podworker.js';
 import { defaultFeatureGates } from '../../src/api/featuregates.js';
 import type { Container, ContainerStatus, Pod, PodSpec, PodStatus } from '../../src/api/types.js';
+import { podNetnsByUID } from '../../src/agent/podworker/queries.js';
 import { hierarchyRoots, realKernelSkipReason, removeTestCgroups } from './cgrouptrees.js';
 
 const reason = realKernelSkipReason(['runc', 'conmon', 'mount', 'umount', 'nsenter']);
@@ -95,8 +96,12 @@ describe('container probes on this host (real kernel)', { ...opts, concurrency: 
     });
   });
 
+  /** Processes this file started (ended by their own handle). */
+  const children = new Set<ChildProcess>();
+
   after(async () => {
     if (reason) return;
+    for (const ch of children) ch.kill('SIGKILL');
     const problems: string[] = [];
     for (const pod of pods) {
       try {
@@ -212,5 +217,21 @@ describe('container probes on this host (real kernel)', { ...opts, concurrency: 
   it('httpGet to a port nobody listens on: Get "http://127.0.0.1:9/": dial tcp 127.0.0.1:9: connect: connection refused', async () => {
     const pod = mkpod('http-refused', { containers: [bb('app', 'exec sleep 1000', { readinessProbe: { httpGet: { port: 9, path: '/' }, periodSeconds: 1, failureThreshold: 1 } })] });
     await converge(pod, () => evs(pod).includes('Warning Unhealthy Readiness probe failed: Get "http://127.0.0.1:9/": dial tcp 127.0.0.1:9: connect: connection refused'), 'a refused HTTP probe');
+  });
+  it('grpc in the pod\'s network namespace: NOT_SERVING fails in the kubelet\'s words, SERVING makes the container ready', async () => {
+    const pod = mkpod('grpc', { containers: [bb('app', 'exec sleep 1000', { readinessProbe: { grpc: { port: 50051, service: 'app' }, periodSeconds: 1, failureThreshold: 1 } })] });
+    await converge(pod, (s) => cs(s, 'app').state?.running !== undefined, 'running');
+    // The busybox image has no gRPC server: one runs from this host, inside the pod's network namespace.
+    const netns = podNetnsByUID(worker, pod.metadata.uid!);
+    assert.ok(netns && netns !== 'host', `pod netns ${netns}`);
+    const server = `const h2=require('node:http2');const fs=require('node:fs');const s=h2.createServer();s.on('stream',(st)=>{st.on('data',()=>{});st.on('end',()=>{const ok=fs.existsSync(process.argv[1]);st.respond({':status':200,'content-type':'application/grpc'},{waitForTrailers:true});st.on('wantTrailers',()=>st.sendTrailers({'grpc-status':'0'}));st.end(Buffer.from([0,0,0,0,2,8,ok?1:2]));});});s.listen(50051,'127.0.0.1');`;
+    const flag = join(base, 'grpc-serving');
+    const child = spawn('nsenter', [`--net=${netns}`, process.execPath, '-e', server, flag], { stdio: 'ignore' });
+    children.add(child);
+    await converge(pod, () => evs(pod).includes('Warning Unhealthy Readiness probe failed: service unhealthy (responded with "NOT_SERVING")'), 'a NOT_SERVING answer');
+    writeFileSync(flag, '');
+    await converge(pod, (s) => cs(s, 'app').ready, 'ready');
+    child.kill('SIGKILL');
+    children.delete(child);
   });
 });

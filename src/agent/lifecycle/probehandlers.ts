@@ -136,5 +136,80 @@ export function execProbeOutcome(r: { exitCode: number; output: string } | { tim
   return { result: r.exitCode === 0 ? 'Success' : 'Failure', output: r.output };
 }
 
-/** What a grpc probe says here: the node agent does not speak gRPC to pods. */
-export const grpcUnsupported = 'gRPC probes are not supported by this node agent (use exec, httpGet or tcpSocket)';
+// gRPC health checking (pkg/probe/grpc/grpc.go): grpc.health.v1.Health/Check over HTTP/2 without
+// TLS, the answer's ServingStatus SERVING passes; anything else fails in grpc-go's words.
+
+/** HealthCheckResponse.ServingStatus names. */
+export const grpcServingStatus: Record<number, string> = { 0: 'UNKNOWN', 1: 'SERVING', 2: 'NOT_SERVING', 3: 'SERVICE_UNKNOWN' };
+
+/** The length-prefixed message of HealthCheckRequest{service} (protobuf field 1, a string). */
+export function grpcHealthRequest(service: string): Buffer {
+  const s = Buffer.from(service, 'utf8');
+  const body = s.length ? Buffer.concat([Buffer.from([0x0a]), varint(s.length), s]) : Buffer.alloc(0);
+  const head = Buffer.alloc(5);
+  head.writeUInt32BE(body.length, 1);
+  return Buffer.concat([head, body]);
+}
+
+function varint(n: number): Buffer {
+  const out: number[] = [];
+  while (n > 0x7f) {
+    out.push((n & 0x7f) | 0x80);
+    n >>>= 7;
+  }
+  out.push(n);
+  return Buffer.from(out);
+}
+
+/** HealthCheckResponse.status from a length-prefixed response (0, UNKNOWN, when absent); undefined when malformed. */
+export function grpcHealthStatus(frame: Buffer): number | undefined {
+  if (frame.length < 5 || frame[0] !== 0) return undefined;
+  const len = frame.readUInt32BE(1);
+  const msg = frame.subarray(5, 5 + len);
+  if (msg.length !== len) return undefined;
+  let i = 0;
+  let status = 0;
+  while (i < msg.length) {
+    const tag = msg[i++]!;
+    if (tag === 0x08) {
+      let v = 0;
+      let shift = 0;
+      while (i < msg.length) {
+        const b = msg[i++]!;
+        v |= (b & 0x7f) << shift;
+        shift += 7;
+        if (!(b & 0x80)) break;
+      }
+      status = v;
+    } else return status;
+  }
+  return status;
+}
+
+/** Go's time.Duration String() of whole seconds: 1s, 1m30s. */
+function goSeconds(s: number): string {
+  const m = Math.floor(s / 60);
+  return m ? `${m}m${s % 60}s` : `${s}s`;
+}
+
+export const grpcMessages = {
+  connectTimeout: (addr: string, timeoutSeconds: number) => `timeout: failed to connect service ${JSON.stringify(addr)} within ${goSeconds(timeoutSeconds)}: context deadline exceeded`,
+  rpcTimeout: (timeoutSeconds: number) => `timeout: health rpc did not complete within ${goSeconds(timeoutSeconds)}`,
+  unimplemented: (message: string) => `error: this server does not implement the grpc health protocol (grpc.health.v1.Health): ${message}`,
+  failed: (code: number, message: string) => `error: health rpc probe failed: rpc error: code = ${grpcCodeName(code)} desc = ${message}`,
+  unhealthy: (status: number) => `service unhealthy (responded with ${JSON.stringify(grpcServingStatus[status] ?? String(status))})`,
+  healthy: 'service healthy',
+};
+
+const grpcCodes = ['OK', 'Canceled', 'Unknown', 'InvalidArgument', 'DeadlineExceeded', 'NotFound', 'AlreadyExists', 'PermissionDenied', 'ResourceExhausted', 'FailedPrecondition', 'Aborted', 'OutOfRange', 'Unimplemented', 'Internal', 'Unavailable', 'DataLoss', 'Unauthenticated'];
+function grpcCodeName(code: number): string {
+  return grpcCodes[code] ?? `Code(${code})`;
+}
+
+/** The verdict on a finished Check call: its grpc-status, grpc-message and response status. */
+export function grpcProbeOutcome(r: { grpcStatus: number; grpcMessage: string; status?: number }): HandlerOutcome {
+  if (r.grpcStatus === 12) return { result: 'Failure', output: grpcMessages.unimplemented(r.grpcMessage) };
+  if (r.grpcStatus !== 0) return { result: 'Failure', output: grpcMessages.failed(r.grpcStatus, r.grpcMessage) };
+  if (r.status !== 1) return { result: 'Failure', output: grpcMessages.unhealthy(r.status ?? 0) };
+  return { result: 'Success', output: grpcMessages.healthy };
+}

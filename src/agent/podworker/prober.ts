@@ -1,15 +1,17 @@
 // Running one probe handler against a container, the kubelet's prober.runProbe with pkg/probe's
 // exec, tcp and http probers: exec through the container runtime (`runc exec`, the exit code
-// decides, bounded by timeoutSeconds); tcpSocket and httpGet dialled inside the pod's network
-// namespace, as port-forward dials (streaming/netnsdial.ts: `nsenter --net=<pin> busybox nc`),
-// since pods have no routable address. The rules and words are lifecycle/probehandlers.ts.
+// decides, bounded by timeoutSeconds); tcpSocket, httpGet and grpc (the gRPC health protocol over
+// HTTP/2) dialled inside the pod's network namespace, as port-forward dials
+// (streaming/netnsdial.ts: `nsenter --net=<pin> busybox nc`), since pods have no routable address. The rules and words are lifecycle/probehandlers.ts.
 
 import { spawn } from 'node:child_process';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { connect as http2Connect, type ClientHttp2Session } from 'node:http2';
+import { connect as netConnect } from 'node:net';
 import { Duplex } from 'node:stream';
 import { connect as tlsConnect } from 'node:tls';
 import type { Container, Probe } from '../../api/types.js';
-import { dialError, dialMessages, execProbeOutcome, followRedirect, grpcUnsupported, httpGetError, httpProbeOutcome, httpProbeRequest, httpTimeoutCause, maxProbeOutput, podLocalHost, resolveContainerPort, type HTTPProbeRequest } from '../lifecycle/probehandlers.js';
+import { dialError, dialMessages, execProbeOutcome, followRedirect, grpcHealthRequest, grpcHealthStatus, grpcMessages, grpcProbeOutcome, httpGetError, httpProbeOutcome, httpProbeRequest, httpTimeoutCause, maxProbeOutput, podLocalHost, probeUserAgent, resolveContainerPort, type HTTPProbeRequest } from '../lifecycle/probehandlers.js';
 import type { HandlerOutcome } from '../lifecycle/probes.js';
 import { probeTiming } from '../lifecycle/probes.js';
 import { defaultBusyboxPath } from '../runtime/rootfs.js';
@@ -51,7 +53,7 @@ async function runOnce(runtime: ContainerRuntime, p: Probe, t: ProbeTarget, busy
     if (typeof port !== 'number') return { error: port.error };
     return tcpProbe(p.tcpSocket.host || podLocalHost, port, t.netns, timeoutMs, busybox);
   }
-  if (p.grpc) return { error: grpcUnsupported };
+  if (p.grpc) return grpcProbe(podLocalHost, p.grpc.service ?? '', p.grpc.port, t.netns, probeTiming(p).timeoutSeconds, busybox);
   return { error: `missing probe handler for ${t.container.name}` };
 }
 
@@ -184,4 +186,75 @@ async function httpProbe(first: HTTPProbeRequest, netns: string, timeoutMs: numb
     }
     return httpProbeOutcome(res.status, res.body);
   }
+}
+
+/**
+ * The gRPC prober: grpc.health.v1.Health/Check over HTTP/2 (no TLS) through the same relay,
+ * with grpc-go's blocking dial: a connection that fails is tried again until the timeout.
+ */
+async function grpcProbe(host: string, service: string, port: number, netns: string, timeoutSeconds: number, busybox: string): Promise<HandlerOutcome> {
+  const deadline = Date.now() + timeoutSeconds * 1000;
+  const addr = `${host}:${port}`;
+  let session: ClientHttp2Session | undefined;
+  while (!session) {
+    session = await http2Session(host, port, netns, deadline, busybox);
+    if (session) break;
+    if (Date.now() >= deadline) return { result: 'Failure', output: grpcMessages.connectTimeout(addr, timeoutSeconds) };
+    await new Promise((r) => setTimeout(r, Math.min(100, Math.max(1, deadline - Date.now()))));
+  }
+  const s = session;
+  try {
+    return await new Promise<HandlerOutcome>((resolve) => {
+      const timer = setTimeout(() => resolve({ result: 'Failure', output: grpcMessages.rpcTimeout(timeoutSeconds) }), Math.max(1, deadline - Date.now()));
+      const req = s.request({ ':method': 'POST', ':path': '/grpc.health.v1.Health/Check', ':scheme': 'http', ':authority': addr, 'content-type': 'application/grpc', te: 'trailers', 'user-agent': probeUserAgent() });
+      const chunks: Buffer[] = [];
+      let headers: Record<string, unknown> = {};
+      req.on('response', (h) => (headers = h));
+      req.on('data', (b: Buffer) => chunks.push(b));
+      req.on('trailers', (t) => (headers = { ...headers, ...t }));
+      req.on('error', (e) => {
+        clearTimeout(timer);
+        resolve({ result: 'Failure', output: grpcMessages.failed(14, e.message) });
+      });
+      req.on('end', () => {
+        clearTimeout(timer);
+        const grpcStatus = Number(headers['grpc-status'] ?? (headers[':status'] === 200 ? 2 : 14));
+        const grpcMessage = decodeURIComponent(String(headers['grpc-message'] ?? ''));
+        const status = grpcHealthStatus(Buffer.concat(chunks));
+        resolve(grpcProbeOutcome({ grpcStatus, grpcMessage, ...(status !== undefined ? { status } : {}) }));
+      });
+      req.end(grpcHealthRequest(service));
+    });
+  } finally {
+    s.destroy();
+  }
+}
+
+/** An HTTP/2 session to host:port in the pod's network namespace, or undefined when it could not be opened by the deadline. */
+function http2Session(host: string, port: number, netns: string, deadline: number, busybox: string): Promise<ClientHttp2Session | undefined> {
+  return new Promise((resolve) => {
+    let done = false;
+    const finish = (s: ClientHttp2Session | undefined) => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      if (!s) session.destroy();
+      resolve(s);
+    };
+    const timer = setTimeout(() => finish(undefined), Math.max(1, deadline - Date.now()));
+    let conn: ReturnType<typeof dialPodPort> | undefined;
+    const socket = () => {
+      if (netns === 'host') return netConnect({ host, port });
+      conn = dialPodPort(netns, port, busybox, host);
+      return relaySocket(conn);
+    };
+    const session = http2Connect(`http://${host.includes(':') ? `[${host}]` : host}:${port}`, { createConnection: socket as never });
+    session.on('error', () => finish(undefined));
+    session.on('close', () => finish(undefined));
+    session.on('connect', () => {
+      // Over a relay, the session "connects" at once: the peer's SETTINGS show it is there.
+      if (!conn) finish(session);
+    });
+    session.on('remoteSettings', () => finish(session));
+  });
 }
