@@ -47,6 +47,8 @@ export interface PodRuntime {
   /** Bounded: not done when containers outlived their SIGKILL (FailedKillPod); the agent tries again after syncErrorBackoffMs. */
   terminate(pod: Pod, graceSeconds: number, record: EventSink): Promise<TerminateOutcome>;
   remove(podUID: string): Promise<void>;
+  /** Ends the probes' timers (the agent stops; containers keep running). */
+  stopProbes?(): void;
   /** A (possibly shorter) grace for a pod whose stop may be under way: it takes effect at once, never lengthening it. */
   shortenGrace?(pod: Pod, graceSeconds: number): void;
   knownPods(): Promise<{ uid: string; namespace: string; name: string }[]>;
@@ -289,6 +291,7 @@ export class Agent {
     this.stats?.stop();
     if (this.resyncTimer) clearInterval(this.resyncTimer);
     for (const e of this.pods.values()) if (e.timer) clearTimeout(e.timer);
+    this.opts.runtime.stopProbes?.();
     await Promise.all([...this.pods.values()].filter((e) => e.running).map((e) => this.idleEntry(e)));
     await this.removeNodeCgroupsIfUnused();
     await this.events.flush();

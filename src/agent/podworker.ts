@@ -511,6 +511,11 @@ export class PodWorker implements WorkerContext {
     });
   }
 
+  /** Ends every probe worker (the agent stops); the next sync of a pod starts its probes again. */
+  stopProbes(): void {
+    this.probes.removeAll();
+  }
+
   // -------------------------------------------------------------------------------------------
   // What the rest of the agent asks (podworker/queries.ts)
 

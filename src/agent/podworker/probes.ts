@@ -81,6 +81,11 @@ export class ProbeManager {
     this.podOf.delete(uid);
   }
 
+  /** Every pod's workers end (the agent stops; a later sync starts them again). */
+  removeAll(): void {
+    for (const uid of [...this.workers.keys()]) this.removePod(uid);
+  }
+
   /**
    * UpdatePodStatus's manual trigger: probe readiness as soon as the status being built is the
    * pod's (the next turn of the event loop; a buffered trigger, never blocking the caller).

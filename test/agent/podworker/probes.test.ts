@@ -106,6 +106,18 @@ describe('pod worker probes (fake runtime, scripted handlers)', () => {
     for (const type of ['readiness', 'liveness', 'startup'] as const) assert.equal(t.worker.probes.results.get(type, id), undefined, type);
   });
 
+  it('stopProbes (the agent stops) ends every worker; the next sync starts them again', async () => {
+    const t = probing(() => ({ result: 'Success', output: '' }));
+    const pod = mkpod({ containers: [ctr('c', { readinessProbe: { ...exec }, livenessProbe: { ...exec } })] });
+    await t.until(pod, (s) => cs(s, 'c').ready, 'ready');
+    t.worker.stopProbes();
+    assert.equal(t.worker.probes.workerCount(), 0);
+    await t.sync(pod);
+    assert.equal(t.worker.probes.workerCount(pod.metadata.uid), 2);
+    await t.worker.terminate(pod, 0, () => undefined);
+    await t.worker.remove(pod.metadata.uid!);
+  });
+
   it('terminate stops liveness and startup at once (a deleting pod is not killed over them); readiness goes until the pod is removed', async () => {
     const t = probing(() => ({ result: 'Success', output: '' }));
     const pod = mkpod({ containers: [ctr('c', { readinessProbe: { ...exec }, livenessProbe: { ...exec } })] });
