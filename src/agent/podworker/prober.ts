@@ -125,6 +125,11 @@ function relaySocket(conn: ReturnType<typeof dialPodPort>): Duplex {
   });
   conn.readable.on('data', (b: Buffer) => d.push(b));
   conn.readable.on('end', () => d.push(null));
+  (conn.readable as NodeJS.EventEmitter).on('error', () => undefined);
+  // A dial that fails (a refused port) fails the connection: the HTTP client asks `failed` why.
+  void conn.failed.then((why) => {
+    if (why !== undefined && !d.destroyed) d.destroy(new Error(why));
+  });
   const noop = () => d;
   Object.assign(d, { setTimeout: noop, setNoDelay: noop, setKeepAlive: noop, ref: noop, unref: noop });
   return d;
