@@ -226,17 +226,11 @@ function withMissingAndUnready(
   return replicas;
 }
 
-/** GetResourceReplicas: a Utilization target (percent of request). */
-export function resourceReplicas(
-  current: number,
-  targetUtilization: number,
-  resource: string,
-  pods: readonly Pod[],
-  readings: readonly PodMetricsReading[],
-  nowMs: number,
-  opts: CalculatorOptions = defaultCalculatorOptions,
-  container = '',
-): ResourceReplicas {
+/**
+ * The start both resource calculations share: the pods' readings of `resource`, the pods they
+ * select grouped, and the readings of ignored and unready pods dropped; none left is an error.
+ */
+function readyPodMetrics(readings: readonly PodMetricsReading[], resource: string, container: string, pods: readonly Pod[], nowMs: number, opts: CalculatorOptions): { metrics: PodMetricsInfo; timestampMs: number; list: readonly Pod[]; g: PodGroups } {
   let fetched;
   try {
     fetched = resourceMetricsOf(readings, resource, container);
@@ -248,6 +242,21 @@ export function resourceReplicas(
   const g = groupPods(list, metrics, resource, nowMs, opts);
   for (const p of [...g.ignoredPods, ...g.unreadyPods]) metrics.delete(p);
   if (metrics.size === 0) throw new CalculationError('did not receive metrics for targeted pods (pods might be unready)');
+  return { metrics, timestampMs, list, g };
+}
+
+/** GetResourceReplicas: a Utilization target (percent of request). */
+export function resourceReplicas(
+  current: number,
+  targetUtilization: number,
+  resource: string,
+  pods: readonly Pod[],
+  readings: readonly PodMetricsReading[],
+  nowMs: number,
+  opts: CalculatorOptions = defaultCalculatorOptions,
+  container = '',
+): ResourceReplicas {
+  const { metrics, timestampMs, list, g } = readyPodMetrics(readings, resource, container, pods, nowMs, opts);
   const requests = podRequests(list, resource, container);
   const first = resourceUtilizationRatio(metrics, requests, targetUtilization);
   // On a scale-down a missing pod uses all its request (or the target, when above 100%).
@@ -267,17 +276,7 @@ export function rawResourceReplicas(
   opts: CalculatorOptions = defaultCalculatorOptions,
   container = '',
 ): ResourceReplicas {
-  let fetched;
-  try {
-    fetched = resourceMetricsOf(readings, resource, container);
-  } catch (e) {
-    throw new CalculationError(`unable to get metrics for resource ${resource}: ${(e as Error).message}`);
-  }
-  const { metrics, timestampMs } = fetched;
-  const list = selectedPods(pods);
-  const g = groupPods(list, metrics, resource, nowMs, opts);
-  for (const p of [...g.ignoredPods, ...g.unreadyPods]) metrics.delete(p);
-  if (metrics.size === 0) throw new CalculationError('did not receive metrics for targeted pods (pods might be unready)');
+  const { metrics, timestampMs, g } = readyPodMetrics(readings, resource, container, pods, nowMs, opts);
   const first = metricUsageRatio(metrics, targetAverage);
   // On a scale-down a missing pod uses exactly the target.
   const replicas = withMissingAndUnready(current, g, metrics, first.ratio, opts.tolerance, () => targetAverage, () => metricUsageRatio(metrics, targetAverage).ratio);
