@@ -217,7 +217,6 @@ export async function startApiServer(opts: ApiServerOptions): Promise<RunningApi
     server.listen(opts.port ?? 6443, host, () => ok());
   });
   const port = (server.address() as AddressInfo).port;
-  // The kubernetes service controller's first reconcile: the Service that names the API server.
   // The kubernetes service controller: the Service that names the API server, its ports put right
   // at start, put back every 10 s when deleted (upstream's interval).
   let reportedKubernetesService = '';
