@@ -9,7 +9,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmdirSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -25,7 +25,8 @@ import type { NodeConfig } from '../../src/plan/node.js';
 import { defaultFeatureGates } from '../../src/api/featuregates.js';
 import type { Container, ContainerStatus, Pod, PodSpec, PodStatus } from '../../src/api/types.js';
 import { groupRequiresCgroupV2 } from '../../src/policy/oomkillmode.js';
-import { hierarchyRoots, realKernelSkipReason, removeTestCgroups } from './cgrouptrees.js';
+import { hierarchyRoots, realKernelSkipReason } from './cgrouptrees.js';
+import { cleanUpRealWorker } from './workercleanup.js';
 
 const reason = realKernelSkipReason(['runc', 'conmon', 'mount', 'umount']);
 if (reason) console.error(`test/agent/podworker.test: SKIPPING real-kernel PodWorker tests: ${reason}`);
@@ -145,38 +146,7 @@ describe('PodWorker on this host (real kernel)', { ...opts, concurrency: true },
 
   after(async () => {
     if (reason) return;
-    const problems: string[] = [];
-    for (const pod of pods) {
-      try {
-        await worker.terminate(pod, 0, () => undefined);
-        await worker.remove(pod.metadata.uid!);
-      } catch (e) {
-        problems.push(`cleanup of ${pod.metadata.name}: ${(e as Error).message}`);
-      }
-    }
-    const left = await worker.runtime.list();
-    if (left.length) problems.push(`runc containers left: ${left.map((s) => s.id).join(' ')}`);
-    for (const m of mountPoints()) {
-      if (m.startsWith(base)) {
-        problems.push(`mount left: ${m}`);
-        try {
-          execFileSync('umount', [m]);
-        } catch {
-          // reported above
-        }
-      }
-    }
-    // Only the cgroup root itself may be left: pod cgroups and the parents the worker made are gone.
-    for (const h of hierarchyRoots()) {
-      const d = join(h, top);
-      if (existsSync(d)) {
-        const below = readdirSync(d, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
-        if (below.length) problems.push(`cgroup dirs left under ${d}: ${below.join(' ')}`);
-      }
-    }
-    problems.push(...removeTestCgroups(top));
-    if (base) rmSync(base, { recursive: true, force: true });
-    if (problems.length) throw new Error(`cleanup incomplete: ${problems.join('; ')}`);
+    await cleanUpRealWorker(worker, pods, base, top, { cgroupsBelowTop: true });
   });
 
   it('init containers run one at a time in order, then the regular container, in the sandbox\'s network/IPC/UTS namespaces with loopback up', async () => {

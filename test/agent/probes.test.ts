@@ -7,13 +7,12 @@
 
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { probeHost } from '../../src/agent/runtime/hostprobe.js';
-import { mountPoints } from '../../src/agent/runtime/overlay.js';
 import { cgroupManagerFor } from '../../src/agent/cgroups/select.js';
 import { ImageStore } from '../../src/agent/images/store.js';
 import { ensureBusyboxImage } from '../../src/agent/images/busybox.js';
@@ -21,7 +20,8 @@ import { PodWorker, type EventSink } from '../../src/agent/podworker.js';
 import { defaultFeatureGates } from '../../src/api/featuregates.js';
 import type { Container, ContainerStatus, Pod, PodSpec, PodStatus } from '../../src/api/types.js';
 import { podNetnsByUID } from '../../src/agent/podworker/queries.js';
-import { hierarchyRoots, realKernelSkipReason, removeTestCgroups } from './cgrouptrees.js';
+import { realKernelSkipReason } from './cgrouptrees.js';
+import { cleanUpRealWorker } from './workercleanup.js';
 
 const reason = realKernelSkipReason(['runc', 'conmon', 'mount', 'umount', 'nsenter']);
 if (reason) console.error(`test/agent/probes.test: SKIPPING real-kernel probe tests: ${reason}`);
@@ -102,36 +102,7 @@ describe('container probes on this host (real kernel)', { ...opts, concurrency: 
   after(async () => {
     if (reason) return;
     for (const ch of children) ch.kill('SIGKILL');
-    const problems: string[] = [];
-    for (const pod of pods) {
-      try {
-        await worker.terminate(pod, 0, () => undefined);
-        await worker.remove(pod.metadata.uid!);
-      } catch (e) {
-        problems.push(`cleanup of ${pod.metadata.name}: ${(e as Error).message}`);
-      }
-    }
-    const left = await worker.runtime.list();
-    if (left.length) problems.push(`runc containers left: ${left.map((s) => s.id).join(' ')}`);
-    for (const m of mountPoints()) {
-      if (!m.startsWith(base)) continue;
-      problems.push(`mount left: ${m}`);
-      try {
-        execFileSync('umount', [m]);
-      } catch {
-        // reported above
-      }
-    }
-    for (const h of hierarchyRoots()) {
-      const d = join(h, top);
-      if (existsSync(d)) {
-        const below = readdirSync(d, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
-        if (below.length) problems.push(`cgroup dirs left under ${d}: ${below.join(' ')}`);
-      }
-    }
-    problems.push(...removeTestCgroups(top));
-    if (base) rmSync(base, { recursive: true, force: true });
-    if (problems.length) throw new Error(`cleanup incomplete: ${problems.join('; ')}`);
+    await cleanUpRealWorker(worker, pods, base, top, { cgroupsBelowTop: true });
   });
 
   it('exec readiness: running but not ready (ContainersReady and Ready False) until `cat /tmp/ready` succeeds; the failures are Unhealthy events with cat\'s output', async () => {

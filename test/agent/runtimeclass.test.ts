@@ -10,8 +10,7 @@
 
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { availableParallelism, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -22,10 +21,10 @@ import { ensureBusyboxImage } from '../../src/agent/images/busybox.js';
 import { PodWorker, type EventSink } from '../../src/agent/podworker.js';
 import { chooseOCIRuntime, probeRuntimeCandidate, runtimeHandlers } from '../../src/agent/runtime/runtimechoice.js';
 import { which } from '../../src/agent/monitor/conmon.js';
-import { mountPoints } from '../../src/agent/runtime/overlay.js';
 import { defaultFeatureGates } from '../../src/api/featuregates.js';
 import type { Pod, PodStatus, RuntimeClass } from '../../src/api/types.js';
-import { realKernelSkipReason, removeTestCgroups } from './cgrouptrees.js';
+import { realKernelSkipReason } from './cgrouptrees.js';
+import { cleanUpRealWorker } from './workercleanup.js';
 
 const reason = realKernelSkipReason(['runc', 'conmon', 'mount', 'umount']);
 if (reason) console.error(`test/agent/runtimeclass.test: SKIPPING real-kernel RuntimeClass tests: ${reason}`);
@@ -106,29 +105,7 @@ describe('RuntimeClass handlers on this host (real kernel)', reason ? { skip: re
 
   after(async () => {
     if (reason) return;
-    const problems: string[] = [];
-    for (const pod of pods) {
-      try {
-        await worker.terminate(pod, 0, () => undefined);
-        await worker.remove(pod.metadata.uid!);
-      } catch (e) {
-        problems.push(`cleanup of ${pod.metadata.name}: ${(e as Error).message}`);
-      }
-    }
-    const left = await worker.runtime.list();
-    if (left.length) problems.push(`runtime containers left: ${left.map((s) => s.id).join(' ')}`);
-    for (const m of mountPoints()) {
-      if (!m.startsWith(base)) continue;
-      problems.push(`mount left: ${m}`);
-      try {
-        execFileSync('umount', [m]);
-      } catch {
-        // reported above
-      }
-    }
-    problems.push(...removeTestCgroups(top));
-    if (base) rmSync(base, { recursive: true, force: true });
-    if (problems.length) throw new Error(`cleanup incomplete: ${problems.join('; ')}`);
+    await cleanUpRealWorker(worker, pods, base, top);
   });
 
   it('runtimeClassName naming handler runc: the pod runs, its container in runc\'s state directory', async () => {
