@@ -1,6 +1,6 @@
 // Links the compiled CLI (dist/src/cli/main.js, tsc's output) into dist/bin/: the entry and
 // one chunk per lazily loaded command and per group of shared modules, with the npm packages
-// left as imports. `bulkhead server` then loads 50 files instead of 335 ES modules, each
+// left as imports. `bulkhead server` then loads 52 files instead of 357 ES modules, each
 // resolved, read and compiled on its own: measured on this 2-core machine, 323 → 202 ms from
 // spawn to the first 200 on /readyz (README, Benchmarks).
 //   node scripts/bundle.mjs   (npm run build and ./bulkhead run it after tsc; scripts/run-tests.mjs before tests)
