@@ -57,6 +57,12 @@ export interface PodAdmissionInput {
   serviceAccount?: { account: ServiceAccount | undefined };
   /** The server's --default-not-ready/unreachable-toleration-seconds (default 300 each). */
   defaultTolerationSeconds?: DefaultTolerationSeconds;
+  /**
+   * Called with the pod decoded and defaulted, before the admission plugins change it: the API
+   * server records field ownership there, as upstream's field manager does (what the plugins
+   * add, such as default tolerations or the priority, belongs to no manager).
+   */
+  defaulted?: (pod: Pod) => void;
 }
 
 export interface ReportedFieldError {
@@ -92,6 +98,7 @@ export function admitPodCreate(input: PodAdmissionInput): PodAdmissionResult {
   const dropped = dropDisabledPodFields(input.pod, input.gates);
   if (dropped.warnings.length > 0) warnings.push(...dropped.warnings);
   let pod = defaultPod(dropped.pod, { gates: input.gates, inPlace: input.owned });
+  input.defaulted?.(pod);
   pod = applyLimitRangeDefaults(pod, input.limitRanges);
   if (input.serviceAccount) {
     const sa = admitPodServiceAccount(pod, pod.metadata?.namespace ?? '', input.serviceAccount.account);

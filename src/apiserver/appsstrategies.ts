@@ -63,8 +63,9 @@ function invalid(kind: string, name: string, errs: FieldError[]): never {
 /** The strategy of a workload kind with a status subresource. */
 function workloadStrategy<T extends Workload>(r: WorkloadRules<T>): Strategy {
   return {
-    async create(obj, _req, api) {
+    async create(obj, _req, api, _batch, track) {
       const o = r.defaults(obj as T, api);
+      track?.(o);
       o.status = {};
       r.prepareCreate?.(o);
       const errs = r.validate(o, api);

@@ -22,8 +22,10 @@ function nextGeneration(obj: KubeObject & { spec?: unknown }, old: KubeObject & 
 const opts = (api: Api) => ({ gates: api.gates });
 
 export const jobStrategy: Strategy = {
-  async create(obj, _req, api) {
-    const job = generateJobSelector(defaultJob(obj as Job, opts(api)));
+  async create(obj, _req, api, _batch, track) {
+    const defaulted = defaultJob(obj as Job, opts(api));
+    track?.(defaulted);
+    const job = generateJobSelector(defaulted);
     job.status = {};
     const errs = validateJob(job, opts(api));
     if (errs.length) throw statusErrors.invalid('Job', group, job.metadata?.name ?? '', errs);

@@ -32,8 +32,10 @@ function stampConditions(conds: CertificateSigningRequestCondition[] | undefined
 }
 
 export const certificateSigningRequestStrategy: Strategy = {
-  async create(obj, req) {
+  async create(obj, req, _api, _batch, track) {
     const csr = obj as CertificateSigningRequest;
+    // The requester's identity is the server's to set, owned by no manager.
+    track?.(csr);
     csr.status = {};
     if (csr.spec && typeof csr.spec === 'object') {
       csr.spec = { ...csr.spec, username: req.user.name, groups: [...req.user.groups] };

@@ -82,8 +82,8 @@ export function withObjectCount(strategy: Strategy, group: string, resource: str
   return {
     ...strategy,
     serializeCreatesPerNamespace: true,
-    async create(obj, req, api, batch) {
-      const made = strategy.create ? await strategy.create(obj, req, api, batch) : { obj };
+    async create(obj, req, api, batch, track) {
+      const made = strategy.create ? await strategy.create(obj, req, api, batch, track) : { obj };
       const charge = await chargeObjectCount(api, resource, made.obj, batch, group);
       return { obj: made.obj, writes: [...(made.writes ?? []), ...charge] };
     },

@@ -35,8 +35,10 @@ function withConditionTaints(node: Node): Node {
 }
 
 export const nodeStrategy: Strategy = {
-  async create(obj, req) {
+  async create(obj, req, _api, _batch, track) {
     const node = obj as Node;
+    // The condition taints are TaintNodesByCondition's (admission), owned by no manager.
+    track?.(node);
     restrict('nodes', req, 'create', node.metadata?.name ?? '', node);
     const errs = validateNode(node);
     if (errs.length) throw statusErrors.invalid('Node', '', node.metadata?.name ?? '', errs);

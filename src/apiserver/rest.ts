@@ -43,6 +43,15 @@ export interface RequestInfo {
   managedFieldsDone?: boolean;
 }
 
+/**
+ * Records the create's field ownership (metadata.managedFields) on `obj` as it stands. Upstream's
+ * field manager sees the object decoded and defaulted, before admission and PrepareForCreate, so
+ * what those add (a Job's generated selector, a pod's default tolerations, a Service's cluster
+ * IPs) belongs to no manager: a strategy that adds such fields calls this once defaulting is done.
+ * Without a call, the stored object is tracked as a whole.
+ */
+export type TrackOwnership = (obj: KubeObject) => void;
+
 /** Extra writes that must commit with the object (e.g. quota status), guarded by their revision. */
 export interface GuardedWrite {
   key: string;
@@ -85,7 +94,7 @@ export interface Strategy {
    * With `batch`, the create is one of several committed together: shared objects it changes go
    * into `batch.pending` (read them from there first) instead of `writes`.
    */
-  create?(obj: KubeObject, req: RequestInfo, api: Api, batch?: CreateBatch): Promise<{ obj: KubeObject; writes?: GuardedWrite[] }>;
+  create?(obj: KubeObject, req: RequestInfo, api: Api, batch?: CreateBatch, track?: TrackOwnership): Promise<{ obj: KubeObject; writes?: GuardedWrite[] }>;
   update?(obj: KubeObject, old: KubeObject, req: RequestInfo, api: Api, subresource?: string): Promise<{ obj: KubeObject; writes?: GuardedWrite[] }>;
   /**
    * The mutating admission of an update that may refuse it (NodeRestriction's Admit). Upstream
@@ -512,9 +521,19 @@ export class Api {
     obj.metadata.creationTimestamp = metaTime(this.now());
     obj.metadata.generation = 1;
     const strat = this.strategy(def);
-    const prepared = strat.create ? await strat.create(obj, req, this, batch) : { obj };
+    const trackWrite = this.trackWrite;
+    let tracked = false;
+    const track: TrackOwnership = (o) => {
+      if (!trackWrite || tracked) return;
+      tracked = true;
+      omitEmptyMetadata(o);
+      const managedFields = trackWrite(def, undefined, o, req).metadata?.managedFields;
+      const { managedFields: _untracked, ...meta } = o.metadata ?? {};
+      o.metadata = managedFields === undefined ? meta : { ...meta, managedFields };
+    };
+    const prepared = strat.create ? await strat.create(obj, req, this, batch, track) : { obj };
     omitEmptyMetadata(prepared.obj);
-    if (this.trackWrite) prepared.obj = this.trackWrite(def, undefined, prepared.obj, req);
+    if (trackWrite && !tracked) prepared.obj = trackWrite(def, undefined, prepared.obj, req);
     return { key: storageKey(def, namespace, prepared.obj.metadata?.name ?? name), name, obj: prepared.obj, writes: prepared.writes ?? [] };
   }
 

@@ -256,8 +256,9 @@ function claimsFor(api: Api, svc: Service, batch?: CreateBatch): ServiceClaims {
 export function serviceStrategy(ranges: ServiceRanges): Strategy {
   return {
     serializeCreatesPerNamespace: true,
-    async create(obj, _req: RequestInfo, api, batch) {
+    async create(obj, _req: RequestInfo, api, batch, track) {
       const svc = defaultService(obj as Service);
+      track?.(svc);
       svc.status = { loadBalancer: {} };
       normalizeClusterIPs(svc, undefined);
       initIPFamilyFields(svc, undefined);

@@ -4,6 +4,7 @@
 
 import { admitPodCreate, podDisplayName, type Rejection } from '../admission/pod.js';
 import { validateNamespaceObject } from '../admission/namespace.js';
+import { defaultNamespace } from '../api/namespacedefaults.js';
 import { admitDefaultTolerationSeconds, defaultTolerationSeconds, type DefaultTolerationSeconds } from '../admission/defaulttolerationseconds.js';
 import type { PodSecurityDefaults } from '../admission/podsecurity.js';
 import { fieldError, type FieldError } from '../api/fielderrors.js';
@@ -80,7 +81,7 @@ function sameJSON(a: unknown, b: unknown): boolean {
 export function podStrategy(podSecurityDefaults: PodSecurityDefaults, tolerationSeconds: DefaultTolerationSeconds = defaultTolerationSeconds): Strategy {
   return {
     serializeCreatesPerNamespace: true,
-    async create(obj, req, api, batch) {
+    async create(obj, req, api, batch, track) {
       const pod = obj as Pod;
       const namespace = pod.metadata.namespace!;
       const { ns, limitRanges, priorityClasses, quotaKVs: current } = await admissionInputs(api, namespace);
@@ -104,6 +105,7 @@ export function podStrategy(podSecurityDefaults: PodSecurityDefaults, toleration
         podSecurityDefaults,
         defaultTolerationSeconds: tolerationSeconds,
         now: api.now(),
+        defaulted: track,
       });
       if (result.rejection) throw rejectionError(result.rejection, pod, result.errors);
       req.warnings.push(...result.warnings);
@@ -226,8 +228,9 @@ function pickMutableMeta(o: KubeObject): Partial<KubeObject['metadata']> {
 const protectedNamespaces = new Set(['default', 'kube-system', 'kube-public']);
 
 export const namespaceStrategy: Strategy = {
-  async create(obj) {
-    const ns = obj as Namespace;
+  async create(obj, _req, _api, _batch, track) {
+    const ns = defaultNamespace(obj as Namespace);
+    track?.(ns);
     const errs = validateNamespaceObject(ns);
     if (errs.length) throw invalid('Namespace', ns.metadata?.name ?? '', errs);
     ns.spec = { finalizers: ['kubernetes'] };
@@ -235,7 +238,7 @@ export const namespaceStrategy: Strategy = {
     return { obj: ns };
   },
   async update(obj, old, _req, _api, subresource) {
-    const ns = obj as Namespace;
+    const ns = defaultNamespace(obj as Namespace);
     const prev = old as Namespace;
     if (subresource === 'status') return { obj: { ...prev, status: ns.status } };
     if (subresource === 'finalize') return { obj: { ...prev, spec: { finalizers: ns.spec?.finalizers ?? [] } } };
