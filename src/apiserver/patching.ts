@@ -17,10 +17,11 @@ import {
   managerOrUserAgent,
   PatchDepthError,
   PatchError,
-  POD_ZERO_OBJECT,
+  DEFAULT_ZERO_OBJECT,
   resourceVersionConflicts,
   updateManagedFields,
   zeroNullMapValues,
+  zeroObjects,
   type JSONObject,
   APPLY_PATCH,
   JSON_PATCH,
@@ -62,7 +63,7 @@ function ownershipOptions(def: ResourceDef, subresource?: string): { resetFields
   return {
     // Writes to the main resource do not own status, and status writes do not own spec.
     ...(def.subresources.some((s) => s.name === 'status') ? { resetFields: subresource === 'status' ? [['spec']] : [['status']] } : {}),
-    ...(def.resource === 'pods' ? { zero: POD_ZERO_OBJECT } : {}),
+    zero: zeroObjects[`${groupVersion(def)}/${def.kind}`] ?? DEFAULT_ZERO_OBJECT,
   };
 }
 

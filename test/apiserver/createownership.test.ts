@@ -6,6 +6,8 @@
 // client-side → server-side apply migration hands the creator's fields to its apply manager and
 // then re-applies the manifest, which drops every field the manifest leaves out: a generated
 // selector owned by the creator was dropped, and the Job update refused.
+// The creator's set is computed against the kind's empty object (zeroobjects.ts), so a path that
+// object already has, such as a Deployment's spec, gets no "." of its own.
 // Also here: every Namespace is labelled kubernetes.io/metadata.name=<name> (SetDefaults_Namespace).
 
 import assert from 'node:assert/strict';
@@ -78,6 +80,14 @@ describe('field ownership of a create', () => {
     { name: 'a Service\'s defaulted sessionAffinity is the creator\'s', object: 'service', path: ['f:spec', 'f:sessionAffinity'], owned: true },
     { name: 'a Namespace\'s name label (SetDefaults_Namespace) is the creator\'s', object: 'namespace', path: ['f:metadata', 'f:labels', 'f:kubernetes.io/metadata.name'], owned: true },
     { name: 'a Deployment\'s defaulted strategy is the creator\'s', object: 'deployment', path: ['f:spec', 'f:strategy', 'f:type'], owned: true },
+    // A path the kind's empty object already has gets no "." of its own (the zero objects).
+    { name: 'a Deployment\'s spec and template, in its empty object, carry no "."', object: 'deployment', path: ['f:spec', '.'], owned: false },
+    { name: 'a Deployment\'s template carries no "."', object: 'deployment', path: ['f:spec', 'f:template', '.'], owned: false },
+    { name: 'a Deployment\'s strategy (a struct) carries no "."', object: 'deployment', path: ['f:spec', 'f:strategy', '.'], owned: false },
+    { name: 'a Deployment\'s rollingUpdate (a pointer, absent from the empty object) carries "."', object: 'deployment', path: ['f:spec', 'f:strategy', 'f:rollingUpdate', '.'], owned: true },
+    { name: 'a Job template\'s pod spec carries no "."', object: 'job', path: ['f:spec', 'f:template', 'f:spec', '.'], owned: false },
+    { name: 'a Service\'s spec carries no "."', object: 'service', path: ['f:spec', '.'], owned: false },
+    { name: 'a Namespace\'s labels (a map, absent from the empty object) carry "."', object: 'namespace', path: ['f:metadata', 'f:labels', '.'], owned: true },
     // PrepareForCreate and admission: no manager's.
     { name: 'a Job\'s generated selector is no manager\'s', object: 'job', path: ['f:spec', 'f:selector'], owned: false },
     { name: 'a Job template\'s generated labels are no manager\'s', object: 'job', path: ['f:spec', 'f:template', 'f:metadata'], owned: false },

@@ -86,3 +86,4 @@ export { MAX_PATCH_DEPTH, PatchDepthError, assertPatchDepth, valueDepthError } f
 export { decodePatchBody, PatchBodyError, APPLY_PATCH, JSON_PATCH, MERGE_PATCH, STRATEGIC_MERGE_PATCH } from './body.js';
 export { checkPatchedTypes, PatchedObjectInvalidError, zeroNullMapValues } from './patched.js';
 export { unstructuredConvertMessage } from './converter.js';
+export { zeroObjects } from './zeroobjects.js';

@@ -10,6 +10,7 @@ import type { ManagedFieldsEntry } from '../../api/types.js';
 import { assertPatchDepth } from './depth.js';
 import { FieldSet, fieldPE, path, type Path } from './fieldpath.js';
 import { clone, deepEqual, goJSON, isObject, type JSONObject, type JSONValue } from './json.js';
+import { zeroObjects } from './zeroobjects.js';
 import { compareTyped, omitEmpty, toFieldSet, type Comparison, type OmitMemo } from './typed.js';
 import { metaTime } from '../../api/metatime.js';
 
@@ -265,7 +266,7 @@ export interface UpdateOptions {
   /**
    * The kind's zero object as kube-apiserver converts an empty Go struct, which a create is
    * compared against (so fields that are always present, like a pod's spec, carry no "." of
-   * their own). Defaults to DEFAULT_ZERO_OBJECT; POD_ZERO_OBJECT for pods.
+   * their own). Defaults to DEFAULT_ZERO_OBJECT; the kind's from zeroobjects.ts.
    */
   zero?: JSONObject;
 }
@@ -273,8 +274,8 @@ export interface UpdateOptions {
 /** ToUnstructured of an empty object of most kinds: only ObjectMeta's creationTimestamp is not omitempty. */
 export const DEFAULT_ZERO_OBJECT: JSONObject = { metadata: { creationTimestamp: null } };
 
-/** ToUnstructured of an empty core/v1 Pod. */
-export const POD_ZERO_OBJECT: JSONObject = { metadata: { creationTimestamp: null }, spec: { containers: null }, status: {} };
+/** An empty core/v1 Pod as the field manager reads it. */
+export const POD_ZERO_OBJECT: JSONObject = zeroObjects['v1/Pod']!;
 
 export function zeroObject(opts: { zero?: JSONObject }): JSONObject {
   return clone(opts.zero ?? DEFAULT_ZERO_OBJECT);
