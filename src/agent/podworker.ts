@@ -12,8 +12,10 @@
 // timers of their own, outside the pod's lock; the sync reads their results (a liveness or
 // startup failure kills and restarts the container, readiness makes it ready).
 //
-// Scope: the cgroupfs driver (systemd is refused in the constructor), no lifecycle
-// hooks, no ephemeral containers; volumes: emptyDir, hostPath, configMap, secret, downwardAPI and
+// Lifecycle hooks (podworker/hooks.ts): postStart runs in the start (start.ts), preStop in the
+// stop before SIGTERM (stop.ts).
+//
+// Scope: the cgroupfs driver (systemd is refused in the constructor), no ephemeral containers; volumes: emptyDir, hostPath, configMap, secret, downwardAPI and
 // projected (podworker/volumes.ts, set up before any start and refreshed on every sync). Every
 // container runs under a monitor; the pod's sandbox is a busybox `sleep` holding the network,
 // IPC and UTS namespaces that the containers join. Those namespaces are made and pinned to files
@@ -59,7 +61,7 @@ import { OciRuntime } from './runtime/ociruntime.js';
 import { runtimeFlavor } from './runtime/runc.js';
 import type { ContainerInput, ContainerRuntime, ExecOptions, ExecProcess, PodMounts, RunningInstance } from './runtime/runtime.js';
 import { StartSlots } from './startslots.js';
-import { emit, emitOnce, minimumGraceSeconds, newPodMemory, PodWorkerError, sandboxNsDir, sleep, specHash, type ContainerKind, type EventSink, type MemcgContainer, type PodMemory, type PodWorkerOptions, type Prepared, type StartResult, type TerminateOutcome, type View, type WorkerContext } from './podworker/context.js';
+import { defaultGraceSeconds, emit, emitOnce, newPodMemory, PodWorkerError, sandboxNsDir, shortenKill, sleep, specHash, type ContainerKind, type EventSink, type MemcgContainer, type PodMemory, type PodWorkerOptions, type Prepared, type StartResult, type TerminateOutcome, type View, type WorkerContext } from './podworker/context.js';
 import { discard, discardKeepLog, finalize } from './podworker/instances.js';
 import { monitorAlive, observe } from './podworker/observe.js';
 import { prepareStarts } from './podworker/prepare.js';
@@ -74,7 +76,6 @@ import { fetchObjects, setUpVolumes } from './podworker/volumes.js';
 
 export { minimumGraceSeconds, PodWorkerError, type EventSink, type MemcgContainer, type OOMConfigMetrics, type ObjectSource, type PodWorkerOptions, type TerminateOutcome } from './podworker/context.js';
 
-const defaultGraceSeconds = 30;
 /** How long one sync waits for stopped containers to exit before it returns (and asks to be called again). */
 const syncStopBudgetMs = 500;
 
@@ -440,7 +441,7 @@ export class PodWorker implements WorkerContext {
       const now = this.now();
       mem.stopSince = undefined;
       mem.stopGraceMs = undefined;
-      for (const k of mem.kills.values()) k.killAt = Math.min(k.killAt, now + Math.max(graceSeconds, minimumGraceSeconds) * 1000);
+      for (const k of mem.kills.values()) shortenKill(k, now, graceSeconds);
       const s = await stopFor(this, pod, uid, { all: true }, graceSeconds, Number.POSITIVE_INFINITY, record, mem, this.opts.runtimeRequestTimeoutMs ?? runtimeRequestTimeoutMs);
       if (s.failures) {
         const error = messages.errorKillingPod(killPodError(s.failures));
@@ -471,7 +472,7 @@ export class PodWorker implements WorkerContext {
     const mem = this.pods.get(this.uid(pod));
     if (!mem) return;
     const now = this.now();
-    for (const k of mem.kills.values()) k.killAt = Math.min(k.killAt, now + Math.max(graceSeconds, minimumGraceSeconds) * 1000);
+    for (const k of mem.kills.values()) shortenKill(k, now, graceSeconds);
     if (mem.stopSince !== undefined && mem.stopGraceMs !== undefined) mem.stopGraceMs = Math.min(mem.stopGraceMs, now - mem.stopSince + Math.max(0, graceSeconds) * 1000);
   }
 

@@ -30,9 +30,9 @@ export function resolveContainerPort(port: number | string, c: Container): numbe
   return { error: `invalid port number: ${n}` };
 }
 
-/** The User-Agent the kubelet's probes send: kube-probe/<major>.<minor>. */
-export function probeUserAgent(): string {
-  return `kube-probe/${kubernetesVersion.major}.${kubernetesVersion.minor}`;
+/** The User-Agent the kubelet's probes send: kube-probe/<major>.<minor> (lifecycle hooks: kube-lifecycle/…). */
+export function probeUserAgent(fragment: 'probe' | 'lifecycle' = 'probe'): string {
+  return `kube-${fragment}/${kubernetesVersion.major}.${kubernetesVersion.minor}`;
 }
 
 export interface HTTPProbeRequest {
@@ -53,10 +53,10 @@ function joinHostPort(host: string, port: number): string {
 
 /**
  * NewRequestForHTTPGetAction: scheme (lower-cased, http by default), host (the probe's, else the
- * pod's address), port, path; the probe's headers, then User-Agent kube-probe/<major.minor> and
+ * pod's address), port, path; the probe's headers, then User-Agent kube-<probe|lifecycle>/<major.minor> and
  * Accept *\/* unless the probe sets them (an empty Accept removes it).
  */
-export function httpProbeRequest(h: HTTPGetAction, c: Container, podHost: string = podLocalHost): HTTPProbeRequest | { error: string } {
+export function httpProbeRequest(h: HTTPGetAction, c: Container, podHost: string = podLocalHost, userAgent: 'probe' | 'lifecycle' = 'probe'): HTTPProbeRequest | { error: string } {
   const scheme = (h.scheme ?? 'HTTP').toLowerCase();
   if (scheme !== 'http' && scheme !== 'https') return { error: `unsupported protocol scheme "${scheme}"` };
   const port = resolveContainerPort(h.port, c);
@@ -68,7 +68,7 @@ export function httpProbeRequest(h: HTTPGetAction, c: Container, podHost: string
   const headers: [string, string][] = [];
   for (const x of h.httpHeaders ?? []) headers.push([x.name, x.value]);
   const has = (name: string) => headers.some(([n]) => n.toLowerCase() === name.toLowerCase());
-  if (!has('User-Agent')) headers.push(['User-Agent', probeUserAgent()]);
+  if (!has('User-Agent')) headers.push(['User-Agent', probeUserAgent(userAgent)]);
   if (!has('Accept')) headers.push(['Accept', '*/*']);
   else if (headers.filter(([n]) => n.toLowerCase() === 'accept').every(([, v]) => v === '')) {
     for (let i = headers.length - 1; i >= 0; i--) if (headers[i]![0].toLowerCase() === 'accept') headers.splice(i, 1);

@@ -133,6 +133,8 @@ export class PodWorkerError extends Error {
   }
 }
 
+/** terminationGracePeriodSeconds' default (the API server defaults it; a pod read from a file may lack it). */
+export const defaultGraceSeconds = 30;
 /** The kubelet's minimumGracePeriodInSeconds: every container gets at least this long after SIGTERM. */
 export const minimumGraceSeconds = 2;
 export const sandboxName = 'POD';
@@ -144,6 +146,26 @@ export const defaultPath = 'PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/b
 /** Start refusals that happen before any container exists; they are retried on their own back-off. */
 export const retriedReasons: ReadonlySet<string> = new Set([reasons.errImageNeverPull, reasons.createContainerConfigError, reasons.createContainerError, reasons.invalidImageName]);
 
+/** One container's stop (PodMemory.kills). */
+export interface KillState {
+  termAt: number;
+  killAt: number;
+  killed: boolean;
+  killTried?: boolean;
+  killError?: string;
+  /**
+   * Its preStop hook while it runs, before SIGTERM: when it started and the grace it had then
+   * (SIGTERM goes once it is done or that grace has passed; termAt and killAt mean nothing yet).
+   */
+  preStop?: { startedAt: number; graceMs: number; done: boolean };
+}
+
+/** A stop's grace shortened to `graceSeconds` from `now` (a second delete): SIGKILL and a preStop hook's end no later than it allows. */
+export function shortenKill(k: KillState, now: number, graceSeconds: number): void {
+  k.killAt = Math.min(k.killAt, now + Math.max(graceSeconds, minimumGraceSeconds) * 1000);
+  if (k.preStop) k.preStop.graceMs = Math.min(k.preStop.graceMs, now - k.preStop.startedAt + Math.max(0, graceSeconds) * 1000);
+}
+
 /** What a pod's sync remembers between calls (lost on restart, like the kubelet's caches). */
 export interface PodMemory {
   /** The kubelet's reasonCache: why the last start of each container failed. */
@@ -154,7 +176,7 @@ export interface PodMemory {
    * Containers being stopped: when SIGTERM went out and when SIGKILL is due; whether SIGKILL was
    * tried (`killTried`), went out (`killed`), or what the runtime answered when it refused it.
    */
-  kills: Map<string, { termAt: number; killAt: number; killed: boolean; killTried?: boolean; killError?: string }>;
+  kills: Map<string, KillState>;
   /** The current stop's start and grace (the pod-level grace the containers share). */
   stopSince?: number;
   stopGraceMs?: number;

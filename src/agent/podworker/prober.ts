@@ -57,7 +57,11 @@ async function runOnce(runtime: ContainerRuntime, p: Probe, t: ProbeTarget, busy
   return { error: `missing probe handler for ${t.container.name}` };
 }
 
-function execProbe(runtime: ContainerRuntime, t: ProbeTarget, command: string[], timeoutMs: number): Promise<HandlerOutcome> {
+/** What an exec in a container came to: its exit code and output (each stream capped), a timeout, or why it could not run. */
+export type ExecResult = { exitCode: number; stdout: string; stderr: string } | { timedOut: true } | { error: string };
+
+/** RunInContainer: `command` in the container, bounded by `timeoutMs` when given (a lifecycle hook's exec has none). */
+export function execInContainer(runtime: ContainerRuntime, t: ProbeTarget, command: string[], timeoutMs?: number): Promise<ExecResult> {
   return new Promise((resolve) => {
     let proc: ReturnType<ContainerRuntime['exec']>;
     try {
@@ -71,15 +75,24 @@ function execProbe(runtime: ContainerRuntime, t: ProbeTarget, command: string[],
     let stderr = '';
     proc.stdout.setEncoding('utf8').on('data', (d: string) => (stdout = (stdout + d).slice(0, maxProbeOutput)));
     proc.stderr?.setEncoding('utf8').on('data', (d: string) => (stderr = (stderr + d).slice(0, maxProbeOutput)));
-    const timer = setTimeout(() => {
-      proc.kill();
-      resolve(execProbeOutcome({ timedOut: true }, command));
-    }, timeoutMs);
+    const timer =
+      timeoutMs === undefined
+        ? undefined
+        : setTimeout(() => {
+            proc.kill();
+            resolve({ timedOut: true });
+          }, timeoutMs);
     void proc.exited.then((exitCode) => {
       clearTimeout(timer);
-      resolve(execProbeOutcome({ exitCode, output: (stdout + stderr).slice(0, maxProbeOutput) }, command));
+      resolve({ exitCode, stdout, stderr });
     });
   });
+}
+
+async function execProbe(runtime: ContainerRuntime, t: ProbeTarget, command: string[], timeoutMs: number): Promise<HandlerOutcome> {
+  const r = await execInContainer(runtime, t, command, timeoutMs);
+  if ('error' in r) return r;
+  return execProbeOutcome('timedOut' in r ? r : { exitCode: r.exitCode, output: (r.stdout + r.stderr).slice(0, maxProbeOutput) }, command);
 }
 
 /**
@@ -174,23 +187,34 @@ function getOnce(req: HTTPProbeRequest, netns: string, deadline: number, busybox
   });
 }
 
-/** DoHTTPProbe with the kubelet's client: redirects followed on the same host only, one timeout for all. */
-async function httpProbe(first: HTTPProbeRequest, netns: string, timeoutMs: number, busybox: string): Promise<HandlerOutcome> {
-  const deadline = Date.now() + timeoutMs;
+/**
+ * A GET with the kubelet's client: redirects followed on the same host only, one timeout for all.
+ * The last response, or the client's error (`Get "URL": cause`).
+ */
+export async function httpGet(first: HTTPProbeRequest, netns: string, timeoutMs: number, busybox = defaultBusyboxPath): Promise<{ status: number; body: string } | { error: string }> {
+  // setTimeout takes at most 2^31-1 ms: a longer bound (a hook's, which has none) is that.
+  const deadline = Date.now() + Math.min(timeoutMs, 2 ** 31 - 1);
   let req = first;
   for (let redirects = 0; ; redirects++) {
     const res = await getOnce(req, netns, deadline, busybox);
-    if ('cause' in res) return { result: 'Failure', output: httpGetError(req.url, res.cause) };
+    if ('cause' in res) return { error: httpGetError(req.url, res.cause) };
     if (res.status >= 300 && res.status < 400 && res.location) {
       const next = followRedirect(req, res.location, redirects);
       if ('follow' in next) {
         req = next.follow;
         continue;
       }
-      if ('error' in next) return { result: 'Failure', output: httpGetError(req.url, next.error) };
+      if ('error' in next) return { error: httpGetError(req.url, next.error) };
     }
-    return httpProbeOutcome(res.status, res.body);
+    return res;
   }
+}
+
+/** DoHTTPProbe: the GET above, its response judged as the prober judges it. */
+async function httpProbe(first: HTTPProbeRequest, netns: string, timeoutMs: number, busybox: string): Promise<HandlerOutcome> {
+  const res = await httpGet(first, netns, timeoutMs, busybox);
+  if ('error' in res) return { result: 'Failure', output: res.error };
+  return httpProbeOutcome(res.status, res.body);
 }
 
 /**

@@ -1,7 +1,8 @@
 // Starting one container of a pod, the kubelet's startContainer
 // (pkg/kubelet/kuberuntime/kuberuntime_container.go) with the back-off of
 // kuberuntime_manager.go doBackOff: back-off gate, image, config, then create + start through
-// ContainerRuntime.startMonitored, in the sandbox's namespaces. Never waits for a back-off.
+// ContainerRuntime.startMonitored, in the sandbox's namespaces, then the postStart hook (hooks.ts).
+// Never waits for a back-off; waits for a postStart hook, as the kubelet does.
 
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -9,14 +10,18 @@ import type { Container, Pod } from '../../api/types.js';
 import type { ContainerPlan, PodNodePlan } from '../../plan/node.js';
 import { containerCgroupLeaf } from '../../policy/cgrouplayout.js';
 import { ContainerConfigError } from '../lifecycle/containerconfig.js';
+import { hookMessages, hookReasons } from '../lifecycle/hooks.js';
+import { runtimeRequestTimeoutMs } from '../lifecycle/killresult.js';
 import { messages, reasons } from '../lifecycle/wording.js';
 import type { PodRecord } from '../podrecords.js';
 import type { PinnedKind } from '../runtime/nspin.js';
 import { adaptToHost, ociSpec, resourcesFromCgroupFiles, serializeSpec, type OciSpec } from '../runtime/ocispec.js';
 import { ContainerNotStartedError } from '../runtime/runtime.js';
-import { emit, emitOnce, hostNamespaces, podHostname, PodWorkerError, retriedReasons, type ContainerKind, type EventSink, type PodMemory, type Prepared, type StartResult, type View, type WorkerContext } from './context.js';
+import { defaultGraceSeconds, emit, emitOnce, hostNamespaces, podHostname, PodWorkerError, retriedReasons, type ContainerKind, type EventSink, type PodMemory, type Prepared, type StartResult, type View, type WorkerContext } from './context.js';
+import { runHook } from './hooks.js';
 import { annotations, cleanupInstance, discard, mountRoot, newInstance } from './instances.js';
 import { imageFor, processConfig, refuse, type ProcessConfig } from './prepare.js';
+import { stopFor } from './stop.js';
 
 /** The OCI namespace types a container joins from its sandbox, and their /proc/<pid>/ns names. */
 const sandboxNsPath: Record<string, string> = { network: 'net', ipc: 'ipc', uts: 'uts' };
@@ -162,5 +167,20 @@ export async function startContainer(w: WorkerContext, pod: Pod, podRec: PodReco
   if (planned.length) emit(record, pod, 'Warning', reasons.hostAdjusted, messages.hostAdjusted(planned));
   w.opts.metrics?.configured(cp.oomKillMode, (performance.now() - planAt) / 1000);
   w.opts.containerStarted?.();
+  const postStart = c.lifecycle?.postStart;
+  if (postStart) {
+    // Step 4 of the kubelet's startContainer: the hook runs before the start counts, and one that
+    // fails kills the container (its preStop hook too) and is the start's error.
+    const netns = drop.has('network') ? 'host' : (sandbox.namespaces?.network ?? `/proc/${sandbox.pid}/ns/net`);
+    const hook = await runHook(w.runtime, pod, c, postStart, { container: c, id, bundle, netns });
+    if (!hook.ok) {
+      emit(record, pod, 'Warning', hookReasons.failedPostStartHook, hookMessages.postStartFailed);
+      const grace = pod.metadata.deletionGracePeriodSeconds ?? pod.spec.terminationGracePeriodSeconds ?? defaultGraceSeconds;
+      await stopFor(w, pod, uid, { kill: [{ id, name, message: hookMessages.postStartKill }] }, grace, Number.POSITIVE_INFINITY, record, mem, w.opts.runtimeRequestTimeoutMs ?? runtimeRequestTimeoutMs);
+      mem.failures.set(name, { reason: hookReasons.postStartHookError, message: hook.message });
+      // The exit is seen: ask to be called again (the back-off decides when it restarts).
+      return { started: false, retryMs: 1 };
+    }
+  }
   return { started: true };
 }

@@ -1,18 +1,22 @@
 // Stopping a pod's containers in the kubelet's order (kuberuntime_container.go
 // killContainersWithSyncResult and killContainer, with the sidecar order of
-// KEP-753): SIGTERM, SIGKILL after the grace, the sandbox last. Never blocks for the grace: a
+// KEP-753): the preStop hook (hooks.ts) within the grace, SIGTERM, SIGKILL after what is left of
+// the grace (at least 2 s), the sandbox last. Never blocks for the grace or a hook: a
 // step signals what is due and says when it wants to run again. stopFor steps until done, out of
 // budget, or (with a give-up bound) until what it waits for has outlived its SIGKILL by that
 // bound: a process in uninterruptible sleep or in a frozen cgroup v1 survives a delivered SIGKILL,
 // and the kubelet's StopContainer, too, fails once its --runtime-request-timeout has passed.
 
-import type { Pod } from '../../api/types.js';
+import type { Container, LifecycleHandler, Pod } from '../../api/types.js';
 import type { KillRequest } from '../lifecycle/actions.js';
+import { graceAfterPreStop, hookMessages, hookReasons, preStopRuns } from '../lifecycle/hooks.js';
 import { deadlineExceeded, type KillFailure } from '../lifecycle/killresult.js';
 import { messages, reasons } from '../lifecycle/wording.js';
 import type { InstanceRecord } from '../podrecords.js';
 import { emit, minimumGraceSeconds, sleep, type EventSink, type PodMemory, type View, type WorkerContext } from './context.js';
+import { runHook } from './hooks.js';
 import { observe } from './observe.js';
+import { podNetnsByUID } from './queries.js';
 
 export type StopTarget = { all: true } | { kill: KillRequest[] };
 
@@ -51,17 +55,40 @@ export async function stopStep(w: WorkerContext, pod: Pod, view: View, target: S
     for (const r of g) {
       let k = mem.kills.get(r.id);
       if (!k) {
-        if (!mayStart) {
+        const req = 'kill' in target ? target.kill.find((x) => x.id === r.id) : undefined;
+        // A kill with a grace of its own (a probe's terminationGracePeriodSeconds) is not the pod's.
+        const graceMs = req?.graceSeconds !== undefined ? Math.max(0, req.graceSeconds) * 1000 : deadline - now;
+        const spec = containerSpec(pod, r);
+        const preStop = spec?.lifecycle?.preStop;
+        // killContainer: the Killing event, then the preStop hook (every container's at once, as
+        // the kubelet kills them in parallel), and SIGTERM once it is done and it is the group's turn.
+        if (!mayStart && !preStopRuns(preStop, graceMs)) {
           nextMs = Math.min(nextMs, deadline - now);
           continue;
         }
-        await w.runtime.kill(r.id, 'TERM').catch(() => undefined);
-        const req = 'kill' in target ? target.kill.find((x) => x.id === r.id) : undefined;
         emit(record, pod, 'Normal', reasons.killing, req?.message ?? messages.stopping(r.container));
-        // A kill with a grace of its own (a probe's terminationGracePeriodSeconds) is not the pod's.
-        const graceMs = req?.graceSeconds !== undefined ? Math.max(0, req.graceSeconds) * 1000 : deadline - now;
-        k = { termAt: now, killAt: now + Math.max(graceMs, minimumGraceSeconds * 1000), killed: false };
-        mem.kills.set(r.id, k);
+        if (spec && preStopRuns(preStop, graceMs)) {
+          k = { termAt: now, killAt: now + graceMs, killed: false, preStop: { startedAt: now, graceMs, done: false } };
+          mem.kills.set(r.id, k);
+          startPreStop(w, pod, r, spec, preStop, k.preStop!, record);
+        } else {
+          await w.runtime.kill(r.id, 'TERM').catch(() => undefined);
+          k = { termAt: now, killAt: now + Math.max(graceMs, minimumGraceSeconds * 1000), killed: false };
+          mem.kills.set(r.id, k);
+        }
+      }
+      if (k.preStop) {
+        const hook = k.preStop;
+        const hookEnd = hook.startedAt + hook.graceMs;
+        if (!(hook.done || now >= hookEnd) || !mayStart) {
+          nextMs = Math.min(nextMs, hook.done ? deadline - now : Math.min(hookPollMs, hookEnd - now));
+          continue;
+        }
+        // The hook is over (or out of time): SIGTERM with what is left of the grace.
+        await w.runtime.kill(r.id, 'TERM').catch(() => undefined);
+        k.termAt = now;
+        k.killAt = now + graceAfterPreStop(hook.graceMs, now - hook.startedAt, minimumGraceSeconds);
+        delete k.preStop;
       }
       if (!k.killed && now >= k.killAt) {
         const err = await sigkill(w, r.id);
@@ -88,6 +115,31 @@ export async function stopStep(w: WorkerContext, pod: Pod, view: View, target: S
     }
   }
   return { done: false, nextMs: Math.max(1, nextMs), waiting: containers.length ? containers : sandbox };
+}
+
+/** How often a stop step looks whether a running preStop hook has ended. */
+const hookPollMs = 20;
+
+/** The spec of the container an instance runs (undefined: not in the pod's spec any more). */
+function containerSpec(pod: Pod, r: InstanceRecord): Container | undefined {
+  const list = r.kind === 'container' ? pod.spec.containers : (pod.spec.initContainers ?? []);
+  return list.find((c) => c.name === r.container);
+}
+
+/**
+ * executePreStopHook: runs the hook in the background; `state.done` once it has ended. A hook that
+ * fails is a FailedPreStopHook Warning (the message withheld, as the kubelet withholds it).
+ */
+function startPreStop(w: WorkerContext, pod: Pod, r: InstanceRecord, c: Container, h: LifecycleHandler, state: { done: boolean }, record: EventSink): void {
+  const netns = podNetnsByUID(w, r.podUID);
+  void runHook(w.runtime, pod, c, h, { container: c, id: r.id, bundle: w.records.bundleDir(r.id), netns })
+    .then(
+      (res) => {
+        if (!res.ok) emit(record, pod, 'Warning', hookReasons.failedPreStopHook, hookMessages.preStopFailed);
+      },
+      () => emit(record, pod, 'Warning', hookReasons.failedPreStopHook, hookMessages.preStopFailed),
+    )
+    .finally(() => (state.done = true));
 }
 
 /**
