@@ -431,6 +431,10 @@ export class PodWorker implements WorkerContext {
    */
   terminate(pod: Pod, graceSeconds: number, record: EventSink): Promise<TerminateOutcome> {
     this.shortenGrace(pod, graceSeconds);
+    // A postStart hook holding the pod's lock ends now, as the kubelet cancels a stopping pod's sync.
+    const mem = this.pods.get(this.uid(pod));
+    mem?.postStartAbort?.abort();
+    if (mem) delete mem.postStartAbort;
     return this.lock(this.uid(pod), async () => {
       const plan = this.plan(pod);
       const uid = this.uid(pod);

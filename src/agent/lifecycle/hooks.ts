@@ -70,6 +70,12 @@ export function hookFailureMessage(action: HookAction, container: string, pod: P
   return `Cannot run handler: ${invalidHandlerError(action.invalid)}`;
 }
 
+/** ExecSync's error when the sync's context was cancelled (the gRPC status of the CRI call). */
+export const execCanceled = 'rpc error: code = Canceled desc = context canceled';
+
+/** runSleepHandler's error when the sync was cancelled before the sleep ended. */
+export const sleepCanceled = 'container terminated before sleep hook finished';
+
 /** Run's error for a handler without an action it takes. */
 export function invalidHandlerError(h: LifecycleHandler): string {
   return `invalid handler: ${goLifecycleHandler(h)}`;

@@ -188,6 +188,8 @@ export interface PodMemory {
   objects?: PodObjects;
   /** Whether the pod's volumes were set up once (a later failure keeps what is there running). */
   volumesReady?: boolean;
+  /** Cancels the postStart hooks running now (the kubelet cancels the sync of a pod it stops). */
+  postStartAbort?: AbortController;
 }
 
 export function newPodMemory(): PodMemory {

@@ -10,10 +10,10 @@
 // client); the HTTPS-to-HTTP fallback (LifecycleHTTPFallback) is not made.
 
 import type { Container, LifecycleHandler, Pod } from '../../api/types.js';
-import { execExitError, hookAction, hookFailureMessage, invalidHandlerError } from '../lifecycle/hooks.js';
+import { execCanceled, execExitError, hookAction, hookFailureMessage, invalidHandlerError, sleepCanceled } from '../lifecycle/hooks.js';
 import { httpProbeRequest, maxProbeOutput } from '../lifecycle/probehandlers.js';
 import type { ContainerRuntime } from '../runtime/runtime.js';
-import { execInContainer, httpGet, type ProbeTarget } from './prober.js';
+import { contextCanceled, execInContainer, httpGet, type ProbeTarget } from './prober.js';
 
 /** What a hook came to: nothing to say when it passed, else Run's message (the container's waiting message after a postStart). */
 export type HookResult = { ok: true } | { ok: false; message: string };
@@ -21,14 +21,20 @@ export type HookResult = { ok: true } | { ok: false; message: string };
 /** A bound longer than any hook runs: setTimeout's largest (about 24 days). */
 const noTimeoutMs = 2 ** 31 - 1;
 
-/** Runs `h` for container `c` of `pod`, whose running instance is `t` (`t.netns` undefined: the pod has no network namespace to dial). */
-export async function runHook(runtime: ContainerRuntime, pod: Pod, c: Container, h: LifecycleHandler, t: Omit<ProbeTarget, 'netns'> & { netns: string | undefined }): Promise<HookResult> {
+/**
+ * Runs `h` for container `c` of `pod`, whose running instance is `t` (`t.netns` undefined: the pod
+ * has no network namespace to dial). `signal` cuts it short, as the kubelet's cancelled sync
+ * context does (the pod is being stopped): exec and httpGet fail with `context canceled`, sleep
+ * with upstream's "container terminated before sleep hook finished".
+ */
+export async function runHook(runtime: ContainerRuntime, pod: Pod, c: Container, h: LifecycleHandler, t: Omit<ProbeTarget, 'netns'> & { netns: string | undefined }, signal?: AbortSignal): Promise<HookResult> {
   const action = hookAction(h);
   const fail = (err: string, output?: string): HookResult => ({ ok: false, message: hookFailureMessage(action, c.name, pod, err, output) });
   if ('exec' in action) {
     const command = action.exec.command ?? [];
-    const r = await execInContainer(runtime, { ...t, netns: t.netns ?? 'host' }, command);
-    if ('error' in r) return fail(r.error);
+    const r = await execInContainer(runtime, { ...t, netns: t.netns ?? 'host' }, command, undefined, signal);
+    // The CRI's ExecSync cut short by a cancelled context answers with gRPC's status.
+    if ('error' in r) return fail(r.error === contextCanceled ? execCanceled : r.error);
     if ('timedOut' in r) return fail(`command ${JSON.stringify(command.join(' '))} timed out`);
     if (r.exitCode === 0) return { ok: true };
     return fail(execExitError(command, r.exitCode, r.stderr), (r.stdout + r.stderr).slice(0, maxProbeOutput));
@@ -37,12 +43,24 @@ export async function runHook(runtime: ContainerRuntime, pod: Pod, c: Container,
     if (t.netns === undefined) return fail('failed to find networking container');
     const req = httpProbeRequest(action.httpGet, c, undefined, 'lifecycle');
     if ('error' in req) return fail(req.error);
-    const r = await httpGet(req, t.netns, noTimeoutMs);
+    const r = await httpGet(req, t.netns, noTimeoutMs, undefined, signal);
     return 'error' in r ? fail(r.error) : { ok: true };
   }
   if ('sleep' in action) {
-    await new Promise<void>((resolve) => setTimeout(resolve, action.sleep.seconds * 1000).unref());
-    return { ok: true };
+    const slept = await new Promise<boolean>((resolve) => {
+      if (signal?.aborted) return resolve(false);
+      const cancel = () => {
+        clearTimeout(timer);
+        resolve(false);
+      };
+      const timer = setTimeout(() => {
+        signal?.removeEventListener('abort', cancel);
+        resolve(true);
+      }, action.sleep.seconds * 1000);
+      timer.unref();
+      signal?.addEventListener('abort', cancel, { once: true });
+    });
+    return slept ? { ok: true } : fail(sleepCanceled);
   }
   return { ok: false, message: hookFailureMessage(action, c.name, pod, invalidHandlerError(h)) };
 }

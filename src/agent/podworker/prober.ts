@@ -60,8 +60,14 @@ async function runOnce(runtime: ContainerRuntime, p: Probe, t: ProbeTarget, busy
 /** What an exec in a container came to: its exit code and output (each stream capped), a timeout, or why it could not run. */
 export type ExecResult = { exitCode: number; stdout: string; stderr: string } | { timedOut: true } | { error: string };
 
-/** RunInContainer: `command` in the container, bounded by `timeoutMs` when given (a lifecycle hook's exec has none). */
-export function execInContainer(runtime: ContainerRuntime, t: ProbeTarget, command: string[], timeoutMs?: number): Promise<ExecResult> {
+/** Go's context.Canceled: what a call cut short by its caller says. */
+export const contextCanceled = 'context canceled';
+
+/**
+ * RunInContainer: `command` in the container, bounded by `timeoutMs` when given (a lifecycle
+ * hook's exec has none) and ended, `context canceled`, when `signal` aborts.
+ */
+export function execInContainer(runtime: ContainerRuntime, t: ProbeTarget, command: string[], timeoutMs?: number, signal?: AbortSignal): Promise<ExecResult> {
   return new Promise((resolve) => {
     let proc: ReturnType<ContainerRuntime['exec']>;
     try {
@@ -82,8 +88,15 @@ export function execInContainer(runtime: ContainerRuntime, t: ProbeTarget, comma
             proc.kill();
             resolve({ timedOut: true });
           }, timeoutMs);
+    const cancel = () => {
+      proc.kill();
+      resolve({ error: contextCanceled });
+    };
+    if (signal?.aborted) cancel();
+    else signal?.addEventListener('abort', cancel, { once: true });
     void proc.exited.then((exitCode) => {
       clearTimeout(timer);
+      signal?.removeEventListener('abort', cancel);
       resolve({ exitCode, stdout, stderr });
     });
   });
@@ -149,7 +162,7 @@ function relaySocket(conn: ReturnType<typeof dialPodPort>): Duplex {
 }
 
 /** One GET, no redirects: the status, the Location, and at most 10 KiB of the body; or why it could not be had. */
-function getOnce(req: HTTPProbeRequest, netns: string, deadline: number, busybox: string): Promise<{ status: number; location?: string; body: string } | { cause: string }> {
+function getOnce(req: HTTPProbeRequest, netns: string, deadline: number, busybox: string, signal?: AbortSignal): Promise<{ status: number; location?: string; body: string } | { cause: string }> {
   const conn = dialPodPort(netns, req.port, busybox, req.host);
   return new Promise((resolve) => {
     let done = false;
@@ -157,10 +170,14 @@ function getOnce(req: HTTPProbeRequest, netns: string, deadline: number, busybox
       if (done) return;
       done = true;
       clearTimeout(timer);
+      signal?.removeEventListener('abort', cancel);
       conn.close();
       resolve(v);
     };
     const timer = setTimeout(() => finish({ cause: httpTimeoutCause }), Math.max(1, deadline - Date.now()));
+    const cancel = () => finish({ cause: contextCanceled });
+    if (signal?.aborted) cancel();
+    else signal?.addEventListener('abort', cancel);
     const raw = relaySocket(conn);
     const socket = req.scheme === 'https' ? tlsConnect({ socket: raw, rejectUnauthorized: false, ...(/^[\d.:]+$/.test(req.host) ? {} : { servername: req.host }) }) : raw;
     const headers: Record<string, string | string[]> = {};
@@ -191,12 +208,12 @@ function getOnce(req: HTTPProbeRequest, netns: string, deadline: number, busybox
  * A GET with the kubelet's client: redirects followed on the same host only, one timeout for all.
  * The last response, or the client's error (`Get "URL": cause`).
  */
-export async function httpGet(first: HTTPProbeRequest, netns: string, timeoutMs: number, busybox = defaultBusyboxPath): Promise<{ status: number; body: string } | { error: string }> {
+export async function httpGet(first: HTTPProbeRequest, netns: string, timeoutMs: number, busybox = defaultBusyboxPath, signal?: AbortSignal): Promise<{ status: number; body: string } | { error: string }> {
   // setTimeout takes at most 2^31-1 ms: a longer bound (a hook's, which has none) is that.
   const deadline = Date.now() + Math.min(timeoutMs, 2 ** 31 - 1);
   let req = first;
   for (let redirects = 0; ; redirects++) {
-    const res = await getOnce(req, netns, deadline, busybox);
+    const res = await getOnce(req, netns, deadline, busybox, signal);
     if ('cause' in res) return { error: httpGetError(req.url, res.cause) };
     if (res.status >= 300 && res.status < 400 && res.location) {
       const next = followRedirect(req, res.location, redirects);

@@ -172,7 +172,8 @@ export async function startContainer(w: WorkerContext, pod: Pod, podRec: PodReco
     // Step 4 of the kubelet's startContainer: the hook runs before the start counts, and one that
     // fails kills the container (its preStop hook too) and is the start's error.
     const netns = drop.has('network') ? 'host' : (sandbox.namespaces?.network ?? `/proc/${sandbox.pid}/ns/net`);
-    const hook = await runHook(w.runtime, pod, c, postStart, { container: c, id, bundle, netns });
+    mem.postStartAbort ??= new AbortController();
+    const hook = await runHook(w.runtime, pod, c, postStart, { container: c, id, bundle, netns }, mem.postStartAbort.signal);
     if (!hook.ok) {
       emit(record, pod, 'Warning', hookReasons.failedPostStartHook, hookMessages.postStartFailed);
       const grace = pod.metadata.deletionGracePeriodSeconds ?? pod.spec.terminationGracePeriodSeconds ?? defaultGraceSeconds;

@@ -29,6 +29,12 @@ async function syncWhile(h: Harness, pod: Parameters<Harness['sync']>[0], until:
 /** A hook command that ends once `file` exists (the row creates it). */
 const waitFor = (file: string) => `while [ ! -e ${file} ]; do sleep 0.02; done`;
 
+/** Waits (real time, bounded) until `until` holds: something the worker does in the background. */
+async function syncWhile0(until: () => boolean, what: string): Promise<void> {
+  for (let i = 0; i < 3000 && !until(); i++) await new Promise((r) => setTimeout(r, 10));
+  assert.ok(until(), `${what}: not seen within 30 s`);
+}
+
 const rows: Row[] = [
   {
     rule: 'postStart exec that passes: the container runs, no hook event, nothing signalled',
@@ -74,6 +80,33 @@ const rows: Row[] = [
       assert.equal(st.state?.waiting?.reason, 'PostStartHookError');
       assert.equal(st.state?.waiting?.message, 'Cannot run handler: invalid handler: &LifecycleHandler{Exec:nil,HTTPGet:nil,TCPSocket:&TCPSocketAction{Port:{0 8080 },Host:,},Sleep:nil,}');
       assert.deepEqual(callsOn(h, 'c'), ['TERM']);
+    },
+  },
+  {
+    rule: 'a postStart exec still running when the pod is stopped is cut short (the kubelet cancels the sync): FailedPostStartHook, the CRI\'s "context canceled", the pod stops',
+    async run(h) {
+      const release = join(h.dir, 'never');
+      const pod = mkpod({ containers: [ctr('c', { lifecycle: { postStart: { exec: { command: ['sh', '-c', waitFor(release)] } } } })] });
+      const syncing = h.sync(pod);
+      await syncWhile0(() => callsOn(h, 'c').includes('exec'), 'the hook started');
+      const out = await h.worker.terminate(pod, 30, (_p, type, reason, message) => h.events.push(`${type} ${reason} ${message}`));
+      const first = await syncing;
+      assert.equal(out.done, true);
+      assert.equal(cs(first.status, 'c').state?.waiting?.reason, 'PostStartHookError');
+      assert.match(cs(first.status, 'c').state?.waiting?.message ?? '', /failed - error: rpc error: code = Canceled desc = context canceled, message: ""$/);
+      assert.ok(h.events.includes('Warning FailedPostStartHook PostStartHook failed'), h.events.join('\n'));
+      writeFileSync(release, '');
+    },
+  },
+  {
+    rule: 'a postStart sleep cut short by a stop fails with "container terminated before sleep hook finished"',
+    async run(h) {
+      const pod = mkpod({ containers: [ctr('c', { lifecycle: { postStart: { sleep: { seconds: 3600 } } } })] });
+      const syncing = h.sync(pod);
+      await syncWhile0(() => h.events.includes('Normal Started Started container c'), 'the start');
+      await h.worker.terminate(pod, 30, () => undefined);
+      const st = cs((await syncing).status, 'c');
+      assert.equal(st.state?.waiting?.message, `Sleep lifecycle hook (3600) for Container "c" in Pod "${pod.metadata.name}_default(${pod.metadata.uid})" failed - error: container terminated before sleep hook finished`);
     },
   },
   {
@@ -132,6 +165,25 @@ const rows: Row[] = [
       h.advance(1);
       await h.sync(pod);
       assert.deepEqual(callsOn(h, 'c'), ['exec', 'TERM', 'KILL']);
+    },
+  },
+  {
+    rule: "a sidecar's preStop hook starts with the stop, as every container's does, but its SIGTERM waits for the regular containers to exit",
+    async run(h) {
+      const marker = join(h.dir, 'sidecar-pre-stop');
+      const pod = mkpod({
+        initContainers: [ctr('s', { restartPolicy: 'Always', lifecycle: { preStop: { exec: { command: ['touch', marker] } } } })],
+        containers: [ctr('c')],
+      });
+      await h.syncUntil(pod, running('s', 'c'), 's and c running');
+      h.rt.ignoreTerm.add('c');
+      deleting(pod);
+      await syncWhile(h, pod, () => existsSync(marker) && callsOn(h, 'c').includes('TERM'), "the sidecar's hook and c's TERM");
+      await h.sync(pod);
+      assert.deepEqual(callsOn(h, 's'), ['exec'], 'no TERM for the sidecar while c runs');
+      h.rt.exit(h.rt.running('c'), 143);
+      await syncWhile(h, pod, () => callsOn(h, 's').includes('TERM'), "the sidecar's TERM");
+      assert.deepEqual(callsOn(h, 's'), ['exec', 'TERM']);
     },
   },
   {
