@@ -98,7 +98,11 @@ export interface PodWorkerOptions {
   hostIPs?: string[];
   /** The ConfigMaps and Secrets of env and volumes; without it every reference is missing. */
   objects?: ObjectSource;
-  /** Where the probes' events go (Unhealthy, ProbeWarning: they happen between syncs); without it they are dropped. */
+  /**
+   * Where events that happen between syncs go: the probes' (Unhealthy, ProbeWarning; without it
+   * they are dropped) and a preStop hook's FailedPreStopHook (without it, the sink of the sync or
+   * termination that started the hook).
+   */
   probeEvents?: EventSink;
   /** A probe result changed (a container became ready, failed its liveness probe…): the pod wants a sync. */
   probeChanged?: (podUID: string) => void;

@@ -128,9 +128,11 @@ function containerSpec(pod: Pod, r: InstanceRecord): Container | undefined {
 
 /**
  * executePreStopHook: runs the hook in the background; `state.done` once it has ended. A hook that
- * fails is a FailedPreStopHook Warning (the message withheld, as the kubelet withholds it).
+ * fails is a FailedPreStopHook Warning (the message withheld, as the kubelet withholds it), to the
+ * sink of events between syncs when there is one: the hook may end after the sync that started it.
  */
-function startPreStop(w: WorkerContext, pod: Pod, r: InstanceRecord, c: Container, h: LifecycleHandler, state: { done: boolean }, record: EventSink): void {
+function startPreStop(w: WorkerContext, pod: Pod, r: InstanceRecord, c: Container, h: LifecycleHandler, state: { done: boolean }, syncRecord: EventSink): void {
+  const record = w.opts.probeEvents ?? syncRecord;
   const netns = podNetnsByUID(w, r.podUID);
   void runHook(w.runtime, pod, c, h, { container: c, id: r.id, bundle: w.records.bundleDir(r.id), netns })
     .then(

@@ -197,6 +197,22 @@ const rows: Row[] = [
     },
   },
   {
+    rule: "a preStop hook that fails after the sync that started it returned: FailedPreStopHook goes to the worker's sink of events between syncs",
+    async run(h) {
+      const later: string[] = [];
+      h = harness({ worker: { probeEvents: (_p, type, reason, message) => later.push(`${type} ${reason} ${message}`) } });
+      const release = join(h.dir, 'release');
+      const pod = mkpod({ containers: [ctr('c', { lifecycle: { preStop: { exec: { command: ['sh', '-c', `${waitFor(release)}; exit 1`] } } } })] });
+      await h.syncUntil(pod, running('c'), 'c running');
+      deleting(pod);
+      await h.sync(pod);
+      assert.deepEqual(callsOn(h, 'c'), ['exec'], 'the hook still runs');
+      writeFileSync(release, '');
+      await syncWhile0(() => later.includes('Warning FailedPreStopHook PreStopHook failed'), 'the event');
+      assert.ok(!h.events.includes('Warning FailedPreStopHook PreStopHook failed'));
+    },
+  },
+  {
     rule: 'a termination with no grace (a forced delete) runs no preStop hook',
     async run(h) {
       const pod = mkpod({ containers: [ctr('c', { lifecycle: { preStop: { exec: { command: ['true'] } } } })] });
