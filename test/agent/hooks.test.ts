@@ -157,12 +157,12 @@ describe('container lifecycle hooks on this host (real kernel)', { ...opts, conc
     assert.ok(!evs(pod).includes('Warning FailedPreStopHook PreStopHook failed'), JSON.stringify(evs(pod)));
   });
 
-  it('preStop httpGet reaches the container with User-Agent kube-lifecycle/1.32 before it is stopped', async () => {
-    // busybox nc as the HTTP server; the request it reads goes to the container's log.
+  it('preStop httpGet reaches the container with User-Agent kube-lifecycle/1.32 before it is stopped; a 500 answer is no failure (the kubelet reads no status code)', async () => {
+    // busybox nc as the HTTP server, answering 500; the request it reads goes to the container's log.
     const pod = mkpod('pre-stop-http', {
       terminationGracePeriodSeconds: 2,
       containers: [
-        bb('app', `while true; do printf 'HTTP/1.1 200 OK\\r\\nContent-Length: 0\\r\\nConnection: close\\r\\n\\r\\n' | nc -l -p 8080; done`, {
+        bb('app', `while true; do printf 'HTTP/1.1 500 Internal Server Error\\r\\nContent-Length: 0\\r\\nConnection: close\\r\\n\\r\\n' | nc -l -p 8080; done`, {
           lifecycle: { preStop: { httpGet: { port: 8080, path: '/drain' } } },
           // Ready once nc listens on 8080 (0x1F90, state 0A: LISTEN; over IPv4 or IPv6) in the pod's network namespace.
           readinessProbe: { exec: { command: ['sh', '-c', 'cat /proc/net/tcp /proc/net/tcp6 | grep -qE ":1F90 [0-9A-F]+:0000 0A"'] }, periodSeconds: 1 },
