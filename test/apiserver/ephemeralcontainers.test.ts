@@ -131,6 +131,46 @@ describe('pods/ephemeralcontainers', () => {
     assert.match(r.json().details.causes[0].message, /^Forbidden: pod updates may not change fields other than /);
   });
 
+  describe('Pod Security evaluates the pod when an ephemeral container is added', () => {
+    const ns = 'psa-baseline';
+    const nsPod = (name: string) => `/api/v1/namespaces/${ns}/pods/${name}`;
+    let created = false;
+    const createIn = async (name: string) => {
+      if (!created) {
+        const r = await t.admin().request('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns, labels: { 'pod-security.kubernetes.io/enforce': 'baseline', 'pod-security.kubernetes.io/warn': 'restricted' } } });
+        assert.equal(r.status, 201, r.text);
+        created = true;
+      }
+      const r = await t.admin().request('POST', `/api/v1/namespaces/${ns}/pods`, { apiVersion: 'v1', kind: 'Pod', metadata: { name }, spec: { containers: [{ name: 'app', image: 'busybox' }] } });
+      assert.equal(r.status, 201, r.text);
+    };
+    const rows: { name: string; securityContext?: Record<string, unknown>; status: number; message?: RegExp; warning?: RegExp }[] = [
+      {
+        name: 'a privileged debugger is refused by enforce=baseline (403, the PodSecurity words)',
+        securityContext: { privileged: true },
+        status: 403,
+        message: /^pods "psa-0" is forbidden: violates PodSecurity "baseline:latest": privileged \(container "debugger" must not set securityContext\.privileged=true\)$/,
+      },
+      {
+        name: 'an unprivileged debugger is allowed, with the warn=restricted warning naming it',
+        status: 200,
+        // The Warning header quotes the text: its quotes are escaped.
+        warning: /^299 - "would violate PodSecurity \\"restricted:latest\\": allowPrivilegeEscalation != false \(containers \\"app\\", \\"debugger\\" must set/,
+      },
+    ];
+    rows.forEach((row, i) => {
+      it(row.name, async () => {
+        const name = `psa-${i}`;
+        await createIn(name);
+        const ec = { name: 'debugger', image: 'busybox', ...(row.securityContext ? { securityContext: row.securityContext } : {}) };
+        const r = await t.admin().request('PATCH', `${nsPod(name)}/ephemeralcontainers`, { spec: { ephemeralContainers: [ec] } }, smp);
+        assert.equal(r.status, row.status, r.text);
+        if (row.message) assert.match(r.json().message, row.message);
+        if (row.warning) assert.match(String(r.headers['warning'] ?? ''), row.warning);
+      });
+    });
+  });
+
   it('discovery lists pods/ephemeralcontainers with get, patch and update', async () => {
     const r = await t.admin().request('GET', '/api/v1');
     const sub = r.json().resources.find((x: { name: string }) => x.name === 'pods/ephemeralcontainers');
