@@ -30,7 +30,9 @@ export function ephemeralContainersUpdate(newPod: Pod, oldPod: Pod): Pod {
   else delete meta.annotations;
   const spec = { ...oldPod.spec };
   const added = newPod.spec?.ephemeralContainers;
-  if (added !== undefined && added !== null) spec.ephemeralContainers = added;
+  // A null item decodes as the zero EphemeralContainer (validation then names what is missing).
+  if (Array.isArray(added)) spec.ephemeralContainers = added.map((c) => (c && typeof c === 'object' && !Array.isArray(c) ? c : ({} as EphemeralContainer)));
+  else if (added !== undefined && added !== null) spec.ephemeralContainers = added;
   else delete spec.ephemeralContainers;
   return { ...oldPod, metadata: meta, spec };
 }

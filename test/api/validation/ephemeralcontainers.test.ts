@@ -110,6 +110,15 @@ describe('ValidatePodEphemeralContainersUpdate', () => {
 });
 
 describe('ephemeralContainersUpdate (dropNonEphemeralContainerUpdates)', () => {
+  test('a null item is the zero container: its name and image are Required, nothing throws', () => {
+    const old = withEphemeral(undefined);
+    const req = withEphemeral([null as unknown as EphemeralContainer]);
+    assertErrors(validatePodEphemeralContainersUpdate(ephemeralContainersUpdate(req, old), old, { gates: allGates }), [
+      ['FieldValueRequired', 'spec.ephemeralContainers[0].name: Required value'],
+      ['FieldValueRequired', 'spec.ephemeralContainers[0].image: Required value'],
+    ]);
+  });
+
   test('only the ephemeral containers, labels and annotations come from the request', () => {
     const old = withEphemeral(undefined);
     const req = withEphemeral([debug], (p) => {
