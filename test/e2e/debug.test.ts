@@ -2,8 +2,9 @@
 // container it adds through pods/ephemeralcontainers runs in the pod, in the PID namespace of
 // its --target (its `ps` sees the target's process), its output is read with `kubectl logs -c`,
 // its state is reported in ephemeralContainerStatuses and it is never restarted; `kubectl debug
-// -it` attaches a terminal to it. Needs root, runc, conmon, busybox-static, util-linux script
-// and kubectl; anywhere else the suite skips and says why.
+// -it` attaches a terminal to it; kubectl 1.27 to 1.33 (those on this machine) add one the same
+// way. Needs root, runc, conmon, busybox-static, util-linux script and kubectl; anywhere else the
+// suite skips and says why.
 
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
@@ -11,7 +12,12 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { realKernelSkipReason } from '../agent/cgrouptrees.js';
 import { kubectlAvailable } from './cluster.js';
+import { existsSync } from 'node:fs';
+import { runProcess } from './runprocess.js';
 import { startUp, type Result, type UpCluster } from './upcluster.js';
+
+/** The side kubectl releases on this machine, oldest and newest that Bulkhead supports among them. */
+const sideClients = [27, 29, 31, 33].map((minor) => ({ minor, binary: `/usr/lib/google-cloud-sdk/bin/kubectl.1.${minor}` })).filter((k) => existsSync(k.binary));
 
 const reason =
   realKernelSkipReason(['runc', 'conmon']) ??
@@ -87,6 +93,17 @@ describe('kubectl debug on bulkhead up', skip, () => {
     assert.equal(again?.restartCount, 0);
     assert.ok(again?.state.terminated, JSON.stringify(again));
   });
+
+  for (const k of sideClients) {
+    it(`kubectl 1.${k.minor} debug --container adds a debugger that runs and is read with logs -c`, async () => {
+      const env = { ...process.env, KUBECONFIG: c.kubeconfig, HOME: c.dir };
+      const name = `dbg-1${k.minor}`;
+      const r = await runProcess(k.binary, ['--cache-dir', join(c.dir, `kube-cache-${k.minor}`), 'debug', 'target', '--image=busybox', '--target=app', `--container=${name}`, '--', 'sh', '-c', `echo hi from 1.${k.minor}`], env);
+      assert.equal(r.code, 0, r.stdout + r.stderr);
+      await c.until(`${name} to exit`, async () => ((await ephemeral(name))?.state.terminated ? true : undefined), 120_000);
+      assert.equal(await c.ok(['logs', 'target', '-c', name]), `hi from 1.${k.minor}\n`);
+    });
+  }
 
   it('kubectl debug -it attaches a terminal to the debugger: what is typed reaches it', async () => {
     const before = await debuggers();
