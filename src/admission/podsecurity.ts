@@ -103,6 +103,18 @@ function outcomeKey(policy: Policy, metadata: ObjectMeta, spec: Pod['spec']): st
   return JSON.stringify([policy, metadata.annotations ?? null, spec ?? null]);
 }
 
+/**
+ * isSignificantPodUpdate for a write through pods/ephemeralcontainers (only ephemeral containers
+ * change there): an ephemeral container added or removed, or one whose image changed. Any other
+ * update is allowed unchecked.
+ */
+export function isSignificantEphemeralUpdate(pod: Pod, old: Pod): boolean {
+  const next = pod.spec?.ephemeralContainers ?? [];
+  const prev = old.spec?.ephemeralContainers ?? [];
+  if (next.length !== prev.length) return true;
+  return next.some((c, i) => c?.image !== prev[i]?.image);
+}
+
 /** `pod` must be the defaulted object, as the API server's admission sees it. */
 export function evaluatePodSecurity(namespaceLabels: Record<string, string>, defaults: PodSecurityDefaults, pod: Pod): PodSecurityOutcome {
   const policy = namespacePolicy(namespaceLabels, defaults);

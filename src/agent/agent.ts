@@ -603,7 +603,7 @@ export class Agent {
     const text = stableJSON(status);
     if (text === e.lastStatus) return;
     try {
-      const patch = { metadata: { uid: e.uid }, status: { ...status, conditions: status.conditions ?? null, initContainerStatuses: status.initContainerStatuses ?? null, containerStatuses: status.containerStatuses ?? null } };
+      const patch = { metadata: { uid: e.uid }, status: { ...status, conditions: status.conditions ?? null, initContainerStatuses: status.initContainerStatuses ?? null, containerStatuses: status.containerStatuses ?? null, ephemeralContainerStatuses: status.ephemeralContainerStatuses ?? null } };
       const updated = await this.opts.client.patch<Pod>(podsRef, e.pod.metadata.namespace ?? 'default', e.pod.metadata.name ?? '', 'application/merge-patch+json', patch, { subresource: 'status' });
       e.lastStatus = text;
       e.postedVersion = updated?.metadata?.resourceVersion;
@@ -641,7 +641,7 @@ export class Agent {
     if (path && existsSync(path)) return { path, running };
     if (previous) return { missing: `previous terminated container "${container}" in pod "${pod}" not found`, running };
     const e = this.findPod(namespace, pod);
-    const cs = [...(e?.status?.initContainerStatuses ?? []), ...(e?.status?.containerStatuses ?? [])].find((c) => c.name === container);
+    const cs = [...(e?.status?.initContainerStatuses ?? []), ...(e?.status?.containerStatuses ?? []), ...(e?.status?.ephemeralContainerStatuses ?? [])].find((c) => c.name === container);
     const reason = cs?.state?.waiting?.reason ?? 'ContainerCreating';
     return { missing: `container "${container}" in pod "${pod}" is waiting to start: ${reason}`, running };
   }

@@ -22,7 +22,7 @@ export interface PodRecord {
   runtimeHandler?: string;
 }
 
-export type InstanceKind = 'sandbox' | 'init' | 'sidecar' | 'container';
+export type InstanceKind = 'sandbox' | 'init' | 'sidecar' | 'container' | 'ephemeral';
 
 export interface InstanceRecord {
   id: string;

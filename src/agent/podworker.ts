@@ -15,7 +15,10 @@
 // Lifecycle hooks (podworker/hooks.ts): postStart runs in the start (start.ts), preStop in the
 // stop before SIGTERM (stop.ts).
 //
-// Scope: the cgroupfs driver (systemd is refused in the constructor), no ephemeral containers; volumes: emptyDir, hostPath, configMap, secret, downwardAPI and
+// Ephemeral containers (kubectl debug) start once in the running sandbox, in the PID namespace of
+// their targetContainerName when they name one, and are never restarted.
+//
+// Scope: the cgroupfs driver (systemd is refused in the constructor); volumes: emptyDir, hostPath, configMap, secret, downwardAPI and
 // projected (podworker/volumes.ts, set up before any start and refreshed on every sync). Every
 // container runs under a monitor; the pod's sandbox is a busybox `sleep` holding the network,
 // IPC and UTS namespaces that the containers join. Those namespaces are made and pinned to files
@@ -293,7 +296,8 @@ export class PodWorker implements WorkerContext {
       const volumes = await this.volumes(pod, uid, record, mem);
       want(volumes.retryMs);
       const inits = pod.spec.initContainers ?? [];
-      const rounds = 2 + inits.length + pod.spec.containers.length;
+      const ephemerals = pod.spec.ephemeralContainers ?? [];
+      const rounds = 2 + inits.length + pod.spec.containers.length + ephemerals.length;
       // One start attempt per container and sync, as the kubelet makes.
       const tried = new Set<string>();
       let prepared: Map<string, Prepared> | undefined;
@@ -351,6 +355,12 @@ export class PodWorker implements WorkerContext {
               if (r.started) progressed = true;
               else if (!isSidecar(c)) break;
             }
+            // Ephemeral containers after init containers and before regular ones, as SyncPod starts them.
+            for (const idx of actions.ephemeralContainersToStart) {
+              const r = await start(ephemerals[idx]!, 'ephemeral');
+              want(r.retryMs);
+              if (r.started) progressed = true;
+            }
             const regular = await Promise.all(actions.containersToStart.map((idx) => start(pod.spec.containers[idx]!, 'container')));
             for (const r of regular) {
               want(r.retryMs);
@@ -365,7 +375,7 @@ export class PodWorker implements WorkerContext {
             prepared = undefined;
           }
         };
-        const creates = actions.createSandbox || actions.initContainersToStart.length > 0 || actions.containersToStart.length > 0;
+        const creates = actions.createSandbox || actions.initContainersToStart.length > 0 || actions.ephemeralContainersToStart.length > 0 || actions.containersToStart.length > 0;
         if (!(creates ? await this.startSlots.run(startRound) : await startRound())) break;
         view = await observe(this, uid, mem);
       }

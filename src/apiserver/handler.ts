@@ -67,7 +67,7 @@ export interface HandlerOptions {
 }
 
 /** Subresources that write a part of the stored object itself through the resource's strategy. */
-const storedSubresources = new Set(['status', 'finalize', 'approval']);
+const storedSubresources = new Set(['status', 'finalize', 'approval', 'ephemeralcontainers']);
 
 const anonymousPaths = new Set(['/version', '/healthz', '/readyz', '/livez']);
 

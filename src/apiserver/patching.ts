@@ -78,7 +78,7 @@ export function trackUpdate(def: ResourceDef, old: KubeObject | undefined, next:
       schema,
       apiVersion: groupVersion(def),
       // The scale subresource owns what it writes (spec.replicas) under its own name, as upstream's scale field manager.
-      subresource: subresource === 'status' || subresource === 'scale' ? subresource : '',
+      subresource: subresource === 'status' || subresource === 'scale' || subresource === 'ephemeralcontainers' ? subresource : '',
       ...ownershipOptions(def, subresource),
     }) as KubeObject;
   } catch (e) {

@@ -53,6 +53,7 @@ export const resources: ResourceDef[] = [
     subresources: [
       { name: 'status', kind: 'Pod', verbs: ['get', 'patch', 'update'] },
       { name: 'binding', kind: 'Binding', verbs: ['create'] },
+      { name: 'ephemeralcontainers', kind: 'Pod', verbs: ['get', 'patch', 'update'] },
       { name: 'eviction', kind: 'Eviction', group: 'policy', version: 'v1', verbs: ['create'] },
       { name: 'log', kind: 'Pod', verbs: ['get'] },
       { name: 'exec', kind: 'PodExecOptions', verbs: ['create', 'get'] },

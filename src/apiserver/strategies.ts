@@ -6,7 +6,7 @@ import { admitPodCreate, podDisplayName, type Rejection } from '../admission/pod
 import { validateNamespaceObject } from '../admission/namespace.js';
 import { defaultNamespace } from '../api/namespacedefaults.js';
 import { admitDefaultTolerationSeconds, defaultTolerationSeconds, type DefaultTolerationSeconds } from '../admission/defaulttolerationseconds.js';
-import type { PodSecurityDefaults } from '../admission/podsecurity.js';
+import { evaluatePodSecurity, isSignificantEphemeralUpdate, type PodSecurityDefaults } from '../admission/podsecurity.js';
 import { fieldError, type FieldError } from '../api/fielderrors.js';
 import type { KubeObject, LimitRange, Namespace, Pod, PriorityClass, ResourceQuota, ServiceAccount, Status } from '../api/types.js';
 import { defaultServiceAccountName, podServiceAccountName } from '../admission/serviceaccount.js';
@@ -14,7 +14,8 @@ import { installConfigStrategies, withObjectCount } from './configstrategies.js'
 import { countsObjects } from '../quota/objectcount.js';
 import { installBatchStrategies } from './batchstrategies.js';
 import { installAppsStrategies } from './appsstrategies.js';
-import { validateLimitRange, validateResourceQuota, validateResourceQuotaUpdate } from '../api/validation/index.js';
+import { ephemeralContainersUpdate, validateLimitRange, validatePodEphemeralContainersUpdate, validateResourceQuota, validateResourceQuotaUpdate } from '../api/validation/index.js';
+import { defaultPod } from '../api/defaults.js';
 import { validateNamespaceLabelsUpdate } from '../podsecurity/index.js';
 import { defaultLimitRangeItem } from '../quota/limitranger.js';
 import { stableJSON } from '../api/stablejson.js';
@@ -120,7 +121,7 @@ export function podStrategy(podSecurityDefaults: PodSecurityDefaults, toleration
       }
       return { obj: stored, writes };
     },
-    async update(obj, old, _req, _api, subresource) {
+    async update(obj, old, req, api, subresource) {
       const prev = old as Pod;
       // The Priority plugin on update: a priority or preemptionPolicy left out keeps the stored one.
       // DefaultTolerationSeconds on update as on create: a removed default toleration comes back.
@@ -129,6 +130,18 @@ export function podStrategy(podSecurityDefaults: PodSecurityDefaults, toleration
         return { obj: { ...prev, metadata: { ...prev.metadata, ...pickMutableMeta(pod) }, status: pod.status } };
       }
       if (subresource === 'delete') return { obj: deletionMarked(pod, prev) };
+      if (subresource === 'ephemeralcontainers') {
+        const next = ephemeralContainersWrite(pod, prev, api);
+        // PodSecurity, a validating admission plugin, after the strategy's validation: the whole
+        // pod is evaluated when an ephemeral container was added or its image changed.
+        if (isSignificantEphemeralUpdate(next, prev)) {
+          const ns = await api.tryGet<Namespace>(api.def('namespaces'), undefined, prev.metadata.namespace ?? '');
+          const security = evaluatePodSecurity(ns?.metadata.labels ?? {}, podSecurityDefaults, next);
+          if (security.denied) throw rejectionError({ by: 'PodSecurity', message: `pods "${podDisplayName(prev)}" is forbidden: ${security.denied}`, code: 403, reason: 'Forbidden' }, prev, []);
+          req.warnings.push(...security.warnings);
+        }
+        return { obj: next };
+      }
       // binding.ts made this object from the stored one: nodeName, the Binding's annotations and
       // PodScheduled, in one write. A client's update can change none of them.
       if (subresource === 'binding') return { obj: pod };
@@ -159,6 +172,21 @@ export function podStrategy(podSecurityDefaults: PodSecurityDefaults, toleration
       return { mark };
     },
   };
+}
+
+/**
+ * A write through pods/ephemeralcontainers: only spec.ephemeralContainers (and labels and
+ * annotations) come from the request, the new containers defaulted as a decoded pod's are; they
+ * may be added, never changed or removed (ValidatePodEphemeralContainersUpdate).
+ */
+function ephemeralContainersWrite(pod: Pod, prev: Pod, api: Api): Pod {
+  const next = ephemeralContainersUpdate(pod, prev);
+  if (next.spec.ephemeralContainers) {
+    next.spec.ephemeralContainers = defaultPod(next, { gates: api.gates }).spec.ephemeralContainers;
+  }
+  const errs = validatePodEphemeralContainersUpdate(next, prev, { gates: api.gates });
+  if (errs.length) throw invalid('Pod', prev.metadata.name ?? '', errs);
+  return next;
 }
 
 /**

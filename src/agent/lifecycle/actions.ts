@@ -1,6 +1,7 @@
 // What one sync of a pod should do, given what the runtime holds: the kubelet's
 // computePodActions / computeInitContainerActions (kuberuntime_manager.go, kuberuntime_container.go,
-// SidecarContainers on) and ShouldContainerBeRestarted (container/helpers.go). The probes' part
+// SidecarContainers on) and ShouldContainerBeRestarted (container/helpers.go); ephemeral
+// containers are started once, even before initialization completes, and never restarted. The probes' part
 // reads the prober's results (lifecycle/probes.ts): a liveness or startup failure kills the
 // container (restarted unless the pod's restartPolicy is Never), and a sidecar with a startup
 // probe counts as initialized only once that probe has succeeded.
@@ -34,6 +35,8 @@ export interface PodActions {
   initContainersToStart: number[];
   /** Indexes into spec.containers. */
   containersToStart: number[];
+  /** Indexes into spec.ephemeralContainers: those never started (an ephemeral container is never restarted). */
+  ephemeralContainersToStart: number[];
   /** Instances to stop before they are started again (unknown state, changed spec). */
   containersToKill: KillRequest[];
 }
@@ -67,7 +70,7 @@ function hasAnyRegularContainerCreated(pod: Pod, rt: PodRuntime): boolean {
 }
 
 function empty(attempt: number): PodActions {
-  return { killPod: false, createSandbox: false, sandboxAttempt: attempt, initContainersToStart: [], containersToStart: [], containersToKill: [] };
+  return { killPod: false, createSandbox: false, sandboxAttempt: attempt, initContainersToStart: [], containersToStart: [], ephemeralContainersToStart: [], containersToKill: [] };
 }
 
 /**
@@ -101,6 +104,11 @@ export function computePodActions(pod: Pod, rt: PodRuntime, specHash: (c: Contai
   }
 
   const a = empty(attempt);
+  // Ephemeral containers may start before initialization completes; one that has any instance
+  // (running, exited, or failed to start) is never started again.
+  (pod.spec.ephemeralContainers ?? []).forEach((c, idx) => {
+    if (!latestInstance(rt, c.name)) a.ephemeralContainersToStart.push(idx);
+  });
   const initialized = computeInitContainerActions(pod, rt, a, specHash, probes);
   if (a.killPod || !initialized) return a;
 
@@ -131,8 +139,9 @@ export function computePodActions(pod: Pod, rt: PodRuntime, specHash: (c: Contai
   });
   if (keep === 0 && a.containersToStart.length === 0) {
     a.killPod = true;
-    // Sidecars must not keep a finished pod alive.
+    // Sidecars (and ephemeral containers) must not keep a finished pod alive.
     a.initContainersToStart = [];
+    a.ephemeralContainersToStart = [];
   }
   return a;
 }
@@ -202,6 +211,7 @@ function computeInitContainerActions(pod: Pod, rt: PodRuntime, a: PodActions, sp
           if (!restartOnFailure) {
             a.killPod = true;
             a.initContainersToStart = [];
+            a.ephemeralContainersToStart = [];
             return false;
           }
           toStart.push(i);
@@ -212,6 +222,7 @@ function computeInitContainerActions(pod: Pod, rt: PodRuntime, a: PodActions, sp
         if (!sidecar && !restartOnFailure) {
           a.killPod = true;
           a.initContainersToStart = [];
+          a.ephemeralContainersToStart = [];
           return false;
         }
         a.containersToKill.push({ id: s.id, name: c.name });

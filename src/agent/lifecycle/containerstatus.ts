@@ -97,6 +97,30 @@ export function regularContainerStatuses(pod: Pod, rt: PodRuntime, failures: Rea
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
+/**
+ * Ephemeral containers, in spec order: the newest instance's state (never restarted, so a
+ * failure to start shows only until an instance exists); never ready, and without `started`
+ * (the prober manager sets it for regular and init containers only).
+ */
+export function ephemeralContainerStatuses(pod: Pod, rt: PodRuntime, failures: ReadonlyMap<string, StartFailure>): ContainerStatus[] {
+  const dflt = (pod.spec.initContainers ?? []).length ? reasons.podInitializing : reasons.containerCreating;
+  return (pod.spec.ephemeralContainers ?? []).map((c) => {
+    const [cur, prev] = rt.containers[c.name] ?? [];
+    const failure = failures.get(c.name);
+    const s: ContainerStatus = {
+      name: c.name,
+      state: cur ? instanceState(cur) : { waiting: failure ? { reason: failure.reason, ...(failure.message ? { message: failure.message } : {}) } : { reason: dflt } },
+      lastState: prev ? instanceState(prev) : {},
+      ready: false,
+      restartCount: cur?.attempt ?? 0,
+      image: c.image ?? '',
+      imageID: cur?.imageID ?? '',
+    };
+    if (cur) s.containerID = runtimeContainerID(cur.id);
+    return s;
+  });
+}
+
 const notLocated = 'The container could not be located when the pod was terminated';
 
 /** status manager hasPodInitialized: evidence that a regular container ever started. */

@@ -206,7 +206,7 @@ export interface View {
   rt: PodRuntime;
 }
 
-export type ContainerKind = 'init' | 'sidecar' | 'container';
+export type ContainerKind = 'init' | 'sidecar' | 'container' | 'ephemeral';
 
 /** A container's record and overlay root, made while its sandbox starts (see prepareStarts). */
 export interface Prepared {

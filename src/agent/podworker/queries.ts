@@ -87,7 +87,7 @@ export function logPath(w: WorkerContext, memOf: (uid: string) => PodMemory | un
   const podRec = pods.sort((a, b) => Number(a.terminal !== undefined) - Number(b.terminal !== undefined) || b.startTime.localeCompare(a.startTime))[0]!;
   const recs = w.records.listInstances(podRec.uid).filter((r) => r.kind !== 'sandbox' && r.container === container).sort((a, b) => b.attempt - a.attempt);
   const st = memOf(podRec.uid)?.lastStatus;
-  const cs: ContainerStatus | undefined = st && [...(st.initContainerStatuses ?? []), ...(st.containerStatuses ?? [])].find((s) => s.name === container);
+  const cs: ContainerStatus | undefined = st && [...(st.initContainerStatuses ?? []), ...(st.containerStatuses ?? []), ...(st.ephemeralContainerStatuses ?? [])].find((s) => s.name === container);
   let id: string | undefined;
   if (cs) {
     if (previous) id = cs.lastState?.terminated?.containerID;

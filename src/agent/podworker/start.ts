@@ -1,12 +1,13 @@
 // Starting one container of a pod, the kubelet's startContainer
 // (pkg/kubelet/kuberuntime/kuberuntime_container.go) with the back-off of
 // kuberuntime_manager.go doBackOff: back-off gate, image, config, then create + start through
-// ContainerRuntime.startMonitored, in the sandbox's namespaces, then the postStart hook (hooks.ts).
-// Never waits for a back-off; waits for a postStart hook, as the kubelet does.
+// ContainerRuntime.startMonitored, in the sandbox's namespaces (and an ephemeral container in
+// its target's PID namespace), then the postStart hook (hooks.ts). Never waits for a back-off;
+// waits for a postStart hook, as the kubelet does.
 
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Container, Pod } from '../../api/types.js';
+import type { Container, EphemeralContainer, Pod } from '../../api/types.js';
 import type { ContainerPlan, PodNodePlan } from '../../plan/node.js';
 import { containerCgroupLeaf } from '../../policy/cgrouplayout.js';
 import { ContainerConfigError } from '../lifecycle/containerconfig.js';
@@ -25,6 +26,18 @@ import { stopFor } from './stop.js';
 
 /** The OCI namespace types a container joins from its sandbox, and their /proc/<pid>/ns names. */
 const sandboxNsPath: Record<string, string> = { network: 'net', ipc: 'ipc', uts: 'uts' };
+
+/**
+ * The host pid of an ephemeral container's targetContainerName while it runs (undefined without
+ * a target); the kubelet's getTargetID refuses the start when the target is not running.
+ */
+function ephemeralTargetPid(c: EphemeralContainer, view: View): number | undefined {
+  const target = c.targetContainerName;
+  if (!target) return undefined;
+  const rec = view.recs.filter((r) => r.kind !== 'sandbox' && r.kind !== 'ephemeral' && r.container === target).sort((a, b) => b.attempt - a.attempt)[0];
+  if (!rec || rec.state !== 'running' || !rec.pid) throw new ContainerConfigError(`unable to find target container ${target}`);
+  return rec.pid;
+}
 
 /**
  * Starts one container of the pod, the kubelet's way: back-off check, image, config, create +
@@ -68,7 +81,9 @@ export async function startContainer(w: WorkerContext, pod: Pod, podRec: PodReco
   const cp: ContainerPlan | undefined = plan.containers.find((p) => p.name === name && p.kind === kind);
   if (!cp) throw new PodWorkerError(`container ${name}: not in the node plan`);
   let proc: ProcessConfig;
+  let targetPid: number | undefined;
   try {
+    if (kind === 'ephemeral') targetPid = ephemeralTargetPid(c as EphemeralContainer, view);
     proc = processConfig(w, pod, c, cp, img, uid, mem.objects, (reason, message) => emitOnce(mem, evKey, record, pod, 'Warning', reason, message));
   } catch (e) {
     if (!(e instanceof ContainerConfigError)) throw e;
@@ -118,6 +133,8 @@ export async function startContainer(w: WorkerContext, pod: Pod, podRec: PodReco
     .filter((n) => !drop.has(n.type))
     .map((n) => (sandboxNsPath[n.type] ? { type: n.type, path: sandbox.namespaces?.[n.type as PinnedKind] ?? `/proc/${sandbox.pid}/ns/${sandboxNsPath[n.type]}` } : n));
   if (drop.has('uts')) delete (spec as Partial<OciSpec>).hostname;
+  // An ephemeral container with a target joins its PID namespace (the CRI's NamespaceMode TARGET).
+  if (targetPid !== undefined) spec.linux.namespaces = spec.linux.namespaces.map((n) => (n.type === 'pid' ? { type: 'pid', path: `/proc/${targetPid}/ns/pid` } : n));
   writeFileSync(join(bundle, 'config.json'), serializeSpec(spec));
 
   try {

@@ -6,7 +6,7 @@ import type { Pod, PodStatus } from '../../api/types.js';
 import type { PodNodePlan } from '../../plan/node.js';
 import { oomKillModeCondition } from '../../policy/oomkillmodestatus.js';
 import { podConditions } from '../lifecycle/conditions.js';
-import { initContainerStatuses, kubeTime, regularContainerStatuses, terminatedPodStatuses, type StartFailure } from '../lifecycle/containerstatus.js';
+import { ephemeralContainerStatuses, initContainerStatuses, kubeTime, regularContainerStatuses, terminatedPodStatuses, type StartFailure } from '../lifecycle/containerstatus.js';
 import { getPhase, isTerminalPhase, type PodPhase } from '../lifecycle/phase.js';
 import { noProbes, type ProbeView } from '../lifecycle/probes.js';
 import type { PodRuntime } from '../lifecycle/runtime.js';
@@ -19,6 +19,7 @@ export function buildStatus(pod: Pod, plan: PodNodePlan, podRec: PodRecord, rt: 
   let inits = initContainerStatuses(pod, rt, failures, probes);
   let regs = regularContainerStatuses(pod, rt, failures, probes);
   if (podIsTerminal) ({ inits, regs } = terminatedPodStatuses(pod, inits, regs));
+  const ephemerals = ephemeralContainerStatuses(pod, rt, failures);
   let phase: PodPhase = getPhase(pod.spec, [...regs, ...inits], podIsTerminal);
   const terminal = podRec.terminal ?? (isTerminalPhase(pod.status?.phase) ? pod.status.phase : undefined);
   // Pods do not leave a terminal phase; a pod stopped for good gets one.
@@ -33,6 +34,7 @@ export function buildStatus(pod: Pod, plan: PodNodePlan, podRec: PodRecord, rt: 
     startTime: kubeTime(pod.status?.startTime ?? podRec.startTime),
     ...(inits.length ? { initContainerStatuses: inits } : {}),
     containerStatuses: regs,
+    ...(ephemerals.length ? { ephemeralContainerStatuses: ephemerals } : {}),
     qosClass: plan.qosClass,
   };
   if (pod.status?.phase === phase) {

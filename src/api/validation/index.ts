@@ -2,6 +2,7 @@
 // Every function returns field errors with Kubernetes' paths, types and wording; none throws
 // on malformed input.
 
+export { ephemeralContainersUpdate, mirrorPodAnnotation, validatePodEphemeralContainersUpdate } from './ephemeralcontainers.js';
 export { validatePod, validatePodCreate, validatePodSpec, validOSNames, type PodValidationGates, type PodValidationOptions } from './pod.js';
 export {
   validateResourceQuota,

@@ -13,6 +13,11 @@ function pod(restartPolicy: string, containers: Container[], initContainers: Con
   return { metadata: { name: 'p', namespace: 'd', uid: 'u', ...extra }, spec: { restartPolicy, containers, initContainers } } as Pod;
 }
 
+/** The pod with ephemeral containers `names` added (as the ephemeralcontainers subresource adds them). */
+function withEphemeral(p: Pod, ...names: string[]): Pod {
+  return { ...p, spec: { ...p.spec, ephemeralContainers: names.map((n) => c(n)) } } as Pod;
+}
+
 function inst(name: string, state: InstanceState, o: Partial<ContainerInstance> = {}): ContainerInstance {
   return { name, attempt: 0, id: `u-${name}-${o.attempt ?? 0}`, state, createdAt: '2026-01-01T00:00:00Z', image: 'busybox', imageID: 'sha256:x', inCurrentSandbox: true, ...(state === 'exited' ? { exitCode: 0 } : {}), ...o };
 }
@@ -27,7 +32,7 @@ const up = { ready: true, attempt: 0 };
 const down = { ready: false, attempt: 0 };
 
 function want(o: Partial<PodActions>): PodActions {
-  return { killPod: false, createSandbox: false, sandboxAttempt: 1, initContainersToStart: [], containersToStart: [], containersToKill: [], ...o };
+  return { killPod: false, createSandbox: false, sandboxAttempt: 1, initContainersToStart: [], containersToStart: [], ephemeralContainersToStart: [], containersToKill: [], ...o };
 }
 
 interface Row {
@@ -61,6 +66,13 @@ const rows: Row[] = [
   { name: 'the sandbox died, OnFailure: only the containers that did not succeed start again', pod: pod('OnFailure', [c('a'), c('b')]), rt: rt(down, inst('a', 'exited'), inst('b', 'exited', { exitCode: 2 })), want: want({ killPod: true, createSandbox: true, containersToStart: [1] }) },
   { name: 'in a new sandbox, init containers of the old one do not count: run them again', pod: pod('Always', [c('a')], [c('i')]), rt: rt({ ready: true, attempt: 1 }, inst('i', 'exited', { inCurrentSandbox: false }), inst('a', 'exited', { exitCode: 137, inCurrentSandbox: false })), want: want({ sandboxAttempt: 2, initContainersToStart: [0] }) },
   { name: 'a container created but never started: start it (again)', pod: pod('Always', [c('a')]), rt: rt(up, inst('a', 'created')), want: want({ containersToStart: [0] }) },
+  // Ephemeral containers (kubectl debug).
+  { name: 'an ephemeral container added to a running pod: start it', pod: withEphemeral(pod('Always', [c('a')]), 'debugger'), rt: rt(up, inst('a', 'running')), want: want({ ephemeralContainersToStart: [0] }) },
+  { name: 'only ephemeral containers never started start', pod: withEphemeral(pod('Always', [c('a')]), 'd1', 'd2'), rt: rt(up, inst('a', 'running'), inst('d1', 'running')), want: want({ ephemeralContainersToStart: [1] }) },
+  { name: 'an ephemeral container that exited is never restarted, whatever the restart policy', pod: withEphemeral(pod('Always', [c('a')]), 'debugger'), rt: rt(up, inst('a', 'running'), inst('debugger', 'exited', { exitCode: 1 })), want: want({}) },
+  { name: 'an ephemeral container starts while init containers still run', pod: withEphemeral(pod('Always', [c('a')], [c('i')]), 'debugger'), rt: rt(up, inst('i', 'running')), want: want({ ephemeralContainersToStart: [0] }) },
+  { name: 'an ephemeral container does not keep a finished pod alive', pod: withEphemeral(pod('Never', [c('a')]), 'debugger'), rt: rt(up, inst('a', 'exited'), inst('debugger', 'running')), want: want({ killPod: true }) },
+  { name: 'an ephemeral container is not started in a new sandbox the same sync', pod: withEphemeral(pod('Always', [c('a')]), 'debugger'), rt: rt(undefined), want: want({ killPod: true, createSandbox: true, sandboxAttempt: 0, containersToStart: [0] }) },
 ];
 
 describe('computePodActions', () => {
