@@ -3,8 +3,8 @@
 // SetDefaults_PodSpec and container defaults, and pkg/registry/batch/job/strategy.go
 // PrepareForCreate's generateSelector). Pure: the uid comes from the caller.
 
-import { defaultPod, type PodDefaultingOptions } from './defaults.js';
-import type { CronJob, Job, JobSpec, Pod, PodTemplateSpec } from './types.js';
+import { defaultPodTemplateSpec, type PodDefaultingOptions } from './defaults.js';
+import type { CronJob, Job, JobSpec, PodTemplateSpec } from './types.js';
 import { jobLabels } from './validation/job.js';
 
 const maxInt32 = 2147483647;
@@ -13,10 +13,7 @@ const maxInt32 = 2147483647;
 export function defaultTemplate(t: PodTemplateSpec | undefined, opts: PodDefaultingOptions): PodTemplateSpec {
   const template: PodTemplateSpec = t && typeof t === 'object' ? t : {};
   if (!template.spec || typeof template.spec !== 'object') return template;
-  const defaulted = defaultPod({ metadata: {}, spec: template.spec } as Pod, opts).spec;
-  // Service links are defaulted on pods, not templates.
-  delete defaulted.enableServiceLinks;
-  return { ...template, spec: defaulted };
+  return { ...template, spec: defaultPodTemplateSpec(template.spec, opts) };
 }
 
 /** SetDefaults_Job's JobSpec part (the counts, backoff, completion mode, suspend, replacement). */

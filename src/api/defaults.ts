@@ -188,8 +188,24 @@ export interface PodDefaultingOptions {
   inPlace?: boolean;
 }
 
+/**
+ * The pod template of a workload as the API server stores it: SetDefaults_PodSpec and the
+ * container, volume and ResourceList defaults, without what SetDefaults_Pod alone sets (requests
+ * copied from limits, enableServiceLinks, a hostNetwork container's hostPorts, pod-level
+ * requests): upstream keeps those to Pods, so a Deployment's template keeps the resources it was
+ * given and its pods get the rest when they are created.
+ */
+export function defaultPodTemplateSpec(spec: PodSpec, opts: PodDefaultingOptions): PodSpec {
+  return defaultPodFields({ metadata: {}, spec } as Pod, opts, false).spec;
+}
+
 /** The pod as the API server would store it on create, before status is filled in. */
 export function defaultPod(input: Pod, opts: PodDefaultingOptions): Pod {
+  return defaultPodFields(input, opts, true);
+}
+
+/** `onPod`: SetDefaults_Pod's part too (see defaultPodTemplateSpec). */
+function defaultPodFields(input: Pod, opts: PodDefaultingOptions, onPod: boolean): Pod {
   const pod = opts.inPlace ? input : clone(input);
   pod.apiVersion ??= 'v1';
   pod.kind ??= 'Pod';
@@ -202,19 +218,21 @@ export function defaultPod(input: Pod, opts: PodDefaultingOptions): Pod {
   spec.dnsPolicy ??= 'ClusterFirst';
   spec.securityContext ??= {};
   spec.schedulerName ??= 'default-scheduler';
-  spec.enableServiceLinks ??= true;
-  for (const c of spec.containers ?? []) defaultContainer(c, true);
-  for (const c of spec.initContainers ?? []) defaultContainer(c, true);
+  if (onPod) spec.enableServiceLinks ??= true;
+  for (const c of spec.containers ?? []) defaultContainer(c, onPod);
+  for (const c of spec.initContainers ?? []) defaultContainer(c, onPod);
   for (const c of spec.ephemeralContainers ?? []) defaultContainer(c, false);
   for (const v of spec.volumes ?? []) defaultVolume(v);
-  if (spec.hostNetwork) {
+  if (onPod && spec.hostNetwork) {
     for (const c of [...(spec.containers ?? []), ...(spec.initContainers ?? [])]) {
       for (const p of c.ports ?? []) if (p.hostPort === undefined) p.hostPort = p.containerPort;
     }
   }
   if (opts.gates.PodLevelResources && spec.resources) {
-    defaultHugePagePodLimits(pod);
-    defaultPodRequests(pod);
+    if (onPod) {
+      defaultHugePagePodLimits(pod);
+      defaultPodRequests(pod);
+    }
     const limits = canonicalList(spec.resources.limits);
     const requests = canonicalList(spec.resources.requests);
     if (limits) spec.resources.limits = limits;

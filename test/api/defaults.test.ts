@@ -10,7 +10,9 @@
 
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { defaultPod } from '../../src/api/defaults.js';
+import { defaultPod, defaultPodTemplateSpec } from '../../src/api/defaults.js';
+import { defaultDeployment } from '../../src/api/appsdefaults.js';
+import { defaultJob } from '../../src/api/batchdefaults.js';
 import type { Container, Pod, ResourceList, ResourceRequirements } from '../../src/api/types.js';
 
 const ON = { gates: { PodLevelResources: true } };
@@ -67,6 +69,32 @@ describe('container requests default from limits (SetDefaults_Pod; upstream Test
     const before = JSON.stringify(input);
     defaultPod(input, ON);
     assert.equal(JSON.stringify(input), before);
+  });
+});
+
+// SetDefaults_Pod's own part is the Pod's alone ("we only want this defaulting semantic to take
+// place on a v1.Pod and not a v1.PodTemplate"): a workload's template keeps what it was given,
+// and its pods get the rest when they are created.
+describe('a pod template gets SetDefaults_PodSpec, not SetDefaults_Pod', () => {
+  const hostNet = () => ({ ...pod([{ ...c('a', { cpu: '500m', memory: '64Mi' }), ports: [{ containerPort: 8080 }] }], { init: [c('i', { memory: '32Mi' })], resources: { limits: { cpu: '1' } } }).spec, hostNetwork: true });
+  const rows: { name: string; check: (pod: Pod['spec'], template: Pod['spec']) => void }[] = [
+    { name: 'requests are not copied from limits in a template (containers)', check: (p, t) => { assert.deepEqual(p.containers[0]!.resources!.requests, { cpu: '500m', memory: '64Mi' }); assert.equal(t.containers[0]!.resources!.requests, undefined); } },
+    { name: 'requests are not copied from limits in a template (init containers)', check: (p, t) => { assert.deepEqual(p.initContainers![0]!.resources!.requests, { memory: '32Mi' }); assert.equal(t.initContainers![0]!.resources!.requests, undefined); } },
+    { name: 'enableServiceLinks is a Pod default only', check: (p, t) => { assert.equal(p.enableServiceLinks, true); assert.equal(t.enableServiceLinks, undefined); } },
+    { name: 'a hostNetwork container\'s hostPort is a Pod default only (since 1.28)', check: (p, t) => { assert.equal(p.containers[0]!.ports![0]!.hostPort, 8080); assert.equal(t.containers[0]!.ports![0]!.hostPort, undefined); } },
+    { name: 'pod-level requests are a Pod default only', check: (p, t) => { assert.deepEqual(p.resources!.requests, { cpu: '500m', memory: '64Mi' }); assert.equal(t.resources!.requests, undefined); } },
+    { name: 'SetDefaults_PodSpec applies to both (restartPolicy, dnsPolicy, grace, scheduler, securityContext)', check: (p, t) => { for (const s of [p, t]) assert.deepEqual([s.restartPolicy, s.dnsPolicy, s.terminationGracePeriodSeconds, s.schedulerName, s.securityContext], ['Always', 'ClusterFirst', 30, 'default-scheduler', {}]); } },
+    { name: 'container defaults apply to both (imagePullPolicy, terminationMessagePath, port protocol)', check: (p, t) => { for (const s of [p, t]) assert.deepEqual([s.containers[0]!.imagePullPolicy, s.containers[0]!.terminationMessagePath, s.containers[0]!.ports![0]!.protocol], ['IfNotPresent', '/dev/termination-log', 'TCP']); } },
+  ];
+  for (const row of rows) {
+    it(row.name, () => row.check(defaultPod({ metadata: {}, spec: hostNet() } as Pod, ON).spec, defaultPodTemplateSpec(hostNet(), ON)));
+  }
+  it('a Deployment\'s and a Job\'s templates keep limits-only resources as given', () => {
+    const template = () => ({ spec: { containers: [c('a', { memory: '64Mi' })] } });
+    const d = defaultDeployment({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd' }, spec: { selector: {}, template: template() } } as never, ON);
+    const j = defaultJob({ apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'j' }, spec: { template: template() } } as never, ON);
+    assert.deepEqual(d.spec!.template!.spec!.containers[0]!.resources, { limits: { memory: '64Mi' } });
+    assert.deepEqual(j.spec!.template!.spec!.containers[0]!.resources, { limits: { memory: '64Mi' } });
   });
 });
 
