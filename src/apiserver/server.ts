@@ -29,7 +29,7 @@ import { StatusError } from './status.js';
 import { deferredMetrics } from './metricsdeferred.js';
 import type { Node, Pod, Secret } from '../api/types.js';
 import { withoutManagedFields } from '../api/cachetransforms.js';
-import { ObjectCache } from './cache.js';
+import { ObjectCache, type HeldList } from './cache.js';
 import { PostStartHook, serverHealthChecks } from './healthz.js';
 import { Cacher } from './watchcache.js';
 import type { KeyValue } from '../storage/store.js';
@@ -166,7 +166,13 @@ export async function startApiServer(opts: ApiServerOptions): Promise<RunningApi
   const cacher = new Cacher(store, { deliversOnCommit: store instanceof LogStore });
   api.cacher = cacher;
   await cacher.start(api.def('pods'));
-  const boundPods = new ObjectCache<Pod>(store, api.def('pods'), { keep: (p) => !!p.spec?.nodeName, transform: withoutManagedFields, decoded: cacher.decoded(api.def('pods')) as (kv: KeyValue) => Pod | undefined });
+  // It starts from the watch cache's objects and revision, not a second list of every pod.
+  const boundPods = new ObjectCache<Pod>(store, api.def('pods'), {
+    keep: (p) => !!p.spec?.nodeName,
+    transform: withoutManagedFields,
+    decoded: cacher.decoded(api.def('pods')) as (kv: KeyValue) => Pod | undefined,
+    initial: () => cacher.snapshot(api.def('pods')) as HeldList<Pod> | undefined,
+  });
   await boundPods.start();
   boundPods.addIndex('nodeName', (p) => p.spec?.nodeName);
   api.caches.set('boundpods', boundPods as unknown as ObjectCache);
