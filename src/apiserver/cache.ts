@@ -50,6 +50,18 @@ export interface ObjectCacheOptions<T extends KubeObject> {
    * held as it is instead of a decoded copy; the transform applies to the copies only.
    */
   decoded?: (kv: KeyValue) => T | undefined;
+  /**
+   * The objects this process already holds and the revision they are the state at (the watch
+   * cache's, Cacher.snapshot): the first fill takes them, shared as they are, instead of listing
+   * the store again, then watches from that revision. Undefined from it, or a relist, reads the store.
+   */
+  initial?: () => HeldList<T> | undefined;
+}
+
+/** A list already decoded, at a revision. */
+export interface HeldList<T extends KubeObject = KubeObject> {
+  items: readonly { key: string; modRevision: number; obj: T }[];
+  revision: number;
 }
 
 export class ObjectCache<T extends KubeObject = KubeObject> {
@@ -64,10 +76,15 @@ export class ObjectCache<T extends KubeObject = KubeObject> {
 
   constructor(private readonly store: Store, readonly def: ResourceDef, private readonly opts: ObjectCacheOptions<T> = {}) {}
 
+  /** An object another cache decoded, held as it is (kept or not, never transformed). */
+  private shared(key: string, modRevision: number, obj: T): CachedObject<T> | undefined {
+    return this.opts.keep && !this.opts.keep(obj) ? undefined : { key, modRevision, obj };
+  }
+
   /** The watch cache's object when `decoded` has it; else decodeStored for an object nobody else holds (resourceVersion set in place, then frozen). */
   private decode(kv: KeyValue): CachedObject<T> | undefined {
     const shared = this.opts.decoded?.(kv);
-    if (shared) return this.opts.keep && !this.opts.keep(shared) ? undefined : { key: kv.key, modRevision: kv.modRevision, obj: shared };
+    if (shared) return this.shared(kv.key, kv.modRevision, shared);
     const obj = JSON.parse(kv.value) as T;
     (obj.metadata ??= {}).resourceVersion = String(kv.modRevision);
     if (this.opts.keep && !this.opts.keep(obj)) return undefined;
@@ -75,24 +92,33 @@ export class ObjectCache<T extends KubeObject = KubeObject> {
   }
 
   async start(): Promise<void> {
-    await this.listAndWatch();
+    await this.listAndWatch(this.opts.initial?.());
   }
 
   /**
-   * A reflector's ListAndWatch: the store's objects now (what changed while no watch ran goes
-   * through apply, so listeners and indexes see it as events), then a watch from that revision.
+   * A reflector's ListAndWatch: the store's objects now, or the `held` ones on the first fill
+   * (what changed while no watch ran goes through apply, so listeners and indexes see it as
+   * events), then a watch from that revision.
    */
-  private async listAndWatch(): Promise<void> {
+  private async listAndWatch(held?: HeldList<T>): Promise<void> {
     const prefix = storageKey(this.def, undefined);
-    const snapshot = await this.store.list(prefix);
     const listed = new Set<string>();
-    for (const kv of snapshot.items) {
-      listed.add(kv.key);
-      if (this.byKey.get(kv.key)?.modRevision !== kv.modRevision) this.apply(kv.key, this.decode(kv));
+    const fill = (key: string, modRevision: number, entry: () => CachedObject<T> | undefined) => {
+      listed.add(key);
+      if (this.byKey.get(key)?.modRevision !== modRevision) this.apply(key, entry());
+    };
+    let revision: number;
+    if (held) {
+      for (const e of held.items) fill(e.key, e.modRevision, () => this.shared(e.key, e.modRevision, e.obj));
+      revision = held.revision;
+    } else {
+      const snapshot = await this.store.list(prefix);
+      for (const kv of snapshot.items) fill(kv.key, kv.modRevision, () => this.decode(kv));
+      revision = snapshot.revision;
     }
     for (const key of [...this.byKey.keys()]) if (!listed.has(key)) this.apply(key, undefined);
     if (this.stopped) return;
-    this.watch = await this.store.watch(prefix, snapshot.revision, {
+    this.watch = await this.store.watch(prefix, revision, {
       event: (e) => this.apply(e.kv.key, e.type === 'DELETE' ? undefined : this.decode(e.kv)),
       error: (err) => this.relist(err),
     });

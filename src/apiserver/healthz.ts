@@ -43,14 +43,89 @@ function withTimeout(what: string, ms: number, p: Promise<unknown>): Promise<voi
   return Promise.race([read, late]).finally(() => clearTimeout(timer));
 }
 
+/** healthz.LogHealthz's period: the log is flushed once a minute, and blocked after two without a flush. */
+export const logFlushPeriodMs = 60_000;
+export const logBlockedAfterMs = 2 * logFlushPeriodMs;
+
+export interface LogCheckClock {
+  /** Flushes the log: resolves once what was written before has gone out (klog.Flush). */
+  flush(): Promise<void>;
+  now(): number;
+  /** Runs `fn` once after `ms` (the next turn of wait.Forever). */
+  after(fn: () => void, ms: number): void;
+}
+
+/** The process's own: stderr, where the server logs, flushed by a write that completes after the ones before it. */
+const processLog: LogCheckClock = {
+  flush: () => new Promise<void>((ok) => process.stderr.write('', () => ok())),
+  now: () => Date.now(),
+  after: (fn, ms) => void setTimeout(fn, ms).unref(),
+};
+
 /**
- * The checks kube-apiserver installs that Bulkhead has a counterpart of: `ping`; `etcd` (the
- * store answers a read: etcd's current revision, or SQLite's) on all three; on /readyz
- * `etcd-readiness` (the same read), `informer-sync` (the server's caches list before it
- * listens, so they have synced once it answers) and `shutdown` (fails once the server stops).
+ * healthz.LogHealthz: `log` passes unless logging is blocked. The first check starts a loop that
+ * flushes the log, notes the time, waits a minute and again; the check fails with `logging
+ * blocked` once two minutes passed since the last flush finished (a flush that never returns,
+ * as on a stderr nobody reads).
  */
-export function serverHealthChecks(store: Pick<Store, 'currentRevision'>, state: { readonly shuttingDown: boolean }, timeoutMs = storeCheckTimeoutMs): HealthChecks {
+export function logHealthCheck(clock: LogCheckClock = processLog): HealthCheck {
+  let lastVerified: number | undefined;
+  const loop = (): void => {
+    void clock.flush().then(() => {
+      lastVerified = clock.now();
+      clock.after(loop, logFlushPeriodMs);
+    });
+  };
+  return {
+    name: 'log',
+    check: async () => {
+      if (lastVerified === undefined) {
+        lastVerified = clock.now();
+        loop();
+      }
+      if (clock.now() - lastVerified >= logBlockedAfterMs) throw new Error('logging blocked');
+    },
+  };
+}
+
+/** One per process, as upstream's package variable: the log it watches is the process's. */
+let processLogCheck: HealthCheck | undefined;
+const logHealthz = (): HealthCheck => (processLogCheck ??= logHealthCheck());
+
+/**
+ * A post-start hook's check (postStartHookHealthz), `poststarthook/<name>`: `not finished` until
+ * the hook's work is done.
+ */
+export class PostStartHook implements HealthCheck {
+  readonly name: string;
+  private done = false;
+  constructor(hook: string) {
+    this.name = `poststarthook/${hook}`;
+  }
+  finished(): void {
+    this.done = true;
+  }
+  async check(): Promise<void> {
+    if (!this.done) throw new Error('not finished');
+  }
+}
+
+/**
+ * The checks kube-apiserver installs that Bulkhead has a counterpart of, in its order: `ping`
+ * and `log` (the defaults), `etcd` (the store answers a read: etcd's current revision, or
+ * SQLite's), then the post-start hooks, on all three; on /readyz also `etcd-readiness` (the same
+ * read) and `informer-sync` (the server's caches list before it listens, so they have synced
+ * once it answers) before the hooks, and `shutdown` (fails once the server stops) last.
+ */
+export function serverHealthChecks(
+  store: Pick<Store, 'currentRevision'>,
+  state: { readonly shuttingDown: boolean },
+  timeoutMs = storeCheckTimeoutMs,
+  extra: { log?: HealthCheck; postStartHooks?: readonly HealthCheck[] } = {},
+): HealthChecks {
   const ping: HealthCheck = { name: 'ping', check: async () => undefined };
+  const log = extra.log ?? logHealthz();
+  const hooks = extra.postStartHooks ?? [];
   // The read carries the check's deadline too (kube's etcd check gives clientv3 a context with
   // the timeout), so the etcd call is cancelled with it, not left waiting on a silent member.
   const storeRead = (name: string): HealthCheck => ({
@@ -59,13 +134,15 @@ export function serverHealthChecks(store: Pick<Store, 'currentRevision'>, state:
   });
   const etcd = storeRead('etcd');
   return {
-    healthz: [ping, etcd],
-    livez: [ping, etcd],
+    healthz: [ping, log, etcd, ...hooks],
+    livez: [ping, log, etcd, ...hooks],
     readyz: [
       ping,
+      log,
       etcd,
       storeRead('etcd-readiness'),
       { name: 'informer-sync', check: async () => undefined },
+      ...hooks,
       {
         name: 'shutdown',
         check: async () => {

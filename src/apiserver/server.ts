@@ -29,8 +29,8 @@ import { StatusError } from './status.js';
 import { deferredMetrics } from './metricsdeferred.js';
 import type { Node, Pod, Secret } from '../api/types.js';
 import { withoutManagedFields } from '../api/cachetransforms.js';
-import { ObjectCache } from './cache.js';
-import { serverHealthChecks } from './healthz.js';
+import { ObjectCache, type HeldList } from './cache.js';
+import { PostStartHook, serverHealthChecks } from './healthz.js';
 import { Cacher } from './watchcache.js';
 import type { KeyValue } from '../storage/store.js';
 import { decodeRequestObject } from './decode.js';
@@ -119,6 +119,13 @@ export async function startApiServer(opts: ApiServerOptions): Promise<RunningApi
   const serviceRanges = opts.serviceRanges ?? defaultServiceRanges();
   installStrategies(api, opts.podSecurityDefaults ?? {}, opts.defaultTolerationSeconds, serviceRanges);
   api.trackWrite = trackUpdate;
+  // kube-apiserver's post-start hooks Bulkhead has the work of, in the order /livez lists them:
+  // each check passes once that work is done (the first two before the server listens).
+  const hooks = {
+    namespaces: new PostStartHook('start-system-namespaces-controller'),
+    priorityClasses: new PostStartHook('scheduling/bootstrap-system-priority-classes'),
+    kubernetesService: new PostStartHook('bootstrap-controller'),
+  };
   for (const name of systemNamespaces) {
     // As upstream's system-namespaces controller: Get, and create only what is missing (a
     // create that ends in 409 would pay for admission and managed fields on every start).
@@ -129,7 +136,9 @@ export async function startApiServer(opts: ApiServerOptions): Promise<RunningApi
       if (!(e instanceof StatusError && e.code === 409)) throw e;
     }
   }
+  hooks.namespaces.finished();
   await ensureSystemPriorityClasses(api, bootstrap);
+  hooks.priorityClasses.finished();
   for (const resource of ['namespaces', 'limitranges', 'resourcequotas', 'priorityclasses', 'runtimeclasses', 'serviceaccounts']) {
     const cache = new ObjectCache(store, api.def(resource));
     await cache.start();
@@ -157,7 +166,13 @@ export async function startApiServer(opts: ApiServerOptions): Promise<RunningApi
   const cacher = new Cacher(store, { deliversOnCommit: store instanceof LogStore });
   api.cacher = cacher;
   await cacher.start(api.def('pods'));
-  const boundPods = new ObjectCache<Pod>(store, api.def('pods'), { keep: (p) => !!p.spec?.nodeName, transform: withoutManagedFields, decoded: cacher.decoded(api.def('pods')) as (kv: KeyValue) => Pod | undefined });
+  // It starts from the watch cache's objects and revision, not a second list of every pod.
+  const boundPods = new ObjectCache<Pod>(store, api.def('pods'), {
+    keep: (p) => !!p.spec?.nodeName,
+    transform: withoutManagedFields,
+    decoded: cacher.decoded(api.def('pods')) as (kv: KeyValue) => Pod | undefined,
+    initial: () => cacher.snapshot(api.def('pods')) as HeldList<Pod> | undefined,
+  });
   await boundPods.start();
   boundPods.addIndex('nodeName', (p) => p.spec?.nodeName);
   api.caches.set('boundpods', boundPods as unknown as ObjectCache);
@@ -174,7 +189,7 @@ export async function startApiServer(opts: ApiServerOptions): Promise<RunningApi
   const handlerOpts: HandlerOptions = {
     api,
     cacher,
-    health: serverHealthChecks(store, lifecycle),
+    health: serverHealthChecks(store, lifecycle, undefined, { postStartHooks: Object.values(hooks) }),
     authenticate: requestAuthenticator(authenticateToken),
     authorizer,
     createOnly: accessReviewHandlers(authorizer, {
@@ -230,6 +245,8 @@ export async function startApiServer(opts: ApiServerOptions): Promise<RunningApi
       },
     );
   await reconcileKubernetesService(true);
+  // Its first pass is over (a failure is reported and retried every 10 s, as upstream's controller).
+  hooks.kubernetesService.finished();
   const kubernetesServiceTimer = setInterval(() => void reconcileKubernetesService(false), 10_000);
   kubernetesServiceTimer.unref();
   // The repair controllers: claims of Services that went, swept at start and every 3 minutes.

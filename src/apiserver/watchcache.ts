@@ -169,6 +169,11 @@ export class WatchCache {
     return e && e.rev === rev ? e.obj : undefined;
   }
 
+  /** Its objects in key order and the revision they are the state at (a list answered from the cache). */
+  snapshot(): { items: { key: string; modRevision: number; obj: KubeObject }[]; revision: number } {
+    return { items: this.#sorted.map((e) => ({ key: e.key, modRevision: e.rev, obj: e.obj })), revision: this.revision };
+  }
+
   /** Everything up to `revision` has been delivered (the caller read it from the store). */
   observe(revision: number): void {
     if (revision > this.#fresh) this.#fresh = revision;
@@ -379,6 +384,15 @@ export class Cacher {
   decoded(def: ResourceDef): (kv: KeyValue) => KubeObject | undefined {
     const prefix = storageKey(def, undefined);
     return (kv) => this.#started.get(prefix)?.decoded(kv.key, kv.modRevision);
+  }
+
+  /**
+   * A started cache's objects and the revision they are the state at (undefined before it
+   * started, or once it broke): what another cache of this process can start from instead of
+   * listing the store again (ObjectCache's `initial`).
+   */
+  snapshot(def: ResourceDef): { items: { key: string; modRevision: number; obj: KubeObject }[]; revision: number } | undefined {
+    return this.#started.get(storageKey(def, undefined))?.snapshot();
   }
 
   async list(def: ResourceDef, namespace: string | undefined, opts: ListOptions): Promise<CachedList | undefined> {

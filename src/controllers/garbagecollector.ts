@@ -2,12 +2,13 @@
 // graph of objects and their ownerReferences from informers over every kind that can own or be
 // owned; garbagecollector.go's attemptToDeleteItem deletes an object none of whose owners
 // exists any more, and handles owners being deleted in the foreground (`foregroundDeletion`:
-// dependents first, then the finalizer goes) or with `orphan` (the dependents lose their
+// dependents first, then the finalizer goes; a dependent that would wait on a dependent waiting
+// in turn, a cycle, unblocks its own references first) or with `orphan` (the dependents lose their
 // references, then the finalizer goes)). The decisions are the pure rules of src/policy/gc.ts;
 // this file keeps the graph, reads owners live through the client and writes the results.
 
 import type { KubeObject, OwnerReference } from '../api/types.js';
-import { decideDependent, decideOwner, finalizerForeground, finalizerOrphan, ownerStateOf, type DependentView, type OwnerState } from '../policy/gc.js';
+import { decideDependent, decideOwner, finalizerForeground, finalizerOrphan, isDeletingDependents, ownerStateOf, unblockedOwnerReferences, type DependentView, type OwnerState } from '../policy/gc.js';
 import type { SharedInformerFactory } from '../client/factory.js';
 import type { SharedIndexInformer } from '../client/informer.js';
 import { isStatus } from '../client/errors.js';
@@ -116,18 +117,36 @@ export class GarbageCollector {
     const refs = m.ownerReferences ?? [];
     if (refs.length === 0) return;
     const states = await Promise.all(refs.map((r) => this.ownerState(r, node)));
-    const d = decideDependent(refs, states, { finalizers: m.finalizers, hasDependents: (this.dependents.get(uid)?.size ?? 0) > 0, beingDeleted: false });
+    const deps = [...(this.dependents.get(uid) ?? [])].flatMap((d) => this.nodes.get(d) ?? []);
+    const d = decideDependent(refs, states, { finalizers: m.finalizers, hasDependents: deps.length > 0, dependentDeletingDependents: deps.some(isDeletingDependents), beingDeleted: false });
     if (d.action === 'removeRefs') {
       await this.client.patch(node.ref, node.namespace, node.name, 'application/merge-patch+json', {
         metadata: { resourceVersion: m.resourceVersion, ownerReferences: refs.filter((r) => !d.uids.includes(r.uid)) },
       });
     } else if (d.action === 'delete') {
       try {
-        await this.client.delete(node.ref, node.namespace, node.name, { preconditions: { uid, resourceVersion: m.resourceVersion }, propagationPolicy: d.policy });
+        // A possible cycle: this item's owners stop waiting on it before it waits on its dependents.
+        const resourceVersion = d.unblockFirst ? await this.unblockOwnerReferences(node, latest) : m.resourceVersion;
+        await this.client.delete(node.ref, node.namespace, node.name, { preconditions: { uid, resourceVersion }, propagationPolicy: d.policy });
       } catch (e) {
         if (!isStatus(e, 404)) throw e;
       }
     }
+  }
+
+  /**
+   * unblockOwnerReferences: blockOwnerDeletion=false on the item's references, at the revision it
+   * was read (a conflict comes back through the queue's back-off). Returns the revision the
+   * delete that follows is conditioned on: the patched one, whose references are the ones decided on.
+   */
+  private async unblockOwnerReferences(node: GraphNode, latest: KubeObject): Promise<string | undefined> {
+    const m = latest.metadata!;
+    const ownerReferences = unblockedOwnerReferences(m.ownerReferences ?? []);
+    if (!ownerReferences) return m.resourceVersion;
+    const patched = await this.client.patch(node.ref, node.namespace, node.name, 'application/merge-patch+json', {
+      metadata: { resourceVersion: m.resourceVersion, ownerReferences },
+    });
+    return patched.metadata?.resourceVersion;
   }
 
   /** An owner being deleted: orphan its dependents, or wait for the blocking ones (foreground). */

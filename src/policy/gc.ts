@@ -82,7 +82,7 @@ export type OwnerState =
  */
 export function ownerStateOf(ref: OwnerReference, owner: { uid?: string; deletionTimestamp?: string; finalizers?: string[] } | undefined): OwnerState {
   if (!owner || owner.uid !== ref.uid) return 'absent';
-  if (owner.deletionTimestamp && (owner.finalizers ?? []).includes(finalizerForeground)) return 'waiting';
+  if (isDeletingDependents(owner)) return 'waiting';
   return 'present';
 }
 
@@ -90,25 +90,57 @@ export type DependentAction =
   | { action: 'none' }
   /** Some owners are solid: remove the references to the absent and waiting ones. */
   | { action: 'removeRefs'; uids: string[] }
-  | { action: 'delete'; policy: GCPolicy };
+  /**
+   * Delete with this propagation. `unblockFirst`: a possible cycle (an owner waits on the item
+   * and a dependent of the item waits on its own dependents), so the item's references first
+   * lose blockOwnerDeletion (unblockedOwnerReferences), then it is deleted in the foreground.
+   */
+  | { action: 'delete'; policy: GCPolicy; unblockFirst?: true };
+
+/** The dependent attemptToDeleteItem looks at. */
+export interface DependentItem {
+  finalizers?: string[];
+  /** The graph has dependents of it. */
+  hasDependents: boolean;
+  /** One of its dependents is being deleted with foregroundDeletion (isDeletingDependents). */
+  dependentDeletingDependents?: boolean;
+  beingDeleted: boolean;
+}
 
 /**
  * attemptToDeleteItem for one dependent: with a solid owner it stays (and loses its references
  * to owners that are gone or waiting); without one it is deleted, in the foreground when an
- * owner waits on it and it has dependents of its own, else by its own GC finalizer
- * (foreground/orphan) or in the background.
+ * owner waits on it and it has dependents of its own (unblocking its own references first when
+ * one of those dependents waits too: upstream's cycle detection, false positives included), else
+ * by its own GC finalizer (foreground/orphan) or in the background.
  */
-export function decideDependent(refs: OwnerReference[], states: OwnerState[], item: { finalizers?: string[]; hasDependents: boolean; beingDeleted: boolean }): DependentAction {
+export function decideDependent(refs: OwnerReference[], states: OwnerState[], item: DependentItem): DependentAction {
   if (refs.length === 0 || item.beingDeleted) return { action: 'none' };
   if (states.includes('unknown')) return { action: 'none' };
   const solid = refs.filter((_, i) => states[i] === 'present');
   const gone = refs.filter((_, i) => states[i] !== 'present').map((r) => r.uid);
   if (solid.length > 0) return gone.length ? { action: 'removeRefs', uids: gone } : { action: 'none' };
-  if (states.includes('waiting') && item.hasDependents) return { action: 'delete', policy: 'Foreground' };
+  if (states.includes('waiting') && item.hasDependents) {
+    return item.dependentDeletingDependents ? { action: 'delete', policy: 'Foreground', unblockFirst: true } : { action: 'delete', policy: 'Foreground' };
+  }
   const f = item.finalizers ?? [];
   if (f.includes(finalizerForeground)) return { action: 'delete', policy: 'Foreground' };
   if (f.includes(finalizerOrphan)) return { action: 'delete', policy: 'Orphan' };
   return { action: 'delete', policy: 'Background' };
+}
+
+/**
+ * unblockOwnerReferences (patch.go): the references with blockOwnerDeletion=true turned to
+ * false, the others as they are; undefined when none blocks (nothing to write).
+ */
+export function unblockedOwnerReferences(refs: OwnerReference[]): OwnerReference[] | undefined {
+  if (!refs.some((r) => r.blockOwnerDeletion === true)) return undefined;
+  return refs.map((r) => (r.blockOwnerDeletion === true ? { ...r, blockOwnerDeletion: false } : r));
+}
+
+/** isDeletingDependents: being deleted and holding foregroundDeletion. */
+export function isDeletingDependents(meta: { deletionTimestamp?: string; finalizers?: string[] }): boolean {
+  return !!meta.deletionTimestamp && (meta.finalizers ?? []).includes(finalizerForeground);
 }
 
 /** A dependent as an owner being deleted sees it. */

@@ -7,11 +7,16 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Pod } from '../../src/api/types.js';
 import { withoutManagedFields } from '../../src/api/cachetransforms.js';
-import { ObjectCache, type CacheEventType } from '../../src/apiserver/cache.js';
+import { ObjectCache, type CacheEventType, type HeldList } from '../../src/apiserver/cache.js';
 import { findResource, storageKey } from '../../src/apiserver/resources.js';
 import { MemoryStore } from '../../src/storage/index.js';
 import type { KeyValue, Store, WatchHandlers } from '../../src/storage/store.js';
 import { Cacher } from '../../src/apiserver/watchcache.js';
+import { startApiServer, type RunningApiServer } from '../../src/apiserver/server.js';
+import { LogStore } from '../../src/storage/engine.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 const podsDef = findResource('', 'v1', 'pods')!;
 const key = (name: string) => storageKey(podsDef, 'default', name);
@@ -96,6 +101,41 @@ describe('ObjectCache', () => {
     cacher.stop();
     await store.update(key('after'), value('after', 'n2'));
     assert.equal(c.get('default', 'after')?.obj.spec.nodeName, 'n2');
+    c.stop();
+  });
+
+  it('starts from the watch cache\'s snapshot without listing the store, and watches from its revision (a write in between is not lost)', async () => {
+    const store = new MemoryStore();
+    await store.create(key('bound'), value('bound', 'n1'));
+    await store.create(key('pending'), value('pending'));
+    const cacher = new Cacher(store);
+    await cacher.start(podsDef);
+    const held = cacher.snapshot(podsDef)!;
+    assert.deepEqual(held.items.map((e) => e.obj.metadata?.name), ['bound', 'pending']);
+    // Written after the snapshot was taken, before the cache watches: the watch from its revision replays it.
+    await store.create(key('between'), value('between', 'n1'));
+    const lists: string[] = [];
+    const list = store.list.bind(store);
+    store.list = async (...args: Parameters<Store['list']>) => (lists.push(args[0]), list(...args));
+    const c = new ObjectCache<Pod>(store, podsDef, { keep: (p) => !!p.spec.nodeName, decoded: cacher.decoded(podsDef) as (kv: KeyValue) => Pod | undefined, initial: () => held as unknown as HeldList<Pod> });
+    await c.start();
+    assert.deepEqual(lists, [], 'no list of the store');
+    assert.equal(c.get('default', 'bound')?.obj, held.items[0]!.obj, 'the snapshot\'s object, shared');
+    assert.equal(c.get('default', 'pending'), undefined, 'keep still decides');
+    await store.create(key('after'), value('after', 'n1'));
+    assert.deepEqual(c.list('default').map((o) => o.obj.metadata.name), ['after', 'between', 'bound']);
+    c.stop();
+    cacher.stop();
+  });
+
+  it('without a snapshot (the watch cache not started) lists the store as before', async () => {
+    const store = new MemoryStore();
+    await store.create(key('bound'), value('bound', 'n1'));
+    const cacher = new Cacher(store);
+    assert.equal(cacher.snapshot(podsDef), undefined);
+    const c = new ObjectCache<Pod>(store, podsDef, { initial: () => cacher.snapshot(podsDef) as HeldList<Pod> | undefined });
+    await c.start();
+    assert.equal(c.get('default', 'bound')?.obj.metadata.name, 'bound');
     c.stop();
   });
 
@@ -190,5 +230,48 @@ describe('ObjectCache', () => {
     await store.create(key('later'), value('later'));
     assert.equal(c.get('default', 'later')?.obj.metadata.name, 'later');
     c.stop();
+  });
+});
+
+describe('API server start', () => {
+  // The watch cache of pods lists them; the node authorizer's bound-pods cache starts from its
+  // snapshot instead of listing every pod a second time before the server listens.
+  it('lists the stored pods once, and the bound-pods cache still has them and follows later writes', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bulkhead-cache-start-'));
+    const opts = { dataDir: join(dir, 'data'), store: `sqlite:${join(dir, 'bulkhead.db')}`, port: 0 };
+    const pod = (name: string, nodeName?: string) => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'default' }, spec: { containers: [{ name: 'c', image: 'busybox' }], ...(nodeName ? { nodeName } : {}) } });
+    const admin = { user: { name: 'admin', groups: ['system:masters'] }, dryRun: false, fieldValidation: 'Ignore' as const, warnings: [] };
+    const first = await startApiServer(opts);
+    try {
+      // Admission looks the pods' ServiceAccount up (no controller makes it here).
+      await first.api.create(first.api.def('serviceaccounts'), 'default', { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default', namespace: 'default' } }, { ...admin, warnings: [] });
+      await first.api.create(first.api.def('pods'), 'default', pod('bound', 'n1'), { ...admin, warnings: [] });
+      await first.api.create(first.api.def('pods'), 'default', pod('pending'), { ...admin, warnings: [] });
+    } finally {
+      await first.close();
+    }
+    const podsPrefix = storageKey(podsDef, undefined);
+    const list = LogStore.prototype.list;
+    let podLists = 0;
+    LogStore.prototype.list = function (this: LogStore, ...args: Parameters<Store['list']>) {
+      if (args[0] === podsPrefix) podLists++;
+      return list.apply(this, args);
+    };
+    let s: RunningApiServer | undefined;
+    try {
+      s = await startApiServer(opts);
+    } finally {
+      LogStore.prototype.list = list;
+    }
+    try {
+      assert.equal(podLists, 1, 'pods listed from the store at start');
+      const bound = s.api.caches.get('boundpods') as unknown as ObjectCache<Pod>;
+      assert.deepEqual(names(bound.byIndex('nodeName', 'n1')), ['bound']);
+      await s.api.create(s.api.def('pods'), 'default', pod('later', 'n1'), { ...admin, warnings: [] });
+      assert.deepEqual(names(bound.byIndex('nodeName', 'n1')), ['bound', 'later']);
+    } finally {
+      await s.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -25,9 +25,13 @@ const ownerRef = (o: Owner, block = true) => ({ apiVersion: 'v1', kind: 'ConfigM
 const cm = (name: string, owners: object[] = [], finalizers?: string[]) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, ownerReferences: owners, ...(finalizers ? { finalizers } : {}) }, data: { a: 'b' } });
 const pod = (name: string, owners: object[]) => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name, ownerReferences: owners }, spec: { containers: [{ name: 'c', image: 'busybox' }] } });
 
-/** Polls until `cond` holds (no deadline here: the test runner's timeout bounds a hang). */
-async function until(cond: () => Promise<boolean>): Promise<void> {
-  while (!(await cond())) await sleep(50);
+/** Polls until `cond` holds; a generous bound turns a collector that never acts into a failure, not a hang. */
+async function until(cond: () => Promise<boolean>, boundMs = 60_000): Promise<void> {
+  const end = Date.now() + boundMs;
+  while (!(await cond())) {
+    if (Date.now() > end) throw new Error(`condition not met within ${boundMs / 1000} s: ${cond.toString()}`);
+    await sleep(50);
+  }
 }
 
 function startGCServer(prefix: string): { ready: Promise<RunningServer>; dir: string } {
@@ -122,6 +126,56 @@ describe('garbage collection over HTTP', () => {
     await until(async () => (await admin.request('GET', `${cms}/two-dep`)).json().metadata.ownerReferences.length === 1);
     const got = (await admin.request('GET', `${cms}/two-dep`)).json();
     assert.equal(got.metadata.ownerReferences[0].uid, alive.uid);
+  });
+
+  /** ConfigMaps each owned by the next one, the last by the first, every reference blocking. */
+  const cycle = async (names: string[]): Promise<Owner[]> => {
+    const made: Owner[] = [];
+    for (const n of names) made.push(await create(cms, cm(n, made.length ? [ownerRef(made[made.length - 1]!)] : [])));
+    const last = made[made.length - 1]!;
+    const p = await admin.request('PATCH', `${cms}/${names[0]}`, { metadata: { ownerReferences: [ownerRef(last)] } }, mergePatch);
+    assert.equal(p.status, 200, p.text);
+    return made;
+  };
+
+  // garbagecollector.go attemptToDeleteItem: a dependent whose owner waits for its dependents and
+  // which has a dependent itself waiting (a cycle) sets blockOwnerDeletion=false on its own
+  // references (unblockOwnerReferences), then is deleted in the foreground, so neither waits on
+  // the other for ever. The e2e "Garbage collector should not be blocked by dependency circle".
+  const cycles: { name: string; members: string[] }[] = [
+    { name: 'two ConfigMaps owning each other, one deleted in the foreground: both go', members: ['cy2-a', 'cy2-b'] },
+    { name: 'three ConfigMaps in a ring of blocking owners, one deleted in the foreground: all go', members: ['cy3-a', 'cy3-b', 'cy3-c'] },
+  ];
+  for (const c of cycles) {
+    it(c.name, async () => {
+      const made = await cycle(c.members);
+      const d = await admin.request('DELETE', `${cms}/${c.members[0]}`, { kind: 'DeleteOptions', apiVersion: 'v1', propagationPolicy: 'Foreground', preconditions: { uid: made[0]!.uid } });
+      assert.equal(d.status, 200, d.text);
+      for (const n of c.members) await gone(`${cms}/${n}`);
+    });
+  }
+
+  it('a three-level foreground chain: the middle owner waits in the foreground for the last, then all go', async () => {
+    const top = await create(cms, cm('ch-top'));
+    const mid = await create(cms, cm('ch-mid', [ownerRef(top)]));
+    // The leaf is held by a finalizer of its own, so the chain can be seen waiting.
+    await create(cms, cm('ch-leaf', [ownerRef(mid)], ['example.com/hold']));
+    const d = await admin.request('DELETE', `${cms}/ch-top?propagationPolicy=Foreground`);
+    assert.equal(d.status, 200, d.text);
+    // The middle one has a dependent and its owner waits: it is deleted in the foreground too.
+    await until(async () => {
+      const m = (await admin.request('GET', `${cms}/ch-mid`)).json().metadata;
+      return !!m.deletionTimestamp && (m.finalizers ?? []).includes('foregroundDeletion');
+    });
+    await until(async () => !!(await admin.request('GET', `${cms}/ch-leaf`)).json().metadata.deletionTimestamp);
+    await s.garbageCollector!.idle();
+    assert.equal(await status(`${cms}/ch-top`), 200);
+    assert.equal(await status(`${cms}/ch-mid`), 200);
+    const p = await admin.request('PATCH', `${cms}/ch-leaf`, { metadata: { finalizers: null } }, mergePatch);
+    assert.equal(p.status, 200, p.text);
+    await gone(`${cms}/ch-leaf`);
+    await gone(`${cms}/ch-mid`);
+    await gone(`${cms}/ch-top`);
   });
 
   it('an object with a finalizer and no GC propagation stays until the finalizer is removed', async () => {

@@ -5,18 +5,21 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { OwnerReference } from '../../src/api/types.js';
-import { decideDependent, decideOwner, ownerStateOf, deleteDuringUpdate, deletionFinalizers, type DependentAction, type OwnerAction, type OwnerState } from '../../src/policy/gc.js';
+import { decideDependent, decideOwner, ownerStateOf, deleteDuringUpdate, deletionFinalizers, isDeletingDependents, unblockedOwnerReferences, type DependentAction, type OwnerAction, type OwnerState } from '../../src/policy/gc.js';
 
 const ref = (uid: string, block?: boolean): OwnerReference => ({ apiVersion: 'v1', kind: 'ConfigMap', name: `cm-${uid}`, uid, ...(block !== undefined ? { blockOwnerDeletion: block } : {}) });
 
 describe('decideDependent (attemptToDeleteItem)', () => {
-  const rows: { name: string; refs: OwnerReference[]; states: OwnerState[]; finalizers?: string[]; hasDependents?: boolean; beingDeleted?: boolean; want: DependentAction }[] = [
+  const rows: { name: string; refs: OwnerReference[]; states: OwnerState[]; finalizers?: string[]; hasDependents?: boolean; dependentDeletingDependents?: boolean; beingDeleted?: boolean; want: DependentAction }[] = [
     { name: 'the only owner is gone: delete in the background', refs: [ref('a')], states: ['absent'], want: { action: 'delete', policy: 'Background' } },
     { name: 'one of two owners alive: keep, dropping the dangling reference', refs: [ref('a'), ref('b')], states: ['absent', 'present'], want: { action: 'removeRefs', uids: ['a'] } },
     { name: 'all owners alive: nothing', refs: [ref('a'), ref('b')], states: ['present', 'present'], want: { action: 'none' } },
     { name: 'an owner of unknown kind: decide nothing', refs: [ref('a')], states: ['unknown'], want: { action: 'none' } },
     { name: 'owner waits on dependents (foreground): delete', refs: [ref('a')], states: ['waiting'], want: { action: 'delete', policy: 'Background' } },
     { name: 'owner waits and the item has dependents: delete in the foreground', refs: [ref('a')], states: ['waiting'], hasDependents: true, want: { action: 'delete', policy: 'Foreground' } },
+    { name: 'owner waits and a dependent of the item waits on its own (a cycle): unblock the references, then delete in the foreground', refs: [ref('a', true)], states: ['waiting'], hasDependents: true, dependentDeletingDependents: true, want: { action: 'delete', policy: 'Foreground', unblockFirst: true } },
+    { name: 'a dependent waits but no owner does: no unblocking, the item goes by its own finalizers', refs: [ref('a', true)], states: ['absent'], hasDependents: true, dependentDeletingDependents: true, want: { action: 'delete', policy: 'Background' } },
+    { name: 'a dependent waits but an owner is solid: the item stays', refs: [ref('a', true), ref('b', true)], states: ['present', 'waiting'], hasDependents: true, dependentDeletingDependents: true, want: { action: 'removeRefs', uids: ['b'] } },
     { name: 'the item carries orphan: delete with Orphan', refs: [ref('a')], states: ['absent'], finalizers: ['orphan'], want: { action: 'delete', policy: 'Orphan' } },
     { name: 'the item carries foregroundDeletion: delete with Foreground', refs: [ref('a')], states: ['absent'], finalizers: ['foregroundDeletion'], want: { action: 'delete', policy: 'Foreground' } },
     { name: 'the item is already being deleted: nothing', refs: [ref('a')], states: ['absent'], beingDeleted: true, want: { action: 'none' } },
@@ -24,7 +27,7 @@ describe('decideDependent (attemptToDeleteItem)', () => {
   ];
   for (const r of rows) {
     it(r.name, () => {
-      assert.deepEqual(decideDependent(r.refs, r.states, { finalizers: r.finalizers, hasDependents: r.hasDependents ?? false, beingDeleted: r.beingDeleted ?? false }), r.want);
+      assert.deepEqual(decideDependent(r.refs, r.states, { finalizers: r.finalizers, hasDependents: r.hasDependents ?? false, dependentDeletingDependents: r.dependentDeletingDependents, beingDeleted: r.beingDeleted ?? false }), r.want);
     });
   }
 });
@@ -35,6 +38,24 @@ describe('ownerStateOf (isDangling)', () => {
   it('owner with the uid: present', () => assert.equal(ownerStateOf(ref('a'), { uid: 'a' }), 'present'));
   it('owner being deleted in the foreground: waiting', () => assert.equal(ownerStateOf(ref('a'), { uid: 'a', deletionTimestamp: 't', finalizers: ['foregroundDeletion'] }), 'waiting'));
   it('owner being deleted otherwise: still present', () => assert.equal(ownerStateOf(ref('a'), { uid: 'a', deletionTimestamp: 't', finalizers: ['orphan'] }), 'present'));
+});
+
+describe('unblockedOwnerReferences (unblockOwnerReferences patch)', () => {
+  const rows: { name: string; refs: OwnerReference[]; want: OwnerReference[] | undefined }[] = [
+    { name: 'blocking references turn non-blocking', refs: [ref('a', true), ref('b', true)], want: [ref('a', false), ref('b', false)] },
+    { name: 'non-blocking and unset references stay as they are', refs: [ref('a', true), ref('b', false), ref('c')], want: [ref('a', false), ref('b', false), ref('c')] },
+    { name: 'none blocks: nothing to write', refs: [ref('a', false), ref('b')], want: undefined },
+  ];
+  for (const r of rows) it(r.name, () => assert.deepEqual(unblockedOwnerReferences(r.refs), r.want));
+});
+
+describe('isDeletingDependents', () => {
+  const rows: { name: string; meta: { deletionTimestamp?: string; finalizers?: string[] }; want: boolean }[] = [
+    { name: 'being deleted with foregroundDeletion: deleting dependents', meta: { deletionTimestamp: 't', finalizers: ['foregroundDeletion'] }, want: true },
+    { name: 'being deleted without it: not', meta: { deletionTimestamp: 't', finalizers: ['orphan'] }, want: false },
+    { name: 'the finalizer without a deletion: not', meta: { finalizers: ['foregroundDeletion'] }, want: false },
+  ];
+  for (const r of rows) it(r.name, () => assert.equal(isDeletingDependents(r.meta), r.want));
 });
 
 describe('decideOwner (foreground and orphan)', () => {
