@@ -9,7 +9,7 @@ export const namespaceNameLabel = 'kubernetes.io/metadata.name';
 /** The namespace labelled with its name (a namespace without one yet is left as it is). */
 export function defaultNamespace(ns: Namespace): Namespace {
   const name = ns.metadata?.name;
-  if (!name) return ns;
+  if (!name || ns.metadata.labels?.[namespaceNameLabel] === name) return ns;
   ns.metadata = { ...ns.metadata, labels: { ...(ns.metadata.labels ?? {}), [namespaceNameLabel]: name } };
   return ns;
 }

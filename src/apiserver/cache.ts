@@ -13,6 +13,7 @@
 
 import type { KubeObject } from '../api/types.js';
 import type { KeyValue, Store, Watch } from '../storage/store.js';
+import { defaultedOnRead } from './objects.js';
 import { storageKey, type ResourceDef } from './resources.js';
 
 export interface CachedObject<T extends KubeObject = KubeObject> {
@@ -85,7 +86,7 @@ export class ObjectCache<T extends KubeObject = KubeObject> {
   private decode(kv: KeyValue): CachedObject<T> | undefined {
     const shared = this.opts.decoded?.(kv);
     if (shared) return this.shared(kv.key, kv.modRevision, shared);
-    const obj = JSON.parse(kv.value) as T;
+    const obj = defaultedOnRead(JSON.parse(kv.value) as T);
     (obj.metadata ??= {}).resourceVersion = String(kv.modRevision);
     if (this.opts.keep && !this.opts.keep(obj)) return undefined;
     return { key: kv.key, modRevision: kv.modRevision, obj: Object.freeze(this.opts.transform ? this.opts.transform(obj) : obj) };

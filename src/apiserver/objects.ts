@@ -2,13 +2,24 @@
 // uid, creation time, generateName, and the JSON encoding kept in the store.
 
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { KubeObject } from '../api/types.js';
+import { defaultNamespace } from '../api/namespacedefaults.js';
+import type { KubeObject, Namespace } from '../api/types.js';
 import type { KeyValue } from '../storage/store.js';
 
 /** The object in a KeyValue with metadata.resourceVersion set from its modRevision. */
 export function decodeStored<T extends KubeObject>(kv: KeyValue): T {
   const obj = JSON.parse(kv.value) as T;
   obj.metadata = { ...(obj.metadata ?? {}), resourceVersion: String(kv.modRevision) };
+  return defaultedOnRead(obj);
+}
+
+/**
+ * A stored object as the API server's decoder defaults it on every read: a Namespace written
+ * before it was labelled with its name on create (SetDefaults_Namespace) reads with the label,
+ * as on kube-apiserver after an upgrade. Only namespaces need it; `obj` is changed in place.
+ */
+export function defaultedOnRead<T extends KubeObject>(obj: T): T {
+  if (obj.kind === 'Namespace') defaultNamespace(obj as unknown as Namespace);
   return obj;
 }
 

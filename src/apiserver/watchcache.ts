@@ -24,6 +24,7 @@ import type { KubeObject } from '../api/types.js';
 import { compareKeys } from '../storage/keys.js';
 import type { KeyValue, Store, Watch, WatchEvent } from '../storage/store.js';
 import { EncodedObject, EventLines } from './encoding.js';
+import { defaultedOnRead } from './objects.js';
 import { groupVersion, storageKey, type ResourceDef } from './resources.js';
 import { parseRV, selection, selects, type ListOptions, type Selection, type WatchEventType, type WatchSink } from './rest.js';
 import { statusErrors } from './status.js';
@@ -102,7 +103,7 @@ class FieldSets {
 const fieldSets = new FieldSets();
 
 function decode(kv: KeyValue): KubeObject {
-  const obj = JSON.parse(kv.value) as KubeObject;
+  const obj = defaultedOnRead(JSON.parse(kv.value) as KubeObject);
   (obj.metadata ??= {}).resourceVersion = String(kv.modRevision);
   for (const e of obj.metadata.managedFields ?? []) if (e?.fieldsV1 !== undefined) e.fieldsV1 = fieldSets.intern(e.fieldsV1);
   // Deep: in-process readers (loopback.ts) share the object, and one that changed a nested part

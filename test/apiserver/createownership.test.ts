@@ -117,6 +117,18 @@ describe('field ownership of a create', () => {
     assert.deepEqual(n.spec, { finalizers: ['kubernetes'] });
   });
 
+  it('a Namespace stored without its name label (written before the label existed) reads with it, as a decoder defaults it', async () => {
+    const old = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'older', uid: 'u-older', creationTimestamp: '2026-01-01T00:00:00Z', labels: { team: 'a' } }, spec: { finalizers: ['kubernetes'] }, status: { phase: 'Active' } };
+    await s.store.create('/registry/namespaces/older', JSON.stringify(old));
+    const want = { team: 'a', 'kubernetes.io/metadata.name': 'older' };
+    const got = await admin.request('GET', '/api/v1/namespaces/older');
+    assert.equal(got.status, 200, got.text);
+    assert.deepEqual(got.json().metadata.labels, want);
+    // LIST is served from the watch cache, which decodes on its own.
+    const listed = (await admin.request('GET', '/api/v1/namespaces')).json().items.find((n: { metadata: { name: string } }) => n.metadata.name === 'older');
+    assert.deepEqual(listed?.metadata.labels, want);
+  });
+
   it('an update cannot take a Namespace\'s name label away', async () => {
     const n = (await admin.request('GET', `/api/v1/namespaces/${ns}`)).json();
     n.metadata.labels = { team: 'x' };
