@@ -81,12 +81,17 @@ export function nodeConditions(health: NodeHealth, previous: readonly NodeCondit
   return out;
 }
 
+/** status.allocatable: the capacity less the memory.available hard eviction threshold. */
+export function allocatableOf(facts: Pick<NodeFacts, 'memoryBytes' | 'milliCPU' | 'evictionHardMemoryBytes' | 'maxPods'>): Record<string, string> {
+  const allocatableMemory = facts.memoryBytes > facts.evictionHardMemoryBytes ? facts.memoryBytes - facts.evictionHardMemoryBytes : 0n;
+  return { cpu: Quantity.fromMilli(facts.milliCPU, 'DecimalSI').canonical(), memory: Quantity.fromInt(allocatableMemory, 'BinarySI').canonical(), pods: String(facts.maxPods) };
+}
+
 export function buildNode(facts: NodeFacts, health: NodeHealth, previous: Node | undefined, now: string): Node {
   const memory = Quantity.fromInt(facts.memoryBytes, 'BinarySI');
   const cpu = Quantity.fromMilli(facts.milliCPU, 'DecimalSI');
-  const allocatableMemory = facts.memoryBytes > facts.evictionHardMemoryBytes ? facts.memoryBytes - facts.evictionHardMemoryBytes : 0n;
   const capacity = { cpu: cpu.canonical(), memory: memory.canonical(), pods: String(facts.maxPods) };
-  const allocatable = { cpu: cpu.canonical(), memory: Quantity.fromInt(allocatableMemory, 'BinarySI').canonical(), pods: String(facts.maxPods) };
+  const allocatable = allocatableOf(facts);
   return {
     apiVersion: 'v1',
     kind: 'Node',

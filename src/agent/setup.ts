@@ -22,7 +22,7 @@ import { AgentMetrics } from './metrics.js';
 import { cgroupRootProblem, NodeCgroups } from './nodecgroups.js';
 import type { CgroupManager } from './cgroups/manager.js';
 import { cgroupManagerFor } from './cgroups/select.js';
-import type { NodeFacts } from './nodeobject.js';
+import { allocatableOf, type NodeFacts } from './nodeobject.js';
 import { probeHost, type HostProbe } from './runtime/hostprobe.js';
 import { chooseOCIRuntime, probeRuntimeCandidate, runtimeHandlers, type OCIRuntime, type OCIRuntimeChoice } from './runtime/runtimechoice.js';
 import { which } from './monitor/conmon.js';
@@ -130,6 +130,8 @@ export interface RuntimeContext {
   runDir: string;
   /** The node's addresses, primary first. */
   hostIPs: string[];
+  /** The Node's status.allocatable (the downward API's unset limits). */
+  allocatable: Record<string, string>;
   /** The OCI runtime containers run with (conmon's --runtime). */
   ociRuntime: OCIRuntime;
   /** The runtimes a RuntimeClass handler may select (`runc`, `crun`: those usable here). */
@@ -233,7 +235,7 @@ export async function assembleAgent(s: AgentSettings, hooks: AssembleHooks): Pro
   const containerRemoving = (containerID: string) => started?.containerRemoving(containerID);
   const probeEvents: EventSink = (pod, type, reason, message) => started?.recordEvent(pod, type, reason, message);
   const probeChanged = (uid: string) => started?.podChanged(uid);
-  const runtime = hooks.runtime({ node, host, gates: s.gates, images, metrics, cgroupRoot: s.cgroupRoot, stateDir, runDir, hostIPs: [facts.internalIP], ociRuntime, handlerRuntimes: handlers.usable, cgroups, objects, containerStarted, containerRemoving, probeEvents, probeChanged });
+  const runtime = hooks.runtime({ node, host, gates: s.gates, images, metrics, cgroupRoot: s.cgroupRoot, stateDir, runDir, hostIPs: [facts.internalIP], allocatable: allocatableOf(facts), ociRuntime, handlerRuntimes: handlers.usable, cgroups, objects, containerStarted, containerRemoving, probeEvents, probeChanged });
   const agent: Agent = new Agent({
     client,
     pods,

@@ -20,6 +20,7 @@ export function createPodRuntime(ctx: RuntimeContext): PodRuntime & PodWorker {
     images: ctx.images,
     metrics: ctx.metrics.oomConfig,
     hostIPs: ctx.hostIPs,
+    allocatable: ctx.allocatable,
     runtime: ctx.ociRuntime.binary,
     handlers: Object.fromEntries(ctx.handlerRuntimes.map((r) => [r.name, r.binary])),
     objects: ctx.objects,

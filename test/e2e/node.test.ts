@@ -336,6 +336,25 @@ describe('end to end on the real kernel: the OOM kill mode and ulimits test plan
     await v1.ok(['delete', 'pod', 'hostnet', '--wait=false']);
   });
 
+  it('env from resourceFieldRef: the container\'s limit, or the node\'s allocatable for one it does not set (the downward API)', async () => {
+    await v1.ok(['apply', '-f', v1.file('downward-env.yaml', podYAML('downward-env', `  - name: c
+    image: busybox
+    command: ["sh", "-c", "echo mem=$MEM cpu=$CPU; sleep 3600"]
+    resources: {limits: {memory: 64Mi}}
+    env:
+    - {name: MEM, valueFrom: {resourceFieldRef: {resource: limits.memory, divisor: 1Mi}}}
+    - {name: CPU, valueFrom: {resourceFieldRef: {resource: limits.cpu, divisor: 1m}}}
+`))]);
+    const logs = await v1.until('downward-env printed its limits', async () => {
+      const l = (await v1.kubectl(['logs', 'downward-env'])).stdout;
+      return /mem=/.test(l) ? l : undefined;
+    }, 60_000);
+    const cpu = await v1.ok(['get', 'node', v1.nodeName, '-o', 'jsonpath={.status.allocatable.cpu}']);
+    const milli = cpu.endsWith('m') ? Number(cpu.slice(0, -1)) : Number(cpu) * 1000;
+    assert.equal(logs.trim(), `mem=64 cpu=${milli}`);
+    await v1.ok(['delete', 'pod', 'downward-env', '--wait=false']);
+  });
+
   it('Pod Security baseline refuses ulimits', async () => {
     const r = await v1.kubectl(['create', '-f', 'examples/refused/ulimits-baseline.yaml']);
     assert.equal(r.code, 1);

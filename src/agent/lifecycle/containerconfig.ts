@@ -9,6 +9,7 @@
 
 import { extractFieldPathAsString } from '../../api/fieldpath.js';
 import type { Container, Pod } from '../../api/types.js';
+import { containerResourceValue, ResourceFieldError, type ResourceFieldRef } from './resourcefield.js';
 import { notFound, type PodObjects } from './volumes.js';
 import { formatPod, reasons } from './wording.js';
 
@@ -61,19 +62,21 @@ interface FieldRef {
   fieldPath?: string;
 }
 
-/** What the kubelet knows of addresses when it makes a container's env. */
-export interface EnvAddresses {
+/** What the kubelet knows of its node when it makes a container's env. */
+export interface EnvNode {
   /** The node's addresses, first the primary one (the kubelet's getHostIPsAnyWay). */
   hostIPs: readonly string[];
+  /** The Node's status.allocatable: a resourceFieldRef's limit the container does not set. */
+  allocatable?: Readonly<Record<string, string>>;
 }
 
 /** A hostNetwork pod's IPs are its node's (pods of their own have no IP here: loopback only). */
-function podIPs(pod: Pod, addr: EnvAddresses): string[] {
+function podIPs(pod: Pod, addr: EnvNode): string[] {
   if (pod.spec.hostNetwork) return [...addr.hostIPs];
   return (pod.status?.podIPs ?? []).map((p) => p.ip).filter((ip): ip is string => !!ip);
 }
 
-function fieldRefValue(pod: Pod, path: string, envName: string, addr: EnvAddresses): string {
+function fieldRefValue(pod: Pod, path: string, envName: string, addr: EnvNode): string {
   switch (path) {
     case 'spec.nodeName':
       return pod.spec.nodeName ?? '';
@@ -135,7 +138,7 @@ function objectValues(kind: 'configMap' | 'secret', name: string, objects: PodOb
  * order, a later source overriding an earlier one), then env in spec order. `objects`: the
  * ConfigMaps and Secrets the agent fetched (null: not found); `warn`: the events to record.
  */
-export function containerEnv(pod: Pod, c: Container, addr: EnvAddresses = { hostIPs: [] }, objects: PodObjects = noObjects, warn?: (reason: string, message: string) => void): [string, string][] {
+export function containerEnv(pod: Pod, c: Container, addr: EnvNode = { hostIPs: [] }, objects: PodObjects = noObjects, warn?: (reason: string, message: string) => void): [string, string][] {
   const out: [string, string][] = [];
   const ns = pod.metadata.namespace ?? 'default';
   const lookup = (name: string) => {
@@ -185,9 +188,15 @@ export function containerEnv(pod: Pod, c: Container, addr: EnvAddresses = { host
           throw new ContainerConfigError(`couldn't find key ${ref.key ?? ''} in ${kind === 'configMap' ? 'ConfigMap' : 'Secret'} ${ns}/${name}`);
         }
         value = v;
+      } else if (from.resourceFieldRef && typeof from.resourceFieldRef === 'object') {
+        try {
+          value = containerResourceValue(pod, from.resourceFieldRef as ResourceFieldRef, addr.allocatable ?? {}, c);
+        } catch (err) {
+          if (err instanceof ResourceFieldError) throw new ContainerConfigError(err.message);
+          throw err;
+        }
       } else {
-        const kind = from.resourceFieldRef ? 'resourceFieldRef' : 'valueFrom';
-        throw new ContainerConfigError(`env ${e.name}: ${kind} is not supported by Bulkhead's node agent yet`);
+        throw new ContainerConfigError(`env ${e.name}: valueFrom is not supported by Bulkhead's node agent yet`);
       }
     } else value = expand(e.value ?? '', lookup);
     set(e.name, value);

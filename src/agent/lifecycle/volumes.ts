@@ -8,9 +8,9 @@
 // timestamped directory, the user-visible top-level paths). hostPath's type names and messages
 // (pkg/volume/hostpath checkType). The I/O is in src/agent/podworker/volumes.ts.
 
-import { mustParse } from '../../api/quantity.js';
 import { extractFieldPathAsString } from '../../api/fieldpath.js';
 import type { ConfigMap, Pod, Secret, Volume } from '../../api/types.js';
+import { containerResourceValue, ResourceFieldError } from './resourcefield.js';
 
 /** One file of a volume: its bytes and mode. */
 export interface PayloadFile {
@@ -112,21 +112,14 @@ export function downwardFieldValue(pod: Pod, path: string): string {
   return v;
 }
 
-/** resource.ExtractContainerResourceValue: the value in units of the divisor, rounded up. */
+/** resource.ExtractResourceValueByContainerNameAndNodeAllocatable: the value in units of the divisor, rounded up. */
 export function resourceFieldValue(pod: Pod, ref: NonNullable<DownwardAPIFile['resourceFieldRef']>, allocatable: Record<string, string> = {}): string {
-  const c = [...pod.spec.containers, ...(pod.spec.initContainers ?? [])].find((x) => x.name === ref.containerName);
-  if (!c) throw new VolumeSetUpError(`container ${ref.containerName ?? ''} not found`);
-  const resource = ref.resource ?? '';
-  const [kind, name] = resource.split('.', 2) as [string, string | undefined];
-  if ((kind !== 'limits' && kind !== 'requests') || !name || !['cpu', 'memory', 'ephemeral-storage'].includes(name)) throw new VolumeSetUpError(`unsupported container resource : ${resource}`);
-  const set = (kind === 'limits' ? c.resources?.limits : c.resources?.requests) as Record<string, string | number> | undefined;
-  // An unset limit is the node's allocatable (MergeContainerResourceLimits); an unset request 0.
-  const raw = set?.[name] ?? (kind === 'limits' ? allocatable[name] : undefined) ?? '0';
-  const q = mustParse(String(raw));
-  const divisor = mustParse(String(ref.divisor ?? '1'));
-  const [num, den] = name === 'cpu' ? [q.milliValueNumber(), divisor.milliValueNumber()] : [q.valueNumber(), divisor.valueNumber()];
-  if (den === 0) throw new VolumeSetUpError(`invalid divisor for ${resource}`);
-  return String(Math.ceil(num / den));
+  try {
+    return containerResourceValue(pod, ref, allocatable);
+  } catch (e) {
+    if (e instanceof ResourceFieldError) throw new VolumeSetUpError(e.message);
+    throw e;
+  }
 }
 
 function downwardPayload(pod: Pod, items: DownwardAPIFile[] | undefined, defaultMode: number, allocatable?: Record<string, string>): Payload {

@@ -96,6 +96,8 @@ export interface PodWorkerOptions {
   containerRemoving?: (containerID: string) => void;
   /** The node's addresses, primary first: env fieldRefs status.hostIP(s), and a hostNetwork pod's IPs. */
   hostIPs?: string[];
+  /** The Node's status.allocatable: the downward API's value of a limit a container does not set (default: the node's capacity). */
+  allocatable?: Readonly<Record<string, string>>;
   /** The ConfigMaps and Secrets of env and volumes; without it every reference is missing. */
   objects?: ObjectSource;
   /**
@@ -218,6 +220,11 @@ export interface StartResult {
   started: boolean;
   /** When this container wants the next sync. */
   retryMs?: number;
+}
+
+/** The Node's status.allocatable the worker was given, else the node's capacity (cpu and memory). */
+export function nodeAllocatable(w: WorkerContext): Readonly<Record<string, string>> {
+  return w.opts.allocatable ?? { cpu: `${w.opts.node.milliCPU}m`, memory: String(w.opts.node.memoryBytes) };
 }
 
 export interface WorkerContext {

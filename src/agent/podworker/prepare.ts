@@ -17,7 +17,7 @@ import { volumeKind, type PodObjects } from '../lifecycle/volumes.js';
 import { messages, reasons } from '../lifecycle/wording.js';
 import type { PodRecord } from '../podrecords.js';
 import type { OciMount, OciSpec } from '../runtime/ocispec.js';
-import { defaultPath, emit, emitOnce, podHostname, type ContainerKind, type EventSink, type PodMemory, type Prepared, type StartResult, type View, type WorkerContext } from './context.js';
+import { defaultPath, emit, emitOnce, nodeAllocatable, podHostname, type ContainerKind, type EventSink, type PodMemory, type Prepared, type StartResult, type View, type WorkerContext } from './context.js';
 import { discard, mountRoot, newInstance } from './instances.js';
 import { volumeDir } from './volumes.js';
 
@@ -147,7 +147,7 @@ export function processConfig(w: WorkerContext, pod: Pod, c: Container, cp: Cont
     throw new ContainerConfigError(cp.oomKillModeError);
   }
   if (pod.spec.shareProcessNamespace) throw new ContainerConfigError('shareProcessNamespace is not supported by Bulkhead\'s node agent');
-  const cenv = containerEnv(pod, c, { hostIPs: w.opts.hostIPs ?? [] }, objects, warn);
+  const cenv = containerEnv(pod, c, { hostIPs: w.opts.hostIPs ?? [], allocatable: nodeAllocatable(w) }, objects, warn);
   return {
     args: processArgs(c, img.config, cenv),
     env: processEnv([defaultPath, ...img.config.env], podHostname(pod), cenv),

@@ -12,7 +12,7 @@ import { basename, dirname, join } from 'node:path';
 import { podReferences } from '../../api/podreferences.js';
 import type { Pod, Volume } from '../../api/types.js';
 import { checkedPayload, hostPathCheck, payloadDiffers, projectedKinds, timestampedDirName, userVisiblePaths, volumeKind, volumePayload, VolumeSetUpError, type Payload, type PodObjects } from '../lifecycle/volumes.js';
-import type { WorkerContext } from './context.js';
+import { nodeAllocatable, type WorkerContext } from './context.js';
 
 const dataDirName = '..data';
 const dataTmpName = '..data_tmp';
@@ -137,7 +137,7 @@ export interface VolumeFailure {
 
 /** Every volume of the pod that has something to set up; the first failure, if any. */
 export function setUpVolumes(w: WorkerContext, pod: Pod, uid: string, objects: PodObjects, now: Date): VolumeFailure | undefined {
-  const allocatable = { cpu: `${w.opts.node.milliCPU}m`, memory: String(w.opts.node.memoryBytes) };
+  const allocatable = nodeAllocatable(w);
   for (const v of pod.spec.volumes ?? []) {
     const kind = volumeKind(v);
     try {

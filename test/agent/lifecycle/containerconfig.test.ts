@@ -66,6 +66,39 @@ describe('containerEnv', () => {
   ];
   for (const r of ipRows) it(r.name, () => assert.deepEqual(containerEnv(r.pod, { name: 'c', env: ipEnv }, addr), r.want));
 
+  // makeEnvironmentVariables' ResourceFieldRef: containerResourceRuntimeValue after
+  // defaultPodLimitsForDownwardAPI (an unset limit is the node's allocatable).
+  const app: Container = { name: 'app', image: 'i', resources: { limits: { cpu: '500m', memory: '64Mi' }, requests: { cpu: '250m', memory: '32Mi', 'hugepages-2Mi': '4Mi' } } };
+  const side: Container = { name: 'side', image: 'i', resources: { requests: { cpu: '100m' } } };
+  const node = { hostIPs: [], allocatable: { cpu: '4', memory: '8Gi', pods: '110' } };
+  const ref = (resource: string, extra: { containerName?: string; divisor?: string } = {}) => [{ name: 'V', valueFrom: { resourceFieldRef: { resource, ...extra } } }];
+  const resourceRows: { name: string; c: Container; env: Container['env']; want: string }[] = [
+    { name: 'resourceFieldRef limits.memory of its own container (no containerName), in bytes', c: app, env: ref('limits.memory'), want: String(64 * 2 ** 20) },
+    { name: 'resourceFieldRef limits.cpu in whole cores, rounded up', c: app, env: ref('limits.cpu'), want: '1' },
+    { name: 'resourceFieldRef requests.cpu with divisor 1m', c: app, env: ref('requests.cpu', { divisor: '1m' }), want: '250' },
+    { name: 'resourceFieldRef requests.memory with divisor 1Mi', c: app, env: ref('requests.memory', { divisor: '1Mi' }), want: '32' },
+    { name: 'resourceFieldRef a zero divisor counts as 1', c: app, env: ref('requests.memory', { divisor: '0' }), want: String(32 * 2 ** 20) },
+    { name: 'resourceFieldRef requests.hugepages-2Mi', c: app, env: ref('requests.hugepages-2Mi', { divisor: '1Mi' }), want: '4' },
+    { name: 'resourceFieldRef another container\'s request by containerName', c: app, env: ref('requests.cpu', { containerName: 'side', divisor: '1m' }), want: '100' },
+    { name: 'resourceFieldRef an unset limits.cpu is the node\'s allocatable', c: side, env: ref('limits.cpu', { divisor: '1m' }), want: '4000' },
+    { name: 'resourceFieldRef an unset limits.memory is the node\'s allocatable', c: side, env: ref('limits.memory', { divisor: '1Gi' }), want: '8' },
+    { name: 'resourceFieldRef an unset request is 0', c: side, env: ref('requests.memory'), want: '0' },
+  ];
+  for (const r of resourceRows) {
+    it(r.name, () => assert.deepEqual(containerEnv(pod({ containers: [app, side] }), { ...r.c, env: r.env }, node), [['V', r.want]]));
+  }
+  const refused: { name: string; env: Container['env']; message: string }[] = [
+    { name: 'resourceFieldRef of a container the pod does not have: CreateContainerConfigError', env: ref('limits.cpu', { containerName: 'nope' }), message: 'container nope not found' },
+    { name: 'resourceFieldRef of an unsupported resource: CreateContainerConfigError', env: ref('limits.nvidia.com/gpu'), message: 'unsupported container resource : limits.nvidia.com/gpu' },
+  ];
+  for (const r of refused) {
+    it(r.name, () =>
+      assert.throws(
+        () => containerEnv(pod({ containers: [app] }), { ...app, env: r.env }, node),
+        (e: unknown) => e instanceof ContainerConfigError && e.message === r.message && e.reason === 'CreateContainerConfigError',
+      ));
+  }
+
 });
 
 describe('containerEnv: ConfigMaps and Secrets (makeEnvironmentVariables)', () => {
