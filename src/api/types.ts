@@ -549,3 +549,4 @@ export type * from './policytypes.js';
 export type * from './nodetypes.js';
 export type * from './servicetypes.js';
 export type * from './autoscalingtypes.js';
+export type * from './endpointstypes.js';

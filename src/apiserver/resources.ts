@@ -112,6 +112,10 @@ export const resources: ResourceDef[] = [
     fields: (o: any) => ({ ...metaFields(o), 'spec.clusterIP': o.spec?.clusterIP ?? '', 'spec.type': o.spec?.type ?? '' }),
   },
   {
+    group: '', version: 'v1', resource: 'endpoints', kind: 'Endpoints', listKind: 'EndpointsList', singular: 'endpoints', shortNames: ['ep'], categories: [],
+    namespaced: true, verbs: allVerbs, subresources: [], fields: metaFields,
+  },
+  {
     group: '', version: 'v1', resource: 'serviceaccounts', kind: 'ServiceAccount', listKind: 'ServiceAccountList', singular: 'serviceaccount', shortNames: ['sa'], categories: [],
     namespaced: true, verbs: allVerbs, subresources: [], fields: metaFields,
   },
@@ -185,6 +189,10 @@ export const resources: ResourceDef[] = [
   {
     group: 'node.k8s.io', version: 'v1', resource: 'runtimeclasses', kind: 'RuntimeClass', listKind: 'RuntimeClassList', singular: 'runtimeclass', shortNames: [], categories: [],
     namespaced: false, verbs: allVerbs, subresources: [], fields: metaFields,
+  },
+  {
+    group: 'discovery.k8s.io', version: 'v1', resource: 'endpointslices', kind: 'EndpointSlice', listKind: 'EndpointSliceList', singular: 'endpointslice', shortNames: [], categories: [],
+    namespaced: true, verbs: allVerbs, subresources: [], fields: metaFields,
   },
   {
     group: 'policy', version: 'v1', resource: 'poddisruptionbudgets', kind: 'PodDisruptionBudget', listKind: 'PodDisruptionBudgetList', singular: 'poddisruptionbudget', shortNames: ['pdb'], categories: [],

@@ -31,6 +31,7 @@ import { runtimeClassesFor, runtimeClassStrategy } from './runtimeclasses.js';
 import { serviceStrategy, type ServiceRanges } from './services.js';
 import { defaultServiceClusterIPRange, defaultServiceNodePortRange, parseNodePortRange, parseServiceIPRange } from '../api/servicerange.js';
 import { horizontalPodAutoscalerStrategy } from './autoscalingstrategies.js';
+import { endpointSliceStrategy, endpointsStrategy } from './endpointsstrategies.js';
 import { keepPodPriority } from '../admission/priority.js';
 import { statusErrors, StatusError } from './status.js';
 import { metaTime } from '../api/metatime.js';
@@ -352,6 +353,8 @@ export function installStrategies(api: Api, podSecurityDefaults: PodSecurityDefa
   api.strategies.set('poddisruptionbudgets', podDisruptionBudgetStrategy);
   api.strategies.set('runtimeclasses', runtimeClassStrategy);
   api.strategies.set('horizontalpodautoscalers', horizontalPodAutoscalerStrategy);
+  api.strategies.set('endpoints', endpointsStrategy);
+  api.strategies.set('endpointslices', endpointSliceStrategy);
   installConfigStrategies(api);
   installBatchStrategies(api);
   installAppsStrategies(api);

@@ -7,6 +7,8 @@ import { reportedOOMKillModes } from '../policy/oomkillmodestatus.js';
 import { hpaV1ToV2 } from '../api/autoscalingdefaults.js';
 import type { HorizontalPodAutoscaler, HorizontalPodAutoscalerV1 } from '../api/types.js';
 import { formatHPAMetrics } from './hpatable.js';
+import { formatEndpoints, formatSliceEndpoints, formatSlicePorts } from './endpointstable.js';
+import type { Endpoints, EndpointSlice } from '../api/types.js';
 
 export interface TableColumn {
   name: string;
@@ -640,6 +642,23 @@ const defaultPrinter: Printer<KubeObject> = {
   cells: (o, now) => [o.metadata?.name ?? '', age(o.metadata?.creationTimestamp, now)],
 };
 
+// printEndpoints (NAME ENDPOINTS AGE) and printEndpointSlice (NAME ADDRESSTYPE PORTS ENDPOINTS AGE).
+const endpointsPrinter: Printer<Endpoints> = {
+  columns: [nameCol, col('Endpoints', 'string', 'The set of all endpoints is the union of all subsets.'), ageCol],
+  cells: (e, now) => [e.metadata?.name ?? '', formatEndpoints(e), age(e.metadata?.creationTimestamp, now)],
+};
+
+const endpointSlicePrinter: Printer<EndpointSlice> = {
+  columns: [
+    nameCol,
+    col('AddressType', 'string', 'addressType specifies the type of address carried by this EndpointSlice. All addresses in this slice must be the same type.'),
+    col('Ports', 'string', 'ports specifies the list of network ports exposed by each endpoint in this slice.'),
+    col('Endpoints', 'string', 'endpoints is a list of unique endpoints in this slice.'),
+    ageCol,
+  ],
+  cells: (s, now) => [s.metadata?.name ?? '', s.addressType ?? '', formatSlicePorts(s), formatSliceEndpoints(s), age(s.metadata?.creationTimestamp, now)],
+};
+
 const printers: Record<string, Printer<never>> = {
   pods: podPrinter,
   namespaces: namespacePrinter,
@@ -657,6 +676,8 @@ const printers: Record<string, Printer<never>> = {
   secrets: secretPrinter,
   serviceaccounts: serviceAccountPrinter,
   services: servicePrinter,
+  endpoints: endpointsPrinter,
+  endpointslices: endpointSlicePrinter,
   jobs: jobPrinter,
   cronjobs: cronJobPrinter,
   deployments: deploymentPrinter,

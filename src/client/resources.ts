@@ -54,3 +54,5 @@ export const subjectAccessReviewsRef: ResourceRef = { group: 'authorization.k8s.
 /** How a joining node asks for its certificates (certificates.k8s.io/v1). */
 export const certificateSigningRequestsRef: ResourceRef = { group: 'certificates.k8s.io', version: 'v1', resource: 'certificatesigningrequests', kind: 'CertificateSigningRequest', namespaced: false };
 export const podDisruptionBudgetsRef: ResourceRef = { group: 'policy', version: 'v1', resource: 'poddisruptionbudgets', kind: 'PodDisruptionBudget', namespaced: true };
+export const endpointsRef = core('endpoints', 'Endpoints');
+export const endpointSlicesRef: ResourceRef = { group: 'discovery.k8s.io', version: 'v1', resource: 'endpointslices', kind: 'EndpointSlice', namespaced: true };

@@ -6,7 +6,7 @@
 // namespace (the cluster CA, as the root CA publisher keeps it), the workload controllers (with
 // the TTL-after-finished one, which deletes finished Jobs), the horizontal pod autoscaler (which
 // reads the server's metrics.k8s.io storage directly), the disruption controller
-// (PodDisruptionBudget status), the node lifecycle and taint eviction
+// (PodDisruptionBudget status), the endpoints and EndpointSlice controllers, the node lifecycle and taint eviction
 // controllers; the scheduler apart. Each of the two runs under a leader election (a Lease in
 // kube-system, as kube-controller-manager's and kube-scheduler's --leader-elect), so of several
 // API servers on one store one runs each; on a lone server the first attempt wins and they start
@@ -37,6 +37,8 @@ import { StatefulSetController, statefulSetControllerName } from '../controllers
 import { TaintEvictionController, taintEvictionControllerName } from '../controllers/tainteviction.js';
 import { TtlAfterFinishedController, ttlAfterFinishedControllerName } from '../controllers/ttlafterfinished.js';
 import { HorizontalPodAutoscalerController, horizontalPodAutoscalerControllerName } from '../controllers/horizontalpodautoscaler.js';
+import { EndpointsController, endpointsControllerName } from '../controllers/endpoints.js';
+import { EndpointSliceController, endpointSliceControllerAccount } from '../controllers/endpointslice.js';
 import type { ServerOptions } from './start.js';
 import { certificateControllers, type CertificateControllers } from './certificates.js';
 
@@ -59,6 +61,9 @@ export interface ControllerManager {
   horizontalPodAutoscaler?: HorizontalPodAutoscalerController;
   /** PodDisruptionBudget status (the eviction subresource reads it). */
   disruption: DisruptionController;
+  /** The Endpoints and EndpointSlices of Services with a selector. */
+  endpoints: EndpointsController;
+  endpointSlices: EndpointSliceController;
   nodeLifecycle: NodeLifecycleController;
   taintEviction: TaintEvictionController;
   stop(): Promise<void>;
@@ -91,6 +96,8 @@ async function startControllerManager(api: Api, opts: ServerOptions, gates: Feat
   const cronJobs = workloads ? new CronJobController(client('cronjob-controller'), informers, opts.cronJobController) : undefined;
   const ttlAfterFinished = workloads ? new TtlAfterFinishedController(client(ttlAfterFinishedControllerName), informers, { log: opts.log, ...opts.ttlAfterFinishedController }) : undefined;
   const disruption = new DisruptionController(client(disruptionControllerName), informers);
+  const endpoints = new EndpointsController(client(endpointsControllerName), informers);
+  const endpointSlices = new EndpointSliceController(client(endpointSliceControllerAccount), informers);
   const horizontalPodAutoscaler = opts.podMetrics
     ? new HorizontalPodAutoscalerController(client(horizontalPodAutoscalerControllerName), informers, { ...opts.horizontalPodAutoscaler, metrics: opts.podMetrics, ...(opts.log ? { log: opts.log } : {}) })
     : undefined;
@@ -102,6 +109,8 @@ async function startControllerManager(api: Api, opts: ServerOptions, gates: Feat
     ttlAfterFinished?.stop();
     await horizontalPodAutoscaler?.stop();
     await disruption.stop();
+    await endpointSlices.stop();
+    await endpoints.stop();
     for (const c of [daemonSets, statefulSets, cronJobs, jobs, deployments, replicaSets]) await c?.stop();
     quota.stop();
     namespaces.stop();
@@ -123,6 +132,8 @@ async function startControllerManager(api: Api, opts: ServerOptions, gates: Feat
     await rootCA.start();
     for (const c of [replicaSets, deployments, jobs, cronJobs, ttlAfterFinished, statefulSets, daemonSets]) await c?.start();
     await disruption.start();
+    await endpoints.start();
+    await endpointSlices.start();
     await horizontalPodAutoscaler?.start();
     await nodeLifecycle.start();
     await taintEviction.start();
@@ -130,7 +141,7 @@ async function startControllerManager(api: Api, opts: ServerOptions, gates: Feat
     await stop();
     throw e;
   }
-  return { quota, namespaces, garbageCollector, certificates, replicaSets, deployments, statefulSets, daemonSets, jobs, cronJobs, ttlAfterFinished, horizontalPodAutoscaler, disruption, nodeLifecycle, taintEviction, stop };
+  return { quota, namespaces, garbageCollector, certificates, replicaSets, deployments, statefulSets, daemonSets, jobs, cronJobs, ttlAfterFinished, horizontalPodAutoscaler, disruption, endpoints, endpointSlices, nodeLifecycle, taintEviction, stop };
 }
 
 async function startScheduler(api: Api, opts: ServerOptions, gates: FeatureGates): Promise<{ scheduler: SchedulerController; stop(): Promise<void> }> {

@@ -85,6 +85,7 @@ export const PKG = {
   apps: 'io.k8s.api.apps.v1',
   autoscaling: 'io.k8s.api.autoscaling.v1',
   autoscalingV2: 'io.k8s.api.autoscaling.v2',
+  discovery: 'io.k8s.api.discovery.v1',
   runtime: 'io.k8s.apimachinery.pkg.runtime',
   authorization: 'io.k8s.api.authorization.v1',
   authentication: 'io.k8s.api.authentication.v1',

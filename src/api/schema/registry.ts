@@ -18,6 +18,7 @@ import { batchSchemas } from './batch.js';
 import { appsSchemas } from './apps.js';
 import { metricsSchemas } from './metrics.js';
 import { autoscalingSchemas } from './autoscaling.js';
+import { endpointsSchemas } from './endpoints.js';
 
 /** A field type with every reference resolved to a full schema name and its Go spelling. */
 export type ResolvedType =
@@ -46,7 +47,7 @@ export interface Schema {
   readonly bulkhead?: boolean;
 }
 
-const allDefs: readonly SchemaDef[] = [...metaSchemas, ...podSchemas, ...volumeSchemas, ...otherCoreSchemas, ...configSchemas, ...serviceSchemas, ...coordinationSchemas, ...certificatesSchemas, ...policySchemas, ...accessSchemas, ...schedulingSchemas, ...nodeSchemas, ...batchSchemas, ...appsSchemas, ...metricsSchemas, ...autoscalingSchemas];
+const allDefs: readonly SchemaDef[] = [...metaSchemas, ...podSchemas, ...volumeSchemas, ...otherCoreSchemas, ...configSchemas, ...serviceSchemas, ...coordinationSchemas, ...certificatesSchemas, ...policySchemas, ...accessSchemas, ...schedulingSchemas, ...nodeSchemas, ...batchSchemas, ...appsSchemas, ...metricsSchemas, ...autoscalingSchemas, ...endpointsSchemas];
 
 const PRIM_GO: Record<Primitive, string> = { string: 'string', int32: 'int32', int64: 'int64', double: 'float64', boolean: 'bool', byte: '[]uint8' };
 

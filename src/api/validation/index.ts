@@ -85,6 +85,7 @@ export {
   unhealthyPodEvictionPolicies,
 } from './poddisruptionbudget.js';
 export { validateRuntimeClass, validateRuntimeClassUpdate } from './runtimeclass.js';
+export { validateEndpoints, validateEndpointsUpdate, validateEndpointSlice, validateEndpointSliceUpdate, validateEndpointIP, addressTypes, maxEndpointsPerSlice } from './endpoints.js';
 export { validateService, validateServiceUpdate, validateServiceStatusUpdate, validateServiceClusterIPsRelatedFields, isHeadlessService, serviceTypes, clusterIPNone } from './service.js';
 export {
   validateHorizontalPodAutoscaler,

@@ -1,0 +1,58 @@
+// core/v1 Endpoints and discovery.k8s.io/v1 EndpointSlice in the API server
+// (pkg/registry/core/endpoint strategy.go: defaults, ValidateEndpointsCreate/Update, then
+// Canonicalize repacks the subsets; pkg/registry/discovery/endpointslice strategy.go: defaults,
+// ValidateEndpointSliceCreate/Update, generation moved when addressType, endpoints or ports
+// change).
+
+import { defaultEndpoints, defaultEndpointSlice } from '../api/endpointsdefaults.js';
+import type { Endpoints, EndpointSlice } from '../api/types.js';
+import { validateEndpoints, validateEndpointsUpdate, validateEndpointSlice, validateEndpointSliceUpdate } from '../api/validation/index.js';
+import { stableJSON } from '../api/stablejson.js';
+import { repackSubsets } from '../policy/endpoints.js';
+import type { Strategy } from './rest.js';
+import { statusErrors } from './status.js';
+
+function canonical(ep: Endpoints): Endpoints {
+  if (Array.isArray(ep.subsets)) {
+    const repacked = repackSubsets(ep.subsets);
+    if (repacked.length) ep.subsets = repacked;
+    else delete ep.subsets;
+  }
+  return ep;
+}
+
+export const endpointsStrategy: Strategy = {
+  async create(obj) {
+    const ep = defaultEndpoints(obj as Endpoints);
+    const errs = validateEndpoints(ep);
+    if (errs.length) throw statusErrors.invalid('Endpoints', '', ep.metadata?.name ?? '', errs);
+    return { obj: canonical(ep) };
+  },
+  async update(obj, old) {
+    const ep = defaultEndpoints(obj as Endpoints);
+    const errs = validateEndpointsUpdate(ep, old as Endpoints);
+    if (errs.length) throw statusErrors.invalid('Endpoints', '', old.metadata?.name ?? '', errs);
+    return { obj: canonical(ep) };
+  },
+};
+
+const group = 'discovery.k8s.io';
+const content = (s: EndpointSlice) => stableJSON({ addressType: s.addressType, endpoints: s.endpoints, ports: s.ports });
+
+export const endpointSliceStrategy: Strategy = {
+  async create(obj) {
+    const slice = defaultEndpointSlice(obj as EndpointSlice);
+    const errs = validateEndpointSlice(slice);
+    if (errs.length) throw statusErrors.invalid('EndpointSlice', group, slice.metadata?.name ?? '', errs);
+    return { obj: slice };
+  },
+  async update(obj, old) {
+    const slice = defaultEndpointSlice(obj as EndpointSlice);
+    const prev = old as EndpointSlice;
+    const errs = validateEndpointSliceUpdate(slice, prev);
+    if (errs.length) throw statusErrors.invalid('EndpointSlice', group, prev.metadata?.name ?? '', errs);
+    const generation = prev.metadata?.generation ?? 1;
+    slice.metadata = { ...slice.metadata, generation: content(slice) === content(prev) ? generation : generation + 1 };
+    return { obj: slice };
+  },
+};
