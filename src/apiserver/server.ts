@@ -7,6 +7,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { networkInterfaces } from 'node:os';
 import { join, resolve } from 'node:path';
 import { defaultFeatureGates, type FeatureGates } from '../api/featuregates.js';
 import type { PodSecurityDefaults } from '../admission/podsecurity.js';
@@ -23,6 +24,8 @@ import { Api, type RequestInfo } from './rest.js';
 import { openAPIDocs } from './openapidocs.js';
 import { defaultServiceRanges, installStrategies } from './strategies.js';
 import { ensureKubernetesService, type ServiceRanges } from './services.js';
+import { KubernetesEndpointsReconciler } from './kubernetesendpoints.js';
+import { advertiseAddress } from '../policy/apiserverendpoints.js';
 import { releaseStaleClaims } from './serviceallocations.js';
 import { ensureSystemPriorityClasses } from './priorityclasses.js';
 import { StatusError } from './status.js';
@@ -247,7 +250,25 @@ export async function startApiServer(opts: ApiServerOptions): Promise<RunningApi
   await reconcileKubernetesService(true);
   // Its first pass is over (a failure is reported and retried every 10 s, as upstream's controller).
   hooks.kubernetesService.finished();
-  const kubernetesServiceTimer = setInterval(() => void reconcileKubernetesService(false), 10_000);
+  // The endpoint reconciler: the kubernetes Service's Endpoints and EndpointSlice name this
+  // server's advertised address (its lease) beside those of the other servers on the store.
+  const interfaceIPv4 = Object.values(networkInterfaces()).flatMap((list) => (list ?? []).filter((a) => a.family === 'IPv4' && !a.internal).map((a) => a.address));
+  const endpointReconciler = new KubernetesEndpointsReconciler(api, advertiseAddress(host, opts.advertise ?? [], interfaceIPv4), port, bootstrap);
+  let reportedEndpoints = '';
+  const reconcileEndpoints = () =>
+    endpointReconciler.reconcile().then(
+      () => (reportedEndpoints = ''),
+      (e: unknown) => {
+        const why = e instanceof StatusError ? (e.status.message ?? '') : String(e);
+        if (why !== reportedEndpoints && !lifecycle.shuttingDown) process.stderr.write(`bulkhead: cannot write the kubernetes Endpoints in default: ${why}\n`);
+        reportedEndpoints = why;
+      },
+    );
+  await reconcileEndpoints();
+  const kubernetesServiceTimer = setInterval(() => {
+    void reconcileKubernetesService(false);
+    void reconcileEndpoints();
+  }, 10_000);
   kubernetesServiceTimer.unref();
   // The repair controllers: claims of Services that went, swept at start and every 3 minutes.
   const sweepClaims = () =>
@@ -296,6 +317,7 @@ export async function startApiServer(opts: ApiServerOptions): Promise<RunningApi
       clearInterval(compactor);
       clearInterval(kubernetesServiceTimer);
       clearInterval(claimSweeper);
+      await endpointReconciler.remove().catch(() => undefined);
       await metricsScraper.stop();
       for (const c of api.caches.values()) c.stop();
       cacher.stop();

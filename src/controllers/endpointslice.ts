@@ -129,6 +129,16 @@ export class EndpointSliceController extends WorkQueueController {
       if (view(have) === view(next)) continue;
       updates.push({ ...next, metadata: { ...have.metadata, labels: next.metadata?.labels, ownerReferences: next.metadata?.ownerReferences } });
     }
+    // Creates become updates of slices that would be deleted (owned by this Service, same
+    // address type), as the reconciler does: the placeholder is filled in place.
+    for (let i = 0; i < unused.length && creates.length > 0; ) {
+      const old = unused[i]!;
+      if (old.addressType === 'IPv4' && (old.metadata?.ownerReferences ?? []).some((r) => r.uid === svc.metadata?.uid)) {
+        const next = creates.pop()!;
+        updates.push({ ...next, metadata: { ...old.metadata, labels: next.metadata?.labels, ownerReferences: next.metadata?.ownerReferences } });
+        unused.splice(i, 1);
+      } else i++;
+    }
     for (const s of [...creates, ...updates]) {
       const done = s.metadata?.name && s.metadata.resourceVersion ? await this.client.update<EndpointSlice>(endpointSlicesRef, namespace, s) : await this.client.create<EndpointSlice>(endpointSlicesRef, namespace, s);
       this.track(key).slices.set(done.metadata?.name ?? '', done);

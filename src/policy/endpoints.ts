@@ -157,7 +157,8 @@ export function endpointSubsets(svc: Service, pods: readonly Pod[]): EndpointSub
     const ip = podIPv4(pod);
     if (!ip) continue;
     const hostname = hostnameFor(pod, svc);
-    const address: EndpointAddress = { ip, ...(hostname ? { hostname } : {}), nodeName: pod.spec?.nodeName ?? '', targetRef: podRef(pod) };
+    // Upstream always sets nodeName (a pod with an IP is bound); an unbound pod's empty name would not validate.
+    const address: EndpointAddress = { ip, ...(hostname ? { hostname } : {}), ...(pod.spec?.nodeName ? { nodeName: pod.spec.nodeName } : {}), targetRef: podRef(pod) };
     const ready = tolerateUnready || isPodReady(pod);
     const add = (ports: EndpointPort[]) => subsets.push(ready ? { addresses: [address], ports } : { notReadyAddresses: [address], ports });
     const svcPorts = svc.spec?.ports ?? [];
