@@ -44,6 +44,8 @@ const rows: Row[] = [
   { name: 'resourcequotas', path: '/api/v1/namespaces/NS/resourcequotas', body: { apiVersion: 'v1', kind: 'ResourceQuota', spec: { hard: { 'count/secrets': '9' } } }, base: 1, gr: 'resourcequotas' },
   { name: 'count/configmaps', path: '/api/v1/namespaces/NS/configmaps', body: { apiVersion: 'v1', kind: 'ConfigMap' }, base: 1, gr: 'configmaps' },
   { name: 'secrets', path: '/api/v1/namespaces/NS/secrets', body: { apiVersion: 'v1', kind: 'Secret' }, base: 0, gr: 'secrets' },
+  { name: 'count/endpoints', path: '/api/v1/namespaces/NS/endpoints', body: { apiVersion: 'v1', kind: 'Endpoints', subsets: [{ addresses: [{ ip: '10.1.0.1' }] }] }, base: 0, gr: 'endpoints' },
+  { name: 'count/endpointslices.discovery.k8s.io', path: '/apis/discovery.k8s.io/v1/namespaces/NS/endpointslices', body: { apiVersion: 'discovery.k8s.io/v1', kind: 'EndpointSlice', addressType: 'IPv4', endpoints: [] }, base: 0, gr: 'endpointslices.discovery.k8s.io' },
   { name: 'count/serviceaccounts', path: '/api/v1/namespaces/NS/serviceaccounts', body: { apiVersion: 'v1', kind: 'ServiceAccount' }, base: 1, gr: 'serviceaccounts' },
   {
     name: 'count/jobs.batch',
