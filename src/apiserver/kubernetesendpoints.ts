@@ -3,7 +3,9 @@
 // advertised address (`/registry/masterleases/<ip>` in the store, live for 15 s), and writes the
 // Endpoints and the EndpointSlice `kubernetes` in default with the addresses of the live leases
 // and its port (src/policy/apiserverendpoints.ts); on a clean shutdown it drops its lease and
-// writes them again without itself. A server with no address that can be an endpoint (only
+// writes them again without itself. The port is put right at start only, as the kubernetes
+// Service's: later rounds keep the one written, so servers on different ports sharing a store
+// (tests) do not take turns rewriting it. A server with no address that can be an endpoint (only
 // loopback: validation refuses 127.0.0.0/8) holds no lease.
 
 import { stableJSON } from '../api/stablejson.js';
@@ -22,10 +24,10 @@ export class KubernetesEndpointsReconciler {
     private readonly req: RequestInfo,
   ) {}
 
-  /** Renews this server's lease and writes the Endpoints and EndpointSlice of the live leases. */
-  async reconcile(): Promise<void> {
+  /** Renews this server's lease and writes the Endpoints and EndpointSlice of the live leases (with this server's port when `updatePort`). */
+  async reconcile(updatePort = false): Promise<void> {
     if (this.ip) await this.renewLease(this.ip);
-    await this.write();
+    await this.write(updatePort);
   }
 
   /** Drops this server's lease and writes the objects without it (RemoveEndpoints). */
@@ -34,7 +36,7 @@ export class KubernetesEndpointsReconciler {
     const key = masterLeasePrefix + this.ip;
     const kv = await this.api.store.get(key);
     if (kv) await this.api.store.txn([{ key, modRevision: kv.modRevision }], [{ op: 'delete', key }]);
-    await this.write();
+    await this.write(false);
   }
 
   private async renewLease(ip: string): Promise<void> {
@@ -58,10 +60,15 @@ export class KubernetesEndpointsReconciler {
     return liveLeaseIPs(leases, this.api.now().getTime());
   }
 
-  private async write(): Promise<void> {
+  private async write(updatePort: boolean): Promise<void> {
     const ips = await this.leaseIPs();
-    await this.put('endpoints', kubernetesEndpoints(ips, this.port), (o) => stableJSON([(o as Endpoints).subsets ?? [], o.metadata?.labels ?? {}]));
-    await this.put('endpointslices', kubernetesEndpointSlice(ips, this.port), (o) => stableJSON([(o as EndpointSlice).endpoints ?? [], (o as EndpointSlice).ports ?? [], o.metadata?.labels ?? {}]));
+    let port = this.port;
+    if (!updatePort) {
+      const have = await this.api.tryGet<Endpoints>(this.api.def('endpoints'), 'default', kubernetesServiceName);
+      port = have?.subsets?.[0]?.ports?.find((p) => p.name === 'https')?.port ?? port;
+    }
+    await this.put('endpoints', kubernetesEndpoints(ips, port), (o) => stableJSON([(o as Endpoints).subsets ?? [], o.metadata?.labels ?? {}]));
+    await this.put('endpointslices', kubernetesEndpointSlice(ips, port), (o) => stableJSON([(o as EndpointSlice).endpoints ?? [], (o as EndpointSlice).ports ?? [], o.metadata?.labels ?? {}]));
   }
 
   private async put(resource: string, want: KubeObject, view: (o: KubeObject) => string): Promise<void> {

@@ -255,8 +255,8 @@ export async function startApiServer(opts: ApiServerOptions): Promise<RunningApi
   const interfaceIPv4 = Object.values(networkInterfaces()).flatMap((list) => (list ?? []).filter((a) => a.family === 'IPv4' && !a.internal).map((a) => a.address));
   const endpointReconciler = new KubernetesEndpointsReconciler(api, advertiseAddress(host, opts.advertise ?? [], interfaceIPv4), port, bootstrap);
   let reportedEndpoints = '';
-  const reconcileEndpoints = () =>
-    endpointReconciler.reconcile().then(
+  const reconcileEndpoints = (updatePort: boolean) =>
+    endpointReconciler.reconcile(updatePort).then(
       () => (reportedEndpoints = ''),
       (e: unknown) => {
         const why = e instanceof StatusError ? (e.status.message ?? '') : String(e);
@@ -264,10 +264,10 @@ export async function startApiServer(opts: ApiServerOptions): Promise<RunningApi
         reportedEndpoints = why;
       },
     );
-  await reconcileEndpoints();
+  await reconcileEndpoints(true);
   const kubernetesServiceTimer = setInterval(() => {
     void reconcileKubernetesService(false);
-    void reconcileEndpoints();
+    void reconcileEndpoints(false);
   }, 10_000);
   kubernetesServiceTimer.unref();
   // The repair controllers: claims of Services that went, swept at start and every 3 minutes.
