@@ -11,7 +11,7 @@ import { stableJSON } from '../api/stablejson.js';
 import type { Endpoints, Pod, Service } from '../api/types.js';
 import type { SharedInformerFactory } from '../client/factory.js';
 import type { SharedIndexInformer } from '../client/informer.js';
-import { isStatus } from '../client/errors.js';
+import { isNamespaceTerminating, isStatus } from '../client/errors.js';
 import type { KubeClient } from '../client/interface.js';
 import { EventRecorder } from '../client/recorder.js';
 import { endpointsRef, podsRef, servicesRef } from '../client/resources.js';
@@ -122,11 +122,10 @@ export class EndpointsController extends WorkQueueController {
       if (current) await this.client.update<Endpoints>(endpointsRef, namespace, want);
       else await this.client.create<Endpoints>(endpointsRef, namespace, want);
     } catch (e) {
-      // Upstream does not record a write that lost to a newer one, or one into a namespace being deleted.
-      if (!isStatus(e, 409, 403)) {
-        if (current) this.events.record(want, 'Warning', 'FailedToUpdateEndpoint', '', `Failed to update endpoint ${namespace}/${name}: ${errorText(e)}`);
-        else this.events.record(want, 'Warning', 'FailedToCreateEndpoint', '', `Failed to create endpoint for service ${namespace}/${name}: ${errorText(e)}`);
-      }
+      // A create into a namespace being deleted keeps failing: dropped, as upstream drops it.
+      if (!current && isNamespaceTerminating(e)) return;
+      if (current) this.events.record(want, 'Warning', 'FailedToUpdateEndpoint', '', `Failed to update endpoint ${namespace}/${name}: ${errorText(e)}`);
+      else this.events.record(want, 'Warning', 'FailedToCreateEndpoint', '', `Failed to create endpoint for service ${namespace}/${name}: ${errorText(e)}`);
       throw e;
     }
     this.backoff.forget(key);

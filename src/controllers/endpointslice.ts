@@ -12,7 +12,7 @@ import { stableJSON } from '../api/stablejson.js';
 import type { EndpointSlice, Node, Pod, Service } from '../api/types.js';
 import type { SharedInformerFactory } from '../client/factory.js';
 import type { SharedIndexInformer } from '../client/informer.js';
-import { isStatus } from '../client/errors.js';
+import { isNamespaceTerminating, isStatus } from '../client/errors.js';
 import type { KubeClient } from '../client/interface.js';
 import { EventRecorder } from '../client/recorder.js';
 import { endpointSlicesRef, nodesRef, podsRef, servicesRef } from '../client/resources.js';
@@ -27,6 +27,13 @@ export const endpointSliceControllerAccount = 'endpointslice-controller';
 const zoneLabel = 'topology.kubernetes.io/zone';
 
 const keyOf = (o: { metadata?: { namespace?: string; name?: string } }) => `${o.metadata?.namespace ?? ''}/${o.metadata?.name ?? ''}`;
+
+/** A slice write that failed, worded as the reconciler wraps it; `cause` is the API error. */
+class SliceWriteError extends Error {
+  constructor(message: string, override readonly cause: unknown) {
+    super(message);
+  }
+}
 
 /** The slices of `service` this controller manages. */
 function managedSlices(slices: readonly EndpointSlice[], service: string): EndpointSlice[] {
@@ -82,8 +89,10 @@ export class EndpointSliceController extends WorkQueueController {
     try {
       await this.reconcile(key, svc, want, existing);
     } catch (e) {
-      if (!isStatus(e, 409)) this.events.record(svc, 'Warning', 'FailedToUpdateEndpointSlices', '', `Error updating Endpoint Slices for Service ${namespace}/${name}: ${errorText(e)}`);
-      throw e;
+      // A conflict means the informer was behind (isStaleInformerCacheErr): retried, not recorded.
+      const cause = e instanceof SliceWriteError ? e.cause : e;
+      if (!isStatus(cause, 409)) this.events.record(svc, 'Warning', 'FailedToUpdateEndpointSlices', '', `Error updating Endpoint Slices for Service ${namespace}/${name}: ${errorText(e)}`);
+      throw cause;
     }
     this.backoff.forget(key);
   }
@@ -139,8 +148,17 @@ export class EndpointSliceController extends WorkQueueController {
         unused.splice(i, 1);
       } else i++;
     }
+    const of = `for Service ${namespace}/${svc.metadata?.name ?? ''}`;
     for (const s of [...creates, ...updates]) {
-      const done = s.metadata?.name && s.metadata.resourceVersion ? await this.client.update<EndpointSlice>(endpointSlicesRef, namespace, s) : await this.client.create<EndpointSlice>(endpointSlicesRef, namespace, s);
+      const isUpdate = !!(s.metadata?.name && s.metadata.resourceVersion);
+      let done: EndpointSlice;
+      try {
+        done = isUpdate ? await this.client.update<EndpointSlice>(endpointSlicesRef, namespace, s) : await this.client.create<EndpointSlice>(endpointSlicesRef, namespace, s);
+      } catch (e) {
+        // Creates into a namespace being deleted keep failing: dropped, as upstream drops them.
+        if (!isUpdate && isNamespaceTerminating(e)) return;
+        throw new SliceWriteError(isUpdate ? `failed to update ${s.metadata?.name} EndpointSlice ${of}: ${errorText(e)}` : `failed to create EndpointSlice ${of}: ${errorText(e)}`, e);
+      }
       this.track(key).slices.set(done.metadata?.name ?? '', done);
     }
     for (const s of unused) {
@@ -148,7 +166,7 @@ export class EndpointSliceController extends WorkQueueController {
       try {
         await this.client.delete(endpointSlicesRef, namespace, n);
       } catch (e) {
-        if (!isStatus(e, 404)) throw e;
+        if (!isStatus(e, 404)) throw new SliceWriteError(`failed to delete ${n} EndpointSlice ${of}: ${errorText(e)}`, e);
       }
       this.track(key).slices.delete(n);
       this.track(key).deleted.add(n);

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { networkInterfaces } from 'node:os';
 import { describe, it } from 'node:test';
 import type { Client } from './client.js';
-import { kubectlFound, kubectlSkip, tableRows, useTestServer } from './kubectlserver.js';
+import { kubectlFound, kubectlSkip, tableRows, useTestServer, waitForQuotaStatus } from './kubectlserver.js';
 import { advertiseAddress } from '../../src/policy/apiserverendpoints.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -169,6 +169,22 @@ describe('Endpoints and EndpointSlices over HTTP', () => {
     const still = (await admin.request('GET', `${epPath('manual')}/ext`)).json();
     assert.equal(still.subsets[0].addresses[0].ip, '192.0.2.10');
     assert.equal((await admin.request('GET', serviceSlices('manual', 'ext'))).json().items.length, 0);
+  });
+
+  it('writes a quota refuses are retried and recorded: FailedToCreateEndpoint on the Endpoints, FailedToUpdateEndpointSlices on the Service', async () => {
+    const admin = t.admin();
+    await namespace(admin, 'refused');
+    const q = await admin.request('POST', '/api/v1/namespaces/refused/resourcequotas', { apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'objects' }, spec: { hard: { 'count/endpoints': '0', 'count/endpointslices.discovery.k8s.io': '0' } } });
+    assert.equal(q.status, 201, q.text);
+    await waitForQuotaStatus(admin, 'refused', 'objects');
+    await service(admin, 'refused', 'web');
+    const event = (reason: string) => waitFor(admin, `/api/v1/namespaces/refused/events?fieldSelector=${encodeURIComponent(`reason=${reason}`)}`, (l) => (l?.items?.length ?? 0) > 0, reason).then((l) => l!.items[0]);
+    const ep = await event('FailedToCreateEndpoint');
+    assert.deepEqual([ep.type, ep.involvedObject.kind, ep.involvedObject.name], ['Warning', 'Endpoints', 'web']);
+    assert.equal(ep.message, 'Failed to create endpoint for service refused/web: endpoints "web" is forbidden: exceeded quota: objects, requested: count/endpoints=1, used: count/endpoints=0, limited: count/endpoints=0');
+    const sl = await event('FailedToUpdateEndpointSlices');
+    assert.deepEqual([sl.type, sl.involvedObject.kind, sl.involvedObject.name], ['Warning', 'Service', 'web']);
+    assert.match(sl.message, /^Error updating Endpoint Slices for Service refused\/web: failed to create EndpointSlice for Service refused\/web: endpointslices\.discovery\.k8s\.io "web-[a-z0-9]{5}" is forbidden: exceeded quota: objects, requested: count\/endpointslices\.discovery\.k8s\.io=1, used: count\/endpointslices\.discovery\.k8s\.io=0, limited: count\/endpointslices\.discovery\.k8s\.io=0$/);
   });
 
   it('the kubernetes Service: Endpoints and slice `kubernetes` with the advertised address and the server\'s port', async () => {
