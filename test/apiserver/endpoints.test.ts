@@ -231,5 +231,45 @@ describe('Endpoints and EndpointSlices over HTTP', () => {
       assert.equal(described.code, 0, described.stderr);
       assert.match(described.stdout, /^Endpoints:\s+10\.244\.1\.1:8080,10\.244\.1\.2:8080,10\.244\.1\.3:8080 \+ 1 more\.\.\.$/m);
     });
+
+    it('kubectl apply (client-side, then server-side; the manifest as the server stores it) of a selectorless Service with its own Endpoints and EndpointSlice', async () => {
+      const admin = t.admin();
+      await namespace(admin, 'ext');
+      const manifest = `apiVersion: v1
+kind: Service
+metadata: {name: db, namespace: ext}
+spec:
+  ports: [{name: pg, port: 5432}]
+---
+apiVersion: v1
+kind: Endpoints
+metadata: {name: db, namespace: ext}
+subsets:
+- addresses: [{ip: 192.0.2.30}, {ip: 192.0.2.40}]
+  ports: [{name: pg, port: 5432, protocol: TCP}]
+---
+apiVersion: discovery.k8s.io/v1
+kind: EndpointSlice
+metadata: {name: db-1, namespace: ext, labels: {kubernetes.io/service-name: db}}
+addressType: IPv4
+ports: [{name: pg, port: 5432, protocol: TCP}]
+endpoints:
+- addresses: [192.0.2.30]
+`;
+      const { writeFileSync } = await import('node:fs');
+      const file = `${t.dir()}/db.yaml`;
+      writeFileSync(file, manifest);
+      for (const args of [['apply', '-f', file], ['apply', '--server-side', '-f', file]]) {
+        const r = await t.kubectl(...args);
+        assert.equal(r.code, 0, `${args.join(' ')}: ${r.stderr}`);
+      }
+      const ep = await t.kubectl('-n', 'ext', 'get', 'ep', 'db', '--no-headers');
+      assert.match(ep.stdout, /^db\s+192\.0\.2\.30:5432,192\.0\.2\.40:5432\s/);
+      const described = await t.kubectl('-n', 'ext', 'describe', 'svc', 'db');
+      // kubectl 1.32's describe reads the Service's EndpointSlices (which list only .30 here), not its Endpoints.
+      assert.match(described.stdout, /^Endpoints:\s+192\.0\.2\.30:5432$/m);
+      const slice = await t.kubectl('-n', 'ext', 'get', 'endpointslice', 'db-1', '--no-headers');
+      assert.match(slice.stdout, /^db-1\s+IPv4\s+5432\s+192\.0\.2\.30\s/);
+    });
   });
 });
