@@ -1,8 +1,9 @@
 // core/v1 Endpoints and discovery.k8s.io/v1 EndpointSlice in the API server
 // (pkg/registry/core/endpoint strategy.go: defaults, ValidateEndpointsCreate/Update, then
 // Canonicalize repacks the subsets; pkg/registry/discovery/endpointslice strategy.go: defaults,
-// ValidateEndpointSliceCreate/Update, generation moved when addressType, endpoints or ports
-// change).
+// dropTopologyOnV1 (a v1 write drops endpoints' deprecatedTopology, keeping a node name it held
+// before as nodeName), ValidateEndpointSliceCreate/Update, the FQDN deprecation warning on
+// create, generation moved when addressType, endpoints, ports or labels change).
 
 import { defaultEndpoints, defaultEndpointSlice } from '../api/endpointsdefaults.js';
 import type { Endpoints, EndpointSlice } from '../api/types.js';
@@ -37,18 +38,44 @@ export const endpointsStrategy: Strategy = {
 };
 
 const group = 'discovery.k8s.io';
-const content = (s: EndpointSlice) => stableJSON({ addressType: s.addressType, endpoints: s.endpoints, ports: s.ports });
+const hostnameLabel = 'kubernetes.io/hostname';
+
+/**
+ * dropTopologyOnV1: unless the endpoints are unchanged, every endpoint's deprecatedTopology is
+ * dropped; an endpoint without nodeName takes the kubernetes.io/hostname it names when the
+ * previous slice's topology named that node.
+ */
+function dropTopology(slice: EndpointSlice, old?: EndpointSlice): void {
+  if (!Array.isArray(slice.endpoints)) return;
+  if (old && stableJSON(old.endpoints ?? []) === stableJSON(slice.endpoints)) return;
+  const previous = new Set((old?.endpoints ?? []).map((e) => e?.deprecatedTopology?.[hostnameLabel]).filter((n): n is string => !!n));
+  for (const e of slice.endpoints) {
+    if (!e || typeof e !== 'object' || e.deprecatedTopology === undefined) continue;
+    const node = e.deprecatedTopology?.[hostnameLabel];
+    if (e.nodeName === undefined && node && previous.has(node)) e.nodeName = node;
+    delete e.deprecatedTopology;
+  }
+}
+
+/** warnOnDeprecatedAddressType. */
+function addressTypeWarnings(slice: EndpointSlice): string[] {
+  return slice.addressType === 'FQDN' ? ['spec.addressType: FQDN endpoints are deprecated'] : [];
+}
+const content = (s: EndpointSlice) => stableJSON({ addressType: s.addressType, endpoints: s.endpoints, ports: s.ports, labels: s.metadata?.labels ?? {} });
 
 export const endpointSliceStrategy: Strategy = {
-  async create(obj) {
+  async create(obj, req) {
     const slice = defaultEndpointSlice(obj as EndpointSlice);
+    dropTopology(slice);
     const errs = validateEndpointSlice(slice);
     if (errs.length) throw statusErrors.invalid('EndpointSlice', group, slice.metadata?.name ?? '', errs);
+    req.warnings.push(...addressTypeWarnings(slice));
     return { obj: slice };
   },
   async update(obj, old) {
     const slice = defaultEndpointSlice(obj as EndpointSlice);
     const prev = old as EndpointSlice;
+    dropTopology(slice, prev);
     const errs = validateEndpointSliceUpdate(slice, prev);
     if (errs.length) throw statusErrors.invalid('EndpointSlice', group, prev.metadata?.name ?? '', errs);
     const generation = prev.metadata?.generation ?? 1;

@@ -111,6 +111,34 @@ describe('Endpoints and EndpointSlices over HTTP', () => {
     assert.equal(immutable.json().message, 'EndpointSlice.discovery.k8s.io "db-1" is invalid: addressType: Invalid value: "IPv6": field is immutable');
   });
 
+  it('EndpointSlice writes: deprecatedTopology dropped, the FQDN warning, generation moved by content and labels only', async () => {
+    const admin = t.admin();
+    await namespace(admin, 'slices');
+    const made = await admin.request('POST', slicePath('slices'), {
+      apiVersion: 'discovery.k8s.io/v1',
+      kind: 'EndpointSlice',
+      metadata: { name: 'a' },
+      addressType: 'IPv4',
+      endpoints: [{ addresses: ['10.1.0.2'], deprecatedTopology: { 'kubernetes.io/hostname': 'n1' } }],
+    });
+    assert.equal(made.status, 201, made.text);
+    assert.deepEqual(made.json().endpoints, [{ addresses: ['10.1.0.2'] }]);
+    assert.equal(made.json().metadata.generation, 1);
+    const fqdn = await admin.request('POST', slicePath('slices'), { apiVersion: 'discovery.k8s.io/v1', kind: 'EndpointSlice', metadata: { name: 'f' }, addressType: 'FQDN', endpoints: [{ addresses: ['db.example.com'] }] });
+    assert.equal(fqdn.status, 201, fqdn.text);
+    assert.equal(fqdn.headers['warning'], '299 - "spec.addressType: FQDN endpoints are deprecated"');
+    const put = async (mutate: (o: Json) => void): Promise<number> => {
+      const cur = (await admin.request('GET', `${slicePath('slices')}/a`)).json();
+      mutate(cur);
+      const r = await admin.request('PUT', `${slicePath('slices')}/a`, cur);
+      assert.equal(r.status, 200, r.text);
+      return r.json().metadata.generation;
+    };
+    assert.equal(await put((o) => (o.metadata.annotations = { note: 'x' })), 1, 'an annotation is no new generation');
+    assert.equal(await put((o) => (o.endpoints = [{ addresses: ['10.1.0.3'] }])), 2, 'new endpoints are');
+    assert.equal(await put((o) => (o.metadata.labels = { tier: 'db' })), 3, 'new labels are');
+  });
+
   it('the controllers follow the pods: no IP, not ready, ready, terminating, deleted; the Service deleted', async () => {
     const admin = t.admin();
     await namespace(admin, 'follow');
