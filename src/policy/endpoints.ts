@@ -315,3 +315,67 @@ export function sliceObject(svc: Service, content: SliceContent, name?: string):
     ...(content.ports.length ? { ports: content.ports } : {}),
   };
 }
+
+export const mirroringControllerName = 'endpointslicemirroring-controller.k8s.io';
+export const skipMirrorLabel = 'endpointslice.kubernetes.io/skip-mirror';
+/** The mirroring controller's --mirroring-max-endpoints-per-subset default. */
+export const maxMirroredEndpointsPerSubset = 1000;
+const unmirroredAnnotations = new Set(['endpoints.kubernetes.io/last-change-trigger-time', 'kubectl.kubernetes.io/last-applied-configuration']);
+
+/** shouldMirror: Endpoints not labelled skip-mirror and not a leader-election lock. */
+export function shouldMirror(ep: Endpoints): boolean {
+  return ep.metadata?.labels?.[skipMirrorLabel] !== 'true' && ep.metadata?.annotations?.['control-plane.alpha.kubernetes.io/leader'] === undefined;
+}
+
+/**
+ * The slices the EndpointSlice mirroring controller makes of hand-written Endpoints
+ * (pkg/controller/endpointslicemirroring reconciler.go and utils.go): per address type and port
+ * set, ready and not-ready addresses as endpoints with the ready condition, target, node and
+ * hostname (an address that is no IP is skipped; at most 1000 a subset and a slice); labels of the
+ * Endpoints with service-name and managed-by endpointslicemirroring-controller.k8s.io, its
+ * annotations but the trigger time and last-applied ones, owned by the Endpoints.
+ */
+export function mirroredSlices(ep: Endpoints): EndpointSlice[] {
+  const groups = new Map<string, { addressType: string; ports: SlicePort[]; endpoints: SliceEndpoint[] }>();
+  for (const ss of ep.subsets ?? []) {
+    const ports: SlicePort[] = (ss.ports ?? []).map((p) => ({ name: p.name ?? '', port: p.port, protocol: p.protocol ?? 'TCP', ...(p.appProtocol ? { appProtocol: p.appProtocol } : {}) }));
+    const addresses = [...(ss.addresses ?? []).map((a) => [a, true] as const), ...(ss.notReadyAddresses ?? []).map((a) => [a, false] as const)].slice(0, maxMirroredEndpointsPerSubset);
+    for (const [a, ready] of addresses) {
+      const addressType = isIPv4(a.ip) ? 'IPv4' : a.ip.includes(':') ? 'IPv6' : undefined;
+      if (!addressType) continue;
+      const key = `${addressType}\u0000${portSetKey(ports)}`;
+      let g = groups.get(key);
+      if (!g) groups.set(key, (g = { addressType, ports, endpoints: [] }));
+      g.endpoints.push({
+        addresses: [a.ip],
+        conditions: { ready },
+        ...(a.hostname ? { hostname: a.hostname } : {}),
+        ...(a.targetRef ? { targetRef: a.targetRef } : {}),
+        ...(a.nodeName ? { nodeName: a.nodeName } : {}),
+      });
+    }
+  }
+  const labels: Record<string, string> = { ...(ep.metadata?.labels ?? {}), [serviceNameLabel]: ep.metadata?.name ?? '', [managedByLabel]: mirroringControllerName };
+  const annotations = Object.fromEntries(Object.entries(ep.metadata?.annotations ?? {}).filter(([k]) => !unmirroredAnnotations.has(k)));
+  const owner: OwnerReference = { apiVersion: 'v1', kind: 'Endpoints', name: ep.metadata?.name ?? '', uid: ep.metadata?.uid ?? '', controller: true, blockOwnerDeletion: true };
+  const out: EndpointSlice[] = [];
+  for (const g of groups.values()) {
+    for (let i = 0; i < g.endpoints.length; i += maxMirroredEndpointsPerSubset) {
+      out.push({
+        apiVersion: 'discovery.k8s.io/v1',
+        kind: 'EndpointSlice',
+        metadata: {
+          generateName: `${ep.metadata?.name ?? ''}-`,
+          namespace: ep.metadata?.namespace ?? '',
+          labels,
+          ...(Object.keys(annotations).length ? { annotations } : {}),
+          ownerReferences: [owner],
+        },
+        addressType: g.addressType,
+        endpoints: g.endpoints.slice(i, i + maxMirroredEndpointsPerSubset),
+        ...(g.ports.length ? { ports: g.ports } : {}),
+      });
+    }
+  }
+  return out;
+}

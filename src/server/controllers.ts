@@ -6,7 +6,8 @@
 // namespace (the cluster CA, as the root CA publisher keeps it), the workload controllers (with
 // the TTL-after-finished one, which deletes finished Jobs), the horizontal pod autoscaler (which
 // reads the server's metrics.k8s.io storage directly), the disruption controller
-// (PodDisruptionBudget status), the endpoints and EndpointSlice controllers, the node lifecycle and taint eviction
+// (PodDisruptionBudget status), the endpoints, EndpointSlice and EndpointSlice mirroring
+// controllers, the node lifecycle and taint eviction
 // controllers; the scheduler apart. Each of the two runs under a leader election (a Lease in
 // kube-system, as kube-controller-manager's and kube-scheduler's --leader-elect), so of several
 // API servers on one store one runs each; on a lone server the first attempt wins and they start
@@ -39,6 +40,7 @@ import { TtlAfterFinishedController, ttlAfterFinishedControllerName } from '../c
 import { HorizontalPodAutoscalerController, horizontalPodAutoscalerControllerName } from '../controllers/horizontalpodautoscaler.js';
 import { EndpointsController, endpointsControllerName } from '../controllers/endpoints.js';
 import { EndpointSliceController, endpointSliceControllerAccount } from '../controllers/endpointslice.js';
+import { EndpointSliceMirroringController, endpointSliceMirroringControllerAccount } from '../controllers/endpointslicemirroring.js';
 import type { ServerOptions } from './start.js';
 import { certificateControllers, type CertificateControllers } from './certificates.js';
 
@@ -64,6 +66,8 @@ export interface ControllerManager {
   /** The Endpoints and EndpointSlices of Services with a selector. */
   endpoints: EndpointsController;
   endpointSlices: EndpointSliceController;
+  /** EndpointSlices for the Endpoints of Services without a selector. */
+  endpointSliceMirroring: EndpointSliceMirroringController;
   nodeLifecycle: NodeLifecycleController;
   taintEviction: TaintEvictionController;
   stop(): Promise<void>;
@@ -98,6 +102,7 @@ async function startControllerManager(api: Api, opts: ServerOptions, gates: Feat
   const disruption = new DisruptionController(client(disruptionControllerName), informers);
   const endpoints = new EndpointsController(client(endpointsControllerName), informers);
   const endpointSlices = new EndpointSliceController(client(endpointSliceControllerAccount), informers);
+  const endpointSliceMirroring = new EndpointSliceMirroringController(client(endpointSliceMirroringControllerAccount), informers);
   const horizontalPodAutoscaler = opts.podMetrics
     ? new HorizontalPodAutoscalerController(client(horizontalPodAutoscalerControllerName), informers, { ...opts.horizontalPodAutoscaler, metrics: opts.podMetrics, ...(opts.log ? { log: opts.log } : {}) })
     : undefined;
@@ -109,6 +114,7 @@ async function startControllerManager(api: Api, opts: ServerOptions, gates: Feat
     ttlAfterFinished?.stop();
     await horizontalPodAutoscaler?.stop();
     await disruption.stop();
+    await endpointSliceMirroring.stop();
     await endpointSlices.stop();
     await endpoints.stop();
     for (const c of [daemonSets, statefulSets, cronJobs, jobs, deployments, replicaSets]) await c?.stop();
@@ -134,6 +140,7 @@ async function startControllerManager(api: Api, opts: ServerOptions, gates: Feat
     await disruption.start();
     await endpoints.start();
     await endpointSlices.start();
+    await endpointSliceMirroring.start();
     await horizontalPodAutoscaler?.start();
     await nodeLifecycle.start();
     await taintEviction.start();
@@ -141,7 +148,7 @@ async function startControllerManager(api: Api, opts: ServerOptions, gates: Feat
     await stop();
     throw e;
   }
-  return { quota, namespaces, garbageCollector, certificates, replicaSets, deployments, statefulSets, daemonSets, jobs, cronJobs, ttlAfterFinished, horizontalPodAutoscaler, disruption, endpoints, endpointSlices, nodeLifecycle, taintEviction, stop };
+  return { quota, namespaces, garbageCollector, certificates, replicaSets, deployments, statefulSets, daemonSets, jobs, cronJobs, ttlAfterFinished, horizontalPodAutoscaler, disruption, endpoints, endpointSlices, endpointSliceMirroring, nodeLifecycle, taintEviction, stop };
 }
 
 async function startScheduler(api: Api, opts: ServerOptions, gates: FeatureGates): Promise<{ scheduler: SchedulerController; stop(): Promise<void> }> {

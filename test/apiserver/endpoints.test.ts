@@ -185,18 +185,32 @@ describe('Endpoints and EndpointSlices over HTTP', () => {
     await waitFor(admin, serviceSlices('follow', 'web'), (l) => l?.items?.length === 0, 'the slices collected with the Service');
   });
 
-  it('a Service without a selector gets no Endpoints from the controller; its own are kept', async () => {
+  it('a Service without a selector: its own Endpoints are kept and mirrored into a slice, which follows them and goes with them', async () => {
     const admin = t.admin();
     await namespace(admin, 'manual');
     await service(admin, 'manual', 'ext', { selector: undefined });
-    const mine = await admin.request('POST', epPath('manual'), { apiVersion: 'v1', kind: 'Endpoints', metadata: { name: 'ext' }, subsets: [{ addresses: [{ ip: '192.0.2.10' }], ports: [{ name: 'http', port: 80 }] }] });
+    const mine = await admin.request('POST', epPath('manual'), {
+      apiVersion: 'v1',
+      kind: 'Endpoints',
+      metadata: { name: 'ext', labels: { team: 'db' } },
+      subsets: [{ addresses: [{ ip: '192.0.2.10', nodeName: 'n1' }], notReadyAddresses: [{ ip: '192.0.2.11' }], ports: [{ name: 'http', port: 80 }] }],
+    });
     assert.equal(mine.status, 201, mine.text);
-    // A Service with a selector in the same namespace is synced after it: once its Endpoints exist, the controller has been by.
+    const mirrored = (await waitFor(admin, serviceSlices('manual', 'ext'), (l) => l?.items?.length === 1, 'the mirrored slice'))!.items[0];
+    assert.deepEqual(mirrored.metadata.labels, { team: 'db', 'kubernetes.io/service-name': 'ext', 'endpointslice.kubernetes.io/managed-by': 'endpointslicemirroring-controller.k8s.io' });
+    assert.deepEqual(mirrored.metadata.ownerReferences, [{ apiVersion: 'v1', kind: 'Endpoints', name: 'ext', uid: mine.json().metadata.uid, controller: true, blockOwnerDeletion: true }]);
+    assert.deepEqual(mirrored.endpoints, [{ addresses: ['192.0.2.10'], conditions: { ready: true }, nodeName: 'n1' }, { addresses: ['192.0.2.11'], conditions: { ready: false } }]);
+    assert.deepEqual(mirrored.ports, [{ name: 'http', port: 80, protocol: 'TCP' }]);
+    // The endpoints controller leaves them alone: a Service with a selector synced after them has its Endpoints by now.
     await service(admin, 'manual', 'sel');
     await waitFor(admin, `${epPath('manual')}/sel`, (e) => !!e, 'the selector Service\'s Endpoints');
-    const still = (await admin.request('GET', `${epPath('manual')}/ext`)).json();
-    assert.equal(still.subsets[0].addresses[0].ip, '192.0.2.10');
-    assert.equal((await admin.request('GET', serviceSlices('manual', 'ext'))).json().items.length, 0);
+    assert.equal((await admin.request('GET', `${epPath('manual')}/ext`)).json().subsets[0].addresses[0].ip, '192.0.2.10');
+    const cur = (await admin.request('GET', `${epPath('manual')}/ext`)).json();
+    const upd = await admin.request('PUT', `${epPath('manual')}/ext`, { ...cur, subsets: [{ addresses: [{ ip: '192.0.2.12' }], ports: [{ name: 'http', port: 80 }] }] });
+    assert.equal(upd.status, 200, upd.text);
+    await waitFor(admin, serviceSlices('manual', 'ext'), (l) => l?.items?.length === 1 && l.items[0].endpoints?.[0]?.addresses?.[0] === '192.0.2.12' && l.items[0].metadata.name === mirrored.metadata.name, 'the mirrored slice updated in place');
+    assert.equal((await admin.request('DELETE', `${epPath('manual')}/ext`)).status, 200);
+    await waitFor(admin, serviceSlices('manual', 'ext'), (l) => l?.items?.length === 0, 'the mirrored slice gone with its Endpoints');
   });
 
   it('writes a quota refuses are retried and recorded: FailedToCreateEndpoint on the Endpoints, FailedToUpdateEndpointSlices on the Service', async () => {
@@ -224,6 +238,8 @@ describe('Endpoints and EndpointSlices over HTTP', () => {
     assert.equal(ep.metadata.labels['endpointslice.kubernetes.io/skip-mirror'], 'true');
     const slice = (await admin.request('GET', `${slicePath('default')}/kubernetes`)).json();
     assert.deepEqual(slice.metadata.labels, { 'kubernetes.io/service-name': 'kubernetes' });
+    // skip-mirror: the mirroring controller leaves it alone, so it is the one slice of the Service.
+    assert.deepEqual((await admin.request('GET', serviceSlices('default', 'kubernetes'))).json().items.map((x: Json) => x.metadata.name), ['kubernetes']);
     if (!ip) {
       // Only loopback here: no address can be an endpoint.
       assert.equal(ep.subsets, undefined);
@@ -260,7 +276,7 @@ describe('Endpoints and EndpointSlices over HTTP', () => {
       assert.match(described.stdout, /^Endpoints:\s+10\.244\.1\.1:8080,10\.244\.1\.2:8080,10\.244\.1\.3:8080 \+ 1 more\.\.\.$/m);
     });
 
-    it('kubectl apply (client-side, then server-side; the manifest as the server stores it) of a selectorless Service with its own Endpoints and EndpointSlice', async () => {
+    it('kubectl apply (client-side, then server-side; the manifest as the server stores it) of a selectorless Service with its own Endpoints: get ep, describe svc and get endpointslices from the mirrored slice', async () => {
       const admin = t.admin();
       await namespace(admin, 'ext');
       const manifest = `apiVersion: v1
@@ -275,14 +291,6 @@ metadata: {name: db, namespace: ext}
 subsets:
 - addresses: [{ip: 192.0.2.30}, {ip: 192.0.2.40}]
   ports: [{name: pg, port: 5432, protocol: TCP}]
----
-apiVersion: discovery.k8s.io/v1
-kind: EndpointSlice
-metadata: {name: db-1, namespace: ext, labels: {kubernetes.io/service-name: db}}
-addressType: IPv4
-ports: [{name: pg, port: 5432, protocol: TCP}]
-endpoints:
-- addresses: [192.0.2.30]
 `;
       const { writeFileSync } = await import('node:fs');
       const file = `${t.dir()}/db.yaml`;
@@ -293,11 +301,12 @@ endpoints:
       }
       const ep = await t.kubectl('-n', 'ext', 'get', 'ep', 'db', '--no-headers');
       assert.match(ep.stdout, /^db\s+192\.0\.2\.30:5432,192\.0\.2\.40:5432\s/);
+      // kubectl 1.32's describe reads the Service's EndpointSlices: the mirrored one.
+      await waitFor(admin, serviceSlices('ext', 'db'), (l) => l?.items?.[0]?.endpoints?.length === 2, 'the mirrored slice');
       const described = await t.kubectl('-n', 'ext', 'describe', 'svc', 'db');
-      // kubectl 1.32's describe reads the Service's EndpointSlices (which list only .30 here), not its Endpoints.
-      assert.match(described.stdout, /^Endpoints:\s+192\.0\.2\.30:5432$/m);
-      const slice = await t.kubectl('-n', 'ext', 'get', 'endpointslice', 'db-1', '--no-headers');
-      assert.match(slice.stdout, /^db-1\s+IPv4\s+5432\s+192\.0\.2\.30\s/);
+      assert.match(described.stdout, /^Endpoints:\s+192\.0\.2\.30:5432,192\.0\.2\.40:5432$/m);
+      const slice = await t.kubectl('-n', 'ext', 'get', 'endpointslices', '-l', 'kubernetes.io/service-name=db', '--no-headers');
+      assert.match(slice.stdout, /^db-[a-z0-9]{5}\s+IPv4\s+5432\s+192\.0\.2\.30,192\.0\.2\.40\s/);
     });
   });
 });

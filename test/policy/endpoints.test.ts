@@ -4,8 +4,8 @@
 
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { EndpointSubset, Pod, Service } from '../../src/api/types.js';
-import { desiredEndpoints, desiredSlices, endpointSubsets, findPort, managesEndpoints, repackSubsets, shouldPodBeInEndpoints, sliceObject } from '../../src/policy/endpoints.js';
+import type { Endpoints, EndpointSubset, Pod, Service } from '../../src/api/types.js';
+import { desiredEndpoints, desiredSlices, endpointSubsets, findPort, managesEndpoints, mirroredSlices, repackSubsets, shouldMirror, shouldPodBeInEndpoints, sliceObject } from '../../src/policy/endpoints.js';
 
 function svc(extra: Partial<NonNullable<Service['spec']>> = {}, labels?: Record<string, string>): Service {
   return {
@@ -216,5 +216,44 @@ describe('the EndpointSlice controller\'s slices', () => {
       ownerReferences: [{ apiVersion: 'v1', kind: 'Service', name: 'web', uid: 'svc-uid', controller: true, blockOwnerDeletion: true }],
     });
     assert.equal(o.addressType, 'IPv4');
+  });
+});
+
+describe('the mirroring controller\'s slices of hand-written Endpoints', () => {
+  const ep = (subsets: EndpointSubset[], meta: Partial<Endpoints['metadata']> = {}): Endpoints => ({ apiVersion: 'v1', kind: 'Endpoints', metadata: { name: 'db', namespace: 'ns', uid: 'ep-uid', ...meta }, subsets });
+  const port = { name: 'pg', port: 5432, protocol: 'TCP' };
+  test('ready and not-ready addresses with the ready condition, node, hostname and target; the subset\'s ports', () => {
+    const [s, ...rest] = mirroredSlices(ep([{ addresses: [{ ip: '10.0.0.1', nodeName: 'n1', hostname: 'db-0', targetRef: { kind: 'Pod', name: 'p' } }], notReadyAddresses: [{ ip: '10.0.0.2' }], ports: [port] }]));
+    assert.equal(rest.length, 0);
+    assert.deepEqual(s!.endpoints, [
+      { addresses: ['10.0.0.1'], conditions: { ready: true }, hostname: 'db-0', targetRef: { kind: 'Pod', name: 'p' }, nodeName: 'n1' },
+      { addresses: ['10.0.0.2'], conditions: { ready: false } },
+    ]);
+    assert.deepEqual(s!.ports, [{ name: 'pg', port: 5432, protocol: 'TCP' }]);
+    assert.equal(s!.addressType, 'IPv4');
+  });
+  test('labels and annotations of the Endpoints (not the trigger time or last-applied), service-name and managed-by, owned by the Endpoints', () => {
+    const [s] = mirroredSlices(ep([{ addresses: [{ ip: '10.0.0.1' }] }], { labels: { team: 'db' }, annotations: { note: 'x', 'kubectl.kubernetes.io/last-applied-configuration': '{}', 'endpoints.kubernetes.io/last-change-trigger-time': 't' } }));
+    assert.deepEqual(s!.metadata, {
+      generateName: 'db-',
+      namespace: 'ns',
+      labels: { team: 'db', 'kubernetes.io/service-name': 'db', 'endpointslice.kubernetes.io/managed-by': 'endpointslicemirroring-controller.k8s.io' },
+      annotations: { note: 'x' },
+      ownerReferences: [{ apiVersion: 'v1', kind: 'Endpoints', name: 'db', uid: 'ep-uid', controller: true, blockOwnerDeletion: true }],
+    });
+  });
+  test('subsets with the same ports share a slice; other ports and IPv6 addresses get their own', () => {
+    const got = mirroredSlices(ep([{ addresses: [{ ip: '10.0.0.1' }], ports: [port] }, { addresses: [{ ip: '10.0.0.2' }, { ip: '2001:db8::2' }], ports: [port] }, { addresses: [{ ip: '10.0.0.3' }], ports: [{ ...port, port: 5433 }] }]));
+    assert.deepEqual(got.map((s) => [s.addressType, s.ports?.[0]?.port, s.endpoints.map((e) => e.addresses[0])]), [
+      ['IPv4', 5432, ['10.0.0.1', '10.0.0.2']],
+      ['IPv6', 5432, ['2001:db8::2']],
+      ['IPv4', 5433, ['10.0.0.3']],
+    ]);
+  });
+  test('no subsets: no slices (no placeholder)', () => assert.deepEqual(mirroredSlices(ep([])), []));
+  test('skip-mirror and leader-election Endpoints are not mirrored', () => {
+    assert.equal(shouldMirror(ep([])), true);
+    assert.equal(shouldMirror(ep([], { labels: { 'endpointslice.kubernetes.io/skip-mirror': 'true' } })), false);
+    assert.equal(shouldMirror(ep([], { annotations: { 'control-plane.alpha.kubernetes.io/leader': '{}' } })), false);
   });
 });
