@@ -55,13 +55,13 @@ export function serviceAccountGroups(namespace: string): string[] {
   return ['system:serviceaccounts', `system:serviceaccounts:${namespace}`];
 }
 
-/** url.PathUnescape, keeping the key as sent when it does not decode (unescapeExtraKey). */
-function unescapeExtraKey(encoded: string): string {
-  try {
-    return decodeURIComponent(encoded);
-  } catch {
-    return encoded;
-  }
+/**
+ * unescapeExtraKey: url.PathUnescape, the key kept as sent when a `%` is not followed by two hex
+ * digits. Decoded bytes that are not UTF-8 become U+FFFD, as Go's JSON encoder writes them.
+ */
+export function unescapeExtraKey(encoded: string): string {
+  if (/%(?![0-9a-fA-F]{2})/.test(encoded)) return encoded;
+  return encoded.replace(/(?:%[0-9a-fA-F]{2})+/g, (run) => Buffer.from(run.replace(/%/g, ''), 'hex').toString('utf8'));
 }
 
 /** Go's %v of a []v1.ObjectReference: each struct's fields, space-separated, in braces. */

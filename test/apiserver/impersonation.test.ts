@@ -182,10 +182,20 @@ describe('impersonation: the rules, pure', () => {
     assert.throws(() => impersonate({ name: 'bob', groups: [] }, impersonationRequests(alice), () => ({ decision: 'NoOpinion', reason: 'because' })), /cannot impersonate resource "users" in API group "" at the cluster scope: because$/);
   });
 
-  it('a key that does not percent-decode is kept as sent', () => {
-    const [r] = impersonationRequests({ ...alice, 'impersonate-extra-a%zz': ['v'] }).slice(1);
-    assert.equal(r?.fieldPath, 'a%zz');
-  });
+  const keys: [string, string, string][] = [
+    ['a % not followed by two hex digits keeps the key as sent', 'a%zz', 'a%zz'],
+    ['a trailing % keeps the key as sent', 'a%2', 'a%2'],
+    ['the escapes are lowercased first, then decoded', 'acme.com%2fproject', 'acme.com/project'],
+    ['escaped UTF-8 decodes to its character', 'caf%c3%a9', 'café'],
+    ['escaped bytes that are not UTF-8 are U+FFFD', 'x%ff', 'x\ufffd'],
+    ['a + stays a +', 'a+b', 'a+b'],
+  ];
+  for (const [name, header, key] of keys) {
+    it(`extra keys: ${name}`, () => {
+      const [r] = impersonationRequests({ ...alice, [`impersonate-extra-${header}`]: ['v'] }).slice(1);
+      assert.equal(r?.fieldPath, key);
+    });
+  }
 
   it('nodes/proxy passes no Impersonate-* header to the agent', () => {
     assert.deepEqual(upstreamHeaders({ 'impersonate-user': 'x', 'impersonate-group': 'g', 'impersonate-uid': 'u', 'impersonate-extra-k': 'v', accept: 'text/plain' }), { accept: 'text/plain' });
