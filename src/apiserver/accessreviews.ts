@@ -193,7 +193,8 @@ export function accessReviewHandlers(authorizer: NodeAwareAuthorizer, reviewOpts
   const selfSubjectReview: SubresourceHandler = async (api, def, _path, req, res, info) => {
     onlyPost(req);
     await reviewBody(def, req, info);
-    const status = { userInfo: { username: info.user.name, groups: [...info.user.groups] } };
+    const u = info.user;
+    const status = { userInfo: { username: u.name, ...(u.uid ? { uid: u.uid } : {}), groups: [...u.groups], ...(u.extra && Object.keys(u.extra).length ? { extra: u.extra } : {}) } };
     sendJSON(res, 201, { kind: def.kind, apiVersion: groupVersion(def), metadata: { creationTimestamp: metaTime(api.now()) }, status }, info.warnings);
   };
 

@@ -1,7 +1,8 @@
 // nodes/proxy (pkg/registry/core/node/rest/proxy.go): /api/v1/nodes/NODE/proxy/PATH is passed
 // to PATH on the node's agent with the server's own credentials, as kube-apiserver's
 // UpgradeAwareHandler passes it to the kubelet: the method, the query, the body and the
-// headers (less the caller's Authorization, which the authentication filter removes, and the
+// headers (less the caller's Authorization, which the authentication filter removes, the
+// Impersonate-* ones, which the impersonation filter removes, and the
 // hop-by-hop ones) go up; the agent's status, headers and body come back as they are, so its
 // refusals and its Prometheus text reach the caller unchanged. Who may do this is decided before
 // (nodes/proxy with the verb of the method); the agent then authorizes the API server itself.
@@ -21,7 +22,8 @@ const hopByHop = new Set(['connection', 'proxy-connection', 'keep-alive', 'proxy
 export function upstreamHeaders(h: IncomingHttpHeaders): OutgoingHttpHeaders {
   const out: OutgoingHttpHeaders = {};
   for (const [k, v] of Object.entries(h)) {
-    if (v === undefined || hopByHop.has(k) || k === 'authorization' || k === 'host') continue;
+    // WithImpersonation removed the Impersonate-* headers before the proxy saw the request.
+    if (v === undefined || hopByHop.has(k) || k === 'authorization' || k === 'host' || k.startsWith('impersonate-')) continue;
     out[k] = v;
   }
   return out;

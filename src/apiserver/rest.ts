@@ -27,6 +27,9 @@ import { currentDeadline, earliest, withDeadline, type Deadline } from '../stora
 export interface UserInfo {
   name: string;
   groups: string[];
+  /** user.Info's UID and Extra: set only by impersonation (Impersonate-Uid, Impersonate-Extra-*). */
+  uid?: string;
+  extra?: Record<string, string[]>;
 }
 
 export interface RequestInfo {

@@ -15,6 +15,7 @@ import type { DefaultTolerationSeconds } from '../admission/defaulttolerationsec
 import { openStore, type OpenStoreOptions } from '../storage/index.js';
 import type { Store } from '../storage/store.js';
 import { LogStore } from '../storage/engine.js';
+import { withImpersonation } from './impersonation.js';
 import { adminUser, mastersGroup, NodeAwareAuthorizer, nodesGroup, nodeUserPrefix, requestAuthenticator, tokenAuthenticator, TokenFile } from './auth.js';
 import { bootstrapTokenNamespace, bootstrapTokenSecretType } from '../api/bootstraptoken.js';
 import { createHandler, type HandlerOptions } from './handler.js';
@@ -193,7 +194,8 @@ export async function startApiServer(opts: ApiServerOptions): Promise<RunningApi
     api,
     cacher,
     health: serverHealthChecks(store, lifecycle, undefined, { postStartHooks: Object.values(hooks) }),
-    authenticate: requestAuthenticator(authenticateToken),
+    // WithImpersonation after WithAuthentication: from here on the request is the impersonated user's.
+    authenticate: withImpersonation(requestAuthenticator(authenticateToken), (a) => authorizer.decide(a)),
     authorizer,
     createOnly: accessReviewHandlers(authorizer, {
       authenticateToken,

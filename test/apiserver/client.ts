@@ -19,7 +19,7 @@ export class Client {
     this.agent = new Agent({ ca, keepAlive: true, maxSockets, ...clientCert });
   }
 
-  request(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Response> {
+  request(method: string, path: string, body?: unknown, headers: Record<string, string | string[]> = {}): Promise<Response> {
     const url = new URL(path, this.baseURL);
     const payload = body === undefined ? undefined : Buffer.isBuffer(body) ? body : Buffer.from(typeof body === 'string' ? body : JSON.stringify(body));
     return new Promise((resolve, reject) => {

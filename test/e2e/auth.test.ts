@@ -1,6 +1,8 @@
 // The real `kubectl auth can-i` and `kubectl auth whoami` against a real Bulkhead server, as the
 // admin and as a node (its own kubeconfig): the answers mirror what the server enforces, and a
-// node's request that can-i calls allowed or refused goes the same way.
+// node's request that can-i calls allowed or refused goes the same way. Also as someone else
+// (--as, --as-group): the admin impersonating a user is answered for that user, and a node may
+// impersonate no one.
 
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -10,7 +12,8 @@ import { kubectlAvailable, startCluster, type TestCluster } from './cluster.js';
 const missing = kubectlAvailable();
 if (missing) console.error(`\n*** SKIPPING kubectl auth end-to-end tests: ${missing} ***\n`);
 
-type As = 'admin' | 'node';
+/** `someone`: the admin with --as=someone; `x-in-g`: the admin with --as=x --as-group=g; `node-as-jane`: the node with --as=jane. */
+type As = 'admin' | 'node' | 'someone' | 'x-in-g' | 'node-as-jane';
 
 describe('kubectl auth against bulkhead server', { skip: missing }, () => {
   let c: TestCluster;
@@ -31,7 +34,8 @@ describe('kubectl auth against bulkhead server', { skip: missing }, () => {
     await c?.stop();
   });
 
-  const kubectl = (as: As, args: string[], input?: string) => c.kubectl(as === 'node' ? ['--kubeconfig', nodeKubeconfig, ...args] : args, input);
+  const asFlags: Record<As, string[]> = { admin: [], node: [], someone: ['--as=someone'], 'x-in-g': ['--as=x', '--as-group=g'], 'node-as-jane': ['--as=jane'] };
+  const kubectl = (as: As, args: string[], input?: string) => c.kubectl([...(as === 'node' || as === 'node-as-jane' ? ['--kubeconfig', nodeKubeconfig] : []), ...asFlags[as], ...args], input);
 
   // [as, can-i arguments, yes?, what the real request does (kubectl args), its outcome]
   const canI: [As, string[], boolean, string[] | undefined, RegExp | undefined][] = [
@@ -49,6 +53,8 @@ describe('kubectl auth against bulkhead server', { skip: missing }, () => {
     ['node', ['create', 'events'], true, undefined, undefined],
     ['node', ['get', '/metrics'], false, ['get', '--raw', '/metrics'], /Error from server \(Forbidden\): forbidden: User "system:node:n1" cannot get path "\/metrics"/],
     ['node', ['get', '/healthz'], true, ['get', '--raw', '/healthz'], /^ok$/],
+    ['someone', ['create', 'pods'], false, ['get', 'pods'], /Error from server \(Forbidden\): pods is forbidden: User "someone" cannot list resource "pods" in API group "" in the namespace "default"/],
+    ['x-in-g', ['get', 'nodes'], false, ['get', 'nodes'], /Error from server \(Forbidden\): nodes is forbidden: User "x" cannot list resource "nodes" in API group "" at the cluster scope/],
   ];
   for (const [as, args, yes, real, outcome] of canI) {
     it(`${as}: kubectl auth can-i ${args.join(' ')} → ${yes ? 'yes' : 'no'}${real ? `, and kubectl ${real.join(' ')} agrees` : ''}`, async () => {
@@ -92,6 +98,8 @@ describe('kubectl auth against bulkhead server', { skip: missing }, () => {
   const whoami: [As, string, string][] = [
     ['admin', 'bulkhead-admin', '[system:masters system:authenticated]'],
     ['node', 'system:node:n1', '[system:nodes system:authenticated]'],
+    ['someone', 'someone', '[system:authenticated]'],
+    ['x-in-g', 'x', '[g system:authenticated]'],
   ];
   for (const [as, user, groups] of whoami) {
     it(`kubectl auth whoami as ${as}: ${user}`, async () => {
@@ -105,6 +113,19 @@ describe('kubectl auth against bulkhead server', { skip: missing }, () => {
       assert.equal(out.kind, 'SelfSubjectReview');
       assert.equal(out.apiVersion, 'authentication.k8s.io/v1');
       assert.equal(out.status.userInfo.username, user);
+    });
+  }
+
+  // kubectl auth whoami words any 403 its own way; a get shows the server's message.
+  const nodeAsJane: [string[], RegExp][] = [
+    [['get', 'nodes', 'n1'], /Error from server \(Forbidden\): users "jane" is forbidden: User "system:node:n1" cannot impersonate resource "users" in API group "" at the cluster scope/],
+    [['auth', 'whoami'], /error: the selfsubjectreviews API is not enabled in the cluster or you do not have permission to call it/],
+  ];
+  for (const [args, refusal] of nodeAsJane) {
+    it(`a node may not impersonate: kubectl --as=jane ${args.join(' ')} is refused`, async () => {
+      const r = await kubectl('node-as-jane', args);
+      assert.equal(r.code, 1, r.stdout + r.stderr);
+      assert.match(r.stderr, refusal);
     });
   }
 });
