@@ -19,9 +19,10 @@ import { ensureBusyboxImage } from '../../src/agent/images/busybox.js';
 import { readLogs } from '../../src/agent/monitor/conmon.js';
 import { PodWorker, type EventSink } from '../../src/agent/podworker.js';
 import { defaultFeatureGates } from '../../src/api/featuregates.js';
-import type { Container, ContainerStatus, Pod, PodSpec, PodStatus } from '../../src/api/types.js';
+import type { Container, Pod, PodStatus } from '../../src/api/types.js';
 import { realKernelSkipReason } from './cgrouptrees.js';
 import { cleanUpRealWorker } from './workercleanup.js';
+import { bb, cs, podMaker } from './workerpods.js';
 
 const reason = realKernelSkipReason(['runc', 'conmon', 'mount', 'umount', 'nsenter']);
 if (reason) console.error(`test/agent/hooks.test: SKIPPING real-kernel lifecycle hook tests: ${reason}`);
@@ -29,27 +30,9 @@ const opts = reason ? { skip: reason } : {};
 const top = `bulkhead-test-${randomBytes(6).toString('hex')}`;
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
-const pods: Pod[] = [];
-function mkpod(name: string, spec: Partial<PodSpec>): Pod {
-  const pod = {
-    apiVersion: 'v1',
-    kind: 'Pod',
-    metadata: { name, namespace: 'default', uid: `00000000-0000-4000-8000-${randomBytes(6).toString('hex')}` },
-    spec: { restartPolicy: 'Always', terminationGracePeriodSeconds: 1, containers: [], ...spec },
-  } as Pod;
-  pods.push(pod);
-  return pod;
-}
+const { pods, mkpod } = podMaker();
 
-function bb(name: string, script: string, extra: Partial<Container> = {}): Container {
-  return { name, image: 'busybox', imagePullPolicy: 'IfNotPresent', command: ['sh', '-c', script], resources: { requests: { cpu: '50m', memory: '16Mi' }, limits: { memory: '64Mi' } }, ...extra };
-}
 
-function cs(status: PodStatus, name: string): ContainerStatus {
-  const s = [...(status.initContainerStatuses ?? []), ...(status.containerStatuses ?? [])].find((c) => c.name === name);
-  assert.ok(s, `no status for ${name}: ${JSON.stringify(status)}`);
-  return s;
-}
 
 describe('container lifecycle hooks on this host (real kernel)', { ...opts, concurrency: true }, () => {
   let base = '';

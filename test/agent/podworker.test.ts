@@ -23,10 +23,11 @@ import { ensureBusyboxImage } from '../../src/agent/images/busybox.js';
 import { PodWorker, type EventSink, type PodWorkerOptions } from '../../src/agent/podworker.js';
 import type { NodeConfig } from '../../src/plan/node.js';
 import { defaultFeatureGates } from '../../src/api/featuregates.js';
-import type { Container, ContainerStatus, Pod, PodSpec, PodStatus } from '../../src/api/types.js';
+import type { Container, Pod, PodSpec, PodStatus } from '../../src/api/types.js';
 import { groupRequiresCgroupV2 } from '../../src/policy/oomkillmode.js';
 import { hierarchyRoots, realKernelSkipReason } from './cgrouptrees.js';
 import { cleanUpRealWorker } from './workercleanup.js';
+import { bb, cs, podMaker } from './workerpods.js';
 
 const reason = realKernelSkipReason(['runc', 'conmon', 'mount', 'umount']);
 if (reason) console.error(`test/agent/podworker.test: SKIPPING real-kernel PodWorker tests: ${reason}`);
@@ -51,29 +52,10 @@ function recorder(): { sink: EventSink; events: Ev[]; reasons: () => string[] } 
   };
 }
 
-const pods: Pod[] = [];
-function mkpod(name: string, spec: Partial<PodSpec>): Pod {
-  const pod = {
-    apiVersion: 'v1',
-    kind: 'Pod',
-    metadata: { name, namespace: 'default', uid: `00000000-0000-4000-8000-${randomBytes(6).toString('hex')}` },
-    spec: { restartPolicy: 'Always', terminationGracePeriodSeconds: 1, containers: [], ...spec },
-  } as Pod;
-  pods.push(pod);
-  return pod;
-}
+const { pods, mkpod } = podMaker();
 
-/** A busybox container running `script` under sh; it exits 0 on SIGTERM unless the script traps otherwise. */
-function bb(name: string, script: string, extra: Partial<Container> = {}): Container {
-  return { name, image: 'busybox', imagePullPolicy: 'IfNotPresent', command: ['sh', '-c', script], resources: { requests: { cpu: '50m', memory: '16Mi' }, limits: { memory: '64Mi' } }, ...extra };
-}
 const forever = 'trap "exit 0" TERM; sleep 1000 & wait';
 
-function cs(status: PodStatus, name: string): ContainerStatus {
-  const s = [...(status.initContainerStatuses ?? []), ...(status.containerStatuses ?? [])].find((c) => c.name === name);
-  assert.ok(s, `no status for ${name}: ${JSON.stringify(status)}`);
-  return s;
-}
 function cond(status: PodStatus, type: string) {
   return status.conditions?.find((c) => c.type === type);
 }

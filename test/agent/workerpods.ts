@@ -1,0 +1,35 @@
+// The pods and containers the kernel tests run on a real PodWorker (podworker, hooks, probes):
+// pods with a fresh uid and a one-second grace, recorded for the clean-up (workercleanup.ts),
+// and busybox containers running a script under sh.
+
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import type { Container, ContainerStatus, Pod, PodSpec, PodStatus } from '../../src/api/types.js';
+
+/** A pod factory and every pod it made, for the file's clean-up. */
+export function podMaker(): { pods: Pod[]; mkpod: (name: string, spec: Partial<PodSpec>) => Pod } {
+  const pods: Pod[] = [];
+  const mkpod = (name: string, spec: Partial<PodSpec>): Pod => {
+    const pod = {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name, namespace: 'default', uid: `00000000-0000-4000-8000-${randomBytes(6).toString('hex')}` },
+      spec: { restartPolicy: 'Always', terminationGracePeriodSeconds: 1, containers: [], ...spec },
+    } as Pod;
+    pods.push(pod);
+    return pod;
+  };
+  return { pods, mkpod };
+}
+
+/** A busybox container running `script` under sh; it exits 0 on SIGTERM unless the script traps otherwise. */
+export function bb(name: string, script: string, extra: Partial<Container> = {}): Container {
+  return { name, image: 'busybox', imagePullPolicy: 'IfNotPresent', command: ['sh', '-c', script], resources: { requests: { cpu: '50m', memory: '16Mi' }, limits: { memory: '64Mi' } }, ...extra };
+}
+
+/** The status of container `name` (init or regular); fails the test when there is none. */
+export function cs(status: PodStatus, name: string): ContainerStatus {
+  const s = [...(status.initContainerStatuses ?? []), ...(status.containerStatuses ?? [])].find((c) => c.name === name);
+  assert.ok(s, `no status for ${name}: ${JSON.stringify(status)}`);
+  return s;
+}
