@@ -27,6 +27,7 @@ import { startEndpoint, type LogTarget } from './endpoint.js';
 import type { EndpointAuthenticator } from './endpointauth.js';
 import type { ContainerInput, ExecOptions, ExecProcess, RunningInstance } from './runtime/runtime.js';
 import type { StreamingHost } from './streaming/server.js';
+import type { PodDialer } from './streaming/netnsdial.js';
 import { AgentMetrics } from './metrics.js';
 import { NodeCgroups } from './nodecgroups.js';
 import type { NodeFacts, NodeHealth } from './nodeobject.js';
@@ -73,6 +74,8 @@ export interface PodRuntime {
   /** exec, attach and port-forward (streaming/server.ts); a runtime without them refuses those. */
   runningInstance?(namespace: string, pod: string, container: string): RunningInstance | undefined;
   podNetns?(namespace: string, pod: string): string | undefined;
+  /** How port-forward dials a pod's port (the pods' long-lived dialers); default a busybox nc per connection. */
+  readonly dialer?: PodDialer;
   exec?(id: string, argv: string[], opts: ExecOptions): ExecProcess;
   /** attach's stdin, to a container started with stdin; a runtime without it serves attach without stdin. */
   attachInput?(id: string): ContainerInput | undefined;
@@ -627,6 +630,7 @@ export class Agent {
       podKnown: (ns, pod) => this.findPod(ns, pod) !== undefined,
       runningInstance: (ns, pod, c) => rt.runningInstance?.(ns, pod, c),
       podNetns: (ns, pod) => rt.podNetns?.(ns, pod),
+      ...(rt.dialer ? { dialer: rt.dialer } : {}),
       exec: (id, argv, opts) => rt.exec!(id, argv, opts),
       attachInput: (id) => rt.attachInput?.(id),
       resizeTerminal: (id, w, h) => rt.resizeTerminal?.(id, w, h),

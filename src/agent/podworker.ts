@@ -74,6 +74,8 @@ import { startContainer } from './podworker/start.js';
 import { buildStatus } from './podworker/status.js';
 import { stopFor } from './podworker/stop.js';
 import { runProbe, type ProbeTarget } from './podworker/prober.js';
+import type { PodDialer } from './streaming/netnsdial.js';
+import { NetnsDialers } from './streaming/netnsdialer.js';
 import { ProbeManager } from './podworker/probes.js';
 import { fetchObjects, setUpVolumes } from './podworker/volumes.js';
 
@@ -95,6 +97,8 @@ export class PodWorker implements WorkerContext {
   readonly podCgroups: PodCgroups;
   readonly exitDir: string;
   readonly records: PodRecords;
+  /** Dials ports in the pods' network namespaces: probes, hooks, port-forward. */
+  readonly dialer: PodDialer;
   readonly sandboxExits = new ExitWatch();
   readonly restartBackoff: Backoff;
   readonly imageBackoff: Backoff;
@@ -120,6 +124,7 @@ export class PodWorker implements WorkerContext {
     this.runtime = opts.containerRuntime ?? this.ociRuntimes();
     if (this.runtime.exitDir !== this.exitDir) throw new PodWorkerError(`the container runtime writes exit files to ${this.runtime.exitDir}, the worker reads ${this.exitDir}`);
     this.mounts = opts.mounts ?? hostMounts;
+    this.dialer = opts.dialer ?? new NetnsDialers();
     this.records = new PodRecords(opts.runDir);
     this.restartBackoff = new Backoff(opts.backoff ?? kubeletBackoff);
     this.imageBackoff = new Backoff(opts.backoff ?? kubeletBackoff);
@@ -144,7 +149,7 @@ export class PodWorker implements WorkerContext {
     if (!rec || rec.state !== 'running' || rec.podUID !== uid) return undefined;
     const netns = queries.podNetnsByUID(this, uid);
     if (!netns) return undefined;
-    return { container, id, bundle: this.records.bundleDir(id), netns };
+    return { container, id, bundle: this.records.bundleDir(id), netns, dialer: this.dialer };
   }
 
   private runProbe(probe: Probe, t: ProbeTarget): Promise<HandlerOutcome> {

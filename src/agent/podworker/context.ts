@@ -23,6 +23,7 @@ import type { InstanceRecord, PodRecords } from '../podrecords.js';
 import type { ExitWatch } from '../runtime/exitwatch.js';
 import type { HostProbe } from '../runtime/hostprobe.js';
 import type { ContainerRuntime, PodMounts } from '../runtime/runtime.js';
+import type { PodDialer } from '../streaming/netnsdial.js';
 
 export type EventSink = (pod: Pod, type: 'Normal' | 'Warning', reason: string, message: string) => void;
 
@@ -108,6 +109,8 @@ export interface PodWorkerOptions {
   probeEvents?: EventSink;
   /** A probe result changed (a container became ready, failed its liveness probe…): the pod wants a sync. */
   probeChanged?: (podUID: string) => void;
+  /** How probes, hooks and port-forward dial a port in a pod's network namespace; default the pods' long-lived dialers (streaming/netnsdialer.ts). */
+  dialer?: PodDialer;
   /** Runs a probe's handler; default exec through the runtime, TCP and HTTP in the pod's network namespace (podworker/prober.ts). */
   probeRunner?: (probe: Probe, target: ProbeTarget) => Promise<HandlerOutcome>;
 }
@@ -232,6 +235,8 @@ export interface WorkerContext {
   readonly runtime: ContainerRuntime;
   /** The runtime handlers a RuntimeClass may name here (opts.handlers' names). */
   readonly runtimeHandlers: ReadonlySet<string>;
+  /** Dials ports in the pods' network namespaces (probes, hooks, port-forward). */
+  readonly dialer: PodDialer;
   readonly mounts: PodMounts;
   readonly cgroups: CgroupManager;
   readonly podCgroups: PodCgroups;

@@ -43,7 +43,7 @@ export async function runHook(runtime: ContainerRuntime, pod: Pod, c: Container,
     if (t.netns === undefined) return fail('failed to find networking container');
     const req = httpProbeRequest(action.httpGet, c, undefined, 'lifecycle');
     if ('error' in req) return fail(req.error);
-    const r = await httpGet(req, t.netns, noTimeoutMs, undefined, signal);
+    const r = await httpGet(req, t.netns, noTimeoutMs, t.dialer, signal);
     return 'error' in r ? fail(r.error) : { ok: true };
   }
   if ('sleep' in action) {

@@ -12,6 +12,7 @@ import type { ContainerPlan } from '../../plan/node.js';
 import { containerCgroupLeaf } from '../../policy/cgrouplayout.js';
 import type { ImageRecord } from '../images/store.js';
 import { runtimeContainerID } from '../lifecycle/containerstatus.js';
+import { stopNetnsDialer } from '../streaming/netnsdialer.js';
 import { messages, reasons } from '../lifecycle/wording.js';
 import type { InstanceKind, InstanceRecord, PodRecord } from '../podrecords.js';
 import { errno, PodWorkerError, sandboxNsDir, sandboxPidFile, specHash, type ContainerKind, type PodMemory, type WorkerContext } from './context.js';
@@ -45,7 +46,11 @@ export async function cleanupInstance(w: WorkerContext, rec: InstanceRecord): Pr
   } catch (e) {
     if (errno(e) !== 'ENOENT') throw new PodWorkerError(`removing ${rootfs}: ${errno(e) ?? (e as Error).message}`);
   }
-  if (rec.kind === 'sandbox') await w.mounts.unpinNamespaces(join(bundle, sandboxNsDir));
+  if (rec.kind === 'sandbox') {
+    // The pod's dialer holds its network namespace: it goes with the sandbox.
+    await stopNetnsDialer(bundle);
+    await w.mounts.unpinNamespaces(join(bundle, sandboxNsDir));
+  }
   for (const p of ['overlay', 'conmon', 'config.json', sandboxPidFile]) rmSync(join(bundle, p), { recursive: true, force: true });
   rmSync(join(w.exitDir, rec.id), { force: true });
   w.sandboxExits.delete(rec.id);
@@ -76,6 +81,7 @@ export async function removeBundle(w: WorkerContext, id: string): Promise<void> 
   // Nothing can be mounted in a bundle that does not exist (a new instance's, on the hot path).
   if (!existsSync(bundle)) return;
   await w.mounts.unmountIfMounted(join(bundle, 'rootfs'));
+  await stopNetnsDialer(bundle);
   await w.mounts.unpinNamespaces(join(bundle, sandboxNsDir));
   rmSync(bundle, { recursive: true, force: true });
 }

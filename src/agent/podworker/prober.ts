@@ -1,8 +1,9 @@
 // Running one probe handler against a container, the kubelet's prober.runProbe with pkg/probe's
 // exec, tcp and http probers: exec through the container runtime (`runc exec`, the exit code
 // decides, bounded by timeoutSeconds); tcpSocket, httpGet and grpc (the gRPC health protocol over
-// HTTP/2) dialled inside the pod's network namespace, as port-forward dials
-// (streaming/netnsdial.ts: `nsenter --net=<pin> busybox nc`), since pods have no routable address. The rules and words are lifecycle/probehandlers.ts.
+// HTTP/2) dialled inside the pod's network namespace through the pod's dialer, as port-forward
+// dials (streaming/netnsdialer.ts; without perl, streaming/netnsdial.ts' `nsenter --net=<pin>
+// busybox nc` per dial), since pods have no routable address. The rules and words are lifecycle/probehandlers.ts.
 
 import { spawn } from 'node:child_process';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
@@ -15,7 +16,7 @@ import { dialError, dialMessages, execProbeOutcome, followRedirect, grpcHealthRe
 import type { HandlerOutcome } from '../lifecycle/probes.js';
 import { probeTiming } from '../lifecycle/probes.js';
 import { defaultBusyboxPath } from '../runtime/rootfs.js';
-import { dialPodPort } from '../streaming/netnsdial.js';
+import { spawnDialer, type PodConnection, type PodDialer } from '../streaming/netnsdial.js';
 import type { ContainerRuntime } from '../runtime/runtime.js';
 
 export interface ProbeTarget {
@@ -26,6 +27,8 @@ export interface ProbeTarget {
   bundle: string;
   /** The pod's pinned network namespace, or 'host'. */
   netns: string;
+  /** How a port in it is dialled; default a busybox nc per dial (spawnDialer). */
+  dialer?: PodDialer;
 }
 
 /** maxProbeRetries: an errored probe is tried again at once, up to three times. */
@@ -42,18 +45,19 @@ export async function runProbe(runtime: ContainerRuntime, p: Probe, t: ProbeTarg
 
 async function runOnce(runtime: ContainerRuntime, p: Probe, t: ProbeTarget, busybox: string): Promise<HandlerOutcome> {
   const timeoutMs = probeTiming(p).timeoutSeconds * 1000;
+  const dialer = t.dialer ?? spawnDialer(busybox);
   if (p.exec) return execProbe(runtime, t, p.exec.command ?? [], timeoutMs);
   if (p.httpGet) {
     const req = httpProbeRequest(p.httpGet, t.container);
     if ('error' in req) return { error: req.error };
-    return httpProbe(req, t.netns, timeoutMs, busybox);
+    return httpProbe(req, t.netns, timeoutMs, dialer);
   }
   if (p.tcpSocket) {
     const port = resolveContainerPort(p.tcpSocket.port, t.container);
     if (typeof port !== 'number') return { error: port.error };
-    return tcpProbe(p.tcpSocket.host || podLocalHost, port, t.netns, timeoutMs, busybox);
+    return tcpProbe(p.tcpSocket.host || podLocalHost, port, t.netns, timeoutMs, busybox, dialer);
   }
-  if (p.grpc) return grpcProbe(podLocalHost, p.grpc.service ?? '', p.grpc.port, t.netns, probeTiming(p).timeoutSeconds, busybox);
+  if (p.grpc) return grpcProbe(podLocalHost, p.grpc.service ?? '', p.grpc.port, t.netns, probeTiming(p).timeoutSeconds, dialer);
   return { error: `missing probe handler for ${t.container.name}` };
 }
 
@@ -109,10 +113,13 @@ async function execProbe(runtime: ContainerRuntime, t: ProbeTarget, command: str
 }
 
 /**
- * DoTCPProbe: a connection that opens succeeds (and is closed at once). In a pod's namespace
- * busybox nc connects and runs /bin/true on the connection (`-e`), exiting 0, or says why not.
+ * DoTCPProbe: a connection that opens succeeds (and is closed at once). In a pod's namespace the
+ * pod's dialer connects and answers (a bare `check`); without one (no perl) busybox nc connects
+ * and runs /bin/true on the connection (`-e`), exiting 0, or says why not.
  */
-function tcpProbe(host: string, port: number, netns: string, timeoutMs: number, busybox: string): Promise<HandlerOutcome> {
+function tcpProbe(host: string, port: number, netns: string, timeoutMs: number, busybox: string, dialer: PodDialer): Promise<HandlerOutcome> {
+  const checked = netns === 'host' ? undefined : dialer.check?.(netns, host, port, timeoutMs / 1000);
+  if (checked) return tcpCheck(checked, host, port, timeoutMs);
   const argv = ['nc', '-w', String(Math.max(1, Math.ceil(timeoutMs / 1000))), host, String(port), '-e', '/bin/true'];
   const child = netns === 'host' ? spawn(busybox, argv, { stdio: ['ignore', 'ignore', 'pipe'] }) : spawn('nsenter', [`--net=${netns}`, busybox, ...argv], { stdio: ['ignore', 'ignore', 'pipe'] });
   return new Promise((resolve) => {
@@ -133,8 +140,23 @@ function tcpProbe(host: string, port: number, netns: string, timeoutMs: number, 
   });
 }
 
+/** The dialer's bare connect, bounded by the probe's timeout as nc's -w and the timer above bound it. */
+function tcpCheck(conn: PodConnection, host: string, port: number, timeoutMs: number): Promise<HandlerOutcome> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      conn.close();
+      resolve({ result: 'Failure', output: dialMessages.timeout(host, port) });
+    }, timeoutMs);
+    void conn.failed.then((why) => {
+      clearTimeout(timer);
+      conn.close();
+      resolve(why === undefined ? { result: 'Success', output: '' } : { result: 'Failure', output: dialError(host, port, why) });
+    });
+  });
+}
+
 /** A socket-like Duplex over a relay's two streams, for the HTTP client. */
-function relaySocket(conn: ReturnType<typeof dialPodPort>): Duplex {
+function relaySocket(conn: PodConnection): Duplex {
   const d = new Duplex({
     read() {},
     write(chunk: Buffer, _enc, cb) {
@@ -162,8 +184,8 @@ function relaySocket(conn: ReturnType<typeof dialPodPort>): Duplex {
 }
 
 /** One GET, no redirects: the status, the Location, and at most 10 KiB of the body; or why it could not be had. */
-function getOnce(req: HTTPProbeRequest, netns: string, deadline: number, busybox: string, signal?: AbortSignal): Promise<{ status: number; location?: string; body: string } | { cause: string }> {
-  const conn = dialPodPort(netns, req.port, busybox, req.host);
+function getOnce(req: HTTPProbeRequest, netns: string, deadline: number, dialer: PodDialer, signal?: AbortSignal): Promise<{ status: number; location?: string; body: string } | { cause: string }> {
+  const conn = dialer.dial(netns, req.host, req.port, (deadline - Date.now()) / 1000);
   return new Promise((resolve) => {
     let done = false;
     const finish = (v: { status: number; location?: string; body: string } | { cause: string }) => {
@@ -208,12 +230,12 @@ function getOnce(req: HTTPProbeRequest, netns: string, deadline: number, busybox
  * A GET with the kubelet's client: redirects followed on the same host only, one timeout for all.
  * The last response, or the client's error (`Get "URL": cause`).
  */
-export async function httpGet(first: HTTPProbeRequest, netns: string, timeoutMs: number, busybox = defaultBusyboxPath, signal?: AbortSignal): Promise<{ status: number; body: string } | { error: string }> {
+export async function httpGet(first: HTTPProbeRequest, netns: string, timeoutMs: number, dialer: PodDialer = spawnDialer(), signal?: AbortSignal): Promise<{ status: number; body: string } | { error: string }> {
   // setTimeout takes at most 2^31-1 ms: a longer bound (a hook's, which has none) is that.
   const deadline = Date.now() + Math.min(timeoutMs, 2 ** 31 - 1);
   let req = first;
   for (let redirects = 0; ; redirects++) {
-    const res = await getOnce(req, netns, deadline, busybox, signal);
+    const res = await getOnce(req, netns, deadline, dialer, signal);
     if ('cause' in res) return { error: httpGetError(req.url, res.cause) };
     if (res.status >= 300 && res.status < 400 && res.location) {
       const next = followRedirect(req, res.location, redirects);
@@ -228,8 +250,8 @@ export async function httpGet(first: HTTPProbeRequest, netns: string, timeoutMs:
 }
 
 /** DoHTTPProbe: the GET above, its response judged as the prober judges it. */
-async function httpProbe(first: HTTPProbeRequest, netns: string, timeoutMs: number, busybox: string): Promise<HandlerOutcome> {
-  const res = await httpGet(first, netns, timeoutMs, busybox);
+async function httpProbe(first: HTTPProbeRequest, netns: string, timeoutMs: number, dialer: PodDialer): Promise<HandlerOutcome> {
+  const res = await httpGet(first, netns, timeoutMs, dialer);
   if ('error' in res) return { result: 'Failure', output: res.error };
   return httpProbeOutcome(res.status, res.body);
 }
@@ -238,12 +260,12 @@ async function httpProbe(first: HTTPProbeRequest, netns: string, timeoutMs: numb
  * The gRPC prober: grpc.health.v1.Health/Check over HTTP/2 (no TLS) through the same relay,
  * with grpc-go's blocking dial: a connection that fails is tried again until the timeout.
  */
-async function grpcProbe(host: string, service: string, port: number, netns: string, timeoutSeconds: number, busybox: string): Promise<HandlerOutcome> {
+async function grpcProbe(host: string, service: string, port: number, netns: string, timeoutSeconds: number, dialer: PodDialer): Promise<HandlerOutcome> {
   const deadline = Date.now() + timeoutSeconds * 1000;
   const addr = `${host}:${port}`;
   let session: ClientHttp2Session | undefined;
   while (!session) {
-    session = await http2Session(host, port, netns, deadline, busybox);
+    session = await http2Session(host, port, netns, deadline, dialer);
     if (session) break;
     if (Date.now() >= deadline) return { result: 'Failure', output: grpcMessages.connectTimeout(addr, timeoutSeconds) };
     await new Promise((r) => setTimeout(r, Math.min(100, Math.max(1, deadline - Date.now()))));
@@ -277,7 +299,7 @@ async function grpcProbe(host: string, service: string, port: number, netns: str
 }
 
 /** An HTTP/2 session to host:port in the pod's network namespace, or undefined when it could not be opened by the deadline. */
-function http2Session(host: string, port: number, netns: string, deadline: number, busybox: string): Promise<ClientHttp2Session | undefined> {
+function http2Session(host: string, port: number, netns: string, deadline: number, dialer: PodDialer): Promise<ClientHttp2Session | undefined> {
   return new Promise((resolve) => {
     let done = false;
     const finish = (s: ClientHttp2Session | undefined) => {
@@ -288,10 +310,10 @@ function http2Session(host: string, port: number, netns: string, deadline: numbe
       resolve(s);
     };
     const timer = setTimeout(() => finish(undefined), Math.max(1, deadline - Date.now()));
-    let conn: ReturnType<typeof dialPodPort> | undefined;
+    let conn: PodConnection | undefined;
     const socket = () => {
       if (netns === 'host') return netConnect({ host, port });
-      conn = dialPodPort(netns, port, busybox, host);
+      conn = dialer.dial(netns, host, port, (deadline - Date.now()) / 1000);
       return relaySocket(conn);
     };
     const session = http2Connect(`http://${host.includes(':') ? `[${host}]` : host}:${port}`, { createConnection: socket as never });

@@ -190,7 +190,7 @@ export async function startContainer(w: WorkerContext, pod: Pod, podRec: PodReco
     // fails kills the container (its preStop hook too) and is the start's error.
     const netns = drop.has('network') ? 'host' : (sandbox.namespaces?.network ?? `/proc/${sandbox.pid}/ns/net`);
     mem.postStartAbort ??= new AbortController();
-    const hook = await runHook(w.runtime, pod, c, postStart, { container: c, id, bundle, netns }, mem.postStartAbort.signal);
+    const hook = await runHook(w.runtime, pod, c, postStart, { container: c, id, bundle, netns, dialer: w.dialer }, mem.postStartAbort.signal);
     if (!hook.ok) {
       emit(record, pod, 'Warning', hookReasons.failedPostStartHook, hookMessages.postStartFailed);
       const grace = pod.metadata.deletionGracePeriodSeconds ?? pod.spec.terminationGracePeriodSeconds ?? defaultGraceSeconds;

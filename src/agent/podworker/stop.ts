@@ -134,7 +134,7 @@ function containerSpec(pod: Pod, r: InstanceRecord): Container | undefined {
 function startPreStop(w: WorkerContext, pod: Pod, r: InstanceRecord, c: Container, h: LifecycleHandler, state: { done: boolean }, syncRecord: EventSink): void {
   const record = w.opts.probeEvents ?? syncRecord;
   const netns = podNetnsByUID(w, r.podUID);
-  void runHook(w.runtime, pod, c, h, { container: c, id: r.id, bundle: w.records.bundleDir(r.id), netns })
+  void runHook(w.runtime, pod, c, h, { container: c, id: r.id, bundle: w.records.bundleDir(r.id), netns, dialer: w.dialer })
     .then(
       (res) => {
         if (!res.ok) emit(record, pod, 'Warning', hookReasons.failedPreStopHook, hookMessages.preStopFailed);

@@ -1,8 +1,10 @@
 // A TCP connection to localhost:PORT inside a pod's network namespace, from the agent, which
-// cannot enter a namespace itself (setns is per thread; Node has none to give). The relay is
-// `nsenter --net=<pin> busybox nc 127.0.0.1 PORT`, one process per connection, its stdin and
-// stdout being the connection: the dockershim did the same with socat. A pod on the host's
-// network is dialled directly.
+// cannot enter a namespace itself (setns is per thread; Node has none to give). The agent's
+// dialer is the pod's long-lived relay (runtime/netnsdialer.ts, one perl process per sandbox);
+// without perl it falls back to dialPodPort below: `nsenter --net=<pin> busybox nc 127.0.0.1
+// PORT`, one process per connection, its stdin and stdout being the connection (the dockershim
+// did the same with socat). A pod on the host's network is dialled directly. Both say a failed
+// dial in the same words (ncFailure: what busybox nc's stderr said, mapped).
 
 import { spawn } from 'node:child_process';
 import { connect } from 'node:net';
@@ -17,6 +19,26 @@ export interface PodConnection {
   /** Resolves with undefined once connected (or the pod's side closed), or the dial error's text. */
   failed: Promise<string | undefined>;
   close(): void;
+}
+
+/**
+ * Dials host:port from inside a pod's network namespace (`netns`: its pin, or 'host'). `timeoutSeconds`
+ * bounds the connect (0: the kernel's). `relay`: the pod's long-lived dialer answers (false: each
+ * dial spawns a busybox nc, dialPodPort).
+ */
+export interface PodDialer {
+  readonly relay: boolean;
+  dial(netns: string, host: string, port: number, timeoutSeconds?: number): PodConnection;
+  /** A bare connect, closed once made (a tcpSocket probe); undefined where only a spawned nc can dial. */
+  check?(netns: string, host: string, port: number, timeoutSeconds?: number): PodConnection | undefined;
+}
+
+/** The spawn per connection, the fallback without perl. */
+export const spawnDialer = (busybox = defaultBusyboxPath): PodDialer => ({ relay: false, dial: (netns, host, port) => dialPodPort(netns, port, busybox, host) });
+
+/** What a failed dial says, from busybox nc's stderr (or the relay's status line, in the same words). */
+export function ncFailure(host: string, port: number, stderr: string, code: number | null): string {
+  return /refused/i.test(stderr) ? `dial tcp4 ${host}:${port}: connect: connection refused` : stderr.trim() || `exit status ${code}`;
 }
 
 /** `host`: another address than the pod's loopback (a probe's host), dialled from the same namespace. */
@@ -40,7 +62,7 @@ export function dialPodPort(netns: string, port: number, busybox = defaultBusybo
   const failed = new Promise<string | undefined>((resolve) => {
     child.once('error', (e) => resolve(e.message));
     child.once('close', (code) => {
-      if (code !== 0 && !got) resolve(/refused/i.test(stderr) ? `dial tcp4 ${host}:${port}: connect: connection refused` : stderr.trim() || `exit status ${code}`);
+      if (code !== 0 && !got) resolve(ncFailure(host, port, stderr, code));
       else resolve(undefined);
     });
     // No error on stderr by the first output: connected.

@@ -7,14 +7,15 @@
 // the HTTP upgrade (kubectl ≤1.30) or tunnelled in WebSocket binary messages (≥1.31).
 
 import type { SpdyConnection, SpdyStream } from './spdy.js';
-import { dialPodPort, type PodConnection } from './netnsdial.js';
+import { spawnDialer, type PodDialer } from './netnsdial.js';
 
 export interface PortForwardTarget {
   namespace: string;
   pod: string;
   /** The pod's network namespace (path), or 'host'. */
   netns: string;
-  dial?: (netns: string, port: number) => PodConnection;
+  /** How the port is dialled; default a busybox nc per connection (the agent's: the pod's dialer). */
+  dialer?: PodDialer;
 }
 
 interface Pair {
@@ -24,7 +25,7 @@ interface Pair {
 
 export function servePortForward(conn: SpdyConnection, t: PortForwardTarget): void {
   const pairs = new Map<string, Pair>();
-  const dial = t.dial ?? dialPodPort;
+  const dialer = t.dialer ?? spawnDialer();
   conn.on('stream', (s: SpdyStream) => {
     s.on('error', () => undefined);
     const type = s.header('streamtype');
@@ -58,7 +59,7 @@ export function servePortForward(conn: SpdyConnection, t: PortForwardTarget): vo
       fail(`invalid port ${JSON.stringify(portText)}`);
       return;
     }
-    const c = dial(t.netns, port);
+    const c = dialer.dial(t.netns, '127.0.0.1', port);
     data.pipe(c.writable as never);
     c.readable.pipe(data);
     data.once('close', () => c.close());

@@ -11,7 +11,7 @@ import { WebSocketServer } from 'ws';
 import type { ContainerInput, ExecOptions, ExecProcess, RunningInstance } from '../runtime/runtime.js';
 import { attachProcess } from './attach.js';
 import { negotiate, remoteCommandProtocols } from './channels.js';
-import { messageDuplex } from './netnsdial.js';
+import { messageDuplex, type PodDialer } from './netnsdial.js';
 import { servePortForward } from './portforward.js';
 import { serveRemoteCommand, type StreamOptions } from './remotecommand.js';
 import { SpdyConnection } from './spdy.js';
@@ -29,6 +29,8 @@ export interface StreamingHost {
   resizeTerminal?(id: string, width: number, height: number): void;
   /** The pod's network namespace (a path, or 'host'); undefined without a running sandbox. */
   podNetns(namespace: string, pod: string): string | undefined;
+  /** How port-forward dials the pod's port; default a busybox nc per connection. */
+  dialer?: PodDialer;
   log?: (msg: string) => void;
 }
 
@@ -131,7 +133,7 @@ export function handleStreamingUpgrade(host: StreamingHost, req: IncomingMessage
       reject(socket, 500, 'Internal Server Error', `pod not found (${JSON.stringify(`${target.pod}_${target.namespace}`)})`);
       return true;
     }
-    const pf = { namespace: target.namespace, pod: target.pod, netns };
+    const pf = { namespace: target.namespace, pod: target.pod, netns, ...(host.dialer ? { dialer: host.dialer } : {}) };
     if (spdy) {
       const conn = spdyHandshake(req, socket, head, ['portforward.k8s.io'], host.log);
       if (conn) servePortForward(conn, pf);
