@@ -279,43 +279,48 @@ export class NetnsDialers implements PodDialer {
       fail(ncFailure(host, port, `nc: bad address '${host}'`, 1));
       return { readable: out, writable: input, failed, close: () => undefined };
     }
-    this.connect(dir, netns).then(
-      (s) => {
-        if (closed) {
-          s.destroy();
-          return;
-        }
-        sock = s;
-        s.on('error', () => undefined);
-        let head = Buffer.alloc(0);
-        let answered = false;
-        const onData = (b: Buffer) => {
-          head = Buffer.concat([head, b]);
-          const nl = head.indexOf(10);
-          if (nl < 0) return;
-          s.removeListener('data', onData);
-          answered = true;
-          const status = head.subarray(0, nl).toString('utf8');
-          if (status !== 'ok') {
-            fail(ncFailure(host, port, status, 1));
+    const wait = Number.isFinite(timeoutSeconds) ? Math.max(0, Math.ceil(timeoutSeconds)) : 0;
+    // A dialer that dies while a dial reaches it (its socket still open, its process exiting)
+    // closes the connection before any answer: that dial is made once more, to a new dialer.
+    const attempt = (retried: boolean) =>
+      this.connect(dir, netns, retried).then(
+        (s) => {
+          if (closed) {
+            s.destroy();
             return;
           }
-          settle(undefined);
-          const rest = head.subarray(nl + 1);
-          if (rest.length) out.write(rest);
-          s.pipe(out);
-          input.pipe(s);
-        };
-        s.on('data', onData);
-        s.once('close', () => {
-          if (!answered) fail(`the pod's network namespace dialer closed the connection to ${host}:${port}`);
-          endOut();
-        });
-        const wait = Number.isFinite(timeoutSeconds) ? Math.max(0, Math.ceil(timeoutSeconds)) : 0;
-        s.write(`${check ? 'check ' : ''}${port} ${wait} ${host}\n`);
-      },
-      (e: Error) => fail(e.message),
-    );
+          sock = s;
+          s.on('error', () => undefined);
+          let head = Buffer.alloc(0);
+          let answered = false;
+          const onData = (b: Buffer) => {
+            head = Buffer.concat([head, b]);
+            const nl = head.indexOf(10);
+            if (nl < 0) return;
+            s.removeListener('data', onData);
+            answered = true;
+            const status = head.subarray(0, nl).toString('utf8');
+            if (status !== 'ok') {
+              fail(ncFailure(host, port, status, 1));
+              return;
+            }
+            settle(undefined);
+            const rest = head.subarray(nl + 1);
+            if (rest.length) out.write(rest);
+            s.pipe(out);
+            input.pipe(s);
+          };
+          s.on('data', onData);
+          s.once('close', () => {
+            if (answered || closed) endOut();
+            else if (!retried && head.length === 0) void attempt(true);
+            else fail(`the pod's network namespace dialer closed the connection to ${host}:${port}`);
+          });
+          s.write(`${check ? 'check ' : ''}${port} ${wait} ${host}\n`);
+        },
+        (e: Error) => fail(e.message),
+      );
+    void attempt(false);
     return {
       readable: out,
       writable: input,
@@ -329,14 +334,16 @@ export class NetnsDialers implements PodDialer {
     };
   }
 
-  /** A connection to the dialer of `dir`, started first if none answers. */
-  private async connect(dir: string, netns: string): Promise<Socket> {
+  /** A connection to the dialer of `dir`, started first if none answers (or `restart`: the one that answered died). */
+  private async connect(dir: string, netns: string, restart = false): Promise<Socket> {
     const path = join(dir, dialerSocketName);
-    try {
-      return await connectUnix(path);
-    } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code;
-      if (code !== 'ECONNREFUSED' && code !== 'ENOENT') throw e;
+    if (!restart) {
+      try {
+        return await connectUnix(path);
+      } catch (e) {
+        const code = (e as NodeJS.ErrnoException).code;
+        if (code !== 'ECONNREFUSED' && code !== 'ENOENT') throw e;
+      }
     }
     let p = this.starting.get(dir);
     if (!p) {
