@@ -62,6 +62,11 @@ const echoServer = `use Socket; socket(my $l, AF_INET, SOCK_STREAM, 0) or die; s
 bind($l, pack_sockaddr_in(7, INADDR_LOOPBACK)) or die; listen($l, 1024) or die; $SIG{CHLD} = 'IGNORE';
 while (accept(my $c, $l)) { next if fork(); close $l; while (my $n = sysread($c, my $b, 65536)) { syswrite($c, $b) } exit 0 }`;
 
+/** A server on 8 that accepts and holds its connections, never reading, writing or closing them. */
+const holdServer = `use Socket; socket(my $l, AF_INET, SOCK_STREAM, 0) or die; setsockopt($l, SOL_SOCKET, SO_REUSEADDR, 1);
+bind($l, pack_sockaddr_in(8, INADDR_LOOPBACK)) or die; listen($l, 1024) or die; my @held;
+while (accept(my $c, $l)) { push @held, $c }`;
+
 /** Writes `send`, ends the writing side, and reads to the end: what came back (or the dial's error). */
 async function exchange(c: PodConnection, send: string): Promise<string> {
   const why = await c.failed;
@@ -88,10 +93,12 @@ describe('pod network namespace dialers (real kernel, real perl)', { ...opts, co
     await pinNamespaces(join(bundle, 'ns'), ['network']);
     // An echo server on 7 inside the pod's namespace, a process per connection; nothing listens on 9 there.
     const echo = spawn('nsenter', [`--net=${pin}`, 'perl', '-e', echoServer], { stdio: 'ignore' });
-    started.push(echo);
-    await until('the echo server listens', () => {
+    const hold = spawn('nsenter', [`--net=${pin}`, 'perl', '-e', holdServer], { stdio: 'ignore' });
+    started.push(echo, hold);
+    await until('the echo and holding servers listen', () => {
       try {
-        return execFileSync('nsenter', [`--net=${pin}`, '/bin/busybox', 'netstat', '-ltn'], { encoding: 'utf8' }).includes(':7 ');
+        const listening = execFileSync('nsenter', [`--net=${pin}`, '/bin/busybox', 'netstat', '-ltn'], { encoding: 'utf8' });
+        return listening.includes(':7 ') && listening.includes(':8 ');
       } catch {
         return false;
       }
@@ -158,9 +165,9 @@ describe('pod network namespace dialers (real kernel, real perl)', { ...opts, co
     assert.ok(existsSync(join(bundle, dialerSocketName)));
   });
 
-  it('a client that goes away mid-connection ends that connection inside the dialer', async () => {
+  it('a client that goes away mid-connection ends that connection inside the dialer, even towards a server that never closes', async () => {
     const d = new NetnsDialers();
-    const c = d.dial(pin, '127.0.0.1', 7);
+    const c = d.dial(pin, '127.0.0.1', 8);
     assert.equal(await c.failed, undefined);
     const pid = pidIn(bundle);
     assert.equal(childrenOf(pid).length, 1);
@@ -202,11 +209,21 @@ describe('pod network namespace dialers (real kernel, real perl)', { ...opts, co
     open.readable.resume();
     await stopNetnsDialer(bundle);
     assert.equal(alive(pid), false);
-    for (const k of kids) assert.equal(alive(k), false, `connection ${k}`);
+    await until('its connection ended', () => kids.every((k) => !alive(k)));
     await ended;
     assert.equal(existsSync(join(bundle, dialerSocketName)), false);
     assert.equal(existsSync(join(bundle, dialerPidName)), false);
     await stopNetnsDialer(bundle); // none left: a no-op
+  });
+
+  it('without perl: every dial spawns busybox nc (the fallback), no dialer is started, the words are the same', async () => {
+    await stopNetnsDialer(bundle);
+    const d = new NetnsDialers({ perl: null });
+    assert.equal(d.relay, false);
+    assert.equal(d.check(pin, '127.0.0.1', 7), undefined, 'no bare connect: the tcpSocket probe spawns nc -e /bin/true');
+    assert.equal(await d.dial(pin, '127.0.0.1', 9).failed, 'dial tcp4 127.0.0.1:9: connect: connection refused');
+    assert.equal(existsSync(join(bundle, dialerSocketName)), false);
+    assert.equal(existsSync(join(bundle, dialerPidName)), false);
   });
 
   it('a dialer whose bundle is removed without it being stopped exits by itself', async () => {

@@ -179,6 +179,16 @@ function isDialerOf(pid: number, dir: string): boolean {
   }
 }
 
+/** Whether `pid` has exited (gone, or a zombie: its files, the socket among them, are closed). */
+function exited(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat[stat.lastIndexOf(')') + 2] === 'Z';
+  } catch {
+    return true;
+  }
+}
+
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 /**
@@ -191,9 +201,14 @@ export async function stopNetnsDialer(dir: string): Promise<void> {
     try {
       process.kill(-pid, 'SIGKILL');
     } catch {
-      // gone already
+      // Not a group of its own (it always is, started detached): the process alone.
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // gone already
+      }
     }
-    for (let i = 0; i < 500 && isDialerOf(pid, dir); i++) await sleep(10);
+    for (let i = 0; i < 500 && !exited(pid); i++) await sleep(10);
   }
   for (const n of [dialerSocketName, dialerPidName, `${dialerPidName}.new`]) rmSync(join(dir, n), { force: true });
 }
