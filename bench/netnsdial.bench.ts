@@ -4,7 +4,8 @@
 // (perl), as a sandbox has; root, unshare, nsenter, perl and /bin/busybox needed. Prints, per
 // path: the agent's own CPU (process.cpuUsage), the CPU of the children it spawned and reaped
 // (/proc/self/stat cutime+cstime), the dialer's (its process and its reaped connection children),
-// and the wall time, with the load average before and after. Not a test: nothing is asserted.
+// the whole machine's busy CPU over the run (the only place the dialer's forked connections show;
+// other work on the machine is in it too) and the wall time, with the load average before and after. Not a test: nothing is asserted.
 //
 //   npx tsc -p . && node dist/bench/netnsdial.bench.js [N]
 
@@ -26,10 +27,17 @@ function procCPU(pid: number | 'self'): { own: number; children: number } {
   return { own: (Number(f[11]) + Number(f[12])) / ticks, children: (Number(f[13]) + Number(f[14])) / ticks };
 }
 
+/** The whole machine's busy CPU seconds so far (/proc/stat: all but idle and iowait): what the dialer's forked connections cost is only seen here. */
+function machineBusy(): number {
+  const f = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+  return (f.reduce((a, b) => a + b, 0) - f[3]! - f[4]!) / ticks;
+}
+
 async function run(name: string, dial: () => Promise<string | undefined>, dialerPid?: () => number | undefined): Promise<void> {
   const la0 = loadavg()[0]!;
   const cpu0 = process.cpuUsage();
   const ch0 = procCPU('self').children;
+  const m0 = machineBusy();
   const t0 = process.hrtime.bigint();
   for (let i = 0; i < n; i++) {
     const why = await dial();
@@ -38,12 +46,13 @@ async function run(name: string, dial: () => Promise<string | undefined>, dialer
   const wall = Number(process.hrtime.bigint() - t0) / 1e9;
   const cpu = process.cpuUsage(cpu0);
   const ch = procCPU('self').children - ch0;
+  const machine = machineBusy() - m0;
   const dp = dialerPid?.();
   const d = dp ? procCPU(dp) : undefined;
   const agent = (cpu.user + cpu.system) / 1e6;
   console.log(
     `${name}: ${n} dials, agent ${agent.toFixed(2)} s CPU (${((agent / n) * 1000).toFixed(2)} ms/dial), its spawned children ${ch.toFixed(2)} s, ` +
-      `${d ? `dialer ${(d.own + d.children).toFixed(2)} s (own ${d.own.toFixed(2)}, connections ${d.children.toFixed(2)}), ` : ''}wall ${wall.toFixed(2)} s; load average ${la0.toFixed(2)} → ${loadavg()[0]!.toFixed(2)}`,
+      `${d ? `dialer ${(d.own + d.children).toFixed(2)} s (own ${d.own.toFixed(2)}, connections ${d.children.toFixed(2)}), ` : ''}machine ${machine.toFixed(2)} s busy, wall ${wall.toFixed(2)} s; load average ${la0.toFixed(2)} → ${loadavg()[0]!.toFixed(2)}`,
   );
 }
 
