@@ -17,12 +17,12 @@ import { cgroupManagerFor } from '../../src/agent/cgroups/select.js';
 import { ImageStore } from '../../src/agent/images/store.js';
 import { ensureBusyboxImage } from '../../src/agent/images/busybox.js';
 import { readLogs } from '../../src/agent/monitor/conmon.js';
-import { PodWorker, type EventSink } from '../../src/agent/podworker.js';
+import { PodWorker } from '../../src/agent/podworker.js';
 import { defaultFeatureGates } from '../../src/api/featuregates.js';
 import type { Container, Pod, PodStatus } from '../../src/api/types.js';
 import { realKernelSkipReason } from './cgrouptrees.js';
 import { cleanUpRealWorker } from './workercleanup.js';
-import { bb, cs, podMaker } from './workerpods.js';
+import { bb, converge as convergeWorker, cs, eventLog, podMaker } from './workerpods.js';
 
 const reason = realKernelSkipReason(['runc', 'conmon', 'mount', 'umount', 'nsenter']);
 if (reason) console.error(`test/agent/hooks.test: SKIPPING real-kernel lifecycle hook tests: ${reason}`);
@@ -32,30 +32,13 @@ const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 const { pods, mkpod } = podMaker();
 
-
-
 describe('container lifecycle hooks on this host (real kernel)', { ...opts, concurrency: true }, () => {
   let base = '';
   let worker: PodWorker;
-  const events = new Map<string, string[]>();
-  const sink: EventSink = (pod, type, reason, message) => {
-    const k = pod.metadata.name ?? '';
-    events.set(k, [...(events.get(k) ?? []), `${type} ${reason} ${message}`]);
-  };
-  const evs = (pod: Pod) => events.get(pod.metadata.name ?? '') ?? [];
-
-  /** Syncs (as the agent does on exits and timers) until `until` holds. */
-  async function converge(pod: Pod, until: (s: PodStatus) => boolean, what: string, timeoutMs = 90_000): Promise<PodStatus> {
-    const deadline = Date.now() + timeoutMs;
-    let last: PodStatus | undefined;
-    for (;;) {
-      const r = await worker.sync(pod, sink);
-      last = r.status;
-      if (until(r.status)) return r.status;
-      if (Date.now() > deadline) throw new Error(`pod ${pod.metadata.name}: ${what} did not happen in ${timeoutMs} ms; events ${JSON.stringify(evs(pod))}; last status ${JSON.stringify(last, null, 1)}`);
-      await sleep(50);
-    }
-  }
+  const log = eventLog();
+  const { sink, evs } = log;
+  /** Syncs (as the agent does on exits, timers and probe results) until `until` holds. */
+  const converge = (pod: Pod, until: (s: PodStatus) => boolean, what: string, timeoutMs?: number) => convergeWorker(worker, log, pod, until, what, timeoutMs);
 
   /** The container's current log once it holds `want`. */
   async function logOnce(pod: Pod, container: string, want: RegExp, what: string): Promise<string> {

@@ -16,12 +16,13 @@ import { probeHost } from '../../src/agent/runtime/hostprobe.js';
 import { cgroupManagerFor } from '../../src/agent/cgroups/select.js';
 import { ImageStore } from '../../src/agent/images/store.js';
 import { ensureBusyboxImage } from '../../src/agent/images/busybox.js';
-import { PodWorker, type EventSink } from '../../src/agent/podworker.js';
+import { PodWorker } from '../../src/agent/podworker.js';
 import { defaultFeatureGates } from '../../src/api/featuregates.js';
-import type { Container, ContainerStatus, Pod, PodSpec, PodStatus } from '../../src/api/types.js';
+import type { Container, Pod, PodStatus } from '../../src/api/types.js';
 import { podNetnsByUID } from '../../src/agent/podworker/queries.js';
 import { realKernelSkipReason } from './cgrouptrees.js';
 import { cleanUpRealWorker } from './workercleanup.js';
+import { bb, converge as convergeWorker, cs, eventLog, podMaker } from './workerpods.js';
 
 const reason = realKernelSkipReason(['runc', 'conmon', 'mount', 'umount', 'nsenter']);
 if (reason) console.error(`test/agent/probes.test: SKIPPING real-kernel probe tests: ${reason}`);
@@ -29,52 +30,17 @@ const opts = reason ? { skip: reason } : {};
 const top = `bulkhead-test-${randomBytes(6).toString('hex')}`;
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
-const pods: Pod[] = [];
-function mkpod(name: string, spec: Partial<PodSpec>): Pod {
-  const pod = {
-    apiVersion: 'v1',
-    kind: 'Pod',
-    metadata: { name, namespace: 'default', uid: `00000000-0000-4000-8000-${randomBytes(6).toString('hex')}` },
-    spec: { restartPolicy: 'Always', terminationGracePeriodSeconds: 1, containers: [], ...spec },
-  } as Pod;
-  pods.push(pod);
-  return pod;
-}
+const { pods, mkpod } = podMaker();
 
-function bb(name: string, script: string, extra: Partial<Container> = {}): Container {
-  return { name, image: 'busybox', imagePullPolicy: 'IfNotPresent', command: ['sh', '-c', script], resources: { requests: { cpu: '50m', memory: '16Mi' }, limits: { memory: '64Mi' } }, ...extra };
-}
-
-function cs(status: PodStatus, name: string): ContainerStatus {
-  const s = [...(status.initContainerStatuses ?? []), ...(status.containerStatuses ?? [])].find((c) => c.name === name);
-  assert.ok(s, `no status for ${name}: ${JSON.stringify(status)}`);
-  return s;
-}
 const cond = (s: PodStatus, type: string) => s.conditions?.find((c) => c.type === type)?.status;
 
 describe('container probes on this host (real kernel)', { ...opts, concurrency: true }, () => {
   let base = '';
   let worker: PodWorker;
-  /** Every event: the syncs' and the probes' (keyed by pod name). */
-  const events = new Map<string, string[]>();
-  const sink: EventSink = (pod, type, reason, message) => {
-    const k = pod.metadata.name ?? '';
-    events.set(k, [...(events.get(k) ?? []), `${type} ${reason} ${message}`]);
-  };
-  const evs = (pod: Pod) => events.get(pod.metadata.name ?? '') ?? [];
-
+  const log = eventLog();
+  const { sink, evs } = log;
   /** Syncs (as the agent does on exits, timers and probe results) until `until` holds. */
-  async function converge(pod: Pod, until: (s: PodStatus) => boolean, what: string, timeoutMs = 90_000): Promise<PodStatus> {
-    const deadline = Date.now() + timeoutMs;
-    let last: PodStatus | undefined;
-    for (;;) {
-      const r = await worker.sync(pod, sink);
-      last = r.status;
-      if (until(r.status)) return r.status;
-      if (Date.now() > deadline) throw new Error(`pod ${pod.metadata.name}: ${what} did not happen in ${timeoutMs} ms; events ${JSON.stringify(evs(pod))}; last status ${JSON.stringify(last, null, 1)}`);
-      await sleep(50);
-    }
-  }
+  const converge = (pod: Pod, until: (s: PodStatus) => boolean, what: string, timeoutMs?: number) => convergeWorker(worker, log, pod, until, what, timeoutMs);
 
   before(async () => {
     if (reason) return;

@@ -1,9 +1,10 @@
 // The pods and containers the kernel tests run on a real PodWorker (podworker, hooks, probes):
 // pods with a fresh uid and a one-second grace, recorded for the clean-up (workercleanup.ts),
-// and busybox containers running a script under sh.
+// busybox containers running a script under sh, and the sync loop that waits for a state.
 
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
+import type { EventSink, PodWorker } from '../../src/agent/podworker.js';
 import type { Container, ContainerStatus, Pod, PodSpec, PodStatus } from '../../src/api/types.js';
 
 /** A pod factory and every pod it made, for the file's clean-up. */
@@ -32,4 +33,27 @@ export function cs(status: PodStatus, name: string): ContainerStatus {
   const s = [...(status.initContainerStatuses ?? []), ...(status.containerStatuses ?? [])].find((c) => c.name === name);
   assert.ok(s, `no status for ${name}: ${JSON.stringify(status)}`);
   return s;
+}
+
+/** Every event a worker recorded (its syncs' and its probes'), by pod name, and the sink that records them. */
+export function eventLog(): { sink: EventSink; evs: (pod: Pod) => string[] } {
+  const events = new Map<string, string[]>();
+  const sink: EventSink = (pod, type, reason, message) => {
+    const k = pod.metadata.name ?? '';
+    events.set(k, [...(events.get(k) ?? []), `${type} ${reason} ${message}`]);
+  };
+  return { sink, evs: (pod) => events.get(pod.metadata.name ?? '') ?? [] };
+}
+
+/** Syncs `pod` (as the agent does on exits, timers and probe results) until `until` holds; fails after `timeoutMs`. */
+export async function converge(worker: PodWorker, log: ReturnType<typeof eventLog>, pod: Pod, until: (s: PodStatus) => boolean, what: string, timeoutMs = 90_000): Promise<PodStatus> {
+  const deadline = Date.now() + timeoutMs;
+  let last: PodStatus | undefined;
+  for (;;) {
+    const r = await worker.sync(pod, log.sink);
+    last = r.status;
+    if (until(r.status)) return r.status;
+    if (Date.now() > deadline) throw new Error(`pod ${pod.metadata.name}: ${what} did not happen in ${timeoutMs} ms; events ${JSON.stringify(log.evs(pod))}; last status ${JSON.stringify(last, null, 1)}`);
+    await new Promise<void>((r) => setTimeout(r, 50));
+  }
 }
