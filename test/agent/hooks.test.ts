@@ -9,20 +9,15 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
-import { availableParallelism, tmpdir, totalmem } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { probeHost } from '../../src/agent/runtime/hostprobe.js';
-import { cgroupManagerFor } from '../../src/agent/cgroups/select.js';
-import { ImageStore } from '../../src/agent/images/store.js';
-import { ensureBusyboxImage } from '../../src/agent/images/busybox.js';
 import { readLogs } from '../../src/agent/monitor/conmon.js';
 import { PodWorker } from '../../src/agent/podworker.js';
-import { defaultFeatureGates } from '../../src/api/featuregates.js';
 import type { Container, Pod, PodStatus } from '../../src/api/types.js';
 import { realKernelSkipReason } from './cgrouptrees.js';
 import { cleanUpRealWorker } from './workercleanup.js';
-import { bb, converge as convergeWorker, cs, eventLog, podMaker } from './workerpods.js';
+import { bb, converge as convergeWorker, cs, eventLog, podMaker, realWorkerOptions } from './workerpods.js';
 
 const reason = realKernelSkipReason(['runc', 'conmon', 'mount', 'umount', 'nsenter']);
 if (reason) console.error(`test/agent/hooks.test: SKIPPING real-kernel lifecycle hook tests: ${reason}`);
@@ -55,20 +50,7 @@ describe('container lifecycle hooks on this host (real kernel)', { ...opts, conc
   before(async () => {
     if (reason) return;
     base = mkdtempSync(join(tmpdir(), 'bulkhead-hooks-test-'));
-    const images = new ImageStore(join(base, 'images'));
-    await ensureBusyboxImage(images);
-    const host = await probeHost();
-    worker = new PodWorker({
-      cgroupRoot: `/${top}`,
-      stateDir: join(base, 'state'),
-      runDir: join(base, 'run'),
-      node: { memoryBytes: BigInt(totalmem()), milliCPU: BigInt(availableParallelism()) * 1000n, cgroupVersion: 1, cgroupDriver: 'cgroupfs', hardRlimitCeilings: host.hardRlimitCeilings, ...(host.nrOpen !== undefined ? { nrOpen: host.nrOpen } : {}) },
-      host,
-      gates: defaultFeatureGates,
-      cgroups: cgroupManagerFor(host.cgroups),
-      images,
-      backoff: { initialMs: 200, maxMs: 800 },
-    });
+    worker = new PodWorker({ ...(await realWorkerOptions(base, top)) });
   });
 
   after(async () => {

@@ -4,8 +4,37 @@
 
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
+import { availableParallelism, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { cgroupManagerFor } from '../../src/agent/cgroups/select.js';
+import { ensureBusyboxImage } from '../../src/agent/images/busybox.js';
+import { ImageStore } from '../../src/agent/images/store.js';
 import type { EventSink, PodWorker } from '../../src/agent/podworker.js';
+import type { PodWorkerOptions } from '../../src/agent/podworker/context.js';
+import { probeHost } from '../../src/agent/runtime/hostprobe.js';
+import { defaultFeatureGates } from '../../src/api/featuregates.js';
 import type { Container, ContainerStatus, Pod, PodSpec, PodStatus } from '../../src/api/types.js';
+
+/**
+ * A real PodWorker's options on this host: its directories in `base`, its pods' cgroups under
+ * `/<top>` (the test's own), the busybox image, back-off shortened to 200–800 ms.
+ */
+export async function realWorkerOptions(base: string, top: string): Promise<PodWorkerOptions> {
+  const images = new ImageStore(join(base, 'images'));
+  await ensureBusyboxImage(images);
+  const host = await probeHost();
+  return {
+    cgroupRoot: `/${top}`,
+    stateDir: join(base, 'state'),
+    runDir: join(base, 'run'),
+    node: { memoryBytes: BigInt(totalmem()), milliCPU: BigInt(availableParallelism()) * 1000n, cgroupVersion: 1, cgroupDriver: 'cgroupfs', hardRlimitCeilings: host.hardRlimitCeilings, ...(host.nrOpen !== undefined ? { nrOpen: host.nrOpen } : {}) },
+    host,
+    gates: defaultFeatureGates,
+    cgroups: cgroupManagerFor(host.cgroups),
+    images,
+    backoff: { initialMs: 200, maxMs: 800 },
+  };
+}
 
 /** A pod factory and every pod it made, for the file's clean-up. */
 export function podMaker(): { pods: Pod[]; mkpod: (name: string, spec: Partial<PodSpec>) => Pod } {
