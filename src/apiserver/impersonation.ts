@@ -157,6 +157,19 @@ export function impersonate(requestor: UserInfo, requests: readonly Impersonatio
 }
 
 /**
+ * The Impersonate-* headers with their values read as UTF-8. Node's parser gives each header byte
+ * as one latin1 character; Go's net/http keeps the bytes, so `kubectl --as=José` is the user
+ * "José" upstream (bytes that are not UTF-8 become U+FFFD, as Go's JSON encoder writes them).
+ */
+export function impersonationHeaders(headers: HeaderValues): HeaderValues {
+  const out: HeaderValues = {};
+  for (const [name, values] of Object.entries(headers)) {
+    if (name.startsWith('impersonate-') && values) out[name] = values.map((v) => Buffer.from(v, 'latin1').toString('utf8'));
+  }
+  return out;
+}
+
+/**
  * The request authenticator with WithImpersonation after it: the caller's identity (system:anonymous
  * when there is none, as it asks for someone) is swapped for the impersonated one when the
  * headers ask; a 400 or 403 StatusError is thrown as the filter answers.
@@ -164,7 +177,7 @@ export function impersonate(requestor: UserInfo, requests: readonly Impersonatio
 export function withImpersonation(authenticate: (req: IncomingMessage) => UserInfo | undefined, decide: (a: AuthorizationAttributes) => AuthorizationDecision): (req: IncomingMessage) => UserInfo | undefined {
   return (req) => {
     const user = authenticate(req);
-    const requests = impersonationRequests(req.headersDistinct);
+    const requests = impersonationRequests(impersonationHeaders(req.headersDistinct));
     if (requests.length === 0) return user;
     return impersonate(user ?? anonymousUser, requests, decide);
   };

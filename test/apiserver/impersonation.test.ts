@@ -50,6 +50,9 @@ describe('impersonation', () => {
     { name: 'a service account gets its groups', who: 'admin', headers: { 'Impersonate-User': 'system:serviceaccount:default:builder' }, userInfo: { username: 'system:serviceaccount:default:builder', groups: ['system:serviceaccounts', 'system:serviceaccounts:default', 'system:authenticated'] } },
     { name: 'a service account with groups asked for gets those instead', who: 'admin', headers: { 'Impersonate-User': 'system:serviceaccount:default:builder', 'Impersonate-Group': 'g' }, userInfo: { username: 'system:serviceaccount:default:builder', groups: ['g', 'system:authenticated'] } },
     { name: 'a malformed service account name is a plain user', who: 'admin', headers: { 'Impersonate-User': 'system:serviceaccount:a:b:c' }, userInfo: { username: 'system:serviceaccount:a:b:c', groups: ['system:authenticated'] } },
+    // Node's client writes a header string as latin1 bytes: these are the UTF-8 bytes kubectl sends.
+    { name: 'a user named in UTF-8 is that user (the bytes, as Go reads them)', who: 'admin', headers: { 'Impersonate-User': Buffer.from('José', 'utf8').toString('latin1'), 'Impersonate-Group': Buffer.from('équipe', 'utf8').toString('latin1') }, userInfo: { username: 'José', groups: ['équipe', 'system:authenticated'] } },
+    { name: 'bytes that are not UTF-8 are U+FFFD', who: 'admin', headers: { 'Impersonate-User': 'a\xffb' }, userInfo: { username: 'a\ufffdb', groups: ['system:authenticated'] } },
     {
       name: 'the uid and the extras (keys lowercased, then percent-decoded; values repeated)',
       who: 'admin',
