@@ -21,7 +21,7 @@ import { admitPodPriority } from './priority.js';
 import { admitPodRuntimeClass, validatePodRuntimeClass } from './runtimeclass.js';
 import { admitPodServiceAccount } from './serviceaccount.js';
 import { decideQuotas, type QuotaCharge } from '../quota/admission.js';
-import { aggregateMessages, applyLimitRangeDefaults, limitRangeViolations } from '../quota/limitranger.js';
+import { applyLimitRangeDefaults, limitRangesViolation } from '../quota/limitranger.js';
 
 /** Decode failures (400, refused before admission) count as Validation. */
 export type RejectedBy = 'Validation' | 'LimitRange' | 'ServiceAccount' | 'Priority' | 'RuntimeClass' | 'PodSecurity' | 'ResourceQuota';
@@ -125,14 +125,8 @@ export function admitPodCreate(input: PodAdmissionInput): PodAdmissionResult {
     };
   }
 
-  const limitErrors: string[] = [];
-  for (const lr of input.limitRanges) {
-    const violations = limitRangeViolations(pod, lr);
-    if (violations.length > 0) limitErrors.push(...violations);
-  }
-  if (limitErrors.length > 0) {
-    return { pod, warnings, errors: [], rejection: forbidden('LimitRange', pod, aggregateMessages(limitErrors)), charges: [] };
-  }
+  const limitError = limitRangesViolation(pod, input.limitRanges);
+  if (limitError !== undefined) return { pod, warnings, errors: [], rejection: forbidden('LimitRange', pod, limitError), charges: [] };
 
   const security = evaluatePodSecurity(input.namespaceLabels, input.podSecurityDefaults, pod);
   if (security.denied) return { pod, warnings, errors: [], rejection: forbidden('PodSecurity', pod, security.denied), charges: [] };

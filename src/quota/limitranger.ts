@@ -204,6 +204,19 @@ export function limitRangeViolations(pod: Pod, lr: LimitRange): string[] {
   return errs;
 }
 
+/**
+ * The Validate step over a namespace's LimitRanges (runLimitFunc): the ranges are checked in
+ * order and the first one with violations ends the request with its own aggregated message;
+ * later ranges are not reported. Undefined when every range allows the pod.
+ */
+export function limitRangesViolation(pod: Pod, ranges: readonly LimitRange[]): string | undefined {
+  for (const lr of ranges) {
+    const violations = limitRangeViolations(pod, lr);
+    if (violations.length > 0) return aggregateMessages(violations);
+  }
+  return undefined;
+}
+
 /** utilerrors.NewAggregate(...).Error(): one message bare, several in brackets, duplicates dropped. */
 export function aggregateMessages(msgs: readonly string[]): string {
   const unique = [...new Set(msgs)];

@@ -19,6 +19,7 @@ import {
   defaultLimitRangeItem,
   limitRangeViolations,
   limitRangerAnnotation,
+  limitRangesViolation,
 } from '../../src/quota/limitranger.js';
 import { cm, es, mkPod } from './fixtures.js';
 
@@ -468,4 +469,31 @@ describe('aggregateMessages: utilerrors.NewAggregate(...).Error()', () => {
   it('one message prints bare', () => assert.equal(aggregateMessages(['a']), 'a'));
   it('duplicates are dropped, leaving one bare message', () => assert.equal(aggregateMessages(['a', 'a']), 'a'));
   it('several print in brackets, comma-separated, in order', () => assert.equal(aggregateMessages(['b', 'a', 'b']), '[b, a]'));
+});
+
+// LimitRanger.runLimitFunc (plugin/pkg/admission/limitranger/admission.go): the namespace's
+// LimitRanges are validated in list order and the first one that fails ends the request with
+// admission.NewForbidden(a, <that range's aggregate>); a later range is never reported, even
+// when it fails too.
+describe('limitRangesViolation: runLimitFunc, first failing LimitRange only', () => {
+  const named = (name: string, lr: LimitRange): LimitRange => ({ ...lr, metadata: { ...lr.metadata, name } });
+  const maxCpu = named('max-cpu', createLimitRange(C, none, cm('2')));
+  const minMem = named('min-mem', createLimitRange(C, cm('', '100Mi'), none));
+  const allowsAll = named('allows-all', createLimitRange(C, none, cm('10', '10Gi')));
+  const pod = validPod('p', 1, rr(cm('500m', '50Mi'), cm('3', '1Gi')));
+  const rows: { name: string; ranges: LimitRange[]; want: string | undefined }[] = [
+    { name: 'no LimitRanges: allowed', ranges: [], want: undefined },
+    { name: 'every range allows the pod', ranges: [allowsAll], want: undefined },
+    { name: 'one failing range: its message', ranges: [allowsAll, maxCpu], want: 'maximum cpu usage per Container is 2, but limit is 3' },
+    { name: 'two failing ranges: only the first in list order is reported (max-cpu first)', ranges: [maxCpu, minMem], want: 'maximum cpu usage per Container is 2, but limit is 3' },
+    { name: 'two failing ranges: only the first in list order is reported (min-mem first)', ranges: [minMem, maxCpu], want: 'minimum memory usage per Container is 100Mi, but request is 50Mi' },
+    {
+      name: 'several violations of one range print as that range\'s aggregate',
+      ranges: [named('both', { ...maxCpu, spec: { limits: [{ type: C, max: cm('2'), min: cm('', '100Mi') }] } }), minMem],
+      want: '[minimum memory usage per Container is 100Mi, but request is 50Mi, maximum cpu usage per Container is 2, but limit is 3]',
+    },
+  ];
+  for (const row of rows) {
+    it(row.name, () => assert.equal(limitRangesViolation(pod, row.ranges), row.want));
+  }
 });
