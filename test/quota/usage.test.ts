@@ -188,6 +188,60 @@ describe('podUsage: pods_test.go TestPodEvaluatorUsage', () => {
   }
 });
 
+// pods_test.go TestPodEvaluatorUsageResourceResize, its usageFgDisabled column: Bulkhead has no
+// InPlacePodVerticalScaling gate and charges spec only, so status.containerStatuses[].resources
+// never count. (With the gate on, upstream charges max(spec, status) per resource: the CPU rows
+// would charge 150m. Not modelled; see the quota audit report.)
+const resizeStatus = (requests?: ResourceList) => ({
+  containerStatuses: [{ name: '', ready: false, restartCount: 0, image: '', imageID: '', ...(requests ? { resources: { requests } } : {}) }],
+});
+const resizeRows: UsageRow[] = [
+  {
+    name: 'verify Max(Container.Spec.Requests, ContainerStatus.Resources) for memory resource',
+    pod: mkPod('', { containers: one(cm('', '200Mi'), cm('', '400Mi')) }, { status: resizeStatus(cm('', '150Mi')) }),
+    usage: { 'requests.memory': '200Mi', 'limits.memory': '400Mi', pods: '1', memory: '200Mi', 'count/pods': '1' },
+  },
+  {
+    name: 'verify Max(Container.Spec.Requests, ContainerStatus.Resources) for CPU resource (gate off)',
+    pod: mkPod('', { containers: one(cm('100m'), cm('200m')) }, { status: resizeStatus(cm('150m')) }),
+    usage: { 'requests.cpu': '100m', 'limits.cpu': '200m', pods: '1', cpu: '100m', 'count/pods': '1' },
+  },
+  {
+    name: 'verify Max(Container.Spec.Requests, ContainerStatus.Resources) for CPU and memory resource (gate off)',
+    pod: mkPod('', { containers: one(cm('100m', '200Mi'), cm('200m', '400Mi')) }, { status: resizeStatus(cm('150m', '250Mi')) }),
+    usage: {
+      'requests.cpu': '100m',
+      'limits.cpu': '200m',
+      'requests.memory': '200Mi',
+      'limits.memory': '400Mi',
+      pods: '1',
+      cpu: '100m',
+      memory: '200Mi',
+      'count/pods': '1',
+    },
+  },
+  {
+    name: 'verify Max(Container.Spec.Requests, ContainerStatus.Resources==nil) for CPU and memory resource',
+    pod: mkPod('', { containers: one(cm('100m', '200Mi'), cm('200m', '400Mi')) }, { status: resizeStatus() }),
+    usage: {
+      'requests.cpu': '100m',
+      'limits.cpu': '200m',
+      'requests.memory': '200Mi',
+      'limits.memory': '400Mi',
+      pods: '1',
+      cpu: '100m',
+      memory: '200Mi',
+      'count/pods': '1',
+    },
+  },
+];
+
+describe('podUsage: pods_test.go TestPodEvaluatorUsageResourceResize (InPlacePodVerticalScaling off)', () => {
+  for (const row of resizeRows) {
+    it(row.name, () => assert.deepEqual(render(podUsage(row.pod, optsOff)), canon(row.usage)));
+  }
+});
+
 // Reference §1.2 / §1.3 / §7.1: rules the upstream table does not pin on its own.
 const referenceUsageRows: UsageRow[] = [
   {
