@@ -124,6 +124,91 @@ const containerRows: Row[] = [
   },
 ];
 
+// upstream TestValidateContainers (validation_test.go): the resource success and error cases,
+// one row each, by upstream title; getResources(cpu, memory, "", "") spelled out.
+const validateContainersRows: Row[] = [
+  { name: 'TestValidateContainers success resources-test (limits only, extended limit without request)', pod: withResources({ limits: { cpu: '10', memory: '10G', 'my.org/resource': '10' } }), want: [] },
+  {
+    name: 'TestValidateContainers success resources-test-with-request-and-limit',
+    pod: withResources({ requests: { cpu: '10', memory: '10G' }, limits: { cpu: '10', memory: '10G' } }),
+    want: [],
+  },
+  { name: 'TestValidateContainers success resources-request-limit-simple', pod: withResources({ requests: { cpu: '8' }, limits: { cpu: '10' } }), want: [] },
+  {
+    name: 'TestValidateContainers success resources-request-limit-edge (extended request equal to limit)',
+    pod: withResources({ requests: { cpu: '10', memory: '10G', 'my.org/resource': '10' }, limits: { cpu: '10', memory: '10G', 'my.org/resource': '10' } }),
+    want: [],
+  },
+  {
+    name: 'TestValidateContainers success resources-request-limit-partials',
+    pod: withResources({ requests: { cpu: '9.5', memory: '10G' }, limits: { cpu: '10', 'my.org/resource': '10' } }),
+    want: [],
+  },
+  { name: 'TestValidateContainers success resources-request (requests only)', pod: withResources({ requests: { cpu: '9.5', memory: '10G' } }), want: [] },
+  {
+    name: 'TestValidateContainers "invalid compute resource" (disk)',
+    pod: withResources({ limits: { disk: '10G' } }),
+    want: [
+      ['FieldValueInvalid', `${R}.limits[disk]: Invalid value: "disk": must be a standard resource type or fully qualified`],
+      ['FieldValueInvalid', `${R}.limits[disk]: Invalid value: "disk": must be a standard resource for containers`],
+    ],
+  },
+  {
+    name: 'TestValidateContainers "Resource CPU invalid" (negative cpu limit)',
+    pod: withResources({ limits: { cpu: '-10', memory: '0' } }),
+    want: [['FieldValueInvalid', `${R}.limits[cpu]: Invalid value: "-10": must be greater than or equal to 0`]],
+  },
+  {
+    name: 'TestValidateContainers "Resource Requests CPU invalid" (negative cpu request)',
+    pod: withResources({ requests: { cpu: '-10', memory: '0' } }),
+    want: [['FieldValueInvalid', `${R}.requests[cpu]: Invalid value: "-10": must be greater than or equal to 0`]],
+  },
+  {
+    name: 'TestValidateContainers "Resource Memory invalid" (negative memory limit)',
+    pod: withResources({ limits: { cpu: '0', memory: '-10' } }),
+    want: [['FieldValueInvalid', `${R}.limits[memory]: Invalid value: "-10": must be greater than or equal to 0`]],
+  },
+  {
+    name: 'TestValidateContainers "Request limit simple invalid"',
+    pod: withResources({ limits: { cpu: '5', memory: '3' }, requests: { cpu: '6', memory: '3' } }),
+    want: [['FieldValueInvalid', `${R}.requests: Invalid value: "6": must be less than or equal to cpu limit of 5`]],
+  },
+  {
+    name: 'TestValidateContainers "Invalid storage limit request" (attachable-volumes-aws-ebs)',
+    pod: withResources({ limits: { 'attachable-volumes-aws-ebs': '10' } }),
+    want: [
+      ['FieldValueInvalid', `${R}.limits[attachable-volumes-aws-ebs]: Invalid value: "attachable-volumes-aws-ebs": must be a standard resource type or fully qualified`],
+      ['FieldValueInvalid', `${R}.limits[attachable-volumes-aws-ebs]: Invalid value: "attachable-volumes-aws-ebs": must be a standard resource for containers`],
+    ],
+  },
+  {
+    name: 'TestValidateContainers "CPU request limit multiple invalid"',
+    pod: withResources({ limits: { cpu: '5', memory: '3' }, requests: { cpu: '6', memory: '3' } }),
+    want: [['FieldValueInvalid', `${R}.requests: Invalid value: "6": must be less than or equal to cpu limit of 5`]],
+  },
+  {
+    name: 'TestValidateContainers "Memory request limit multiple invalid"',
+    pod: withResources({ limits: { cpu: '5', memory: '3' }, requests: { cpu: '5', memory: '4' } }),
+    want: [['FieldValueInvalid', `${R}.requests: Invalid value: "4": must be less than or equal to memory limit of 3`]],
+  },
+];
+
+// upstream TestValidateResourceRequirements, container-level cases (ValidateContainerResourceRequirements).
+const validateResourceRequirementsContainerRows: Row[] = [
+  {
+    name: 'TestValidateResourceRequirements "limits and requests of hugepage resource are equal" (with cpu)',
+    pod: withResources({ limits: { cpu: '10', 'hugepages-2Mi': '2Mi' }, requests: { cpu: '10', 'hugepages-2Mi': '2Mi' } }),
+    want: [],
+  },
+  { name: 'TestValidateResourceRequirements "limits and requests of memory resource are equal"', pod: withResources({ limits: { memory: '2Mi' }, requests: { memory: '2Mi' } }), want: [] },
+  { name: 'TestValidateResourceRequirements "limits and requests of cpu resource are equal"', pod: withResources({ limits: { cpu: '10' }, requests: { cpu: '10' } }), want: [] },
+  {
+    name: 'TestValidateResourceRequirements "hugepage resource without cpu or memory"',
+    pod: withResources({ limits: { 'hugepages-2Mi': '2Mi' }, requests: { 'hugepages-2Mi': '2Mi' } }),
+    want: [['FieldValueForbidden', `${R}: Forbidden: HugePages require cpu or memory`]],
+  },
+];
+
 const overheadRows: Row[] = [
   { name: 'overhead with cpu and memory is valid', pod: podWith((p) => (p.spec.overhead = { cpu: '10', memory: '10G' })), want: [] },
   {
@@ -234,6 +319,64 @@ const podLevelRows: Row[] = [
   },
 ];
 
+// upstream TestValidateResourceRequirements, pod-level cases (validatePodResourceRequirements),
+// reached through spec.resources with one container that sets no resources.
+const a63 = `kubernetes.io/${'a'.repeat(63)}`;
+const podLevelNames = 'supported values: "cpu", "hugepages-", "memory"';
+const validateResourceRequirementsPodRows: Row[] = [
+  { name: 'TestValidateResourceRequirements pod "limits and requests of memory resource are equal"', pod: podLevel({ limits: { memory: '2Mi' }, requests: { memory: '2Mi' } }, [{}]), want: [] },
+  { name: 'TestValidateResourceRequirements pod "limits and requests of cpu resource are equal"', pod: podLevel({ limits: { cpu: '10' }, requests: { cpu: '10' } }, [{}]), want: [] },
+  {
+    name: 'TestValidateResourceRequirements "pod resource with hugepages" (hugepages need cpu or memory at pod level too)',
+    pod: podLevel({ limits: { 'hugepages-2Mi': '2Mi' }, requests: { 'hugepages-2Mi': '2Mi' } }, [{}]),
+    want: [['FieldValueForbidden', 'spec.resources: Forbidden: HugePages require cpu or memory']],
+  },
+  {
+    name: 'TestValidateResourceRequirements "pod resource with ephemeral-storage"',
+    pod: podLevel({ limits: { 'ephemeral-storage': '2Mi' }, requests: { 'ephemeral-storage2Mi': '2Mi' } }, [{}]),
+    want: [
+      ['FieldValueNotSupported', `spec.resources.limits[ephemeral-storage]: Unsupported value: "ephemeral-storage": ${podLevelNames}`],
+      ['FieldValueInvalid', 'spec.resources.requests[ephemeral-storage2Mi]: Invalid value: "ephemeral-storage2Mi": must be a standard resource type or fully qualified'],
+    ],
+  },
+  {
+    name: 'TestValidateResourceRequirements "pod resource with unsupported prefixed resources" (extended: a request needs a limit)',
+    pod: podLevel({ limits: { 'kubernetesio/cpu': '2' }, requests: { 'kubernetesio/memory': '2' } }, [{}]),
+    want: [
+      ['FieldValueNotSupported', `spec.resources.limits[kubernetesio/cpu]: Unsupported value: "kubernetesio/cpu": ${podLevelNames}`],
+      ['FieldValueNotSupported', `spec.resources.requests[kubernetesio/memory]: Unsupported value: "kubernetesio/memory": ${podLevelNames}`],
+      ['FieldValueRequired', 'spec.resources.limits: Required value: Limit must be set for non overcommitable resources'],
+    ],
+  },
+  {
+    name: 'TestValidateResourceRequirements "pod resource with unsupported native resources"',
+    pod: podLevel({ limits: { [a63]: '2' }, requests: { [a63]: '2' } }, [{}]),
+    want: [
+      ['FieldValueNotSupported', `spec.resources.limits[${a63}]: Unsupported value: "${a63}": ${podLevelNames}`],
+      ['FieldValueNotSupported', `spec.resources.requests[${a63}]: Unsupported value: "${a63}": ${podLevelNames}`],
+    ],
+  },
+  {
+    name: 'TestValidateResourceRequirements "pod resource with unsupported empty native resource name"',
+    pod: podLevel({ limits: { 'kubernetes.io/': '2' }, requests: { 'kubernetes.io': '2' } }, [{}]),
+    want: [
+      ['FieldValueInvalid', 'spec.resources.limits[kubernetes.io/]: Invalid value: "kubernetes.io/": name part must be non-empty'],
+      ['FieldValueInvalid', `spec.resources.limits[kubernetes.io/]: Invalid value: "kubernetes.io/": ${namePartMsg}`],
+      ['FieldValueInvalid', 'spec.resources.requests[kubernetes.io]: Invalid value: "kubernetes.io": must be a standard resource type or fully qualified'],
+    ],
+  },
+];
+
+describe('upstream TestValidateContainers: resource cases', () => {
+  for (const r of validateContainersRows) test(r.name, () => assertErrors(validatePodCreate(r.pod, { gates: r.gates ?? allGates }), r.want));
+});
+
+describe('upstream TestValidateResourceRequirements', () => {
+  for (const r of [...validateResourceRequirementsContainerRows, ...validateResourceRequirementsPodRows]) {
+    test(r.name, () => assertErrors(validatePodCreate(r.pod, { gates: r.gates ?? allGates }), r.want));
+  }
+});
+
 describe('container resources', () => {
   for (const r of containerRows) test(r.name, () => assertErrors(validatePodCreate(r.pod, { gates: r.gates ?? allGates }), r.want));
 });
@@ -291,6 +434,20 @@ const podLevelNameRows: NameRow[] = [
   { name: 'limits.storage fails the standard-name check first', input: 'limits.storage', want: [inv('limits.storage', 'must be a standard resource type or fully qualified')] },
   { name: 'network fails the standard-name check first', input: 'network', want: [inv('network', 'must be a standard resource type or fully qualified')] },
 ];
+
+// upstream TestValidatePodResourceNames inputs not listed above: each fails the plain resource-name
+// check first, and validatePodResourceName returns exactly those errors.
+const podLevelNameFromResourceNameRows: NameRow[] = resourceNameRows
+  .filter((r) => r.want.length > 0 && !['network', 'disk'].includes(r.input))
+  .map((r) => ({ name: `${r.name} (as for validateResourceName)`, input: r.input, want: r.want }));
+podLevelNameRows.push(
+  ...podLevelNameFromResourceNameRows,
+  {
+    name: 'kubernetes.io/memory is not a pod-level resource',
+    input: 'kubernetes.io/memory',
+    want: [['FieldValueNotSupported', 'field: Unsupported value: "kubernetes.io/memory": supported values: "cpu", "hugepages-", "memory"']],
+  },
+);
 
 const containerNameRows: NameRow[] = [
   { name: 'ephemeral-storage is a container resource', input: 'ephemeral-storage', want: [] },
