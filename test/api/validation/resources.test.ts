@@ -193,6 +193,65 @@ const validateContainersRows: Row[] = [
   },
 ];
 
+// upstream TestValidatePod error cases on extended resources (podtest.MakeResourceRequirements(requests, limits));
+// upstream asserts a substring of the aggregate, these rows pin the whole list.
+const I = 'spec.initContainers[0].resources';
+const initWith = (r: ResourceRequirements): Pod => podWith((p) => (p.spec.initContainers = [container('invalid', { resources: r })]));
+const validatePodExtendedRows: Row[] = [
+  {
+    name: 'TestValidatePod "invalid extended resource name in container request"',
+    pod: withResources({ requests: { 'invalid-name': '2' }, limits: { 'invalid-name': '2' } }),
+    want: [
+      ['FieldValueInvalid', `${R}.limits[invalid-name]: Invalid value: "invalid-name": must be a standard resource type or fully qualified`],
+      ['FieldValueInvalid', `${R}.limits[invalid-name]: Invalid value: "invalid-name": must be a standard resource for containers`],
+      ['FieldValueInvalid', `${R}.requests[invalid-name]: Invalid value: "invalid-name": must be a standard resource type or fully qualified`],
+      ['FieldValueInvalid', `${R}.requests[invalid-name]: Invalid value: "invalid-name": must be a standard resource for containers`],
+    ],
+  },
+  {
+    name: 'TestValidatePod "invalid extended resource requirement: request must be == limit"',
+    pod: withResources({ requests: { 'example.com/a': '2' }, limits: { 'example.com/a': '1' } }),
+    want: [['FieldValueInvalid', `${R}.requests: Invalid value: "2": must be equal to example.com/a limit of 1`]],
+  },
+  {
+    name: 'TestValidatePod "invalid extended resource requirement without limit"',
+    pod: withResources({ requests: { 'example.com/a': '2' }, limits: {} }),
+    want: [['FieldValueRequired', `${R}.limits: Required value: Limit must be set for non overcommitable resources`]],
+  },
+  {
+    name: 'TestValidatePod "invalid fractional extended resource in container request"',
+    pod: withResources({ requests: { 'example.com/a': '500m' }, limits: {} }),
+    want: [
+      ['FieldValueInvalid', `${R}.requests[example.com/a]: Invalid value: "500m": must be an integer`],
+      ['FieldValueRequired', `${R}.limits: Required value: Limit must be set for non overcommitable resources`],
+    ],
+  },
+  {
+    name: 'TestValidatePod "invalid fractional extended resource in init container request"',
+    pod: initWith({ requests: { 'example.com/a': '500m' }, limits: {} }),
+    want: [
+      ['FieldValueInvalid', `${I}.requests[example.com/a]: Invalid value: "500m": must be an integer`],
+      ['FieldValueRequired', `${I}.limits: Required value: Limit must be set for non overcommitable resources`],
+    ],
+  },
+  {
+    name: 'TestValidatePod "invalid fractional extended resource in container limit" (the limit prints canonically as 2500m)',
+    pod: withResources({ requests: { 'example.com/a': '5' }, limits: { 'example.com/a': '2.5' } }),
+    want: [
+      ['FieldValueInvalid', `${R}.limits[example.com/a]: Invalid value: "2500m": must be an integer`],
+      ['FieldValueInvalid', `${R}.requests: Invalid value: "5": must be equal to example.com/a limit of 2500m`],
+    ],
+  },
+  {
+    name: 'TestValidatePod "invalid fractional extended resource in init container limit"',
+    pod: initWith({ requests: { 'example.com/a': '2.5' }, limits: { 'example.com/a': '2.5' } }),
+    want: [
+      ['FieldValueInvalid', `${I}.limits[example.com/a]: Invalid value: "2500m": must be an integer`],
+      ['FieldValueInvalid', `${I}.requests[example.com/a]: Invalid value: "2500m": must be an integer`],
+    ],
+  },
+];
+
 // upstream TestValidateResourceRequirements, container-level cases (ValidateContainerResourceRequirements).
 const validateResourceRequirementsContainerRows: Row[] = [
   {
@@ -369,6 +428,10 @@ const validateResourceRequirementsPodRows: Row[] = [
 
 describe('upstream TestValidateContainers: resource cases', () => {
   for (const r of validateContainersRows) test(r.name, () => assertErrors(validatePodCreate(r.pod, { gates: r.gates ?? allGates }), r.want));
+});
+
+describe('upstream TestValidatePod: extended resource cases', () => {
+  for (const r of validatePodExtendedRows) test(r.name, () => assertErrors(validatePodCreate(r.pod, { gates: r.gates ?? allGates }), r.want));
 });
 
 describe('upstream TestValidateResourceRequirements', () => {
