@@ -5,7 +5,12 @@
 //   TestCPUSharesEqualAfterV2RoundTrip (the forward half: milliCPU -> shares -> weight);
 //   pkg/kubelet/cm/cgroup_manager_linux_test.go TestGetCpuWeight (linear map);
 //   opencontainers/cgroups utils_test.go TestConvertCPUSharesToCgroupV2Value (v0.0.5 table, and the
-//   older 0/2/262144 table).
+//   older 0/2/262144 table);
+//   pkg/kubelet/kuberuntime/kuberuntime_container_linux_test.go TestCalculateLinuxResources,
+//   TestGenerateLinuxContainerConfigResources, TestGenerateLinuxContainerResources (resources and
+//   oom_score_adj; swap and MemoryQoS are not modelled), TestGetHugepageLimitsFromResources (page-size
+//   names only, through the pod-level limits: Bulkhead writes no container-level hugetlb);
+//   pkg/kubelet/cm/qos_container_manager_linux_test.go TestQOSCPUConfigUpdate (tier cpu shares).
 // Plus reference/qos-oom-cgroup-quantity.md §3 rules and its worked examples.
 
 import { describe, it } from 'node:test';
@@ -19,12 +24,14 @@ import {
   milliCPUToShares,
   podCgroupFiles,
   podResourceConfig,
+  qosTierConfigs,
   sharesToWeightLinear,
   sharesToWeightRuntime,
   type ContainerResourceConfig,
   type ResourceConfig,
 } from '../../src/policy/cgroupvalues.js';
 import { getPodQOS } from '../../src/policy/qos.js';
+import { containerOOMScoreAdj } from '../../src/policy/oomscore.js';
 import type { Container, Pod, ResourceList, ResourceRequirements } from '../../src/api/types.js';
 
 const ON = { PodLevelResources: true } as const;
@@ -514,6 +521,192 @@ describe('containerResourceConfig: reference §3.8 (calculateLinuxResources)', (
       if (r.cpuCFSQuota !== undefined) opts.cpuCFSQuota = r.cpuCFSQuota;
       if (r.period !== undefined) opts.cpuPeriod = r.period;
       assert.deepEqual(containerResourceConfig(r.pod, r.pod.spec.containers[0]!, opts), r.expected);
+    });
+  }
+});
+
+// Upstream kuberuntime_container_linux_test.go TestCalculateLinuxResources: a cpu request, a cpu
+// limit and a memory limit (each possibly absent) with cpuCFSQuota on, on cgroup v1 and v2. Upstream
+// puts unified["memory.oom.group"]="1" on v2 unless singleProcessOOMKill; Bulkhead's container files
+// carry the same value, and write "0" for a single-process kill where upstream leaves the key out
+// (the kernel default is 0, so the cgroup ends up the same).
+describe('containerResourceConfig: upstream TestCalculateLinuxResources rows', () => {
+  const rows: { name: string; cpuReq?: string; cpuLim?: string; memLim?: string; version: 1 | 2; singleProcess?: boolean; expected: ContainerResourceConfig; oomGroup?: string }[] = [
+    { name: '"Request128MBLimit256MB" (v1)', cpuReq: '1', cpuLim: '2', memLim: '128Mi', version: 1, expected: { cpuShares: 1024n, cpuQuota: 200000n, cpuPeriod: 100000n, memoryLimit: 134217728n } },
+    { name: '"RequestNoMemory" (v1): a memory limit of "0" is no limit', cpuReq: '2', cpuLim: '8', memLim: '0', version: 1, expected: { cpuShares: 2048n, cpuQuota: 800000n, cpuPeriod: 100000n, memoryLimit: 0n } },
+    { name: '"RequestNilCPU" (v1): no cpu request key, shares from the limit', cpuLim: '2', memLim: '0', version: 1, expected: { cpuShares: 2048n, cpuQuota: 200000n, cpuPeriod: 100000n, memoryLimit: 0n } },
+    { name: '"RequestZeroCPU" (v1): cpu request "0" gives MinShares, not the limit', cpuReq: '0', cpuLim: '2', memLim: '0', version: 1, expected: { cpuShares: 2n, cpuQuota: 200000n, cpuPeriod: 100000n, memoryLimit: 0n } },
+    { name: '"Request128MBLimit256MB" (v2): memory.oom.group 1', cpuReq: '1', cpuLim: '2', memLim: '128Mi', version: 2, expected: { cpuShares: 1024n, cpuQuota: 200000n, cpuPeriod: 100000n, memoryLimit: 134217728n }, oomGroup: '1' },
+    {
+      name: '"Request128MBLimit256MBSingleProcess" (v2): no group kill (upstream omits the key, Bulkhead writes 0)',
+      cpuReq: '1',
+      cpuLim: '2',
+      memLim: '128Mi',
+      version: 2,
+      singleProcess: true,
+      expected: { cpuShares: 1024n, cpuQuota: 200000n, cpuPeriod: 100000n, memoryLimit: 134217728n },
+      oomGroup: '0',
+    },
+    { name: '"RequestNoMemory" (v2)', cpuReq: '2', cpuLim: '8', memLim: '0', version: 2, expected: { cpuShares: 2048n, cpuQuota: 800000n, cpuPeriod: 100000n, memoryLimit: 0n }, oomGroup: '1' },
+    { name: '"RequestNilCPU" (v2)', cpuLim: '2', memLim: '0', version: 2, expected: { cpuShares: 2048n, cpuQuota: 200000n, cpuPeriod: 100000n, memoryLimit: 0n }, oomGroup: '1' },
+    { name: '"RequestZeroCPU" (v2)', cpuReq: '0', cpuLim: '2', memLim: '0', version: 2, expected: { cpuShares: 2n, cpuQuota: 200000n, cpuPeriod: 100000n, memoryLimit: 0n }, oomGroup: '1' },
+  ];
+  for (const r of rows) {
+    it(r.name, () => {
+      const requests: ResourceList = {};
+      if (r.cpuReq !== undefined) requests.cpu = r.cpuReq;
+      const limits: ResourceList = {};
+      if (r.cpuLim !== undefined) limits.cpu = r.cpuLim;
+      if (r.memLim !== undefined) limits.memory = r.memLim;
+      const p = pod([ctr(requests, limits)]);
+      const cfg = containerResourceConfig(p, p.spec.containers[0]!, { gates: ON, cpuCFSQuota: true });
+      assert.deepEqual(cfg, r.expected);
+      assert.equal(containerCgroupFiles(cfg, r.version, !r.singleProcess)['memory.oom.group'], r.oomGroup);
+    });
+  }
+});
+
+describe('containerResourceConfig: upstream TestGenerateLinuxContainerConfigResources rows (cpuCFSQuota on)', () => {
+  const rows: { name: string; container: ResourceRequirements; podResources?: ResourceRequirements; expected: ContainerResourceConfig }[] = [
+    {
+      name: '"Request 128M/1C, Limit 256M/3C"',
+      container: { requests: rl('1', '128Mi'), limits: rl('3', '256Mi') },
+      expected: { cpuShares: 1024n, cpuQuota: 300000n, cpuPeriod: 100000n, memoryLimit: 256n * Mi },
+    },
+    {
+      name: '"Request 128M/2C, No Limit": quota 0, memory 0',
+      container: { requests: rl('2', '128Mi') },
+      expected: { cpuShares: 2048n, cpuQuota: 0n, cpuPeriod: 100000n, memoryLimit: 0n },
+    },
+    {
+      name: '"Container Level Request 128M/1C, Pod Level Limit 256M/3C": the pod-level limits fill in',
+      container: { requests: rl('1', '128Mi') },
+      podResources: { limits: rl('3', '256Mi') },
+      expected: { cpuShares: 1024n, cpuQuota: 300000n, cpuPeriod: 100000n, memoryLimit: 256n * Mi },
+    },
+  ];
+  for (const r of rows) {
+    it(r.name, () => {
+      const p = pod([{ name: 'foo', resources: r.container }], r.podResources ? { resources: r.podResources } : {});
+      assert.deepEqual(containerResourceConfig(p, p.spec.containers[0]!, { gates: ON, cpuCFSQuota: true }), r.expected);
+    });
+  }
+});
+
+// Upstream's test runtime manager has cpuCFSQuota off here, so no quota or period; machine memory
+// capacity 17179860387 bytes for oom_score_adj.
+describe('containerResourceConfig + containerOOMScoreAdj: upstream TestGenerateLinuxContainerResources rows', () => {
+  const capacity = 17179860387n;
+  const rows: { name: string; limits?: ResourceList; requests?: ResourceList; version: 1 | 2; singleProcess: boolean; expected: ContainerResourceConfig; oomScoreAdj: number; oomGroup?: string }[] = [
+    {
+      name: 'cgroupv1: "requests & limits, cpu & memory, guaranteed qos"',
+      limits: rl('250m', '500Mi'),
+      requests: rl('250m', '500Mi'),
+      version: 1,
+      singleProcess: true,
+      expected: { cpuShares: 256n, cpuQuota: 0n, cpuPeriod: 0n, memoryLimit: 524288000n },
+      oomScoreAdj: -997,
+    },
+    {
+      name: 'cgroupv1: "requests & limits, cpu & memory, burstable qos": 500Mi of 16GB -> 970',
+      limits: rl('500m', '750Mi'),
+      requests: rl('250m', '500Mi'),
+      version: 1,
+      singleProcess: true,
+      expected: { cpuShares: 256n, cpuQuota: 0n, cpuPeriod: 0n, memoryLimit: 786432000n },
+      oomScoreAdj: 970,
+    },
+    { name: 'cgroupv1: "best-effort qos"', version: 1, singleProcess: true, expected: { cpuShares: 2n, cpuQuota: 0n, cpuPeriod: 0n, memoryLimit: 0n }, oomScoreAdj: 1000 },
+    {
+      name: 'cgroupv2: "requests & limits, cpu & memory, guaranteed qos": memory.oom.group 1',
+      limits: rl('250m', '500Mi'),
+      requests: rl('250m', '500Mi'),
+      version: 2,
+      singleProcess: false,
+      expected: { cpuShares: 256n, cpuQuota: 0n, cpuPeriod: 0n, memoryLimit: 524288000n },
+      oomScoreAdj: -997,
+      oomGroup: '1',
+    },
+    {
+      name: 'cgroupv2: "requests & limits, cpu & memory, burstable qos": memory.oom.group 1',
+      limits: rl('500m', '750Mi'),
+      requests: rl('250m', '500Mi'),
+      version: 2,
+      singleProcess: false,
+      expected: { cpuShares: 256n, cpuQuota: 0n, cpuPeriod: 0n, memoryLimit: 786432000n },
+      oomScoreAdj: 970,
+      oomGroup: '1',
+    },
+    { name: 'cgroupv2: "best-effort qos": memory.oom.group 1', version: 2, singleProcess: false, expected: { cpuShares: 2n, cpuQuota: 0n, cpuPeriod: 0n, memoryLimit: 0n }, oomScoreAdj: 1000, oomGroup: '1' },
+  ];
+  for (const r of rows) {
+    it(r.name, () => {
+      const resources: ResourceRequirements = {};
+      if (r.limits) resources.limits = r.limits;
+      if (r.requests) resources.requests = r.requests;
+      const p = pod([{ name: 'c1', resources }]);
+      const c = p.spec.containers[0]!;
+      const cfg = containerResourceConfig(p, c, { gates: ON, cpuCFSQuota: false });
+      assert.deepEqual(cfg, r.expected);
+      assert.equal(containerOOMScoreAdj(p, c, capacity, ON), r.oomScoreAdj);
+      assert.equal(containerCgroupFiles(cfg, r.version, !r.singleProcess)['memory.oom.group'], r.oomGroup);
+    });
+  }
+});
+
+// Upstream GetHugepageLimitsFromResources reads a container's hugepages-<size> limits; Bulkhead
+// writes hugetlb limits on the pod cgroup only (from the requests, as ResourceConfigForPod does), so
+// these rows check the same page-size keys there: a size that is not a Quantity ("2MB", "1GB") is
+// skipped, and the files are named 2MB / 1GB as runc's HugePageSizes names them.
+describe('podResourceConfig hugepages: page-size keys of upstream TestGetHugepageLimitsFromResources', () => {
+  const Gi = 1n << 30n;
+  const rows: [string, ResourceList, Map<bigint, bigint> | undefined, Record<string, string>][] = [
+    ['"Success2MB"', { 'hugepages-2Mi': '2Mi' }, new Map([[2n * Mi, 2097152n]]), { 'hugetlb.2MB.max': '2097152' }],
+    ['"Success1GB"', { 'hugepages-1Gi': '2Gi' }, new Map([[Gi, 2147483648n]]), { 'hugetlb.1GB.max': '2147483648' }],
+    ['"Skip2MB": "hugepages-2MB" names no page size', { 'hugepages-2MB': '2Mi' }, undefined, {}],
+    ['"Skip1GB": "hugepages-1GB" names no page size', { 'hugepages-1GB': '2Gi' }, undefined, {}],
+    [
+      '"Success2MBand1GB" (with cpu "0")',
+      { cpu: '0', 'hugepages-2Mi': '2Mi', 'hugepages-1Gi': '2Gi' },
+      new Map([
+        [2n * Mi, 2097152n],
+        [Gi, 2147483648n],
+      ]),
+      { 'hugetlb.2MB.max': '2097152', 'hugetlb.1GB.max': '2147483648' },
+    ],
+    ['"Skip2MBand1GB" (with cpu "0")', { cpu: '0', 'hugepages-2MB': '2Mi', 'hugepages-1GB': '2Gi' }, undefined, {}],
+  ];
+  for (const [name, requests, want, files] of rows) {
+    it(name, () => {
+      const p = pod([{ name: 'c', resources: { requests } }]);
+      const got = podResourceConfig(p, getPodQOS(p, OFF), { gates: OFF });
+      assert.deepEqual(got.hugePageLimits, want);
+      const hugetlb = Object.fromEntries(Object.entries(podCgroupFiles(got, 2)).filter(([k]) => k.startsWith('hugetlb.')));
+      assert.deepEqual(hugetlb, files);
+    });
+  }
+});
+
+// Upstream qos_container_manager_linux_test.go TestQOSCPUConfigUpdate: the burstable tier's shares
+// follow the Burstable pods' cpu requests (MinShares with none); besteffort is always MinShares.
+describe('qosTierConfigs: upstream TestQOSCPUConfigUpdate rows', () => {
+  const guaranteed = () => pod([ctr(rl('1', '128Mi'), rl('1', '128Mi'))]);
+  const burstable = () => pod([ctr(rl('1', '128Mi'), rl('2', '256Mi'))]);
+  const besteffort = () => pod([{ name: 'foo' }]);
+  const rows: [string, Pod[], bigint][] = [
+    ['"guaranteed-pods-only": the burstable tier still exists, with MinShares', [guaranteed()], 2n],
+    ['"burstable-pods-only": 1 CPU requested -> 1024', [burstable()], 1024n],
+    ['"besteffort-pods-only"', [besteffort()], 2n],
+    ['"guaranteed-and-burstable-pods": only the Burstable pod counts', [guaranteed(), burstable()], 1024n],
+    ['"besteffort-and-burstable-pods"', [besteffort(), burstable()], 1024n],
+  ];
+  for (const [name, pods, want] of rows) {
+    it(name, () => {
+      const tiers = qosTierConfigs(
+        pods.map((p) => ({ pod: p, qos: getPodQOS(p, ON) })),
+        { gates: ON },
+      );
+      assert.deepEqual(tiers, { burstable: { cpuShares: want }, besteffort: { cpuShares: MinShares } });
     });
   }
 });
