@@ -1,6 +1,8 @@
 // Pod QoS class. Rows ported from upstream's tables (read, not copied):
 //   kubernetes/kubernetes pkg/apis/core/v1/helper/qos/qos_test.go TestComputePodQOS (named rows of
-//   the 2025 version), and the rules of reference/qos-oom-cgroup-quantity.md §1 (current upstream:
+//   the 2025 version), the inputs of TestCollectPodLevelResources and TestCollectContainerLevelResources
+//   (the helpers of the sum formulation; their sums and isGuaranteed flag are internal, so each row
+//   pins the class those sums give), and the rules of reference/qos-oom-cgroup-quantity.md §1 (current upstream:
 //   per-block formulation, "Fix handling of empty pod-level resources" of Feb 2026).
 // Every row is checked against both computePodQOS (per block) and computePodQOSBySums (the older
 // sum formulation); a property test asserts they agree on every valid pod.
@@ -127,6 +129,59 @@ const upstreamRows: Row[] = [
   },
 ];
 
+// qos_test.go TestCollectPodLevelResources (pod-level stanza, gate on) and
+// TestCollectContainerLevelResources: the same inputs, pinned by the class they end in. Upstream's
+// isGuaranteed flag only says "every block has cpu and memory limits"; the class also needs the
+// summed requests to equal the summed limits, which none of these rows do.
+const collectRows: Row[] = [
+  {
+    name: 'TestCollectPodLevelResources "cpu+mem limits present -> Guaranteed" (flag only): requests below limits is Burstable',
+    pod: pod([], { resources: { requests: rl('100m', '128Mi'), limits: rl('750m', '512Mi') } }),
+    expected: 'Burstable',
+    podLevelResources: true,
+  },
+  { name: 'TestCollectPodLevelResources "only cpu limit -> not Guaranteed"', pod: pod([], { resources: { requests: rl('100m', '128Mi'), limits: rl('750m', '') } }), expected: 'Burstable', podLevelResources: true },
+  { name: 'TestCollectPodLevelResources "only memory limit -> not Guaranteed"', pod: pod([], { resources: { requests: rl('100m', '128Mi'), limits: rl('', '512Mi') } }), expected: 'Burstable', podLevelResources: true },
+  { name: 'TestCollectPodLevelResources "no limits -> not Guaranteed"', pod: pod([], { resources: { requests: rl('100m', '128Mi'), limits: rl('', '') } }), expected: 'Burstable', podLevelResources: true },
+  {
+    name: 'TestCollectPodLevelResources "no requests and limits -> not Guaranteed": an empty stanza is not set, no containers is BestEffort',
+    pod: pod([], { resources: { requests: rl('', ''), limits: rl('', '') } }),
+    expected: 'BestEffort',
+    podLevelResources: true,
+  },
+  {
+    name: 'TestCollectContainerLevelResources "single container: full CPU+Mem limits -> Guaranteed" (flag only): Burstable',
+    pod: pod([ctr('c1', rl('100m', '200Mi'), rl('200m', '400Mi'))]),
+    expected: 'Burstable',
+  },
+  {
+    name: 'TestCollectContainerLevelResources "two containers and init container with CPU+Mem limits -> Guaranteed" (flag only): Burstable',
+    pod: pod([ctr('c1', rl('100m', '100Mi'), rl('200m', '200Mi')), ctr('c2', rl('300m', '400Mi'), rl('800m', '1000Mi'))], { init: [ctr('init', rl('50m', '50Mi'), rl('100m', '100Mi'))] }),
+    expected: 'Burstable',
+  },
+  { name: 'TestCollectContainerLevelResources "only CPU limit (Mem limit absent/zero) -> NotGuaranteed": zero requests are absent', pod: pod([ctr('c1', rl('0', '0'), rl('100m', ''))]), expected: 'Burstable' },
+  {
+    name: 'TestCollectContainerLevelResources "two containers + init: one container missing CPU limit -> NotGuaranteed"',
+    pod: pod([ctr('c1', rl('100m', '100Mi'), rl('200m', '300Mi')), ctr('c2', rl('300m', '100Mi'), rl('50m', '300Mi'))], { init: [ctr('init1', rl('50m', '50Mi'), rl('', '50Mi'))] }),
+    expected: 'Burstable',
+  },
+  {
+    name: 'TestCollectContainerLevelResources "ephemeral-container ignored for QoS" (flag only): Burstable',
+    pod: { metadata: { name: 'p' }, spec: { containers: [ctr('c1', rl('250m', '256Mi'), rl('500m', '512Mi'))], ephemeralContainers: [{ name: 'ec1' }] } },
+    expected: 'Burstable',
+  },
+  {
+    name: 'TestCollectContainerLevelResources "non-QoS resources (hugepages) not considered" (flag only): Burstable',
+    pod: pod([ctr('c1', rl('250m', '256Mi', { 'hugepages-2Mi': '4Mi' }), rl('500m', '512Mi', { 'hugepages-2Mi': '4Mi' })), ctr('c2', rl('250m', '256Mi', { 'hugepages-1Gi': '2Gi' }), rl('500m', '512Mi', { 'hugepages-1Gi': '2Gi' }))]),
+    expected: 'Burstable',
+  },
+  {
+    name: 'the TestCollectContainerLevelResources hugepages row with requests raised to the limits: hugepages ignored, Guaranteed',
+    pod: pod([ctr('c1', rl('500m', '512Mi', { 'hugepages-2Mi': '4Mi' }), rl('500m', '512Mi', { 'hugepages-2Mi': '4Mi' })), ctr('c2', rl('500m', '512Mi', { 'hugepages-1Gi': '2Gi' }), rl('500m', '512Mi', { 'hugepages-1Gi': '2Gi' }))]),
+    expected: 'Guaranteed',
+  },
+];
+
 // reference/qos-oom-cgroup-quantity.md §1: rules the upstream table does not spell out.
 const referenceRows: Row[] = [
   { name: 'no containers at all is BestEffort', pod: pod([]), expected: 'BestEffort' },
@@ -188,6 +243,16 @@ const referenceRows: Row[] = [
 
 describe('computePodQOS / computePodQOSBySums: upstream qos_test.go TestComputePodQOS rows', () => {
   for (const row of upstreamRows) {
+    const gates = row.podLevelResources ? ON : OFF;
+    it(`${row.name} -> ${row.expected}`, () => {
+      assert.equal(computePodQOS(row.pod, gates), row.expected);
+      assert.equal(computePodQOSBySums(row.pod, gates), row.expected);
+    });
+  }
+});
+
+describe('computePodQOS / computePodQOSBySums: upstream qos_test.go TestCollect*Resources inputs', () => {
+  for (const row of collectRows) {
     const gates = row.podLevelResources ? ON : OFF;
     it(`${row.name} -> ${row.expected}`, () => {
       assert.equal(computePodQOS(row.pod, gates), row.expected);
