@@ -285,6 +285,23 @@ describe('memoryRequestForEviction: effective request plus overhead only when no
   for (const [name, p, gates, want] of rows) it(name, () => assert.equal(memoryRequestForEviction(p, gates), want));
 });
 
+// kubernetes/kubernetes pkg/api/v1/resource/helpers_test.go TestGetResourceRequest, the rows that
+// ask for memory (GetResourceRequest is what eviction ranks by; Bulkhead has the memory one only).
+// getPod there gives one container and one init container the same resources.
+describe('memoryRequestForEviction: upstream TestGetResourceRequest memory rows', () => {
+  const both = (r: ResourceList, o: { overhead?: ResourceList; resources?: Pod['spec']['resources'] } = {}) => pod('p', 0, [ctr('c', r)], { init: [ctr('init-c', r)], ...o });
+  const rows: [string, Pod, typeof ON | typeof OFF, bigint][] = [
+    ['memoryRequest 90Mi is 94371840 bytes', both(memReq('90Mi')), OFF, 94371840n],
+    ['"just-overhead for memory": 0', both({}, { overhead: memReq('5') }), OFF, 0n],
+    ['"mem overhead and req": 1024 + 5 = 1029', both({ cpu: '2', memory: '1024' }, { overhead: { cpu: '5', memory: '5' } }), OFF, 1029n],
+    ['"pod level resources mem req, container mem req": the pod-level 100Mi', both(memReq('80Mi'), { resources: { requests: memReq('100Mi') } }), ON, 104857600n],
+    ['"pod level resources mem req, container cpu req"', both({ cpu: '8' }, { resources: { requests: memReq('100Mi') } }), ON, 104857600n],
+    ['"pod level resources mem req, container no req"', both({}, { resources: { requests: memReq('100Mi') } }), ON, 104857600n],
+    ['"mem pod without pod level resources but pod level resources feature enabled"', both(memReq('90Mi')), ON, 94371840n],
+  ];
+  for (const [name, p, gates, want] of rows) it(name, () => assert.equal(memoryRequestForEviction(p, gates), want));
+});
+
 describe('evictionCandidates: critical pods are never evicted', () => {
   it('static, mirror and priority >= 2000000000 pods are removed, order kept', () => {
     const pods = [
