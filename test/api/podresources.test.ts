@@ -5,7 +5,8 @@
 // TestIsPodLevelLimitsSet, TestPodLevelResourceRequests, TestIsSupportedPodLevelResource,
 // TestAggregateContainerRequestsAndLimits and the NonMissingContainerRequests rows of
 // TestPodRequestsAndLimitsVerticalScalingWrappers. Rows that need in-place-resize status or DRA
-// claims are not ported (this module has no such inputs). Plus reference/quota-validation-eviction.md
+// claims are not ported (this module has no such inputs), except the TestPodRequestsAndLimitsWithDRA
+// rows whose expectations do not depend on a claim. Plus reference/quota-validation-eviction.md
 // §1.3 and reference/qos-oom-cgroup-quantity.md §3.5.
 
 import { describe, it } from 'node:test';
@@ -285,6 +286,27 @@ describe('nonMissingContainerRequests: upstream TestPodRequestsAndLimitsVertical
     const p = pod([c(cpu('1')), c(cpu('1'))]);
     assertList(podRequests(p, { ...OFF, nonMissingContainerRequests: nonMissing }), { cpu: '2', memory: '200Mi' });
   });
+});
+
+// TestPodRequestsAndLimitsWithDRA: the rows whose expected lists do not depend on DRA claim
+// status (Bulkhead has no node-allocatable claims, so a claim adds nothing).
+describe('podRequests / podLimits: upstream TestPodRequestsAndLimitsWithDRA rows without DRA additions', () => {
+  const rows: [string, Pod, ResourceList, ResourceList][] = [
+    ['"No claims"', pod([c({ cpu: '100m', memory: '1Gi' }, { cpu: '100m', memory: '1Gi' }, { name: 'c1' })]), { cpu: '100m', memory: '1Gi' }, { cpu: '100m', memory: '1Gi' }],
+    ['"UseDRANodeAllocatableResourceClaimStatus flag disabled": the claim adds nothing', pod([c(cpu('100m'), cpu('100m'), { name: 'c1' })]), cpu('100m'), cpu('100m')],
+    [
+      '"Pod Level Resources overrides the claim request/limit": pod-level cpu, container memory',
+      pod([c({ cpu: '1', memory: '1Gi' }, { cpu: '1', memory: '1Gi' }, { name: 'c1' })], { resources: { requests: cpu('2'), limits: cpu('2') } }),
+      { cpu: '2', memory: '1Gi' },
+      { cpu: '2', memory: '1Gi' },
+    ],
+  ];
+  for (const [name, p, reqs, lims] of rows) {
+    it(name, () => {
+      assertList(podRequests(p, ON), reqs);
+      assertList(podLimits(p, ON), lims);
+    });
+  }
 });
 
 describe('reference §1.3 / §3.5 rules', () => {
