@@ -38,16 +38,33 @@ function isSignal(s: string): s is EvictionSignal {
   return (evictionSignals as readonly string[]).includes(s);
 }
 
+/**
+ * Go's strconv.ParseFloat(s, 32) as parsePercentage calls it: decimal or hex-float syntax,
+ * Inf/Infinity/NaN in any case, no surrounding spaces; an exponent beyond float32 is out of range.
+ */
+function parseFloat32(s: string): number {
+  const fail = (why: string) => new EvictionConfigError(`strconv.ParseFloat: parsing ${JSON.stringify(s)}: ${why}`);
+  let v: number;
+  const hex = /^([+-]?)0[xX]([0-9a-fA-F]*)(?:\.([0-9a-fA-F]*))?[pP]([+-]?\d+)$/.exec(s);
+  if (/^[+-]?(?:inf|infinity)$/i.test(s)) v = s.startsWith('-') ? -Infinity : Infinity;
+  else if (/^[+-]?nan$/i.test(s)) v = NaN;
+  else if (/^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/.test(s)) v = Number(s);
+  else if (hex && (hex[2] !== '' || (hex[3] ?? '') !== '')) {
+    const digits = hex[2]! + (hex[3] ?? '');
+    v = (hex[1] === '-' ? -1 : 1) * Number.parseInt(digits, 16) * 2 ** (Number(hex[4]) - 4 * (hex[3] ?? '').length);
+  } else throw fail('invalid syntax');
+  const f = Math.fround(v);
+  if (Number.isFinite(v) && !Number.isFinite(f)) throw fail('value out of range');
+  return f;
+}
+
 /** One `signal<value` statement; undefined for 0% and 100%, which mean "no threshold". */
 export function parseThresholdStatement(signal: string, value: string): Threshold | undefined {
   if (!isSignal(signal)) throw new EvictionConfigError(`unsupported eviction signal ${signal}`);
   if (value.endsWith('%')) {
     if (value === '0%' || value === '100%') return undefined;
-    const raw = Number(value.slice(0, -1));
-    if (value.slice(0, -1).trim() === '' || Number.isNaN(raw)) {
-      throw new EvictionConfigError(`strconv.ParseFloat: parsing ${JSON.stringify(value.slice(0, -1))}: invalid syntax`);
-    }
-    const percentage = Math.fround(Math.fround(raw) / 100);
+    // parsePercentage: strings.TrimRight(value, "%"), so "10%%" is 10%; float32 division.
+    const percentage = Math.fround(parseFloat32(value.replace(/%+$/, '')) / 100);
     if (percentage < 0) throw new EvictionConfigError(`eviction percentage threshold ${signal} must be >= 0%: ${value}`);
     if (percentage > 1) throw new EvictionConfigError(`eviction percentage threshold ${signal} must be <= 100%: ${value}`);
     return { signal, operator: 'LessThan', percentage };
@@ -66,7 +83,8 @@ export function parseThresholdStatement(signal: string, value: string): Threshol
 export function parseEvictionThresholds(spec: string): Threshold[] {
   const bySignal = new Map<string, string>();
   for (const item of spec.split(',')) {
-    if (item.trim() === '') continue;
+    // LangleSeparatedMapStringString skips only empty items: " " is a malformed pair.
+    if (item === '') continue;
     const lt = item.indexOf('<');
     if (lt < 0) throw new EvictionConfigError('malformed pair, expect string<string');
     bySignal.set(item.slice(0, lt).trim(), item.slice(lt + 1).trim());
@@ -82,7 +100,10 @@ export function parseEvictionThresholds(spec: string): Threshold[] {
 /** The threshold in absolute units for a signal whose capacity is known. */
 export function thresholdQuantity(t: Threshold, capacity: bigint): bigint {
   if (t.quantity) return t.quantity.value();
-  return BigInt(Math.trunc(Number(capacity) * (t.percentage ?? 0)));
+  const x = Number(capacity) * (t.percentage ?? 0);
+  // A "NaN%" threshold parses upstream; Go's int64(NaN) on amd64 is MinInt64, so it is never met.
+  if (Number.isNaN(x)) return -(1n << 63n);
+  return BigInt(Math.trunc(x));
 }
 
 /** Met iff the threshold is strictly above what is available. */

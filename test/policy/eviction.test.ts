@@ -510,3 +510,106 @@ describe('thresholdToReclaim (byEvictionPriority) and the admission message', ()
   it('"The node had condition: [MemoryPressure]. " (Go %v of a slice, trailing space)', () => assert.equal(nodeConditionMessage(['MemoryPressure']), 'The node had condition: [MemoryPressure]. '));
   it('several conditions are space-separated inside the brackets', () => assert.equal(nodeConditionMessage(['MemoryPressure', 'DiskPressure']), 'The node had condition: [MemoryPressure DiskPressure]. '));
 });
+
+// ---------------------------------------------------------------------------------------------
+// Audit against kubernetes/kubernetes pkg/kubelet/eviction/helpers_test.go (the version with
+// TestAddAllocatableThresholds, TestSortByEvictionPriority and TestAddContainerFsThresholds):
+// the table rows not ported above, one row per upstream case, named after it.
+
+describe('parseEvictionThresholds: TestParseThresholdConfig hard halves of the current table', () => {
+  const rows: [string, string, [string, string][]][] = [
+    ['"all memory eviction values" (hard half; the allocatable copy is TestAddAllocatableThresholds, not applied here)', 'memory.available<150Mi', [['memory.available', '150Mi']]],
+    ['"disk eviction values"', 'imagefs.available<150Mi,nodefs.available<100Mi', [['imagefs.available', '150Mi'], ['nodefs.available', '100Mi']]],
+    ['"disk eviction values in percentages"', 'imagefs.available<15%,nodefs.available<10.5%', [['imagefs.available', f32(0.15)], ['nodefs.available', f32(0.105)]]],
+    ['"inode eviction values"', 'imagefs.inodesFree<150Mi,nodefs.inodesFree<100Mi', [['imagefs.inodesFree', '150Mi'], ['nodefs.inodesFree', '100Mi']]],
+  ];
+  for (const [name, spec, want] of rows) it(name, () => assert.deepEqual(parseEvictionThresholds(spec).map(plain), want));
+});
+
+describe('--eviction-hard flag syntax (LangleSeparatedMapStringString.Set) and parsePercentage (strconv.ParseFloat(TrimRight(v, "%"), 32))', () => {
+  const ok: [string, string, [string, string][]][] = [
+    ['an empty item between commas is skipped', 'memory.available<100Mi,,nodefs.available<10%', [['memory.available', '100Mi'], ['nodefs.available', f32(0.1)]]],
+    ['a trailing comma is skipped', 'memory.available<100Mi,', [['memory.available', '100Mi']]],
+    ['TrimRight strips every trailing "%": "10%%" is 10%', 'memory.available<10%%', [['memory.available', f32(0.1)]]],
+    ['"0%%" is not the literal "0%": a 0 threshold is kept', 'memory.available<0%%', [['memory.available', '0']]],
+    ['ParseFloat syntax: ".5%" and "5.%"', 'memory.available<.5%,nodefs.available<5.%', [['memory.available', `${Math.fround(Math.fround(0.5) / 100)}`], ['nodefs.available', f32(0.05)]]],
+    ['ParseFloat syntax: an exponent, "1e1%" is 10%', 'memory.available<1e1%', [['memory.available', f32(0.1)]]],
+    ['ParseFloat syntax: a hex float, "0x1p3%" is 8%', 'memory.available<0x1p3%', [['memory.available', f32(0.08)]]],
+  ];
+  for (const [name, spec, want] of ok) it(name, () => assert.deepEqual(parseEvictionThresholds(spec).map(plain), want));
+
+  const errors: [string, string, string][] = [
+    ['a blank item is a malformed pair (only empty items are skipped)', 'memory.available<100Mi, ', 'malformed pair, expect string<string'],
+    ['"%%" alone: ParseFloat of ""', 'memory.available<%%', 'strconv.ParseFloat: parsing "": invalid syntax'],
+    ['a space inside the number is not ParseFloat syntax', 'memory.available<5 %', 'strconv.ParseFloat: parsing "5 ": invalid syntax'],
+    ['"0x10" without a p exponent is not a Go float', 'memory.available<0x10%', 'strconv.ParseFloat: parsing "0x10": invalid syntax'],
+    ['a float32 overflow is out of range', 'memory.available<1e39%', 'strconv.ParseFloat: parsing "1e39": value out of range'],
+    ['"inf%" parses to +Inf and fails the 100% check', 'memory.available<inf%', 'eviction percentage threshold memory.available must be <= 100%: inf%'],
+    ['"-Infinity%" fails the 0% check', 'memory.available<-Infinity%', 'eviction percentage threshold memory.available must be >= 0%: -Infinity%'],
+  ];
+  for (const [name, spec, message] of errors) {
+    it(`${name}: ${message}`, () => assert.throws(() => parseEvictionThresholds(spec), (e: unknown) => e instanceof EvictionConfigError && e.message === message));
+  }
+  it('"NaN%" passes both range checks upstream; its threshold (Go int64(NaN) = MinInt64) is never met', () => {
+    const t = parseThresholdStatement('memory.available', 'NaN%')!;
+    assert.ok(Number.isNaN(t.percentage));
+    assert.equal(thresholdMet(t, 0n, Gi), false);
+  });
+});
+
+describe('thresholdsMet over several thresholds: TestThresholdsMet and TestPercentageThresholdsMet', () => {
+  const memory20 = parseThresholdStatement('memory.available', '20%')!;
+  const nodefs30 = parseThresholdStatement('nodefs.available', '30%')!;
+  const both = [memory20, nodefs30];
+  const o = (mem: string, disk: string) =>
+    new Map<Threshold['signal'], SignalObservation>([
+      ['memory.available', { available: q(mem), capacity: q('1000Mi') }],
+      ['nodefs.available', { available: q(disk), capacity: q('1000Gi') }],
+    ]);
+  const rows: [string, Threshold[], Map<Threshold['signal'], SignalObservation>, string[]][] = [
+    ['TestThresholdsMet "empty"', [], new Map(), []],
+    ['TestPercentageThresholdsMet "BothMet"', both, o('100Mi', '100Gi'), ['memory.available', 'nodefs.available']],
+    ['TestPercentageThresholdsMet "NoneMet"', both, o('300Mi', '400Gi'), []],
+    ['TestPercentageThresholdsMet "DiskMet"', both, o('300Mi', '100Gi'), ['nodefs.available']],
+    ['TestPercentageThresholdsMet "MemoryMet"', both, o('100Mi', '400Gi'), ['memory.available']],
+  ];
+  for (const [name, ts, obs, want] of rows) it(name, () => assert.deepEqual(thresholdsMet(ts, obs).map((t) => t.signal), want));
+});
+
+describe('nodeConditionsOf: TestNodeConditions', () => {
+  const rows: [string, string, PressureCondition[]][] = [
+    ['"empty-list"', '', []],
+    ['"memory.available"', 'memory.available<1Gi', ['MemoryPressure']],
+  ];
+  for (const [name, spec, want] of rows) it(name, () => assert.deepEqual(nodeConditionsOf(parseEvictionThresholds(spec)), want));
+});
+
+describe('conditionsWithinTransition: TestNodeConditionsLastObservedAt and TestNodeConditionsObservedSince', () => {
+  const now = 10 * 60_000;
+  const old = now - 60_000;
+  const lastRows: [string, PressureCondition[], [PressureCondition, number][], [PressureCondition, number][]][] = [
+    ['"no-previous-observation": stamped now', ['MemoryPressure'], [], [['MemoryPressure', now]]],
+    ['"previous-observation": restamped now', ['MemoryPressure'], [['MemoryPressure', old]], [['MemoryPressure', now]]],
+    ['"old-observation": not seen now, keeps its time', [], [['MemoryPressure', old]], [['MemoryPressure', old]]],
+  ];
+  for (const [name, seen, last, want] of lastRows) {
+    it(name, () => assert.deepEqual([...conditionsWithinTransition(seen, new Map(last), now, 300_000).lastObservedAt], want));
+  }
+  const sinceRows: [string, number, PressureCondition[]][] = [
+    ['"in-period": seen 1m ago, period 2m', 120_000, ['MemoryPressure']],
+    ['"out-of-period": seen 1m ago, period 30s', 30_000, []],
+  ];
+  for (const [name, period, want] of sinceRows) {
+    it(name, () => assert.deepEqual(conditionsWithinTransition([], new Map([['MemoryPressure', old]]), now, period).conditions, want));
+  }
+});
+
+describe('thresholdToReclaim: TestSortByEvictionPriority and TestGetReclaimableThreshold', () => {
+  const rows: [string, string, string | undefined][] = [
+    ['"empty threshold list": nothing to reclaim', '', undefined],
+    ['"memory first": nodefs, pid, memory', 'nodefs.available<1%,pid.available<1%,memory.available<1Mi', 'memory.available'],
+    ['"allocatable memory first": nodefs, pid, allocatableMemory', 'nodefs.available<1%,pid.available<1%,allocatableMemory.available<1Mi', 'allocatableMemory.available'],
+    ['TestGetReclaimableThreshold: allocatable, memory, imagefs, nodefs, containerfs all have a resource', 'allocatableMemory.available<150Mi,memory.available<150Mi,imagefs.available<150Mi,nodefs.available<100Mi,containerfs.available<100Mi', 'allocatableMemory.available'],
+  ];
+  for (const [name, spec, want] of rows) it(name, () => assert.equal(thresholdToReclaim(parseEvictionThresholds(spec))?.threshold.signal, want));
+});
