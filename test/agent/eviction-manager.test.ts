@@ -13,6 +13,7 @@ import { defaultFeatureGates } from '../../src/api/featuregates.js';
 import type { Pod } from '../../src/api/types.js';
 import { parseEvictionThresholds, type PressureCondition } from '../../src/policy/eviction.js';
 import { containerCgroupLeaf } from '../../src/policy/cgrouplayout.js';
+import { Quantity } from '../../src/api/quantity.js';
 import { ctr, fakeLister, fakeReader, mkPod, removeMemcg, setMemcg } from './eviction-fakes.js';
 
 const Mi = 1n << 20n;
@@ -527,5 +528,103 @@ describe('EvictionManager loop on real timers', () => {
     } finally {
       h.m.stop();
     }
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// Audit against kubernetes/kubernetes pkg/kubelet/eviction/eviction_manager_test.go: the pure
+// decisions of TestAdmitUnderNodeConditions, TestMemoryPressure (its hard-threshold steps; Bulkhead
+// has no soft thresholds) and TestMemoryPressure_VerifyPodStatus, one row or step per upstream check.
+
+describe('admission: upstream TestAdmitUnderNodeConditions (makeContainersByQOS pods, 100m/1Gi)', () => {
+  const res = { cpu: '100m', memory: '1Gi' };
+  const pods: Record<string, Pod> = {
+    'guaranteed-pod': mkPod('guaranteed-pod', [ctr('guaranteed-container', res, res)], { priority: 0 }),
+    'burstable-pod': mkPod('burstable-pod', [ctr('burtable-container', res)], { priority: 0 }),
+    'best-effort-pod': mkPod('best-effort-pod', [ctr('best-effort-container')], { priority: 0 }),
+  };
+  const rows: [PressureCondition[], string, boolean][] = [
+    [[], 'guaranteed-pod', true],
+    [[], 'burstable-pod', true],
+    [[], 'best-effort-pod', true],
+    [['MemoryPressure'], 'guaranteed-pod', true],
+    [['MemoryPressure'], 'burstable-pod', true],
+    [['MemoryPressure'], 'best-effort-pod', false],
+    [['MemoryPressure', 'DiskPressure'], 'guaranteed-pod', false],
+    [['MemoryPressure', 'DiskPressure'], 'burstable-pod', false],
+    [['MemoryPressure', 'DiskPressure'], 'best-effort-pod', false],
+  ];
+  for (const [conditions, name, admit] of rows) {
+    it(`[${conditions.join(' ')}] ${name}: ${admit ? 'admitted' : 'refused'}`, () => {
+      const r = admitUnderPressure(pods[name]!, conditions, defaultFeatureGates);
+      const message = conditions.length === 1 ? 'The node had condition: [MemoryPressure]. ' : 'The node had condition: [MemoryPressure DiskPressure]. ';
+      assert.deepEqual(r, admit ? { admit: true } : { admit: false, reason: 'Evicted', message });
+    });
+  }
+});
+
+describe('EvictionManager: upstream TestMemoryPressure, hard threshold memory.available<1Gi', () => {
+  const podsToMake: [string, number, Record<string, string>, Record<string, string>, string][] = [
+    ['guaranteed-low-priority-high-usage', -1, { cpu: '100m', memory: '1Gi' }, { cpu: '100m', memory: '1Gi' }, '900Mi'],
+    ['burstable-below-requests', 0, { cpu: '100m', memory: '100Mi' }, { cpu: '200m', memory: '1Gi' }, '50Mi'],
+    ['burstable-above-requests', 0, { cpu: '100m', memory: '100Mi' }, { cpu: '200m', memory: '1Gi' }, '400Mi'],
+    ['best-effort-high-priority-high-usage', 1, {}, {}, '400Mi'],
+    ['best-effort-low-priority-low-usage', -1, {}, {}, '100Mi'],
+  ];
+  it('no pressure at 2Gi or 3Gi available; at 500Mi the low-priority BestEffort pod is evicted; pressure holds 1m later, clears after the 5m transition', async () => {
+    const capacity = 4n * Gi;
+    const pods = podsToMake.map(([name, priority, req, lim]) => mkPod(name, [ctr(name, req, lim)], { priority }));
+    const h = harness({ capacityBytes: capacity, thresholds: 'memory.available<1Gi', pressureTransitionMs: 5 * 60_000, pods });
+    pods.forEach((p, i) => h.use(p, Quantity.parse(podsToMake[i]![4]).value()));
+    const available = (a: string) => h.node(capacity - Quantity.parse(a).value());
+    const bestEffortToAdmit = mkPod('best-admit', [ctr('best-admit')]);
+    const burstableToAdmit = mkPod('burst-admit', [ctr('burst-admit', { cpu: '100m', memory: '100Mi' }, { cpu: '200m', memory: '200Mi' })]);
+    const admits = () => [bestEffortToAdmit, burstableToAdmit].map((p) => h.m.admit(p).admit);
+
+    available('2Gi');
+    await h.m.synchronize();
+    assert.equal(h.m.memoryPressure(), false);
+    assert.deepEqual(admits(), [true, true]);
+
+    h.clock.t += 20 * 60_000;
+    available('3Gi');
+    await h.m.synchronize();
+    assert.equal(h.m.memoryPressure(), false);
+
+    h.clock.t += 60_000;
+    available('500Mi');
+    await h.m.synchronize();
+    assert.equal(h.m.memoryPressure(), true);
+    assert.deepEqual(h.evicted.map((e) => e.pod), ['best-effort-low-priority-low-usage']);
+    assert.deepEqual(admits(), [false, true]);
+
+    h.clock.t += 60_000;
+    available('2Gi');
+    await h.m.synchronize();
+    assert.equal(h.m.memoryPressure(), true, 'transition period not yet met');
+    assert.equal(h.evicted.length, 1, 'no pod killed once the threshold cleared');
+    assert.deepEqual(admits(), [false, true]);
+
+    h.clock.t += 5 * 60_000;
+    await h.m.synchronize();
+    assert.equal(h.m.memoryPressure(), false);
+    assert.equal(h.evicted.length, 1);
+    assert.deepEqual(admits(), [true, true]);
+  });
+});
+
+describe('EvictionManager: upstream TestMemoryPressure_VerifyPodStatus', () => {
+  it('threshold 2Gi, 1500Mi available: above-requests is evicted with "Threshold quantity: 2Gi, available: 1500Mi. " and no container sentence (no container stats)', async () => {
+    const capacity = 3000n * Mi;
+    const below = mkPod('below-requests', [ctr('below-requests', { memory: '1Gi' }, { memory: '1Gi' })]);
+    const above = mkPod('above-requests', [ctr('above-requests', { memory: '100Mi' }, { memory: '1Gi' })]);
+    const h = harness({ capacityBytes: capacity, thresholds: 'memory.available<2Gi', pressureTransitionMs: 5 * 60_000, pods: [below, above] });
+    // Pod-level stats only, as upstream's newPodMemoryStats gives its container no memory stats.
+    setMemcg(h.files, podDir(below), { usage: 900n * Mi });
+    setMemcg(h.files, podDir(above), { usage: 700n * Mi });
+    h.node(capacity - 1500n * Mi);
+    await h.m.synchronize();
+    assert.equal(h.m.memoryPressure(), true);
+    assert.deepEqual(h.evicted, [{ pod: 'above-requests', reason: 'Evicted', message: 'The node was low on resource: memory. Threshold quantity: 2Gi, available: 1500Mi. ' }]);
   });
 });
