@@ -32,7 +32,8 @@ export interface Threshold {
 
 export class EvictionConfigError extends Error {}
 
-export const defaultEvictionHard = 'memory.available<100Mi,nodefs.available<10%,nodefs.inodesFree<5%,imagefs.available<15%';
+/** defaults_linux.go DefaultEvictionHard; imagefs.inodesFree<5% joined the map with the split image filesystem (v1.29). */
+export const defaultEvictionHard = 'memory.available<100Mi,nodefs.available<10%,nodefs.inodesFree<5%,imagefs.available<15%,imagefs.inodesFree<5%';
 
 function isSignal(s: string): s is EvictionSignal {
   return (evictionSignals as readonly string[]).includes(s);

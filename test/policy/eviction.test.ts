@@ -104,12 +104,13 @@ describe('parseEvictionThresholds: upstream TestParseThresholdConfig rows (hard 
   it('every threshold uses the LessThan operator', () => {
     for (const t of parseEvictionThresholds(defaultEvictionHard)) assert.equal(t.operator, 'LessThan');
   });
-  it('the Linux default evictionHard: memory.available<100Mi, nodefs.available<10%, nodefs.inodesFree<5%, imagefs.available<15%', () => {
+  it('the Linux default evictionHard (defaults_linux.go): memory.available<100Mi, nodefs.available<10%, nodefs.inodesFree<5%, imagefs.available<15%, imagefs.inodesFree<5%', () => {
     assert.deepEqual(parseEvictionThresholds(defaultEvictionHard).map(plain), [
       ['memory.available', '100Mi'],
       ['nodefs.available', f32(0.1)],
       ['nodefs.inodesFree', f32(0.05)],
       ['imagefs.available', f32(0.15)],
+      ['imagefs.inodesFree', f32(0.05)],
     ]);
   });
 });
