@@ -350,7 +350,194 @@ const checkRows: CheckRow[] = [
     spec: { containers: [c('a', { ulimits: [] }), c('b', { ulimits: null })] }, expect: null },
 ];
 
-for (const row of checkRows) {
+// ---------------------------------------------------------------------------------------------
+// 1b. Upstream's per-check unit tables (pod-security-admission policy/check_*_test.go, master
+// 8f84a87c7f61): the cases not already pinned by a row above, each named
+// `<test file> <Go test function>/<case name>`, with upstream's pod and expected reason/detail.
+
+const up = (file: string, fn: string, name: string) => `upstream check_${file}_test.go ${fn}/"${name}"`;
+const pmValues = [c('a'), c('b', {}), c('c', { procMount: 'Default' }), c('d', { procMount: 'Unmasked' }), c('e', { procMount: 'other' })];
+const pmDetail: [string, string] = ['procMount', 'containers "d", "e" must not set securityContext.procMount to "Unmasked", "other"'];
+const seLinuxContainers = [c('a', { seLinuxOptions: { type: 'container_t' } }), c('b', { seLinuxOptions: { type: 'container_init_t' } }),
+  c('c', { seLinuxOptions: { type: 'container_kvm_t' } }), c('d', { seLinuxOptions: { type: 'container_engine_t' } })];
+const seLinuxBad = [c('e', { seLinuxOptions: { type: 'bar' } }), c('f', { seLinuxOptions: { user: 'bar' } }), c('g', { seLinuxOptions: { role: 'baz' } })];
+const seccompContainers = [c('a'), c('b', {}), c('c', { seccompProfile: { type: 'Unconfined' } }), c('d', { seccompProfile: { type: 'Unconfined' } }),
+  c('e', { seccompProfile: { type: 'RuntimeDefault' } }), c('f', { seccompProfile: { type: 'RuntimeDefault' } })];
+const seccompFallthrough = [c('a'), c('b', {}), c('d', { seccompProfile: { type: 'RuntimeDefault' } }), c('e', { seccompProfile: { type: 'RuntimeDefault' } })];
+const sysctl = (name: string, value?: string) => ({ securityContext: { sysctls: [value === undefined ? { name } : { name, value }] } });
+const sysctlsAB = { securityContext: { sysctls: [{ name: 'a' }, { name: 'b' }] } };
+const apeContainers = [c('a'), c('b', {}), c('c', { allowPrivilegeEscalation: true }), c('d', { allowPrivilegeEscalation: false })];
+const capsContainers = [c('a', { capabilities: { add: ['FOO', 'BAR'] } }), c('b', { capabilities: { add: ['BAR', 'BAZ'] } }),
+  c('c', { capabilities: { add: ['NET_BIND_SERVICE', 'CHOWN'], drop: ['ALL', 'FOO'] } })];
+const probe = (name: string, extra: Loose) => ({ containers: [c(name, undefined, extra)] });
+const probeHost = (name: string, host: string): [string, string] => ['probe or lifecycle host', `container "${name}" uses probe or lifecycle host "${host}"`];
+
+const upstreamCheckRows: CheckRow[] = [
+  // check_allowPrivilegeEscalation_test.go
+  { name: up('allowPrivilegeEscalation', 'TestAllowPrivilegeEscalation_1_25', 'multiple containers'), fn: allowPrivilegeEscalation_1_25,
+    spec: { containers: apeContainers },
+    expect: ['allowPrivilegeEscalation != false', 'containers "a", "b", "c" must set securityContext.allowPrivilegeEscalation=false'] },
+  { name: up('allowPrivilegeEscalation', 'TestAllowPrivilegeEscalation_1_25', 'linux pod, reject if security context is not set'), fn: allowPrivilegeEscalation_1_25,
+    spec: { os: { name: 'linux' }, containers: [c('a')] },
+    expect: ['allowPrivilegeEscalation != false', 'container "a" must set securityContext.allowPrivilegeEscalation=false'] },
+
+  // check_appArmorProfile_test.go
+  { name: up('appArmorProfile', 'TestCheckAppArmor_Allowed', 'container with default AppArmor + extra annotations'), fn: appArmorProfile_1_0,
+    meta: { annotations: { [aa + 'test']: 'runtime/default', env: 'prod' } }, spec: {}, expect: null },
+  { name: up('appArmorProfile', 'TestCheckAppArmor_Allowed', 'container with local AppArmor + extra annotations'), fn: appArmorProfile_1_0,
+    meta: { annotations: { [aa + 'test']: 'localhost/sec-profile01', env: 'dev' } }, spec: {}, expect: null },
+  { name: up('appArmorProfile', 'TestCheckAppArmor_Allowed', 'container with no AppArmor annotations'), fn: appArmorProfile_1_0,
+    meta: { annotations: { env: 'dev' } }, spec: {}, expect: null },
+  { name: up('appArmorProfile', 'TestCheckAppArmor_Allowed', 'container with no annotations'), fn: appArmorProfile_1_0,
+    meta: {}, spec: {}, expect: null },
+  { name: up('appArmorProfile', 'TestCheckAppArmor_Allowed', 'pod with runtime default'), fn: appArmorProfile_1_0,
+    spec: { securityContext: { appArmorProfile: { type: 'RuntimeDefault' } } }, expect: null },
+  { name: up('appArmorProfile', 'TestCheckAppArmor_Allowed', 'container with localhost profile'), fn: appArmorProfile_1_0,
+    spec: { containers: [c('foo', { appArmorProfile: { type: 'RuntimeDefault' } })] }, expect: null },
+  { name: up('appArmorProfile', 'TestCheckAppArmor_Forbidden', 'unconfined container'), fn: appArmorProfile_1_0,
+    spec: { securityContext: { appArmorProfile: { type: 'RuntimeDefault' } }, containers: [c('foo', { appArmorProfile: { type: 'Unconfined' } })] },
+    expect: ['forbidden AppArmor profile', 'container "foo" must not set AppArmor profile type to "Unconfined"'] },
+  { name: up('appArmorProfile', 'TestCheckAppArmor_Forbidden', 'unconfined init container'), fn: appArmorProfile_1_0,
+    spec: { securityContext: { appArmorProfile: { type: 'RuntimeDefault' } }, containers: [c('foo')],
+      initContainers: [c('bar', { appArmorProfile: { type: 'Unconfined' } })] },
+    expect: ['forbidden AppArmor profile', 'container "bar" must not set AppArmor profile type to "Unconfined"'] },
+
+  // check_capabilities_restricted_test.go
+  { name: up('capabilities_restricted', 'TestCapabilitiesRestricted_1_25', 'multiple containers'), fn: capabilitiesRestricted_1_25,
+    spec: { containers: capsContainers },
+    expect: ['unrestricted capabilities', 'containers "a", "b" must set securityContext.capabilities.drop=["ALL"]; containers "a", "b", "c" must not include "BAR", "BAZ", "CHOWN", "FOO" in securityContext.capabilities.add'] },
+
+  // check_hostProbesAndhostLifecycle_test.go (TestHostProbesAndHostLifecycle)
+  { name: up('hostProbesAndhostLifecycle', 'TestHostProbesAndHostLifecycle', 'valid pod with unset hosts'), fn: hostProbesAndHostLifecycle_1_34,
+    spec: probe('a', { livenessProbe: { httpGet: {} }, readinessProbe: { tcpSocket: {} }, lifecycle: { postStart: { httpGet: {} } } }), expect: null },
+  { name: up('hostProbesAndhostLifecycle', 'TestHostProbesAndHostLifecycle', 'invalid httpget host in liveness probe'), fn: hostProbesAndHostLifecycle_1_34,
+    spec: probe('a', { livenessProbe: { httpGet: { host: 'invalid.host' } } }), expect: probeHost('a', 'invalid.host') },
+  { name: up('hostProbesAndhostLifecycle', 'TestHostProbesAndHostLifecycle', 'invalid tcpsocket host in readiness probe'), fn: hostProbesAndHostLifecycle_1_34,
+    spec: probe('b', { readinessProbe: { tcpSocket: { host: 'invalid.host' } } }), expect: probeHost('b', 'invalid.host') },
+  { name: up('hostProbesAndhostLifecycle', 'TestHostProbesAndHostLifecycle', 'invalid httpget host in startup probe'), fn: hostProbesAndHostLifecycle_1_34,
+    spec: probe('c', { startupProbe: { httpGet: { host: 'invalid.host' } } }), expect: probeHost('c', 'invalid.host') },
+  { name: up('hostProbesAndhostLifecycle', 'TestHostProbesAndHostLifecycle', 'invalid poststart tcpsocket host'), fn: hostProbesAndHostLifecycle_1_34,
+    spec: probe('d', { lifecycle: { postStart: { tcpSocket: { host: 'invalid.host' } } } }), expect: probeHost('d', 'invalid.host') },
+  { name: up('hostProbesAndhostLifecycle', 'TestHostProbesAndHostLifecycle', 'invalid ipv4 host in probe'), fn: hostProbesAndHostLifecycle_1_34,
+    spec: probe('a', { livenessProbe: { httpGet: { host: '8.8.8.8' } } }), expect: probeHost('a', '8.8.8.8') },
+  { name: up('hostProbesAndhostLifecycle', 'TestHostProbesAndHostLifecycle', 'invalid ipv6 host in probe'), fn: hostProbesAndHostLifecycle_1_34,
+    spec: probe('a', { livenessProbe: { tcpSocket: { host: '2001:4860:4860::8888' } } }), expect: probeHost('a', '2001:4860:4860::8888') },
+
+  // check_procMount_baseline_test.go (procMount1_35baseline) and check_procMount_restricted_test.go (procMount_1_0 for both hostUsers values)
+  { name: up('procMount_baseline', 'TestProcMountBaseline', 'procMount'), fn: procMount_1_35_baseline,
+    spec: { containers: pmValues, hostUsers: true }, expect: pmDetail },
+  { name: up('procMount_baseline', 'TestProcMountBaseline', 'procMount with userns'), fn: procMount_1_35_baseline,
+    spec: { containers: pmValues, hostUsers: false }, expect: null },
+  { name: `${up('procMount_restricted', 'TestProcMountRestricted', 'procMount')} hostUsers=true`, fn: procMount_1_0,
+    spec: { containers: pmValues, hostUsers: true }, expect: pmDetail },
+  { name: `${up('procMount_restricted', 'TestProcMountRestricted', 'procMount')} hostUsers=false`, fn: procMount_1_0,
+    spec: { containers: pmValues, hostUsers: false }, expect: pmDetail },
+
+  // check_restrictedVolumes_test.go: allowed sources mixed in with the restricted ones are not named
+  { name: up('restrictedVolumes', 'TestRestrictedVolumes', 'host path volumes'), fn: restrictedVolumes_1_0,
+    spec: { volumes: [
+      ...['emptyDir', 'secret', 'persistentVolumeClaim', 'downwardAPI', 'configMap', 'projected', 'csi', 'ephemeral', 'image'].map((k, i) => ({ name: `a${i + 1}`, [k]: {} })),
+      ...['hostPath', 'gcePersistentDisk', 'awsElasticBlockStore', 'gitRepo', 'nfs', 'iscsi', 'glusterfs', 'rbd', 'flexVolume', 'cinder', 'cephfs', 'flocker', 'fc',
+        'azureFile', 'vsphereVolume', 'quobyte', 'azureDisk', 'photonPersistentDisk', 'portworxVolume', 'scaleIO', 'storageos'].map((k, i) => ({ name: `b${i + 1}`, [k]: {} })),
+      { name: 'c1' }] },
+    expect: ['restricted volume types', 'volumes "b1", "b2", "b3", "b4", "b5", "b6", "b7", "b8", "b9", "b10", "b11", "b12", "b13", "b14", "b15", "b16", "b17", "b18", "b19", "b20", "b21", "c1" use restricted volume types "awsElasticBlockStore", "azureDisk", "azureFile", "cephfs", "cinder", "fc", "flexVolume", "flocker", "gcePersistentDisk", "gitRepo", "glusterfs", "hostPath", "iscsi", "nfs", "photonPersistentDisk", "portworxVolume", "quobyte", "rbd", "scaleIO", "storageos", "unknown", "vsphereVolume"'] },
+
+  // check_runAsNonRoot_test.go (runAsNonRoot1_35)
+  { name: up('runAsNonRoot', 'TestRunAsNonRoot', 'no explicit runAsNonRoot'), fn: runAsNonRoot_1_35,
+    spec: { containers: [c('a')] }, expect: ['runAsNonRoot != true', 'pod or container "a" must set securityContext.runAsNonRoot=true'] },
+  { name: up('runAsNonRoot', 'TestRunAsNonRoot', 'pod runAsNonRoot=false'), fn: runAsNonRoot_1_35,
+    spec: { securityContext: { runAsNonRoot: false }, containers: [c('a')] }, expect: ['runAsNonRoot != true', 'pod must not set securityContext.runAsNonRoot=false'] },
+  { name: up('runAsNonRoot', 'TestRunAsNonRoot', 'containers runAsNonRoot=false'), fn: runAsNonRoot_1_35,
+    spec: { securityContext: { runAsNonRoot: true }, containers: [c('a'), c('b', {}), c('c', { runAsNonRoot: false }), c('d', { runAsNonRoot: false }),
+      c('e', { runAsNonRoot: true }), c('f', { runAsNonRoot: true })] },
+    expect: ['runAsNonRoot != true', 'containers "c", "d" must not set securityContext.runAsNonRoot=false'] },
+  { name: up('runAsNonRoot', 'TestRunAsNonRoot', 'pod nil, container fallthrough'), fn: runAsNonRoot_1_35,
+    spec: { containers: [c('a'), c('b', {}), c('d', { runAsNonRoot: true }), c('e', { runAsNonRoot: true })] },
+    expect: ['runAsNonRoot != true', 'pod or containers "a", "b" must set securityContext.runAsNonRoot=true'] },
+  { name: up('runAsNonRoot', 'TestRunAsNonRoot', 'host users false allowed'), fn: runAsNonRoot_1_35, spec: { hostUsers: false }, expect: null },
+
+  // check_runAsUser_test.go (runAsUser1_35)
+  { name: up('runAsUser', 'TestRunAsUser', 'pod runAsUser=0'), fn: runAsUser_1_35,
+    spec: { securityContext: { runAsUser: 0 }, containers: [c('a')] }, expect: ['runAsUser=0', 'pod must not set runAsUser=0'] },
+  { name: up('runAsUser', 'TestRunAsUser', 'pod runAsUser=non-zero'), fn: runAsUser_1_35,
+    spec: { securityContext: { runAsUser: 1000 }, containers: [c('a')] }, expect: null },
+  { name: up('runAsUser', 'TestRunAsUser', 'pod runAsUser=nil'), fn: runAsUser_1_35,
+    spec: { securityContext: {}, containers: [c('a')] }, expect: null },
+  { name: up('runAsUser', 'TestRunAsUser', 'containers runAsUser=0'), fn: runAsUser_1_35,
+    spec: { securityContext: { runAsUser: 1000 }, containers: [c('a'), c('b', {}), c('c', { runAsUser: 0 }), c('d', { runAsUser: 0 }),
+      c('e', { runAsUser: 1 }), c('f', { runAsUser: 1 })] },
+    expect: ['runAsUser=0', 'containers "c", "d" must not set runAsUser=0'] },
+  { name: up('runAsUser', 'TestRunAsUser', 'containers runAsUser=non-zero'), fn: runAsUser_1_35,
+    spec: { containers: [c('c', { runAsUser: 1 }), c('d', { runAsUser: 2 }), c('e', { runAsUser: 3 }), c('f', { runAsUser: 4 })] }, expect: null },
+  { name: up('runAsUser', 'TestRunAsUser', 'host users false allowed'), fn: runAsUser_1_35, spec: { hostUsers: false }, expect: null },
+
+  // check_seLinuxOptions_test.go (seLinuxOptions1_31)
+  { name: up('seLinuxOptions', 'TestSELinuxOptions', 'invalid pod'), fn: seLinuxOptions_1_31,
+    spec: { securityContext: { seLinuxOptions: { type: 'foo', user: 'bar', role: 'baz' } }, containers: seLinuxContainers },
+    expect: ['seLinuxOptions', 'pod set forbidden securityContext.seLinuxOptions: type "foo"; user may not be set; role may not be set'] },
+  { name: up('seLinuxOptions', 'TestSELinuxOptions', 'invalid containers'), fn: seLinuxOptions_1_31,
+    spec: { securityContext: { seLinuxOptions: {} }, containers: [...seLinuxContainers, ...seLinuxBad] },
+    expect: ['seLinuxOptions', 'containers "e", "f", "g" set forbidden securityContext.seLinuxOptions: type "bar"; user may not be set; role may not be set'] },
+  { name: up('seLinuxOptions', 'TestSELinuxOptions', 'bad type'), fn: seLinuxOptions_1_31,
+    spec: { securityContext: { seLinuxOptions: { type: 'bad' } } }, expect: ['seLinuxOptions', 'pod set forbidden securityContext.seLinuxOptions: type "bad"'] },
+  { name: up('seLinuxOptions', 'TestSELinuxOptions', 'bad user'), fn: seLinuxOptions_1_31,
+    spec: { securityContext: { seLinuxOptions: { user: 'bad' } } }, expect: ['seLinuxOptions', 'pod set forbidden securityContext.seLinuxOptions: user may not be set'] },
+
+  // check_seccompProfile_baseline_test.go
+  { name: up('seccompProfile_baseline', 'TestSeccompProfileBaseline_1_0', 'containers seccomp invalid'), fn: seccompProfileBaseline_1_0,
+    meta: { annotations: { [sa + 'a']: 'unconfined', [sa + 'b']: 'unknown' } }, spec: { containers: [c('a'), c('b'), c('c')] },
+    expect: ['seccompProfile', `forbidden annotations ${sa}a="unconfined", ${sa}b="unknown"`] },
+  { name: up('seccompProfile_baseline', 'TestSeccompProfileBaseline_1_0', 'pod and containers seccomp invalid'), fn: seccompProfileBaseline_1_0,
+    meta: { annotations: { 'seccomp.security.alpha.kubernetes.io/pod': 'unconfined', [sa + 'a']: 'unconfined', [sa + 'b']: 'unknown' } },
+    spec: { containers: [c('a'), c('b'), c('c')] },
+    expect: ['seccompProfile', `forbidden annotations ${sa}a="unconfined", ${sa}b="unknown", seccomp.security.alpha.kubernetes.io/pod="unconfined"`] },
+  { name: up('seccompProfile_baseline', 'TestSeccompProfileBaseline_1_19', 'pod seccomp invalid'), fn: seccompProfileBaseline_1_19,
+    spec: { securityContext: { seccompProfile: { type: 'Unconfined' } }, containers: [c('a')] },
+    expect: ['seccompProfile', 'pod must not set securityContext.seccompProfile.type to "Unconfined"'] },
+  { name: up('seccompProfile_baseline', 'TestSeccompProfileBaseline_1_19', 'containers seccomp invalid'), fn: seccompProfileBaseline_1_19,
+    spec: { securityContext: { seccompProfile: { type: 'RuntimeDefault' } }, containers: seccompContainers },
+    expect: ['seccompProfile', 'containers "c", "d" must not set securityContext.seccompProfile.type to "Unconfined"'] },
+  { name: up('seccompProfile_baseline', 'TestSeccompProfileBaseline_1_19', 'pod and containers seccomp invalid'), fn: seccompProfileBaseline_1_19,
+    spec: { securityContext: { seccompProfile: { type: 'Unconfined' } }, containers: seccompContainers },
+    expect: ['seccompProfile', 'pod and containers "c", "d" must not set securityContext.seccompProfile.type to "Unconfined"'] },
+
+  // check_seccompProfile_restricted_test.go
+  ...([['TestSeccompProfileRestricted_1_25', seccompProfileRestricted_1_25], ['TestSeccompProfileRestricted_1_19', seccompProfileRestricted_1_19]] as const)
+    .flatMap(([fnName, fn]): CheckRow[] => [
+      { name: up('seccompProfile_restricted', fnName, 'no explicit seccomp'), fn, spec: { containers: [c('a')] },
+        expect: ['seccompProfile', 'pod or container "a" must set securityContext.seccompProfile.type to "RuntimeDefault" or "Localhost"'] },
+      { name: up('seccompProfile_restricted', fnName, 'pod seccomp invalid'), fn,
+        spec: { securityContext: { seccompProfile: { type: 'Unconfined' } }, containers: [c('a')] },
+        expect: ['seccompProfile', 'pod must not set securityContext.seccompProfile.type to "Unconfined"'] },
+      { name: up('seccompProfile_restricted', fnName, 'containers seccomp invalid'), fn,
+        spec: { securityContext: { seccompProfile: { type: 'RuntimeDefault' } }, containers: seccompContainers },
+        expect: ['seccompProfile', 'containers "c", "d" must not set securityContext.seccompProfile.type to "Unconfined"'] },
+      { name: up('seccompProfile_restricted', fnName, 'pod nil, container fallthrough'), fn, spec: { containers: seccompFallthrough },
+        expect: ['seccompProfile', 'pod or containers "a", "b" must set securityContext.seccompProfile.type to "RuntimeDefault" or "Localhost"'] },
+    ]),
+  { name: up('seccompProfile_restricted', 'TestSeccompProfileRestricted_1_25', 'no explicit seccomp, linux pod'), fn: seccompProfileRestricted_1_25,
+    spec: { os: { name: 'linux' }, containers: [c('a')] },
+    expect: ['seccompProfile', 'pod or container "a" must set securityContext.seccompProfile.type to "RuntimeDefault" or "Localhost"'] },
+
+  // check_sysctls_test.go: the "forbidden sysctls" case of every variant, then each variant's newly allowed names
+  ...([['TestSysctls', sysctls_1_0], ['TestSysctls_1_27', sysctls_1_27], ['TestSysctls_1_29', sysctls_1_29], ['TestSysctls_1_32', sysctls_1_32],
+    ['TestSysctls_1_37', sysctls_1_37]] as const)
+    .map(([fnName, fn]): CheckRow => ({ name: up('sysctls', fnName, 'forbidden sysctls'), fn, spec: sysctlsAB, expect: ['forbidden sysctls', 'a, b'] })),
+  ...([['net.ipv4.ip_local_reserved_ports', '1024-4999'], ['net.ipv4.tcp_keepalive_time', '7200'], ['net.ipv4.tcp_fin_timeout', '60'],
+    ['net.ipv4.tcp_keepalive_intvl', '75'], ['net.ipv4.tcp_keepalive_probes', '9'], ['net.ipv4.tcp_rmem', '4096 87380 16777216'],
+    ['net.ipv4.tcp_wmem', '4096 87380 16777216']] as const)
+    .map(([name, value]): CheckRow => ({ name: up('sysctls', 'TestSysctls', `new supported sysctls not supported: ${name}`), fn: sysctls_1_0,
+      spec: sysctl(name, value), expect: ['forbidden sysctls', name] })),
+  { name: up('sysctls', 'TestSysctls_1_27', 'new supported sysctls'), fn: sysctls_1_27, spec: sysctl('net.ipv4.ip_local_reserved_ports', '1024-4999'), expect: null },
+  ...([['net.ipv4.tcp_keepalive_time', '7200'], ['net.ipv4.tcp_fin_timeout', '60'], ['net.ipv4.tcp_keepalive_intvl', '75'], ['net.ipv4.tcp_keepalive_probes', '9']] as const)
+    .map(([name, value]): CheckRow => ({ name: up('sysctls', 'TestSysctls_1_29', `new supported sysctls: ${name}`), fn: sysctls_1_29, spec: sysctl(name, value), expect: null })),
+  ...([['net.ipv4.tcp_rmem', '4096 87380 16777216'], ['net.ipv4.tcp_wmem', '4096 65536 16777216']] as const)
+    .map(([name, value]): CheckRow => ({ name: up('sysctls', 'TestSysctls_1_32', `new supported sysctls: ${name}`), fn: sysctls_1_32, spec: sysctl(name, value), expect: null })),
+  ...([['net.ipv4.tcp_slow_start_after_idle', '0'], ['net.ipv4.tcp_notsent_lowat', '16384']] as const)
+    .map(([name, value]): CheckRow => ({ name: up('sysctls', 'TestSysctls_1_37', `new supported sysctls: ${name}`), fn: sysctls_1_37, spec: sysctl(name, value), expect: null })),
+];
+
+for (const row of [...checkRows, ...upstreamCheckRows]) {
   test(row.name, () => {
     const result = row.fn(meta(row.meta ?? {}), spec(row.spec ?? {}));
     if (row.expect === null) {
