@@ -822,6 +822,32 @@ test('registry: restricted with no baseline checks, and an empty registry', () =
   assert.deepEqual(evaluatePod(levelVersion('restricted', 'latest'), undefined, spec(nginx), empty), []);
 });
 
+// Upstream policy/registry_test.go TestCheckRegistry_NoBaseline, _NoRestricted and _Empty, one row per level:version case.
+const baselineSynthetics = () => [synthetic('a', 'baseline', [0]), synthetic('b', 'baseline', [10]), synthetic('c', 'baseline', [0, 5, 10]),
+  synthetic('d', 'baseline', [11, 15, 20])];
+const restrictedSynthetics = () => [synthetic('e', 'restricted', [0]), synthetic('f', 'restricted', [12, 16, 21]),
+  synthetic('g', 'restricted', [10], [['a']]), synthetic('h', 'restricted', [0], [['b']])];
+const noRestrictedCases: [string, string[]][] = [
+  ['v1.0', ['a:v1.0', 'c:v1.0']], ['v1.4', ['a:v1.0', 'c:v1.0']], ['v1.5', ['a:v1.0', 'c:v1.5']], ['v1.10', ['a:v1.0', 'b:v1.10', 'c:v1.10']],
+  ['v1.11', ['a:v1.0', 'b:v1.10', 'c:v1.10', 'd:v1.11']], ['latest', ['a:v1.0', 'b:v1.10', 'c:v1.10', 'd:v1.20']],
+];
+const syntheticRegistryRows: [string, () => Check[], Level, string, string[]][] = [
+  ...([['privileged', 'v1.0', []], ['privileged', 'latest', []], ['baseline', 'v1.0', []], ['baseline', 'v1.10', []], ['baseline', 'latest', []],
+    ['restricted', 'v1.0', ['e:v1.0', 'h:v1.0']], ['restricted', 'v1.10', ['e:v1.0', 'g:v1.10', 'h:v1.0']],
+    ['restricted', 'latest', ['e:v1.0', 'f:v1.21', 'g:v1.10', 'h:v1.0']], ['restricted', 'v1.10000', ['e:v1.0', 'f:v1.21', 'g:v1.10', 'h:v1.0']]] as const)
+    .map(([l, v, e]): [string, () => Check[], Level, string, string[]] => ['TestCheckRegistry_NoBaseline', restrictedSynthetics, l, v, [...e]]),
+  // "Restricted results should be identical to baseline."
+  ...noRestrictedCases.flatMap(([v, e]) => (['baseline', 'restricted'] as const).map(
+    (l): [string, () => Check[], Level, string, string[]] => ['TestCheckRegistry_NoRestricted', baselineSynthetics, l, v, e])),
+  ...(['privileged', 'baseline', 'restricted'] as const).map((l): [string, () => Check[], Level, string, string[]] => ['TestCheckRegistry_Empty', () => [], l, 'latest', []]),
+];
+for (const [fn, checks, level, version, expect] of syntheticRegistryRows) {
+  test(`upstream policy/registry_test.go ${fn}/${level}:${version}`, () => {
+    const reg = new CheckRegistry(checks());
+    assert.deepEqual(evaluatePod(levelVersion(level, version), undefined, undefined, reg).map((r) => r.forbiddenReason), expect);
+  });
+}
+
 const invalidRegistries: [string, Check[], RegExp][] = [
   ['duplicate IDs', [synthetic('a', 'baseline', [0]), synthetic('a', 'restricted', [0])], /multiple checks registered for ID a/],
   ['privileged level', [synthetic('a', 'privileged', [0])], /invalid level privileged/],

@@ -8,6 +8,7 @@ import {
   aggregateFieldErrors, DEFAULT_POLICY, enforcePolicyAnnotation, exemptNamespaceWarning, formatLevelVersion, isFullyPrivileged,
   parseLevel, parseVersion, policyErrorAnnotation, policyToEvaluate, resolveDefaults, validateNamespaceLabels,
   validateNamespaceLabelsUpdate, validatePodSecurityDefaults, type Policy, type PodSecurityDefaults,
+  LEVELS, levelVersion, levelVersionEquivalent, type LevelVersion,
 } from '../../src/podsecurity/index.js';
 
 const P = 'pod-security.kubernetes.io/';
@@ -32,11 +33,12 @@ for (const [input, level, error] of levelRows) {
 }
 
 const versionRows: [unknown, string | undefined][] = [
-  ['latest', 'latest'], ['v1.0', 'v1.0'], ['v1.25', 'v1.25'], ['v1.37', 'v1.37'], ['v1.99', 'v1.99'], ['v1.10000', 'v1.10000'],
+  ['latest', 'latest'], ['v1.0', 'v1.0'], ['v1.1', 'v1.1'], ['v1.20', 'v1.20'], ['v1.25', 'v1.25'], ['v1.37', 'v1.37'], ['v1.99', 'v1.99'], ['v1.10000', 'v1.10000'],
   ['v1.9223372036854775807', 'v1.9223372036854776000'], // parses (Go int64 max); JS number precision limits the printed form
   ['v1.9223372036854775808', undefined], ['v1.05', undefined], ['v1.', undefined], ['1.25', undefined], ['v2.0', undefined],
   ['v1.2.3', undefined], ['Latest', undefined], ['', undefined], [' v1.2', undefined], ['v1.2\n', undefined], ['v1.-1', undefined],
   [1.25, undefined], [null, undefined],
+  ['foo', undefined], ['v1', undefined], ['1.1', undefined], // with '', 'v2.0' and v1.10000 above: upstream api/helpers_test.go TestParseVersion
 ];
 for (const [input, expect] of versionRows) {
   test(`parseVersion(${JSON.stringify(input)}) → ${expect ?? 'error, latest'}`, () => {
@@ -123,6 +125,69 @@ for (const row of policyRows) {
     assert.deepEqual(errors.map(errorString), row.errors ?? []);
   });
 }
+
+// Upstream api/helpers_test.go TestPolicyToEvaluate: its cases as rows (its makeLabels always adds an
+// unrelated `other-label`; defaults are privileged:latest for every mode). Upstream only asserts
+// that an error occurred; the rows pin the error text too.
+const upstreamLabels = (kvs: Record<string, string>): Record<string, string> =>
+  Object.fromEntries([['other-label', 'foo-bar'], ...Object.entries(kvs).map(([k, v]) => [P + k, v])]);
+const upstreamPolicyRows: PolicyRow[] = [
+  { name: 'simple enforce', labels: upstreamLabels({ enforce: 'baseline' }), expect: 'enforce=baseline:latest, audit=privileged:latest, warn=baseline:latest' },
+  { name: 'simple warn', labels: upstreamLabels({ warn: 'restricted' }), expect: 'enforce=privileged:latest, audit=privileged:latest, warn=restricted:latest' },
+  { name: 'simple audit', labels: upstreamLabels({ audit: 'baseline' }), expect: 'enforce=privileged:latest, audit=baseline:latest, warn=privileged:latest' },
+  { name: 'enforce & warn', labels: upstreamLabels({ enforce: 'baseline', warn: 'restricted' }),
+    expect: 'enforce=baseline:latest, audit=privileged:latest, warn=restricted:latest' },
+  { name: 'enforce version', labels: upstreamLabels({ enforce: 'baseline', 'enforce-version': 'v1.22' }),
+    expect: 'enforce=baseline:v1.22, audit=privileged:latest, warn=baseline:v1.22' },
+  { name: 'enforce version & warn-version', labels: upstreamLabels({ enforce: 'baseline', 'enforce-version': 'v1.22', 'warn-version': 'latest' }),
+    expect: 'enforce=baseline:v1.22, audit=privileged:latest, warn=baseline:latest' },
+  { name: 'enforce & warn-version', labels: upstreamLabels({ enforce: 'baseline', 'warn-version': 'v1.23' }),
+    expect: 'enforce=baseline:latest, audit=privileged:latest, warn=baseline:v1.23' },
+  { name: 'fully specd', labels: upstreamLabels({ enforce: 'baseline', 'enforce-version': 'v1.20', warn: 'restricted', 'warn-version': 'v1.21',
+    audit: 'restricted', 'audit-version': 'v1.22' }), expect: 'enforce=baseline:v1.20, audit=restricted:v1.22, warn=restricted:v1.21' },
+  { name: 'enforce no warn', labels: upstreamLabels({ enforce: 'baseline', warn: 'privileged' }),
+    expect: 'enforce=baseline:latest, audit=privileged:latest, warn=privileged:latest' },
+  { name: 'enforce warn error', labels: upstreamLabels({ enforce: 'baseline', warn: 'foo' }),
+    expect: 'enforce=baseline:latest, audit=privileged:latest, warn=privileged:latest', errors: [`metadata.labels[${P}warn]: Invalid value: "foo": ${LEVEL_MSG}`] },
+  { name: 'enforce error', labels: upstreamLabels({ enforce: 'foo' }),
+    expect: 'enforce=restricted:latest, audit=privileged:latest, warn=privileged:latest', errors: [`metadata.labels[${P}enforce]: Invalid value: "foo": ${LEVEL_MSG}`] },
+];
+for (const row of upstreamPolicyRows) {
+  test(`upstream api/helpers_test.go TestPolicyToEvaluate/"${row.name}"`, () => {
+    const { policy, errors } = policyToEvaluate(row.labels, DEFAULT_POLICY);
+    assert.equal(show(policy), row.expect);
+    assert.deepEqual(errors.map(errorString), row.errors ?? []);
+  });
+}
+
+// Upstream api/helpers_test.go TestLevelVersionEquals and TestPolicyEquals.
+const lvEquivRows: [string, LevelVersion, LevelVersion, boolean][] = [
+  ...LEVELS.flatMap((l) => (['latest', 'v1.18', 'v1.30'] as const).map((v): [string, LevelVersion, LevelVersion, boolean] =>
+    [`a LevelVersion should be equal to itself (${l}:${v})`, levelVersion(l, v), levelVersion(l, v), true])),
+  ...LEVELS.flatMap((l1) => LEVELS.filter((l2) => l2 !== l1).map((l2): [string, LevelVersion, LevelVersion, boolean] =>
+    [`different levels should not be equal (${l1} vs ${l2})`, levelVersion(l1), levelVersion(l2), false])),
+  ...(['baseline', 'restricted'] as const).flatMap((l) => ['latest', 'v1.18', 'v1.30'].flatMap((a) => ['v1.16', 'v1.13'].map(
+    (b): [string, LevelVersion, LevelVersion, boolean] => [`different non-privileged versions should not be equal (${l}:${a} vs ${b})`, levelVersion(l, a), levelVersion(l, b), false]))),
+  ...['latest', 'v1.18', 'v1.30'].flatMap((a) => ['v1.16', 'v1.13'].map(
+    (b): [string, LevelVersion, LevelVersion, boolean] => [`different privileged versions should be equal (${a} vs ${b})`, levelVersion('privileged', a), levelVersion('privileged', b), true])),
+];
+for (const [name, a, b, expect] of lvEquivRows) {
+  test(`upstream api/helpers_test.go TestLevelVersionEquals/"${name}"`, () => assert.equal(levelVersionEquivalent(a, b), expect));
+}
+
+test('upstream api/helpers_test.go TestPolicyEquals: FullyPrivileged ignores versions; a baseline audit is not fully privileged', () => {
+  const privileged = DEFAULT_POLICY;
+  const privileged2: Policy = { ...privileged, enforce: levelVersion('privileged', 'v1.20') };
+  const baseline: Policy = { ...privileged, audit: levelVersion('baseline') };
+  assert.equal(isFullyPrivileged(privileged), true);
+  assert.equal(isFullyPrivileged(privileged2), true);
+  assert.equal(isFullyPrivileged(baseline), false);
+  // Policy.Equivalent is mode-by-mode LevelVersion.Equivalent (exemptNamespaceWarning's "equal to the defaults" test).
+  assert.equal(exemptNamespaceWarning('ns1', privileged2, { [`${P}enforce-version`]: 'v1.20' }, privileged), '');
+  assert.equal(exemptNamespaceWarning('ns1', baseline, { [`${P}audit`]: 'baseline' }, baseline), '');
+  assert.equal(exemptNamespaceWarning('ns1', baseline, { [`${P}audit`]: 'baseline' }, privileged),
+    'namespace "ns1" is exempt from Pod Security, and the policy (audit=baseline:latest) will be ignored');
+});
 
 test('policyToEvaluate: accepts a resolved Policy as defaults and never mutates it', () => {
   const defaults = resolveDefaults({ enforce: 'baseline', warn: 'baseline' });
