@@ -104,15 +104,25 @@ function outcomeKey(policy: Policy, metadata: ObjectMeta, spec: Pod['spec']): st
 }
 
 /**
- * isSignificantPodUpdate for a write through pods/ephemeralcontainers (only ephemeral containers
- * change there): an ephemeral container added or removed, or one whose image changed. Any other
- * update is allowed unchecked.
+ * isSignificantPodUpdate (upstream admission/admission.go): Pod Security evaluates a pod update
+ * (through the pod itself or a subresource such as pods/ephemeralcontainers) only when the
+ * number of containers or init containers changed, a container's or init container's image
+ * changed (compared by position), or an ephemeral container was added or had its image changed
+ * (matched by name; one no longer present does not count). Any other update is allowed unchecked.
  */
-export function isSignificantEphemeralUpdate(pod: Pod, old: Pod): boolean {
-  const next = pod.spec?.ephemeralContainers ?? [];
-  const prev = old.spec?.ephemeralContainers ?? [];
-  if (next.length !== prev.length) return true;
-  return next.some((c, i) => c?.image !== prev[i]?.image);
+export function isSignificantPodUpdate(pod: Pod, old: Pod): boolean {
+  const containers = pod.spec?.containers ?? [];
+  const oldContainers = old.spec?.containers ?? [];
+  const inits = pod.spec?.initContainers ?? [];
+  const oldInits = old.spec?.initContainers ?? [];
+  if (containers.length !== oldContainers.length || inits.length !== oldInits.length) return true;
+  if (containers.some((c, i) => c?.image !== oldContainers[i]?.image)) return true;
+  if (inits.some((c, i) => c?.image !== oldInits[i]?.image)) return true;
+  const oldEphemeral = old.spec?.ephemeralContainers ?? [];
+  return (pod.spec?.ephemeralContainers ?? []).some((c) => {
+    const prev = oldEphemeral.find((o) => o?.name === c?.name);
+    return prev === undefined || c?.image !== prev.image;
+  });
 }
 
 /** `pod` must be the defaulted object, as the API server's admission sees it. */

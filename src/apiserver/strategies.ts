@@ -6,7 +6,7 @@ import { admitPodCreate, podDisplayName, type Rejection } from '../admission/pod
 import { validateNamespaceObject } from '../admission/namespace.js';
 import { defaultNamespace } from '../api/namespacedefaults.js';
 import { admitDefaultTolerationSeconds, defaultTolerationSeconds, type DefaultTolerationSeconds } from '../admission/defaulttolerationseconds.js';
-import { evaluatePodSecurity, isSignificantEphemeralUpdate, type PodSecurityDefaults } from '../admission/podsecurity.js';
+import { evaluatePodSecurity, isSignificantPodUpdate, type PodSecurityDefaults } from '../admission/podsecurity.js';
 import { fieldError, type FieldError } from '../api/fielderrors.js';
 import type { KubeObject, LimitRange, Namespace, Pod, PriorityClass, ResourceQuota, ServiceAccount, Status } from '../api/types.js';
 import { defaultServiceAccountName, podServiceAccountName } from '../admission/serviceaccount.js';
@@ -133,14 +133,7 @@ export function podStrategy(podSecurityDefaults: PodSecurityDefaults, toleration
       if (subresource === 'delete') return { obj: deletionMarked(pod, prev) };
       if (subresource === 'ephemeralcontainers') {
         const next = ephemeralContainersWrite(pod, prev, api);
-        // PodSecurity, a validating admission plugin, after the strategy's validation: the whole
-        // pod is evaluated when an ephemeral container was added or its image changed.
-        if (isSignificantEphemeralUpdate(next, prev)) {
-          const ns = await api.tryGet<Namespace>(api.def('namespaces'), undefined, prev.metadata.namespace ?? '');
-          const security = evaluatePodSecurity(ns?.metadata.labels ?? {}, podSecurityDefaults, next);
-          if (security.denied) throw rejectionError({ by: 'PodSecurity', message: `pods "${podDisplayName(prev)}" is forbidden: ${security.denied}`, code: 403, reason: 'Forbidden' }, prev, []);
-          req.warnings.push(...security.warnings);
-        }
+        await admitPodSecurityUpdate(next, prev, req, api, podSecurityDefaults);
         return { obj: next };
       }
       // binding.ts made this object from the stored one: nodeName, the Binding's annotations and
@@ -150,6 +143,8 @@ export function podStrategy(podSecurityDefaults: PodSecurityDefaults, toleration
       if (!sameJSON(immutablePodSpec(pod), immutablePodSpec(prev))) {
         throw invalid('Pod', prev.metadata.name ?? '', [fieldError.forbidden('spec', podUpdateForbidden)]);
       }
+      // A container image change is a significant update: upstream's "significant update denied".
+      await admitPodSecurityUpdate(pod, prev, req, api, podSecurityDefaults);
       // Status is owned by the status subresource; the QoS class never changes.
       return { obj: { ...pod, status: prev.status } };
     },
@@ -173,6 +168,19 @@ export function podStrategy(podSecurityDefaults: PodSecurityDefaults, toleration
       return { mark };
     },
   };
+}
+
+/**
+ * PodSecurity on a pod update, a validating admission plugin run after the strategy's
+ * validation: when the update is significant (isSignificantPodUpdate), the whole new pod is
+ * evaluated; an enforce violation is a 403 naming the pod, otherwise warn-mode warnings are added.
+ */
+async function admitPodSecurityUpdate(next: Pod, prev: Pod, req: RequestInfo, api: Api, podSecurityDefaults: PodSecurityDefaults): Promise<void> {
+  if (!isSignificantPodUpdate(next, prev)) return;
+  const ns = await api.tryGet<Namespace>(api.def('namespaces'), undefined, prev.metadata.namespace ?? '');
+  const security = evaluatePodSecurity(ns?.metadata.labels ?? {}, podSecurityDefaults, next);
+  if (security.denied) throw rejectionError({ by: 'PodSecurity', message: `pods "${podDisplayName(prev)}" is forbidden: ${security.denied}`, code: 403, reason: 'Forbidden' }, prev, []);
+  req.warnings.push(...security.warnings);
 }
 
 /**

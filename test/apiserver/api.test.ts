@@ -80,6 +80,45 @@ describe('API server REST semantics', () => {
     });
   }
 
+  // Upstream pod-security-admission admission/admission_test.go TestValidatePodAndController, the
+  // pod update cases: only a significant update (here a container image change) is evaluated, and
+  // against the namespace's current labels.
+  describe('Pod Security on pod updates', () => {
+    const ns = 'psa-update';
+    const nsPods = `/api/v1/namespaces/${ns}/pods`;
+    const restrictedSC = { allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] }, runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' } };
+    const smp = { 'Content-Type': 'application/strategic-merge-patch+json' };
+    before(async () => {
+      assert.equal((await admin.request('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } })).status, 201);
+      for (const [name, securityContext] of [['priv', { privileged: true }], ['restr', restrictedSC]] as const) {
+        const body = { apiVersion: 'v1', kind: 'Pod', metadata: { name }, spec: { containers: [{ name: 'c', image: 'busybox', securityContext }] } };
+        assert.equal((await admin.request('POST', nsPods, body)).status, 201);
+      }
+      const label = { metadata: { labels: { 'pod-security.kubernetes.io/enforce': 'restricted' } } };
+      assert.equal((await admin.request('PATCH', `/api/v1/namespaces/${ns}`, label, smp)).status, 200);
+    });
+    const rows: { name: string; pod: string; patch: unknown; status: number; message?: RegExp }[] = [
+      { name: 'insignificant update (tolerations added) of a violating pod is allowed', pod: 'priv',
+        patch: { spec: { tolerations: [{ operator: 'Exists', effect: 'NoSchedule' }] } }, status: 200 },
+      { name: 'an update of labels only of a violating pod is allowed', pod: 'priv', patch: { metadata: { labels: { x: 'y' } } }, status: 200 },
+      { name: 'significant update denied: a new image for a violating pod is 403 with the enforce message', pod: 'priv',
+        patch: { spec: { containers: [{ name: 'c', image: 'example.com/a-different-image' }] } }, status: 403,
+        message: /^pods "priv" is forbidden: violates PodSecurity "restricted:latest": privileged \(container "c" must not set securityContext\.privileged=true\), allowPrivilegeEscalation != false/ },
+      { name: 'significant update allowed: a new image for a conforming pod', pod: 'restr',
+        patch: { spec: { containers: [{ name: 'c', image: 'example.com/a-different-image' }] } }, status: 200 },
+    ];
+    for (const row of rows) {
+      it(row.name, async () => {
+        const r = await admin.request('PATCH', `${nsPods}/${row.pod}`, row.patch, smp);
+        assert.equal(r.status, row.status, r.text);
+        if (row.message) {
+          assert.equal(r.json().reason, 'Forbidden');
+          assert.match(r.json().message, row.message);
+        }
+      });
+    }
+  });
+
   it('paging with limit and continue returns every item once', async () => {
     const first = (await admin.request('GET', '/api/v1/namespaces/default/pods?limit=2')).json();
     assert.equal(first.items.length, 2);
