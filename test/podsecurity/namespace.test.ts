@@ -298,3 +298,30 @@ test('exempt namespace warning: none when the labels select exactly the configur
   assert.equal(exemptNamespaceWarning('ns1', policyToEvaluate(labels).policy, labels),
     'namespace "ns1" is exempt from Pod Security, and the policy (enforce=baseline:latest) will be ignored');
 });
+
+// Upstream admission/admission_test.go TestExemptNamespaceWarning: the namespace is named after the
+// case, an unrelated sentinel label is always present (and never printed), defaults are
+// privileged:latest unless the row gives baseline:v1.23 for every mode. Upstream checks a
+// substring; the rows pin the whole text.
+const baselineV123: Policy = { enforce: levelVersion('baseline', 'v1.23'), audit: levelVersion('baseline', 'v1.23'), warn: levelVersion('baseline', 'v1.23') };
+const upstreamExemptRows: [string, Record<string, string>, Policy, string][] = [
+  ['empty-case', {}, DEFAULT_POLICY, ''],
+  ['ignore-privileged', { [`${P}enforce`]: 'privileged', [`${P}enforce-version`]: 'v1.24', [`${P}warn-version`]: 'v1.25' }, DEFAULT_POLICY, ''],
+  ['warn-on-enforce', { [`${P}enforce`]: 'baseline' }, DEFAULT_POLICY,
+    'namespace "warn-on-enforce" is exempt from Pod Security, and the policy (enforce=baseline:latest) will be ignored'],
+  ['warn-on-warn', { [`${P}warn`]: 'baseline' }, DEFAULT_POLICY,
+    'namespace "warn-on-warn" is exempt from Pod Security, and the policy (warn=baseline:latest) will be ignored'],
+  ['warn-on-audit', { [`${P}audit`]: 'restricted' }, DEFAULT_POLICY,
+    'namespace "warn-on-audit" is exempt from Pod Security, and the policy (audit=restricted:latest) will be ignored'],
+  ['ignore-default-policy', {}, baselineV123, ''],
+  ['warn-versions-default-policy', { [`${P}warn-version`]: 'latest' }, baselineV123,
+    'namespace "warn-versions-default-policy" is exempt from Pod Security, and the policy (warn=baseline:latest) will be ignored'],
+];
+for (const [name, podSecurityLabels, defaults, expect] of upstreamExemptRows) {
+  test(`upstream admission/admission_test.go TestExemptNamespaceWarning/${name}`, () => {
+    const labels = { ...podSecurityLabels, qqincegidneocgu: 'vpmxkpcjphxrcpx' };
+    const { policy, errors } = policyToEvaluate(labels, defaults);
+    assert.deepEqual(errors, []);
+    assert.equal(exemptNamespaceWarning(name, policy, labels, defaults), expect);
+  });
+}
