@@ -356,12 +356,12 @@ export class Agent {
     void this.registration?.beat().catch((e: unknown) => this.log(`node status: ${errText(e)}`));
   }
 
-  /** Kills a pod and marks it Failed with the given reason (node-pressure eviction). */
-  async evict(pod: Pod, reason: string, message: string): Promise<void> {
+  /** Kills a pod and marks it Failed with the given reason (node-pressure eviction); the event carries `annotations` (AnnotatedEventf). */
+  async evict(pod: Pod, reason: string, message: string, annotations: Record<string, string> = {}): Promise<void> {
     const e = this.pods.get(pod.metadata.uid ?? '');
     if (!e) return;
     e.rejected = { reason, message, evicted: true };
-    this.record(pod, 'Warning', reason, message);
+    this.events.record(pod, 'Warning', reason, '', message, annotations);
     this.kick(e.uid);
     await this.idleEntry(e);
   }

@@ -43,7 +43,7 @@ export function createEviction(ctx: EvictionContext): PodAdmitter {
     cgroupVersion: ctx.nodeCgroups.cgroups.version,
     activePods: () => ctx.agent.activePods(),
     podMemcgDir: (pod: Pod) => ctx.nodeCgroups.cgroups.memoryDir(worker.podCgroupPath(pod)),
-    evict: (pod, reason, message) => ctx.agent.evict(pod, reason, message),
+    evict: (pod, reason, message, annotations) => ctx.agent.evict(pod, reason, message, annotations),
     onPressureChange: () => ctx.agent.nodeStatusChanged(),
     onEviction: (signal) => ctx.agent.metrics.evicted(signal),
     gates: ctx.gates,

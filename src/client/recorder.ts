@@ -32,6 +32,7 @@ interface Pending {
   reason: string;
   action: string;
   message: string;
+  annotations?: Record<string, string>;
 }
 
 export interface RecorderOptions {
@@ -72,13 +73,14 @@ export class EventRecorder {
     this.spam = new SpamFilter(() => this.now().getTime(), opts.spamBurst, opts.spamQPS);
   }
 
-  record(obj: KubeObject, type: EventType, reason: string, action: string, message: string): void {
+  /** `annotations`: the new event's metadata.annotations (client-go's AnnotatedEventf); none when empty. */
+  record(obj: KubeObject, type: EventType, reason: string, action: string, message: string, annotations?: Record<string, string>): void {
     if (this.stopped) return;
     if (this.queue.length >= maxQueuedEvents) {
       this.dropped++;
       return;
     }
-    this.queue.push({ obj, type, reason, action, message });
+    this.queue.push({ obj, type, reason, action, message, ...(annotations && Object.keys(annotations).length ? { annotations } : {}) });
     this.kick();
   }
 
@@ -148,6 +150,7 @@ export class EventRecorder {
       }
     }
     const ev = newEvent(e.obj, e.type, e.reason, e.message, this.source, now, this.seq++, e.action);
+    if (e.annotations) ev.metadata.annotations = { ...e.annotations };
     await this.client.create(eventsRef, namespace, ev);
     let byKey = this.written.get(uid);
     if (!byKey) {

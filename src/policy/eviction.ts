@@ -224,17 +224,44 @@ export function evictionMessage(
       msg += `Pod ${pod.metadata.name ?? ''} was using ${Quantity.fromInt(opts.podUsageBytes, 'BinarySI').toString()}, request is ${podReq.toString()}, has larger consumption of ${resource}. `;
     }
   }
+  for (const c of offendingContainers(pod, resource, containerUsage)) {
+    msg += `Container ${c.name} was using ${c.usage}, request is ${c.request}, has larger consumption of ${resource}. `;
+  }
+  return msg;
+}
+
+/** The containers using more of `resource` than they request, in `containerUsage` order, as evictionMessage names them. */
+function offendingContainers(pod: Pod, resource: string, containerUsage: readonly ContainerUsage[]): { name: string; usage: string; request: string }[] {
   const containers = [...(pod.spec.containers ?? []), ...(pod.spec.initContainers ?? [])];
+  const out: { name: string; usage: string; request: string }[] = [];
   for (const u of containerUsage) {
     const c = containers.find((x) => x.name === u.name);
     if (!c) continue;
     const req = parseResourceList(c.resources?.requests).get(resource);
-    const reqBytes = req?.value() ?? 0n;
-    if (u.usageBytes > reqBytes) {
-      msg += `Container ${u.name} was using ${Quantity.fromInt(u.usageBytes, 'BinarySI').toString()}, request is ${req ? req.toString() : '0'}, has larger consumption of ${resource}. `;
-    }
+    if (u.usageBytes > (req?.value() ?? 0n)) out.push({ name: u.name, usage: Quantity.fromInt(u.usageBytes, 'BinarySI').toString(), request: req ? req.toString() : '0' });
   }
-  return msg;
+  return out;
+}
+
+/** The eviction event's annotation keys (eviction/types.go). */
+export const offendingContainersKey = 'offending_containers';
+export const offendingContainersUsageKey = 'offending_containers_usage';
+export const starvedResourceKey = 'starved_resource';
+
+/**
+ * The annotations of the Evicted event (the second result of helpers.go evictionMessage): the
+ * offending containers and their usage, comma-separated in the message's order, and the starved
+ * resource. `containerUsage` undefined (the pod has no stats) gives none at all, as upstream
+ * returns before setting any.
+ */
+export function evictionAnnotations(pod: Pod, resource: string, containerUsage: readonly ContainerUsage[] | undefined): Record<string, string> {
+  if (containerUsage === undefined) return {};
+  const offending = offendingContainers(pod, resource, containerUsage);
+  return {
+    [offendingContainersKey]: offending.map((c) => c.name).join(','),
+    [offendingContainersUsageKey]: offending.map((c) => c.usage).join(','),
+    [starvedResourceKey]: resource,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------

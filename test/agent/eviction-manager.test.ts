@@ -28,6 +28,8 @@ interface Harness {
   files: Map<string, string>;
   pods: Pod[];
   evicted: { pod: string; reason: string; message: string }[];
+  /** The Evicted events' annotations, one per eviction. */
+  annotations: Record<string, string>[];
   pressure: boolean[];
   logs: string[];
   clock: { t: number };
@@ -42,6 +44,7 @@ function harness(o: HarnessOptions = {}): Harness {
   const files = new Map<string, string>();
   const clock = { t: 1_000_000 };
   const evicted: Harness['evicted'] = [];
+  const annotations: Harness['annotations'] = [];
   const pressure: boolean[] = [];
   const logs: string[] = [];
   const pods = [...(o.pods ?? [])];
@@ -53,8 +56,9 @@ function harness(o: HarnessOptions = {}): Harness {
     nodeMemcgDir: NODE,
     activePods: () => pods,
     podMemcgDir: podDir,
-    evict: async (pod, reason, message) => {
+    evict: async (pod, reason, message, a) => {
       evicted.push({ pod: pod.metadata.name!, reason, message });
+      annotations.push(a);
     },
     onPressureChange: (p) => pressure.push(p),
     gates: defaultFeatureGates,
@@ -70,6 +74,7 @@ function harness(o: HarnessOptions = {}): Harness {
     files,
     pods,
     evicted,
+    annotations,
     pressure,
     logs,
     clock,
@@ -228,6 +233,7 @@ describe('EvictionManager.synchronize: one eviction per pass, in ranking order, 
         message: 'The node was low on resource: memory. Threshold quantity: 100Mi, available: 74Mi. Container be was using 200Mi, request is 0, has larger consumption of memory. ',
       },
     ]);
+    assert.deepEqual(h.annotations, [{ offending_containers: 'be', offending_containers_usage: '200Mi', starved_resource: 'memory' }]);
   });
   it('a percentage threshold prints BinarySI bytes of capacity', async () => {
     const be = bestEffort('be');
@@ -265,6 +271,7 @@ describe('EvictionManager.synchronize: one eviction per pass, in ranking order, 
     h.node(1000n * Mi);
     await h.m.synchronize();
     assert.deepEqual(h.evicted.map((e) => [e.pod, e.message]), [['nostats', 'The node was low on resource: memory. Threshold quantity: 100Mi, available: 24Mi. ']]);
+    assert.deepEqual(h.annotations, [{}], 'no stats: the event has no annotations');
   });
   it('at most one pod per pass; the next pass takes the next pod, never the same one twice', async () => {
     const [a, b, c] = [bestEffort('a'), bestEffort('b'), bestEffort('c')];

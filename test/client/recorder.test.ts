@@ -126,6 +126,21 @@ describe('EventRecorder: refused writes', () => {
     const ev = c.writes[0]!.obj as Event;
     assert.deepEqual([ev.action, ev.source, ev.reportingComponent, ev.reportingInstance], [undefined, { component: 'kubelet', host: 'n1' }, 'kubelet', 'n1']);
   });
+
+  const annotated: { name: string; annotations: Record<string, string> | undefined; want: Record<string, string> | undefined }[] = [
+    { name: 'AnnotatedEventf: the annotations are the event\'s metadata.annotations', annotations: { starved_resource: 'memory', offending_containers: '' }, want: { starved_resource: 'memory', offending_containers: '' } },
+    { name: 'an empty map gives no metadata.annotations (omitempty)', annotations: {}, want: undefined },
+    { name: 'none given: no metadata.annotations', annotations: undefined, want: undefined },
+  ];
+  for (const a of annotated) {
+    it(a.name, async () => {
+      const c = new FakeClient();
+      const rec = new EventRecorder(c, { component: 'kubelet', host: 'n1' });
+      rec.record(pod('web'), 'Warning', 'Evicted', '', 'The node was low on resource: memory. ', a.annotations);
+      await rec.flush();
+      assert.deepEqual((c.writes[0]!.obj as Event).metadata.annotations, a.want);
+    });
+  }
 });
 
 describe('SpamFilter', () => {

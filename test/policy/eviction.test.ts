@@ -18,6 +18,7 @@ import assert from 'node:assert/strict';
 import {
   EvictionConfigError,
   defaultEvictionHard,
+  evictionAnnotations,
   evictionCandidates,
   conditionsWithinTransition,
   evictionMessage,
@@ -301,6 +302,21 @@ describe('memoryRequestForEviction: upstream TestGetResourceRequest memory rows'
     ['"mem pod without pod level resources but pod level resources feature enabled"', both(memReq('90Mi')), ON, 94371840n],
   ];
   for (const [name, p, gates, want] of rows) it(name, () => assert.equal(memoryRequestForEviction(p, gates), want));
+});
+
+describe('evictionAnnotations: the Evicted event\'s annotations (helpers.go evictionMessage, second result)', () => {
+  const p = pod('web', 0, [ctr('app', memReq('100Mi')), ctr('helper'), ctr('small', memReq('1Gi'))], { init: [ctr('side', memReq('10Mi'), {}, 'Always')] });
+  const rows: [string, Parameters<typeof evictionAnnotations>[2], Record<string, string>][] = [
+    ['no stats: no annotations at all (upstream returns before setting any)', undefined, {}],
+    ['stats but nobody over its request: the keys with empty lists', [{ name: 'small', usageBytes: 10n * Mi }], { offending_containers: '', offending_containers_usage: '', starved_resource: 'memory' }],
+    [
+      'the containers over their request, comma-separated in stats order, usage as a BinarySI quantity',
+      [{ name: 'helper', usageBytes: 1000000n }, { name: 'small', usageBytes: 10n * Mi }, { name: 'app', usageBytes: 150n * Mi }],
+      { offending_containers: 'helper,app', offending_containers_usage: '1000000,150Mi', starved_resource: 'memory' },
+    ],
+    ['an init (sidecar) container counts too', [{ name: 'side', usageBytes: 20n * Mi }], { offending_containers: 'side', offending_containers_usage: '20Mi', starved_resource: 'memory' }],
+  ];
+  for (const [name, usage, want] of rows) it(name, () => assert.deepEqual(evictionAnnotations(p, 'memory', usage), want));
 });
 
 describe('evictionCandidates: critical pods are never evicted', () => {

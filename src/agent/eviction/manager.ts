@@ -20,6 +20,7 @@ import {
   conditionsWithinTransition,
   evictedReason,
   evictionCandidates,
+  evictionAnnotations,
   evictionMessage,
   memoryObservation,
   nodeConditionsOf,
@@ -86,7 +87,7 @@ export interface EvictionManagerOptions {
    * DisruptionTarget condition (reason TerminationByKubelet). The kubelet gives a pod evicted
    * for a hard threshold a 1 s grace period. The next pass waits for this promise.
    */
-  evict: (pod: Pod, reason: 'Evicted', message: string) => Promise<void>;
+  evict: (pod: Pod, reason: 'Evicted', message: string, annotations: Record<string, string>) => Promise<void>;
   onPressureChange?: (memoryPressure: boolean) => void;
   /** A pod was evicted for this signal (the kubelet's kubelet_evictions counter). */
   onEviction?: (signal: EvictionSignal) => void;
@@ -454,18 +455,20 @@ export class EvictionManager {
 
     const o = observations.get(reclaim.threshold.signal)!;
     const podUsage = usage.get(pod);
+    const containerUsage = podUsage ? this.containerUsage(pod) : undefined;
     const message = evictionMessage(
       pod,
       reclaim.resource,
       { quantity: thresholdAsQuantity(reclaim.threshold, o.capacity), available: o.available },
-      podUsage ? this.containerUsage(pod) : [],
+      containerUsage ?? [],
       podUsage ? { podUsageBytes: podUsage.workingSetBytes, gates: this.opts.gates } : {},
     );
+    const annotations = evictionAnnotations(pod, reclaim.resource, containerUsage);
     this.log(`eviction manager: threshold ${formatThreshold(reclaim.threshold)} met; evicting pod ${podName(pod)}: ${message}`);
     const key = podKey(pod);
     this.evicted.set(key, pod);
     try {
-      await this.opts.evict(pod, evictedReason, message);
+      await this.opts.evict(pod, evictedReason, message, annotations);
       this.opts.onEviction?.(reclaim.threshold.signal);
     } catch (e) {
       // As upstream, the attempt still ends the pass; the pod stays a candidate for the next one.
