@@ -3,7 +3,7 @@
 // graceful deletion, namespace lifecycle, quota and LimitRange validation and defaulting.
 
 import { admitPodCreate, podDisplayName, type Rejection } from '../admission/pod.js';
-import { validateNamespaceObject } from '../admission/namespace.js';
+import { admitNamespaceUpdate, validateNamespaceObject } from '../admission/namespace.js';
 import { defaultNamespace } from '../api/namespacedefaults.js';
 import { admitDefaultTolerationSeconds, defaultTolerationSeconds, type DefaultTolerationSeconds } from '../admission/defaulttolerationseconds.js';
 import { evaluatePodSecurity, isSignificantPodUpdate, type PodSecurityDefaults } from '../admission/podsecurity.js';
@@ -16,7 +16,8 @@ import { installBatchStrategies } from './batchstrategies.js';
 import { installAppsStrategies } from './appsstrategies.js';
 import { ephemeralContainersUpdate, validateLimitRange, validatePodEphemeralContainersUpdate, validateResourceQuota, validateResourceQuotaUpdate } from '../api/validation/index.js';
 import { defaultPod } from '../api/defaults.js';
-import { validateNamespaceLabelsUpdate } from '../podsecurity/index.js';
+import { evaluatePodsInNamespace, NAMESPACE_POD_CHECK_TIMEOUT_MS, type LevelVersion } from '../podsecurity/index.js';
+import { currentDeadline } from '../storage/deadline.js';
 import { defaultLimitRangeItem } from '../quota/limitranger.js';
 import { stableJSON } from '../api/stablejson.js';
 import { podDeleteDecision } from '../api/poddeletion.js';
@@ -264,38 +265,66 @@ function pickMutableMeta(o: KubeObject): Partial<KubeObject['metadata']> {
 
 const protectedNamespaces = new Set(['default', 'kube-system', 'kube-public']);
 
-export const namespaceStrategy: Strategy = {
-  async create(obj, _req, _api, _batch, track) {
-    const ns = defaultNamespace(obj as Namespace);
-    track?.(ns);
-    const errs = validateNamespaceObject(ns);
-    if (errs.length) throw invalid('Namespace', ns.metadata?.name ?? '', errs);
-    ns.spec = { finalizers: ['kubernetes'] };
-    ns.status = { phase: 'Active' };
-    return { obj: ns };
-  },
-  async update(obj, old, _req, _api, subresource) {
-    const ns = defaultNamespace(obj as Namespace);
-    const prev = old as Namespace;
-    if (subresource === 'status') return { obj: { ...prev, status: ns.status } };
-    if (subresource === 'finalize') return { obj: { ...prev, spec: { finalizers: ns.spec?.finalizers ?? [] } } };
-    const errs = validateNamespaceLabelsUpdate(ns.metadata?.labels ?? {}, prev.metadata?.labels ?? {});
-    if (errs.length) throw invalid('Namespace', prev.metadata.name ?? '', errs);
-    return { obj: { ...ns, spec: prev.spec, status: prev.status } };
-  },
-  async delete(obj, _opts, _req, api) {
-    const ns = obj as Namespace;
-    if (protectedNamespaces.has(ns.metadata.name ?? '')) {
-      throw statusErrors.forbidden({ group: '', resource: 'namespaces' }, ns.metadata.name!, 'this namespace may not be deleted');
-    }
-    if (ns.metadata.deletionTimestamp) return { mark: ns };
-    const mark = structuredClone(ns);
-    mark.metadata.deletionTimestamp = metaTime(api.now());
-    mark.metadata.deletionGracePeriodSeconds = 0;
-    mark.status = { phase: 'Terminating' };
-    return { mark };
-  },
-};
+/**
+ * Namespaces: create validates the name and the Pod Security labels; an update validates the
+ * labels again and, when the enforce policy became stricter, evaluates the pods already in the
+ * namespace against it and answers with upstream's warnings (the update is made all the same).
+ */
+export function namespaceStrategy(podSecurityDefaults: PodSecurityDefaults): Strategy {
+  return {
+    async create(obj, _req, _api, _batch, track) {
+      const ns = defaultNamespace(obj as Namespace);
+      track?.(ns);
+      const errs = validateNamespaceObject(ns);
+      if (errs.length) throw invalid('Namespace', ns.metadata?.name ?? '', errs);
+      ns.spec = { finalizers: ['kubernetes'] };
+      ns.status = { phase: 'Active' };
+      return { obj: ns };
+    },
+    async update(obj, old, req, api, subresource) {
+      const ns = defaultNamespace(obj as Namespace);
+      const prev = old as Namespace;
+      if (subresource === 'status') return { obj: { ...prev, status: ns.status } };
+      if (subresource === 'finalize') return { obj: { ...prev, spec: { finalizers: ns.spec?.finalizers ?? [] } } };
+      const name = prev.metadata.name ?? '';
+      const admission = admitNamespaceUpdate(ns, prev, podSecurityDefaults);
+      if (admission.errors.length) throw invalid('Namespace', name, admission.errors);
+      if (admission.checkPods) req.warnings.push(...(await existingPodsWarnings(api, name, admission.checkPods)));
+      return { obj: { ...ns, spec: prev.spec, status: prev.status } };
+    },
+    async delete(obj, _opts, _req, api) {
+      const ns = obj as Namespace;
+      if (protectedNamespaces.has(ns.metadata.name ?? '')) {
+        throw statusErrors.forbidden({ group: '', resource: 'namespaces' }, ns.metadata.name!, 'this namespace may not be deleted');
+      }
+      if (ns.metadata.deletionTimestamp) return { mark: ns };
+      const mark = structuredClone(ns);
+      mark.metadata.deletionTimestamp = metaTime(api.now());
+      mark.metadata.deletionGracePeriodSeconds = 0;
+      mark.status = { phase: 'Terminating' };
+      return { mark };
+    },
+  };
+}
+
+/**
+ * EvaluatePodsInNamespace's I/O: the namespace's pods (a failed list is a warning, not an
+ * error), evaluated within upstream's time budget: 1 s, or half of what is left of the
+ * request's deadline when that is less. No test asserts on the budget (it would be a timed
+ * test); the pure rows drive the same cut-off with a counting clock instead.
+ */
+async function existingPodsWarnings(api: Api, namespace: string, enforce: LevelVersion): Promise<string[]> {
+  const start = Date.now();
+  const deadline = currentDeadline();
+  const budget = deadline ? Math.min(NAMESPACE_POD_CHECK_TIMEOUT_MS, (deadline.at - start) / 2) : NAMESPACE_POD_CHECK_TIMEOUT_MS;
+  let pods: Pod[] | Error;
+  try {
+    pods = (await api.list(api.def('pods'), namespace)).items as Pod[];
+  } catch (e) {
+    pods = e instanceof Error ? e : new Error(String(e));
+  }
+  return evaluatePodsInNamespace(namespace, enforce, pods, { expired: () => Date.now() - start > budget });
+}
 
 export const resourceQuotaStrategy: Strategy = {
   async create(obj) {
@@ -351,7 +380,7 @@ export const statusSplitStrategy: Strategy = {
 export function installStrategies(api: Api, podSecurityDefaults: PodSecurityDefaults, tolerationSeconds?: DefaultTolerationSeconds, serviceRanges: ServiceRanges = defaultServiceRanges()): void {
   api.strategies.set('services', serviceStrategy(serviceRanges));
   api.strategies.set('pods', withPodStatusRestriction(podStrategy(podSecurityDefaults, tolerationSeconds)));
-  api.strategies.set('namespaces', namespaceStrategy);
+  api.strategies.set('namespaces', namespaceStrategy(podSecurityDefaults));
   api.strategies.set('resourcequotas', resourceQuotaStrategy);
   api.strategies.set('limitranges', limitRangeStrategy);
   api.strategies.set('nodes', nodeStrategy);

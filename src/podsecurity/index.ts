@@ -29,3 +29,8 @@ export {
   quotedLevelVersion, enforceDenialMessage, warnMessage, auditViolationsAnnotation, enforcePolicyAnnotation,
   aggregateFieldErrors, policyErrorAnnotation, exemptNamespaceWarning,
 } from './messages.js';
+export {
+  NAMESPACE_MAX_PODS_TO_CHECK, NAMESPACE_POD_CHECK_TIMEOUT_MS, LIST_PODS_FAILED_WARNING,
+  namespaceDryRunLevel, prioritizePods, evaluatePodsInNamespace,
+  type NamespacePod, type EvaluateFn, type EvaluatePodsOptions,
+} from './namespacepods.js';
