@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { kubectlAvailable, startCluster, type TestCluster } from './cluster.js';
+import { pollUntil } from './poll.js';
 
 const missing = kubectlAvailable();
 if (missing) console.error(`\n*** SKIPPING kubectl end-to-end tests: ${missing} ***\n`);
@@ -134,6 +135,27 @@ describe('kubectl against bulkhead server', { skip: missing }, () => {
     const r = await c.kubectl(['create', '-f', 'examples/refused/ulimits-baseline.yaml']);
     assert.equal(r.code, 1);
     assert.match(r.stderr, /Error from server \(Forbidden\): error when creating "examples\/refused\/ulimits-baseline.yaml": pods "elasticsearch" is forbidden: violates PodSecurity "baseline:latest": ulimits \(container "elasticsearch" must not set securityContext\.ulimits\)/);
+  });
+
+  it('kubectl label --overwrite ns … enforce=restricted warns about the pods already there (upstream ValidateNamespace)', async () => {
+    (await ok(['create', 'namespace', 'psa-demo']));
+    (await ok(['create', 'deployment', 'nginx', '--image=nginx', '--replicas=3', '-n', 'psa-demo']));
+    (await ok(['create', '-n', 'psa-demo', '-f', c.file('psa-debug.yaml', pod('debug', '    securityContext: {privileged: true}\n'))]));
+    const names = await pollUntil('the Deployment\'s 3 pods', async () => {
+      const got = (await ok(['get', 'pods', '-n', 'psa-demo', '-l', 'app=nginx', '-o', 'name'])).stdout.trim().split('\n').filter(Boolean);
+      return got.length === 3 ? got.map((n) => n.replace(/^pod\//, '')).sort() : undefined;
+    }, { timeoutMs: 30_000, intervalMs: 200, context: () => '' });
+    const r = await ok(['label', '--overwrite', 'ns', 'psa-demo', 'pod-security.kubernetes.io/enforce=restricted']);
+    assert.equal(r.stdout.trim(), 'namespace/psa-demo labeled');
+    assert.equal(r.stderr, [
+      'Warning: existing pods in namespace "psa-demo" violate the new PodSecurity enforce level "restricted:latest"',
+      'Warning: debug: privileged, allowPrivilegeEscalation != false, unrestricted capabilities, runAsNonRoot != true, seccompProfile',
+      `Warning: ${names[0]} (and 2 other pods): allowPrivilegeEscalation != false, unrestricted capabilities, runAsNonRoot != true, seccompProfile`,
+      '',
+    ].join('\n'));
+    // The same labels again: the enforce policy is unchanged, so no dry run and no warnings.
+    const again = await ok(['label', '--overwrite', 'ns', 'psa-demo', 'pod-security.kubernetes.io/enforce=restricted']);
+    assert.equal(again.stderr, '');
   });
 
   it('get -w prints the pod and follows changes', async () => {
