@@ -1,7 +1,11 @@
-// Pod Security admission for a pod create: the namespace's labels over the cluster defaults,
-// enforce (deny) and warn (warning text), exactly as the PodSecurity plugin words them.
+// Pod Security admission (upstream pod-security-admission admission/admission.go): for a pod
+// (ValidatePod) the namespace's labels over the cluster defaults, enforce (deny) and warn
+// (warning text); for a pod controller (ValidatePodController) its pod template, warn only.
+// Both run one evaluation (EvaluatePod) with one outcome cache, worded as the plugin words them.
+// Audit mode has no sink: Bulkhead keeps no audit log, so audit levels and the audit annotations
+// (`audit-violations`, `error` for unparsable labels) are never produced.
 
-import type { ObjectMeta, Pod } from '../api/types.js';
+import type { KubeObject, ObjectMeta, Pod, PodSpec } from '../api/types.js';
 import {
   enforceDenialMessage,
   evaluatePod,
@@ -12,6 +16,7 @@ import {
   parseVersion,
   policyToEvaluate,
   POD_SECURITY_LABELS,
+  PRIVILEGED_LATEST,
   warnMessage,
   type LevelVersion,
   type Policy,
@@ -95,11 +100,11 @@ const maxOutcomes = 1024;
  * seccomp annotations), so that the key is everything they see: one JSON.stringify, no copy of
  * the metadata, and replicas in different namespaces share it.
  */
-function checkedMetadata(pod: Pod): ObjectMeta {
-  return { annotations: pod.metadata?.annotations };
+function checkedMetadata(metadata: ObjectMeta | undefined): ObjectMeta {
+  return { annotations: metadata?.annotations };
 }
 
-function outcomeKey(policy: Policy, metadata: ObjectMeta, spec: Pod['spec']): string {
+function outcomeKey(policy: Policy, metadata: ObjectMeta, spec: PodSpec | undefined): string {
   return JSON.stringify([policy, metadata.annotations ?? null, spec ?? null]);
 }
 
@@ -129,17 +134,94 @@ export function isSignificantPodUpdate(pod: Pod, old: Pod): boolean {
 export function evaluatePodSecurity(namespaceLabels: Record<string, string>, defaults: PodSecurityDefaults, pod: Pod): PodSecurityOutcome {
   const policy = namespacePolicy(namespaceLabels, defaults);
   if (isFullyPrivileged(policy)) return { warnings: [] };
-  const metadata = checkedMetadata(pod);
-  const key = outcomeKey(policy, metadata, pod.spec);
+  return outcomeOf(policy, checkedMetadata(pod.metadata), pod.spec);
+}
+
+/** The pod template a pod controller carries: the metadata and spec Pod Security evaluates. */
+export interface PodTemplate {
+  metadata: ObjectMeta;
+  spec: PodSpec;
+}
+
+/**
+ * Where each pod controller keeps its pod template (upstream's DefaultPodSpecExtractor), by
+ * `group/resource`. ReplicationControllers and PodTemplates are upstream's too, though Bulkhead
+ * serves neither.
+ */
+const templatePaths: ReadonlyMap<string, readonly string[]> = new Map([
+  ['/replicationcontrollers', ['spec', 'template']],
+  ['/podtemplates', ['template']],
+  ['apps/replicasets', ['spec', 'template']],
+  ['apps/deployments', ['spec', 'template']],
+  ['apps/statefulsets', ['spec', 'template']],
+  ['apps/daemonsets', ['spec', 'template']],
+  ['batch/jobs', ['spec', 'template']],
+  ['batch/cronjobs', ['spec', 'jobTemplate', 'spec', 'template']],
+]);
+
+/** The one kind whose template is optional (a pointer in Go): upstream skips the object without one. */
+const optionalTemplate = '/replicationcontrollers';
+
+/** Whether objects of `group`/`resource` carry a pod template Pod Security evaluates. */
+export function isPodController(group: string, resource: string): boolean {
+  return templatePaths.has(`${group}/${resource}`);
+}
+
+/**
+ * The pod template of a pod controller's object; null when the kind has none or the object
+ * leaves out an optional one (a ReplicationController's spec.template). Every other kind's
+ * template is a Go struct, never absent: a JSON object without one reads as the empty template.
+ */
+export function podControllerTemplate(group: string, resource: string, obj: KubeObject): PodTemplate | null {
+  const kind = `${group}/${resource}`;
+  const path = templatePaths.get(kind);
+  if (!path) return null;
+  let t: unknown = obj;
+  for (const step of path) t = t !== null && typeof t === 'object' ? (t as Record<string, unknown>)[step] : undefined;
+  if (t === undefined && kind === optionalTemplate) return null;
+  const template = (t ?? {}) as { metadata?: ObjectMeta; spec?: PodSpec };
+  return { metadata: template.metadata ?? {}, spec: template.spec ?? ({} as PodSpec) };
+}
+
+/** Each policy with enforce and audit at privileged (what a pod controller's evaluation sees), remembered. */
+const warnOnlyPolicies = new WeakMap<Policy, Policy>();
+
+function warnOnly(policy: Policy): Policy {
+  const known = warnOnlyPolicies.get(policy);
+  if (known) return known;
+  const p: Policy = Object.freeze({ enforce: PRIVILEGED_LATEST, audit: PRIVILEGED_LATEST, warn: policy.warn });
+  warnOnlyPolicies.set(policy, p);
+  return p;
+}
+
+/**
+ * ValidatePodController: a pod controller's create or update (never a subresource's) is checked
+ * against the namespace's warn level only, and never denied: the pods it makes are what enforce
+ * refuses. Upstream skips the evaluation when warn and audit are both privileged (and the labels
+ * parsed); with no audit log here, only a non-privileged warn level can have an effect, so it is
+ * evaluated only then. Invalid labels fail as for pods (a bad warn level is privileged, a bad
+ * enforce level is not copied to warn); their `error` audit annotation has no sink. Updates are
+ * evaluated whatever changed: upstream special-cases only pod updates (isSignificantPodUpdate).
+ * `template` must be the defaulted one, as admission sees it.
+ */
+export function evaluatePodControllerSecurity(namespaceLabels: Record<string, string>, defaults: PodSecurityDefaults, template: PodTemplate): string[] {
+  const policy = namespacePolicy(namespaceLabels, defaults);
+  if (policy.warn.level === 'privileged') return [];
+  return outcomeOf(warnOnly(policy), checkedMetadata(template.metadata), template.spec).warnings;
+}
+
+/** EvaluatePod's outcome for a pod or template under `policy`, from the cache when known; a copy the caller may change. */
+function outcomeOf(policy: Policy, metadata: ObjectMeta, spec: PodSpec | undefined): PodSecurityOutcome {
+  const key = outcomeKey(policy, metadata, spec);
   const known = outcomes.get(key);
   if (known) return { ...known, warnings: [...known.warnings] };
-  const outcome = evaluate(policy, metadata, pod.spec);
+  const outcome = evaluate(policy, metadata, spec);
   if (outcomes.size >= maxOutcomes) outcomes.clear();
   outcomes.set(key, { ...outcome, warnings: [...outcome.warnings] });
   return outcome;
 }
 
-function evaluate(policy: Policy, metadata: ObjectMeta, spec: Pod['spec']): PodSecurityOutcome {
+function evaluate(policy: Policy, metadata: ObjectMeta, spec: PodSpec | undefined): PodSecurityOutcome {
   // The pod is already defaulted (a source-less volume is emptyDir), as admission sees it.
   const enforced = policy.enforce.level === 'privileged' ? [] : evaluatePod(policy.enforce, metadata, spec);
   if (enforced.length > 0) return { denied: enforceDenialMessage(policy.enforce, enforced), warnings: [] };

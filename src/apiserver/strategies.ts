@@ -6,7 +6,8 @@ import { admitPodCreate, podDisplayName, type Rejection } from '../admission/pod
 import { admitNamespaceUpdate, validateNamespaceObject } from '../admission/namespace.js';
 import { defaultNamespace } from '../api/namespacedefaults.js';
 import { admitDefaultTolerationSeconds, defaultTolerationSeconds, type DefaultTolerationSeconds } from '../admission/defaulttolerationseconds.js';
-import { evaluatePodSecurity, isSignificantPodUpdate, type PodSecurityDefaults } from '../admission/podsecurity.js';
+import { evaluatePodSecurity, isPodController, isSignificantPodUpdate, type PodSecurityDefaults } from '../admission/podsecurity.js';
+import { withPodControllerSecurity } from './podcontrollersecurity.js';
 import { fieldError, type FieldError } from '../api/fielderrors.js';
 import type { KubeObject, LimitRange, Namespace, Pod, PriorityClass, ResourceQuota, ServiceAccount, Status } from '../api/types.js';
 import { defaultServiceAccountName, podServiceAccountName } from '../admission/serviceaccount.js';
@@ -395,6 +396,12 @@ export function installStrategies(api: Api, podSecurityDefaults: PodSecurityDefa
   installConfigStrategies(api);
   installBatchStrategies(api);
   installAppsStrategies(api);
+  // PodSecurity's warn-mode check of pod templates, after each kind's validation and before the
+  // object-count charge below, as kube-apiserver orders its validating plugins.
+  for (const def of resources) {
+    if (!isPodController(def.group, def.resource)) continue;
+    api.strategies.set(def.resource, withPodControllerSecurity(api.strategy(def), def.group, def.resource, podSecurityDefaults));
+  }
   // Every kind quota counts gets the object-count charge on create (quota/objectcount.ts).
   // Once per group and resource: a kind served in two versions (autoscaling v2 and v1) has one strategy.
   const counted = new Set<string>();
