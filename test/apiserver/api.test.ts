@@ -119,6 +119,35 @@ describe('API server REST semantics', () => {
     }
   });
 
+  // EvaluatePod adds warn-mode warnings to any allowed request it evaluates, pod updates included
+  // (upstream has no exception for updates): a significant update of a pod that violates the warn
+  // level is warned, an insignificant one is not evaluated at all.
+  describe('Pod Security warnings on pod updates', () => {
+    const ns = 'psa-update-warn';
+    const nsPods = `/api/v1/namespaces/${ns}/pods`;
+    const smp = { 'Content-Type': 'application/strategic-merge-patch+json' };
+    const text =
+      'would violate PodSecurity "baseline:latest": privileged (container "c" must not set securityContext.privileged=true)';
+    before(async () => {
+      assert.equal((await admin.request('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } })).status, 201);
+      const body = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'priv' }, spec: { containers: [{ name: 'c', image: 'busybox', securityContext: { privileged: true } }] } };
+      assert.equal((await admin.request('POST', nsPods, body)).status, 201);
+      const label = { metadata: { labels: { 'pod-security.kubernetes.io/warn': 'baseline' } } };
+      assert.equal((await admin.request('PATCH', `/api/v1/namespaces/${ns}`, label, smp)).status, 200);
+    });
+    const rows: { name: string; patch: unknown; warning?: string }[] = [
+      { name: 'an insignificant update (labels): not evaluated, no warning', patch: { metadata: { labels: { x: 'y' } } } },
+      { name: 'a significant update (a new image): allowed with the warning', patch: { spec: { containers: [{ name: 'c', image: 'example.com/a-different-image' }] } }, warning: `299 - ${JSON.stringify(text)}` },
+    ];
+    for (const row of rows) {
+      it(row.name, async () => {
+        const r = await admin.request('PATCH', `${nsPods}/priv`, row.patch, smp);
+        assert.equal(r.status, 200, r.text);
+        assert.equal(r.headers['warning'], row.warning);
+      });
+    }
+  });
+
   it('paging with limit and continue returns every item once', async () => {
     const first = (await admin.request('GET', '/api/v1/namespaces/default/pods?limit=2')).json();
     assert.equal(first.items.length, 2);

@@ -246,6 +246,56 @@ describe('apps/v1 over HTTP', () => {
     assert.equal(over.status, 403, over.text);
     assert.equal(over.json().message, 'deployments.apps "two" is forbidden: exceeded quota: q, requested: count/deployments.apps=1, used: count/deployments.apps=1, limited: count/deployments.apps=1');
   });
+
+  // Upstream pod-security-admission ValidatePodController (admission_test.go TestValidatePodAndController,
+  // the "deployment:" cases): a pod template that violates the namespace's warn level is stored
+  // with the warning as a Warning header; controllers are never denied, subresources never checked.
+  describe('Pod Security on pod templates', () => {
+    const ns = 'psa-apps';
+    const nsApps = `/apis/apps/v1/namespaces/${ns}`;
+    const restrictedSC = { allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] }, runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' } };
+    const privileged = (kind: string, name: string) => workload(kind, name, { template: template({ app: 'web' }, { containers: [{ name: 'c', image: 'busybox', securityContext: { privileged: true } }] }) });
+    const restrictedText =
+      'would violate PodSecurity "restricted:latest": allowPrivilegeEscalation != false (container "c" must set securityContext.allowPrivilegeEscalation=false), unrestricted capabilities (container "c" must set securityContext.capabilities.drop=["ALL"]), runAsNonRoot != true (pod or container "c" must set securityContext.runAsNonRoot=true), seccompProfile (pod or container "c" must set securityContext.seccompProfile.type to "RuntimeDefault" or "Localhost")';
+    // The header is Go-quoted: inner quotes escaped.
+    const restrictedHeader = `299 - ${JSON.stringify(restrictedText)}`;
+    const privilegedHeader = `299 - ${JSON.stringify(restrictedText.replace('": allowPrivilegeEscalation', '": privileged (container "c" must not set securityContext.privileged=true), allowPrivilegeEscalation'))}`;
+    before(async () => {
+      // enforce=restricted alone: warn follows it; a controller is still never denied.
+      const r = await admin.request('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns, labels: { 'pod-security.kubernetes.io/enforce': 'restricted' } } });
+      assert.equal(r.status, 201, r.text);
+      assert.equal((await admin.request('POST', `${nsApps}/deployments`, workload('Deployment', 'patched'))).status, 201);
+    });
+    const rows: { name: string; method: string; path: string; body: unknown; headers?: Record<string, string>; status: number; warning?: string }[] = [
+      { name: 'a Deployment is created (201) with the restricted warning', method: 'POST', path: `${nsApps}/deployments`, body: workload('Deployment', 'web'), status: 201, warning: restrictedHeader },
+      { name: 'a ReplicaSet too', method: 'POST', path: `${nsApps}/replicasets`, body: workload('ReplicaSet', 'rs'), status: 201, warning: restrictedHeader },
+      { name: 'a StatefulSet too', method: 'POST', path: `${nsApps}/statefulsets`, body: workload('StatefulSet', 'sts'), status: 201, warning: restrictedHeader },
+      { name: 'a DaemonSet too', method: 'POST', path: `${nsApps}/daemonsets`, body: workload('DaemonSet', 'ds'), status: 201, warning: restrictedHeader },
+      { name: 'a privileged template: every failing check, baseline ones first, still created', method: 'POST', path: `${nsApps}/deployments`, body: privileged('Deployment', 'priv'), status: 201, warning: privilegedHeader },
+      { name: 'a dry-run create is admitted and warned alike', method: 'POST', path: `${nsApps}/deployments?dryRun=All`, body: workload('Deployment', 'dry'), status: 201, warning: restrictedHeader },
+      {
+        name: 'a template that meets restricted: no warning',
+        method: 'POST',
+        path: `${nsApps}/deployments`,
+        body: workload('Deployment', 'ok', { template: template({ app: 'web' }, { containers: [{ name: 'c', image: 'busybox', securityContext: restrictedSC }] }) }),
+        status: 201,
+      },
+      { name: 'an invalid Deployment is refused by validation first: no warning', method: 'POST', path: `${nsApps}/deployments`, body: workload('Deployment', 'bad', { template: template({ app: 'other' }) }), status: 422 },
+      { name: 'an unlabelled namespace (privileged defaults): no warning', method: 'POST', path: `${apps}/deployments`, body: workload('Deployment', 'psa-default'), status: 201 },
+      // Upstream: "Updates aren't special cased for controller resources".
+      { name: 'an update that leaves the template alone is checked again', method: 'PATCH', path: `${nsApps}/deployments/patched`, body: { spec: { replicas: 2 } }, headers: mergePatch, status: 200, warning: restrictedHeader },
+      { name: 'a label change too', method: 'PATCH', path: `${nsApps}/deployments/patched`, body: { metadata: { labels: { x: 'y' } } }, headers: mergePatch, status: 200, warning: restrictedHeader },
+      { name: 'the scale subresource is not checked', method: 'PATCH', path: `${nsApps}/deployments/patched/scale`, body: { spec: { replicas: 3 } }, headers: mergePatch, status: 200 },
+      { name: 'the status subresource is not checked', method: 'PATCH', path: `${nsApps}/deployments/patched/status`, body: { status: { observedGeneration: 1 } }, headers: mergePatch, status: 200 },
+    ];
+    for (const row of rows) {
+      it(row.name, async () => {
+        const r = await admin.request(row.method, row.path, row.body, row.headers ?? {});
+        assert.equal(r.status, row.status, r.text);
+        assert.equal(r.headers['warning'], row.warning);
+      });
+    }
+  });
 });
 
 if (!kubectlFound) it('apps/v1 with the real kubectl', { skip: kubectlSkip }, () => {});

@@ -103,6 +103,38 @@ describe('Job and CronJob over HTTP', () => {
     assert.equal(over.status, 403, over.text);
     assert.equal(over.json().message, 'jobs.batch "two" is forbidden: exceeded quota: q, requested: count/jobs.batch=1, used: count/jobs.batch=1, limited: count/jobs.batch=1');
   });
+
+  // Upstream pod-security-admission ValidatePodController: a Job's spec.template and a CronJob's
+  // spec.jobTemplate.spec.template against the namespace's warn level, as a Warning header.
+  describe('Pod Security on pod templates', () => {
+    const ns = 'psa-batch';
+    const baselineText = (container: string) => `would violate PodSecurity "baseline:latest": host namespaces (hostNetwork=true), privileged (container "${container}" must not set securityContext.privileged=true)`;
+    const header = (container: string) => `299 - ${JSON.stringify(baselineText(container))}`;
+    const privilegedSpec = (restartPolicy: string) => ({ ...podSpec(restartPolicy), hostNetwork: true, containers: [{ name: 'main', image: 'busybox', securityContext: { privileged: true } }] });
+    before(async () => {
+      const labels = { 'pod-security.kubernetes.io/warn': 'baseline', 'pod-security.kubernetes.io/audit': 'restricted' };
+      const r = await admin.request('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns, labels } });
+      assert.equal(r.status, 201, r.text);
+    });
+    const rows: { name: string; path: string; body: unknown; warning?: string }[] = [
+      { name: 'a Job: its template', path: `/apis/batch/v1/namespaces/${ns}/jobs`, body: job('priv', { template: { spec: privilegedSpec('Never') } }), warning: header('main') },
+      {
+        name: 'a CronJob: its job template\'s template',
+        path: `/apis/batch/v1/namespaces/${ns}/cronjobs`,
+        body: cronJob('priv', { jobTemplate: { spec: { template: { spec: privilegedSpec('OnFailure') } } } }),
+        warning: header('main'),
+      },
+      // Only warn is seen: the restricted audit level has no sink here (no audit log).
+      { name: 'a Job that meets baseline: no warning', path: `/apis/batch/v1/namespaces/${ns}/jobs`, body: job('plain') },
+    ];
+    for (const row of rows) {
+      it(row.name, async () => {
+        const r = await admin.request('POST', row.path, row.body);
+        assert.equal(r.status, 201, r.text);
+        assert.equal(r.headers['warning'], row.warning);
+      });
+    }
+  });
 });
 
 if (!kubectlFound) it('Job and CronJob with the real kubectl', { skip: kubectlSkip }, () => {});
