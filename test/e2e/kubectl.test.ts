@@ -158,6 +158,35 @@ describe('kubectl against bulkhead server', { skip: missing }, () => {
     assert.equal(again.stderr, '');
   });
 
+  it('apply of a Deployment whose template violates the warn level prints the PodSecurity warning and creates it', async () => {
+    const f = c.file('psa-deploy.yaml', `apiVersion: v1
+kind: Namespace
+metadata:
+  name: psa-warn
+  labels: {pod-security.kubernetes.io/warn: restricted}
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web, namespace: psa-warn}
+spec:
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      containers:
+      - name: app
+        image: busybox:1.36
+        command: ["sleep", "3600"]
+`);
+    const r = await ok(['apply', '-f', f]);
+    assert.equal(r.stdout, 'namespace/psa-warn created\ndeployment.apps/web created\n');
+    assert.equal(
+      r.stderr,
+      'Warning: would violate PodSecurity "restricted:latest": allowPrivilegeEscalation != false (container "app" must set securityContext.allowPrivilegeEscalation=false), unrestricted capabilities (container "app" must set securityContext.capabilities.drop=["ALL"]), runAsNonRoot != true (pod or container "app" must set securityContext.runAsNonRoot=true), seccompProfile (pod or container "app" must set securityContext.seccompProfile.type to "RuntimeDefault" or "Localhost")\n',
+    );
+    assert.equal((await ok(['get', 'deployment', 'web', '-n', 'psa-warn', '-o', 'jsonpath={.metadata.name}'])).stdout, 'web');
+  });
+
   it('get -w prints the pod and follows changes', async () => {
     const w = c.kubectlAsync(['get', 'pods', '-w', '-l', 'app=watched']);
     const f = c.file('watched.yaml', pod('watched'));
