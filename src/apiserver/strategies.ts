@@ -175,7 +175,8 @@ export function podStrategy(podSecurityDefaults: PodSecurityDefaults, toleration
 /**
  * PodSecurity on a pod update, a validating admission plugin run after the strategy's
  * validation: when the update is significant (isSignificantPodUpdate), the whole new pod is
- * evaluated; an enforce violation is a 403 naming the pod, otherwise warn-mode warnings are added.
+ * evaluated; an enforce violation is a 403 naming the pod, otherwise warn-mode warnings are added
+ * (upstream's EvaluatePod warns on any request it allows, updates and pods/ephemeralcontainers included).
  */
 async function admitPodSecurityUpdate(next: Pod, prev: Pod, req: RequestInfo, api: Api, podSecurityDefaults: PodSecurityDefaults): Promise<void> {
   if (!isSignificantPodUpdate(next, prev)) return;
