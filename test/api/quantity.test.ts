@@ -12,6 +12,7 @@ import {
   ERR_SUFFIX,
   Quantity,
   QuantityError,
+  mustParse,
   parseQuantityOrError,
   splitQuantityString,
   type QuantityFormat,
@@ -394,8 +395,10 @@ describe('TestQuantityParseEmit (upstream table)', () => {
   }
 });
 
-describe('TestQuantityParseZero / TestQuantityCanocicalizeZero (upstream)', () => {
-  it('"0" prints 0', () => assert.equal(P('0').toString(), '0'));
+describe('TestQuantityParseZero / TestQuantityParseNonNumericPanic / TestQuantityCanocicalizeZero (upstream)', () => {
+  it('MustParse("0") prints 0', () => assert.equal(mustParse('0').toString(), '0'));
+  it('MustParse("Non-Numeric") panics (throws QuantityError)', () =>
+    assert.throws(() => mustParse('Non-Numeric'), (e: unknown) => e instanceof QuantityError && e.message === ERR_FORMAT_WRONG));
   it('1000m minus 1 prints 0, not 0<suffix>', () => {
     const z = P('1000m').sub(Quantity.fromInt(1));
     assert.ok(z.isZero());
@@ -499,6 +502,54 @@ describe('TestQuantityRoundUp (upstream table)', () => {
       assert.equal(ok, exact);
       assertCmp(q, want, 'rounded');
       assertCmp(src, P(input), 'source unchanged');
+    });
+    // upstream's asDec pass rounds the inf.Dec form; a spelling with more than 18 digits takes
+    // the same big path here (same value, no int64 form)
+    const big = input + '0'.repeat(18);
+    it(`RoundUp(${big}, ${scale}) on the big path = ${show(want)} exact=${exact}`, () => {
+      const src = P(big);
+      assert.equal(src.asInt64(), undefined, 'big path');
+      const { q, exact: ok } = src.roundUp(scale);
+      assert.equal(ok, exact);
+      assertCmp(q, want, 'rounded');
+    });
+  }
+});
+
+describe('TestNegativeScaleInt64 (upstream math_test table, through RoundUp: ceil away from zero and exactness)', () => {
+  // base rounded to a multiple of 10^scale; result = rounded value / 10^scale. The upstream row
+  // with a negative scale is marked undefined behaviour there and is not carried over.
+  const rows: [bigint, number, bigint, boolean][] = [
+    [1234567n, 0, 1234567n, true],
+    [1234567n, 1, 123457n, false],
+    [1234567n, 2, 12346n, false],
+    [1234567n, 3, 1235n, false],
+    [1234567n, 4, 124n, false],
+    [-1234567n, 0, -1234567n, true],
+    [-1234567n, 1, -123457n, false],
+    [-1234567n, 2, -12346n, false],
+    [-1234567n, 3, -1235n, false],
+    [-1234567n, 4, -124n, false],
+    [1000n, 0, 1000n, true],
+    [1000n, 1, 100n, true],
+    [1000n, 2, 10n, true],
+    [1000n, 3, 1n, true],
+    [1000n, 4, 1n, false],
+    [-1000n, 0, -1000n, true],
+    [-1000n, 1, -100n, true],
+    [-1000n, 2, -10n, true],
+    [-1000n, 3, -1n, true],
+    [-1000n, 4, -1n, false],
+    [0n, 0, 0n, true],
+    [0n, 1, 0n, true],
+    [0n, 2, 0n, true],
+  ];
+  for (const [base, scale, result, exact] of rows) {
+    it(`negativeScaleInt64(${base}, ${scale}) = ${result} exact=${exact}`, () => {
+      const { q, exact: ok } = dq(base, 0).roundUp(scale);
+      assert.equal(ok, exact);
+      assert.equal(q.scaledValue(scale), result);
+      assert.equal(dq(base, 0).scaledValue(scale), result, 'ScaledValue rounds the same way');
     });
   }
 });
@@ -747,6 +798,30 @@ describe('amount_test tables (upstream int64Amount tables, through the public AP
       assertCmp(dq(bm, bs).add(dq(am, as)), dq(cm, cs), 'b+a');
     });
   }
+  // TestInt64AmountMul: exact products (upstream's ok=false rows overflow int64Amount and
+  // Quantity.Mul falls back to inf.Dec). The row 1e-100 * 10 is left out: values below nano are
+  // rounded up to nano on construction here (deliberate deviation, see quantity.ts).
+  const muls: [bigint, number, bigint, bigint, number][] = [
+    [100n, 1, 1000n, 100000n, 1],
+    [100n, -1, 1000n, 100000n, -1],
+    [1n, 100, 10n, 10n, 100],
+    [-5n, 2, 500n, -2500n, 2],
+    [-5n, -2, 500n, -2500n, -2],
+    [0n, 1, 0n, 0n, 1],
+    [mostPositive, -1, 10n, mostPositive * 10n, -1],
+    [mostPositive, -1, 0n, 0n, 0],
+    [mostPositive, 0, 1n, mostPositive, 0],
+    [mostPositive / 10n, 1, 10n, (mostPositive / 10n) * 10n, 1],
+    [mostPositive, 0, -1n, -mostPositive, 0],
+    [mostNegative, 0, 1n, mostNegative, 0],
+    [mostNegative, 1, 0n, 0n, 0],
+    [mostNegative, 1, 1n, mostNegative, 1],
+  ];
+  for (const [am, as, b, cm, cs] of muls) {
+    it(`TestInt64AmountMul ${am}e${as} * ${b} = ${cm}e${cs}`, () => {
+      assertCmp(dq(am, as).mul(b), dq(cm, cs), 'product');
+    });
+  }
   const canon: [bigint, number, string][] = [
     [100n, 0, '100'],
     [100n, 1, '1e3'],
@@ -781,6 +856,73 @@ describe('amount_test tables (upstream int64Amount tables, through the public AP
   ];
   for (const [name, v, s, to, want] of scaledRows) {
     it(`TestInt64AmountAsScaledInt64: ${name}`, () => assert.equal(dq(v, s).scaledValue(to), want));
+  }
+});
+
+describe('TestDetectOverflowAdd / TestDetectOverflowMultiply (upstream math_test tables, through Quantity add/mul)', () => {
+  // Upstream checks its int64 helpers: ok=false means the int64 result overflowed. At the Quantity
+  // level such a sum or product falls back to inf.Dec and stays exact, and AsInt64 then fails; an
+  // ok=true result stays an int64Amount at scale 0, so AsInt64 answers it.
+  const mp = mostPositive;
+  const mn = mostNegative;
+  const adds: [bigint, bigint, boolean][] = [
+    [0n, 0n, true],
+    [-1n, 1n, true],
+    [0n, 1n, true],
+    [2n, 2n, true],
+    [2n, -2n, true],
+    [-2n, -2n, true],
+    [mn, -1n, false],
+    [mn, 1n, true],
+    [mp, -1n, true],
+    [mp, 1n, false],
+    [mn, mp, true],
+    [mp, mn, true],
+    [mp, mp, false],
+    [mn, mn, false],
+    [-mp, mn, false],
+    [mn, -mp, false],
+    [-mp, -mp, false],
+  ];
+  for (const [a, b, ok] of adds) {
+    it(`int64Add(${a}, ${b}) = ${a + b} ok=${ok} (commutative)`, () => {
+      for (const [x, y] of [[a, b], [b, a]] as const) {
+        const r = Quantity.fromInt(x).add(Quantity.fromInt(y));
+        assertCmp(r, Quantity.fromInt(a + b), `${x} + ${y}`);
+        assert.equal(r.asInt64(), ok ? a + b : undefined, `${x} + ${y}: AsInt64`);
+      }
+    });
+  }
+  const muls: [bigint, bigint, boolean][] = [
+    [0n, 0n, true],
+    [-1n, 1n, true],
+    [-1n, -1n, true],
+    [1n, 1n, true],
+    [0n, 1n, true],
+    [1n, 0n, true],
+    [2n, 2n, true],
+    [2n, -2n, true],
+    [-2n, -2n, true],
+    [mn, -1n, false],
+    [mn, 1n, true],
+    [mp, -1n, true],
+    [mp, 1n, true],
+    [mn, mp, false],
+    [mp, mn, false],
+    [mp, mp, false],
+    [mn, mn, false],
+    [-mp, mn, false],
+    [mn, -mp, false],
+    [-mp, -mp, false],
+  ];
+  for (const [a, b, ok] of muls) {
+    it(`int64Multiply(${a}, ${b}) = ${a * b} ok=${ok} (commutative)`, () => {
+      for (const [x, y] of [[a, b], [b, a]] as const) {
+        const r = Quantity.fromInt(x).mul(y);
+        assertCmp(r, Quantity.fromInt(a * b), `${x} * ${y}`);
+        assert.equal(r.asInt64(), ok ? a * b : undefined, `${x} * ${y}: AsInt64`);
+      }
+    });
   }
 });
 
@@ -844,6 +986,29 @@ describe('TestJSONWhitespace (upstream table) and UnmarshalCBOR string rows', ()
     assert.equal(Quantity.fromJSON(' \t\n\r1M \t\n\r').toString(), '1M'));
   it('CBOR empty string is ErrFormatWrong', () =>
     assert.throws(() => Quantity.fromJSON(''), (e: unknown) => e instanceof QuantityError && e.message === ERR_FORMAT_WRONG));
+});
+
+describe('TestQuantityProtoMarshal / TestQuantityProtoUnmarshal (upstream tables; the wire form is the string field)', () => {
+  // Quantity's protobuf message carries only String(); decoding parses it back.
+  const parsed = ['0', '100m', '50m', '10000T'];
+  for (const s of parsed) {
+    it(`${s} survives the string wire form`, () => {
+      const q = P(s);
+      assertCmp(P(q.toString()), q, 'decoded');
+    });
+  }
+  const decs: [bigint, string][] = [
+    [0n, '0'],
+    [10n, '10'],
+    [-10n, '-10'],
+  ];
+  for (const [m, wire] of decs) {
+    it(`inf.Dec ${m} encodes as ${JSON.stringify(wire)} and decodes equal`, () => {
+      const q = dq(m, 0);
+      assert.equal(q.toString(), wire);
+      assertCmp(P(wire), q, 'decoded');
+    });
+  }
 });
 
 describe('TestQuantityValueSet, Example* and TestUninitializedNoCrash (upstream)', () => {
