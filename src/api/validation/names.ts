@@ -190,9 +190,10 @@ export function isValidPortName(port: string): string[] {
   return errs;
 }
 
-const maxUnixID = 4294967295;
+/** maxUserID / maxGroupID: math.MaxInt32 ("in libcontainer UID/GID limits is 0 ~ 1<<31 - 1"). */
+const maxUnixID = 2147483647;
 
-/** IsValidUserID / IsValidGroupID: 0..4294967295. */
+/** IsValidUserID / IsValidGroupID: 0..2147483647. */
 export function isValidUnixID(id: number): string[] {
   return Number.isInteger(id) && id >= 0 && id <= maxUnixID ? [] : [inclusiveRangeError(0, maxUnixID)];
 }

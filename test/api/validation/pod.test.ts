@@ -164,12 +164,56 @@ const rows: Row[] = [
   {
     name: 'container runAsUser must be a Unix ID',
     pod: podWith((p) => (p.spec.containers[0]!.securityContext = { runAsUser: -1 })),
-    want: [['FieldValueInvalid', 'spec.containers[0].securityContext.runAsUser: Invalid value: -1: must be between 0 and 4294967295, inclusive']],
+    want: [['FieldValueInvalid', 'spec.containers[0].securityContext.runAsUser: Invalid value: -1: must be between 0 and 2147483647, inclusive']],
   },
   {
     name: 'procMount Unmasked needs hostUsers false',
     pod: podWith((p) => (p.spec.containers[0]!.securityContext = { procMount: 'Unmasked' })),
     want: [['FieldValueInvalid', 'spec.containers[0].securityContext.procMount: Invalid value: "Unmasked": `hostUsers` must be false to use `Unmasked`']],
+  },
+
+  // Unix IDs are 0..MaxInt32 (upstream TestValidatePodSpec: "populate RunAsUser SupplementalGroups FSGroup with maxID 2147483647",
+  // "bad supplementalGroups large than math.MaxInt32", "bad runAsUser large than math.MaxInt32", "bad fsGroup large than math.MaxInt32",
+  // "bad supplementalGroups less than 0", "bad runAsUser less than 0", "bad fsGroup less than 0")
+  {
+    name: 'pod runAsUser, fsGroup and supplementalGroups accept MaxInt32',
+    pod: podWith((p) => (p.spec.securityContext = { runAsUser: 2147483647, fsGroup: 2147483647, supplementalGroups: [2147483647] })),
+    want: [],
+  },
+  {
+    name: 'pod supplementalGroups above MaxInt32 are out of range',
+    pod: podWith((p) => (p.spec.securityContext = { supplementalGroups: [2147483648, 1234] })),
+    want: [['FieldValueInvalid', 'spec.securityContext.supplementalGroups[0]: Invalid value: 2147483648: must be between 0 and 2147483647, inclusive']],
+  },
+  {
+    name: 'pod supplementalGroups below 0 are out of range',
+    pod: podWith((p) => (p.spec.securityContext = { supplementalGroups: [-1, 1234] })),
+    want: [['FieldValueInvalid', 'spec.securityContext.supplementalGroups[0]: Invalid value: -1: must be between 0 and 2147483647, inclusive']],
+  },
+  {
+    name: 'pod runAsUser above MaxInt32 is out of range',
+    pod: podWith((p) => (p.spec.securityContext = { runAsUser: 2147483648 })),
+    want: [['FieldValueInvalid', 'spec.securityContext.runAsUser: Invalid value: 2147483648: must be between 0 and 2147483647, inclusive']],
+  },
+  {
+    name: 'pod runAsUser below 0 is out of range',
+    pod: podWith((p) => (p.spec.securityContext = { runAsUser: -1 })),
+    want: [['FieldValueInvalid', 'spec.securityContext.runAsUser: Invalid value: -1: must be between 0 and 2147483647, inclusive']],
+  },
+  {
+    name: 'pod fsGroup above MaxInt32 is out of range',
+    pod: podWith((p) => (p.spec.securityContext = { fsGroup: 2147483648 })),
+    want: [['FieldValueInvalid', 'spec.securityContext.fsGroup: Invalid value: 2147483648: must be between 0 and 2147483647, inclusive']],
+  },
+  {
+    name: 'pod fsGroup below 0 is out of range',
+    pod: podWith((p) => (p.spec.securityContext = { fsGroup: -1 })),
+    want: [['FieldValueInvalid', 'spec.securityContext.fsGroup: Invalid value: -1: must be between 0 and 2147483647, inclusive']],
+  },
+  {
+    name: 'container runAsUser above MaxInt32 is out of range',
+    pod: podWith((p) => (p.spec.containers[0]!.securityContext = { runAsUser: 2147483648 })),
+    want: [['FieldValueInvalid', 'spec.containers[0].securityContext.runAsUser: Invalid value: 2147483648: must be between 0 and 2147483647, inclusive']],
   },
 
   // ports
