@@ -150,6 +150,10 @@ function validateSpecFields(s: PodSpec, opts: PodValidationOptions, path: FieldP
   validateEnum(s.dnsPolicy, dnsPolicies, path.child('dnsPolicy'), errs);
   if (isSet(s.nodeSelector)) validateLabels(s.nodeSelector, path.child('nodeSelector'), errs);
   validatePodSecurityContext(s.securityContext, path.child('securityContext'), errs);
+  // Upstream keeps hostPID and shareProcessNamespace in the internal PodSecurityContext, hence the path.
+  if (s.hostPID === true && s.shareProcessNamespace === true) {
+    errs.push(fieldError.invalid(path.child('securityContext').child('shareProcessNamespace'), true, 'ShareProcessNamespace and HostPID cannot both be enabled'));
+  }
   validateDNSSubdomainField(s.serviceAccountName, path.child('serviceAccountName'), errs);
   validateDNSSubdomainField(s.nodeName, path.child('nodeName'), errs);
 

@@ -216,6 +216,20 @@ const rows: Row[] = [
     want: [['FieldValueInvalid', 'spec.containers[0].securityContext.runAsUser: Invalid value: 2147483648: must be between 0 and 2147483647, inclusive']],
   },
 
+  {
+    name: 'shareProcessNamespace and hostPID may not both be set (TestValidatePodSpec "ShareProcessNamespace and HostPID both set")',
+    pod: podWith((p) => {
+      p.spec.hostPID = true;
+      p.spec.shareProcessNamespace = true;
+    }),
+    want: [['FieldValueInvalid', 'spec.securityContext.shareProcessNamespace: Invalid value: true: ShareProcessNamespace and HostPID cannot both be enabled']],
+  },
+  {
+    name: 'shareProcessNamespace alone is accepted (TestValidatePodSpec "populate ShareProcessNamespace")',
+    pod: podWith((p) => (p.spec.shareProcessNamespace = true)),
+    want: [],
+  },
+
   // ports
   {
     name: 'containerPort is required',
