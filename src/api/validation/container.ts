@@ -11,7 +11,8 @@ import { fieldError, type FieldError, type FieldPath } from '../fielderrors.js';
 import type { FeatureGates } from '../featuregates.js';
 import { goTrimSpace } from '../quantity.js';
 import type { Container, ContainerPort, EphemeralContainer, SecurityContext } from '../types.js';
-import { isDNS1123Label, isValidPortName, isValidPortNum, isValidUnixID } from './names.js';
+import { isConfigMapKey } from './config.js';
+import { isDNS1123Label, isQualifiedName, isValidPortName, isValidPortNum, isValidUnixID, nameIsDNSSubdomain } from './names.js';
 import { validateOOMKillMode } from './oomkillmode.js';
 import { validateLifecycleAndProbes } from './probes.js';
 import { validateContainerResources } from './resources.js';
@@ -120,12 +121,149 @@ function isRelaxedEnvVarName(name: string): boolean {
   return true;
 }
 
+type Obj = Record<string, unknown>;
+
+function asObj(v: unknown): Obj | undefined {
+  return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : undefined;
+}
+
+/** validEnvDownwardAPIFieldPathExpressions, sorted as sets.List gives them. */
+const envFieldPaths = ['metadata.name', 'metadata.namespace', 'metadata.uid', 'spec.nodeName', 'spec.serviceAccountName', 'status.hostIP', 'status.hostIPs', 'status.podIP', 'status.podIPs'];
+/** The labels pods.ConvertDownwardAPIFieldLabel accepts for v1 (v1.32; spec.host is the old name of spec.nodeName). */
+const convertibleFieldLabels = new Set([
+  'metadata.annotations', 'metadata.labels', 'metadata.name', 'metadata.namespace', 'metadata.uid', 'spec.nodeName', 'spec.restartPolicy',
+  'spec.serviceAccountName', 'spec.schedulerName', 'status.phase', 'status.hostIP', 'status.hostIPs', 'status.podIP', 'status.podIPs',
+]);
+/** validContainerResourceFieldPathExpressions, sorted. */
+const envResourceFieldPaths = ['limits.cpu', 'limits.ephemeral-storage', 'limits.memory', 'requests.cpu', 'requests.ephemeral-storage', 'requests.memory'];
+const hugePagesResourcePrefixes = ['limits.hugepages-', 'requests.hugepages-'];
+
+/** fieldpath.SplitMaybeSubscriptedPath: "metadata.labels['k']" → ["metadata.labels", "k"]. */
+function splitSubscriptedPath(fieldPath: string): [string, string] | undefined {
+  if (!fieldPath.endsWith("']")) return undefined;
+  const s = fieldPath.slice(0, -2);
+  const at = s.indexOf("['");
+  if (at <= 0) return undefined;
+  return [s.slice(0, at), s.slice(at + 2)];
+}
+
+/**
+ * validateObjectFieldSelector for env (a fieldRef). An absent apiVersion is left to defaulting
+ * ("v1"); an explicit "" is Required, as upstream.
+ */
+function validateObjectFieldSelector(fs: Obj, path: FieldPath, errs: FieldError[]): FieldError[] {
+  const apiVersion = fs.apiVersion === undefined || fs.apiVersion === null ? 'v1' : str(fs.apiVersion);
+  if (apiVersion.length === 0) {
+    errs.push(fieldError.required(path.child('apiVersion')));
+    return errs;
+  }
+  const fieldPath = str(fs.fieldPath);
+  if (fieldPath.length === 0) {
+    errs.push(fieldError.required(path.child('fieldPath')));
+    return errs;
+  }
+  // pods.ConvertDownwardAPIFieldLabel
+  const sub = splitSubscriptedPath(fieldPath);
+  let convertErr: string | undefined;
+  if (apiVersion !== 'v1') convertErr = `unsupported pod version: ${apiVersion}`;
+  else if (sub && sub[0] !== 'metadata.annotations' && sub[0] !== 'metadata.labels') convertErr = `field label does not support subscript: ${fieldPath}`;
+  else if (!sub && !convertibleFieldLabels.has(fieldPath) && fieldPath !== 'spec.host') convertErr = `field label not supported: ${fieldPath}`;
+  if (convertErr !== undefined) {
+    errs.push(fieldError.invalid(path.child('fieldPath'), fieldPath, `error converting fieldPath: ${convertErr}`));
+    return errs;
+  }
+  if (sub) {
+    const key = sub[0] === 'metadata.annotations' ? sub[1].toLowerCase() : sub[1];
+    for (const m of isQualifiedName(key)) errs.push(fieldError.invalid(path, key, m));
+    return errs;
+  }
+  const internal = fieldPath === 'spec.host' ? 'spec.nodeName' : fieldPath;
+  if (!envFieldPaths.includes(internal)) errs.push(fieldError.notSupported(path.child('fieldPath'), internal, envFieldPaths));
+  return errs;
+}
+
+/** validateContainerResourceFieldSelector for env (no containerName needed); divisors are not checked. */
+function validateResourceFieldSelector(fs: Obj, path: FieldPath, errs: FieldError[]): FieldError[] {
+  const resource = str(fs.resource);
+  if (resource.length === 0) errs.push(fieldError.required(path.child('resource')));
+  else if (!envResourceFieldPaths.includes(resource) && !hugePagesResourcePrefixes.some((p) => resource.startsWith(p))) {
+    errs.push(fieldError.notSupported(path.child('resource'), resource, envResourceFieldPaths));
+  }
+  return errs;
+}
+
+/** validateConfigMapKeySelector / validateSecretKeySelector (both check the name as a Secret name). */
+function validateKeySelector(ks: Obj, path: FieldPath, errs: FieldError[]): FieldError[] {
+  const name = str(ks.name);
+  for (const m of nameIsDNSSubdomain(name, false)) errs.push(fieldError.invalid(path.child('name'), name, m));
+  const key = str(ks.key);
+  if (key.length === 0) errs.push(fieldError.required(path.child('key')));
+  else for (const m of isConfigMapKey(key)) errs.push(fieldError.invalid(path.child('key'), key, m));
+  return errs;
+}
+
+/** validateEnvVarValueFrom: exactly one source, and none beside a non-empty value. */
+function validateEnvVarValueFrom(ev: Obj, path: FieldPath, errs: FieldError[]): FieldError[] {
+  const from = asObj(ev.valueFrom);
+  if (!from) return errs;
+  let sources = 0;
+  const fieldRef = asObj(from.fieldRef);
+  if (fieldRef) {
+    sources++;
+    validateObjectFieldSelector(fieldRef, path.child('fieldRef'), errs);
+  }
+  const resourceFieldRef = asObj(from.resourceFieldRef);
+  if (resourceFieldRef) {
+    sources++;
+    validateResourceFieldSelector(resourceFieldRef, path.child('resourceFieldRef'), errs);
+  }
+  const configMapKeyRef = asObj(from.configMapKeyRef);
+  if (configMapKeyRef) {
+    sources++;
+    validateKeySelector(configMapKeyRef, path.child('configMapKeyRef'), errs);
+  }
+  const secretKeyRef = asObj(from.secretKeyRef);
+  if (secretKeyRef) {
+    sources++;
+    validateKeySelector(secretKeyRef, path.child('secretKeyRef'), errs);
+  }
+  if (sources === 0) errs.push(fieldError.invalid(path, '', 'must specify one of: `fieldRef`, `resourceFieldRef`, `configMapKeyRef` or `secretKeyRef`'));
+  else if (str(ev.value).length !== 0) errs.push(fieldError.invalid(path, '', 'may not be specified when `value` is not empty'));
+  else if (sources > 1) errs.push(fieldError.invalid(path, '', 'may not have more than one field specified at a time'));
+  return errs;
+}
+
+/** ValidateEnv (relaxed names). */
 function validateEnv(env: Container['env'], path: FieldPath, errs: FieldError[]): FieldError[] {
   if (!Array.isArray(env)) return errs;
   for (let i = 0; i < env.length; i++) {
     const name = str(env[i]?.name);
     if (name.length === 0) errs.push(fieldError.required(path.index(i).child('name')));
     else if (!isRelaxedEnvVarName(name)) errs.push(fieldError.invalid(path.index(i).child('name'), name, envNameMsg));
+    const ev = asObj(env[i]);
+    if (ev && isSet(ev.valueFrom)) validateEnvVarValueFrom(ev, path.index(i).child('valueFrom'), errs);
+  }
+  return errs;
+}
+
+/** ValidateEnvFrom (relaxed prefix): one of configMapRef or secretRef, each naming a ConfigMap or Secret. */
+function validateEnvFrom(envFrom: unknown[], path: FieldPath, errs: FieldError[]): FieldError[] {
+  for (let i = 0; i < envFrom.length; i++) {
+    const ev = asObj(envFrom[i]) ?? {};
+    const p = path.index(i);
+    const prefix = str(ev.prefix);
+    if (prefix.length > 0 && !isRelaxedEnvVarName(prefix)) errs.push(fieldError.invalid(p.child('prefix'), prefix, envNameMsg));
+    let sources = 0;
+    for (const ref of ['configMapRef', 'secretRef'] as const) {
+      const src = asObj(ev[ref]);
+      if (!src) continue;
+      sources++;
+      const name = str(src.name);
+      if (name.length === 0) errs.push(fieldError.required(p.child(ref).child('name')));
+      else for (const m of nameIsDNSSubdomain(name, true)) errs.push(fieldError.invalid(p.child(ref).child('name'), name, m));
+    }
+    if (sources === 0) errs.push(fieldError.invalid(path, '', 'must specify one of: `configMapRef` or `secretRef`'));
+    else if (sources > 1) errs.push(fieldError.invalid(path, '', 'may not have more than one field specified at a time'));
   }
   return errs;
 }
@@ -161,6 +299,8 @@ function validateContainerCommon(c: Container, path: FieldPath, ctx: ContainerCo
   validateEnumIfSet(c?.terminationMessagePolicy, terminationMessagePolicies, path.child('terminationMessagePolicy'), errs);
   if (Array.isArray(c?.ports)) validateContainerPorts(c.ports, path.child('ports'), errs);
   if (Array.isArray(c?.env)) validateEnv(c.env, path.child('env'), errs);
+  const envFrom = (c as { envFrom?: unknown } | undefined)?.envFrom;
+  if (Array.isArray(envFrom)) validateEnvFrom(envFrom, path.child('envFrom'), errs);
   validateEnumIfSet(c?.imagePullPolicy, pullPolicies, path.child('imagePullPolicy'), errs);
   validateContainerResources(c?.resources, path.child('resources'), errs);
   if (isSet(c?.securityContext)) validateSecurityContext(c.securityContext, path.child('securityContext'), ctx, errs);

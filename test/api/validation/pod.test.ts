@@ -230,6 +230,126 @@ const rows: Row[] = [
     want: [],
   },
 
+  // env and envFrom (upstream ValidateEnv/validateEnvVarValueFrom/ValidateEnvFrom; TestValidateContainers "invalid env var name",
+  // "Invalid env from"; the relaxed-name rule is the 1.32 default, so "ev!1" from that upstream case, which runs with the option off, is accepted)
+  {
+    name: 'env names are relaxed: printable ASCII other than = is accepted',
+    pod: podWith((p) => (p.spec.containers[0]!.env = [{ name: 'ev!1' }])),
+    want: [],
+  },
+  {
+    name: 'env valueFrom may not accompany a non-empty value',
+    pod: podWith((p) => (p.spec.containers[0]!.env = [{ name: 'abc', value: 'foo', valueFrom: { fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.name' } } }])),
+    want: [['FieldValueInvalid', 'spec.containers[0].env[0].valueFrom: Invalid value: "": may not be specified when `value` is not empty']],
+  },
+  {
+    name: 'env valueFrom needs a source',
+    pod: podWith((p) => (p.spec.containers[0]!.env = [{ name: 'abc', valueFrom: {} }])),
+    want: [['FieldValueInvalid', 'spec.containers[0].env[0].valueFrom: Invalid value: "": must specify one of: `fieldRef`, `resourceFieldRef`, `configMapKeyRef` or `secretKeyRef`']],
+  },
+  {
+    name: 'env valueFrom takes one source at a time',
+    pod: podWith((p) => (p.spec.containers[0]!.env = [{ name: 'abc', valueFrom: { fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.name' }, secretKeyRef: { name: 'a-secret', key: 'a-key' } } }])),
+    want: [['FieldValueInvalid', 'spec.containers[0].env[0].valueFrom: Invalid value: "": may not have more than one field specified at a time']],
+  },
+  {
+    name: 'env fieldRef needs a fieldPath',
+    pod: podWith((p) => (p.spec.containers[0]!.env = [{ name: 'abc', valueFrom: { fieldRef: { apiVersion: 'v1' } } }])),
+    want: [['FieldValueRequired', 'spec.containers[0].env[0].valueFrom.fieldRef.fieldPath: Required value']],
+  },
+  {
+    name: 'env fieldRef apiVersion may not be explicitly empty',
+    pod: podWith((p) => (p.spec.containers[0]!.env = [{ name: 'abc', valueFrom: { fieldRef: { apiVersion: '', fieldPath: 'metadata.name' } } }])),
+    want: [['FieldValueRequired', 'spec.containers[0].env[0].valueFrom.fieldRef.apiVersion: Required value']],
+  },
+  {
+    name: 'env fieldRef apiVersion must be v1',
+    pod: podWith((p) => (p.spec.containers[0]!.env = [{ name: 'abc', valueFrom: { fieldRef: { apiVersion: 'v1beta1', fieldPath: 'metadata.name' } } }])),
+    want: [['FieldValueInvalid', 'spec.containers[0].env[0].valueFrom.fieldRef.fieldPath: Invalid value: "metadata.name": error converting fieldPath: unsupported pod version: v1beta1']],
+  },
+  {
+    name: 'env fieldRef fieldPath must be a known label',
+    pod: podWith((p) => (p.spec.containers[0]!.env = [{ name: 'abc', valueFrom: { fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.whoops' } } }])),
+    want: [['FieldValueInvalid', 'spec.containers[0].env[0].valueFrom.fieldRef.fieldPath: Invalid value: "metadata.whoops": error converting fieldPath: field label not supported: metadata.whoops']],
+  },
+  {
+    name: 'env fieldRef subscripts only labels and annotations',
+    pod: podWith((p) => (p.spec.containers[0]!.env = [{ name: 'abc', valueFrom: { fieldRef: { apiVersion: 'v1', fieldPath: "metadata.name['key']" } } }])),
+    want: [['FieldValueInvalid', `spec.containers[0].env[0].valueFrom.fieldRef.fieldPath: Invalid value: "metadata.name['key']": error converting fieldPath: field label does not support subscript: metadata.name['key']`]],
+  },
+  {
+    name: 'env fieldRef: metadata.labels needs a subscript, status.phase is volume-only',
+    pod: podWith((p) => (p.spec.containers[0]!.env = [
+      { name: 'a', valueFrom: { fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.labels' } } },
+      { name: 'b', valueFrom: { fieldRef: { apiVersion: 'v1', fieldPath: 'status.phase' } } },
+    ])),
+    want: [
+      ['FieldValueNotSupported', 'spec.containers[0].env[0].valueFrom.fieldRef.fieldPath: Unsupported value: "metadata.labels": supported values: "metadata.name", "metadata.namespace", "metadata.uid", "spec.nodeName", "spec.serviceAccountName", "status.hostIP", "status.hostIPs", "status.podIP", "status.podIPs"'],
+      ['FieldValueNotSupported', 'spec.containers[0].env[1].valueFrom.fieldRef.fieldPath: Unsupported value: "status.phase": supported values: "metadata.name", "metadata.namespace", "metadata.uid", "spec.nodeName", "spec.serviceAccountName", "status.hostIP", "status.hostIPs", "status.podIP", "status.podIPs"'],
+    ],
+  },
+  {
+    name: 'env fieldRef accepts a label subscript and the old spec.host',
+    pod: podWith((p) => (p.spec.containers[0]!.env = [
+      { name: 'a', valueFrom: { fieldRef: { apiVersion: 'v1', fieldPath: "metadata.labels['app']" } } },
+      { name: 'b', valueFrom: { fieldRef: { fieldPath: 'spec.host' } } },
+    ])),
+    want: [],
+  },
+  {
+    name: 'env resourceFieldRef must name a container resource (hugepages by prefix)',
+    pod: podWith((p) => (p.spec.containers[0]!.env = [
+      { name: 'a', valueFrom: { resourceFieldRef: { resource: 'limits.gpu' } } },
+      { name: 'b', valueFrom: { resourceFieldRef: { resource: 'limits.hugepages-2Mi' } } },
+      { name: 'c', valueFrom: { resourceFieldRef: {} } },
+    ])),
+    want: [
+      ['FieldValueNotSupported', 'spec.containers[0].env[0].valueFrom.resourceFieldRef.resource: Unsupported value: "limits.gpu": supported values: "limits.cpu", "limits.ephemeral-storage", "limits.memory", "requests.cpu", "requests.ephemeral-storage", "requests.memory"'],
+      ['FieldValueRequired', 'spec.containers[0].env[2].valueFrom.resourceFieldRef.resource: Required value'],
+    ],
+  },
+  {
+    name: 'env secretKeyRef needs a key; configMapKeyRef keys are config keys',
+    pod: podWith((p) => (p.spec.containers[0]!.env = [
+      { name: 'a', valueFrom: { secretKeyRef: { name: 'a-secret' } } },
+      { name: 'b', valueFrom: { configMapKeyRef: { name: 'cm', key: '..' } } },
+    ])),
+    want: [
+      ['FieldValueRequired', 'spec.containers[0].env[0].valueFrom.secretKeyRef.key: Required value'],
+      ['FieldValueInvalid', `spec.containers[0].env[1].valueFrom.configMapKeyRef.key: Invalid value: "..": must not be '..'`],
+    ],
+  },
+  {
+    name: 'envFrom configMapRef name must be a DNS-1123 subdomain (TestValidateContainers "Invalid env from")',
+    pod: podWith((p) => ((p.spec.containers[0] as { envFrom?: unknown }).envFrom = [{ configMapRef: { name: '$%^&*#' } }])),
+    want: [['FieldValueInvalid', `spec.containers[0].envFrom[0].configMapRef.name: Invalid value: "$%^&*#": ${dnsSubdomainMsg}`]],
+  },
+  {
+    name: 'envFrom needs exactly one source, named, and a valid prefix',
+    pod: podWith((p) => ((p.spec.containers[0] as { envFrom?: unknown }).envFrom = [
+      { prefix: 'P_' },
+      { configMapRef: { name: 'a' }, secretRef: { name: 'b' } },
+      { prefix: 'a=b', secretRef: {} },
+    ])),
+    want: [
+      ['FieldValueInvalid', 'spec.containers[0].envFrom: Invalid value: "": must specify one of: `configMapRef` or `secretRef`'],
+      ['FieldValueInvalid', 'spec.containers[0].envFrom: Invalid value: "": may not have more than one field specified at a time'],
+      ['FieldValueInvalid', "spec.containers[0].envFrom[2].prefix: Invalid value: \"a=b\": a valid environment variable name must consist only of printable ASCII characters other than '='"],
+      ['FieldValueRequired', 'spec.containers[0].envFrom[2].secretRef.name: Required value'],
+    ],
+  },
+  // TestValidateContainers "name > 63 characters", "name not a DNS label"
+  {
+    name: 'container names longer than 63 characters are refused',
+    pod: podWith((p) => (p.spec.containers[0]!.name = 'a'.repeat(64))),
+    want: [['FieldValueInvalid', `spec.containers[0].name: Invalid value: "${'a'.repeat(64)}": must be no more than 63 characters`]],
+  },
+  {
+    name: 'container names may not contain dots',
+    pod: podWith((p) => (p.spec.containers[0]!.name = 'a.b.c')),
+    want: [['FieldValueInvalid', 'spec.containers[0].name: Invalid value: "a.b.c": must not contain dots']],
+  },
+
   // ports
   {
     name: 'containerPort is required',
