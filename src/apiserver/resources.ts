@@ -27,6 +27,12 @@ export interface ResourceDef {
   /** Field selector values of an object (metadata.name and metadata.namespace always). */
   fields(obj: KubeObject): Record<string, string>;
   /**
+   * The kind's field label conversion (scheme.AddFieldLabelConversionFunc): the labels a field
+   * selector may name, each mapped to the field it selects, and the error for any other. Absent:
+   * DefaultMetaV1FieldSelectorConversion (metadata.name and metadata.namespace only).
+   */
+  fieldLabels?: FieldLabelConversion;
+  /**
    * A version served by conversion from the one stored (autoscaling/v1 HorizontalPodAutoscaler
    * from autoscaling/v2): the Api converts each object read and each body written.
    */
@@ -37,6 +43,32 @@ export interface ResourceConversion {
   storageVersion: string;
   toStorage(obj: KubeObject): KubeObject;
   fromStorage(obj: KubeObject): KubeObject;
+}
+
+export interface FieldLabelConversion {
+  labels: Record<string, string>;
+  unsupported(label: string): string;
+}
+
+/** A conversion func that accepts `labels` as they are and refuses the rest with `field label not supported: <label>`. */
+function fieldLabelsNotSupported(labels: string[], aliases: Record<string, string> = {}): FieldLabelConversion {
+  return {
+    labels: { ...Object.fromEntries(labels.map((l) => [l, l])), ...aliases },
+    unsupported: (label) => `field label not supported: ${label}`,
+  };
+}
+
+/**
+ * ConvertFieldLabel for a kind: the field a selector's label stands for, or the error text the
+ * API server answers 400 with.
+ */
+export function convertFieldLabel(def: ResourceDef, label: string): { field: string } | { error: string } {
+  if (def.fieldLabels) {
+    const field = Object.hasOwn(def.fieldLabels.labels, label) ? def.fieldLabels.labels[label] : undefined;
+    return field !== undefined ? { field } : { error: def.fieldLabels.unsupported(label) };
+  }
+  if (label === 'metadata.name' || label === 'metadata.namespace') return { field: label };
+  return { error: `"${label}" is not a known field selector: only "metadata.name", "metadata.namespace"` };
 }
 
 const allVerbs = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
@@ -71,6 +103,11 @@ export const resources: ResourceDef[] = [
       'status.podIP': o.status?.podIP ?? '',
       'status.nominatedNodeName': o.status?.nominatedNodeName ?? '',
     }),
+    // pkg/apis/core/v1/conversion.go; spec.host is what old v1 clients send for spec.nodeName.
+    fieldLabels: fieldLabelsNotSupported(
+      ['metadata.name', 'metadata.namespace', 'spec.nodeName', 'spec.restartPolicy', 'spec.schedulerName', 'spec.serviceAccountName', 'spec.hostNetwork', 'status.phase', 'status.podIP', 'status.nominatedNodeName'],
+      { 'spec.host': 'spec.nodeName' },
+    ),
   },
   {
     group: '', version: 'v1', resource: 'namespaces', kind: 'Namespace', listKind: 'NamespaceList', singular: 'namespace', shortNames: ['ns'], categories: [],
@@ -80,12 +117,14 @@ export const resources: ResourceDef[] = [
       { name: 'finalize', kind: 'Namespace', verbs: ['update'] },
     ],
     fields: (o: any) => ({ ...metaFields(o), 'status.phase': o.status?.phase ?? '' }),
+    fieldLabels: fieldLabelsNotSupported(['status.phase', 'metadata.name']),
   },
   {
     group: '', version: 'v1', resource: 'nodes', kind: 'Node', listKind: 'NodeList', singular: 'node', shortNames: ['no'], categories: [],
     namespaced: false, verbs: allVerbs,
     subresources: [{ name: 'proxy', kind: 'NodeProxyOptions', verbs: ['create', 'delete', 'get', 'patch', 'update'] }, { name: 'status', kind: 'Node', verbs: ['get', 'patch', 'update'] }],
     fields: (o: any) => ({ ...metaFields(o), 'spec.unschedulable': String(!!o.spec?.unschedulable) }),
+    fieldLabels: fieldLabelsNotSupported(['metadata.name', 'spec.unschedulable']),
   },
   {
     group: '', version: 'v1', resource: 'resourcequotas', kind: 'ResourceQuota', listKind: 'ResourceQuotaList', singular: 'resourcequota', shortNames: ['quota'], categories: [],
@@ -105,11 +144,13 @@ export const resources: ResourceDef[] = [
     group: '', version: 'v1', resource: 'secrets', kind: 'Secret', listKind: 'SecretList', singular: 'secret', shortNames: [], categories: [],
     namespaced: true, verbs: allVerbs, subresources: [],
     fields: (o: any) => ({ ...metaFields(o), type: o.type ?? '' }),
+    fieldLabels: fieldLabelsNotSupported(['type', 'metadata.namespace', 'metadata.name']),
   },
   {
     group: '', version: 'v1', resource: 'services', kind: 'Service', listKind: 'ServiceList', singular: 'service', shortNames: ['svc'], categories: ['all'],
     namespaced: true, verbs: allVerbs, subresources: [{ name: 'status', kind: 'Service', verbs: ['get', 'patch', 'update'] }],
     fields: (o: any) => ({ ...metaFields(o), 'spec.clusterIP': o.spec?.clusterIP ?? '', 'spec.type': o.spec?.type ?? '' }),
+    fieldLabels: fieldLabelsNotSupported(['metadata.namespace', 'metadata.name', 'spec.clusterIP', 'spec.type']),
   },
   {
     group: '', version: 'v1', resource: 'endpoints', kind: 'Endpoints', listKind: 'EndpointsList', singular: 'endpoints', shortNames: ['ep'], categories: [],
@@ -123,6 +164,11 @@ export const resources: ResourceDef[] = [
     group: 'batch', version: 'v1', resource: 'jobs', kind: 'Job', listKind: 'JobList', singular: 'job', shortNames: [], categories: ['all'],
     namespaced: true, verbs: allVerbs, subresources: [{ name: 'status', kind: 'Job', verbs: ['get', 'patch', 'update'] }],
     fields: (o: any) => ({ ...metaFields(o), 'status.successful': String(o.status?.succeeded ?? 0) }),
+    // pkg/apis/batch/v1/conversion.go
+    fieldLabels: {
+      labels: { 'metadata.name': 'metadata.name', 'metadata.namespace': 'metadata.namespace', 'status.successful': 'status.successful' },
+      unsupported: (label) => `field label ${JSON.stringify(label)} not supported for batchv1.Job`,
+    },
   },
   {
     group: 'batch', version: 'v1', resource: 'cronjobs', kind: 'CronJob', listKind: 'CronJobList', singular: 'cronjob', shortNames: ['cj'], categories: ['all'],
@@ -168,6 +214,10 @@ export const resources: ResourceDef[] = [
       source: o.source?.component ?? '',
       type: o.type ?? '',
     }),
+    fieldLabels: fieldLabelsNotSupported([
+      'involvedObject.kind', 'involvedObject.namespace', 'involvedObject.name', 'involvedObject.uid', 'involvedObject.apiVersion',
+      'involvedObject.resourceVersion', 'involvedObject.fieldPath', 'reason', 'reportingComponent', 'source', 'type', 'metadata.namespace', 'metadata.name',
+    ]),
   },
   {
     group: 'coordination.k8s.io', version: 'v1', resource: 'leases', kind: 'Lease', listKind: 'LeaseList', singular: 'lease', shortNames: [], categories: [],
@@ -181,6 +231,7 @@ export const resources: ResourceDef[] = [
       { name: 'status', kind: 'CertificateSigningRequest', verbs: ['get', 'patch', 'update'] },
     ],
     fields: (o: any) => ({ ...metaFields(o), 'spec.signerName': o.spec?.signerName ?? '' }),
+    fieldLabels: fieldLabelsNotSupported(['metadata.name', 'spec.signerName']),
   },
   {
     group: 'scheduling.k8s.io', version: 'v1', resource: 'priorityclasses', kind: 'PriorityClass', listKind: 'PriorityClassList', singular: 'priorityclass', shortNames: ['pc'], categories: [],

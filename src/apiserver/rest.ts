@@ -19,7 +19,7 @@ import { deleteDuringUpdate, deletionFinalizers } from '../policy/gc.js';
 import type { ObjectCache } from './cache.js';
 import type { Cacher } from './watchcache.js';
 import { decodeStored, encodeForStore, generateName, newUID } from './objects.js';
-import { findResource, groupVersion, resources, storageKey, type ResourceDef } from './resources.js';
+import { convertFieldLabel, findResource, groupVersion, resources, storageKey, type ResourceDef } from './resources.js';
 import { statusErrors, StatusError, type GroupResource } from './status.js';
 import { metaTime } from '../api/metatime.js';
 import { currentDeadline, earliest, withDeadline, type Deadline } from '../storage/deadline.js';
@@ -180,20 +180,26 @@ export interface Selection {
   fields: FieldRequirement[];
 }
 
+/**
+ * ListOptions as the handler decodes them: the label selector parsed first, then the field
+ * selector, then each field label through the kind's conversion; every error a bare 400.
+ */
 export function selection(def: ResourceDef, opts: { labelSelector?: string; fieldSelector?: string }): Selection {
+  let labels: LabelRequirement[];
+  let fields: FieldRequirement[];
   try {
-    const fields = parseFieldSelector(opts.fieldSelector ?? '');
-    const known = def.fields({ metadata: {} } as KubeObject);
-    for (const f of fields) {
-      if (!(f.field in known)) {
-        throw statusErrors.badRequest(`"${f.field}" is not a known field selector: only "${Object.keys(known).join('", "')}"`);
-      }
-    }
-    return { labels: parseLabelSelector(opts.labelSelector ?? ''), fields };
+    labels = parseLabelSelector(opts.labelSelector ?? '');
+    fields = parseFieldSelector(opts.fieldSelector ?? '');
   } catch (e) {
-    if (e instanceof SelectorParseError) throw statusErrors.badRequest(`unable to parse requirement: ${e.message}`);
+    if (e instanceof SelectorParseError) throw statusErrors.badRequest(e.message);
     throw e;
   }
+  const converted = fields.map((f) => {
+    const c = convertFieldLabel(def, f.field);
+    if ('error' in c) throw statusErrors.badRequest(c.error);
+    return { ...f, field: c.field };
+  });
+  return { labels, fields: converted };
 }
 
 export function selects(def: ResourceDef, s: Selection, obj: KubeObject): boolean {
