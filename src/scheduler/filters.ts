@@ -8,12 +8,12 @@
 // parse of its allocatable and a sum over its pods. fitsNode, over a node and a list of pods,
 // builds both for the callers that have no cache.
 //
-// Reason texts are upstream's (kubernetes/kubernetes master as stored, 1.35 era):
+// Reason texts are upstream's v1.32 ones (pkg/scheduler/framework/plugins/…):
 //   nodeunschedulable/node_unschedulable.go   "node(s) were unschedulable"
 //   nodename/node_name.go                     "node(s) didn't match the requested node name"
-//   tainttoleration/taint_toleration.go       "node(s) had untolerated taint(s)"
-//     (1.25–1.34 printed "node(s) had untolerated taint {key: value}"; newer versions dropped
-//     the key and value)
+//   tainttoleration/taint_toleration.go       "node(s) had untolerated taint {key: value}", the
+//     first untolerated NoSchedule/NoExecute taint (v1.25–v1.34; later versions print
+//     "node(s) had untolerated taint(s)" without the key and value)
 //   nodeaffinity/node_affinity.go             "node(s) didn't match Pod's node affinity/selector"
 //   noderesources/fit.go                      "Too many pods", "Insufficient cpu",
 //                                             "Insufficient memory", "Insufficient <name>"
@@ -40,7 +40,10 @@ export {
 
 export const ReasonUnschedulable = "node(s) were unschedulable";
 export const ReasonNodeName = "node(s) didn't match the requested node name";
-export const ReasonUntoleratedTaint = 'node(s) had untolerated taint(s)';
+/** TaintToleration's reason: `{key: value}` of the first untolerated taint (an empty value prints as nothing). */
+export function untoleratedTaintReason(taint: Taint): string {
+  return `node(s) had untolerated taint {${taint.key}: ${taint.value ?? ''}}`;
+}
 export const ReasonNodeAffinity = "node(s) didn't match Pod's node affinity/selector";
 export const ReasonTooManyPods = 'Too many pods';
 export const ReasonRequiredFeatures = "node(s) didn't match Pod's required features";
@@ -170,7 +173,7 @@ export function taintTolerationFilter(s: PodState, n: NodeInfo): Rejection | und
   if (n.hardTaints.length === 0) return undefined;
   const untolerated = n.hardTaints.find((t) => !tolerationsTolerateTaint(s.tolerations, t));
   if (!untolerated) return undefined;
-  return { code: 'UnschedulableAndUnresolvable', plugin: 'TaintToleration', reasons: [ReasonUntoleratedTaint] };
+  return { code: 'UnschedulableAndUnresolvable', plugin: 'TaintToleration', reasons: [untoleratedTaintReason(untolerated)] };
 }
 
 // ---------------------------------------------------------------- NodeAffinity

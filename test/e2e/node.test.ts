@@ -432,6 +432,6 @@ describe('end to end on the real kernel: node memory pressure', skip, () => {
     command: ["sleep", "3600"]
 `))]);
     const cond = await small.until('the new BestEffort pod unschedulable', async () => (await small.pod('late')).status.conditions?.find((c) => c.type === 'PodScheduled' && c.status === 'False'));
-    assert.equal(cond.message, '0/1 nodes are available: 1 node(s) had untolerated taint(s). preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.');
+    assert.equal(cond.message, '0/1 nodes are available: 1 node(s) had untolerated taint {node.kubernetes.io/memory-pressure: }. preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.');
   });
 });

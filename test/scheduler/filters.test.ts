@@ -10,9 +10,10 @@ import {
   ReasonUlimitCeilings,
   ReasonTooManyPods,
   ReasonUnschedulable,
-  ReasonUntoleratedTaint,
 } from '../../src/scheduler/index.js';
 import { container, node, pod } from './helpers.js';
+
+const taint = (key: string, value = '') => `node(s) had untolerated taint {${key}: ${value}}`;
 import { capabilitiesAnnotation, encodeCapabilities } from '../../src/policy/nodecapabilities.js';
 
 const withCeilings = (n: Node, hardRlimitCeilings: Record<string, string>): Node => ({
@@ -78,8 +79,8 @@ const rows: Row[] = [
     reasons: [],
   },
   // TaintToleration
-  { name: 'an untolerated NoSchedule taint', pod: pod('p', { cpu: '100m' }), node: node('n1', undefined, { spec: { taints: [{ key: 'dedicated', value: 'gpu', effect: 'NoSchedule' }] } }), reasons: [ReasonUntoleratedTaint] },
-  { name: 'an untolerated NoExecute taint', pod: pod('p', { cpu: '100m' }), node: node('n1', undefined, { spec: { taints: [{ key: 'dedicated', effect: 'NoExecute' }] } }), reasons: [ReasonUntoleratedTaint] },
+  { name: 'an untolerated NoSchedule taint', pod: pod('p', { cpu: '100m' }), node: node('n1', undefined, { spec: { taints: [{ key: 'dedicated', value: 'gpu', effect: 'NoSchedule' }] } }), reasons: [taint('dedicated', 'gpu')] },
+  { name: 'an untolerated NoExecute taint', pod: pod('p', { cpu: '100m' }), node: node('n1', undefined, { spec: { taints: [{ key: 'dedicated', effect: 'NoExecute' }] } }), reasons: [taint('dedicated')] },
   { name: 'a PreferNoSchedule taint only scores', pod: pod('p', { cpu: '100m' }), node: node('n1', undefined, { spec: { taints: [{ key: 'dedicated', effect: 'PreferNoSchedule' }] } }), reasons: [] },
   {
     name: 'a tolerated taint (Equal)',
@@ -91,19 +92,19 @@ const rows: Row[] = [
     name: 'a toleration with another value',
     pod: pod('p', { cpu: '100m' }, { tolerations: [{ key: 'dedicated', operator: 'Equal', value: 'cpu', effect: 'NoSchedule' }] }),
     node: node('n1', undefined, { spec: { taints: [{ key: 'dedicated', value: 'gpu', effect: 'NoSchedule' }] } }),
-    reasons: [ReasonUntoleratedTaint],
+    reasons: [taint('dedicated', 'gpu')],
   },
-  { name: 'a node that is not Ready (not-ready taint)', pod: pod('p', { cpu: '100m' }), node: node('n1', undefined, { conditions: [{ type: 'Ready', status: 'False' }] }), reasons: [ReasonUntoleratedTaint] },
-  { name: 'a node with no conditions yet counts as not ready', pod: pod('p', { cpu: '100m' }), node: node('n1', undefined, { conditions: [] }), reasons: [ReasonUntoleratedTaint] },
+  { name: 'a node that is not Ready (not-ready taint)', pod: pod('p', { cpu: '100m' }), node: node('n1', undefined, { conditions: [{ type: 'Ready', status: 'False' }] }), reasons: [taint('node.kubernetes.io/not-ready')] },
+  { name: 'a node with no conditions yet counts as not ready', pod: pod('p', { cpu: '100m' }), node: node('n1', undefined, { conditions: [] }), reasons: [taint('node.kubernetes.io/not-ready')] },
   // Memory pressure: BestEffort pods stay off, others tolerate it (PodTolerationRestriction).
-  { name: 'memory pressure, BestEffort pod', pod: pod('p'), node: node('n1', undefined, { conditions: memoryPressure }), reasons: [ReasonUntoleratedTaint] },
+  { name: 'memory pressure, BestEffort pod', pod: pod('p'), node: node('n1', undefined, { conditions: memoryPressure }), reasons: [taint('node.kubernetes.io/memory-pressure')] },
   { name: 'memory pressure, Burstable pod', pod: pod('p', { memory: '64Mi' }), node: node('n1', undefined, { conditions: memoryPressure }), reasons: [] },
   { name: 'memory pressure, Guaranteed pod', pod: pod('p', { cpu: '100m', memory: '64Mi' }, {}, { limits: { cpu: '100m', memory: '64Mi' } }), node: node('n1', undefined, { conditions: memoryPressure }), reasons: [] },
   {
     name: 'memory-pressure taint on spec, BestEffort pod',
     pod: pod('p'),
     node: node('n1', undefined, { spec: { taints: [{ key: 'node.kubernetes.io/memory-pressure', effect: 'NoSchedule' }] } }),
-    reasons: [ReasonUntoleratedTaint],
+    reasons: [taint('node.kubernetes.io/memory-pressure')],
   },
   {
     name: 'memory pressure, BestEffort pod that tolerates it',
@@ -177,7 +178,7 @@ const rows: Row[] = [
   { name: 'ulimits within the ceilings the node declares', pod: ulimits('p'), node: declaring({ RLIMIT_NOFILE: '1048576' }), reasons: [] },
   // The first rejecting filter decides.
   { name: 'cordoned and too small: only the first filter reports', pod: pod('p', { cpu: '3' }), node: node('n1', undefined, { spec: { unschedulable: true } }), reasons: [ReasonUnschedulable] },
-  { name: 'tainted and too small: the taint reports', pod: pod('p', { cpu: '3' }), node: node('n1', undefined, { spec: { taints: [{ key: 'x', effect: 'NoSchedule' }] } }), reasons: [ReasonUntoleratedTaint] },
+  { name: 'tainted and too small: the taint reports', pod: pod('p', { cpu: '3' }), node: node('n1', undefined, { spec: { taints: [{ key: 'x', effect: 'NoSchedule' }] } }), reasons: [taint('x')] },
 ];
 
 describe('scheduler filters (fitsNode)', () => {
@@ -192,4 +193,219 @@ describe('scheduler filters (fitsNode)', () => {
   it('ulimits need no feature when the ContainerUlimits gate is off', () => {
     assert.equal(fitsNode(ulimits('p'), node('n1'), [], { ...gates, ContainerUlimits: false }).fits, true);
   });
+});
+
+// ---------------------------------------------------------------- upstream tables (v1.32)
+//
+// Rows carried over from kube-scheduler's plugin tests, one per upstream case, named as there.
+// Cases that configure plugin args (NodeResourcesFitArgs.IgnoredResources/IgnoredResourceGroups,
+// NodeAffinityArgs.AddedAffinity) or turn SidecarContainers off are left out: Bulkhead runs the
+// default profile with default gates.
+
+/** framework.Resource as newResourcePod (noderesources/fit_test.go) turns it into container requests: zeros included. */
+interface Use {
+  cpu?: number;
+  mem?: number;
+  storage?: number;
+  scalars?: Record<string, number>;
+}
+const requestsOf = (u: Use): Record<string, string> => ({
+  cpu: `${u.cpu ?? 0}m`,
+  memory: `${u.mem ?? 0}`,
+  pods: '0',
+  'ephemeral-storage': `${u.storage ?? 0}`,
+  ...Object.fromEntries(Object.entries(u.scalars ?? {}).map(([k, v]) => [k, String(v)])),
+});
+/** newResourcePod: one container per use (none for no use). */
+const usePod = (name: string, ...uses: Use[]): Pod => ({ ...pod(name), spec: { containers: uses.map((u, i) => container(requestsOf(u), undefined, `c${i}`)) } });
+/** newResourceInitPod: the uses as init containers. */
+const withInits = (p: Pod, ...uses: Use[]): Pod => ({ ...p, spec: { ...p.spec, initContainers: uses.map((u, i) => container(requestsOf(u), undefined, `init${i}`)) } });
+const withOverhead = (p: Pod, overhead: Record<string, string>): Pod => ({ ...p, spec: { ...p.spec, overhead } });
+const withPodLevel = (p: Pod, requests: Record<string, string>): Pod => ({ ...p, spec: { ...p.spec, resources: { requests } } });
+/** The pod already on the node (NewNodeInfo(newResourcePod(use))). */
+const bound = (u: Use): Pod[] => {
+  const p = usePod('existing', u);
+  return [{ ...p, spec: { ...p.spec, nodeName: 'n1' } }];
+};
+// makeAllocatableResources(10, 20, 32, 5, 20, 5): 10m cpu, 20 bytes, 32 pods, 5 example.com/aaa, 20 ephemeral-storage, 5 hugepages-2Mi.
+const fitNode = node('n1', { cpu: '10m', memory: '20', pods: '32', 'example.com/aaa': '5', 'ephemeral-storage': '20', 'hugepages-2Mi': '5' });
+const extA = 'example.com/aaa';
+const extB = 'example.com/bbb';
+const k8sA = 'kubernetes.io/something';
+const k8sB = 'subdomain.kubernetes.io/something';
+const huge = 'hugepages-2Mi';
+const ins = (name: string) => `Insufficient ${name}`;
+
+// noderesources/fit_test.go TestEnoughRequests (node: fitNode, one pod already on it).
+const enoughRequests: Row[] = (
+  [
+    ['no resources requested always fits', { ...pod('p'), spec: { containers: [] } }, { cpu: 10, mem: 20 }, []],
+    ['too many resources fails', usePod('p', { cpu: 1, mem: 1 }), { cpu: 10, mem: 20 }, [ins('cpu'), ins('memory')]],
+    ['too many resources fails due to init container cpu', withInits(usePod('p', { cpu: 1, mem: 1 }), { cpu: 3, mem: 1 }), { cpu: 8, mem: 19 }, [ins('cpu')]],
+    ['too many resources fails due to highest init container cpu', withInits(usePod('p', { cpu: 1, mem: 1 }), { cpu: 3, mem: 1 }, { cpu: 2, mem: 1 }), { cpu: 8, mem: 19 }, [ins('cpu')]],
+    ['too many resources fails due to init container memory', withInits(usePod('p', { cpu: 1, mem: 1 }), { cpu: 1, mem: 3 }), { cpu: 9, mem: 19 }, [ins('memory')]],
+    ['too many resources fails due to highest init container memory', withInits(usePod('p', { cpu: 1, mem: 1 }), { cpu: 1, mem: 3 }, { cpu: 1, mem: 2 }), { cpu: 9, mem: 19 }, [ins('memory')]],
+    ["init container fits because it's the max, not sum, of containers and init containers", withInits(usePod('p', { cpu: 1, mem: 1 }), { cpu: 1, mem: 1 }), { cpu: 9, mem: 19 }, []],
+    ["multiple init containers fit because it's the max, not sum, of containers and init containers", withInits(usePod('p', { cpu: 1, mem: 1 }), { cpu: 1, mem: 1 }, { cpu: 1, mem: 1 }), { cpu: 9, mem: 19 }, []],
+    ['both resources fit', usePod('p', { cpu: 1, mem: 1 }), { cpu: 5, mem: 5 }, []],
+    ['one resource memory fits', usePod('p', { cpu: 2, mem: 1 }), { cpu: 9, mem: 5 }, [ins('cpu')]],
+    ['one resource cpu fits', usePod('p', { cpu: 1, mem: 2 }), { cpu: 5, mem: 19 }, [ins('memory')]],
+    ['equal edge case', usePod('p', { cpu: 5, mem: 1 }), { cpu: 5, mem: 19 }, []],
+    ['equal edge case for init container', withInits(usePod('p', { cpu: 4, mem: 1 }), { cpu: 5, mem: 1 }), { cpu: 5, mem: 19 }, []],
+    ['extended resource fits', usePod('p', { scalars: { [extA]: 1 } }), {}, []],
+    ['extended resource fits for init container', withInits(usePod('p', {}), { scalars: { [extA]: 1 } }), {}, []],
+    ['extended resource capacity enforced', usePod('p', { cpu: 1, mem: 1, scalars: { [extA]: 10 } }), { scalars: { [extA]: 0 } }, [ins(extA)]],
+    ['extended resource capacity enforced for init container', withInits(usePod('p', {}), { cpu: 1, mem: 1, scalars: { [extA]: 10 } }), { scalars: { [extA]: 0 } }, [ins(extA)]],
+    ['extended resource allocatable enforced', usePod('p', { cpu: 1, mem: 1, scalars: { [extA]: 1 } }), { scalars: { [extA]: 5 } }, [ins(extA)]],
+    ['extended resource allocatable enforced for init container', withInits(usePod('p', {}), { cpu: 1, mem: 1, scalars: { [extA]: 1 } }), { scalars: { [extA]: 5 } }, [ins(extA)]],
+    ['extended resource allocatable enforced for multiple containers', usePod('p', { cpu: 1, mem: 1, scalars: { [extA]: 3 } }, { cpu: 1, mem: 1, scalars: { [extA]: 3 } }), { scalars: { [extA]: 2 } }, [ins(extA)]],
+    ['extended resource allocatable admits multiple init containers', withInits(usePod('p', {}), { cpu: 1, mem: 1, scalars: { [extA]: 3 } }, { cpu: 1, mem: 1, scalars: { [extA]: 3 } }), { scalars: { [extA]: 2 } }, []],
+    ['extended resource allocatable enforced for multiple init containers', withInits(usePod('p', {}), { cpu: 1, mem: 1, scalars: { [extA]: 6 } }, { cpu: 1, mem: 1, scalars: { [extA]: 3 } }), { scalars: { [extA]: 2 } }, [ins(extA)]],
+    ['extended resource allocatable enforced for unknown resource', usePod('p', { cpu: 1, mem: 1, scalars: { [extB]: 1 } }), {}, [ins(extB)]],
+    ['extended resource allocatable enforced for unknown resource for init container', withInits(usePod('p', {}), { cpu: 1, mem: 1, scalars: { [extB]: 1 } }), {}, [ins(extB)]],
+    ['kubernetes.io resource capacity enforced', usePod('p', { cpu: 1, mem: 1, scalars: { [k8sA]: 10 } }), {}, [ins(k8sA)]],
+    ['kubernetes.io resource capacity enforced for init container', withInits(usePod('p', {}), { cpu: 1, mem: 1, scalars: { [k8sB]: 10 } }), {}, [ins(k8sB)]],
+    ['hugepages resource capacity enforced', usePod('p', { cpu: 1, mem: 1, scalars: { [huge]: 10 } }), { scalars: { [huge]: 0 } }, [ins(huge)]],
+    ['hugepages resource capacity enforced for init container', withInits(usePod('p', {}), { cpu: 1, mem: 1, scalars: { [huge]: 10 } }), { scalars: { [huge]: 0 } }, [ins(huge)]],
+    ['hugepages resource allocatable enforced for multiple containers', usePod('p', { cpu: 1, mem: 1, scalars: { [huge]: 3 } }, { cpu: 1, mem: 1, scalars: { [huge]: 3 } }), { scalars: { [huge]: 2 } }, [ins(huge)]],
+    ['resources + pod overhead fits', withOverhead(usePod('p', { cpu: 1, mem: 1 }), { cpu: '3m', memory: '13' }), { cpu: 5, mem: 5 }, []],
+    ['requests + overhead does not fit for memory', withOverhead(usePod('p', { cpu: 1, mem: 1 }), { cpu: '1m', memory: '15' }), { cpu: 5, mem: 5 }, [ins('memory')]],
+    ['skip checking extended resource request with quantity zero via resource groups', usePod('p', { cpu: 1, mem: 1, scalars: { [extA]: 0 } }), { scalars: { [extA]: 6 } }, []],
+    ['skip checking resource request with quantity zero', usePod('p', { scalars: { [extA]: 1 } }), { cpu: 20, mem: 30, scalars: { [extA]: 1 } }, []],
+    ['both pod-level and container-level resources fit', withPodLevel(usePod('p', { cpu: 1, mem: 1 }), { cpu: '1m', memory: '2' }), { cpu: 5, mem: 5 }, []],
+    ['pod-level cpu resource not fit', withPodLevel(usePod('p', { cpu: 1, mem: 1 }), { cpu: '7m', memory: '2' }), { cpu: 5, mem: 5 }, [ins('cpu')]],
+    ['pod-level memory resource not fit', withPodLevel(usePod('p', { cpu: 1, mem: 1 }), { cpu: '3m', memory: '2' }), { cpu: 5, mem: 19 }, [ins('memory')]],
+    ['pod-level hugepages resource fit', withPodLevel(usePod('p'), { cpu: '3m', memory: '2', [huge]: '5' }), undefined, []],
+    ['both pod-level and container-level hugepages resource fit', withPodLevel(usePod('p', { cpu: 1, mem: 1, scalars: { [huge]: 3 } }), { cpu: '3m', memory: '2', [huge]: '5' }), undefined, []],
+    ['pod-level hugepages resource not fit', withPodLevel(usePod('p'), { cpu: '3m', memory: '2', [huge]: '10' }), undefined, [ins(huge)]],
+    [
+      'one pod-level cpu resource fits and all init and non-init containers resources fit',
+      withInits(withPodLevel(usePod('p', { cpu: 1, mem: 1 }), { cpu: '3m', memory: '2' }), { cpu: 1, mem: 1 }),
+      { cpu: 5, mem: 19 },
+      [ins('memory')],
+    ],
+  ] as [string, Pod, Use | undefined, string[]][]
+).map(([name, p, used, reasons]) => ({ name: `TestEnoughRequests: ${name}`, pod: p, node: fitNode, bound: used ? bound(used) : [], reasons }));
+
+// TestNotEnoughRequests: makeAllocatableResources(10, 20, 1, 0, 0, 0), one pod already there.
+const onePodNode = node('n1', { cpu: '10m', memory: '20', pods: '1', 'example.com/aaa': '0', 'ephemeral-storage': '0', 'hugepages-2Mi': '0' });
+const notEnoughRequests: Row[] = (
+  [
+    ["even without specified resources, predicate fails when there's no space for additional pod", { ...pod('p'), spec: { containers: [] } }, { cpu: 10, mem: 20 }],
+    ["even if both resources fit, predicate fails when there's no space for additional pod", usePod('p', { cpu: 1, mem: 1 }), { cpu: 5, mem: 5 }],
+    ["even for equal edge case, predicate fails when there's no space for additional pod", usePod('p', { cpu: 5, mem: 1 }), { cpu: 5, mem: 19 }],
+    ["even for equal edge case, predicate fails when there's no space for additional pod due to init container", withInits(usePod('p', { cpu: 5, mem: 1 }), { cpu: 5, mem: 1 }), { cpu: 5, mem: 19 }],
+  ] as [string, Pod, Use][]
+).map(([name, p, used]) => ({ name: `TestNotEnoughRequests: ${name}`, pod: p, node: onePodNode, bound: bound(used), reasons: [ReasonTooManyPods] }));
+
+// TestStorageRequests (node: fitNode).
+const storageRequests: Row[] = (
+  [
+    ['empty storage requested, and pod fits', usePod('p', { cpu: 1, mem: 1 }), { cpu: 2, mem: 10 }, []],
+    ['storage ephemeral local storage request exceeds allocatable', usePod('p', { storage: 25 }), { cpu: 2, mem: 2 }, [ins('ephemeral-storage')]],
+    ['ephemeral local storage is sufficient', usePod('p', { storage: 5 }), { cpu: 2, mem: 2, storage: 10 }, []],
+    ['pod fits', usePod('p', { storage: 10 }), { cpu: 2, mem: 2 }, []],
+  ] as [string, Pod, Use, string[]][]
+).map(([name, p, used, reasons]) => ({ name: `TestStorageRequests: ${name}`, pod: p, node: fitNode, bound: bound(used), reasons }));
+
+// TestRestartableInitContainers, SidecarContainers on (the v1.32 default): makeAllocatableResources(2, 0, 1, 0, 0, 0), no pods.
+const sidecarNode = node('n1', { cpu: '2m', memory: '0', pods: '1', 'example.com/aaa': '0', 'ephemeral-storage': '0', 'hugepages-2Mi': '0' });
+const sidecarPod = (request?: string, sidecarRequest?: string): Pod => ({
+  ...pod('p'),
+  spec: {
+    containers: [container(request ? { cpu: request } : undefined, undefined, 'regular')],
+    initContainers: [{ ...container(sidecarRequest ? { cpu: sidecarRequest } : undefined, undefined, 'restartable-init'), restartPolicy: 'Always' }],
+  },
+});
+const restartableInitContainers: Row[] = (
+  [
+    ['allow pod without restartable init containers if sidecar containers is enabled', { ...pod('p'), spec: { containers: [container(undefined, undefined, 'regular')] } }, []],
+    ['allow pod with restartable init containers if sidecar containers is enabled', sidecarPod(), []],
+    ["allow pod if the total requested resources do not exceed the node's allocatable resources", sidecarPod('1m', '1m'), []],
+    ["not allow pod if the total requested resources do exceed the node's allocatable resources", sidecarPod('1m', '2m'), [ins('cpu')]],
+  ] as [string, Pod, string[]][]
+).map(([name, p, reasons]) => ({ name: `TestRestartableInitContainers: ${name}`, pod: p, node: sidecarNode, reasons }));
+
+// tainttoleration/taint_toleration_test.go TestTaintTolerationFilter (v1.32 reasons name the taint).
+const tainted = (...taints: { key: string; value?: string; effect: string }[]) => node('nodeA', undefined, { spec: { taints } });
+const tolerating = (...tolerations: { key?: string; operator?: string; value?: string; effect?: string }[]) => pod('pod1', undefined, { tolerations });
+const taintTolerationFilter: Row[] = (
+  [
+    ["A pod having no tolerations can't be scheduled onto a node with nonempty taints", tolerating(), tainted({ key: 'dedicated', value: 'user1', effect: 'NoSchedule' }), [taint('dedicated', 'user1')]],
+    [
+      'A pod which can be scheduled on a dedicated node assigned to user1 with effect NoSchedule',
+      tolerating({ key: 'dedicated', value: 'user1', effect: 'NoSchedule' }),
+      tainted({ key: 'dedicated', value: 'user1', effect: 'NoSchedule' }),
+      [],
+    ],
+    [
+      "A pod which can't be scheduled on a dedicated node assigned to user2 with effect NoSchedule",
+      tolerating({ key: 'dedicated', operator: 'Equal', value: 'user2', effect: 'NoSchedule' }),
+      tainted({ key: 'dedicated', value: 'user1', effect: 'NoSchedule' }),
+      [taint('dedicated', 'user1')],
+    ],
+    [
+      'A pod can be scheduled onto the node, with a toleration uses operator Exists that tolerates the taints on the node',
+      tolerating({ key: 'foo', operator: 'Exists', effect: 'NoSchedule' }),
+      tainted({ key: 'foo', value: 'bar', effect: 'NoSchedule' }),
+      [],
+    ],
+    [
+      'A pod has multiple tolerations, node has multiple taints, all the taints are tolerated, pod can be scheduled onto the node',
+      tolerating({ key: 'dedicated', operator: 'Equal', value: 'user2', effect: 'NoSchedule' }, { key: 'foo', operator: 'Exists', effect: 'NoSchedule' }),
+      tainted({ key: 'dedicated', value: 'user2', effect: 'NoSchedule' }, { key: 'foo', value: 'bar', effect: 'NoSchedule' }),
+      [],
+    ],
+    [
+      "A pod has a toleration that keys and values match the taint on the node, but (non-empty) effect doesn't match, can't be scheduled onto the node",
+      tolerating({ key: 'foo', operator: 'Equal', value: 'bar', effect: 'PreferNoSchedule' }),
+      tainted({ key: 'foo', value: 'bar', effect: 'NoSchedule' }),
+      [taint('foo', 'bar')],
+    ],
+    [
+      'The pod has a toleration that keys and values match the taint on the node, the effect of toleration is empty, and the effect of taint is NoSchedule. Pod can be scheduled onto the node',
+      tolerating({ key: 'foo', operator: 'Equal', value: 'bar' }),
+      tainted({ key: 'foo', value: 'bar', effect: 'NoSchedule' }),
+      [],
+    ],
+    [
+      "The pod has a toleration that key and value don't match the taint on the node, but the effect of taint on node is PreferNoSchedule. Pod can be scheduled onto the node",
+      tolerating({ key: 'dedicated', operator: 'Equal', value: 'user2', effect: 'NoSchedule' }),
+      tainted({ key: 'dedicated', value: 'user1', effect: 'PreferNoSchedule' }),
+      [],
+    ],
+    ['The pod has no toleration, but the effect of taint on node is PreferNoSchedule. Pod can be scheduled onto the node', tolerating(), tainted({ key: 'dedicated', value: 'user1', effect: 'PreferNoSchedule' }), []],
+    // FindMatchingUntoleratedTaint walks the taints in order: the first untolerated one is named.
+    [
+      'the first untolerated NoSchedule/NoExecute taint is the one named',
+      tolerating({ key: 'foo', operator: 'Exists' }),
+      tainted({ key: 'foo', value: 'bar', effect: 'NoSchedule' }, { key: 'soft', value: 'x', effect: 'PreferNoSchedule' }, { key: 'dedicated', value: 'user1', effect: 'NoExecute' }, { key: 'other', effect: 'NoSchedule' }),
+      [taint('dedicated', 'user1')],
+    ],
+  ] as [string, Pod, Node, string[]][]
+).map(([name, p, n, reasons]) => ({ name: `TestTaintTolerationFilter: ${name}`, pod: p, node: n, reasons }));
+
+// nodeunschedulable/node_unschedulable_test.go TestNodeUnschedulable and nodename/node_name_test.go TestNodeName.
+const nodeUnschedulableAndName: Row[] = [
+  { name: 'TestNodeUnschedulable: Does not schedule pod to unschedulable node (node.Spec.Unschedulable==true)', pod: pod('p'), node: node('n1', undefined, { spec: { unschedulable: true } }), reasons: [ReasonUnschedulable] },
+  { name: 'TestNodeUnschedulable: Schedule pod to normal node', pod: pod('p'), node: node('n1', undefined, { spec: { unschedulable: false } }), reasons: [] },
+  {
+    name: 'TestNodeUnschedulable: Schedule pod with toleration to unschedulable node (node.Spec.Unschedulable==true)',
+    pod: pod('p', undefined, { tolerations: [{ key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule' }] }),
+    node: node('n1', undefined, { spec: { unschedulable: true } }),
+    reasons: [],
+  },
+  { name: 'TestNodeName: no host specified', pod: pod('p'), node: node('foo'), reasons: [] },
+  { name: 'TestNodeName: host matches', pod: pod('p', undefined, {}, { nodeName: 'foo' }), node: node('foo'), reasons: [] },
+  { name: "TestNodeName: host doesn't match", pod: pod('p', undefined, {}, { nodeName: 'bar' }), node: node('foo'), reasons: [ReasonNodeName] },
+];
+
+describe('upstream filter tables (fitsNode)', () => {
+  for (const r of [...enoughRequests, ...notEnoughRequests, ...storageRequests, ...restartableInitContainers, ...taintTolerationFilter, ...nodeUnschedulableAndName]) {
+    it(r.name, () => {
+      const got = fitsNode(r.pod, r.node, r.bound ?? [], gates);
+      assert.deepEqual(got.reasons, r.reasons);
+      assert.equal(got.fits, r.reasons.length === 0);
+    });
+  }
 });

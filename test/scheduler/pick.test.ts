@@ -55,7 +55,7 @@ describe('pickNode', () => {
       pod: pod('p', { memory: '2Gi' }),
       nodes: [node('n1', { cpu: '1', memory: '1Gi', pods: '110' }), node('n2', undefined, { spec: { taints: [{ key: 'dedicated', value: 'db', effect: 'NoSchedule' }] } })],
       message:
-        '0/2 nodes are available: 1 Insufficient memory, 1 node(s) had untolerated taint(s). preemption: 0/2 nodes are available: 1 No preemption victims found for incoming pod, 1 Preemption is not helpful for scheduling.',
+        '0/2 nodes are available: 1 Insufficient memory, 1 node(s) had untolerated taint {dedicated: db}. preemption: 0/2 nodes are available: 1 No preemption victims found for incoming pod, 1 Preemption is not helpful for scheduling.',
     },
     {
       name: 'nodeSelector matches no node',
@@ -73,7 +73,7 @@ describe('pickNode', () => {
       name: 'BestEffort pod, both nodes under memory pressure',
       pod: pod('p'),
       nodes: two.map((n) => ({ ...n, status: { ...n.status, conditions: [{ type: 'Ready', status: 'True' }, { type: 'MemoryPressure', status: 'True' }] } })),
-      message: '0/2 nodes are available: 2 node(s) had untolerated taint(s). preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling.',
+      message: '0/2 nodes are available: 2 node(s) had untolerated taint {node.kubernetes.io/memory-pressure: }. preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling.',
     },
     {
       name: 'Burstable pod, both nodes under memory pressure',
