@@ -23,6 +23,7 @@ import type { FeatureGates } from '../api/featuregates.js';
 import type { Node, Pod, Taint, Toleration } from '../api/types.js';
 import { ReasonUlimitCeilings, ulimitCeilingsReason, ulimitsAboveCeilings } from '../policy/ulimitceilings.js';
 import { computePodQOS } from '../policy/qos.js';
+import { isQualifiedName, isValidLabelValue } from '../api/validation/names.js';
 import { ResourceCPU, ResourceEphemeralStorage, ResourceMemory } from '../api/resourcelist.js';
 import type { Amount } from './amount.js';
 import { NodeInfo, podInfo, TaintNodeMemoryPressure, TaintNodeUnschedulable, type PodInfo } from './nodeinfo.js';
@@ -193,10 +194,60 @@ interface NodeSelectorTerm {
   matchFields?: NodeSelectorRequirement[];
 }
 
-function parseIntStrict(s: string): bigint | undefined {
-  return /^-?\d+$/.test(s) ? BigInt(s) : undefined;
+/** strconv.ParseInt(s, 10, 64): an optional sign, decimal digits, within int64. */
+function parseInt64(s: string): bigint | undefined {
+  if (!/^[+-]?\d+$/.test(s)) return undefined;
+  const v = BigInt(s);
+  return v >= -(2n ** 63n) && v < 2n ** 63n ? v : undefined;
 }
 
+// A node selector term is parsed as component-helpers' nodeaffinity parses it: matchExpressions
+// become a label selector (labels.NewRequirement's checks), matchFields a field selector on
+// metadata.name. A term with any requirement that does not parse matches no node
+// (nodeSelectorTerm.match returns its parse errors), e.g. an In value that is no valid label
+// value (TestNodeAffinity "Pod with an invalid value in Affinity term won't be scheduled onto
+// the node").
+
+/** labels.NewRequirement's checks of one matchExpressions entry. */
+function labelRequirementParses(r: NodeSelectorRequirement): boolean {
+  if (isQualifiedName(r.key).length > 0) return false;
+  const values = r.values ?? [];
+  switch (r.operator) {
+    case 'In':
+    case 'NotIn':
+      if (values.length === 0) return false;
+      break;
+    case 'Exists':
+    case 'DoesNotExist':
+      if (values.length !== 0) return false;
+      break;
+    case 'Gt':
+    case 'Lt':
+      if (values.length !== 1 || parseInt64(values[0]!) === undefined) return false;
+      break;
+    default:
+      return false;
+  }
+  return values.every((v) => isValidLabelValue(v).length === 0);
+}
+
+/** nodeSelectorRequirementsAsFieldSelector's checks of one matchFields entry: metadata.name, one value, In or NotIn. */
+function fieldRequirementParses(r: NodeSelectorRequirement): boolean {
+  return r.key === 'metadata.name' && (r.values ?? []).length === 1 && (r.operator === 'In' || r.operator === 'NotIn');
+}
+
+const termParses = new WeakMap<NodeSelectorTerm, boolean>();
+
+function parses(term: NodeSelectorTerm): boolean {
+  let ok = termParses.get(term);
+  if (ok === undefined) {
+    ok = (term.matchExpressions ?? []).every(labelRequirementParses) && (term.matchFields ?? []).every(fieldRequirementParses);
+    termParses.set(term, ok);
+  }
+  return ok;
+}
+
+/** A parsed requirement against a label (or field) value, undefined when absent. */
 function requirementMatches(r: NodeSelectorRequirement, value: string | undefined): boolean {
   const values = r.values ?? [];
   switch (r.operator) {
@@ -210,10 +261,10 @@ function requirementMatches(r: NodeSelectorRequirement, value: string | undefine
       return value === undefined;
     case 'Gt':
     case 'Lt': {
-      if (value === undefined || values.length !== 1) return false;
-      const have = parseIntStrict(value);
-      const want = parseIntStrict(values[0]!);
-      if (have === undefined || want === undefined) return false;
+      if (value === undefined) return false;
+      const have = parseInt64(value);
+      if (have === undefined) return false;
+      const want = parseInt64(values[0]!)!;
       return r.operator === 'Gt' ? have > want : have < want;
     }
     default:
@@ -226,13 +277,10 @@ function termMatches(term: NodeSelectorTerm, node: Node): boolean {
   const fields = term.matchFields ?? [];
   // An empty term matches no objects.
   if (exprs.length === 0 && fields.length === 0) return false;
+  if (!parses(term)) return false;
   const labels = node.metadata.labels ?? {};
   for (const e of exprs) if (!requirementMatches(e, Object.prototype.hasOwnProperty.call(labels, e.key) ? labels[e.key] : undefined)) return false;
-  for (const f of fields) {
-    // metadata.name is the only supported field.
-    if (f.key !== 'metadata.name') return false;
-    if (!requirementMatches(f, node.metadata.name)) return false;
-  }
+  for (const f of fields) if (!requirementMatches(f, node.metadata.name)) return false;
   return true;
 }
 

@@ -409,3 +409,74 @@ describe('upstream filter tables (fitsNode)', () => {
     });
   }
 });
+
+// nodeaffinity/node_affinity_test.go TestNodeAffinity: the Filter status of each case (the
+// PreFilterResult is the walk's business, see pick.test.ts).
+type Req = { key: string; operator: string; values?: string[] };
+type Term = { matchExpressions?: Req[]; matchFields?: Req[] };
+const affinity = (...nodeSelectorTerms: Term[]): Partial<Pod['spec']> => ({ affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms } } } });
+const expr = (key: string, operator: string, values?: string[]): Req => ({ key, operator, ...(values ? { values } : {}) });
+const name = (...values: string[]): Req => ({ key: 'metadata.name', operator: 'In', values });
+const labelled = (labels: Record<string, string> = {}, nodeName = 'node') => node(nodeName, undefined, { labels });
+const nodeAffinity: Row[] = (
+  [
+    ['missing labels', { nodeSelector: { foo: 'bar' } }, labelled(), false],
+    ['same labels', { nodeSelector: { foo: 'bar' } }, labelled({ foo: 'bar' }), true],
+    ['node labels are superset', { nodeSelector: { foo: 'bar' } }, labelled({ foo: 'bar', baz: 'blah' }), true],
+    ['node labels are subset', { nodeSelector: { foo: 'bar', baz: 'blah' } }, labelled({ foo: 'bar' }), false],
+    ['Pod with matchExpressions using In operator that matches the existing node', affinity({ matchExpressions: [expr('foo', 'In', ['bar', 'value2'])] }), labelled({ foo: 'bar' }), true],
+    ['Pod with matchExpressions using Gt operator that matches the existing node', affinity({ matchExpressions: [expr('kernel-version', 'Gt', ['0204'])] }), labelled({ 'kernel-version': '0206' }), true],
+    ['Pod with matchExpressions using NotIn operator that matches the existing node', affinity({ matchExpressions: [expr('mem-type', 'NotIn', ['DDR', 'DDR2'])] }), labelled({ 'mem-type': 'DDR3' }), true],
+    ['Pod with matchExpressions using Exists operator that matches the existing node', affinity({ matchExpressions: [expr('GPU', 'Exists')] }), labelled({ GPU: 'NVIDIA-GRID-K1' }), true],
+    ["Pod with affinity that don't match node's labels won't schedule onto the node", affinity({ matchExpressions: [expr('foo', 'In', ['value1', 'value2'])] }), labelled({ foo: 'bar' }), false],
+    ['Pod with empty MatchExpressions is not a valid value will match no objects and won\'t schedule onto the node', affinity({ matchExpressions: [] }), labelled({ foo: 'bar' }), false],
+    ['Pod with no Affinity will schedule onto a node', {}, labelled({ foo: 'bar' }), true],
+    ['Pod with Affinity but nil NodeSelector will schedule onto a node', { affinity: { nodeAffinity: {} } }, labelled({ foo: 'bar' }), true],
+    ['Pod with multiple matchExpressions ANDed that matches the existing node', affinity({ matchExpressions: [expr('GPU', 'Exists'), expr('GPU', 'NotIn', ['AMD', 'INTER'])] }), labelled({ GPU: 'NVIDIA-GRID-K1' }), true],
+    ["Pod with multiple matchExpressions ANDed that doesn't match the existing node", affinity({ matchExpressions: [expr('GPU', 'Exists'), expr('GPU', 'In', ['AMD', 'INTER'])] }), labelled({ GPU: 'NVIDIA-GRID-K1' }), false],
+    [
+      "Pod with multiple NodeSelectorTerms ORed in affinity, matches the node's labels and will schedule onto the node",
+      affinity({ matchExpressions: [expr('foo', 'In', ['bar', 'value2'])] }, { matchExpressions: [expr('diffkey', 'In', ['wrong', 'value2'])] }),
+      labelled({ foo: 'bar' }),
+      true,
+    ],
+    [
+      'Pod with an Affinity and a PodSpec.NodeSelector(the old thing that we are deprecating) both are satisfied, will schedule onto the node',
+      { nodeSelector: { foo: 'bar' }, ...affinity({ matchExpressions: [expr('foo', 'Exists')] }) },
+      labelled({ foo: 'bar' }),
+      true,
+    ],
+    [
+      "Pod with an Affinity matches node's labels but the PodSpec.NodeSelector(the old thing that we are deprecating) is not satisfied, won't schedule onto the node",
+      { nodeSelector: { foo: 'bar' }, ...affinity({ matchExpressions: [expr('foo', 'Exists')] }) },
+      labelled({ foo: 'barrrrrr' }),
+      false,
+    ],
+    ["Pod with an invalid value in Affinity term won't be scheduled onto the node", affinity({ matchExpressions: [expr('foo', 'NotIn', ['invalid value: ___@#$%^'])] }), labelled({ foo: 'bar' }), false],
+    ['Pod with matchFields using In operator that matches the existing node', affinity({ matchFields: [name('node1')] }), labelled({}, 'node1'), true],
+    ['Pod with matchFields using In operator that does not match the existing node', affinity({ matchFields: [name('node1')] }), labelled({}, 'node2'), false],
+    ['Pod with two terms: matchFields does not match, but matchExpressions matches', affinity({ matchFields: [name('node1'), name('node2')] }, { matchExpressions: [expr('foo', 'In', ['bar'])] }), labelled({ foo: 'bar' }, 'node2'), true],
+    ['Pod with one term: matchFields does not match, but matchExpressions matches', affinity({ matchFields: [name('node1')], matchExpressions: [expr('foo', 'In', ['bar'])] }), labelled({ foo: 'bar' }, 'node2'), false],
+    ['Pod with one term: both matchFields and matchExpressions match', affinity({ matchFields: [name('node1')], matchExpressions: [expr('foo', 'In', ['bar'])] }), labelled({ foo: 'bar' }, 'node1'), true],
+    ['Pod with two terms: both matchFields and matchExpressions do not match', affinity({ matchFields: [name('node1')] }, { matchExpressions: [expr('foo', 'In', ['not-match-to-bar'])] }), labelled({ foo: 'bar' }, 'node2'), false],
+    ['Pod with two terms of node.Name affinity', affinity({ matchFields: [name('node1')] }, { matchFields: [name('node2')] }), labelled({}, 'node2'), true],
+    ['Pod with two conflicting mach field requirements', affinity({ matchFields: [name('node1'), name('node2')] }), labelled({ foo: 'bar' }, 'node2'), false],
+    ['Matches node selector correctly even if PreFilter is not called', { nodeSelector: { foo: 'bar' } }, labelled({ foo: 'bar', baz: 'blah' }), true],
+    ['Matches node affinity correctly even if PreFilter is not called', affinity({ matchExpressions: [expr('GPU', 'Exists'), expr('GPU', 'NotIn', ['AMD', 'INTER'])] }), labelled({ GPU: 'NVIDIA-GRID-K1' }), true],
+    // labels.NewRequirement's other checks: a term that does not parse matches no node.
+    ['a Gt value that is no integer does not parse', affinity({ matchExpressions: [expr('kernel-version', 'Gt', ['two'])] }), labelled({ 'kernel-version': '0206' }), false],
+    ['a label beyond int64 never compares with Gt', affinity({ matchExpressions: [expr('n', 'Gt', ['1'])] }), labelled({ n: '99999999999999999999' }), false],
+    ['Exists with values does not parse', affinity({ matchExpressions: [expr('GPU', 'Exists', ['x'])] }), labelled({ GPU: 'x' }), false],
+    ['matchFields In with two names does not parse', affinity({ matchFields: [name('node1', 'node2')] }), labelled({}, 'node1'), false],
+  ] as [string, Partial<Pod['spec']>, Node, boolean][]
+).map(([n, spec, nd, ok]) => ({ name: `TestNodeAffinity: ${n}`, pod: pod('p', undefined, spec), node: nd, reasons: ok ? [] : [ReasonNodeAffinity] }));
+
+describe('upstream node affinity table (fitsNode)', () => {
+  for (const r of nodeAffinity) {
+    it(r.name, () => {
+      const got = fitsNode(r.pod, r.node, r.bound ?? [], gates);
+      assert.deepEqual(got.reasons, r.reasons);
+      assert.equal(got.fits, r.reasons.length === 0);
+    });
+  }
+});
