@@ -28,6 +28,30 @@ describe('failedSchedulingMessage (FitError.Error)', () => {
       post: 'preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.',
       want: '0/1 nodes are available: 1 Insufficient cpu. preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.',
     },
+    // framework/types_test.go TestFitError_Error (v1.32), the cases without a PreFilter message.
+    { name: 'TestFitError_Error: nodes failed one Filter plugin with an empty PostFilterMsg', n: 3, reasons: Array(3).fill('Node(s) failed Filter plugin FalseFilter-1'), want: '0/3 nodes are available: 3 Node(s) failed Filter plugin FalseFilter-1.' },
+    {
+      name: 'TestFitError_Error: nodes failed one Filter plugin with a non-empty PostFilterMsg',
+      n: 3,
+      reasons: Array(3).fill('Node(s) failed Filter plugin FalseFilter-1'),
+      post: 'Error running PostFilter plugin FailedPostFilter',
+      want: '0/3 nodes are available: 3 Node(s) failed Filter plugin FalseFilter-1. Error running PostFilter plugin FailedPostFilter',
+    },
+    {
+      name: 'TestFitError_Error: nodes failed two Filter plugins with an empty PostFilterMsg',
+      n: 3,
+      reasons: ['Node(s) failed Filter plugin FalseFilter-1', 'Node(s) failed Filter plugin FalseFilter-1', 'Node(s) failed Filter plugin FalseFilter-2'],
+      want: '0/3 nodes are available: 1 Node(s) failed Filter plugin FalseFilter-2, 2 Node(s) failed Filter plugin FalseFilter-1.',
+    },
+    {
+      name: 'TestFitError_Error: nodes failed two Filter plugins with a non-empty PostFilterMsg',
+      n: 3,
+      reasons: ['Node(s) failed Filter plugin FalseFilter-1', 'Node(s) failed Filter plugin FalseFilter-1', 'Node(s) failed Filter plugin FalseFilter-2'],
+      post: 'Error running PostFilter plugin FailedPostFilter',
+      want: '0/3 nodes are available: 1 Node(s) failed Filter plugin FalseFilter-2, 2 Node(s) failed Filter plugin FalseFilter-1. Error running PostFilter plugin FailedPostFilter',
+    },
+    { name: 'TestFitError_Error: failed to Permit on node', n: 1, reasons: ['Node failed Permit plugin Permit-1'], want: '0/1 nodes are available: 1 Node failed Permit plugin Permit-1.' },
+    { name: 'TestFitError_Error: failed to Reserve on node', n: 1, reasons: ['Node failed Reserve plugin Reserve-1'], want: '0/1 nodes are available: 1 Node failed Reserve plugin Reserve-1.' },
   ];
   for (const r of rows) it(r.name, () => assert.equal(failedSchedulingMessage(r.n, r.reasons, r.post), r.want));
 });
