@@ -302,6 +302,36 @@ export function podMatchesNodeSelectorAndAffinity(pod: Pod, node: Node): boolean
   return true;
 }
 
+/** NodeAffinity PreFilter's errReasonConflict: every term names nodes, and no node is named by all requirements of a term. */
+export const ReasonAffinityConflict = 'pod affinity terms conflict';
+
+/** The status framework.findNodesThatFitPod gives the nodes a PreFilterResult leaves out (v1.32 schedule_one.go). */
+export const ReasonPreFilterNodeAffinity = "node(s) didn't satisfy plugin(s) [NodeAffinity]";
+
+/**
+ * NodeAffinity's PreFilterResult (node_affinity.go PreFilter): when every required term names
+ * nodes (matchFields metadata.name In; the names of one term's requirements intersected), the
+ * union of those names, the only nodes the filters then look at; an empty set when the terms
+ * conflict (the PreFilter rejects the pod); undefined when any node may do.
+ */
+export function nodeAffinityPreFilterNames(pod: Pod): Set<string> | undefined {
+  const terms = requiredNodeAffinity(pod);
+  if (!terms || terms.length === 0) return undefined;
+  const names = new Set<string>();
+  for (const t of terms) {
+    let termNames: Set<string> | undefined;
+    for (const r of t.matchFields ?? []) {
+      if (r.key !== 'metadata.name' || r.operator !== 'In') continue;
+      const s = new Set(r.values ?? []);
+      termNames = termNames ? new Set([...termNames].filter((n) => s.has(n))) : s;
+    }
+    // A term without node names lets every node through: the terms are ORed.
+    if (!termNames) return undefined;
+    for (const n of termNames) names.add(n);
+  }
+  return names;
+}
+
 export function nodeAffinityFilter(s: PodState, n: NodeInfo): Rejection | undefined {
   if (!s.selects || podMatchesNodeSelectorAndAffinity(s.pod, n.node!)) return undefined;
   return { code: 'UnschedulableAndUnresolvable', plugin: 'NodeAffinity', reasons: [ReasonNodeAffinity] };

@@ -1,4 +1,6 @@
-// One scheduling decision: filter the nodes (counting the pods nominated to each, as
+// One scheduling decision: NodeAffinity's PreFilter (a pod whose required terms all name nodes
+// by metadata.name is only tried on those; the others read "node(s) didn't satisfy plugin(s)
+// [NodeAffinity]"; conflicting names reject the pod outright), then filter the nodes (counting the pods nominated to each, as
 // RunFilterPluginsWithNominatedPods does), score the ones that fit (LeastAllocated over cpu and
 // memory with the scheduler's non-zero request defaults), pick the best (a pod's nominated node
 // first, when it fits, as schedule_one.go's evaluateNominatedNode), or explain the failure as
@@ -16,7 +18,7 @@
 
 import { defaultFeatureGates } from '../api/featuregates.js';
 import type { Node, Pod, PodDisruptionBudget } from '../api/types.js';
-import { fitsNodeInfo, podState, type FitResult, type PodState, type SchedulerGates } from './filters.js';
+import { fitsNodeInfo, nodeAffinityPreFilterNames, podState, ReasonAffinityConflict, ReasonPreFilterNodeAffinity, type FitResult, type PodState, type SchedulerGates } from './filters.js';
 import { failedSchedulingMessage, NoNodesAvailableMsg, podsOn, type PodsByNode } from './fiterror.js';
 import { addAmount, mulDivAmount, subAmount, type Amount } from './amount.js';
 import { NodeInfo } from './nodeinfo.js';
@@ -111,14 +113,19 @@ export function pickNodeInfo(pod: Pod, infos: readonly NodeInfo[], gates: Schedu
   const nom = pod.status?.nominatedNodeName;
   const nomInfo = nom ? infos.find((n) => n.name === nom) : undefined;
   if (nomInfo && fitsWithNominated(s, nomInfo, podsOn(nominated, nom!)).fits) return { node: nom, verdicts, processed: 0 };
-  const want = numFeasibleNodesToFind(all, opts.percentageOfNodesToScore);
-  const start = (opts.startIndex ?? 0) % all;
+  // NodeAffinity's PreFilter: a pod whose required terms all name nodes is only tried there.
+  const named = nodeAffinityPreFilterNames(pod);
+  if (named?.size === 0) return preFilterRejects(pod, infos, gates, nominated, opts);
+  const walk = named ? infos.filter((n) => named.has(n.name)) : infos;
+  const count = walk.length;
+  const want = numFeasibleNodesToFind(count, opts.percentageOfNodesToScore);
+  const start = count ? (opts.startIndex ?? 0) % count : 0;
   let best: string | undefined;
   let bestScore = -1;
   let feasible = 0;
   let processed = 0;
-  while (processed < all && feasible < want) {
-    const n = infos[(start + processed) % all]!;
+  while (processed < count && feasible < want) {
+    const n = walk[(start + processed) % count]!;
     processed++;
     const v = nominated ? fitsWithNominated(s, n, podsOn(nominated, n.name)) : fitsNodeInfo(s, n);
     if (!v.fits) {
@@ -133,6 +140,8 @@ export function pickNodeInfo(pod: Pod, infos: readonly NodeInfo[], gates: Schedu
     }
   }
   if (best !== undefined) return { node: best, score: bestScore, verdicts, processed };
+  // The nodes the PreFilterResult left out share one status (SetAbsentNodesStatus).
+  if (named) for (const n of infos) if (!named.has(n.name)) verdicts.set(n.name, rejected(ReasonPreFilterNodeAffinity));
   const reasons = [...verdicts.values()].flatMap((v) => v.reasons);
   const nodes = infos.map((n) => n.node!);
   const podsByNode = new Map(infos.map((n) => [n.name, n.podList()]));
@@ -141,6 +150,23 @@ export function pickNodeInfo(pod: Pod, infos: readonly NodeInfo[], gates: Schedu
     message: failedSchedulingMessage(all, reasons, post.message),
     verdicts,
     processed,
+    ...(post.nominatedNodeName !== undefined ? { nominatedNodeName: post.nominatedNodeName } : {}),
+    ...(post.candidate ? { preemption: post.candidate } : {}),
+  };
+}
+
+function rejected(reason: string): FitResult {
+  return { fits: false, reasons: [reason], rejection: { code: 'UnschedulableAndUnresolvable', plugin: 'NodeAffinity', reasons: [reason] } };
+}
+
+/** The NodeAffinity PreFilter rejected the pod: every node carries its status, the message is the PreFilter's, and preemption cannot help. */
+function preFilterRejects(pod: Pod, infos: readonly NodeInfo[], gates: SchedulerGates, nominated: PodsByNode | undefined, opts: PickOptions): ScheduleDecision {
+  const verdicts = new Map<string, FitResult>(infos.map((n) => [n.name, rejected(ReasonAffinityConflict)]));
+  const post = preempt(pod, infos.map((n) => n.node!), verdicts, new Map(infos.map((n) => [n.name, n.podList()])), gates, nominated, opts.budgets?.() ?? []);
+  return {
+    message: failedSchedulingMessage(infos.length, [], post.message, ReasonAffinityConflict),
+    verdicts,
+    processed: 0,
     ...(post.nominatedNodeName !== undefined ? { nominatedNodeName: post.nominatedNodeName } : {}),
     ...(post.candidate ? { preemption: post.candidate } : {}),
   };

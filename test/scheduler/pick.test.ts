@@ -6,7 +6,7 @@ import { node, pod } from './helpers.js';
 import { capabilitiesAnnotation, encodeCapabilities } from '../../src/policy/nodecapabilities.js';
 
 describe('failedSchedulingMessage (FitError.Error)', () => {
-  const rows: { name: string; n: number; reasons: string[]; post?: string; want: string }[] = [
+  const rows: { name: string; n: number; reasons: string[]; post?: string; pre?: string; want: string }[] = [
     { name: 'one reason on every node', n: 2, reasons: ['Insufficient memory', 'Insufficient memory'], want: '0/2 nodes are available: 2 Insufficient memory.' },
     {
       name: 'mixed reasons, counted and sorted as strings',
@@ -28,7 +28,16 @@ describe('failedSchedulingMessage (FitError.Error)', () => {
       post: 'preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.',
       want: '0/1 nodes are available: 1 Insufficient cpu. preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.',
     },
-    // framework/types_test.go TestFitError_Error (v1.32), the cases without a PreFilter message.
+    // framework/types_test.go TestFitError_Error (v1.32). A PreFilter rejection's copies on the nodes are not counted: no reasons.
+    { name: 'TestFitError_Error: nodes failed Prefilter plugin', n: 3, reasons: [], pre: 'Node(s) failed PreFilter plugin FalsePreFilter', want: '0/3 nodes are available: Node(s) failed PreFilter plugin FalsePreFilter.' },
+    {
+      name: 'TestFitError_Error: nodes failed Prefilter plugin and the preemption also failed',
+      n: 3,
+      reasons: [],
+      pre: 'Node(s) failed PreFilter plugin FalsePreFilter',
+      post: 'Error running PostFilter plugin FailedPostFilter',
+      want: '0/3 nodes are available: Node(s) failed PreFilter plugin FalsePreFilter. Error running PostFilter plugin FailedPostFilter',
+    },
     { name: 'TestFitError_Error: nodes failed one Filter plugin with an empty PostFilterMsg', n: 3, reasons: Array(3).fill('Node(s) failed Filter plugin FalseFilter-1'), want: '0/3 nodes are available: 3 Node(s) failed Filter plugin FalseFilter-1.' },
     {
       name: 'TestFitError_Error: nodes failed one Filter plugin with a non-empty PostFilterMsg',
@@ -53,11 +62,15 @@ describe('failedSchedulingMessage (FitError.Error)', () => {
     { name: 'TestFitError_Error: failed to Permit on node', n: 1, reasons: ['Node failed Permit plugin Permit-1'], want: '0/1 nodes are available: 1 Node failed Permit plugin Permit-1.' },
     { name: 'TestFitError_Error: failed to Reserve on node', n: 1, reasons: ['Node failed Reserve plugin Reserve-1'], want: '0/1 nodes are available: 1 Node failed Reserve plugin Reserve-1.' },
   ];
-  for (const r of rows) it(r.name, () => assert.equal(failedSchedulingMessage(r.n, r.reasons, r.post), r.want));
+  for (const r of rows) it(r.name, () => assert.equal(failedSchedulingMessage(r.n, r.reasons, r.post, r.pre), r.want));
 });
 
 describe('pickNode', () => {
   const two = [node('n1', { cpu: '1', memory: '1Gi', pods: '110' }), node('n2', { cpu: '1', memory: '1Gi', pods: '110' })];
+  const three = [...two, node('n3', { cpu: '1', memory: '1Gi', pods: '110' })];
+  /** A DaemonSet pod's required node affinity: matchFields metadata.name In names. */
+  const pinned = (names: string[], requests = { memory: '10Mi' }): Pod =>
+    pod('p', requests, { affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchFields: [{ key: 'metadata.name', operator: 'In', values: names }] }] } } } });
   const rows: { name: string; pod: Pod; nodes: Node[]; bound?: Record<string, Pod[]>; node?: string; message?: string }[] = [
     { name: 'ties go to the first name', pod: pod('p', { memory: '100Mi' }), nodes: two, node: 'n1' },
     { name: 'the least requested node wins', pod: pod('p', { memory: '100Mi' }), nodes: two, bound: { n1: [pod('a', { memory: '500Mi', cpu: '500m' }, {}, { nodeName: 'n1' })] }, node: 'n2' },
@@ -161,6 +174,36 @@ describe('pickNode', () => {
       message: '0/1 nodes are available: 1 Insufficient memory.',
     },
     { name: 'no nodes at all', pod: pod('p', { memory: '10Mi' }), nodes: [], message: 'no nodes available to schedule pods' },
+    // NodeAffinity's PreFilterResult (node_affinity.go PreFilter, schedule_one.go findNodesThatFitPod):
+    // a pod whose required terms all name nodes (a DaemonSet pod) is only tried there; the other
+    // nodes share the absent-nodes status.
+    { name: 'node names in matchFields: the named node is chosen', pod: pinned(['n2']), nodes: three, node: 'n2' },
+    {
+      name: 'node names in matchFields, the named node is full: the others did not satisfy the PreFilter',
+      pod: pinned(['n1'], { memory: '2Gi' }),
+      nodes: three,
+      message:
+        "0/3 nodes are available: 1 Insufficient memory, 2 node(s) didn't satisfy plugin(s) [NodeAffinity]. preemption: 0/3 nodes are available: 1 No preemption victims found for incoming pod, 2 Preemption is not helpful for scheduling.",
+    },
+    {
+      name: 'node names in matchFields naming no node that exists',
+      pod: pinned(['ghost']),
+      nodes: three,
+      message: "0/3 nodes are available: 3 node(s) didn't satisfy plugin(s) [NodeAffinity]. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.",
+    },
+    {
+      name: 'a term without node names lets every node through (terms are ORed)',
+      pod: pod('p', { memory: '10Mi' }, { affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchFields: [{ key: 'metadata.name', operator: 'In', values: ['n1'] }] }, { matchExpressions: [{ key: 'zone', operator: 'In', values: ['b'] }] }] } } } }),
+      nodes: [three[0]!, three[1]!, node('n3', undefined, { labels: { zone: 'b' } })],
+      bound: { n1: [pod('a', { memory: '4Gi' }, {}, { nodeName: 'n1' })] },
+      node: 'n3',
+    },
+    {
+      name: 'conflicting node names: the PreFilter rejects the pod (TestNodeAffinity "Pod with two conflicting mach field requirements")',
+      pod: pod('p', { memory: '10Mi' }, { affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchFields: [{ key: 'metadata.name', operator: 'In', values: ['n1'] }, { key: 'metadata.name', operator: 'In', values: ['n2'] }] }] } } } }),
+      nodes: three,
+      message: '0/3 nodes are available: pod affinity terms conflict. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.',
+    },
   ];
   for (const r of rows) {
     it(r.name, () => {
