@@ -190,7 +190,17 @@ export interface VolumeMount {
   name: string;
   mountPath: string;
   readOnly?: boolean;
+  /** Disabled, IfPossible or Enabled (RecursiveReadOnlyMounts, beta and on in v1.32). */
+  recursiveReadOnly?: string;
   subPath?: string;
+  subPathExpr?: string;
+  /** None, HostToContainer or Bidirectional. */
+  mountPropagation?: string;
+}
+
+export interface VolumeDevice {
+  name: string;
+  devicePath: string;
 }
 
 export interface Container {
@@ -205,6 +215,7 @@ export interface Container {
   /** Init containers only: `Always` makes the init container a sidecar. */
   restartPolicy?: string;
   volumeMounts?: VolumeMount[];
+  volumeDevices?: VolumeDevice[];
   livenessProbe?: Probe;
   readinessProbe?: Probe;
   startupProbe?: Probe;

@@ -17,6 +17,7 @@ import { validateOOMKillMode } from './oomkillmode.js';
 import { validateLifecycleAndProbes } from './probes.js';
 import { validateContainerResources } from './resources.js';
 import { validateUlimits } from './ulimits.js';
+import { validateVolumeDevices, validateVolumeMounts, type VolumeMap } from './volumes.js';
 
 export type ContainerGates = Pick<FeatureGates, 'ContainerOOMKillMode' | 'ContainerUlimits'>;
 
@@ -29,6 +30,8 @@ export interface ContainerContext {
   hostUsers: boolean;
   /** spec.terminationGracePeriodSeconds, the bound of a lifecycle sleep (unset: not checked). */
   terminationGracePeriodSeconds?: number;
+  /** The pod's volumes that validated cleanly (validateVolumes): what mounts and devices may name. */
+  volumes: VolumeMap;
 }
 
 const supportedPortProtocols = ['SCTP', 'TCP', 'UDP'];
@@ -301,6 +304,8 @@ function validateContainerCommon(c: Container, path: FieldPath, ctx: ContainerCo
   if (Array.isArray(c?.env)) validateEnv(c.env, path.child('env'), errs);
   const envFrom = (c as { envFrom?: unknown } | undefined)?.envFrom;
   if (Array.isArray(envFrom)) validateEnvFrom(envFrom, path.child('envFrom'), errs);
+  if (Array.isArray(c?.volumeMounts)) validateVolumeMounts(c, ctx.volumes, path.child('volumeMounts'), errs);
+  if (Array.isArray(c?.volumeDevices)) validateVolumeDevices(c, ctx.volumes, path.child('volumeDevices'), errs);
   validateEnumIfSet(c?.imagePullPolicy, pullPolicies, path.child('imagePullPolicy'), errs);
   validateContainerResources(c?.resources, path.child('resources'), errs);
   if (isSet(c?.securityContext)) validateSecurityContext(c.securityContext, path.child('securityContext'), ctx, errs);
@@ -404,6 +409,7 @@ export function validateEphemeralContainers(
     if (Array.isArray(mounts)) {
       for (let j = 0; j < mounts.length; j++) {
         if (str(mounts[j]?.subPath) !== '') errs.push(fieldError.forbidden(p.child('volumeMounts').index(j).child('subPath'), ephemeralForbiddenMsg));
+        if (str(mounts[j]?.subPathExpr) !== '') errs.push(fieldError.forbidden(p.child('volumeMounts').index(j).child('subPathExpr'), ephemeralForbiddenMsg));
       }
     }
   }

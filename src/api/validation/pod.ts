@@ -16,6 +16,7 @@ import { inclusiveRangeError, isValidUnixID, nameIsDNSSubdomain } from './names.
 import { isNegativeErrorMsg, validateLabels, validateObjectMeta, type ObjectMetaOptions } from './objectmeta.js';
 import { validateOverhead, validatePodResources } from './resources.js';
 import { validateTolerations } from './tolerations.js';
+import { validateVolumes, type VolumeMap } from './volumes.js';
 
 export type PodValidationGates = Pick<FeatureGates, 'ContainerOOMKillMode' | 'ContainerUlimits' | 'PodLevelResources'>;
 
@@ -127,7 +128,10 @@ export function validatePodSpec(spec: PodSpec | undefined, opts: PodValidationOp
 }
 
 function validateSpecFields(s: PodSpec, opts: PodValidationOptions, path: FieldPath, errs: FieldError[]): FieldError[] {
+  // Volumes come first, as in upstream's ValidatePodSpec; the containers' mounts are checked against those that validated.
+  const volumes = isSet(s.volumes) ? validateVolumes(s.volumes, path.child('volumes'), errs) : (new Map() as VolumeMap);
   const ctx: ContainerContext = {
+    volumes,
     gates: opts.gates,
     windows: s.os?.name === 'windows',
     hostUsers: s.hostUsers !== false,
