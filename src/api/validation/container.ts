@@ -12,10 +12,11 @@ import type { FeatureGates } from '../featuregates.js';
 import { goTrimSpace } from '../quantity.js';
 import type { Container, ContainerPort, EphemeralContainer, SecurityContext } from '../types.js';
 import { isConfigMapKey } from './config.js';
-import { isDNS1123Label, isQualifiedName, isValidPortName, isValidPortNum, isValidUnixID, nameIsDNSSubdomain } from './names.js';
+import { isDNS1123Label, isValidPortName, isValidPortNum, isValidUnixID, nameIsDNSSubdomain } from './names.js';
 import { validateOOMKillMode } from './oomkillmode.js';
 import { validateLifecycleAndProbes } from './probes.js';
 import { validateContainerResources } from './resources.js';
+import { envFieldPaths, validateObjectFieldSelector, validateResourceFieldSelector } from './downwardapi.js';
 import { validateUlimits } from './ulimits.js';
 import { validateVolumeDevices, validateVolumeMounts, type VolumeMap } from './volumes.js';
 
@@ -130,71 +131,6 @@ function asObj(v: unknown): Obj | undefined {
   return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : undefined;
 }
 
-/** validEnvDownwardAPIFieldPathExpressions, sorted as sets.List gives them. */
-const envFieldPaths = ['metadata.name', 'metadata.namespace', 'metadata.uid', 'spec.nodeName', 'spec.serviceAccountName', 'status.hostIP', 'status.hostIPs', 'status.podIP', 'status.podIPs'];
-/** The labels pods.ConvertDownwardAPIFieldLabel accepts for v1 (v1.32; spec.host is the old name of spec.nodeName). */
-const convertibleFieldLabels = new Set([
-  'metadata.annotations', 'metadata.labels', 'metadata.name', 'metadata.namespace', 'metadata.uid', 'spec.nodeName', 'spec.restartPolicy',
-  'spec.serviceAccountName', 'spec.schedulerName', 'status.phase', 'status.hostIP', 'status.hostIPs', 'status.podIP', 'status.podIPs',
-]);
-/** validContainerResourceFieldPathExpressions, sorted. */
-const envResourceFieldPaths = ['limits.cpu', 'limits.ephemeral-storage', 'limits.memory', 'requests.cpu', 'requests.ephemeral-storage', 'requests.memory'];
-const hugePagesResourcePrefixes = ['limits.hugepages-', 'requests.hugepages-'];
-
-/** fieldpath.SplitMaybeSubscriptedPath: "metadata.labels['k']" → ["metadata.labels", "k"]. */
-function splitSubscriptedPath(fieldPath: string): [string, string] | undefined {
-  if (!fieldPath.endsWith("']")) return undefined;
-  const s = fieldPath.slice(0, -2);
-  const at = s.indexOf("['");
-  if (at <= 0) return undefined;
-  return [s.slice(0, at), s.slice(at + 2)];
-}
-
-/**
- * validateObjectFieldSelector for env (a fieldRef). An absent apiVersion is left to defaulting
- * ("v1"); an explicit "" is Required, as upstream.
- */
-function validateObjectFieldSelector(fs: Obj, path: FieldPath, errs: FieldError[]): FieldError[] {
-  const apiVersion = fs.apiVersion === undefined || fs.apiVersion === null ? 'v1' : str(fs.apiVersion);
-  if (apiVersion.length === 0) {
-    errs.push(fieldError.required(path.child('apiVersion')));
-    return errs;
-  }
-  const fieldPath = str(fs.fieldPath);
-  if (fieldPath.length === 0) {
-    errs.push(fieldError.required(path.child('fieldPath')));
-    return errs;
-  }
-  // pods.ConvertDownwardAPIFieldLabel
-  const sub = splitSubscriptedPath(fieldPath);
-  let convertErr: string | undefined;
-  if (apiVersion !== 'v1') convertErr = `unsupported pod version: ${apiVersion}`;
-  else if (sub && sub[0] !== 'metadata.annotations' && sub[0] !== 'metadata.labels') convertErr = `field label does not support subscript: ${fieldPath}`;
-  else if (!sub && !convertibleFieldLabels.has(fieldPath) && fieldPath !== 'spec.host') convertErr = `field label not supported: ${fieldPath}`;
-  if (convertErr !== undefined) {
-    errs.push(fieldError.invalid(path.child('fieldPath'), fieldPath, `error converting fieldPath: ${convertErr}`));
-    return errs;
-  }
-  if (sub) {
-    const key = sub[0] === 'metadata.annotations' ? sub[1].toLowerCase() : sub[1];
-    for (const m of isQualifiedName(key)) errs.push(fieldError.invalid(path, key, m));
-    return errs;
-  }
-  const internal = fieldPath === 'spec.host' ? 'spec.nodeName' : fieldPath;
-  if (!envFieldPaths.includes(internal)) errs.push(fieldError.notSupported(path.child('fieldPath'), internal, envFieldPaths));
-  return errs;
-}
-
-/** validateContainerResourceFieldSelector for env (no containerName needed); divisors are not checked. */
-function validateResourceFieldSelector(fs: Obj, path: FieldPath, errs: FieldError[]): FieldError[] {
-  const resource = str(fs.resource);
-  if (resource.length === 0) errs.push(fieldError.required(path.child('resource')));
-  else if (!envResourceFieldPaths.includes(resource) && !hugePagesResourcePrefixes.some((p) => resource.startsWith(p))) {
-    errs.push(fieldError.notSupported(path.child('resource'), resource, envResourceFieldPaths));
-  }
-  return errs;
-}
-
 /** validateConfigMapKeySelector / validateSecretKeySelector (both check the name as a Secret name). */
 function validateKeySelector(ks: Obj, path: FieldPath, errs: FieldError[]): FieldError[] {
   const name = str(ks.name);
@@ -213,12 +149,12 @@ function validateEnvVarValueFrom(ev: Obj, path: FieldPath, errs: FieldError[]): 
   const fieldRef = asObj(from.fieldRef);
   if (fieldRef) {
     sources++;
-    validateObjectFieldSelector(fieldRef, path.child('fieldRef'), errs);
+    validateObjectFieldSelector(fieldRef, envFieldPaths, path.child('fieldRef'), errs);
   }
   const resourceFieldRef = asObj(from.resourceFieldRef);
   if (resourceFieldRef) {
     sources++;
-    validateResourceFieldSelector(resourceFieldRef, path.child('resourceFieldRef'), errs);
+    validateResourceFieldSelector(resourceFieldRef, false, path.child('resourceFieldRef'), errs);
   }
   const configMapKeyRef = asObj(from.configMapKeyRef);
   if (configMapKeyRef) {

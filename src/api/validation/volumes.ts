@@ -13,7 +13,8 @@
 
 import { fieldError, type FieldError, type FieldPath } from '../fielderrors.js';
 import type { Container, Volume, VolumeDevice, VolumeMount } from '../types.js';
-import { isDNS1123Label, isQualifiedName } from './names.js';
+import { validateObjectFieldSelector, validateResourceFieldSelector, volumeFieldPaths } from './downwardapi.js';
+import { isDNS1123Label } from './names.js';
 import { quantityAt } from './quantities.js';
 
 /** fileModeErrorMsg. */
@@ -64,20 +65,6 @@ export const hostPathTypeValues = ['', 'BlockDevice', 'CharDevice', 'Directory',
 export const mountPropagationModes = ['Bidirectional', 'HostToContainer', 'None'];
 /** Recursive read-only modes, sorted. */
 export const recursiveReadOnlyModes = ['Disabled', 'Enabled', 'IfPossible'];
-/** validVolumeDownwardAPIFieldPathExpressions, sorted. */
-export const volumeDownwardAPIFieldPaths = ['metadata.annotations', 'metadata.labels', 'metadata.name', 'metadata.namespace', 'metadata.uid'];
-/** validContainerResourceFieldPathExpressions, sorted. */
-export const containerResourceFieldPaths = ['limits.cpu', 'limits.ephemeral-storage', 'limits.memory', 'requests.cpu', 'requests.ephemeral-storage', 'requests.memory'];
-const hugePagesFieldPathPrefixes = ['limits.hugepages-', 'requests.hugepages-'];
-/** The field labels ConvertDownwardAPIFieldLabel accepts for v1 (v1.32), besides `spec.host`. */
-const convertibleFieldLabels = new Set([
-  'metadata.annotations', 'metadata.labels', 'metadata.name', 'metadata.namespace', 'metadata.uid',
-  'spec.nodeName', 'spec.restartPolicy', 'spec.serviceAccountName', 'spec.schedulerName',
-  'status.phase', 'status.hostIP', 'status.hostIPs', 'status.podIP', 'status.podIPs',
-]);
-const cpuDivisors = new Set(['1m', '1']);
-const byteDivisors = new Set(['1', '1k', '1M', '1G', '1T', '1P', '1E', '1Ki', '1Mi', '1Gi', '1Ti', '1Pi', '1Ei']);
-const byteDivisorList = '1, 1k, 1M, 1G, 1T, 1P, 1E, 1Ki, 1Mi, 1Gi, 1Ti, 1Pi, 1Ei';
 
 /** The volumes that validated cleanly, by name: what mounts and devices may refer to. */
 export type VolumeMap = Map<string, Volume>;
@@ -166,97 +153,16 @@ function validateKeyVolume(src: Obj, nameField: 'secretName' | 'name', path: Fie
   return errs;
 }
 
-/** SplitMaybeSubscriptedPath: `metadata.labels['k']` → [`metadata.labels`, `k`]. */
-function splitSubscripted(fp: string): [string, string] | undefined {
-  if (!fp.endsWith("']")) return undefined;
-  const s = fp.slice(0, -2);
-  const at = s.indexOf("['");
-  if (at <= 0) return undefined;
-  return [s.slice(0, at), s.slice(at + 2)];
-}
-
-/** ConvertDownwardAPIFieldLabel for v1: the internal label, or the conversion error. */
-function convertFieldLabel(version: string, label: string): { label: string } | { error: string } {
-  if (version !== 'v1') return { error: `unsupported pod version: ${version}` };
-  const sub = splitSubscripted(label);
-  if (sub) {
-    return sub[0] === 'metadata.annotations' || sub[0] === 'metadata.labels' ? { label } : { error: `field label does not support subscript: ${label}` };
-  }
-  if (convertibleFieldLabels.has(label)) return { label };
-  if (label === 'spec.host') return { label: 'spec.nodeName' };
-  return { error: `field label not supported: ${label}` };
-}
-
-/** validateObjectFieldSelector (apiVersion defaults to v1, so only an explicit "" is missing). */
-function validateObjectFieldSelector(fs: Obj, allowed: readonly string[], path: FieldPath, errs: FieldError[]): FieldError[] {
-  const version = fs.apiVersion === undefined || fs.apiVersion === null ? 'v1' : str(fs.apiVersion);
-  if (version.length === 0) {
-    errs.push(fieldError.required(path.child('apiVersion')));
-    return errs;
-  }
-  const fp = str(fs.fieldPath);
-  if (fp.length === 0) {
-    errs.push(fieldError.required(path.child('fieldPath')));
-    return errs;
-  }
-  const converted = convertFieldLabel(version, fp);
-  if ('error' in converted) {
-    errs.push(fieldError.invalid(path.child('fieldPath'), fp, `error converting fieldPath: ${converted.error}`));
-    return errs;
-  }
-  const sub = splitSubscripted(converted.label);
-  if (sub) {
-    const [p, key] = sub;
-    if (p === 'metadata.annotations') for (const m of isQualifiedName(key.toLowerCase())) errs.push(fieldError.invalid(path, key.toLowerCase(), m));
-    else if (p === 'metadata.labels') for (const m of isQualifiedName(key)) errs.push(fieldError.invalid(path, key, m));
-    else errs.push(fieldError.invalid(path, p, 'does not support subscript'));
-  } else if (!allowed.includes(converted.label)) {
-    errs.push(fieldError.notSupported(path.child('fieldPath'), converted.label, allowed));
-  }
-  return errs;
-}
-
-/** validateContainerResourceDivisor. */
-function validateResourceDivisor(resource: string, raw: unknown, path: FieldPath, errs: FieldError[]): FieldError[] {
-  if (!isSet(raw)) return errs;
-  const q = quantityAt(raw, path.child('divisor'), errs);
-  if (q === undefined || q.sign() === 0) return errs;
-  const d = q.toString();
-  const bad = (what: string) => errs.push(fieldError.invalid(path.child('divisor'), resource, `only divisor's values ${what}`));
-  if (resource === 'limits.cpu' || resource === 'requests.cpu') {
-    if (!cpuDivisors.has(d)) bad('1m and 1 are supported with the cpu resource');
-  } else if (resource === 'limits.memory' || resource === 'requests.memory') {
-    if (!byteDivisors.has(d)) bad(`${byteDivisorList} are supported with the memory resource`);
-  } else if (resource === 'limits.ephemeral-storage' || resource === 'requests.ephemeral-storage') {
-    if (!byteDivisors.has(d)) bad(`${byteDivisorList} are supported with the local ephemeral storage resource`);
-  }
-  if (hugePagesFieldPathPrefixes.some((p) => resource.startsWith(p)) && !byteDivisors.has(d)) {
-    bad(`${byteDivisorList} are supported with the hugepages resource`);
-  }
-  return errs;
-}
-
-/** validateContainerResourceFieldSelector for a volume file (containerName required). */
-function validateResourceFieldSelector(fs: Obj, path: FieldPath, errs: FieldError[]): FieldError[] {
-  const resource = str(fs.resource);
-  if (str(fs.containerName).length === 0) errs.push(fieldError.required(path.child('containerName')));
-  else if (resource.length === 0) errs.push(fieldError.required(path.child('resource')));
-  else if (!containerResourceFieldPaths.includes(resource) && !hugePagesFieldPathPrefixes.some((p) => resource.startsWith(p))) {
-    errs.push(fieldError.notSupported(path.child('resource'), resource, containerResourceFieldPaths));
-  }
-  return validateResourceDivisor(resource, fs.divisor, path, errs);
-}
-
 /** validateDownwardAPIVolumeFile: reported at `path` itself (upstream passes the source's path, not the item's). */
 function validateDownwardAPIFile(file: Obj, path: FieldPath, errs: FieldError[]): FieldError[] {
   const p = str(file.path);
   if (p.length === 0) errs.push(fieldError.required(path.child('path')));
   validateLocalNonReservedPath(p, path.child('path'), errs);
   if (isSet(file.fieldRef)) {
-    validateObjectFieldSelector(obj(file.fieldRef), volumeDownwardAPIFieldPaths, path.child('fieldRef'), errs);
+    validateObjectFieldSelector(obj(file.fieldRef), volumeFieldPaths, path.child('fieldRef'), errs);
     if (isSet(file.resourceFieldRef)) errs.push(fieldError.invalid(path, 'resource', 'fieldRef and resourceFieldRef can not be specified simultaneously'));
   } else if (isSet(file.resourceFieldRef)) {
-    validateResourceFieldSelector(obj(file.resourceFieldRef), path.child('resourceFieldRef'), errs);
+    validateResourceFieldSelector(obj(file.resourceFieldRef), true, path.child('resourceFieldRef'), errs);
   } else {
     errs.push(fieldError.required(path, 'one of fieldRef and resourceFieldRef is required'));
   }

@@ -452,6 +452,24 @@ const mountRows: Row[] = [
   },
 ];
 
+// The divisor rule is shared with env (validateContainerResourceFieldSelector calls it for both).
+const envDivisorRows: Row[] = [
+  {
+    name: 'env resourceFieldRef with a memory divisor outside the list',
+    pod: podWith((p) => (p.spec.containers[0]!.env = [{ name: 'MEM', valueFrom: { resourceFieldRef: { resource: 'limits.memory', divisor: '3Mi' } } } as never])),
+    want: [['FieldValueInvalid', "spec.containers[0].env[0].valueFrom.resourceFieldRef.divisor: Invalid value: \"limits.memory\": only divisor's values 1, 1k, 1M, 1G, 1T, 1P, 1E, 1Ki, 1Mi, 1Gi, 1Ti, 1Pi, 1Ei are supported with the memory resource"]],
+  },
+  {
+    name: 'env resourceFieldRef with a 1m cpu divisor',
+    pod: podWith((p) => (p.spec.containers[0]!.env = [{ name: 'CPU', valueFrom: { resourceFieldRef: { resource: 'requests.cpu', divisor: '1m' } } } as never])),
+    want: [],
+  },
+];
+
+describe('validateContainerResourceDivisor for env', () => {
+  for (const r of envDivisorRows) test(r.name, () => assertErrors(validatePodCreate(r.pod, { gates: allGates }), r.want));
+});
+
 describe('ValidateVolumes (TestValidateVolumes)', () => {
   for (const r of volumeRows) test(r.name, () => assertErrors(validatePodCreate(r.pod, { gates: allGates }), r.want));
 });
