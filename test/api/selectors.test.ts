@@ -116,12 +116,12 @@ describe('newRequirement: TestRequirementConstructor with NewRequirement error t
     { key: 'x13', op: 'gt', values: [], error: `values: Invalid value: []: for 'Gt', 'Lt' operators, exactly one value is required` },
     { key: 'x14', op: 'gt', values: ['bar'], error: `values[0]: Invalid value: "bar": for 'Gt', 'Lt' operators, the value must be an integer` },
     { key: 'x15', op: 'lt', values: ['bar'], error: `values[0]: Invalid value: "bar": for 'Gt', 'Lt' operators, the value must be an integer` },
-    { key: 'x16', op: '=', values: ['a'.repeat(254)], error: `values[0][x16]: Invalid value: "${'a'.repeat(254)}": must be no more than 63 bytes` },
+    { key: 'x16', op: '=', values: ['a'.repeat(254)], error: `values[0][x16]: Invalid value: "${'a'.repeat(254)}": must be no more than 63 characters` },
     { key: 'x17', op: '=', values: ['a b'], error: `values[0][x17]: Invalid value: "a b": ${labelValueRegexMsg}` },
     { key: 'x18', op: 'unsupportedOp', values: [], error: `operator: Unsupported value: "unsupportedOp": supported values: "in", "notin", "=", "==", "!=", "gt", "lt", "exists", "!"` },
     { key: '1foo', op: 'in', values: ['bar'] },
     { key: '1234', op: 'in', values: ['bar'] },
-    { key: 'a'.repeat(254), op: 'exists', values: [], error: `key: Invalid value: "${'a'.repeat(254)}": name part must be no more than 63 bytes` },
+    { key: 'a'.repeat(254), op: 'exists', values: [], error: `key: Invalid value: "${'a'.repeat(254)}": name part must be no more than 63 characters` },
     // Two errors aggregate as [e1, e2].
     { key: 'x', op: 'gt', values: ['a.'], error: `[values[0]: Invalid value: "a.": for 'Gt', 'Lt' operators, the value must be an integer, values[0][x]: Invalid value: "a.": ${labelValueRegexMsg}]` },
   ];

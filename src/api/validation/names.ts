@@ -2,9 +2,9 @@
 // pkg/api/validate/content). Each returns the list of problems, empty when the value is valid,
 // so that callers can wrap every message in a field error exactly as upstream does.
 //
-// Two length wordings coexist upstream: the DNS-1123 helpers of pkg/util/validation say
-// "must be no more than N characters", while the label-key/label-value helpers that moved to
-// pkg/api/validate/content say "must be no more than N bytes". Both are reproduced.
+// v1.32 has one length wording, MaxLenError's "must be no more than N characters", for names,
+// label keys and label values alike, though Go's len() counts bytes (pkg/api/validate/content,
+// whose helpers say "bytes", came later).
 
 const dns1123LabelFmt = '[a-z0-9]([-a-z0-9]*[a-z0-9])?';
 const dns1123LabelErrMsg =
@@ -66,11 +66,6 @@ export function maxLenError(length: number): string {
   return `must be no more than ${length} characters`;
 }
 
-/** pkg/api/validate/content MaxLenError. */
-export function maxLenBytesError(length: number): string {
-  return `must be no more than ${length} bytes`;
-}
-
 /** RegexError: `msg (e.g. 'a',  or 'b', regex used for validation is 'fmt')` (the double space is upstream's). */
 export function regexError(msg: string, fmt: string, ...examples: string[]): string {
   if (examples.length === 0) return `${msg} (regex used for validation is '${fmt}')`;
@@ -118,15 +113,7 @@ export function isDNS1123Subdomain(value: string): string[] {
   return errs;
 }
 
-/** content.IsDNS1123Subdomain: same rule, length in bytes (used for label-key prefixes). */
-function isDNS1123SubdomainContent(value: string): string[] {
-  const errs: string[] = [];
-  if (longerThan(value, DNS1123SubdomainMaxLength)) errs.push(maxLenBytesError(DNS1123SubdomainMaxLength));
-  if (!dns1123SubdomainRe.test(value)) errs.push(regexError(dns1123SubdomainErrMsg, dns1123SubdomainFmt, 'example.com'));
-  return errs;
-}
-
-/** IsQualifiedName (= content.IsLabelKey): optional DNS-subdomain prefix and '/', then a name of at most 63 bytes. */
+/** IsQualifiedName: optional DNS-subdomain prefix and '/', then a name of at most 63 bytes ("characters" in the message). */
 const qualifiedNameProblemsValid = new ValidStrings();
 export function isQualifiedName(value: string): string[] {
   return qualifiedNameProblemsValid.check(value, qualifiedNameProblems);
@@ -144,21 +131,21 @@ function qualifiedNameProblems(value: string): string[] {
       const prefix = parts[0]!;
       name = parts[1]!;
       if (prefix.length === 0) errs.push(`prefix part ${emptyError()}`);
-      else for (const m of isDNS1123SubdomainContent(prefix)) errs.push(`prefix part ${m}`);
+      else for (const m of isDNS1123Subdomain(prefix)) errs.push(`prefix part ${m}`);
       break;
     }
     default:
       return [
-        `a valid label key ${regexError(labelKeyErrMsg, labelKeyFmt, 'MyName', 'my.name', '123-abc')} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`,
+        `a qualified name ${regexError(labelKeyErrMsg, labelKeyFmt, 'MyName', 'my.name', '123-abc')} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`,
       ];
   }
   if (name.length === 0) errs.push(`name part ${emptyError()}`);
-  else if (longerThan(name, labelKeyMaxLength)) errs.push(`name part ${maxLenBytesError(labelKeyMaxLength)}`);
+  else if (longerThan(name, labelKeyMaxLength)) errs.push(`name part ${maxLenError(labelKeyMaxLength)}`);
   if (!labelKeyRe.test(name)) errs.push(`name part ${regexError(labelKeyErrMsg, labelKeyFmt, 'MyName', 'my.name', '123-abc')}`);
   return errs;
 }
 
-/** IsValidLabelValue (= content.IsLabelValue). */
+/** IsValidLabelValue. */
 const labelValueProblemsValid = new ValidStrings();
 export function isValidLabelValue(value: string): string[] {
   return labelValueProblemsValid.check(value, labelValueProblems);
@@ -166,7 +153,7 @@ export function isValidLabelValue(value: string): string[] {
 
 function labelValueProblems(value: string): string[] {
   const errs: string[] = [];
-  if (longerThan(value, LabelValueMaxLength)) errs.push(maxLenBytesError(LabelValueMaxLength));
+  if (longerThan(value, LabelValueMaxLength)) errs.push(maxLenError(LabelValueMaxLength));
   if (!labelValueRe.test(value)) errs.push(regexError(labelValueErrMsg, labelValueFmt, 'MyValue', 'my_value', '12345'));
   return errs;
 }

@@ -41,13 +41,14 @@ table('IsQualifiedName (label keys, resource names)', isQualifiedName, [
   { name: 'empty prefix', value: '/simple', want: ['prefix part must be non-empty'] },
   { name: 'bad prefix gets each subdomain message prefixed', value: 'Example.com/x', want: [`prefix part ${dnsSubdomainMsg}`] },
   { name: 'empty name part: non-empty and regex messages', value: 'example.com/', want: ['name part must be non-empty', namePartMsg] },
-  { name: 'name part over 63 bytes (bytes wording)', value: 'a'.repeat(64), want: ['name part must be no more than 63 bytes'] },
+  { name: 'name part over 63 bytes (MaxLenError says characters)', value: 'a'.repeat(64), want: ['name part must be no more than 63 characters'] },
+  { name: 'prefix over 253 bytes', value: `${'a'.repeat(254)}/x`, want: ['prefix part must be no more than 253 characters'] },
   { name: 'trailing underscore fails the regex', value: 'my.favorite.app.co/12345_', want: [namePartMsg] },
   {
     name: 'two slashes give the single whole-key message',
     value: 'kubernetes.io/will/not/work/',
     want: [
-      "a valid label key must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')",
+      "a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')",
     ],
   },
 ]);
@@ -56,7 +57,8 @@ table('IsValidLabelValue', isValidLabelValue, [
   { name: 'empty value is valid', value: '', want: [] },
   { name: 'dots, dashes and underscores inside', value: 'a.b-c_d', want: [] },
   { name: 'space is refused', value: 'a b', want: [labelValueMsg] },
-  { name: 'over 63 bytes', value: 'a'.repeat(64), want: ['must be no more than 63 bytes'] },
+  { name: 'over 63 bytes', value: 'a'.repeat(64), want: ['must be no more than 63 characters'] },
+  { name: 'length counts bytes: 32 two-byte runes are too long', value: '\u00e9'.repeat(32), want: ['must be no more than 63 characters', labelValueMsg] },
 ]);
 
 table('IsValidPortName', isValidPortName, [

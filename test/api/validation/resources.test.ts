@@ -8,7 +8,7 @@ import { allGates, assertErrors, container, podWith, render, type Want } from '.
 import { namePartMsg, quantityFormatMsg } from './messages.js';
 
 const wholeKeyMsg =
-  "a valid label key must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')";
+  "a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')";
 
 type Row = { name: string; pod: Pod; want: Want; gates?: typeof allGates };
 
@@ -479,7 +479,7 @@ const resourceNameRows: NameRow[] = [
   { name: 'leading underscore in the name part', input: 'my.favorite.app.co/_12345', want: [inv('my.favorite.app.co/_12345', namePartMsg)] },
   { name: 'trailing underscore in the name part', input: 'my.favorite.app.co/12345_', want: [inv('my.favorite.app.co/12345_', namePartMsg)] },
   { name: 'kubernetes.io/..', input: 'kubernetes.io/..', want: [inv('kubernetes.io/..', namePartMsg)] },
-  { name: 'kubernetes.io/ + 64 characters', input: `kubernetes.io/${'a'.repeat(64)}`, want: [inv(`kubernetes.io/${'a'.repeat(64)}`, 'name part must be no more than 63 bytes')] },
+  { name: 'kubernetes.io/ + 64 characters', input: `kubernetes.io/${'a'.repeat(64)}`, want: [inv(`kubernetes.io/${'a'.repeat(64)}`, 'name part must be no more than 63 characters')] },
   { name: 'kubernetes.io//', input: 'kubernetes.io//', want: [inv('kubernetes.io//', wholeKeyMsg)] },
   { name: 'kubernetes.io alone', input: 'kubernetes.io', want: [inv('kubernetes.io', 'must be a standard resource type or fully qualified')] },
   { name: 'kubernetes.io/will/not/work/', input: 'kubernetes.io/will/not/work/', want: [inv('kubernetes.io/will/not/work/', wholeKeyMsg)] },
