@@ -494,3 +494,24 @@ export function parseFieldSelector(s: string): FieldRequirement[] {
 export function matchesFields(reqs: readonly FieldRequirement[], fields: Record<string, string>): boolean {
   return reqs.every((r) => ((fields[r.field] ?? '') === r.value) === (r.op === '='));
 }
+
+/**
+ * What an authorizer reads of a request's field selector (GetAuthorizerAttributes, and
+ * requestinfo.go for the name): fields.ParseSelector's terms, none where it fails to parse.
+ */
+export function authorizationFieldTerms(s: string | undefined): FieldRequirement[] {
+  try {
+    return parseFieldSelector(s ?? '');
+  } catch (e) {
+    if (e instanceof SelectorParseError) return [];
+    throw e;
+  }
+}
+
+/**
+ * Selector.RequiresExactMatch: the value of the first `=` or `==` term on the field, the terms
+ * in ParseSelector's sorted order (`!=` terms never count); undefined where none.
+ */
+export function requiresExactMatch(reqs: readonly FieldRequirement[], field: string): string | undefined {
+  return reqs.find((r) => r.field === field && r.op === '=')?.value;
+}

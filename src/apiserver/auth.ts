@@ -13,7 +13,7 @@ import { authenticateBootstrapToken, bootstrapTokenNamespace, bootstrapTokenSecr
 import type { KubeObject, Pod, Secret } from '../api/types.js';
 import type { Authorizer, Verb } from './handler.js';
 import type { UserInfo } from './rest.js';
-import type { ResourcePath } from './request.js';
+import { requestName, type ResourcePath } from './request.js';
 import type { ResourceDef } from './resources.js';
 import { statusErrors } from './status.js';
 import { authenticatedGroup, authorize, mastersGroup, type AuthorizationAttributes, type AuthorizationDecision, type PodsOnNode } from './authorizer.js';
@@ -143,20 +143,10 @@ export function nonResourceForbiddenText(user: UserInfo, verb: string, path: str
   return `User "${user.name}" cannot ${verb} path "${path}"${why ? `: ${why}` : ''}`;
 }
 
-/** fields.Selector.RequiresExactMatch("metadata.name"), for a name-less list or watch. */
-function exactName(fieldSelector: string | null): string | undefined {
-  for (const term of (fieldSelector ?? '').split(',')) {
-    const m = /^\s*metadata\.name\s*==?\s*([^\s]*)\s*$/.exec(term);
-    if (m && m[1] && m[1] !== '.' && m[1] !== '..' && !/[/%]/.test(m[1])) return m[1];
-  }
-  return undefined;
-}
-
 /** The request's authorization attributes (what kube-apiserver's RequestInfo resolver derives). */
 export function resourceAttributes(user: UserInfo, verb: Verb, def: ResourceDef, path: ResourcePath, query: URLSearchParams): AuthorizationAttributes {
   const fieldSelector = query.get('fieldSelector');
-  // A list or watch selecting one name by metadata.name is about that name (requestinfo.go).
-  const name = path.name ?? (verb === 'list' || verb === 'watch' ? exactName(fieldSelector) : undefined);
+  const name = requestName(verb, path, query);
   return {
     user,
     verb,

@@ -10,6 +10,7 @@ import type { UserInfo } from './rest.js';
 import { nodeIdentity, nodeLeaseNamespace, nodesGroup } from '../admission/noderestriction.js';
 import { defaultNodeTokenGroup } from '../api/bootstraptoken.js';
 import { podsReference } from '../api/podreferences.js';
+import { authorizationFieldTerms } from '../api/selectors.js';
 import type { Pod } from '../api/types.js';
 
 /** The pods bound to a node, as the node authorizer's graph knows them (the server's pod cache). */
@@ -155,12 +156,18 @@ export function ruleAllows(a: AuthorizationAttributes, rule: PolicyRule): boolea
 const allow: AuthorizationDecision = { decision: 'Allow', reason: '' };
 const noOpinion = (reason = ''): AuthorizationDecision => ({ decision: 'NoOpinion', reason });
 
-/** The pods list/watch rule: a `spec.nodeName=<node>` term in the field selector. */
-function selectsNode(fieldSelector: string | undefined, node: string): boolean {
-  return (fieldSelector ?? '').split(',').some((t) => {
-    const term = t.replace(/\s/g, '');
-    return term === `spec.nodeName=${node}` || term === `spec.nodeName==${node}`;
-  });
+/**
+ * The pods list/watch rule: some `spec.nodeName=<node>` (or `==`) term among the field
+ * selector's parsed requirements; a selector that does not parse has none.
+ */
+export function selectsNode(fieldSelector: string | undefined, node: string): boolean {
+  return authorizationFieldTerms(fieldSelector).some((r) => r.field === 'spec.nodeName' && r.op === '=' && r.value === node);
+}
+
+/** The graph's pod → node edge: the named pod is bound to this node. */
+function podOnNode(pods: Iterable<Pod>, namespace: string, name: string): boolean {
+  for (const pod of pods) if ((pod.metadata.namespace ?? '') === namespace && pod.metadata.name === name) return true;
+  return false;
 }
 
 /**
@@ -188,7 +195,12 @@ export function authorizeNode(node: string, a: AuthorizationAttributes, podsOnNo
   if (group === '' && a.resource === 'pods') {
     if (sub === '') {
       if (verb === 'get') return a.name ? allow : noOpinion('No Object name found');
-      if (verb === 'list' || verb === 'watch') return selectsNode(a.fieldSelector, node) ? allow : noOpinion('can only list/watch pods with spec.nodeName field selector');
+      if (verb === 'list' || verb === 'watch') {
+        if (selectsNode(a.fieldSelector, node)) return allow;
+        // A list or watch of one pod by metadata.name: allowed for a pod bound to this node.
+        if (a.name) return podOnNode(podsOnNode(node), a.namespace ?? '', a.name) ? allow : noOpinion(`no relationship found between node '${node}' and this object`);
+        return noOpinion('can only list/watch pods with spec.nodeName field selector');
+      }
       if (verb === 'delete') return allow;
     } else if (sub === 'status' && (verb === 'update' || verb === 'patch')) return allow;
     return noOpinion();

@@ -12,7 +12,7 @@ import { serveOpenAPI } from './openapihttp.js';
 import type { Api, ListOptions, RequestInfo, UserInfo } from './rest.js';
 import { isDryRun } from '../api/validation/options.js';
 import { checkWriteOptions, readDeleteOptions } from './deleteoptions.js';
-import { decodeBody, isObject, mediaType, parseAccept, parseResourcePath, queryBool, readBody, sendJSON, sendStatusError, type ResourcePath } from './request.js';
+import { decodeBody, isObject, mediaType, parseAccept, parseResourcePath, queryBool, readBody, requestName, sendJSON, sendStatusError, type ResourcePath } from './request.js';
 import { int64Param } from './queryparams.js';
 import { parseRequestTarget } from './requesttarget.js';
 import { groupVersion, type ResourceDef } from './resources.js';
@@ -231,7 +231,7 @@ export function createHandler(opts: HandlerOptions): (req: IncomingMessage, res:
       // kube-apiserver's AuthorizePodWebsocketUpgradeCreatePermission asks.
       if (!denied && verb === 'get' && def.group === '' && def.resource === 'pods' && connectSubresources.has(normalized.subresource ?? '')) denied = opts.authorizer.authorize(user, 'create', def, normalized, q);
       if (denied) {
-        return sendStatusError(res, statusErrors.forbidden({ group: def.group, resource: def.resource }, normalized.name ?? '', denied));
+        return sendStatusError(res, statusErrors.forbidden({ group: def.group, resource: def.resource }, requestName(verb, normalized, q) ?? '', denied));
       }
       const served = opts.served?.[`${def.group}/${def.resource}`];
       if (served) return served(api, def, normalized, verb, req, res, q);

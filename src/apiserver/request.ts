@@ -3,6 +3,7 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { BoundedDecodeError, loadYAML, parseJSONBounded } from '../api/boundedyaml.js';
+import { authorizationFieldTerms, requiresExactMatch } from '../api/selectors.js';
 import { decodeProtobufBody } from './protobuf.js';
 import { statusErrors, StatusError } from './status.js';
 
@@ -53,6 +54,25 @@ export function parseResourcePath(pathname: string): ResourcePath | undefined {
   }
   if (extra.length) return undefined;
   return { group, version, resource, name, subresource };
+}
+
+/**
+ * requestinfo.go's name for a name-less list or watch: RequiresExactMatch("metadata.name") of the
+ * parsed field selector (none when it does not parse), kept when path.IsValidPathSegmentName
+ * accepts it (not "." or "..", no "/" or "%").
+ */
+export function listedName(fieldSelector: string | null | undefined): string | undefined {
+  const name = requiresExactMatch(authorizationFieldTerms(fieldSelector ?? undefined), 'metadata.name');
+  if (!name || name === '.' || name === '..' || /[/%]/.test(name)) return undefined;
+  return name;
+}
+
+/**
+ * The name a request is about (RequestInfo.Name): the path's, or for a list or watch the one its
+ * field selector names. Authorization decides on it and a denial names it.
+ */
+export function requestName(verb: string, path: ResourcePath, query: URLSearchParams): string | undefined {
+  return path.name ?? (verb === 'list' || verb === 'watch' ? listedName(query.get('fieldSelector')) : undefined);
 }
 
 export interface AcceptInfo {

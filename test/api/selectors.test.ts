@@ -20,6 +20,8 @@ import {
   unescapeFieldValue,
   type LabelRequirement,
 } from '../../src/api/selectors.js';
+import { selectsNode } from '../../src/apiserver/authorizer.js';
+import { listedName } from '../../src/apiserver/request.js';
 
 const labelKeyRegexMsg =
   "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')";
@@ -349,4 +351,51 @@ describe('matchesFields: fields TestSelectorMatches and TestOneTermEqualSelector
     { sel: 'foobar=', fields: fieldset, want: true },
   ];
   for (const r of rows) it(`${JSON.stringify(r.sel)} is ${r.want}`, () => assert.equal(matchesFields(parseFieldSelector(r.sel), r.fields), r.want));
+});
+
+// What the authorizers read of a list's field selector, through the one parser: requestinfo.go's
+// RequiresExactMatch("metadata.name") (a parse error leaves no name) and the node authorizer's
+// spec.nodeName requirement of authorizePod (a parse error leaves no requirements).
+describe('listedName: requestinfo.go names a list or watch by its field selector', () => {
+  const rows: { name: string; sel: string | null; want: string | undefined }[] = [
+    { name: 'no selector', sel: null, want: undefined },
+    { name: 'empty selector', sel: '', want: undefined },
+    { name: '=', sel: 'metadata.name=web', want: 'web' },
+    { name: '==', sel: 'metadata.name==web', want: 'web' },
+    { name: '!= names nothing', sel: 'metadata.name!=web', want: undefined },
+    { name: 'an escaped comma is part of the name', sel: 'metadata.name=a\\,b', want: 'a,b' },
+    { name: 'an escaped equals sign is part of the name', sel: 'metadata.name=a\\=b', want: 'a=b' },
+    { name: 'a space before the field makes another field', sel: ' metadata.name=web', want: undefined },
+    { name: 'a space after the operator stays in the name', sel: 'metadata.name= web', want: ' web' },
+    { name: 'a trailing space stays in the name', sel: 'metadata.name=web ', want: 'web ' },
+    { name: 'among several terms', sel: 'spec.nodeName=n1,metadata.name=web', want: 'web' },
+    { name: 'two names: the first after sorting the terms', sel: 'metadata.name=b,metadata.name=a', want: 'a' },
+    { name: 'a != term does not hide an = term', sel: 'metadata.name!=a,metadata.name=b', want: 'b' },
+    { name: 'a term without an operator is a parse error', sel: 'metadata.name=web,junk', want: undefined },
+    { name: 'an unknown escape is a parse error', sel: 'metadata.name=w\\eb', want: undefined },
+    { name: 'an unescaped = in the value is a parse error', sel: 'metadata.name=a=b', want: undefined },
+    { name: 'an empty name is none', sel: 'metadata.name=', want: undefined },
+    { name: '".." is not a path segment', sel: 'metadata.name=..', want: undefined },
+    { name: '"/" is not allowed in a path segment', sel: 'metadata.name=a/b', want: undefined },
+    { name: '"%" is not allowed in a path segment', sel: 'metadata.name=a%b', want: undefined },
+  ];
+  for (const r of rows) it(r.name, () => assert.equal(listedName(r.sel), r.want));
+});
+
+describe('selectsNode: authorizePod lets a node list the pods with its spec.nodeName', () => {
+  const rows: { name: string; sel: string | undefined; node?: string; want: boolean }[] = [
+    { name: 'no selector', sel: undefined, want: false },
+    { name: '=', sel: 'spec.nodeName=n1', want: true },
+    { name: '==', sel: 'spec.nodeName==n1', want: true },
+    { name: '!= is not the node', sel: 'spec.nodeName!=n1', want: false },
+    { name: 'another node', sel: 'spec.nodeName=n2', want: false },
+    { name: 'any matching term among several', sel: 'spec.nodeName=n2,spec.nodeName=n1', want: true },
+    { name: 'with other fields', sel: 'status.phase=Running,spec.nodeName=n1', want: true },
+    { name: 'a space before the field makes another field', sel: ' spec.nodeName=n1', want: false },
+    { name: 'a space in the value is kept', sel: 'spec.nodeName= n1', want: false },
+    { name: 'an escaped value', sel: 'spec.nodeName=a\\,b', node: 'a,b', want: true },
+    { name: 'a parse error leaves no requirements', sel: 'spec.nodeName=n1,junk', want: false },
+    { name: 'a bad escape elsewhere leaves no requirements', sel: 'spec.nodeName=n1,x=\\q', want: false },
+  ];
+  for (const r of rows) it(r.name, () => assert.equal(selectsNode(r.sel, r.node ?? 'n1'), r.want));
 });
