@@ -4,6 +4,6 @@
 export * from './cache.js';
 export * from './filters.js';
 export * from './fiterror.js';
-export { NodeInfo, podInfo, amounts, type InfoGates, type PodInfo } from './nodeinfo.js';
+export { NodeInfo, HostPortInfo, podHostPorts, podInfo, amounts, type HostPort, type InfoGates, type PodInfo } from './nodeinfo.js';
 export * from './pick.js';
 export * from './preemption.js';

@@ -1,9 +1,9 @@
 // What the filters and the score read of a node and of a pod, computed once and kept current
 // instead of recomputed per node per attempt (kube-scheduler's framework.NodeInfo and
 // framework.PodInfo, pkg/scheduler/framework/types.go): a node's parsed allocatable, its
-// effective taints, declared features and ulimit ceilings, and the sums of the requests of the
-// active pods on it, updated by adding and removing one pod at a time (NodeInfo.AddPod /
-// RemovePod). Amounts are integers as the scheduler's Resource holds them: millicores for cpu,
+// effective taints, declared features and ulimit ceilings, and the sums of the requests and the
+// host ports (UsedPorts) of the active pods on it, updated by adding and removing one pod at a
+// time (NodeInfo.AddPod / RemovePod). Amounts are integers as the scheduler's Resource holds them: millicores for cpu,
 // units for everything else (amount.ts: numbers while they are safe integers).
 
 import { podRequests } from '../api/podresources.js';
@@ -32,9 +32,96 @@ export function amounts(r: Resources): Map<string, Amount> {
   return out;
 }
 
-/** A pod's requests as the scheduler counts them. */
+/** One host port a container asks for, as HostPortInfo keys it: hostIP (empty is 0.0.0.0), protocol (empty is TCP), port. */
+export interface HostPort {
+  ip: string;
+  protocol: string;
+  port: number;
+}
+
+/** framework.DefaultBindAllHostIP: the hostIP that binds every address. */
+export const BindAllHostIP = '0.0.0.0';
+
+/**
+ * The host ports a pod holds on its node, as kube-scheduler v1.32 counts them (NodePorts'
+ * getContainerPorts and NodeInfo.updateUsedPorts, both over spec.containers only): every port of
+ * a regular container with a hostPort above 0. Init containers, restartable (sidecars) or not,
+ * hold none in v1.32; upstream counts the restartable ones from v1.34 (kubernetes#132040,
+ * cherry-picked to 1.33, not to 1.32).
+ */
+export function podHostPorts(pod: Pod): HostPort[] {
+  const out: HostPort[] = [];
+  for (const c of pod.spec.containers ?? []) {
+    for (const p of c.ports ?? []) {
+      const port = p.hostPort ?? 0;
+      if (port > 0) out.push({ ip: p.hostIP || BindAllHostIP, protocol: p.protocol || 'TCP', port });
+    }
+  }
+  return out;
+}
+
+/**
+ * framework.HostPortInfo: the (hostIP, protocol, port) triples held on a node, by hostIP. Empty
+ * hostIP and protocol read as 0.0.0.0 and TCP; a port of 0 or less is never held and never
+ * conflicts. 0.0.0.0 conflicts with the same protocol and port on any IP, and any IP with it.
+ *
+ * Unlike upstream's set, each triple is counted, so that removing one of two pods holding the
+ * same triple (two pods bound by nodeName bypass the filter) leaves it held: the incremental sums
+ * then always equal a count from scratch, whatever the order of the pod events. Upstream's
+ * Remove deletes the triple outright.
+ */
+export class HostPortInfo {
+  /** hostIP → "protocol/port" → how many of the node's pods hold it. */
+  private readonly byIP = new Map<string, Map<string, number>>();
+
+  add(ip: string, protocol: string, port: number): void {
+    if (port <= 0) return;
+    const key = `${protocol || 'TCP'}/${port}`;
+    ip ||= BindAllHostIP;
+    let m = this.byIP.get(ip);
+    if (!m) this.byIP.set(ip, (m = new Map()));
+    m.set(key, (m.get(key) ?? 0) + 1);
+  }
+
+  remove(ip: string, protocol: string, port: number): void {
+    if (port <= 0) return;
+    const key = `${protocol || 'TCP'}/${port}`;
+    ip ||= BindAllHostIP;
+    const m = this.byIP.get(ip);
+    const n = m?.get(key);
+    if (!m || n === undefined) return;
+    if (n > 1) m.set(key, n - 1);
+    else {
+      m.delete(key);
+      if (m.size === 0) this.byIP.delete(ip);
+    }
+  }
+
+  /** How many distinct triples are held (HostPortInfo.Len). */
+  get size(): number {
+    let n = 0;
+    for (const m of this.byIP.values()) n += m.size;
+    return n;
+  }
+
+  /** CheckConflict: whether asking for (ip, protocol, port) collides with a triple held here. */
+  conflicts(ip: string, protocol: string, port: number): boolean {
+    if (port <= 0) return false;
+    const key = `${protocol || 'TCP'}/${port}`;
+    ip ||= BindAllHostIP;
+    if (ip === BindAllHostIP) {
+      for (const m of this.byIP.values()) if (m.has(key)) return true;
+      return false;
+    }
+    return (this.byIP.get(BindAllHostIP)?.has(key) ?? false) || (this.byIP.get(ip)?.has(key) ?? false);
+  }
+}
+
+/** A pod's requests and host ports as the scheduler counts them. */
 export interface PodInfo {
   pod: Pod;
+  /** podHostPorts: the host ports it holds on its node, and asks for when scheduled. */
+  hostPorts: readonly HostPort[];
   /** The fit filter's requests: the real ones (no non-zero defaults), overhead included. */
   fit: ReadonlyMap<string, Amount>;
   /** The score's cpu (millicores) and memory, with the non-zero defaults for containers that ask nothing. */
@@ -57,6 +144,7 @@ function computePodInfo(pod: Pod, gates: InfoGates): PodInfo {
   const nonZero = amounts(podRequests(pod, { podLevelResources: gates.PodLevelResources, nonMissingContainerRequests: nonZeroDefaults }));
   return {
     pod,
+    hostPorts: podHostPorts(pod),
     fit: amounts(podRequests(pod, { podLevelResources: gates.PodLevelResources })),
     nonZeroCPU: nonZero.get(ResourceCPU) ?? 0,
     nonZeroMemory: nonZero.get(ResourceMemory) ?? 0,
@@ -122,6 +210,8 @@ export class NodeInfo {
   /** The sum of their non-zero cpu and memory (the score's). */
   nonZeroCPU: Amount = 0;
   nonZeroMemory: Amount = 0;
+  /** The host ports of `pods` (upstream's NodeInfo.UsedPorts). */
+  readonly usedPorts = new HostPortInfo();
   private list?: Pod[];
 
   constructor(readonly name: string, node?: Node) {
@@ -158,6 +248,7 @@ export class NodeInfo {
     this.addAmounts(p.fit, false);
     this.nonZeroCPU = addAmount(this.nonZeroCPU, p.nonZeroCPU);
     this.nonZeroMemory = addAmount(this.nonZeroMemory, p.nonZeroMemory);
+    for (const hp of p.hostPorts) this.usedPorts.add(hp.ip, hp.protocol, hp.port);
     this.list = undefined;
   }
 
@@ -168,6 +259,7 @@ export class NodeInfo {
     this.addAmounts(p.fit, true);
     this.nonZeroCPU = subAmount(this.nonZeroCPU, p.nonZeroCPU);
     this.nonZeroMemory = subAmount(this.nonZeroMemory, p.nonZeroMemory);
+    for (const hp of p.hostPorts) this.usedPorts.remove(hp.ip, hp.protocol, hp.port);
     this.list = undefined;
     return p;
   }

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { defaultFeatureGates } from '../../src/api/featuregates.js';
 import type { Node, Pod } from '../../src/api/types.js';
 import { addAmount, mulDivAmount, subAmount, type Amount } from '../../src/scheduler/amount.js';
-import { NodeInfo, numFeasibleNodesToFind, pickNode, pickNodeInfo, SchedulerCache } from '../../src/scheduler/index.js';
+import { HostPortInfo, NodeInfo, numFeasibleNodesToFind, pickNode, pickNodeInfo, SchedulerCache } from '../../src/scheduler/index.js';
 import { node, pod } from './helpers.js';
 
 const gates = defaultFeatureGates;
@@ -45,6 +45,91 @@ describe('NodeInfo: requests summed one pod at a time', () => {
   it('free is allocatable minus requested, for every resource either names', () => {
     const info = NodeInfo.of(node('n1', { cpu: '2', memory: '1Gi', pods: '110' }), [pod('a', { cpu: '500m', 'example.com/gpu': '1' })], gates);
     assert.deepEqual(Object.fromEntries(info.free), { cpu: 1500, memory: 1024 * Mi, pods: 110, 'example.com/gpu': -1 });
+  });
+});
+
+// framework/types_test.go TestHostPortInfo_AddRemove and TestHostPortInfo_Check (v1.32): a
+// triple is [protocol, hostIP, port] as upstream's hostPortInfoParam lists it.
+type Triple = [string, string, number];
+const held = (added: Triple[], removed: Triple[] = []): HostPortInfo => {
+  const h = new HostPortInfo();
+  for (const [protocol, ip, port] of added) h.add(ip, protocol, port);
+  for (const [protocol, ip, port] of removed) h.remove(ip, protocol, port);
+  return h;
+};
+const eight: Triple[] = [
+  ['TCP', '127.0.0.1', 79],
+  ['UDP', '127.0.0.1', 80],
+  ['TCP', '127.0.0.1', 81],
+  ['TCP', '127.0.0.1', 82],
+  ['TCP', '0.0.0.0', 79],
+  ['UDP', '0.0.0.0', 80],
+  ['TCP', '0.0.0.0', 81],
+  ['TCP', '0.0.0.0', 82],
+];
+
+describe('HostPortInfo: add and remove (TestHostPortInfo_AddRemove)', () => {
+  const rows: { name: string; added: Triple[]; removed?: Triple[]; length: number }[] = [
+    { name: 'normal add case', added: [...eight, ['TCP', '0.0.0.0', 0], ['TCP', '0.0.0.0', -1]], length: 8 },
+    {
+      name: 'empty ip and protocol add should work',
+      added: [['', '127.0.0.1', 79], ['UDP', '127.0.0.1', 80], ['', '127.0.0.1', 81], ['', '127.0.0.1', 82], ['', '', 79], ['UDP', '', 80], ['', '', 81], ['', '', 82], ['', '', 0], ['', '', -1]],
+      length: 8,
+    },
+    { name: 'normal remove case', added: eight, removed: eight, length: 0 },
+    {
+      name: 'empty ip and protocol remove should work',
+      added: eight,
+      removed: [['', '127.0.0.1', 79], ['', '127.0.0.1', 81], ['', '127.0.0.1', 82], ['UDP', '127.0.0.1', 80], ['', '', 79], ['', '', 81], ['', '', 82], ['UDP', '', 80]],
+      length: 0,
+    },
+    // Bulkhead: each triple is counted (upstream's set forgets it at the first remove).
+    { name: 'a triple added twice and removed once is still held', added: [['TCP', '0.0.0.0', 80], ['', '', 80]], removed: [['TCP', '0.0.0.0', 80]], length: 1 },
+    { name: 'removing a triple never added changes nothing', added: [['TCP', '0.0.0.0', 80]], removed: [['UDP', '0.0.0.0', 80], ['TCP', '127.0.0.1', 80]], length: 1 },
+  ];
+  for (const r of rows) it(r.name, () => assert.equal(held(r.added, r.removed).size, r.length));
+});
+
+describe('HostPortInfo: conflicts (TestHostPortInfo_Check)', () => {
+  const rows: { name: string; added: Triple[]; check: Triple; want: boolean }[] = [
+    { name: 'empty check should check 0.0.0.0 and TCP', added: [['TCP', '127.0.0.1', 80]], check: ['', '', 81], want: false },
+    { name: 'empty check should check 0.0.0.0 and TCP (conflicted)', added: [['TCP', '127.0.0.1', 80]], check: ['', '', 80], want: true },
+    { name: 'empty port check should pass', added: [['TCP', '127.0.0.1', 80]], check: ['', '', 0], want: false },
+    { name: '0.0.0.0 should check all registered IPs', added: [['TCP', '127.0.0.1', 80]], check: ['TCP', '0.0.0.0', 80], want: true },
+    { name: '0.0.0.0 with different protocol should be allowed', added: [['UDP', '127.0.0.1', 80]], check: ['TCP', '0.0.0.0', 80], want: false },
+    { name: '0.0.0.0 with different port should be allowed', added: [['TCP', '127.0.0.1', 79], ['TCP', '127.0.0.1', 81], ['TCP', '127.0.0.1', 82]], check: ['TCP', '0.0.0.0', 80], want: false },
+    { name: 'normal ip should check all registered 0.0.0.0', added: [['TCP', '0.0.0.0', 80]], check: ['TCP', '127.0.0.1', 80], want: true },
+    { name: 'normal ip with different port/protocol should be allowed (0.0.0.0)', added: [['TCP', '0.0.0.0', 79], ['UDP', '0.0.0.0', 80], ['TCP', '0.0.0.0', 81], ['TCP', '0.0.0.0', 82]], check: ['TCP', '127.0.0.1', 80], want: false },
+    { name: 'normal ip with different port/protocol should be allowed', added: [['TCP', '127.0.0.1', 79], ['UDP', '127.0.0.1', 80], ['TCP', '127.0.0.1', 81], ['TCP', '127.0.0.1', 82]], check: ['TCP', '127.0.0.1', 80], want: false },
+  ];
+  for (const r of rows) it(r.name, () => assert.equal(held(r.added).conflicts(r.check[1], r.check[0], r.check[2]), r.want));
+});
+
+describe('NodeInfo: used host ports follow the pods one at a time', () => {
+  const withPorts = (name: string, ...ports: [number, string?][]): Pod => {
+    const p = pod(name);
+    p.spec.containers[0]!.ports = ports.map(([hostPort, hostIP]) => ({ containerPort: hostPort, hostPort, protocol: 'TCP', ...(hostIP ? { hostIP } : {}) }));
+    return p;
+  };
+  it('adding and removing pods holds and frees their ports; a port two pods hold stays held until both are gone', () => {
+    const info = NodeInfo.of(node('n1'), [withPorts('a', [80], [443]), withPorts('b', [80, '10.0.0.1']), withPorts('c', [80, '10.0.0.1'])], gates);
+    assert.equal(info.usedPorts.size, 3);
+    info.removePod('0');
+    assert.deepEqual([info.usedPorts.conflicts('', 'TCP', 443), info.usedPorts.conflicts('10.0.0.2', 'TCP', 80), info.usedPorts.conflicts('', 'TCP', 80)], [false, false, true]);
+    info.removePod('1');
+    assert.equal(info.usedPorts.conflicts('10.0.0.1', 'TCP', 80), true);
+    info.removePod('2');
+    assert.equal(info.usedPorts.size, 0);
+  });
+  it('the cache frees a deleted pod’s ports, and the nominated copy holds the nominated pods’ ports', () => {
+    const c = new SchedulerCache(gates);
+    c.setNode(node('n1'));
+    c.updatePod(boundTo(withPorts('a', [8080]), 'n1'));
+    assert.equal(c.nodeInfo('n1')!.usedPorts.conflicts('', 'TCP', 8080), true);
+    const copy = c.nodeInfo('n1')!.withPods([withPorts('nom', [9090])], gates);
+    assert.deepEqual([copy.usedPorts.size, c.nodeInfo('n1')!.usedPorts.size], [2, 1]);
+    c.removePod('default/a');
+    assert.equal(c.nodeInfo('n1')!.usedPorts.size, 0);
   });
 });
 
