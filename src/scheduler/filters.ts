@@ -1,6 +1,6 @@
 // The scheduler's filters, one small function per upstream kube-scheduler Filter plugin that
 // Bulkhead needs, run in the default profile's order (NodeUnschedulable, NodeName,
-// TaintToleration, NodeAffinity, NodeResourcesFit, NodeDeclaredFeatures). As upstream's
+// TaintToleration, NodeAffinity, NodePorts, NodeResourcesFit, NodeDeclaredFeatures). As upstream's
 // framework does, the first filter that rejects a node decides its reasons.
 //
 // Each filter reads what PreFilter computed of the pod once per attempt (PodState, upstream's
@@ -15,6 +15,7 @@
 //     first untolerated NoSchedule/NoExecute taint (v1.25–v1.34; later versions print
 //     "node(s) had untolerated taint(s)" without the key and value)
 //   nodeaffinity/node_affinity.go             "node(s) didn't match Pod's node affinity/selector"
+//   nodeports/node_ports.go                   "node(s) didn't have free ports for the requested pod ports"
 //   noderesources/fit.go                      "Too many pods", "Insufficient cpu",
 //                                             "Insufficient memory", "Insufficient <name>"
 //   nodedeclaredfeatures/nodedeclaredfeatures.go "node(s) didn't match Pod's required features"
@@ -26,7 +27,7 @@ import { computePodQOS } from '../policy/qos.js';
 import { isQualifiedName, isValidLabelValue } from '../api/validation/names.js';
 import { ResourceCPU, ResourceEphemeralStorage, ResourceMemory } from '../api/resourcelist.js';
 import type { Amount } from './amount.js';
-import { NodeInfo, podInfo, TaintNodeMemoryPressure, TaintNodeUnschedulable, type PodInfo } from './nodeinfo.js';
+import { NodeInfo, podInfo, TaintNodeMemoryPressure, TaintNodeUnschedulable, type HostPort, type PodInfo } from './nodeinfo.js';
 
 export {
   effectiveTaints,
@@ -46,6 +47,7 @@ export function untoleratedTaintReason(taint: Taint): string {
   return `node(s) had untolerated taint {${taint.key}: ${taint.value ?? ''}}`;
 }
 export const ReasonNodeAffinity = "node(s) didn't match Pod's node affinity/selector";
+export const ReasonNodePorts = "node(s) didn't have free ports for the requested pod ports";
 export const ReasonTooManyPods = 'Too many pods';
 export const ReasonRequiredFeatures = "node(s) didn't match Pod's required features";
 
@@ -84,6 +86,8 @@ export interface PodState {
   toleratesUnschedulable: boolean;
   /** Has a nodeSelector or required node affinity. */
   selects: boolean;
+  /** The host ports the pod asks for (NodePorts' PreFilter state); none: the filter is skipped. */
+  hostPorts: readonly HostPort[];
   /** The fit filter's comparisons, in upstream's order (cpu, memory, ephemeral-storage, scalars by name); zero amounts left out. */
   checks: { name: string; want: Amount }[];
   features: string[];
@@ -110,6 +114,7 @@ export function podState(pod: Pod, gates: SchedulerGates): PodState {
     tolerations: effectiveTolerations(pod, gates),
     toleratesUnschedulable: tolerationsTolerateTaint(pod.spec.tolerations, { key: TaintNodeUnschedulable, effect: 'NoSchedule' }),
     selects: Object.keys(pod.spec.nodeSelector ?? {}).length > 0 || requiredNodeAffinity(pod) !== undefined,
+    hostPorts: info.hostPorts,
     checks,
     features,
     hasUlimits: gates.ContainerUlimits && features.includes(UlimitsFeature),
@@ -337,6 +342,24 @@ export function nodeAffinityFilter(s: PodState, n: NodeInfo): Rejection | undefi
   return { code: 'UnschedulableAndUnresolvable', plugin: 'NodeAffinity', reasons: [ReasonNodeAffinity] };
 }
 
+// ---------------------------------------------------------------- NodePorts
+
+/**
+ * NodePorts (nodeports/node_ports.go): the node must hold none of the host ports the pod asks
+ * for (HostPortInfo.conflicts, nodeinfo.ts). Unschedulable, not unresolvable: removing the pods
+ * that hold the ports frees them, so preemption may help. A pod that asks for no host port skips
+ * the filter (its PreFilter returns Skip).
+ */
+export function nodePortsFilter(s: PodState, n: NodeInfo): Rejection | undefined {
+  const want = s.hostPorts;
+  if (want.length === 0) return undefined;
+  for (let i = 0; i < want.length; i++) {
+    const p = want[i]!;
+    if (n.usedPorts.conflicts(p.ip, p.protocol, p.port)) return { code: 'Unschedulable', plugin: 'NodePorts', reasons: [ReasonNodePorts] };
+  }
+  return undefined;
+}
+
 // ---------------------------------------------------------------- NodeResourcesFit
 
 /** Resource names the fit filter compares beyond cpu/memory/ephemeral-storage (upstream's scalar resources). */
@@ -410,6 +433,7 @@ export function fitsNodeInfo(s: PodState, n: NodeInfo): FitResult {
     nodeNameFilter(s, n) ??
     taintTolerationFilter(s, n) ??
     nodeAffinityFilter(s, n) ??
+    nodePortsFilter(s, n) ??
     nodeResourcesFitFilter(s, n) ??
     nodeDeclaredFeaturesFilter(s, n) ??
     nodeUlimitCeilingsFilter(s, n);

@@ -6,6 +6,7 @@ import {
   fitsNode,
   ReasonNodeAffinity,
   ReasonNodeName,
+  ReasonNodePorts,
   ReasonRequiredFeatures,
   ReasonUlimitCeilings,
   ReasonTooManyPods,
@@ -400,8 +401,127 @@ const nodeUnschedulableAndName: Row[] = [
   { name: "TestNodeName: host doesn't match", pod: pod('p', undefined, {}, { nodeName: 'bar' }), node: node('foo'), reasons: [ReasonNodeName] },
 ];
 
+// nodeports/node_ports_test.go: TestNodePorts (v1.32 rows, the Filter status once PreFilter ran)
+// and TestFits. A port is "PROTOCOL/hostIP/hostPort" as upstream's newPod spells it; the node
+// holds the ports of one pod bound there.
+const portsPod = (name: string, ...ports: string[]): Pod => {
+  const p = pod(name);
+  p.spec.containers[0]!.ports = ports.map((s) => {
+    const [protocol, hostIP, port] = s.split('/');
+    return { containerPort: Number(port), hostPort: Number(port), protocol: protocol!, hostIP: hostIP! };
+  });
+  return p;
+};
+/** A running pod on n1 that holds these host ports. */
+const holding = (...ports: string[]): Pod => {
+  const p = portsPod('held', ...ports);
+  p.spec.nodeName = 'n1';
+  return p;
+};
+const withInitPorts = (restartPolicy: 'Always' | undefined): Pod => {
+  const p = pod('p');
+  p.spec.initContainers = [{ ...container(undefined, undefined, 'init'), ...(restartPolicy ? { restartPolicy } : {}), ports: [{ containerPort: 8001, hostPort: 8001, protocol: 'TCP' }] }];
+  return p;
+};
+const nodePorts: Row[] = (
+  [
+    ['skip filter', pod('p'), [], true],
+    ['other port', portsPod('p', 'UDP/127.0.0.1/8080'), ['UDP/127.0.0.1/9090'], true],
+    ['same udp port', portsPod('p', 'UDP/127.0.0.1/8080'), ['UDP/127.0.0.1/8080'], false],
+    ['same tcp port', portsPod('p', 'TCP/127.0.0.1/8080'), ['TCP/127.0.0.1/8080'], false],
+    ['different host ip', portsPod('p', 'TCP/127.0.0.1/8080'), ['TCP/127.0.0.2/8080'], true],
+    ['different protocol', portsPod('p', 'UDP/127.0.0.1/8080'), ['TCP/127.0.0.1/8080'], true],
+    ['second udp port conflict', portsPod('p', 'UDP/127.0.0.1/8000', 'UDP/127.0.0.1/8080'), ['UDP/127.0.0.1/8080'], false],
+    ['first tcp port conflict', portsPod('p', 'TCP/127.0.0.1/8001', 'UDP/127.0.0.1/8080'), ['TCP/127.0.0.1/8001', 'UDP/127.0.0.1/8081'], false],
+    ['first tcp port conflict due to 0.0.0.0 hostIP', portsPod('p', 'TCP/0.0.0.0/8001'), ['TCP/127.0.0.1/8001'], false],
+    ['TCP hostPort conflict due to 0.0.0.0 hostIP', portsPod('p', 'TCP/10.0.10.10/8001', 'TCP/0.0.0.0/8001'), ['TCP/127.0.0.1/8001'], false],
+    ['second tcp port conflict to 0.0.0.0 hostIP', portsPod('p', 'TCP/127.0.0.1/8001'), ['TCP/0.0.0.0/8001'], false],
+    ['second different protocol', portsPod('p', 'UDP/127.0.0.1/8001'), ['TCP/0.0.0.0/8001'], true],
+    ['UDP hostPort conflict due to 0.0.0.0 hostIP', portsPod('p', 'UDP/127.0.0.1/8001'), ['TCP/0.0.0.0/8001', 'UDP/0.0.0.0/8001'], false],
+    ['non-sidecar initContainer using hostPort', withInitPorts(undefined), ['TCP/0.0.0.0/8001'], true],
+    // Upstream from v1.34 (kubernetes#132040, in 1.33 patch releases) counts a sidecar's host
+    // ports and rejects this pod; v1.32 looks at spec.containers only, so the filter is skipped.
+    ['v1.32: a sidecar initContainer using hostPort (master: "TCP hostPort conflict from sidecar initContainer")', withInitPorts('Always'), ['TCP/0.0.0.0/8001'], true],
+    // TestFits
+    ['TestFits: non-conflicting ports', portsPod('p', 'TCP/127.0.0.1/80'), ['TCP/127.0.0.1/9090'], true],
+    ['TestFits: multiple non-conflicting ports', portsPod('p', 'TCP/127.0.0.1/80', 'TCP/127.0.1.1/80', 'TCP/127.0.1.1/90', 'TCP/127.0.1.1/100'), ['TCP/127.0.0.1/9090', 'TCP/127.0.0.1/9191', 'TCP/127.0.1.1/8080'], true],
+    ['TestFits: same ports on different protocols', portsPod('p', 'TCP/127.0.0.1/80'), ['UDP/127.0.0.1/80'], true],
+    ['TestFits: conflicting ports', portsPod('p', 'TCP/127.0.0.1/80'), ['TCP/127.0.0.1/80'], false],
+    ['TestFits: multiple ports, some conflicting', portsPod('p', 'TCP/127.0.0.1/80', 'TCP/127.0.1.1/80', 'TCP/127.0.1.1/90', 'TCP/127.0.1.1/100'), ['TCP/127.0.0.1/9090', 'TCP/127.0.1.1/90', 'TCP/127.0.1.1/8080'], false],
+  ] as [string, Pod, string[], boolean][]
+).map(([n, p, held, ok]) => ({
+  name: `${n.startsWith('TestFits') ? '' : 'TestNodePorts: '}${n}`,
+  pod: p,
+  node: node('n1'),
+  bound: held.length ? [holding(...held)] : [],
+  reasons: ok ? [] : [ReasonNodePorts],
+}));
+
+// Bulkhead's own NodePorts rows: the defaults of an empty hostIP and protocol, what a pod holds,
+// and where the filter sits in the order (after NodeAffinity, before NodeResourcesFit).
+const nodePortsBulkhead: Row[] = [
+  {
+    name: 'NodePorts: an empty hostIP and protocol read as 0.0.0.0 and TCP',
+    pod: (() => {
+      const p = pod('p');
+      p.spec.containers[0]!.ports = [{ containerPort: 80, hostPort: 8080 }];
+      return p;
+    })(),
+    node: node('n1'),
+    bound: [holding('TCP/127.0.0.1/8080')],
+    reasons: [ReasonNodePorts],
+  },
+  {
+    name: 'NodePorts: a containerPort without hostPort asks for nothing',
+    pod: (() => {
+      const p = pod('p');
+      p.spec.containers[0]!.ports = [{ containerPort: 8080, protocol: 'TCP' }];
+      return p;
+    })(),
+    node: node('n1'),
+    bound: [holding('TCP/0.0.0.0/8080')],
+    reasons: [],
+  },
+  { name: 'NodePorts: a finished pod holds no port', pod: portsPod('p', 'TCP/0.0.0.0/8080'), node: node('n1'), bound: [{ ...holding('TCP/0.0.0.0/8080'), status: { phase: 'Succeeded' } }], reasons: [] },
+  {
+    name: 'NodePorts: the ports of every regular container are held',
+    pod: portsPod('p', 'TCP/0.0.0.0/8080'),
+    node: node('n1'),
+    bound: [
+      (() => {
+        const h = holding();
+        h.spec.containers = [container(undefined, undefined, 'a'), { ...container(undefined, undefined, 'b'), ports: [{ containerPort: 8080, hostPort: 8080, protocol: 'TCP' }] }];
+        return h;
+      })(),
+    ],
+    reasons: [ReasonNodePorts],
+  },
+  {
+    name: 'NodePorts: NodeAffinity rejects first',
+    pod: (() => {
+      const p = portsPod('p', 'TCP/0.0.0.0/8080');
+      p.spec.nodeSelector = { disk: 'ssd' };
+      return p;
+    })(),
+    node: node('n1'),
+    bound: [holding('TCP/0.0.0.0/8080')],
+    reasons: [ReasonNodeAffinity],
+  },
+  {
+    name: 'NodePorts: rejects before NodeResourcesFit',
+    pod: (() => {
+      const p = portsPod('p', 'TCP/0.0.0.0/8080');
+      p.spec.containers[0]!.resources = { requests: { memory: '64Gi' } };
+      return p;
+    })(),
+    node: node('n1'),
+    bound: [holding('TCP/0.0.0.0/8080')],
+    reasons: [ReasonNodePorts],
+  },
+];
+
 describe('upstream filter tables (fitsNode)', () => {
-  for (const r of [...enoughRequests, ...notEnoughRequests, ...storageRequests, ...restartableInitContainers, ...taintTolerationFilter, ...nodeUnschedulableAndName]) {
+  for (const r of [...enoughRequests, ...notEnoughRequests, ...storageRequests, ...restartableInitContainers, ...taintTolerationFilter, ...nodeUnschedulableAndName, ...nodePorts, ...nodePortsBulkhead]) {
     it(r.name, () => {
       const got = fitsNode(r.pod, r.node, r.bound ?? [], gates);
       assert.deepEqual(got.reasons, r.reasons);

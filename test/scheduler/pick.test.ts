@@ -65,6 +65,13 @@ describe('failedSchedulingMessage (FitError.Error)', () => {
   for (const r of rows) it(r.name, () => assert.equal(failedSchedulingMessage(r.n, r.reasons, r.post, r.pre), r.want));
 });
 
+/** A pod asking for TCP host port `port` on every hostIP, bound to `on` when given. */
+function hostPortPod(name: string, port: number, on?: string): Pod {
+  const p = pod(name, { memory: '10Mi' }, {}, on ? { nodeName: on } : {});
+  p.spec.containers[0]!.ports = [{ containerPort: port, hostPort: port, protocol: 'TCP' }];
+  return p;
+}
+
 describe('pickNode', () => {
   const two = [node('n1', { cpu: '1', memory: '1Gi', pods: '110' }), node('n2', { cpu: '1', memory: '1Gi', pods: '110' })];
   const three = [...two, node('n3', { cpu: '1', memory: '1Gi', pods: '110' })];
@@ -152,6 +159,20 @@ describe('pickNode', () => {
       }),
       message:
         "0/3 nodes are available: 1 node(s) cannot grant the Pod's hard ulimits (nofile hard 65535 > node ceiling 4096), 2 node(s) cannot grant the Pod's hard ulimits (nofile hard 65535 > node ceiling 20000). preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.",
+    },
+    {
+      name: 'host port taken on one node: the pod goes to the other',
+      pod: hostPortPod('p', 8080),
+      nodes: two,
+      bound: { n1: [hostPortPod('a', 8080, 'n1')] },
+      node: 'n2',
+    },
+    {
+      name: 'host port taken everywhere by pods of equal priority: Unschedulable, preemption finds no victims',
+      pod: hostPortPod('p', 8080),
+      nodes: two,
+      bound: { n1: [hostPortPod('a', 8080, 'n1')], n2: [hostPortPod('b', 8080, 'n2')] },
+      message: "0/2 nodes are available: 2 node(s) didn't have free ports for the requested pod ports. preemption: 0/2 nodes are available: 2 No preemption victims found for incoming pod.",
     },
     {
       name: 'preemptionPolicy Never',

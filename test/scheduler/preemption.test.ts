@@ -27,6 +27,11 @@ function bound(name: string, memory: string, priority: number | undefined, on = 
   return p;
 }
 
+/** `p` whose container asks for host port `port` (TCP, every hostIP). */
+function withHostPort(p: Pod, port: number): Pod {
+  return { ...p, spec: { ...p.spec, containers: p.spec.containers.map((c, i) => (i === 0 ? { ...c, ports: [{ containerPort: port, hostPort: port, protocol: 'TCP' }] } : c)) } };
+}
+
 function terminatingByPreemption(p: Pod): Pod {
   return {
     ...p,
@@ -127,6 +132,19 @@ describe('selectVictimsOnNode (SelectVictimsOnNode)', () => {
     },
     // PodDisruptionBudgets (filterPodsWithPDBViolation). Either of two 400Mi pods fits back beside
     // a 500Mi pod: without budgets the one of higher priority ('free', 20) is spared.
+    // NodePorts is Unschedulable: removing the pods that hold a port frees it.
+    {
+      name: 'a lower-priority pod holding the wanted host port is the victim; the others stay',
+      pod: withHostPort(pod('p', { memory: '10Mi' }, { priority: 100 }), 8080),
+      on: [withHostPort(bound('holder', '10Mi', 10), 8080), bound('bystander', '10Mi', 5), withHostPort(bound('other-port', '10Mi', 5), 9090)],
+      victims: ['holder'],
+    },
+    {
+      name: 'a host port held by a pod of higher priority cannot be freed: the node reports its filter reason',
+      pod: withHostPort(pod('p', { memory: '10Mi' }, { priority: 100 }), 8080),
+      on: [withHostPort(bound('holder', '10Mi', 200), 8080), bound('low', '10Mi', 5)],
+      reasons: ["node(s) didn't have free ports for the requested pod ports"],
+    },
     {
       name: 'no budget: the more important pod is reprieved and the count of violations is 0',
       pod: pod('p', { memory: '500Mi' }, { priority: 100 }),
