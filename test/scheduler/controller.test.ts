@@ -202,6 +202,29 @@ describe('SchedulerController on watch caches', () => {
     await waitFor('second bound', async () => (await s.api.get<Pod>(s.api.def('pods'), 'default', 'second')).spec.nodeName || undefined);
   });
 
+  it('a second pod asking for a hostPort already held on the only node stays Pending until the port is freed', async () => {
+    const s = await server();
+    await addNode(s, 'solo', '1Gi');
+    const web = (name: string) => {
+      const p = pod(name, { memory: '10Mi' });
+      p.spec.containers[0]!.ports = [{ containerPort: 8080, hostPort: 8080, protocol: 'TCP' }];
+      return p;
+    };
+    await create(s, web('web-1'));
+    await waitFor('web-1 bound', async () => (await s.api.get<Pod>(s.api.def('pods'), 'default', 'web-1')).spec.nodeName || undefined);
+    await create(s, web('web-2'));
+    await s.scheduler!.idle();
+    const cond = await waitFor('web-2 unschedulable', async () => (await s.api.get<Pod>(s.api.def('pods'), 'default', 'web-2')).status?.conditions?.find((c) => c.type === 'PodScheduled'));
+    assert.deepEqual(
+      [cond.status, cond.reason, cond.message],
+      ['False', 'Unschedulable', "0/1 nodes are available: 1 node(s) didn't have free ports for the requested pod ports. preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod."],
+    );
+    assert.equal((await s.api.get<Pod>(s.api.def('pods'), 'default', 'web-2')).spec.nodeName, undefined);
+    // The holder goes away: the port is free again.
+    await s.api.delete(s.api.def('pods'), 'default', 'web-1', { gracePeriodSeconds: 0 }, { ...admin, warnings: [] });
+    await waitFor('web-2 bound', async () => (await s.api.get<Pod>(s.api.def('pods'), 'default', 'web-2')).spec.nodeName || undefined);
+  });
+
   it('scheduler: false leaves pending pods alone', async () => {
     const s = await server({ scheduler: false });
     assert.equal(s.scheduler, undefined);
