@@ -8,7 +8,7 @@ import { FieldPath, fieldError, type FieldError } from '../fielderrors.js';
 import { isIPv6Address, parseIPv4 } from '../servicerange.js';
 import type { EndpointAddress, EndpointPort, Endpoints, EndpointSlice, SliceEndpoint, SlicePort } from '../endpointstypes.js';
 import { validateDNS1123Label } from './container.js';
-import { isDNS1123Label, isDNS1123Subdomain, isQualifiedName, isValidLabelValue, isValidPortNum, nameIsDNSSubdomain } from './names.js';
+import { isDNS1123Label, isDNS1123Subdomain, isQualifiedName, isValidLabelValue, isValidPortNum, nameIsDNSSubdomain, validateIP } from './names.js';
 import { fieldImmutableErrorMsg, validateLabels, validateObjectMeta, validateObjectMetaUpdate } from './objectmeta.js';
 
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
@@ -74,8 +74,7 @@ function validateNodeName(name: string, path: FieldPath, errs: FieldError[]): vo
 
 function validateEndpointAddress(a: EndpointAddress, path: FieldPath, errs: FieldError[]): void {
   const ip = str(a?.ip);
-  // IsValidIPForLegacyField (sloppy parsing: IPv4 with leading zeros passes).
-  if (parseIPv4(ip) === undefined && !isIPv6Address(ip)) errs.push(fieldError.invalid(path.child('ip'), ip, 'must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)'));
+  validateIP(ip, path.child('ip'), errs);
   const hostname = str(a?.hostname);
   if (hostname.length > 0) validateDNS1123Label(hostname, path.child('hostname'), errs);
   if (a?.nodeName !== undefined && a.nodeName !== null) validateNodeName(str(a.nodeName), path.child('nodeName'), errs);

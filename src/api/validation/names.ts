@@ -6,6 +6,9 @@
 // label keys and label values alike, though Go's len() counts bytes (pkg/api/validate/content,
 // whose helpers say "bytes", came later).
 
+import { fieldError, type FieldError, type FieldPath } from '../fielderrors.js';
+import { isIPv6Address, parseIPv4 } from '../servicerange.js';
+
 const dns1123LabelFmt = '[a-z0-9]([-a-z0-9]*[a-z0-9])?';
 const dns1123LabelErrMsg =
   "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character";
@@ -215,3 +218,17 @@ export function isDNS1035Label(value: string): string[] {
 
 /** NameIsDNS1035Label (services). */
 export const nameIsDNS1035Label: NameValidator = (name, prefix) => isDNS1035Label(prefix ? maskTrailingDash(name) : name);
+
+/** IsValidIP's message (pkg/util/validation, v1.32). */
+export const validIPMsg = 'must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)';
+
+/** netutils.ParseIPSloppy: IPv4 with leading zeros allowed, or IPv6. */
+export function isSloppyIP(s: string): boolean {
+  return parseIPv4(s) !== undefined || isIPv6Address(s);
+}
+
+/** IsValidIP (v1.32: sloppy parsing, so `010.0.0.1` passes): `<path>: Invalid value: "<ip>": must be a valid IP address, …`. */
+export function validateIP(value: string, path: FieldPath, errs: FieldError[] = []): FieldError[] {
+  if (!isSloppyIP(value)) errs.push(fieldError.invalid(path, value, validIPMsg));
+  return errs;
+}

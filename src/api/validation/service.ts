@@ -10,7 +10,7 @@ import { isIPv6Address, parseIPv4 } from '../servicerange.js';
 import type { Service, ServicePort, ServiceSpec } from '../servicetypes.js';
 import { validateDNS1123Label } from './container.js';
 import { goIntOrString, goStrings } from './gosyntax.js';
-import { isDNS1123Subdomain, isQualifiedName, isValidPortNum, nameIsDNS1035Label } from './names.js';
+import { isDNS1123Subdomain, isQualifiedName, isSloppyIP, isValidPortNum, nameIsDNS1035Label, validIPMsg } from './names.js';
 import { validateLabels, validateObjectMeta, validateObjectMetaUpdate } from './objectmeta.js';
 import { validatePortNumOrName } from './probes.js';
 
@@ -31,12 +31,6 @@ export function isHeadlessService(svc: Service): boolean {
   return Array.isArray(ips) && ips.length === 1 && ips[0] === clusterIPNone;
 }
 
-/** netutils.ParseIPSloppy: IPv4 with leading zeros allowed, or IPv6. */
-export function isSloppyIP(s: string): boolean {
-  return parseIPv4(s) !== undefined || isIPv6Address(s);
-}
-
-const ipExamples = 'must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)';
 const isIPv6 = isIPv6Address;
 const familiesValue = (xs: unknown) => new GoSyntax(Array.isArray(xs) ? `[]core.IPFamily{${xs.map((x) => goQuote(String(x))).join(', ')}}` : '[]core.IPFamily(nil)');
 const ipsValue = (xs: unknown) => new GoSyntax(goStrings(Array.isArray(xs) ? xs : undefined));
@@ -124,7 +118,7 @@ export function validateServiceClusterIPsRelatedFields(svc: Service): FieldError
     }
     if (!isSloppyIP(ip)) {
       hasInvalidIPs = true;
-      errs.push(fieldError.invalid(clusterIPsField.index(i), ip, ipExamples));
+      errs.push(fieldError.invalid(clusterIPsField.index(i), ip, validIPMsg));
     }
   });
   if (clusterIPs.length > 2) errs.push(fieldError.invalid(clusterIPsField, ipsValue(clusterIPs), 'may only hold up to 2 values'));
@@ -229,7 +223,7 @@ export function validateService(svc: Service): FieldError[] {
   errs.push(...validateServiceClusterIPsRelatedFields(svc));
   (Array.isArray(s.externalIPs) ? s.externalIPs : []).forEach((ip, i) => {
     const path = spec.child('externalIPs').index(i);
-    if (!isSloppyIP(str(ip))) errs.push(fieldError.invalid(path, ip, ipExamples));
+    if (!isSloppyIP(str(ip))) errs.push(fieldError.invalid(path, ip, validIPMsg));
     else validateNonSpecialIP(ip, path, errs);
   });
   const type = str(s.type);
