@@ -11,6 +11,8 @@ export const featureGateDefaults = {
   ContainerUlimits: true,
   /** Pod-level `spec.resources` (upstream beta, on by default since 1.34). */
   PodLevelResources: true,
+  /** In-place resize, upstream alpha and off in v1.32: only validation reads it (containers' `resizePolicy`). */
+  InPlacePodVerticalScaling: false,
 } as const;
 
 export type FeatureGateName = keyof typeof featureGateDefaults;

@@ -125,6 +125,8 @@ export interface PodSecurityContext {
   supplementalGroups?: number[];
   fsGroup?: number;
   sysctls?: Sysctl[];
+  /** Always (default) or OnRootMismatch. */
+  fsGroupChangePolicy?: string;
   seccompProfile?: SeccompProfile;
   appArmorProfile?: AppArmorProfile;
 }
@@ -212,6 +214,8 @@ export interface Container {
   ports?: ContainerPort[];
   env?: EnvVar[];
   resources?: ResourceRequirements;
+  /** In-place resize policy per resource (InPlacePodVerticalScaling). */
+  resizePolicy?: ContainerResizePolicy[];
   /** Init containers only: `Always` makes the init container a sidecar. */
   restartPolicy?: string;
   volumeMounts?: VolumeMount[];
@@ -229,6 +233,13 @@ export interface Container {
   tty?: boolean;
   /** OOM kill mode design, feature gate ContainerOOMKillMode. */
   oomKillMode?: OOMKillMode | string;
+}
+
+export interface ContainerResizePolicy {
+  /** cpu or memory. */
+  resourceName: string;
+  /** NotRequired or RestartContainer. */
+  restartPolicy: string;
 }
 
 export interface EphemeralContainer extends Container {
@@ -282,6 +293,22 @@ export interface Affinity {
   podAntiAffinity?: PodAffinityLike;
 }
 
+export interface HostAlias {
+  ip: string;
+  hostnames?: string[];
+}
+
+export interface PodDNSConfigOption {
+  name?: string;
+  value?: string;
+}
+
+export interface PodDNSConfig {
+  nameservers?: string[];
+  searches?: string[];
+  options?: PodDNSConfigOption[];
+}
+
 export interface PodOS {
   name: string;
 }
@@ -316,6 +343,8 @@ export interface PodSpec {
   runtimeClassName?: string;
   enableServiceLinks?: boolean;
   overhead?: ResourceList;
+  hostAliases?: HostAlias[];
+  dnsConfig?: PodDNSConfig;
   os?: PodOS;
   hostUsers?: boolean;
   /** Pod-level resources (PodLevelResources). */

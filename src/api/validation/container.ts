@@ -7,11 +7,12 @@
 // protocol) are checked only when present, so that an object validated before defaulting is
 // not refused for leaving them out; an explicit empty string is still "Required value".
 
-import { fieldError, type FieldError, type FieldPath } from '../fielderrors.js';
+import { fieldError, goQuote, type FieldError, type FieldPath } from '../fielderrors.js';
 import type { FeatureGates } from '../featuregates.js';
 import { goTrimSpace } from '../quantity.js';
-import type { Container, ContainerPort, EphemeralContainer, SecurityContext } from '../types.js';
+import type { Container, ContainerPort, ContainerResizePolicy, EphemeralContainer, SecurityContext } from '../types.js';
 import { isConfigMapKey } from './config.js';
+import { goPointer, goValue } from './gosyntax.js';
 import { isDNS1123Label, isValidPortName, isValidPortNum, isValidUnixID, nameIsDNSSubdomain } from './names.js';
 import { validateOOMKillMode } from './oomkillmode.js';
 import { validateLifecycleAndProbes } from './probes.js';
@@ -20,7 +21,7 @@ import { envFieldPaths, validateObjectFieldSelector, validateResourceFieldSelect
 import { validateUlimits } from './ulimits.js';
 import { validateVolumeDevices, validateVolumeMounts, type VolumeMap } from './volumes.js';
 
-export type ContainerGates = Pick<FeatureGates, 'ContainerOOMKillMode' | 'ContainerUlimits'>;
+export type ContainerGates = Pick<FeatureGates, 'ContainerOOMKillMode' | 'ContainerUlimits'> & Partial<Pick<FeatureGates, 'InPlacePodVerticalScaling'>>;
 
 /** What container validation needs to know about the pod around it. */
 export interface ContainerContext {
@@ -33,12 +34,17 @@ export interface ContainerContext {
   terminationGracePeriodSeconds?: number;
   /** The pod's volumes that validated cleanly (validateVolumes): what mounts and devices may name. */
   volumes: VolumeMap;
+  /** spec.restartPolicy (a resize policy must be NotRequired under Never). */
+  podRestartPolicy?: string;
 }
 
 const supportedPortProtocols = ['SCTP', 'TCP', 'UDP'];
 const terminationMessagePolicies = ['File', 'FallbackToLogsOnError'];
 const pullPolicies = ['Always', 'IfNotPresent', 'Never'];
 const procMountTypes = ['Default', 'Unmasked'];
+/** supportedResizeResources and supportedResizePolicies, sorted as sets.List returns them. */
+const resizeResources = ['cpu', 'memory'];
+const resizeRestartPolicies = ['NotRequired', 'RestartContainer'];
 const sidecarOnlyMsg = 'may not be set for init containers without restartPolicy=Always';
 const ephemeralForbiddenMsg = 'cannot be set for an Ephemeral Container';
 
@@ -215,6 +221,30 @@ function validateEnumIfSet(value: unknown, allowed: string[], path: FieldPath, e
   return errs;
 }
 
+/**
+ * The *core.SecurityContext that ValidateSecurityContext reports as the bad value, as field.Error
+ * prints it: the pointer dereferenced, then %#v of v1.32's struct (its twelve fields in order; the
+ * ulimits design field is not part of it). A set pointer field prints as an address, which Go
+ * varies from run to run; Bulkhead prints a fixed one (goPointer).
+ */
+function goSecurityContext(sc: SecurityContext): string {
+  const fields: [string, string, unknown][] = [
+    ['Capabilities', 'core.Capabilities', sc.capabilities],
+    ['Privileged', 'bool', sc.privileged],
+    ['SELinuxOptions', 'core.SELinuxOptions', sc.seLinuxOptions],
+    ['WindowsOptions', 'core.WindowsSecurityContextOptions', sc.windowsOptions],
+    ['RunAsUser', 'int64', sc.runAsUser],
+    ['RunAsGroup', 'int64', sc.runAsGroup],
+    ['RunAsNonRoot', 'bool', sc.runAsNonRoot],
+    ['ReadOnlyRootFilesystem', 'bool', sc.readOnlyRootFilesystem],
+    ['AllowPrivilegeEscalation', 'bool', sc.allowPrivilegeEscalation],
+    ['ProcMount', 'core.ProcMountType', sc.procMount],
+    ['SeccompProfile', 'core.SeccompProfile', sc.seccompProfile],
+    ['AppArmorProfile', 'core.AppArmorProfile', sc.appArmorProfile],
+  ];
+  return `core.SecurityContext{${fields.map(([name, type, v]) => `${name}:${goPointer(type, v)}`).join(', ')}}`;
+}
+
 /** ValidateSecurityContext (the parts Bulkhead enforces) plus the ulimits design. */
 function validateSecurityContext(sc: SecurityContext | undefined, path: FieldPath, ctx: ContainerContext, errs: FieldError[]): FieldError[] {
   if (!sc || typeof sc !== 'object') return errs;
@@ -225,8 +255,48 @@ function validateSecurityContext(sc: SecurityContext | undefined, path: FieldPat
     if (!procMountTypes.includes(pm)) errs.push(fieldError.notSupported(path.child('procMount'), pm, procMountTypes));
     if (ctx.hostUsers && pm === 'Unmasked') errs.push(fieldError.invalid(path.child('procMount'), pm, '`hostUsers` must be false to use `Unmasked`'));
   }
+  if (sc.allowPrivilegeEscalation === false) {
+    if (sc.privileged === true) {
+      errs.push(fieldError.invalid(path, goValue(goSecurityContext(sc)), 'cannot set `allowPrivilegeEscalation` to false and `privileged` to true'));
+    }
+    const add = sc.capabilities?.add;
+    if (Array.isArray(add)) {
+      for (const cap of add) {
+        if (cap === 'CAP_SYS_ADMIN') errs.push(fieldError.invalid(path, goValue(goSecurityContext(sc)), 'cannot set `allowPrivilegeEscalation` to false and `capabilities.Add` CAP_SYS_ADMIN'));
+      }
+    }
+  }
   if (ctx.gates.ContainerUlimits && sc.ulimits !== undefined && sc.ulimits !== null) validateUlimits(sc.ulimits, path.child('ulimits'), ctx.windows, errs);
   return errs;
+}
+
+/**
+ * validateResizePolicy. Upstream's quirks are kept: the Required and Unsupported errors sit at
+ * `resizePolicy` itself, not at the entry; a resource name prints unquoted (core.ResourceName is
+ * a fmt.Stringer), a restart policy quoted (%#v of a plain string type).
+ */
+function validateResizePolicy(policies: ContainerResizePolicy[], path: FieldPath, podRestartPolicy: string | undefined, errs: FieldError[]): FieldError[] {
+  const seen = new Set<string>();
+  for (let i = 0; i < policies.length; i++) {
+    const name = str(policies[i]?.resourceName);
+    const policy = str(policies[i]?.restartPolicy);
+    if (seen.has(name)) errs.push(fieldError.duplicate(path.index(i), goValue(name)));
+    seen.add(name);
+    if (name === '') errs.push(fieldError.required(path));
+    else if (!resizeResources.includes(name)) errs.push(fieldError.notSupported(path, goValue(name), resizeResources));
+    if (policy === '') errs.push(fieldError.required(path));
+    else if (!resizeRestartPolicies.includes(policy)) errs.push(fieldError.notSupported(path, policy, resizeRestartPolicies));
+    if (podRestartPolicy === 'Never' && policy !== 'NotRequired') {
+      errs.push(fieldError.invalid(path, policy, "must be 'NotRequired' when `restartPolicy` is 'Never'"));
+    }
+  }
+  return errs;
+}
+
+/** %#v of a []core.ContainerResizePolicy. */
+function goResizePolicies(policies: ContainerResizePolicy[]): string {
+  const items = policies.map((p) => `core.ContainerResizePolicy{ResourceName:${goQuote(str(p?.resourceName))}, RestartPolicy:${goQuote(str(p?.restartPolicy))}}`);
+  return `[]core.ContainerResizePolicy{${items.join(', ')}}`;
 }
 
 /** validateContainerCommon: what every kind of container must satisfy. */
@@ -244,6 +314,8 @@ function validateContainerCommon(c: Container, path: FieldPath, ctx: ContainerCo
   if (Array.isArray(c?.volumeDevices)) validateVolumeDevices(c, ctx.volumes, path.child('volumeDevices'), errs);
   validateEnumIfSet(c?.imagePullPolicy, pullPolicies, path.child('imagePullPolicy'), errs);
   validateContainerResources(c?.resources, path.child('resources'), errs);
+  // With InPlacePodVerticalScaling off (v1.32's default) upstream drops resizePolicy before validation.
+  if (ctx.gates.InPlacePodVerticalScaling === true && Array.isArray(c?.resizePolicy)) validateResizePolicy(c.resizePolicy, path.child('resizePolicy'), ctx.podRestartPolicy, errs);
   if (isSet(c?.securityContext)) validateSecurityContext(c.securityContext, path.child('securityContext'), ctx, errs);
   if (ctx.gates.ContainerOOMKillMode && isSet(c?.oomKillMode)) validateOOMKillMode(c.oomKillMode, path.child('oomKillMode'), ctx.windows, errs);
   return errs;
@@ -301,6 +373,9 @@ export function validateInitContainers(inits: Container[] | undefined, regular: 
         if (isSet(c?.[f])) errs.push(fieldError.forbidden(p.child(f), sidecarOnlyMsg));
       }
     }
+    if (ctx.gates.InPlacePodVerticalScaling === true && Array.isArray(c?.resizePolicy) && c.resizePolicy.length > 0) {
+      errs.push(fieldError.invalid(p.child('resizePolicy'), goValue(goResizePolicies(c.resizePolicy)), 'must not be set for init containers'));
+    }
   }
   return errs;
 }
@@ -337,6 +412,10 @@ export function validateEphemeralContainers(
     if (target !== '' && !others.has(target)) errs.push(fieldError.notFound(p.child('targetContainerName'), target));
     if (isSet(ec?.ports)) errs.push(fieldError.forbidden(p.child('ports'), ephemeralForbiddenMsg));
     if (resourcesSet(ec?.resources)) errs.push(fieldError.forbidden(p.child('resources'), ephemeralForbiddenMsg));
+    // Not on the allow-list: any non-nil list is Forbidden, an empty one too (reflect.DeepEqual with nil).
+    if (ctx.gates.InPlacePodVerticalScaling === true && isSet(ec?.resizePolicy)) {
+      errs.push(fieldError.forbidden(p.child('resizePolicy'), ephemeralForbiddenMsg));
+    }
     if (isSet(ec?.restartPolicy)) errs.push(fieldError.forbidden(p.child('restartPolicy'), ephemeralForbiddenMsg));
     for (const f of ephemeralForbiddenFields) {
       if (isSet(ec?.[f])) errs.push(fieldError.forbidden(p.child(f), ephemeralForbiddenMsg));

@@ -3,7 +3,7 @@
 
 import type { FeatureGates } from '../featuregates.js';
 import { fieldError, FieldPath, type FieldError } from '../fielderrors.js';
-import type { Container, Pod, PodSecurityContext, PodSpec } from '../types.js';
+import type { Container, HostAlias, Pod, PodDNSConfig, PodSecurityContext, PodSpec } from '../types.js';
 import {
   validateContainers,
   validateDNS1123Label,
@@ -12,13 +12,16 @@ import {
   validateInitContainers,
   type ContainerContext,
 } from './container.js';
-import { inclusiveRangeError, isValidUnixID, nameIsDNSSubdomain } from './names.js';
+import { goStrings, goValue } from './gosyntax.js';
+import { byteLength, inclusiveRangeError, isDNS1123Subdomain, isValidUnixID, nameIsDNSSubdomain, validateIP } from './names.js';
 import { isNegativeErrorMsg, validateLabels, validateObjectMeta, type ObjectMetaOptions } from './objectmeta.js';
 import { validateOverhead, validatePodResources } from './resources.js';
 import { validateTolerations } from './tolerations.js';
 import { validateVolumes, type VolumeMap } from './volumes.js';
 
-export type PodValidationGates = Pick<FeatureGates, 'ContainerOOMKillMode' | 'ContainerUlimits' | 'PodLevelResources'>;
+/** InPlacePodVerticalScaling may be left out: absent is off, its v1.32 default. */
+export type PodValidationGates = Pick<FeatureGates, 'ContainerOOMKillMode' | 'ContainerUlimits' | 'PodLevelResources'> &
+  Partial<Pick<FeatureGates, 'InPlacePodVerticalScaling'>>;
 
 export interface PodValidationOptions {
   gates: PodValidationGates;
@@ -31,6 +34,13 @@ const preemptionPolicies = ['PreemptLowerPriority', 'Never'];
 /** validOS, sorted. */
 export const validOSNames = ['linux', 'windows'];
 const podUnixIDFields = ['fsGroup', 'runAsUser', 'runAsGroup'] as const;
+/** validFSGroupChangePolicies, sorted as sets.List returns them. */
+const fsGroupChangePolicies = ['Always', 'OnRootMismatch'];
+// Limits on DNS parameters (MaxDNSNameservers, MaxDNSSearchPaths, MaxDNSSearchListChars: the
+// values since ExpandedDNSConfig went GA in v1.28, unchanged in v1.32).
+const maxDNSNameservers = 3;
+const maxDNSSearchPaths = 32;
+const maxDNSSearchListChars = 2048;
 
 // The paths every pod starts from (a FieldPath never changes once built).
 const specRoot = FieldPath.root('spec');
@@ -108,6 +118,69 @@ function validatePodSecurityContext(sc: PodSecurityContext | undefined, path: Fi
   return errs;
 }
 
+/** validateFSGroupChangePolicy (called from validatePodSpecSecurityContext when the field is set). */
+function validateFSGroupChangePolicy(value: unknown, path: FieldPath, errs: FieldError[]): FieldError[] {
+  const v = str(value);
+  if (!fsGroupChangePolicies.includes(v)) errs.push(fieldError.notSupported(path, v, fsGroupChangePolicies));
+  return errs;
+}
+
+/**
+ * validatePodDNSConfig, with the RelaxedDNSSearchValidation gate off (alpha in v1.32): each search
+ * path, less one trailing dot, must be a DNS-1123 subdomain. The lists print as Go's `[]string{…}`.
+ */
+function validatePodDNSConfig(dnsConfig: PodDNSConfig | undefined | null, dnsPolicy: unknown, path: FieldPath, errs: FieldError[]): FieldError[] {
+  const conf = dnsConfig !== null && typeof dnsConfig === 'object' ? dnsConfig : undefined;
+  const nameservers = Array.isArray(conf?.nameservers) ? conf.nameservers : [];
+  if (dnsPolicy === 'None') {
+    if (!conf) {
+      errs.push(fieldError.required(path, 'must provide `dnsConfig` when `dnsPolicy` is None'));
+      return errs;
+    }
+    if (nameservers.length === 0) {
+      errs.push(fieldError.required(path.child('nameservers'), 'must provide at least one DNS nameserver when `dnsPolicy` is None'));
+      return errs;
+    }
+  }
+  if (!conf) return errs;
+  if (nameservers.length > maxDNSNameservers) {
+    errs.push(fieldError.invalid(path.child('nameservers'), goValue(goStrings(nameservers)), `must not have more than ${maxDNSNameservers} nameservers`));
+  }
+  for (let i = 0; i < nameservers.length; i++) validateIP(str(nameservers[i]), path.child('nameservers').index(i), errs);
+  const searches = Array.isArray(conf.searches) ? conf.searches.map(str) : [];
+  if (searches.length > maxDNSSearchPaths) {
+    errs.push(fieldError.invalid(path.child('searches'), goValue(goStrings(searches)), `must not have more than ${maxDNSSearchPaths} search paths`));
+  }
+  // The joined list counts the spaces between paths, in bytes.
+  if (byteLength(searches.join(' ')) > maxDNSSearchListChars) {
+    errs.push(fieldError.invalid(path.child('searches'), goValue(goStrings(searches)), `must not have more than ${maxDNSSearchListChars} characters (including spaces) in the search list`));
+  }
+  for (let i = 0; i < searches.length; i++) {
+    const search = searches[i]!.endsWith('.') ? searches[i]!.slice(0, -1) : searches[i]!;
+    for (const m of isDNS1123Subdomain(search)) errs.push(fieldError.invalid(path.child('searches').index(i), search, m));
+  }
+  const options = Array.isArray(conf.options) ? conf.options : [];
+  for (let i = 0; i < options.length; i++) {
+    if (str(options[i]?.name).length === 0) errs.push(fieldError.required(path.child('options').index(i), 'must not be empty'));
+  }
+  return errs;
+}
+
+/** ValidateHostAliases: each ip a valid IP (IsValidIP), each hostname a DNS-1123 subdomain. */
+function validateHostAliases(aliases: HostAlias[], path: FieldPath, errs: FieldError[]): FieldError[] {
+  for (let i = 0; i < aliases.length; i++) {
+    const p = path.index(i);
+    validateIP(str(aliases[i]?.ip), p.child('ip'), errs);
+    const hostnames = aliases[i]?.hostnames;
+    if (!Array.isArray(hostnames)) continue;
+    for (let j = 0; j < hostnames.length; j++) {
+      const h = str(hostnames[j]);
+      for (const m of isDNS1123Subdomain(h)) errs.push(fieldError.invalid(p.child('hostnames').index(j), h, m));
+    }
+  }
+  return errs;
+}
+
 /**
  * The spec as validation reads it: a shallow copy, whose hidden class is shared with other specs
  * of the same fields. Specs built as `{ ...spec, tolerations }` (DefaultTolerationSeconds
@@ -136,6 +209,7 @@ function validateSpecFields(s: PodSpec, opts: PodValidationOptions, path: FieldP
     windows: s.os?.name === 'windows',
     hostUsers: s.hostUsers !== false,
     terminationGracePeriodSeconds: typeof s.terminationGracePeriodSeconds === 'number' ? s.terminationGracePeriodSeconds : undefined,
+    podRestartPolicy: s.restartPolicy,
   };
 
   const grace = s.terminationGracePeriodSeconds;
@@ -158,6 +232,10 @@ function validateSpecFields(s: PodSpec, opts: PodValidationOptions, path: FieldP
   if (s.hostPID === true && s.shareProcessNamespace === true) {
     errs.push(fieldError.invalid(path.child('securityContext').child('shareProcessNamespace'), true, 'ShareProcessNamespace and HostPID cannot both be enabled'));
   }
+  const fsGroupChangePolicy = s.securityContext?.fsGroupChangePolicy;
+  if (isSet(fsGroupChangePolicy)) validateFSGroupChangePolicy(fsGroupChangePolicy, path.child('securityContext').child('fsGroupChangePolicy'), errs);
+  // (imagePullSecrets and affinity, validated upstream at this point, are not covered.)
+  validatePodDNSConfig(s.dnsConfig, s.dnsPolicy, path.child('dnsConfig'), errs);
   validateDNSSubdomainField(s.serviceAccountName, path.child('serviceAccountName'), errs);
   validateDNSSubdomainField(s.nodeName, path.child('nodeName'), errs);
 
@@ -170,6 +248,7 @@ function validateSpecFields(s: PodSpec, opts: PodValidationOptions, path: FieldP
   if (str(s.hostname).length > 0) validateDNS1123Label(str(s.hostname), path.child('hostname'), errs);
   if (str(s.subdomain).length > 0) validateDNS1123Label(str(s.subdomain), path.child('subdomain'), errs);
   if (isSet(s.tolerations)) validateTolerations(s.tolerations, path.child('tolerations'), errs);
+  if (Array.isArray(s.hostAliases) && s.hostAliases.length > 0) validateHostAliases(s.hostAliases, path.child('hostAliases'), errs);
   validateDNSSubdomainField(s.priorityClassName, path.child('priorityClassName'), errs);
   if (s.runtimeClassName !== undefined && s.runtimeClassName !== null) {
     const v = str(s.runtimeClassName);

@@ -7,11 +7,13 @@ import type { Container, Pod } from '../../../src/api/types.js';
 
 export type Want = [FieldErrorType, string][];
 
-export const allGates: Readonly<{ ContainerOOMKillMode: boolean; ContainerUlimits: boolean; PodLevelResources: boolean }> = Object.freeze({
-  ContainerOOMKillMode: true,
-  ContainerUlimits: true,
-  PodLevelResources: true,
-});
+export const allGates: Readonly<{ ContainerOOMKillMode: boolean; ContainerUlimits: boolean; PodLevelResources: boolean; InPlacePodVerticalScaling: boolean }> =
+  Object.freeze({
+    ContainerOOMKillMode: true,
+    ContainerUlimits: true,
+    PodLevelResources: true,
+    InPlacePodVerticalScaling: true,
+  });
 
 export function container(name = 'c', extra: Partial<Container> = {}): Container {
   return { name, image: 'busybox:1.36', imagePullPolicy: 'IfNotPresent', terminationMessagePolicy: 'File', resources: {}, ...extra };

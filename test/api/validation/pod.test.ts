@@ -2,7 +2,7 @@ import { describe, test } from 'node:test';
 import type { Pod } from '../../../src/api/types.js';
 import { validatePodCreate } from '../../../src/api/validation/index.js';
 import { allGates, assertErrors, container, podWith, type Want } from './helpers.js';
-import { dnsLabelMsg, dnsSubdomainMsg, labelValueMsg, namePartMsg } from './messages.js';
+import { dnsLabelMsg, dnsSubdomainMsg, labelValueMsg, namePartMsg, validIPMsg } from './messages.js';
 
 type Row = { name: string; pod: Pod; want: Want };
 
@@ -497,4 +497,271 @@ const rows: Row[] = [
 
 describe('validatePodCreate', () => {
   for (const r of rows) test(r.name, () => assertErrors(validatePodCreate(r.pod, { gates: allGates }), r.want));
+});
+
+// Rules ported from upstream v1.32 tables (validation_test.go), each row naming its source case.
+// `gates` overrides allGates for a row (InPlacePodVerticalScaling is off in v1.32 by default).
+type UpstreamRow = Row & { gates?: Partial<typeof allGates> };
+
+const searchPath = (n: number) => 'a'.repeat(n);
+const goPtrSet = (t: string) => `(*${t})(0xc000000000)`;
+const goPtrNil = (t: string) => `(*${t})(nil)`;
+/** %#v of the core.SecurityContext with only privileged/capabilities and allowPrivilegeEscalation set. */
+function goSC(o: { caps?: boolean; priv?: boolean }): string {
+  return (
+    `core.SecurityContext{Capabilities:${o.caps ? goPtrSet('core.Capabilities') : goPtrNil('core.Capabilities')}, ` +
+    `Privileged:${o.priv ? goPtrSet('bool') : goPtrNil('bool')}, SELinuxOptions:${goPtrNil('core.SELinuxOptions')}, ` +
+    `WindowsOptions:${goPtrNil('core.WindowsSecurityContextOptions')}, RunAsUser:${goPtrNil('int64')}, RunAsGroup:${goPtrNil('int64')}, ` +
+    `RunAsNonRoot:${goPtrNil('bool')}, ReadOnlyRootFilesystem:${goPtrNil('bool')}, AllowPrivilegeEscalation:${goPtrSet('bool')}, ` +
+    `ProcMount:${goPtrNil('core.ProcMountType')}, SeccompProfile:${goPtrNil('core.SeccompProfile')}, AppArmorProfile:${goPtrNil('core.AppArmorProfile')}}`
+  );
+}
+
+const upstreamRows: UpstreamRow[] = [
+  // TestValidatePodDNSConfig (validatePodDNSConfig), as spec.dnsConfig of a whole pod.
+  { name: 'TestValidatePodDNSConfig "valid: empty DNSConfig"', pod: podWith((p) => (p.spec.dnsConfig = {})), want: [] },
+  { name: 'TestValidatePodDNSConfig "valid: 1 option"', pod: podWith((p) => (p.spec.dnsConfig = { options: [{ name: 'ndots', value: '2' }] })), want: [] },
+  { name: 'TestValidatePodDNSConfig "valid: 1 nameserver"', pod: podWith((p) => (p.spec.dnsConfig = { nameservers: ['127.0.0.1'] })), want: [] },
+  {
+    name: 'TestValidatePodDNSConfig "valid: DNSNone with 1 nameserver"',
+    pod: podWith((p) => {
+      p.spec.dnsPolicy = 'None';
+      p.spec.dnsConfig = { nameservers: ['127.0.0.1'] };
+    }),
+    want: [],
+  },
+  { name: 'TestValidatePodDNSConfig "valid: 3 nameservers"', pod: podWith((p) => (p.spec.dnsConfig = { nameservers: ['127.0.0.1', '10.0.0.10', '8.8.8.8'] })), want: [] },
+  { name: 'TestValidatePodDNSConfig "valid: ipv6 nameserver"', pod: podWith((p) => (p.spec.dnsConfig = { nameservers: ['FE80::0202:B3FF:FE1E:8329'] })), want: [] },
+  { name: 'TestValidatePodDNSConfig "valid: 1 search path"', pod: podWith((p) => (p.spec.dnsConfig = { searches: ['custom'] })), want: [] },
+  { name: 'TestValidatePodDNSConfig "valid: 1 search path with trailing period"', pod: podWith((p) => (p.spec.dnsConfig = { searches: ['custom.'] })), want: [] },
+  { name: 'TestValidatePodDNSConfig "valid: 3 search paths"', pod: podWith((p) => (p.spec.dnsConfig = { searches: ['custom', 'mydomain.com', 'example.com'] })), want: [] },
+  {
+    name: 'TestValidatePodDNSConfig "valid: 32 search paths" (MaxDNSSearchPaths)',
+    pod: podWith((p) => (p.spec.dnsConfig = { searches: Array.from({ length: 32 }, (_, i) => `d${i}`) })),
+    want: [],
+  },
+  {
+    name: 'TestValidatePodDNSConfig "valid: 2048 characters in search path list" (spaces counted)',
+    // 32 paths: 31 spaces + 31 × 63 + 64 = 2048 (the last path is two labels).
+    pod: podWith((p) => (p.spec.dnsConfig = { searches: [...Array.from({ length: 31 }, () => searchPath(63)), `${searchPath(31)}.${searchPath(32)}`] })),
+    want: [],
+  },
+  {
+    name: 'TestValidatePodDNSConfig "invalid: 4 nameservers" (the list prints as []string)',
+    pod: podWith((p) => (p.spec.dnsConfig = { nameservers: ['127.0.0.1', '10.0.0.10', '8.8.8.8', '1.2.3.4'] })),
+    want: [['FieldValueInvalid', 'spec.dnsConfig.nameservers: Invalid value: []string{"127.0.0.1", "10.0.0.10", "8.8.8.8", "1.2.3.4"}: must not have more than 3 nameservers']],
+  },
+  {
+    name: 'TestValidatePodDNSConfig "invalid: 33 search paths"',
+    pod: podWith((p) => (p.spec.dnsConfig = { searches: Array.from({ length: 33 }, (_, i) => `d${i}`) })),
+    want: [
+      [
+        'FieldValueInvalid',
+        `spec.dnsConfig.searches: Invalid value: []string{${Array.from({ length: 33 }, (_, i) => `"d${i}"`).join(', ')}}: must not have more than 32 search paths`,
+      ],
+    ],
+  },
+  {
+    name: 'TestValidatePodDNSConfig "invalid: 2049 characters in search path list"',
+    pod: podWith((p) => (p.spec.dnsConfig = { searches: [...Array.from({ length: 31 }, () => searchPath(63)), `${searchPath(32)}.${searchPath(32)}`] })),
+    want: [
+      [
+        'FieldValueInvalid',
+        `spec.dnsConfig.searches: Invalid value: []string{${[...Array.from({ length: 31 }, () => `"${searchPath(63)}"`), `"${searchPath(32)}.${searchPath(32)}"`].join(', ')}}: must not have more than 2048 characters (including spaces) in the search list`,
+      ],
+    ],
+  },
+  {
+    name: 'TestValidatePodDNSConfig "invalid search path" (RelaxedDNSSearchValidation is off in v1.32)',
+    pod: podWith((p) => (p.spec.dnsConfig = { searches: ['custom?'] })),
+    want: [['FieldValueInvalid', `spec.dnsConfig.searches[0]: Invalid value: "custom?": ${dnsSubdomainMsg}`]],
+  },
+  {
+    name: 'a search path is reported without its trailing dot; an underscore is refused with the relaxed gate off',
+    pod: podWith((p) => (p.spec.dnsConfig = { searches: ['_sip._tcp.example.com.'] })),
+    want: [['FieldValueInvalid', `spec.dnsConfig.searches[0]: Invalid value: "_sip._tcp.example.com": ${dnsSubdomainMsg}`]],
+  },
+  {
+    name: 'TestValidatePodDNSConfig "invalid nameserver"',
+    pod: podWith((p) => (p.spec.dnsConfig = { nameservers: ['invalid'] })),
+    want: [['FieldValueInvalid', `spec.dnsConfig.nameservers[0]: Invalid value: "invalid": ${validIPMsg}`]],
+  },
+  {
+    name: 'a nameserver with leading zeros parses (ParseIPSloppy)',
+    pod: podWith((p) => (p.spec.dnsConfig = { nameservers: ['010.000.000.001'] })),
+    want: [],
+  },
+  {
+    name: 'TestValidatePodDNSConfig "invalid empty option name"',
+    pod: podWith((p) => (p.spec.dnsConfig = { options: [{ value: '2' }] })),
+    want: [['FieldValueRequired', 'spec.dnsConfig.options[0]: Required value: must not be empty']],
+  },
+  {
+    name: 'TestValidatePodDNSConfig "invalid: DNSNone with 0 nameserver"',
+    pod: podWith((p) => {
+      p.spec.dnsPolicy = 'None';
+      p.spec.dnsConfig = { searches: ['custom'] };
+    }),
+    want: [['FieldValueRequired', 'spec.dnsConfig.nameservers: Required value: must provide at least one DNS nameserver when `dnsPolicy` is None']],
+  },
+  {
+    name: 'dnsPolicy None needs a dnsConfig (TestValidatePodSpec dnsPolicy None without dnsConfig)',
+    pod: podWith((p) => (p.spec.dnsPolicy = 'None')),
+    want: [['FieldValueRequired', 'spec.dnsConfig: Required value: must provide `dnsConfig` when `dnsPolicy` is None']],
+  },
+  {
+    name: 'with dnsPolicy None and no nameserver, nothing else of the dnsConfig is checked',
+    pod: podWith((p) => {
+      p.spec.dnsPolicy = 'None';
+      p.spec.dnsConfig = { searches: ['custom?'], options: [{}] };
+    }),
+    want: [['FieldValueRequired', 'spec.dnsConfig.nameservers: Required value: must provide at least one DNS nameserver when `dnsPolicy` is None']],
+  },
+  {
+    name: 'dnsConfig errors follow the pod security context and precede hostname (ValidatePodSpec order)',
+    pod: podWith((p) => {
+      p.spec.hostname = 'a.b';
+      p.spec.dnsConfig = { nameservers: ['x'] };
+      p.spec.securityContext = { fsGroup: -1 };
+    }),
+    want: [
+      ['FieldValueInvalid', 'spec.securityContext.fsGroup: Invalid value: -1: must be between 0 and 2147483647, inclusive'],
+      ['FieldValueInvalid', `spec.dnsConfig.nameservers[0]: Invalid value: "x": ${validIPMsg}`],
+      ['FieldValueInvalid', 'spec.hostname: Invalid value: "a.b": must not contain dots'],
+    ],
+  },
+
+  // ValidateHostAliases (TestValidatePodSpec host alias cases).
+  { name: 'hostAliases with an IPv4 or IPv6 address and subdomain hostnames are valid', pod: podWith((p) => (p.spec.hostAliases = [{ ip: '12.34.56.78', hostnames: ['host1', 'host2.example.com'] }, { ip: '::1', hostnames: ['ip6-localhost'] }])), want: [] },
+  {
+    name: 'a host alias ip must be a valid IP',
+    pod: podWith((p) => (p.spec.hostAliases = [{ ip: '999.999.999.999', hostnames: ['host1'] }])),
+    want: [['FieldValueInvalid', `spec.hostAliases[0].ip: Invalid value: "999.999.999.999": ${validIPMsg}`]],
+  },
+  {
+    name: 'a host alias hostname must be a DNS-1123 subdomain',
+    pod: podWith((p) => (p.spec.hostAliases = [{ ip: '12.34.56.78', hostnames: ['host1', 'Host_2'] }])),
+    want: [['FieldValueInvalid', `spec.hostAliases[0].hostnames[1]: Invalid value: "Host_2": ${dnsSubdomainMsg}`]],
+  },
+  {
+    name: 'hostAliases errors follow tolerations and precede priorityClassName',
+    pod: podWith((p) => {
+      p.spec.priorityClassName = 'Bad_Class';
+      p.spec.hostAliases = [{ ip: '', hostnames: [] }];
+      p.spec.hostname = 'a.b';
+    }),
+    want: [
+      ['FieldValueInvalid', 'spec.hostname: Invalid value: "a.b": must not contain dots'],
+      ['FieldValueInvalid', `spec.hostAliases[0].ip: Invalid value: "": ${validIPMsg}`],
+      ['FieldValueInvalid', `spec.priorityClassName: Invalid value: "Bad_Class": ${dnsSubdomainMsg}`],
+    ],
+  },
+
+  // validateFSGroupChangePolicy (validatePodSpecSecurityContext).
+  { name: 'fsGroupChangePolicy OnRootMismatch is valid', pod: podWith((p) => (p.spec.securityContext = { fsGroupChangePolicy: 'OnRootMismatch' })), want: [] },
+  { name: 'fsGroupChangePolicy Always is valid', pod: podWith((p) => (p.spec.securityContext = { fsGroupChangePolicy: 'Always' })), want: [] },
+  {
+    name: 'fsGroupChangePolicy must be Always or OnRootMismatch (sorted list)',
+    pod: podWith((p) => (p.spec.securityContext = { fsGroupChangePolicy: 'Never' })),
+    want: [['FieldValueNotSupported', 'spec.securityContext.fsGroupChangePolicy: Unsupported value: "Never": supported values: "Always", "OnRootMismatch"']],
+  },
+  {
+    name: 'an empty fsGroupChangePolicy is unsupported, not required',
+    pod: podWith((p) => (p.spec.securityContext = { fsGroupChangePolicy: '' })),
+    want: [['FieldValueNotSupported', 'spec.securityContext.fsGroupChangePolicy: Unsupported value: "": supported values: "Always", "OnRootMismatch"']],
+  },
+  {
+    name: 'fsGroupChangePolicy is checked after shareProcessNamespace',
+    pod: podWith((p) => {
+      p.spec.hostPID = true;
+      p.spec.shareProcessNamespace = true;
+      p.spec.securityContext = { fsGroupChangePolicy: 'Sometimes' };
+    }),
+    want: [
+      ['FieldValueInvalid', 'spec.securityContext.shareProcessNamespace: Invalid value: true: ShareProcessNamespace and HostPID cannot both be enabled'],
+      ['FieldValueNotSupported', 'spec.securityContext.fsGroupChangePolicy: Unsupported value: "Sometimes": supported values: "Always", "OnRootMismatch"'],
+    ],
+  },
+
+  // ValidateSecurityContext: allowPrivilegeEscalation false (TestValidateSecurityContext).
+  {
+    name: 'TestValidateSecurityContext "with privileged and allowPrivilegeEscalation false"',
+    pod: podWith((p) => (p.spec.containers[0]!.securityContext = { privileged: true, allowPrivilegeEscalation: false })),
+    want: [['FieldValueInvalid', `spec.containers[0].securityContext: Invalid value: ${goSC({ priv: true })}: cannot set \`allowPrivilegeEscalation\` to false and \`privileged\` to true`]],
+  },
+  {
+    name: 'TestValidateSecurityContext "with CAP_SYS_ADMIN and allowPrivilegeEscalation false"',
+    pod: podWith((p) => (p.spec.initContainers = [container('init', { securityContext: { capabilities: { add: ['CAP_SYS_ADMIN'] }, allowPrivilegeEscalation: false } })])),
+    want: [['FieldValueInvalid', `spec.initContainers[0].securityContext: Invalid value: ${goSC({ caps: true })}: cannot set \`allowPrivilegeEscalation\` to false and \`capabilities.Add\` CAP_SYS_ADMIN`]],
+  },
+  {
+    name: 'only the exact name CAP_SYS_ADMIN is refused (SYS_ADMIN is not), once per occurrence',
+    pod: podWith((p) => (p.spec.containers[0]!.securityContext = { capabilities: { add: ['SYS_ADMIN', 'CAP_SYS_ADMIN', 'CAP_SYS_ADMIN'] }, allowPrivilegeEscalation: false })),
+    want: [
+      ['FieldValueInvalid', `spec.containers[0].securityContext: Invalid value: ${goSC({ caps: true })}: cannot set \`allowPrivilegeEscalation\` to false and \`capabilities.Add\` CAP_SYS_ADMIN`],
+      ['FieldValueInvalid', `spec.containers[0].securityContext: Invalid value: ${goSC({ caps: true })}: cannot set \`allowPrivilegeEscalation\` to false and \`capabilities.Add\` CAP_SYS_ADMIN`],
+    ],
+  },
+  {
+    name: 'allowPrivilegeEscalation true or unset with privileged and CAP_SYS_ADMIN is valid',
+    pod: podWith((p) => {
+      p.spec.containers[0]!.securityContext = { privileged: true, capabilities: { add: ['CAP_SYS_ADMIN'] }, allowPrivilegeEscalation: true };
+      p.spec.containers.push(container('d', { securityContext: { privileged: true, capabilities: { add: ['CAP_SYS_ADMIN'] } } }));
+    }),
+    want: [],
+  },
+
+  // validateResizePolicy (TestValidateResizePolicy), with InPlacePodVerticalScaling on.
+  {
+    name: 'TestValidateResizePolicy "ValidCPUandMemoryPolicies"',
+    pod: podWith((p) => (p.spec.containers[0]!.resizePolicy = [{ resourceName: 'cpu', restartPolicy: 'NotRequired' }, { resourceName: 'memory', restartPolicy: 'RestartContainer' }])),
+    want: [],
+  },
+  {
+    name: 'TestValidateResizePolicy "ValidCPUandInvalidMemoryPolicy"',
+    pod: podWith((p) => (p.spec.containers[0]!.resizePolicy = [{ resourceName: 'cpu', restartPolicy: 'NotRequired' }, { resourceName: 'memory', restartPolicy: 'Restarrrt' }])),
+    want: [['FieldValueNotSupported', 'spec.containers[0].resizePolicy: Unsupported value: "Restarrrt": supported values: "NotRequired", "RestartContainer"']],
+  },
+  {
+    name: 'TestValidateResizePolicy "InvalidResourceNameValidPolicy" (a resource name prints unquoted: ResourceName is a Stringer)',
+    pod: podWith((p) => (p.spec.containers[0]!.resizePolicy = [{ resourceName: 'cpuuu', restartPolicy: 'NotRequired' }])),
+    want: [['FieldValueNotSupported', 'spec.containers[0].resizePolicy: Unsupported value: cpuuu: supported values: "cpu", "memory"']],
+  },
+  {
+    name: 'TestValidateResizePolicy "ValidResourceNameMissingPolicy"',
+    pod: podWith((p) => (p.spec.containers[0]!.resizePolicy = [{ resourceName: 'memory', restartPolicy: '' }])),
+    want: [['FieldValueRequired', 'spec.containers[0].resizePolicy: Required value']],
+  },
+  {
+    name: 'TestValidateResizePolicy "RepeatedPolicies"',
+    pod: podWith((p) => (p.spec.containers[0]!.resizePolicy = [{ resourceName: 'cpu', restartPolicy: 'NotRequired' }, { resourceName: 'memory', restartPolicy: 'RestartContainer' }, { resourceName: 'cpu', restartPolicy: 'RestartContainer' }])),
+    want: [['FieldValueDuplicate', 'spec.containers[0].resizePolicy[2]: Duplicate value: cpu']],
+  },
+  {
+    name: 'TestValidateResizePolicy "InvalidMemoryPolicyWithPodRestartPolicy"',
+    pod: podWith((p) => {
+      p.spec.restartPolicy = 'Never';
+      p.spec.containers[0]!.resizePolicy = [{ resourceName: 'cpu', restartPolicy: 'NotRequired' }, { resourceName: 'memory', restartPolicy: 'RestartContainer' }];
+    }),
+    want: [['FieldValueInvalid', "spec.containers[0].resizePolicy: Invalid value: \"RestartContainer\": must be 'NotRequired' when `restartPolicy` is 'Never'"]],
+  },
+  {
+    name: 'init containers may not set a resizePolicy (validateInitContainers)',
+    pod: podWith((p) => (p.spec.initContainers = [container('init', { resizePolicy: [{ resourceName: 'cpu', restartPolicy: 'NotRequired' }] })])),
+    want: [['FieldValueInvalid', 'spec.initContainers[0].resizePolicy: Invalid value: []core.ContainerResizePolicy{core.ContainerResizePolicy{ResourceName:"cpu", RestartPolicy:"NotRequired"}}: must not be set for init containers']],
+  },
+  {
+    name: 'with InPlacePodVerticalScaling off (v1.32 default) resizePolicy is not validated: upstream drops it first',
+    pod: podWith((p) => {
+      p.spec.restartPolicy = 'Never';
+      p.spec.containers[0]!.resizePolicy = [{ resourceName: 'storage', restartPolicy: 'Sometimes' }];
+      p.spec.initContainers = [container('init', { resizePolicy: [{ resourceName: 'cpu', restartPolicy: 'NotRequired' }] })];
+    }),
+    gates: { InPlacePodVerticalScaling: false },
+    want: [],
+  },
+];
+
+describe('validatePodCreate: rules ported from upstream tables', () => {
+  for (const r of upstreamRows) test(r.name, () => assertErrors(validatePodCreate(r.pod, { gates: { ...allGates, ...r.gates } }), r.want));
 });
