@@ -15,9 +15,14 @@ export function droppedFieldWarning(path: string, gate: string): string {
   return `${path}: field dropped because the ${gate} feature gate is disabled`;
 }
 
-/** Returns the pod without disabled fields (the input when nothing is dropped). */
-export function dropDisabledPodFields(pod: Pod, gates: Pick<FeatureGates, 'ContainerOOMKillMode' | 'ContainerUlimits'>): DropResult {
-  if (gates.ContainerOOMKillMode && gates.ContainerUlimits) return { pod, warnings: [] };
+/**
+ * Returns the pod without disabled fields (the input when nothing is dropped). A container's
+ * resizePolicy goes without a warning while InPlacePodVerticalScaling is off, as upstream's
+ * dropDisabledFields drops it: that gate and field are Kubernetes' own, and a v1.32 server says
+ * nothing of them.
+ */
+export function dropDisabledPodFields(pod: Pod, gates: Pick<FeatureGates, 'ContainerOOMKillMode' | 'ContainerUlimits' | 'InPlacePodVerticalScaling'>): DropResult {
+  if (gates.ContainerOOMKillMode && gates.ContainerUlimits && gates.InPlacePodVerticalScaling) return { pod, warnings: [] };
   const warnings: string[] = [];
   let copy: Pod | undefined;
   const spec = FieldPath.root('spec');
@@ -30,6 +35,10 @@ export function dropDisabledPodFields(pod: Pod, gates: Pick<FeatureGates, 'Conta
         copy ??= structuredClone(pod);
         delete (copy.spec as unknown as Record<string, Container[]>)[listName]![i]!.oomKillMode;
         warnings.push(droppedFieldWarning(path.child('oomKillMode').toString(), 'ContainerOOMKillMode'));
+      }
+      if (!gates.InPlacePodVerticalScaling && c?.resizePolicy !== undefined) {
+        copy ??= structuredClone(pod);
+        delete (copy.spec as unknown as Record<string, Container[]>)[listName]![i]!.resizePolicy;
       }
       if (!gates.ContainerUlimits && c?.securityContext?.ulimits !== undefined) {
         copy ??= structuredClone(pod);

@@ -1,0 +1,51 @@
+// Fields behind a disabled feature gate are dropped from new pods before validation
+// (dropDisabledFields): Bulkhead's own design fields with a warning, Kubernetes' own silently.
+
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { dropDisabledPodFields } from '../../src/api/dropdisabled.js';
+import { defaultFeatureGates } from '../../src/api/featuregates.js';
+import type { Container, Pod } from '../../src/api/types.js';
+
+const resize = [{ resourceName: 'cpu', restartPolicy: 'NotRequired' }] as Container['resizePolicy'];
+
+function pod(containers: Partial<Container>[], initContainers: Partial<Container>[] = []): Pod {
+  return { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'ns' }, spec: { containers: containers as Container[], ...(initContainers.length ? { initContainers: initContainers as Container[] } : {}) } };
+}
+
+const on = { ...defaultFeatureGates, ContainerOOMKillMode: true, ContainerUlimits: true, InPlacePodVerticalScaling: true };
+
+describe('dropDisabledPodFields', () => {
+  const rows: { name: string; pod: Pod; gates: typeof on; want: Pod; warnings: string[] }[] = [
+    {
+      name: 'InPlacePodVerticalScaling off (v1.32 default): resizePolicy dropped from containers and init containers, silently as upstream',
+      pod: pod([{ name: 'a', image: 'i', resizePolicy: resize }], [{ name: 'b', image: 'i', resizePolicy: resize }]),
+      gates: { ...on, InPlacePodVerticalScaling: false },
+      want: pod([{ name: 'a', image: 'i' }], [{ name: 'b', image: 'i' }]),
+      warnings: [],
+    },
+    {
+      name: 'InPlacePodVerticalScaling on: resizePolicy kept',
+      pod: pod([{ name: 'a', image: 'i', resizePolicy: resize }]),
+      gates: on,
+      want: pod([{ name: 'a', image: 'i', resizePolicy: resize }]),
+      warnings: [],
+    },
+    {
+      name: 'ContainerOOMKillMode off: oomKillMode dropped with a warning naming the field and the gate',
+      pod: pod([{ name: 'a', image: 'i', oomKillMode: 'Group' } as Partial<Container>]),
+      gates: { ...on, ContainerOOMKillMode: false },
+      want: pod([{ name: 'a', image: 'i' }]),
+      warnings: ['spec.containers[0].oomKillMode: field dropped because the ContainerOOMKillMode feature gate is disabled'],
+    },
+  ];
+  for (const r of rows) {
+    it(r.name, () => {
+      const before = structuredClone(r.pod);
+      const got = dropDisabledPodFields(r.pod, r.gates);
+      assert.deepEqual(got.pod, r.want);
+      assert.deepEqual(got.warnings, r.warnings);
+      assert.deepEqual(r.pod, before, 'the input is not modified');
+    });
+  }
+});
