@@ -107,7 +107,8 @@ function listOptions(q: URLSearchParams): ListOptions {
   };
 }
 
-function requestInfo(user: UserInfo, path: ResourcePath, q: URLSearchParams, userAgent: string | undefined): RequestInfo {
+/** `warnings`: the request's own list, which an error response carries too (see createHandler). */
+function requestInfo(user: UserInfo, path: ResourcePath, q: URLSearchParams, userAgent: string | undefined, warnings: string[]): RequestInfo {
   // handlers/rest.go fieldValidation: absent or empty is Warn; kubectl sends Strict itself. A
   // write's bad value was refused by checkWriteOptions; reads do not use it.
   const given = q.get('fieldValidation');
@@ -119,7 +120,7 @@ function requestInfo(user: UserInfo, path: ResourcePath, q: URLSearchParams, use
     dryRun: q.getAll('dryRun').length > 0,
     fieldManager: q.get('fieldManager') ?? undefined,
     fieldValidation: fv,
-    warnings: [],
+    warnings,
     userAgent,
   };
 }
@@ -135,6 +136,11 @@ export function createHandler(opts: HandlerOptions): (req: IncomingMessage, res:
   return (req, res) => {
     const started = process.hrtime.bigint();
     const receivedAt = Date.now();
+    // The request's warnings, kept outside its RequestInfo so that an error answer carries them
+    // too: kube-apiserver's warning recorder sets each Warning header as it is added, so what
+    // admission warned of before a later plugin refused (Pod Security's warn level, then a
+    // quota) reaches the client with the error.
+    const warnings: string[] = [];
     let metricVerb = req.method ?? '';
     let metricResource = '';
     res.on('finish', () => opts.onRequest?.(metricVerb, metricResource, res.statusCode, Number(process.hrtime.bigint() - started) / 1e9));
@@ -143,10 +149,10 @@ export function createHandler(opts: HandlerOptions): (req: IncomingMessage, res:
         res.destroy();
         return;
       }
-      if (e instanceof StatusError) sendStatusError(res, e);
+      if (e instanceof StatusError) sendStatusError(res, e, warnings);
       // A write whose outcome the store does not know is answered as kube-apiserver answers it, never 409.
-      else if (e instanceof StoreUnavailableError) sendStatusError(res, statusErrors.unknown(e.message));
-      else sendStatusError(res, statusErrors.internal(e instanceof Error ? e.message : String(e)));
+      else if (e instanceof StoreUnavailableError) sendStatusError(res, statusErrors.unknown(e.message), warnings);
+      else sendStatusError(res, statusErrors.internal(e instanceof Error ? e.message : String(e)), warnings);
     });
 
     /** request_deadline.go then timeout.go: the request's `timeout` (bounded by --request-timeout), a 400 if it does not parse. */
@@ -245,7 +251,7 @@ export function createHandler(opts: HandlerOptions): (req: IncomingMessage, res:
       const writeOptions = writeOptionsKind[verb];
       // A proxied request's query and body are the agent's business, not options of a write.
       if (writeOptions && normalized.subresource !== 'proxy') checkWriteOptions(writeOptions, q, verb === 'patch' ? mediaType(req) : undefined);
-      const info = requestInfo(user, normalized, q, req.headers['user-agent']);
+      const info = requestInfo(user, normalized, q, req.headers['user-agent'], warnings);
       const createOnly = opts.createOnly?.[`${def.group}/${def.resource}`];
       if (createOnly) return createOnly(api, def, normalized, req, res, info, q);
       const sub = normalized.subresource;

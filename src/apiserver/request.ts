@@ -129,8 +129,8 @@ export function sendJSON(res: ServerResponse, code: number, body: unknown, warni
   res.end(text);
 }
 
-export function sendStatusError(res: ServerResponse, e: StatusError): void {
-  sendJSON(res, e.code, e.status);
+export function sendStatusError(res: ServerResponse, e: StatusError, warnings: readonly string[] = []): void {
+  sendJSON(res, e.code, e.status, warnings);
 }
 
 /** Warning: 299 - "<text>", Go-quoted, de-duplicated, capped as the apiserver's recorder caps them. */

@@ -111,8 +111,9 @@ export function podStrategy(podSecurityDefaults: PodSecurityDefaults, toleration
         now: api.now(),
         defaulted: track,
       });
-      if (result.rejection) throw rejectionError(result.rejection, pod, result.errors);
+      // What admission warned of before the plugin that refused goes out with the error too.
       req.warnings.push(...result.warnings);
+      if (result.rejection) throw rejectionError(result.rejection, pod, result.errors);
       const stored = result.pod!;
       const writes: GuardedWrite[] = [];
       for (const charge of result.charges) {

@@ -161,6 +161,42 @@ describe('API server REST semantics', () => {
     }
   });
 
+  // kube-apiserver's warning recorder sets each Warning header as it is added, so a warning from
+  // an admission plugin that allowed the request reaches the client with a later plugin's error;
+  // Pod Security's own enforce refusal carries no warn-level warning (EvaluatePod adds none to a
+  // request it denies).
+  describe('warnings on error responses', () => {
+    const ns = 'warn-then-refused';
+    const nsPods = `/api/v1/namespaces/${ns}/pods`;
+    const warnText = 'would violate PodSecurity "baseline:latest": privileged (container "c" must not set securityContext.privileged=true)';
+    const privileged = (name: string) => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name }, spec: { containers: [{ name: 'c', image: 'busybox', securityContext: { privileged: true } }] } });
+    before(async () => {
+      const labels = { 'pod-security.kubernetes.io/warn': 'baseline' };
+      assert.equal((await admin.request('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns, labels } })).status, 201);
+      const quota = { apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'one-pod' }, spec: { hard: { pods: '1' } } };
+      assert.equal((await admin.request('POST', `/api/v1/namespaces/${ns}/resourcequotas`, quota)).status, 201);
+    });
+    it('allowed: 201 with the warn-level warning', async () => {
+      const r = await admin.request('POST', nsPods, privileged('first'));
+      assert.equal(r.status, 201, r.text);
+      assert.equal(r.headers['warning'], `299 - ${JSON.stringify(warnText)}`);
+    });
+    it('then refused by the quota: the 403 carries the same warning', async () => {
+      const r = await admin.request('POST', nsPods, privileged('second'));
+      assert.equal(r.status, 403, r.text);
+      assert.match(r.json().message, /exceeded quota: one-pod/);
+      assert.equal(r.headers['warning'], `299 - ${JSON.stringify(warnText)}`);
+    });
+    it('refused by Pod Security enforce itself: no warn-level warning', async () => {
+      const enforce = { metadata: { labels: { 'pod-security.kubernetes.io/enforce': 'baseline' } } };
+      assert.equal((await admin.request('PATCH', `/api/v1/namespaces/${ns}`, enforce, { 'Content-Type': 'application/strategic-merge-patch+json' })).status, 200);
+      const r = await admin.request('POST', nsPods, privileged('third'));
+      assert.equal(r.status, 403, r.text);
+      assert.match(r.json().message, /violates PodSecurity "baseline:latest"/);
+      assert.equal(r.headers['warning'], undefined);
+    });
+  });
+
   it('paging with limit and continue returns every item once', async () => {
     const first = (await admin.request('GET', '/api/v1/namespaces/default/pods?limit=2')).json();
     assert.equal(first.items.length, 2);
