@@ -3,7 +3,7 @@
 // with a clock that moves only when a test moves it, and small pod builders.
 
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defaultFeatureGates } from '../../../src/api/featuregates.js';
@@ -34,8 +34,15 @@ export interface Harness {
   syncUntil(pod: Pod, until: (s: PodStatus) => boolean, what: string): Promise<PodStatus>;
 }
 
+/** The harnesses' temporary directories, removed when the test file's process ends (each harness is used to the end of its test). */
+const made: string[] = [];
+process.on('exit', () => {
+  for (const d of made) rmSync(d, { recursive: true, force: true });
+});
+
 export function harness(o: { cgroupVersion?: CgroupVersion; backoff?: BackoffConfig; runtimeRequestTimeoutMs?: number; worker?: Partial<PodWorkerOptions> } = {}): Harness {
   const dir = mkdtempSync(join(tmpdir(), 'bulkhead-podworker-sync-'));
+  made.push(dir);
   let t = start;
   const now = () => new Date(t);
   const cg = new FakeCgroupManager(join(dir, 'cgroup'), o.cgroupVersion ?? 1);
