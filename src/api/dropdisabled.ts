@@ -22,7 +22,8 @@ export function droppedFieldWarning(path: string, gate: string): string {
  * nothing of them.
  */
 export function dropDisabledPodFields(pod: Pod, gates: Pick<FeatureGates, 'ContainerOOMKillMode' | 'ContainerUlimits' | 'InPlacePodVerticalScaling'>): DropResult {
-  if (gates.ContainerOOMKillMode && gates.ContainerUlimits && gates.InPlacePodVerticalScaling) return { pod, warnings: [] };
+  // A pod without a spec is validation's to refuse (422), not this function's to trip on.
+  if (!pod.spec || (gates.ContainerOOMKillMode && gates.ContainerUlimits && gates.InPlacePodVerticalScaling)) return { pod, warnings: [] };
   const warnings: string[] = [];
   let copy: Pod | undefined;
   const spec = FieldPath.root('spec');

@@ -39,6 +39,10 @@ describe('dropDisabledPodFields', () => {
       warnings: ['spec.containers[0].oomKillMode: field dropped because the ContainerOOMKillMode feature gate is disabled'],
     },
   ];
+  it('a pod without a spec is handed back as it is (validation refuses it with a 422)', () => {
+    const bare = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' } } as unknown as Pod;
+    assert.deepEqual(dropDisabledPodFields(bare, { ...on, InPlacePodVerticalScaling: false }), { pod: bare, warnings: [] });
+  });
   for (const r of rows) {
     it(r.name, () => {
       const before = structuredClone(r.pod);
