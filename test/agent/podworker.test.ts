@@ -380,7 +380,10 @@ describe('PodWorker on this host (real kernel)', { ...opts, concurrency: true },
     assert.equal(cs(p1, 'c').state?.waiting?.reason, 'ErrImagePull');
     assert.match(cs(p1, 'c').state!.waiting!.message!, /bulkhead image import/);
     assert.ok(recP.events.some((e) => e.reason === 'Failed' && e.message.startsWith('Failed to pull image "nope:1.0": ')));
-    const p2 = (await slow.sync(pull, recP.sink)).status;
+    // The first sync may return while the sandbox still starts; until it runs, a sync reports the
+    // remembered ErrImagePull. The next one that reaches the image is in the pull's back-off (the
+    // worker's clock does not move).
+    const p2 = await converge(slow, pull, recP.sink, (s) => cs(s, 'c').state?.waiting?.reason !== 'ErrImagePull');
     assert.equal(cs(p2, 'c').state?.waiting?.reason, 'ImagePullBackOff');
     assert.match(cs(p2, 'c').state!.waiting!.message!, /^Back-off pulling image "nope:1\.0": ErrImagePull: image "nope:1\.0" is not in this node's image store/);
     assert.ok(recP.reasons().includes('BackOff Back-off pulling image "nope:1.0"'));
