@@ -1,15 +1,16 @@
 // The agent reads the kubeconfig `bulkhead server` writes (server, CA, bearer token) and the one a joined node writes (client certificate) and says
 // in one line what is missing from one it cannot use.
 
-import { describe, it } from 'node:test';
+import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { kubeconfig } from '../../src/server/start.js';
 import { certKubeconfig, KubeconfigError, readKubeconfig } from '../../src/agent/kubeconfig.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'bulkhead-kubeconfig-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
 const ca = '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n';
 
 function file(name: string, text: string): string {
