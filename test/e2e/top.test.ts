@@ -152,8 +152,7 @@ describe('kubectl top against bulkhead up', skip, () => {
     assert.match(pm.timestamp, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
     const hog = pm.containers.find((x: { name: string }) => x.name === 'hog');
     assert.match(hog.usage.cpu, /^\d+(n|u|m)?$/);
-    const m = /^(\d+)(Ki|Mi)?$/.exec(hog.usage.memory)!;
-    const bytes = Number(m[1]) * (m[2] === 'Mi' ? Mi : m[2] === 'Ki' ? 1024 : 1);
+    const bytes = hogBytes(pm);
     const ws = cgroupWorkingSet(c.cgroupRoot, uid, 'hog');
     assert.ok(Math.abs(bytes - ws) <= 0.05 * ws, `PodMetrics ${hog.usage.memory}, cgroup ${ws}`);
   });
