@@ -30,6 +30,12 @@ export {
   aggregateFieldErrors, policyErrorAnnotation, exemptNamespaceWarning,
 } from './messages.js';
 export {
+  POD_SECURITY_CONFIG_GROUP, POD_SECURITY_CONFIG_VERSIONS, POD_SECURITY_CONFIG_KIND, DEFAULT_POD_SECURITY_CONFIGURATION,
+  ConfigDecodeError, decodePodSecurityConfiguration, validatePodSecurityConfiguration,
+  type PodSecurityConfiguration, type PodSecurityExemptions,
+} from './config.js';
+export { isExemptNamespace, isExemptUser, isExemptRuntimeClass, requestExemption, type Exemption } from './exemptions.js';
+export {
   NAMESPACE_MAX_PODS_TO_CHECK, NAMESPACE_POD_CHECK_TIMEOUT_MS, LIST_PODS_FAILED_WARNING,
   namespaceDryRunLevel, prioritizePods, evaluatePodsInNamespace,
   type NamespacePod, type EvaluateFn, type EvaluatePodsOptions,
