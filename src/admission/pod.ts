@@ -15,7 +15,8 @@ import { errorBody, invalidMessage, type FieldError } from '../api/fielderrors.j
 import type { LimitRange, Pod, PriorityClass, ResourceQuota, RuntimeClass, ServiceAccount } from '../api/types.js';
 import { validatePodCreate } from '../api/validation/index.js';
 import { computePodQOS } from '../policy/qos.js';
-import { evaluatePodSecurity, type PodSecurityDefaults } from './podsecurity.js';
+import { evaluatePodSecurity, type PodSecurityDefaults, type PodSecurityExemptions } from './podsecurity.js';
+import type { Exemption } from '../podsecurity/index.js';
 import { admitDefaultTolerationSeconds, type DefaultTolerationSeconds } from './defaulttolerationseconds.js';
 import { admitPodPriority } from './priority.js';
 import { admitPodRuntimeClass, validatePodRuntimeClass } from './runtimeclass.js';
@@ -49,6 +50,10 @@ export interface PodAdmissionInput {
   quotas: readonly ResourceQuota[];
   gates: FeatureGates;
   podSecurityDefaults: PodSecurityDefaults;
+  /** The PodSecurity configuration's exemptions (none when absent). */
+  podSecurityExemptions?: PodSecurityExemptions;
+  /** The requesting user (the server's; a plan has none, so usernames exemptions never apply there). */
+  username?: string;
   now: Date;
   /**
    * The ServiceAccount the pod names (podServiceAccountName), as the server looked it up
@@ -79,6 +84,8 @@ export interface PodAdmissionResult {
   rejection?: Rejection;
   /** Quota status updates to write in the same transaction as the pod. */
   charges: QuotaCharge[];
+  /** Pod Security let the pod through unevaluated: its namespace, user or runtime class is exempt. */
+  podSecurityExempt?: Exemption;
 }
 
 export function podDisplayName(pod: Pod): string {
@@ -128,14 +135,15 @@ export function admitPodCreate(input: PodAdmissionInput): PodAdmissionResult {
   const limitError = limitRangesViolation(pod, input.limitRanges);
   if (limitError !== undefined) return { pod, warnings, errors: [], rejection: forbidden('LimitRange', pod, limitError), charges: [] };
 
-  const security = evaluatePodSecurity(input.namespaceLabels, input.podSecurityDefaults, pod);
+  const security = evaluatePodSecurity(input.namespaceLabels, input.podSecurityDefaults, pod, { exemptions: input.podSecurityExemptions, username: input.username });
   if (security.denied) return { pod, warnings, errors: [], rejection: forbidden('PodSecurity', pod, security.denied), charges: [] };
   if (security.warnings.length > 0) warnings.push(...security.warnings);
+  const exempt = security.exempt ? { podSecurityExempt: security.exempt } : {};
 
   const overhead = validatePodRuntimeClass(pod, input.runtimeClasses ?? []);
-  if (overhead !== undefined) return { pod, warnings, errors: [], rejection: forbidden('RuntimeClass', pod, overhead), charges: [] };
+  if (overhead !== undefined) return { pod, warnings, errors: [], rejection: forbidden('RuntimeClass', pod, overhead), charges: [], ...exempt };
 
   const quota = decideQuotas(pod, input.quotas, { gates: input.gates, now: input.now });
-  if (!quota.allowed) return { pod, warnings, errors: [], rejection: forbidden('ResourceQuota', pod, quota.message), charges: [] };
-  return { pod, warnings, errors: [], charges: quota.charges };
+  if (!quota.allowed) return { pod, warnings, errors: [], rejection: forbidden('ResourceQuota', pod, quota.message), charges: [], ...exempt };
+  return { pod, warnings, errors: [], charges: quota.charges, ...exempt };
 }

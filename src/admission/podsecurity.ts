@@ -1,6 +1,8 @@
 // Pod Security admission (upstream pod-security-admission admission/admission.go): for a pod
 // (ValidatePod) the namespace's labels over the cluster defaults, enforce (deny) and warn
 // (warning text); for a pod controller (ValidatePodController) its pod template, warn only.
+// Exempt namespaces and users are allowed before anything is read, exempt runtime classes once
+// the policy is known (the configuration's exemptions, podsecurity/exemptions.ts).
 // Both run one evaluation (EvaluatePod) with one outcome cache, worded as the plugin words them.
 // Audit mode has no sink: Bulkhead keeps no audit log, so audit levels and the audit annotations
 // (`audit-violations`, `error` for unparsable labels) are never produced.
@@ -11,24 +13,40 @@ import {
   evaluatePod,
   formatVersion,
   getDefaultRegistry,
+  isExemptRuntimeClass,
   isFullyPrivileged,
   parseLevel,
   parseVersion,
   policyToEvaluate,
   POD_SECURITY_LABELS,
   PRIVILEGED_LATEST,
+  requestExemption,
   warnMessage,
+  type Exemption,
   type LevelVersion,
   type Policy,
   type PodSecurityDefaults,
+  type PodSecurityExemptions,
 } from '../podsecurity/index.js';
 
-export type { PodSecurityDefaults };
+export type { PodSecurityDefaults, PodSecurityExemptions };
 
 export interface PodSecurityOutcome {
   /** `violates PodSecurity "<level>:<version>": …` when enforce denies. */
   denied?: string;
   warnings: string[];
+  /** Allowed unevaluated: what was exempt (the `exempt` audit annotation's value). */
+  exempt?: Exemption;
+}
+
+/** Who asks, for the exemptions. */
+export interface PodSecurityRequest {
+  /** The configuration's exemptions (none when absent). */
+  exemptions?: PodSecurityExemptions;
+  /** The request's namespace; for a pod, its metadata.namespace when absent. */
+  namespace?: string;
+  /** The requesting user, as impersonation left it; absent (an offline plan): usernames exemptions do not apply. */
+  username?: string;
 }
 
 /** `LEVEL[:VERSION]` (the plan's and server's --pod-security) as the enforce default. */
@@ -130,12 +148,24 @@ export function isSignificantPodUpdate(pod: Pod, old: Pod): boolean {
   });
 }
 
-/** `pod` must be the defaulted object, as the API server's admission sees it. */
-export function evaluatePodSecurity(namespaceLabels: Record<string, string>, defaults: PodSecurityDefaults, pod: Pod): PodSecurityOutcome {
+const noExemptions: PodSecurityExemptions = Object.freeze({});
+
+/**
+ * ValidatePod's evaluation of a create or a significant update, in upstream's order: an exempt
+ * namespace, then an exempt user, is allowed; a fully privileged policy is allowed; an exempt
+ * runtime class is allowed; then enforce and warn. `pod` must be the defaulted object, as the API
+ * server's admission sees it.
+ */
+export function evaluatePodSecurity(namespaceLabels: Record<string, string>, defaults: PodSecurityDefaults, pod: Pod, request: PodSecurityRequest = {}): PodSecurityOutcome {
+  const exemptions = request.exemptions ?? noExemptions;
+  const exempt = requestExemption(exemptions, request.namespace ?? pod.metadata?.namespace, request.username);
+  if (exempt) return { warnings: [], exempt };
   const policy = namespacePolicy(namespaceLabels, defaults);
   if (isFullyPrivileged(policy)) return { warnings: [] };
+  if (isExemptRuntimeClass(exemptions, pod.spec?.runtimeClassName)) return { warnings: [], exempt: 'runtimeClass' };
   return outcomeOf(policy, checkedMetadata(pod.metadata), pod.spec);
 }
+
 
 /** The pod template a pod controller carries: the metadata and spec Pod Security evaluates. */
 export interface PodTemplate {
@@ -202,11 +232,15 @@ function warnOnly(policy: Policy): Policy {
  * evaluated only then. Invalid labels fail as for pods (a bad warn level is privileged, a bad
  * enforce level is not copied to warn); their `error` audit annotation has no sink. Updates are
  * evaluated whatever changed: upstream special-cases only pod updates (isSignificantPodUpdate).
+ * An exempt namespace or user, and then a template of an exempt runtime class, get no warning.
  * `template` must be the defaulted one, as admission sees it.
  */
-export function evaluatePodControllerSecurity(namespaceLabels: Record<string, string>, defaults: PodSecurityDefaults, template: PodTemplate): string[] {
+export function evaluatePodControllerSecurity(namespaceLabels: Record<string, string>, defaults: PodSecurityDefaults, template: PodTemplate, request: PodSecurityRequest = {}): string[] {
+  const exemptions = request.exemptions ?? noExemptions;
+  if (requestExemption(exemptions, request.namespace, request.username)) return [];
   const policy = namespacePolicy(namespaceLabels, defaults);
   if (policy.warn.level === 'privileged') return [];
+  if (isExemptRuntimeClass(exemptions, template.spec?.runtimeClassName)) return [];
   return outcomeOf(warnOnly(policy), checkedMetadata(template.metadata), template.spec).warnings;
 }
 

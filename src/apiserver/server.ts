@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { join, resolve } from 'node:path';
 import { defaultFeatureGates, type FeatureGates } from '../api/featuregates.js';
-import type { PodSecurityDefaults } from '../admission/podsecurity.js';
+import type { PodSecurityDefaults, PodSecurityExemptions } from '../admission/podsecurity.js';
 import type { DefaultTolerationSeconds } from '../admission/defaulttolerationseconds.js';
 import { openStore, type OpenStoreOptions } from '../storage/index.js';
 import type { Store } from '../storage/store.js';
@@ -63,7 +63,10 @@ export interface ApiServerOptions {
   /** 0 picks a free port. */
   port?: number;
   gates?: FeatureGates;
+  /** The PodSecurity configuration's defaults (each privileged / latest when absent). */
   podSecurityDefaults?: PodSecurityDefaults;
+  /** The PodSecurity configuration's exempt usernames, namespaces and runtime classes (none when absent). */
+  podSecurityExemptions?: PodSecurityExemptions;
   /** --default-not-ready-toleration-seconds and --default-unreachable-toleration-seconds (300 each). */
   defaultTolerationSeconds?: DefaultTolerationSeconds;
   /** Extra names or addresses for the serving certificate. */
@@ -121,7 +124,7 @@ export async function startApiServer(opts: ApiServerOptions): Promise<RunningApi
   const store = await openStore(storeSpec, opts.storeOptions);
   const api = new Api({ store, gates: opts.gates ?? defaultFeatureGates });
   const serviceRanges = opts.serviceRanges ?? defaultServiceRanges();
-  installStrategies(api, opts.podSecurityDefaults ?? {}, opts.defaultTolerationSeconds, serviceRanges);
+  installStrategies(api, { defaults: opts.podSecurityDefaults ?? {}, exemptions: opts.podSecurityExemptions ?? {} }, opts.defaultTolerationSeconds, serviceRanges);
   api.trackWrite = trackUpdate;
   // kube-apiserver's post-start hooks Bulkhead has the work of, in the order /livez lists them:
   // each check passes once that work is done (the first two before the server listens).

@@ -3,10 +3,10 @@
 // graceful deletion, namespace lifecycle, quota and LimitRange validation and defaulting.
 
 import { admitPodCreate, podDisplayName, type Rejection } from '../admission/pod.js';
-import { admitNamespaceUpdate, validateNamespaceObject } from '../admission/namespace.js';
+import { admitNamespaceUpdate, namespaceCreateWarnings, validateNamespaceObject } from '../admission/namespace.js';
 import { defaultNamespace } from '../api/namespacedefaults.js';
 import { admitDefaultTolerationSeconds, defaultTolerationSeconds, type DefaultTolerationSeconds } from '../admission/defaulttolerationseconds.js';
-import { evaluatePodSecurity, isPodController, isSignificantPodUpdate, type PodSecurityDefaults } from '../admission/podsecurity.js';
+import { evaluatePodSecurity, isPodController, isSignificantPodUpdate } from '../admission/podsecurity.js';
 import { withPodControllerSecurity } from './podcontrollersecurity.js';
 import { fieldError, type FieldError } from '../api/fielderrors.js';
 import type { KubeObject, LimitRange, Namespace, Pod, PriorityClass, ResourceQuota, ServiceAccount, Status } from '../api/types.js';
@@ -17,7 +17,7 @@ import { installBatchStrategies } from './batchstrategies.js';
 import { installAppsStrategies } from './appsstrategies.js';
 import { ephemeralContainersUpdate, validateLimitRange, validatePodEphemeralContainersUpdate, validateResourceQuota, validateResourceQuotaUpdate } from '../api/validation/index.js';
 import { defaultPod } from '../api/defaults.js';
-import { evaluatePodsInNamespace, NAMESPACE_POD_CHECK_TIMEOUT_MS, type LevelVersion } from '../podsecurity/index.js';
+import { evaluatePodsInNamespace, NAMESPACE_POD_CHECK_TIMEOUT_MS, type LevelVersion, type PodSecurityConfiguration } from '../podsecurity/index.js';
 import { currentDeadline } from '../storage/deadline.js';
 import { defaultLimitRangeItem } from '../quota/limitranger.js';
 import { stableJSON } from '../api/stablejson.js';
@@ -82,7 +82,7 @@ function sameJSON(a: unknown, b: unknown): boolean {
   return stableJSON(a) === stableJSON(b);
 }
 
-export function podStrategy(podSecurityDefaults: PodSecurityDefaults, tolerationSeconds: DefaultTolerationSeconds = defaultTolerationSeconds): Strategy {
+export function podStrategy(podSecurity: PodSecurityConfiguration, tolerationSeconds: DefaultTolerationSeconds = defaultTolerationSeconds): Strategy {
   return {
     serializeCreatesPerNamespace: true,
     async create(obj, req, api, batch, track) {
@@ -106,7 +106,9 @@ export function podStrategy(podSecurityDefaults: PodSecurityDefaults, toleration
         runtimeClasses: await runtimeClassesFor(api, pod),
         quotas,
         gates: api.gates,
-        podSecurityDefaults,
+        podSecurityDefaults: podSecurity.defaults,
+        podSecurityExemptions: podSecurity.exemptions,
+        username: req.user.name,
         defaultTolerationSeconds: tolerationSeconds,
         now: api.now(),
         defaulted: track,
@@ -136,7 +138,7 @@ export function podStrategy(podSecurityDefaults: PodSecurityDefaults, toleration
       if (subresource === 'delete') return { obj: deletionMarked(pod, prev) };
       if (subresource === 'ephemeralcontainers') {
         const next = ephemeralContainersWrite(pod, prev, api);
-        await admitPodSecurityUpdate(next, prev, req, api, podSecurityDefaults);
+        await admitPodSecurityUpdate(next, prev, req, api, podSecurity);
         return { obj: next };
       }
       // binding.ts made this object from the stored one: nodeName, the Binding's annotations and
@@ -147,7 +149,7 @@ export function podStrategy(podSecurityDefaults: PodSecurityDefaults, toleration
         throw invalid('Pod', prev.metadata.name ?? '', [fieldError.forbidden('spec', podUpdateForbidden)]);
       }
       // A container image change is a significant update: upstream's "significant update denied".
-      await admitPodSecurityUpdate(pod, prev, req, api, podSecurityDefaults);
+      await admitPodSecurityUpdate(pod, prev, req, api, podSecurity);
       // Status is owned by the status subresource; the QoS class never changes.
       return { obj: { ...pod, status: prev.status } };
     },
@@ -178,11 +180,14 @@ export function podStrategy(podSecurityDefaults: PodSecurityDefaults, toleration
  * validation: when the update is significant (isSignificantPodUpdate), the whole new pod is
  * evaluated; an enforce violation is a 403 naming the pod, otherwise warn-mode warnings are added
  * (upstream's EvaluatePod warns on any request it allows, updates and pods/ephemeralcontainers included).
+ * Upstream asks the namespace and user exemptions before the significance; either way such an
+ * update is allowed without a word.
  */
-async function admitPodSecurityUpdate(next: Pod, prev: Pod, req: RequestInfo, api: Api, podSecurityDefaults: PodSecurityDefaults): Promise<void> {
+async function admitPodSecurityUpdate(next: Pod, prev: Pod, req: RequestInfo, api: Api, podSecurity: PodSecurityConfiguration): Promise<void> {
   if (!isSignificantPodUpdate(next, prev)) return;
-  const ns = await api.tryGet<Namespace>(api.def('namespaces'), undefined, prev.metadata.namespace ?? '');
-  const security = evaluatePodSecurity(ns?.metadata.labels ?? {}, podSecurityDefaults, next);
+  const namespace = prev.metadata.namespace ?? '';
+  const ns = await api.tryGet<Namespace>(api.def('namespaces'), undefined, namespace);
+  const security = evaluatePodSecurity(ns?.metadata.labels ?? {}, podSecurity.defaults, next, { exemptions: podSecurity.exemptions, namespace, username: req.user.name });
   if (security.denied) throw rejectionError({ by: 'PodSecurity', message: `pods "${podDisplayName(prev)}" is forbidden: ${security.denied}`, code: 403, reason: 'Forbidden' }, prev, []);
   req.warnings.push(...security.warnings);
 }
@@ -269,17 +274,20 @@ function pickMutableMeta(o: KubeObject): Partial<KubeObject['metadata']> {
 const protectedNamespaces = new Set(['default', 'kube-system', 'kube-public']);
 
 /**
- * Namespaces: create validates the name and the Pod Security labels; an update validates the
- * labels again and, when the enforce policy became stricter, evaluates the pods already in the
- * namespace against it and answers with upstream's warnings (the update is made all the same).
+ * Namespaces: create validates the name and the Pod Security labels (an exempt namespace whose
+ * labels will be ignored is warned so); an update validates the labels again and, when the
+ * enforce policy became stricter, evaluates the pods already in the namespace against it and
+ * answers with upstream's warnings (the update is made all the same), or, for an exempt
+ * namespace, warns that its labels will be ignored.
  */
-export function namespaceStrategy(podSecurityDefaults: PodSecurityDefaults): Strategy {
+export function namespaceStrategy(podSecurity: PodSecurityConfiguration): Strategy {
   return {
-    async create(obj, _req, _api, _batch, track) {
+    async create(obj, req, _api, _batch, track) {
       const ns = defaultNamespace(obj as Namespace);
       track?.(ns);
       const errs = validateNamespaceObject(ns);
       if (errs.length) throw invalid('Namespace', ns.metadata?.name ?? '', errs);
+      req.warnings.push(...namespaceCreateWarnings(ns, podSecurity.defaults, podSecurity.exemptions));
       ns.spec = { finalizers: ['kubernetes'] };
       ns.status = { phase: 'Active' };
       return { obj: ns };
@@ -290,9 +298,10 @@ export function namespaceStrategy(podSecurityDefaults: PodSecurityDefaults): Str
       if (subresource === 'status') return { obj: { ...prev, status: ns.status } };
       if (subresource === 'finalize') return { obj: { ...prev, spec: { finalizers: ns.spec?.finalizers ?? [] } } };
       const name = prev.metadata.name ?? '';
-      const admission = admitNamespaceUpdate(ns, prev, podSecurityDefaults);
+      const admission = admitNamespaceUpdate(ns, prev, podSecurity.defaults, podSecurity.exemptions);
       if (admission.errors.length) throw invalid('Namespace', name, admission.errors);
-      if (admission.checkPods) req.warnings.push(...(await existingPodsWarnings(api, name, admission.checkPods)));
+      if (admission.warnings) req.warnings.push(...admission.warnings);
+      if (admission.checkPods) req.warnings.push(...(await existingPodsWarnings(api, name, admission.checkPods, podSecurity.exemptions.runtimeClasses)));
       return { obj: { ...ns, spec: prev.spec, status: prev.status } };
     },
     async delete(obj, _opts, _req, api) {
@@ -316,7 +325,7 @@ export function namespaceStrategy(podSecurityDefaults: PodSecurityDefaults): Str
  * request's deadline when that is less. No test asserts on the budget (it would be a timed
  * test); the pure rows drive the same cut-off with a counting clock instead.
  */
-async function existingPodsWarnings(api: Api, namespace: string, enforce: LevelVersion): Promise<string[]> {
+async function existingPodsWarnings(api: Api, namespace: string, enforce: LevelVersion, exemptRuntimeClasses: readonly string[] | undefined): Promise<string[]> {
   const start = Date.now();
   const deadline = currentDeadline();
   const budget = deadline ? Math.min(NAMESPACE_POD_CHECK_TIMEOUT_MS, (deadline.at - start) / 2) : NAMESPACE_POD_CHECK_TIMEOUT_MS;
@@ -326,7 +335,7 @@ async function existingPodsWarnings(api: Api, namespace: string, enforce: LevelV
   } catch (e) {
     pods = e instanceof Error ? e : new Error(String(e));
   }
-  return evaluatePodsInNamespace(namespace, enforce, pods, { expired: () => Date.now() - start > budget });
+  return evaluatePodsInNamespace(namespace, enforce, pods, { exemptRuntimeClasses, expired: () => Date.now() - start > budget });
 }
 
 export const resourceQuotaStrategy: Strategy = {
@@ -380,10 +389,10 @@ export const statusSplitStrategy: Strategy = {
   },
 };
 
-export function installStrategies(api: Api, podSecurityDefaults: PodSecurityDefaults, tolerationSeconds?: DefaultTolerationSeconds, serviceRanges: ServiceRanges = defaultServiceRanges()): void {
+export function installStrategies(api: Api, podSecurity: PodSecurityConfiguration, tolerationSeconds?: DefaultTolerationSeconds, serviceRanges: ServiceRanges = defaultServiceRanges()): void {
   api.strategies.set('services', serviceStrategy(serviceRanges));
-  api.strategies.set('pods', withPodStatusRestriction(podStrategy(podSecurityDefaults, tolerationSeconds)));
-  api.strategies.set('namespaces', namespaceStrategy(podSecurityDefaults));
+  api.strategies.set('pods', withPodStatusRestriction(podStrategy(podSecurity, tolerationSeconds)));
+  api.strategies.set('namespaces', namespaceStrategy(podSecurity));
   api.strategies.set('resourcequotas', resourceQuotaStrategy);
   api.strategies.set('limitranges', limitRangeStrategy);
   api.strategies.set('nodes', nodeStrategy);
@@ -402,7 +411,7 @@ export function installStrategies(api: Api, podSecurityDefaults: PodSecurityDefa
   // object-count charge below, as kube-apiserver orders its validating plugins.
   for (const def of resources) {
     if (!isPodController(def.group, def.resource)) continue;
-    api.strategies.set(def.resource, withPodControllerSecurity(api.strategy(def), def.group, def.resource, podSecurityDefaults));
+    api.strategies.set(def.resource, withPodControllerSecurity(api.strategy(def), def.group, def.resource, podSecurity));
   }
   // Every kind quota counts gets the object-count charge on create (quota/objectcount.ts).
   // Once per group and resource: a kind served in two versions (autoscaling v2 and v1) has one strategy.

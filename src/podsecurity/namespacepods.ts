@@ -28,8 +28,9 @@ export const LIST_PODS_FAILED_WARNING = 'failed to list pods while checking new 
  * The enforce level/version to dry-run the namespace's pods against after an update from
  * `oldPolicy` to `newPolicy`, or undefined when upstream skips the dry run: the enforce policy is
  * unchanged (level and version both equal), the new enforce level is privileged, or the version
- * is the same and the level was not made stricter. (Upstream also skips exempt namespaces;
- * Bulkhead has no exemption configuration, so no namespace is exempt.)
+ * is the same and the level was not made stricter. An exempt namespace is never dry-run either,
+ * but it is asked after these three (its warning, exemptNamespaceWarning, is given only when the
+ * dry run would otherwise have happened): the caller asks isExemptNamespace once this returns a level.
  */
 export function namespaceDryRunLevel(newPolicy: Policy, oldPolicy: Policy): LevelVersion | undefined {
   const next = newPolicy.enforce;
@@ -93,7 +94,7 @@ export type EvaluateFn = (lv: LevelVersion, metadata: PodMetadataInput, spec: Po
 export interface EvaluatePodsOptions {
   /** At most this many pods are evaluated (upstream: 3000). */
   readonly maxPods?: number;
-  /** RuntimeClass names whose pods are not evaluated (Bulkhead configures none). */
+  /** RuntimeClass names whose pods are not evaluated (the configuration's exemptions.runtimeClasses). */
   readonly exemptRuntimeClasses?: readonly string[];
   /**
    * Asked after each evaluated pod; true ends the run there (upstream's context deadline). The

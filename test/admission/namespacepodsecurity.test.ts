@@ -4,7 +4,7 @@
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { admitNamespaceUpdate, validateNamespaceObject } from '../../src/admission/namespace.js';
+import { admitNamespaceUpdate, namespaceCreateWarnings, validateNamespaceObject } from '../../src/admission/namespace.js';
 import { errorString } from '../../src/api/fielderrors.js';
 import type { Namespace, OwnerReference, Pod } from '../../src/api/types.js';
 import {
@@ -56,6 +56,7 @@ interface ValidateRow {
   /** Absent: a create. */
   oldLabels?: Record<string, string>;
   defaults?: PodSecurityDefaults;
+  exemptNamespaces?: string[];
   exemptRuntimeClasses?: string[];
   pods?: Pod[] | Error;
   /** The clock expires once this many pods were evaluated (upstream: a delay per evaluation). */
@@ -71,9 +72,8 @@ const validateRows: ValidateRow[] = [
   { name: 'create privileged', newLabels: { [ENFORCE]: 'privileged', [ENFORCE_VERSION]: 'v1.0' } },
   { name: 'create baseline', newLabels: { [ENFORCE]: 'baseline' } },
   { name: 'create restricted', newLabels: { [ENFORCE]: 'restricted' } },
-  // "create restricted exempt" and "update exempt to restricted" need an exempt namespace:
-  // Bulkhead has no exemption configuration (exemptNamespaceWarning's text is pinned in
-  // test/podsecurity/namespace.test.ts).
+  { name: 'create restricted exempt', newLabels: { [ENFORCE]: 'restricted' }, exemptNamespaces: ['test'],
+    expectWarnings: ['namespace "test" is exempt from Pod Security, and the policy (enforce=restricted:latest) will be ignored'] },
   { name: 'create malformed level', newLabels: { [ENFORCE]: 'unknown' }, expectError: 'must be one of privileged, baseline, restricted' },
   { name: 'create malformed version', newLabels: { [ENFORCE]: 'privileged', [ENFORCE_VERSION]: 'unknown' }, expectError: 'must be "latest" or "v1.x"' },
 
@@ -86,6 +86,9 @@ const validateRows: ValidateRow[] = [
   { name: 'update relax level implicit latest', newLabels: { [ENFORCE]: 'baseline' }, oldLabels: { [ENFORCE]: 'restricted' } },
   { name: 'update to explicit privileged', newLabels: { [ENFORCE]: 'privileged' }, oldLabels: { [ENFORCE]: 'restricted', [ENFORCE_VERSION]: 'v1.0' } },
   { name: 'update to implicit privileged', newLabels: {}, oldLabels: { [ENFORCE]: 'restricted', [ENFORCE_VERSION]: 'v1.0' } },
+  { name: 'update exempt to restricted', exemptNamespaces: ['test'],
+    newLabels: { [ENFORCE]: 'restricted', [ENFORCE_VERSION]: 'v1.0', [`${P}audit`]: 'restricted', [`${P}warn`]: 'baseline' }, oldLabels: {},
+    expectWarnings: ['namespace "test" is exempt from Pod Security, and the policy (enforce=restricted:v1.0, audit=restricted:latest, warn=baseline:latest) will be ignored'] },
 
   // update tests that introduce labels errors
   { name: 'update malformed level', newLabels: { [ENFORCE]: 'unknown' }, oldLabels: { [ENFORCE]: 'restricted', [ENFORCE_VERSION]: 'v1.0' },
@@ -146,6 +149,21 @@ const validateRows: ValidateRow[] = [
     ] },
 ];
 
+// Beyond upstream's rows: when an exempt namespace gets its warning, and that only it is exempt.
+validateRows.push(
+  { name: 'create exempt with privileged labels: no warning', newLabels: { [ENFORCE]: 'privileged', [ENFORCE_VERSION]: 'v1.0' }, exemptNamespaces: ['test'] },
+  { name: 'create exempt with malformed labels: refused all the same', newLabels: { [ENFORCE]: 'unknown' }, exemptNamespaces: ['test'], expectError: 'must be one of privileged, baseline, restricted' },
+  { name: 'update exempt, relaxed: neither a dry run nor a warning', exemptNamespaces: ['test'], newLabels: { [ENFORCE]: 'baseline' }, oldLabels: { [ENFORCE]: 'restricted' } },
+  { name: 'update exempt back to the defaults: no warning', exemptNamespaces: ['test'], newLabels: {}, oldLabels: { [ENFORCE]: 'baseline', [ENFORCE_VERSION]: 'v1.0' }, defaults: { enforce: 'restricted' } },
+  { name: 'another namespace exempt: the dry run as usual', exemptNamespaces: ['other'], newLabels: { [ENFORCE]: 'restricted' }, oldLabels: { [ENFORCE]: 'baseline' },
+    expectListPods: true, expectEvaluate: 'restricted:latest',
+    expectWarnings: [
+      'existing pods in namespace "test" violate the new PodSecurity enforce level "restricted:latest"',
+      'noruntimeclasspod (and 2 other pods): message',
+      'runtimeclass3pod: message, message2',
+    ] },
+);
+
 const ns = (labels: Record<string, string>): Namespace => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'test', labels } });
 
 describe('upstream admission_test.go TestValidateNamespace', () => {
@@ -155,11 +173,14 @@ describe('upstream admission_test.go TestValidateNamespace', () => {
       let listed = false;
       let errors: string[];
       let warnings: string[] = [];
+      const exemptions = { namespaces: row.exemptNamespaces, runtimeClasses: row.exemptRuntimeClasses };
       if (row.oldLabels === undefined) {
         errors = validateNamespaceObject(ns(row.newLabels)).map(errorString);
+        if (errors.length === 0) warnings = namespaceCreateWarnings(ns(row.newLabels), row.defaults ?? {}, exemptions);
       } else {
-        const admission = admitNamespaceUpdate(ns(row.newLabels), ns(row.oldLabels), row.defaults ?? {});
+        const admission = admitNamespaceUpdate(ns(row.newLabels), ns(row.oldLabels), row.defaults ?? {}, exemptions);
         errors = admission.errors.map(errorString);
+        warnings = admission.warnings ?? [];
         if (admission.checkPods) {
           listed = true;
           let evaluated = 0;
