@@ -15,9 +15,10 @@ import { planPrinter, renderPlan } from './planoutput.js';
 import { hostCgroupVersion, hostMemoryBytes, hostMilliCPU, hostNrOpen } from '../agent/host.js';
 import { ManifestError, ManifestStream } from './manifests.js';
 import { UsageError } from './errors.js';
-import { addDefaultTolerationSecondsFlags, defaultTolerationSecondsFlags, featureGatesFlag, podSecurityFlag, type DefaultTolerationSecondsFlags } from './flags.js';
+import { addDefaultTolerationSecondsFlags, defaultTolerationSecondsFlags, featureGatesFlag, type DefaultTolerationSecondsFlags } from './flags.js';
+import { admissionControlConfigFileHelp, podSecurityFromFlags, type PodSecurityFlags } from './admissionconfig.js';
 
-interface PlanFlags extends DefaultTolerationSecondsFlags {
+interface PlanFlags extends DefaultTolerationSecondsFlags, PodSecurityFlags {
   nodeMemory?: string;
   nodeCpu?: string;
   cgroupVersion?: string;
@@ -25,7 +26,6 @@ interface PlanFlags extends DefaultTolerationSecondsFlags {
   singleProcessOomKill?: string | boolean;
   oomGroupEmulation?: boolean;
   featureGates?: string;
-  podSecurity: string;
   usage?: string;
   evictionHard: string;
   nrOpen?: string;
@@ -144,7 +144,7 @@ export function runPlan(paths: string[], f: PlanFlags, io: { stdout: (s: string)
   if (!['table', 'json', 'yaml'].includes(f.output)) throw new UsageError(`invalid value "${f.output}" for --output: must be table, json or yaml`);
   if (paths.length === 0) throw new UsageError('no manifests given: pass files, directories or - for standard input, as arguments or with -f');
   const gates = featureGatesFlag(f.featureGates);
-  const podSecurity = podSecurityFlag(f.podSecurity);
+  const podSecurity = podSecurityFromFlags(f);
   let evictionHard;
   try {
     evictionHard = parseEvictionThresholds(f.evictionHard);
@@ -158,7 +158,7 @@ export function runPlan(paths: string[], f: PlanFlags, io: { stdout: (s: string)
   // pod of their namespace), then the pods, each planned and printed as it is read.
   const manifests = new ManifestStream(paths, !!f.recursive, io.readStdin, io.keepListBytes);
   const defaultTolerationSeconds = defaultTolerationSecondsFlags(f);
-  const planner = new Planner({ node, gates, podSecurity, usage, evictionHard, defaultTolerationSeconds, now: new Date(), ownsInput: true });
+  const planner = new Planner({ node, gates, podSecurity: podSecurity.defaults, podSecurityExemptions: podSecurity.exemptions, usage, evictionHard, defaultTolerationSeconds, now: new Date(), ownsInput: true });
   const printer = planPrinter(f.output);
   const out = new BufferedOut(io.stdout);
   let refused = false;
@@ -193,7 +193,8 @@ export function planCommand(io: { stdout: (s: string) => void; readStdin: () => 
     .option('--single-process-oom-kill [bool]', "the node agent's singleProcessOOMKill default (true or false); unset when omitted")
     .option('--oom-group-emulation', 'the agent emulates oomKillMode: Group on cgroup v1')
     .option('--feature-gates <gates>', 'feature gates, e.g. ContainerUlimits=false,ContainerOOMKillMode=true')
-    .option('--pod-security <level[:version]>', 'Pod Security enforce level for namespaces without labels, e.g. baseline or restricted:v1.30', 'privileged:latest')
+    .option('--pod-security <level[:version]>', 'Pod Security enforce level for namespaces without labels, e.g. baseline or restricted:v1.30 (default: privileged:latest); not with --admission-control-config-file')
+    .option('--admission-control-config-file <file>', `${admissionControlConfigFileHelp}. A plan has no requesting user: exemptions.usernames never apply (namespaces and runtimeClasses do)`)
     .option('--usage <file>', 'YAML map "namespace/name: workingSetBytes"; turns on the memory-pressure eviction ranking')
     .option('--eviction-hard <thresholds>', 'hard eviction thresholds', defaultEvictionHard)
     .option('--nr-open <n>', 'the node\'s /proc/sys/fs/nr_open, to which nofile is clamped (default: this machine, else 1048576)')

@@ -6,12 +6,13 @@ import type { RunningServer } from '../server/start.js';
 import { UsageError } from './errors.js';
 import { applyServerHeapSettings } from './nodeflags.js';
 import { DurationError, parseGoDuration } from './goduration.js';
-import { addDefaultTolerationSecondsFlags, defaultTolerationSecondsFlags, durationFlag, featureGatesFlag, podSecurityFlag, type DefaultTolerationSecondsFlags } from './flags.js';
+import { addDefaultTolerationSecondsFlags, defaultTolerationSecondsFlags, durationFlag, featureGatesFlag, type DefaultTolerationSecondsFlags } from './flags.js';
+import { admissionControlConfigFileHelp, podSecurityFromFlags, type PodSecurityFlags } from './admissionconfig.js';
 import { addAgentFlags, agentSettingsFromFlags, runAgent, type AgentFlags } from './agent.js';
 import type { OpenStoreOptions } from '../storage/index.js';
 import { parseNodePortRange, parseServiceIPRange, type NodePortRange, type ServiceIPRange } from '../api/servicerange.js';
 
-interface ServerFlags extends DefaultTolerationSecondsFlags {
+interface ServerFlags extends DefaultTolerationSecondsFlags, PodSecurityFlags {
   dataDir: string;
   store?: string;
   etcdCafile?: string;
@@ -20,7 +21,6 @@ interface ServerFlags extends DefaultTolerationSecondsFlags {
   etcdPrefix?: string;
   listen: string;
   featureGates?: string;
-  podSecurity: string;
   advertise?: string[];
   etcdCompactionInterval: string;
   requestTimeout: string;
@@ -172,7 +172,7 @@ export async function runServer(f: ServerFlags, banner: (s: RunningServer) => st
   applyServerHeapSettings();
   const { host, port } = parseListen(f.listen);
   const gates = featureGatesFlag(f.featureGates);
-  const podSecurityDefaults = podSecurityFlag(f.podSecurity);
+  const podSecurity = podSecurityFromFlags(f);
   const compactionSeconds = durationFlag('--etcd-compaction-interval', f.etcdCompactionInterval);
   const requestTimeoutSeconds = requestTimeoutFlag(f.requestTimeout);
   const metricResolutionSeconds = durationFlag('--metric-resolution', f.metricResolution);
@@ -185,7 +185,7 @@ export async function runServer(f: ServerFlags, banner: (s: RunningServer) => st
   const { startServer } = await import('../server/start.js');
   let running: RunningServer;
   try {
-    running = await startServer({ dataDir: f.dataDir, store: f.store, storeOptions, host, port, gates, podSecurityDefaults, advertise: f.advertise, compactionSeconds, requestTimeoutSeconds, metricResolutionSeconds, serviceRanges, ...controlPlane, log: (msg) => process.stderr.write(`bulkhead: ${msg}\n`) });
+    running = await startServer({ dataDir: f.dataDir, store: f.store, storeOptions, host, port, gates, podSecurityDefaults: podSecurity.defaults, podSecurityExemptions: podSecurity.exemptions, advertise: f.advertise, compactionSeconds, requestTimeoutSeconds, metricResolutionSeconds, serviceRanges, ...controlPlane, log: (msg) => process.stderr.write(`bulkhead: ${msg}\n`) });
   } catch (e) {
     const err = e as NodeJS.ErrnoException;
     if (err.code === 'EADDRINUSE') throw new UsageError(`cannot listen on ${f.listen}: the address is already in use (another bulkhead running?)`);
@@ -239,7 +239,8 @@ function addServerFlags(c: Command, defaultDataDir: string): Command {
     .option('--listen <host:port>', 'address to serve HTTPS on', '127.0.0.1:6443')
     .option('--advertise <name...>', 'extra DNS names or IPs for the serving certificate')
     .option('--feature-gates <gates>', 'feature gates, e.g. ContainerUlimits=false')
-    .option('--pod-security <level[:version]>', 'Pod Security enforce level for namespaces without labels', 'privileged:latest')
+    .option('--pod-security <level[:version]>', 'Pod Security enforce level for namespaces without labels (default: privileged:latest); the shorthand for defaults.enforce[-version] of --admission-control-config-file, so not with it')
+    .option('--admission-control-config-file <file>', admissionControlConfigFileHelp)
     .option('--request-timeout <duration>', 'An optional field indicating the duration a handler must keep a request open before timing it out. This is the default request timeout for requests (watches, logs, exec, attach, port-forward and proxy are long-running and have none).', '1m0s')
     .option('--etcd-compaction-interval <duration>', 'how often history older than one interval is compacted away (watches from before it get 410 Gone); 0 disables compaction', '5m0s')
     .option('--metric-resolution <duration>', 'how often metrics.k8s.io scrapes every node agent\'s /metrics/resource (metrics-server\'s flag)', '15s')

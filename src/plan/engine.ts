@@ -6,8 +6,9 @@
 // charged by earlier ones), then admitted pods are laid out on the node.
 
 import { admitPodCreate, podDisplayName, reportFieldErrors, type ReportedFieldError, type Rejection } from '../admission/pod.js';
-import { validateNamespaceObject } from '../admission/namespace.js';
-import type { PodSecurityDefaults } from '../admission/podsecurity.js';
+import { namespaceCreateWarnings, validateNamespaceObject } from '../admission/namespace.js';
+import type { PodSecurityDefaults, PodSecurityExemptions } from '../admission/podsecurity.js';
+import type { Exemption } from '../podsecurity/index.js';
 import type { DefaultTolerationSeconds } from '../admission/defaulttolerationseconds.js';
 import { decodeObject, objectGVK, type Decoded, type FieldValidation } from '../api/schema/index.js';
 import type { FeatureGates } from '../api/featuregates.js';
@@ -43,6 +44,11 @@ export interface PlanOptions {
   node: NodeConfig;
   gates: FeatureGates;
   podSecurity: PodSecurityDefaults;
+  /**
+   * The PodSecurity configuration's exemptions. A plan has no requesting user, so usernames never
+   * apply; namespaces and runtime classes do, as on the server.
+   */
+  podSecurityExemptions?: PodSecurityExemptions;
   /** `namespace/name` → working set bytes; turns on the eviction ranking. */
   usage?: Map<string, bigint>;
   evictionHard: Threshold[];
@@ -73,6 +79,8 @@ export interface PodPlan extends Partial<PodNodePlan> {
   runtimeClassName?: string;
   runtimeHandler?: string;
   overhead?: Record<string, string>;
+  /** Pod Security let the pod through unevaluated: its namespace or runtime class is exempt. */
+  podSecurityExempt?: Exclude<Exemption, 'user'>;
 }
 
 export interface QuotaPlan {
@@ -220,8 +228,14 @@ export class Planner {
       case 'Namespace': {
         if (this.undecodable(o, d, 'Namespace')) break;
         const errs = validateNamespaceObject(o.object as Namespace);
-        if (errs.length) this.invalid(o, 'Namespace', errs);
-        else this.ns(o.object.metadata!.name!).labels = { ...(o.object.metadata?.labels ?? {}) };
+        if (errs.length) {
+          this.invalid(o, 'Namespace', errs);
+          break;
+        }
+        this.ns(o.object.metadata!.name!).labels = { ...(o.object.metadata?.labels ?? {}) };
+        for (const message of namespaceCreateWarnings(o.object as Namespace, this.opts.podSecurity, this.opts.podSecurityExemptions)) {
+          this.objectWarnings.push({ kind: 'Namespace', name: o.object.metadata!.name!, source: o.source, message });
+        }
         break;
       }
       case 'LimitRange': {
@@ -281,6 +295,7 @@ export class Planner {
       quotas: state.quotas,
       gates: opts.gates,
       podSecurityDefaults: opts.podSecurity,
+      podSecurityExemptions: opts.podSecurityExemptions,
       defaultTolerationSeconds: opts.defaultTolerationSeconds,
       now: opts.now,
     });
@@ -294,6 +309,8 @@ export class Planner {
       rejections: result.rejection ? [{ by: result.rejection.by, message: result.rejection.message }] : [],
       warnings: decodeWarnings.length ? [...decodeWarnings, ...result.warnings] : result.warnings,
     };
+    // No user in a plan: only a namespace or a runtime class can be exempt.
+    if (result.podSecurityExempt && result.podSecurityExempt !== 'user') entry.podSecurityExempt = result.podSecurityExempt;
     if (result.pod && result.errors.length === 0) {
       result.pod.metadata.uid ??= derivedPodUID(namespace, entry.name);
       // The node declares its ceilings and the scheduler keeps such a pod off it

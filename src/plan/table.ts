@@ -48,6 +48,8 @@ export function podLines(p: PodPlan): string[] {
     const overhead = Object.entries(p.overhead ?? {}).map(([k, v]) => `${k}=${v}`).join(' ');
     out.push(`    runtime class: ${p.runtimeClassName} (handler ${p.runtimeHandler ?? '?'})${overhead ? `, overhead ${overhead}` : ''}`);
   }
+  if (p.podSecurityExempt === 'namespace') out.push(`    pod security: exempt (namespace ${p.namespace})`);
+  if (p.podSecurityExempt === 'runtimeClass') out.push(`    pod security: exempt (runtime class ${p.object?.spec.runtimeClassName ?? ''})`);
   // A refused pod never reaches the node; -o json still carries what it would have become.
   if (p.admitted && p.containers && p.containers.length) {
     const rows = [['CONTAINER', 'KIND', 'OOM_SCORE_ADJ', 'OOM KILL MODE', 'MEMORY', 'CPU', 'RLIMITS (soft:hard)']];

@@ -32,6 +32,12 @@ describe('bulkhead plan: exit status', () => {
     { name: 'an invalid node memory quantity', args: ['examples/', '--node-memory', '16GB'], code: 2, stderr: /^error: invalid value "16GB" for --node-memory: quantities must match the regular expression/ },
     { name: 'singleProcessOOMKill=false on cgroup v1 is a configuration error', args: ['examples/', '--cgroup-version', '1', '--single-process-oom-kill=false'], code: 2, stderr: /singleProcessOOMKill must not be explicitly set to false when using cgroup v1/ },
     { name: 'a bad pod security level', args: ['examples/', '--pod-security', 'strict'], code: 2, stderr: /must be one of privileged, baseline, restricted/ },
+    { name: 'an admission control config file that is not there', args: ['examples/', '--admission-control-config-file', 'nope.yaml'], code: 2,
+      stderr: /^error: --admission-control-config-file nope.yaml: unable to read admission control configuration from "nope.yaml" \[ENOENT: no such file or directory, open 'nope.yaml'\]\n$/ },
+    { name: 'an admission control config file that is no AdmissionConfiguration', args: ['examples/', '--admission-control-config-file', 'examples/app.yaml'], code: 2,
+      stderr: /^error: --admission-control-config-file examples\/app.yaml: error converting YAML to JSON: expected a single document in the stream, but found more\n$/ },
+    { name: '--pod-security with an admission control config file', args: ['examples/', '--pod-security', 'baseline', '--admission-control-config-file', 'examples/admission/pod-security.yaml'], code: 2,
+      stderr: /^error: --pod-security and --admission-control-config-file cannot be used together: set defaults.enforce \(and enforce-version\) in the PodSecurity configuration instead\n$/ },
     { name: 'a malformed eviction threshold', args: ['examples/', '--eviction-hard', 'memory.available=100Mi'], code: 2, stderr: /malformed pair, expect string<string/ },
     { name: 'no manifests at all', args: [], code: 2, stderr: /no manifests given/ },
   ];
@@ -146,6 +152,27 @@ describe('bulkhead plan: admission', () => {
       message: 'pods "elasticsearch" is forbidden: violates PodSecurity "baseline:latest": ulimits (container "elasticsearch" must not set securityContext.ulimits)',
     }]);
   });
+  it('admits the same pod in a namespace the admission configuration exempts, saying why', () => {
+    const { json, code } = planJSON(['examples/refused/ulimits-baseline.yaml', '--admission-control-config-file', 'examples/admission/pod-security.yaml']);
+    assert.equal(code, 0);
+    assert.equal(json.pods[0].admitted, true);
+    assert.equal(json.pods[0].podSecurityExempt, 'namespace');
+    assert.deepEqual(json.objectWarnings, [{
+      kind: 'Namespace', name: 'search-baseline', source: { file: 'examples/refused/ulimits-baseline.yaml', document: 1 },
+      message: 'namespace "search-baseline" is exempt from Pod Security, and the policy (enforce=baseline:latest) will be ignored',
+    }]);
+  });
+  it("the configuration's defaults govern namespaces without labels, and only those", () => {
+    const input = [
+      'apiVersion: v1\nkind: Pod\nmetadata: {name: root, namespace: unlabelled}\nspec: {containers: [{name: c, image: busybox, securityContext: {privileged: true}}]}',
+      'apiVersion: v1\nkind: Namespace\nmetadata: {name: open, labels: {pod-security.kubernetes.io/enforce: privileged}}',
+      'apiVersion: v1\nkind: Pod\nmetadata: {name: root, namespace: open}\nspec: {containers: [{name: c, image: busybox, securityContext: {privileged: true}}]}',
+    ].join('\n---\n');
+    const { json, code } = planJSON(['-', '--admission-control-config-file', 'examples/admission/pod-security.yaml'], input);
+    assert.equal(code, 1);
+    assert.deepEqual(json.pods.map((p: { namespace: string; admitted: boolean; podSecurityExempt?: string }) => [p.namespace, p.admitted, p.podSecurityExempt]), [['unlabelled', false, undefined], ['open', true, undefined]]);
+    assert.match(json.pods[0].rejections[0].message, /violates PodSecurity "baseline:latest": privileged/);
+  });
   it('reports validation errors with field paths and Kubernetes wording', () => {
     const { json, code } = planJSON(['examples/refused/invalid.yaml']);
     assert.equal(code, 1);
@@ -240,6 +267,10 @@ describe('bulkhead --help', () => {
       assert.match(r.stdout, /Usage: bulkhead/);
     });
   }
+  it('bulkhead plan --help says that usernames exemptions do not apply to a plan', () => {
+    const r = bulkhead(['plan', '--help']);
+    assert.match(r.stdout.replace(/\s+/g, ' '), /--admission-control-config-file <file> an AdmissionConfiguration .* A plan has no requesting user: exemptions\.usernames never apply \(namespaces and runtimeClasses do\)/);
+  });
 });
 
 describe('bulkhead plan --this-host: a pod asking for hard ulimits above the host\'s ceilings', () => {

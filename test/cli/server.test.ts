@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -7,6 +7,11 @@ import { bulkhead } from './run.js';
 
 describe('bulkhead up / server: bad flags are one line and exit 2', () => {
   const dir = mkdtempSync(join(tmpdir(), 'bulkhead-cli-server-'));
+  const invalidConfig = join(dir, 'psa-invalid.yaml');
+  writeFileSync(invalidConfig, [
+    'apiVersion: apiserver.config.k8s.io/v1', 'kind: AdmissionConfiguration', 'plugins:', '- name: PodSecurity', '  configuration:',
+    '    apiVersion: pod-security.admission.config.k8s.io/v1', '    kind: PodSecurityConfiguration', '    defaults: {enforce: strict}', '    exemptions: {namespaces: [Kube-System]}', '',
+  ].join('\n'));
   const cases = [
     { name: 'a listen address without a port', args: ['up', '--listen', 'localhost'], stderr: /^error: invalid value "localhost" for --listen: expected HOST:PORT, e.g. 127.0.0.1:6443\n$/ },
     { name: 'a port above 65535', args: ['server', '--listen', '127.0.0.1:70000'], stderr: /^error: invalid value "127.0.0.1:70000" for --listen: port must be at most 65535\n$/ },
@@ -19,6 +24,12 @@ describe('bulkhead up / server: bad flags are one line and exit 2', () => {
     { name: 'a relative etcd prefix', args: ['server', '--store', 'etcd://127.0.0.1:2379', '--etcd-prefix', 'cluster-a'], stderr: /^error: invalid value "cluster-a" for --etcd-prefix: must start with \/\n$/ },
     { name: 'an unknown feature gate', args: ['server', '--feature-gates', 'Nope=true'], stderr: /^error: invalid value "Nope=true" for --feature-gates: unrecognized feature gate: Nope\n$/ },
     { name: 'a bad pod security level', args: ['up', '--pod-security', 'strict'], stderr: /^error: invalid value "strict" for --pod-security: must be one of privileged, baseline, restricted\n$/ },
+    { name: 'an admission control config file that is not there', args: ['server', '--admission-control-config-file', '/nonexistent/admission.yaml'],
+      stderr: /^error: --admission-control-config-file \/nonexistent\/admission.yaml: unable to read admission control configuration from "\/nonexistent\/admission.yaml" \[ENOENT: no such file or directory, open '\/nonexistent\/admission.yaml'\]\n$/ },
+    { name: 'an admission control config file with an invalid PodSecurity configuration', args: ['up', '--admission-control-config-file', invalidConfig],
+      stderr: /^error: --admission-control-config-file \S+\/psa-invalid.yaml: PodSecurity invalid: \[defaults.enforce: Invalid value: "strict": must be one of privileged, baseline, restricted, exemptions.namespaces\[0\]: Invalid value: "Kube-System": a lowercase RFC 1123 label must consist of/ },
+    { name: '--pod-security with an admission control config file', args: ['server', '--pod-security', 'baseline', '--admission-control-config-file', 'examples/admission/pod-security.yaml'],
+      stderr: /^error: --pod-security and --admission-control-config-file cannot be used together: set defaults.enforce \(and enforce-version\) in the PodSecurity configuration instead\n$/ },
     { name: 'a relative cgroup root', args: ['up', '--cgroup-root', 'relative'], stderr: /^error: invalid value "relative" for --cgroup-root: an absolute cgroup path like \/bulkhead\n$/ },
     { name: 'a cgroup root that climbs out', args: ['up', '--cgroup-root', '/a/../b'], stderr: /^error: invalid value "\/a\/..\/b" for --cgroup-root: an absolute cgroup path like \/bulkhead\n$/ },
     { name: 'a compaction interval without a unit', args: ['server', '--etcd-compaction-interval', '5'], stderr: /^error: invalid value "5" for --etcd-compaction-interval: time: missing unit in duration "5"\n$/ },
@@ -72,6 +83,7 @@ describe('bulkhead up / server --help', () => {
       assert.match(r.stdout, /--data-dir <dir>/);
       assert.match(r.stdout, /--listen <host:port>/);
       assert.match(r.stdout, /--etcd-compaction-interval <duration>/);
+      assert.match(r.stdout, /--admission-control-config-file <file>\s+an AdmissionConfiguration \(apiserver\.config\.k8s\.io\/v1\)/);
       assert.match(r.stdout, /--request-timeout <duration>\s+An optional field indicating the duration a handler must keep a request open before timing it out\./);
       assert.match(r.stdout, /\(default: "1m0s"\)/);
     });

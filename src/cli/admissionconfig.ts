@@ -1,0 +1,94 @@
+// --admission-control-config-file (kube-apiserver's flag) and --pod-security, for `server`, `up`
+// and `plan` alike: the files read here, their meaning decided by src/admission/admissionconfig.ts
+// (which plugin entry, inline or path) and src/podsecurity/config.ts (PodSecurityConfiguration:
+// decoding, defaults, validation). Any problem is one line and exit 2, before anything starts.
+
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { admissionPluginConfiguration, decodeAdmissionConfiguration } from '../admission/admissionconfig.js';
+import { ConfigDecodeError } from '../api/configfile.js';
+import { loadYAML } from '../api/boundedyaml.js';
+import {
+  aggregateFieldErrors, decodePodSecurityConfiguration, validatePodSecurityConfiguration, type PodSecurityConfiguration,
+} from '../podsecurity/index.js';
+import { UsageError } from './errors.js';
+import { podSecurityFlag } from './flags.js';
+
+export interface PodSecurityFlags {
+  /** `LEVEL[:VERSION]`; absent: privileged:latest (or the file's defaults). */
+  podSecurity?: string;
+  admissionControlConfigFile?: string;
+}
+
+export const admissionControlConfigFileHelp =
+  "an AdmissionConfiguration (apiserver.config.k8s.io/v1) as kube-apiserver reads it; its PodSecurity entry (inline `configuration:` or `path:`) holds a PodSecurityConfiguration: `defaults` for namespaces without labels and `exemptions` (usernames, namespaces, runtimeClasses); other plugins' entries are ignored. Not with --pod-security";
+
+/** The first line of an error's message (js-yaml's spans several, with a code excerpt). */
+function firstLine(e: unknown): string {
+  return (e instanceof Error ? e.message : String(e)).split('\n')[0]!;
+}
+
+/** A file's text, parsed: YAML or JSON (JSON is YAML); null when it holds no document. */
+function parse(text: string): unknown {
+  try {
+    return loadYAML(text);
+  } catch (e) {
+    throw new ConfigDecodeError(`error converting YAML to JSON: ${firstLine(e)}`);
+  }
+}
+
+function readText(path: string, what: (reason: string) => string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (e) {
+    throw new ConfigDecodeError(what(firstLine(e)));
+  }
+}
+
+/**
+ * The PodSecurity configuration in an admission control configuration file, as kube-apiserver
+ * loads it: ReadAdmissionConfiguration, ConfigFor("PodSecurity") (a relative `path` is the
+ * directory of the file's), LoadFromReader (an empty plugin file or no entry: the defaults), then
+ * the plugin's ValidateInitialization. Errors are ConfigDecodeError with upstream's wording.
+ */
+export function readPodSecurityConfiguration(file: string): PodSecurityConfiguration {
+  const text = readText(file, (why) => `unable to read admission control configuration from "${file}" [${why}]`);
+  const source = admissionPluginConfiguration(decodeAdmissionConfiguration(parse(text)), 'PodSecurity');
+  let doc: unknown;
+  if (source && 'inline' in source) doc = source.inline;
+  else if (source) {
+    const path = resolve(dirname(file), source.path);
+    const plugin = readText(path, (why) => `couldn't open admission plugin configuration ${path}: ${why}`);
+    // LoadFromReader: no bytes at all is the defaults; a file of only comments is a document without a kind.
+    doc = plugin.length === 0 ? undefined : parse(plugin);
+  }
+  let config: PodSecurityConfiguration;
+  try {
+    config = decodePodSecurityConfiguration(doc);
+  } catch (e) {
+    if (e instanceof ConfigDecodeError) throw new ConfigDecodeError(`couldn't init admission plugin "PodSecurity": ${e.message}`);
+    throw e;
+  }
+  const errs = validatePodSecurityConfiguration(config);
+  if (errs.length > 0) throw new ConfigDecodeError(`PodSecurity invalid: ${aggregateFieldErrors(errs)}`);
+  return config;
+}
+
+/**
+ * The PodSecurity configuration the flags give. `--pod-security` is the shorthand for
+ * defaults.enforce and defaults.enforce-version, nothing else; with a configuration file the
+ * defaults are the file's, so giving both is refused rather than guessing which one wins.
+ */
+export function podSecurityFromFlags(f: PodSecurityFlags): PodSecurityConfiguration {
+  const file = f.admissionControlConfigFile;
+  if (file === undefined) return { defaults: podSecurityFlag(f.podSecurity ?? 'privileged:latest'), exemptions: {} };
+  if (f.podSecurity !== undefined) {
+    throw new UsageError('--pod-security and --admission-control-config-file cannot be used together: set defaults.enforce (and enforce-version) in the PodSecurity configuration instead');
+  }
+  try {
+    return readPodSecurityConfiguration(file);
+  } catch (e) {
+    if (e instanceof ConfigDecodeError) throw new UsageError(`--admission-control-config-file ${file}: ${e.message}`);
+    throw e;
+  }
+}
