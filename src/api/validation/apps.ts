@@ -22,8 +22,9 @@ import type {
   StatefulSet,
   StatefulSetSpec,
 } from '../types.js';
-import { validateLabelSelector, validatePodTemplateSpec } from './job.js';
-import { isValidLabelValue, nameIsDNSLabel, nameIsDNSSubdomain, regexError } from './names.js';
+import { validatePodTemplateSpec } from './job.js';
+import { validateLabelSelector } from './labelselector.js';
+import { nameIsDNSLabel, nameIsDNSSubdomain, regexError } from './names.js';
 import { fieldImmutableErrorMsg, isNegativeErrorMsg, validateAnnotations, validateLabels, validateObjectMeta, validateObjectMetaUpdate } from './objectmeta.js';
 import type { PodValidationOptions } from './pod.js';
 import { goIntOrString, goLabelSelector, goPointer, goStringMap, goValue } from './gosyntax.js';
@@ -41,13 +42,7 @@ function nonNegative(v: unknown, path: FieldPath): FieldError[] {
 
 /** ValidateLabelSelector without AllowInvalidLabelValueInSelector: expression values are label values too. */
 export function validateSelectorStrict(sel: LabelSelector, path: FieldPath): FieldError[] {
-  const errs = validateLabelSelector(sel, path);
-  (sel.matchExpressions ?? []).forEach((r, i) => {
-    (r?.values ?? []).forEach((v, j) => {
-      for (const msg of isValidLabelValue(String(v))) errs.push(fieldError.invalid(path.child('matchExpressions').index(i).child('values').index(j), v, msg));
-    });
-  });
-  return errs;
+  return validateLabelSelector(sel, { allowInvalidLabelValueInSelector: false }, path);
 }
 
 /**

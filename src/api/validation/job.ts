@@ -8,8 +8,9 @@ import { cronScheduleError, isTimeZone } from '../cron.js';
 import { fieldError, FieldPath, omitValue, type FieldError } from '../fielderrors.js';
 import { labelSelectorRequirements, matchesLabels } from '../selectors.js';
 import type { CronJob, Job, JobSpec, LabelSelector, PodFailurePolicyRule, PodTemplateSpec } from '../types.js';
+import { validateLabelSelector as validateLabelSelectorWith } from './labelselector.js';
 import { isDNS1123Label, isQualifiedName, nameIsDNSSubdomain } from './names.js';
-import { fieldImmutableErrorMsg, isNegativeErrorMsg, validateAnnotations, validateLabelName, validateLabels, validateObjectMeta, validateObjectMetaUpdate } from './objectmeta.js';
+import { fieldImmutableErrorMsg, isNegativeErrorMsg, validateAnnotations, validateLabels, validateObjectMeta, validateObjectMetaUpdate } from './objectmeta.js';
 import { validatePodSpec, type PodValidationOptions } from './pod.js';
 
 /** Label keys of batch/v1 types.go. */
@@ -48,22 +49,9 @@ function nonNegative(v: unknown, path: FieldPath): FieldError[] {
   return isInt(v) && v < 0 ? [fieldError.invalid(path, v, isNegativeErrorMsg)] : [];
 }
 
-/** unversioned ValidateLabelSelector. */
+/** unversioned ValidateLabelSelector with AllowInvalidLabelValueInSelector: expression values are not checked. */
 export function validateLabelSelector(sel: LabelSelector | undefined, path: FieldPath): FieldError[] {
-  const errs: FieldError[] = [];
-  if (!sel) return errs;
-  (sel.matchExpressions ?? []).forEach((r, i) => {
-    const p = path.child('matchExpressions').index(i);
-    const values = r?.values ?? [];
-    if (r?.operator === 'In' || r?.operator === 'NotIn') {
-      if (values.length === 0) errs.push(fieldError.required(p.child('values'), "must be specified when `operator` is 'In' or 'NotIn'"));
-    } else if (r?.operator === 'Exists' || r?.operator === 'DoesNotExist') {
-      if (values.length > 0) errs.push(fieldError.forbidden(p.child('values'), "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"));
-    } else errs.push(fieldError.invalid(p.child('operator'), r?.operator ?? '', 'not a valid selector operator'));
-    errs.push(...validateLabelName(String(r?.key ?? ''), p.child('key')));
-  });
-  errs.push(...validateLabels(sel.matchLabels, path.child('matchLabels')));
-  return errs;
+  return validateLabelSelectorWith(sel, { allowInvalidLabelValueInSelector: true }, path);
 }
 
 function selectorMatches(sel: LabelSelector | undefined, labels: Record<string, string> | undefined): boolean {
