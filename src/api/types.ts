@@ -275,6 +275,8 @@ export interface PodAffinityTerm {
   namespaces?: string[];
   topologyKey: string;
   namespaceSelector?: LabelSelector;
+  matchLabelKeys?: string[];
+  mismatchLabelKeys?: string[];
 }
 
 export interface WeightedPodAffinityTerm {
@@ -287,10 +289,46 @@ export interface PodAffinityLike {
   preferredDuringSchedulingIgnoredDuringExecution?: WeightedPodAffinityTerm[];
 }
 
+export interface NodeSelectorRequirement {
+  key: string;
+  operator: string;
+  values?: string[];
+}
+
+export interface NodeSelectorTerm {
+  matchExpressions?: NodeSelectorRequirement[];
+  matchFields?: NodeSelectorRequirement[];
+}
+
+export interface NodeSelector {
+  nodeSelectorTerms: NodeSelectorTerm[];
+}
+
+export interface PreferredSchedulingTerm {
+  weight: number;
+  preference: NodeSelectorTerm;
+}
+
+export interface NodeAffinity {
+  requiredDuringSchedulingIgnoredDuringExecution?: NodeSelector;
+  preferredDuringSchedulingIgnoredDuringExecution?: PreferredSchedulingTerm[];
+}
+
 export interface Affinity {
-  nodeAffinity?: unknown;
+  nodeAffinity?: NodeAffinity;
   podAffinity?: PodAffinityLike;
   podAntiAffinity?: PodAffinityLike;
+}
+
+export interface TopologySpreadConstraint {
+  maxSkew: number;
+  topologyKey: string;
+  whenUnsatisfiable: string;
+  labelSelector?: LabelSelector;
+  minDomains?: number;
+  nodeAffinityPolicy?: string;
+  nodeTaintsPolicy?: string;
+  matchLabelKeys?: string[];
 }
 
 export interface HostAlias {
@@ -336,6 +374,7 @@ export interface PodSpec {
   subdomain?: string;
   affinity?: Affinity;
   schedulerName?: string;
+  topologySpreadConstraints?: TopologySpreadConstraint[];
   tolerations?: Toleration[];
   priorityClassName?: string;
   priority?: number;

@@ -113,7 +113,7 @@ export function daemonPodForNode(ds: DaemonSet, nodeName: string): Pod {
 export function nodeNameAffinity(affinity: Affinity | undefined, nodeName: string): Affinity {
   const term = { matchFields: [{ key: 'metadata.name', operator: 'In', values: [nodeName] }] };
   const a = structuredClone(affinity ?? {}) as Affinity;
-  const na = (a.nodeAffinity ?? {}) as { requiredDuringSchedulingIgnoredDuringExecution?: { nodeSelectorTerms?: unknown[] } };
+  const na = a.nodeAffinity ?? {};
   na.requiredDuringSchedulingIgnoredDuringExecution = { ...(na.requiredDuringSchedulingIgnoredDuringExecution ?? {}), nodeSelectorTerms: [term] };
   a.nodeAffinity = na;
   return a;
@@ -122,7 +122,7 @@ export function nodeNameAffinity(affinity: Affinity | undefined, nodeName: strin
 /** GetTargetNodeName: spec.nodeName, else the `metadata.name In [one]` of the required node affinity. */
 export function targetNodeName(pod: Pod): string | undefined {
   if (pod.spec.nodeName) return pod.spec.nodeName;
-  const na = pod.spec.affinity?.nodeAffinity as { requiredDuringSchedulingIgnoredDuringExecution?: { nodeSelectorTerms?: { matchFields?: { key: string; operator: string; values?: string[] }[] }[] } } | undefined;
+  const na = pod.spec.affinity?.nodeAffinity;
   for (const term of na?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms ?? []) {
     for (const f of term.matchFields ?? []) {
       if (f.key === 'metadata.name' && f.operator === 'In') return f.values?.length === 1 ? f.values[0] : undefined;

@@ -26,7 +26,7 @@ import { validatePodTemplateSpec } from './job.js';
 import { validateLabelSelector } from './labelselector.js';
 import { nameIsDNSLabel, nameIsDNSSubdomain, regexError } from './names.js';
 import { fieldImmutableErrorMsg, isNegativeErrorMsg, validateAnnotations, validateLabels, validateObjectMeta, validateObjectMetaUpdate } from './objectmeta.js';
-import type { PodValidationOptions } from './pod.js';
+import { podSelectorOptionsForUpdate, type PodValidationOptions } from './pod.js';
 import { goIntOrString, goLabelSelector, goPointer, goStringMap, goValue } from './gosyntax.js';
 
 const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
@@ -186,7 +186,7 @@ function immutableSelector(sel: LabelSelector | undefined, old: LabelSelector | 
 /** ValidateDeploymentUpdate and the strategy's selector immutability. */
 export function validateDeploymentUpdate(d: Deployment, old: Deployment, opts: PodValidationOptions): FieldError[] {
   const errs = validateObjectMetaUpdate(d?.metadata, old?.metadata);
-  errs.push(...validateDeploymentSpec(d?.spec, opts));
+  errs.push(...validateDeploymentSpec(d?.spec, podSelectorOptionsForUpdate(opts, old?.spec?.template?.spec)));
   errs.push(...immutableSelector(d?.spec?.selector, old?.spec?.selector));
   return errs;
 }
@@ -242,7 +242,7 @@ export function validateReplicaSet(rs: ReplicaSet, opts: PodValidationOptions): 
 
 export function validateReplicaSetUpdate(rs: ReplicaSet, old: ReplicaSet, opts: PodValidationOptions): FieldError[] {
   const errs = validateObjectMetaUpdate(rs?.metadata, old?.metadata);
-  errs.push(...validateReplicaSetSpec(rs?.spec, opts));
+  errs.push(...validateReplicaSetSpec(rs?.spec, podSelectorOptionsForUpdate(opts, old?.spec?.template?.spec)));
   errs.push(...immutableSelector(rs?.spec?.selector, old?.spec?.selector));
   return errs;
 }
@@ -411,7 +411,7 @@ export function validateDaemonSet(ds: DaemonSet, opts: PodValidationOptions): Fi
 
 export function validateDaemonSetUpdate(ds: DaemonSet, old: DaemonSet, opts: PodValidationOptions): FieldError[] {
   const errs = validateObjectMetaUpdate(ds?.metadata, old?.metadata);
-  errs.push(...validateDaemonSetSpec(ds?.spec, opts));
+  errs.push(...validateDaemonSetSpec(ds?.spec, podSelectorOptionsForUpdate(opts, old?.spec?.template?.spec)));
   errs.push(...immutableSelector(ds?.spec?.selector, old?.spec?.selector));
   return errs;
 }

@@ -12,7 +12,7 @@
 import { fieldError, FieldPath, goQuote, type FieldError } from '../fielderrors.js';
 import { stableJSON } from '../stablejson.js';
 import type { EphemeralContainer, Pod } from '../types.js';
-import { validatePod, type PodValidationOptions } from './pod.js';
+import { podSelectorOptionsForUpdate, validatePod, type PodValidationOptions } from './pod.js';
 
 export const mirrorPodAnnotation = 'kubernetes.io/config.mirror';
 
@@ -52,7 +52,7 @@ function changedFields(before: EphemeralContainer, after: EphemeralContainer): s
 
 /** ValidatePodEphemeralContainersUpdate. */
 export function validatePodEphemeralContainersUpdate(newPod: Pod, oldPod: Pod, opts: PodValidationOptions): FieldError[] {
-  const errs = validatePod(newPod, opts);
+  const errs = validatePod(newPod, podSelectorOptionsForUpdate(opts, oldPod?.spec));
   if (oldPod.metadata?.annotations?.[mirrorPodAnnotation] !== undefined) {
     return [fieldError.forbidden('', 'static pods do not support ephemeral containers')];
   }

@@ -11,7 +11,7 @@ import type { CronJob, Job, JobSpec, LabelSelector, PodFailurePolicyRule, PodTem
 import { validateLabelSelector as validateLabelSelectorWith } from './labelselector.js';
 import { isDNS1123Label, isQualifiedName, nameIsDNSSubdomain } from './names.js';
 import { fieldImmutableErrorMsg, isNegativeErrorMsg, validateAnnotations, validateLabels, validateObjectMeta, validateObjectMetaUpdate } from './objectmeta.js';
-import { validatePodSpec, type PodValidationOptions } from './pod.js';
+import { podSelectorOptionsForUpdate, validatePodSpec, type PodValidationOptions } from './pod.js';
 
 /** Label keys of batch/v1 types.go. */
 export const jobLabels = {
@@ -314,7 +314,7 @@ export function validateJobUpdate(job: Job, old: Job, opts: PodValidationOptions
   const spec = job?.spec ?? {};
   const prev = old?.spec ?? {};
   const path = FieldPath.root('spec');
-  errs.push(...validateJobSpec(spec, opts, path));
+  errs.push(...validateJobSpec(spec, podSelectorOptionsForUpdate(opts, prev.template?.spec), path));
   const immutable = (field: keyof JobSpec) => {
     if (!sameJSON(spec[field], prev[field])) errs.push(fieldError.invalid(path.child(field), spec[field] ?? null, fieldImmutableErrorMsg));
   };
@@ -444,6 +444,6 @@ export function validateCronJob(cj: CronJob, opts: PodValidationOptions): FieldE
 /** ValidateCronJobUpdate: no name-length rule, so older long names can still be updated. */
 export function validateCronJobUpdate(cj: CronJob, old: CronJob, opts: PodValidationOptions): FieldError[] {
   const errs = validateObjectMetaUpdate(cj?.metadata, old?.metadata);
-  errs.push(...validateCronJobSpec(cj, old, opts));
+  errs.push(...validateCronJobSpec(cj, old, podSelectorOptionsForUpdate(opts, old?.spec?.jobTemplate?.spec?.template?.spec)));
   return errs;
 }

@@ -4,6 +4,7 @@
 import type { FeatureGates } from '../featuregates.js';
 import { fieldError, FieldPath, type FieldError } from '../fielderrors.js';
 import type { Container, HostAlias, Pod, PodDNSConfig, PodSecurityContext, PodSpec } from '../types.js';
+import { hasInvalidAffinityTermSelector, validateAffinity } from './affinity.js';
 import {
   validateContainers,
   validateDNS1123Label,
@@ -17,6 +18,7 @@ import { byteLength, inclusiveRangeError, isDNS1123Subdomain, isValidUnixID, nam
 import { isNegativeErrorMsg, validateLabels, validateObjectMeta, type ObjectMetaOptions } from './objectmeta.js';
 import { validateOverhead, validatePodResources } from './resources.js';
 import { validateTolerations } from './tolerations.js';
+import { hasInvalidTopologySpreadSelector, validateTopologySpreadConstraints } from './topologyspread.js';
 import { validateVolumes, type VolumeMap } from './volumes.js';
 
 /** InPlacePodVerticalScaling may be left out: absent is off, its v1.32 default. */
@@ -25,6 +27,27 @@ export type PodValidationGates = Pick<FeatureGates, 'ContainerOOMKillMode' | 'Co
 
 export interface PodValidationOptions {
   gates: PodValidationGates;
+  /**
+   * AllowInvalidLabelValueInSelector: pod (anti-)affinity selectors are not held to label-value
+   * rules. Absent (false) on create; on update, true when the old spec already broke them
+   * (podSelectorOptionsForUpdate), as upstream's GetValidationOptionsFromPodSpecAndMeta.
+   */
+  allowInvalidLabelValueInSelector?: boolean;
+  /** AllowInvalidTopologySpreadConstraintLabelSelector: likewise, and the selectors are then not validated at all. */
+  allowInvalidTopologySpreadConstraintLabelSelector?: boolean;
+}
+
+/** The options of an update whose old spec is `old`: what the old spec got away with, the new may keep. */
+export function podSelectorOptionsForUpdate(opts: PodValidationOptions, old: PodSpec | null | undefined): PodValidationOptions {
+  if (!old || typeof old !== 'object') return opts;
+  const affinity = hasInvalidAffinityTermSelector(old.affinity);
+  const spread = hasInvalidTopologySpreadSelector(old.topologySpreadConstraints);
+  if (!affinity && !spread) return opts;
+  return {
+    ...opts,
+    allowInvalidLabelValueInSelector: opts.allowInvalidLabelValueInSelector || affinity,
+    allowInvalidTopologySpreadConstraintLabelSelector: opts.allowInvalidTopologySpreadConstraintLabelSelector || spread,
+  };
 }
 
 const maxInt32 = 2147483647;
@@ -234,8 +257,12 @@ function validateSpecFields(s: PodSpec, opts: PodValidationOptions, path: FieldP
   }
   const fsGroupChangePolicy = s.securityContext?.fsGroupChangePolicy;
   if (isSet(fsGroupChangePolicy)) validateFSGroupChangePolicy(fsGroupChangePolicy, path.child('securityContext').child('fsGroupChangePolicy'), errs);
-  // (imagePullSecrets and affinity, validated upstream at this point, are not covered.)
+  // (imagePullSecrets, validated upstream at this point, is not covered.)
+  if (isSet(s.affinity)) validateAffinity(s.affinity, { allowInvalidLabelValueInSelector: opts.allowInvalidLabelValueInSelector === true }, path.child('affinity'), errs);
   validatePodDNSConfig(s.dnsConfig, s.dnsPolicy, path.child('dnsConfig'), errs);
+  if (isSet(s.topologySpreadConstraints)) {
+    validateTopologySpreadConstraints(s.topologySpreadConstraints, { allowInvalidLabelSelector: opts.allowInvalidTopologySpreadConstraintLabelSelector === true }, path.child('topologySpreadConstraints'), errs);
+  }
   validateDNSSubdomainField(s.serviceAccountName, path.child('serviceAccountName'), errs);
   validateDNSSubdomainField(s.nodeName, path.child('nodeName'), errs);
 
