@@ -1,7 +1,8 @@
 // The pod create path of the API server as one pure function, in Kubernetes' order after
 // decoding: drop disabled fields, defaulting, the mutating plugins (LimitRanger's defaults,
 // ServiceAccount when the caller looked the account up, Priority, DefaultTolerationSeconds,
-// RuntimeClass's overhead and scheduling), validation, the validating plugins (LimitRanger's
+// RuntimeClass's overhead and scheduling), the strategy's PrepareForCreate (status, the pod
+// affinity label keys merged into their selectors), validation, the validating plugins (LimitRanger's
 // min/max/ratio, PodSecurity (enforce, warn), RuntimeClass's overhead check, ResourceQuota):
 // kube-apiserver's plugin order (pkg/kubeapiserver/options/plugins.go AllOrderedPlugins).
 // `bulkhead plan` and the API server
@@ -10,6 +11,7 @@
 
 import { defaultPod } from '../api/defaults.js';
 import { dropDisabledPodFields } from '../api/dropdisabled.js';
+import { mergePodAffinityLabelKeys } from '../api/podaffinitylabelkeys.js';
 import type { FeatureGates } from '../api/featuregates.js';
 import { errorBody, invalidMessage, type FieldError } from '../api/fielderrors.js';
 import type { LimitRange, Pod, PriorityClass, ResourceQuota, RuntimeClass, ServiceAccount } from '../api/types.js';
@@ -120,6 +122,7 @@ export function admitPodCreate(input: PodAdmissionInput): PodAdmissionResult {
   if (runtimeClass.forbidden !== undefined) return { pod, warnings, errors: [], rejection: forbidden('RuntimeClass', pod, runtimeClass.forbidden), charges: [] };
   pod = runtimeClass.pod;
   pod.status = { phase: 'Pending', qosClass: computePodQOS(pod, input.gates) };
+  mergePodAffinityLabelKeys(pod);
 
   const fieldErrors = validatePodCreate(pod, { gates: input.gates });
   if (fieldErrors.length > 0) {
