@@ -209,6 +209,31 @@ describe('bulkhead plan: admission', () => {
     assert.deepEqual(r.json.pods[0].rejections, [{ by: 'Validation', message: 'Pod "u" is invalid: spec.containers[0].securityContext.ulimits[0].soft: Required value' }]);
     assert.deepEqual(r.json.pods[0].errors, [{ field: 'spec.containers[0].securityContext.ulimits[0].soft', type: 'FieldValueRequired', message: 'Required value' }]);
   });
+  it('refuses bad affinity and topology spread as the server does (422), with every field error', () => {
+    const r = planJSON(['-'], [
+      'apiVersion: v1',
+      'kind: Pod',
+      'metadata: {name: spread, labels: {app: web}}',
+      'spec:',
+      '  containers: [{name: a, image: busybox}]',
+      '  affinity:',
+      '    nodeAffinity:',
+      '      preferredDuringSchedulingIgnoredDuringExecution: [{weight: 0, preference: {matchFields: [{key: metadata.name, operator: In, values: [a, b]}]}}]',
+      '    podAntiAffinity:',
+      '      requiredDuringSchedulingIgnoredDuringExecution: [{topologyKey: kubernetes.io/hostname, labelSelector: {matchLabels: {app: web}}, matchLabelKeys: [app]}]',
+      '  topologySpreadConstraints: [{maxSkew: 1, topologyKey: zone, whenUnsatisfiable: ScheduleAnyway, minDomains: 2}]',
+      '',
+    ].join('\n'));
+    assert.equal(r.code, 1);
+    assert.deepEqual(r.json.pods[0].errors, [
+      { field: 'spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].weight', type: 'FieldValueInvalid', message: 'Invalid value: 0: must be in the range 1-100' },
+      { field: 'spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].preference.matchFields[0].values', type: 'FieldValueRequired', message: "Required value: must be only one value when `operator` is 'In' or 'NotIn' for node field selector" },
+      { field: 'spec.affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution[0][0]', type: 'FieldValueInvalid', message: 'Invalid value: "app": exists in both matchLabelKeys and labelSelector' },
+      { field: 'spec.topologySpreadConstraints[0].minDomains', type: 'FieldValueInvalid', message: 'Invalid value: 2: can only use minDomains if whenUnsatisfiable=DoNotSchedule, not ScheduleAnyway' },
+    ]);
+    assert.equal(r.json.pods[0].rejections[0].by, 'Validation');
+    assert.match(r.json.pods[0].rejections[0].message, /^Pod "spread" is invalid: \[spec\.affinity\.nodeAffinity\./);
+  });
   it('drops a disabled field with a warning', () => {
     const r = planJSON(['examples/oom-kill-modes.yaml', '--feature-gates', 'ContainerOOMKillMode=false']);
     assert.equal(r.code, 0);
