@@ -4,7 +4,8 @@
 // only its own Node and only its own Lease in kube-node-lease; it may not register with a
 // configSource, change configSource or taints, nor set or change node-restriction.kubernetes.io
 // labels or kubernetes.io / k8s.io labels outside the kubelet's own set; nor relabel a pod
-// through its status (admitPodStatus). Which pods a node may touch is the node authorizer's
+// through its status (admitPodStatus); nor ask for a service account token that is not bound to a
+// pod running on it (admitServiceAccount). Which pods a node may touch is the node authorizer's
 // rule (src/apiserver/authorizer.ts). Pure: returns the reason, which the caller
 // wraps as `<resource> "<name>" is forbidden: <reason>`; undefined when admitted.
 
@@ -126,4 +127,26 @@ export function admitLease(node: string, namespace: string | undefined, r: NodeR
 /** admitPodStatus's label rule: a node may not relabel a pod through its status. */
 export function admitPodStatusLabels(node: string, labels: Record<string, string> | undefined, oldLabels: Record<string, string> | undefined): string | undefined {
   return modifiedLabels(labels, oldLabels).length ? `node "${node}" cannot update labels through pod status` : undefined;
+}
+
+/** A TokenRequest's boundObjectRef, as admitServiceAccount reads it. */
+export interface TokenBinding {
+  apiVersion?: string;
+  kind?: string;
+  name?: string;
+  uid?: string;
+}
+
+/**
+ * admitServiceAccount: a node's TokenRequest must be bound to a pod, by uid, that is scheduled
+ * on that node. `pod` is the bound pod as stored (undefined: not found, which the caller answers
+ * with the pods 404 before asking here). `notFound` when the pod is missing.
+ */
+export function admitServiceAccountToken(node: string, ref: TokenBinding | undefined, pod: { metadata?: { uid?: string }; spec?: { nodeName?: string } } | undefined): string | 'notFound' | undefined {
+  if (!ref || ref.apiVersion !== 'v1' || ref.kind !== 'Pod' || !ref.name) return 'node requested token not bound to a pod';
+  if (!ref.uid) return 'node requested token with a pod binding without a uid';
+  if (!pod) return 'notFound';
+  if (ref.uid !== (pod.metadata?.uid ?? '')) return `the UID in the bound object reference (${ref.uid}) does not match the UID in record. The object might have been deleted and then recreated`;
+  if ((pod.spec?.nodeName ?? '') !== node) return 'node requested token bound to a pod scheduled on a different node';
+  return undefined;
 }

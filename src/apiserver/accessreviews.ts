@@ -10,7 +10,7 @@ import type { IncomingMessage } from 'node:http';
 import { fieldError, omitValue, type FieldError } from '../api/fielderrors.js';
 import type { KubeObject } from '../api/types.js';
 import { rulesFor, type AuthorizationAttributes } from './authorizer.js';
-import type { NodeAwareAuthorizer } from './auth.js';
+import type { NodeAwareAuthorizer, TokenAuthentication } from './auth.js';
 import { decodeRequestObject } from './decode.js';
 import type { Api, RequestInfo, UserInfo } from './rest.js';
 import { decodeBody, isObject, mediaType, readBody, sendJSON } from './request.js';
@@ -18,6 +18,7 @@ import { groupVersion, type ResourceDef } from './resources.js';
 import type { SubresourceHandler } from './subresources.js';
 import { StatusError, statusErrors } from './status.js';
 import { metaTime } from '../api/metatime.js';
+import { defaultServiceAccountIssuer } from '../api/serviceaccounttoken.js';
 
 type JSONObject = Record<string, unknown>;
 
@@ -125,11 +126,11 @@ export function validateSubjectAccessReview(review: JSONObject): FieldError[] {
 }
 
 /** The audiences a token is checked for when a TokenReview names none: the API server's own. */
-export const apiAudiences = ['https://kubernetes.default.svc.cluster.local'];
+export const apiAudiences = [defaultServiceAccountIssuer];
 
 export interface ReviewOptions {
   /** Who a bearer token is (the server's token authenticator); undefined for an unknown token. */
-  authenticateToken?(token: string): UserInfo | undefined;
+  authenticateToken?(token: string, audiences?: readonly string[]): Promise<TokenAuthentication>;
 }
 
 export function accessReviewHandlers(authorizer: NodeAwareAuthorizer, reviewOpts: ReviewOptions = {}): Record<string, SubresourceHandler> {
@@ -164,11 +165,15 @@ export function accessReviewHandlers(authorizer: NodeAwareAuthorizer, reviewOpts
     const token = str(spec.token);
     if (!token) throw statusErrors.badRequest('token is required for TokenReview in authentication');
     const asked = Array.isArray(spec.audiences) ? spec.audiences.filter((a): a is string => typeof a === 'string') : [];
-    const user = reviewOpts.authenticateToken?.(token);
-    // Bulkhead's tokens are audience-agnostic: valid for whatever audiences were asked about.
-    const status = user
-      ? { authenticated: true, user: { username: user.name, groups: [...user.groups] }, audiences: asked.length ? asked : apiAudiences }
-      : { user: {} };
+    const r = await reviewOpts.authenticateToken?.(token, asked.length ? asked : undefined);
+    // The data directory's and bootstrap tokens are audience-agnostic: valid for whatever
+    // audiences were asked about; a service account token says which it is good for.
+    let status: Record<string, unknown> = { user: {} };
+    if (r && 'user' in r) {
+      const u = r.user;
+      const user = { username: u.name, ...(u.uid ? { uid: u.uid } : {}), groups: [...u.groups], ...(u.extra && Object.keys(u.extra).length ? { extra: u.extra } : {}) };
+      status = { authenticated: true, user, audiences: r.audiences ?? (asked.length ? asked : apiAudiences) };
+    } else if (r) status = { user: {}, error: r.error };
     created(res, def, body, status, info);
   };
 

@@ -1,6 +1,7 @@
 // Who is calling and what they may do. A client certificate of the cluster CA names its user
 // and groups (how a node that joined is system:node:<name>); bearer tokens from the data
-// directory identify an admin (group system:masters) and the server's own node, and bootstrap
+// directory identify an admin (group system:masters) and the server's own node, service account
+// tokens (src/apiserver/serviceaccounttokens.ts) a service account, and bootstrap
 // tokens (src/api/bootstraptoken.ts) a node that is joining; the rules themselves are in authorizer.ts (and, for what a node may write
 // into its own Node and Lease, src/admission/noderestriction.ts). Anonymous callers reach only
 // version and health, which the handler serves before asking here.
@@ -76,19 +77,32 @@ export class TokenFile {
 /** A Secret by namespace and name, from the server's cache (the bootstrap tokens). */
 export type SecretLookup = (namespace: string, name: string) => Secret | undefined;
 
+/** What a bearer token authenticator says: the user (and the audiences the token was good for), why it refused the token, or nothing (not its token). */
+export type TokenAuthentication = { user: UserInfo; audiences?: string[] } | { error: string } | undefined;
+
+/** A service account token's authenticator (src/apiserver/serviceaccounttokens.ts). */
+export type ServiceAccountTokenAuthenticator = (token: string, audiences?: readonly string[]) => Promise<TokenAuthentication>;
+
 /**
  * The bearer token authenticators in kube-apiserver's order: the token file (Bulkhead's data
- * directory tokens), then bootstrap tokens. The user, or undefined when no authenticator knows
- * the token.
+ * directory tokens), then service account tokens, then bootstrap tokens. `audiences` are the
+ * ones a TokenReview asks about (the API server's own otherwise).
  */
-export function tokenAuthenticator(tokens: TokenFile, secrets?: SecretLookup, now: () => Date = () => new Date()): (token: string) => UserInfo | undefined {
-  return (token) => {
+export function tokenAuthenticator(
+  tokens: TokenFile,
+  secrets?: SecretLookup,
+  now: () => Date = () => new Date(),
+  serviceAccounts?: ServiceAccountTokenAuthenticator,
+): (token: string, audiences?: readonly string[]) => Promise<TokenAuthentication> {
+  return async (token, audiences) => {
     const entry = tokens.lookup(token);
-    if (entry) return { name: entry.user, groups: [...entry.groups, authenticatedGroup] };
+    if (entry) return { user: { name: entry.user, groups: [...entry.groups, authenticatedGroup] } };
+    const bySA = serviceAccounts ? await serviceAccounts(token, audiences) : undefined;
+    if (bySA) return bySA;
     const parsed = secrets && parseToken(token);
     if (!parsed) return undefined;
     const r = authenticateBootstrapToken(token, secrets!(bootstrapTokenNamespace, `${bootstrapTokenSecretPrefix}${parsed.id}`), now());
-    return 'user' in r ? { name: r.user.name, groups: [...r.user.groups, authenticatedGroup] } : undefined;
+    return 'user' in r ? { user: { name: r.user.name, groups: [...r.user.groups, authenticatedGroup] } } : undefined;
   };
 }
 
@@ -111,22 +125,22 @@ export function clientCertUser(req: IncomingMessage): UserInfo | undefined {
   return { name: Array.isArray(cert.subject.CN) ? cert.subject.CN[0]! : cert.subject.CN, groups: [...groups, authenticatedGroup] };
 }
 
-/** The union of the request authenticators: the client certificate first, then a bearer token; 401 for a token nobody knows. */
-export function requestAuthenticator(authenticateToken: (token: string) => UserInfo | undefined): (req: IncomingMessage) => UserInfo | undefined {
-  return (req) => {
+/** The union of the request authenticators: the client certificate first, then a bearer token; 401 for a token nobody accepts. */
+export function requestAuthenticator(authenticateToken: (token: string) => Promise<TokenAuthentication>): (req: IncomingMessage) => Promise<UserInfo | undefined> {
+  return async (req) => {
     const byCert = clientCertUser(req);
     if (byCert) return byCert;
     const h = req.headers.authorization;
     if (!h) return undefined;
     const m = /^Bearer\s+(\S+)\s*$/i.exec(h);
-    const user = m ? authenticateToken(m[1]!) : undefined;
-    if (!user) throw statusErrors.unauthorized();
-    return user;
+    const r = m ? await authenticateToken(m[1]!) : undefined;
+    if (!r || !('user' in r)) throw statusErrors.unauthorized();
+    return r.user;
   };
 }
 
 /** The token file alone (tests that need no bootstrap tokens). */
-export function bearerAuthenticator(tokens: TokenFile): (req: IncomingMessage) => UserInfo | undefined {
+export function bearerAuthenticator(tokens: TokenFile): (req: IncomingMessage) => Promise<UserInfo | undefined> {
   return requestAuthenticator(tokenAuthenticator(tokens));
 }
 

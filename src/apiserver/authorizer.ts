@@ -170,6 +170,15 @@ function podOnNode(pods: Iterable<Pod>, namespace: string, name: string): boolea
   return false;
 }
 
+/** The graph's serviceaccount → pod edge: some pod on the node runs as this account. */
+function podsRunAs(pods: Iterable<Pod>, namespace: string, account: string): boolean {
+  for (const pod of pods) {
+    if ((pod.metadata.namespace ?? '') !== namespace) continue;
+    if ((pod.spec?.serviceAccountName || pod.spec?.serviceAccount || '') === account) return true;
+  }
+  return false;
+}
+
 /**
  * The node authorizer. Pods keep Bulkhead's rules: a node reads, deletes and writes the status
  * of the pods bound to it (the object check is NodeAwareAuthorizer.checkObject); it creates no
@@ -213,6 +222,14 @@ export function authorizeNode(node: string, a: AuthorizationAttributes, podsOnNo
     if (!a.namespace) return noOpinion('can only read namespaced object of this type');
     if (!a.name) return noOpinion('No Object name found');
     return podsReference(podsOnNode(node), a.resource, a.namespace, a.name) ? allow : noOpinion(`no relationship found between node '${node}' and this object`);
+  }
+  if (group === '' && a.resource === 'serviceaccounts') {
+    // authorizeCreateToken: a token of a service account that a pod bound to this node runs as
+    // (the graph's serviceaccount → pod → node path); NodeRestriction then asks that the token
+    // be bound to such a pod.
+    if (verb !== 'create' || !a.name) return noOpinion('can only create tokens for individual service accounts');
+    if (sub !== 'token') return noOpinion('can only create token subresource of serviceaccount');
+    return podsRunAs(podsOnNode(node), a.namespace ?? '', a.name) ? allow : noOpinion(`no relationship found between node '${node}' and this object`);
   }
   if (group === '' && a.resource === 'events') {
     return sub === '' && ['create', 'update', 'patch', 'get', 'list', 'watch'].includes(verb) ? allow : noOpinion();

@@ -17,7 +17,7 @@ export function sqlitePathOf(spec: string): string | undefined {
 
 /** What a data directory holds once a server has started in it. */
 function clusterFiles(dataDir: string): string[] {
-  return [join(dataDir, 'pki', 'ca.crt'), join(dataDir, 'pki', 'ca.key'), join(dataDir, 'tokens.json')].filter((f) => existsSync(f));
+  return [join(dataDir, 'pki', 'ca.crt'), join(dataDir, 'pki', 'ca.key'), join(dataDir, 'pki', 'service-account.key'), join(dataDir, 'tokens.json')].filter((f) => existsSync(f));
 }
 
 /** Throws a one-line Error naming the database when it is missing or empty beside an existing cluster's files. */

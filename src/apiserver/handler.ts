@@ -42,7 +42,7 @@ export interface Authorizer {
 export interface HandlerOptions {
   api: Api;
   /** Resolves the caller; undefined for anonymous. Throws a 401 StatusError for a bad token. */
-  authenticate(req: IncomingMessage): UserInfo | undefined;
+  authenticate(req: IncomingMessage): UserInfo | undefined | Promise<UserInfo | undefined>;
   authorizer: Authorizer;
   serverAddress: string;
   /** The OpenAPI documents, built when first asked for. */
@@ -185,7 +185,7 @@ export function createHandler(opts: HandlerOptions): (req: IncomingMessage, res:
       const q = target.query;
       let user: UserInfo | undefined;
       try {
-        user = opts.authenticate(req);
+        user = await opts.authenticate(req);
       } catch (e) {
         if (e instanceof StatusError) return sendStatusError(res, e);
         throw e;

@@ -174,9 +174,12 @@ export function impersonationHeaders(headers: HeaderValues): HeaderValues {
  * when there is none, as it asks for someone) is swapped for the impersonated one when the
  * headers ask; a 400 or 403 StatusError is thrown as the filter answers.
  */
-export function withImpersonation(authenticate: (req: IncomingMessage) => UserInfo | undefined, decide: (a: AuthorizationAttributes) => AuthorizationDecision): (req: IncomingMessage) => UserInfo | undefined {
-  return (req) => {
-    const user = authenticate(req);
+export function withImpersonation(
+  authenticate: (req: IncomingMessage) => UserInfo | undefined | Promise<UserInfo | undefined>,
+  decide: (a: AuthorizationAttributes) => AuthorizationDecision,
+): (req: IncomingMessage) => Promise<UserInfo | undefined> {
+  return async (req) => {
+    const user = await authenticate(req);
     const requests = impersonationRequests(impersonationHeaders(req.headersDistinct));
     if (requests.length === 0) return user;
     return impersonate(user ?? anonymousUser, requests, decide);

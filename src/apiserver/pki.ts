@@ -3,11 +3,12 @@
 // certificate towards agents (kubeadm's apiserver-kubelet-client) and the agents' serving
 // certificates (pki/nodes/<node>.crt), which the server issues with the node's credentials;
 // and the signing of approved CertificateSigningRequests (parseCSR, signCSR) for nodes that join.
+// Beside them the service account signing key (ensureServiceAccountKey), kubeadm's sa.key/sa.pub.
 
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { webcrypto } from 'node:crypto';
+import { createPublicKey, generateKeyPairSync, webcrypto } from 'node:crypto';
 import type { Pkcs10CertificateRequest, SubjectAlternativeNameExtension } from '@peculiar/x509';
 import type { RequestSubject } from '../api/certificates.js';
 
@@ -273,4 +274,27 @@ export async function ensurePKI(dir: string, extraHosts: string[] = []): Promise
   }
   const kubeletClient = await ensureIssued(dir, 'apiserver-kubelet-client', ca, { commonName: kubeletClientUser, usage: 'client' });
   return { caCert: ca.cert, serverCert: readFileSync(certPath, 'utf8'), serverKey: readFileSync(keyPath, 'utf8'), kubeletClientCert: kubeletClient.cert, kubeletClientKey: kubeletClient.key };
+}
+
+/** The service account key pair's files in the PKI directory (kubeadm's sa.key and sa.pub). */
+export const serviceAccountKeyFile = 'service-account.key';
+export const serviceAccountPublicKeyFile = 'service-account.pub';
+
+/**
+ * The key that signs service account tokens (kube-apiserver's --service-account-signing-key-file,
+ * verified with --service-account-key-file): ECDSA P-256, so tokens are ES256 as kube-apiserver
+ * signs with an EC key; made on first start and kept, like the CA. PEM (PKCS#8 and SPKI).
+ */
+export function ensureServiceAccountKey(dir: string): { privateKey: string; publicKey: string } {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const keyPath = join(dir, serviceAccountKeyFile);
+  const pubPath = join(dir, serviceAccountPublicKeyFile);
+  if (!existsSync(keyPath)) {
+    const pair = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    writeFileSync(keyPath, pair.privateKey.export({ type: 'pkcs8', format: 'pem' }), { mode: 0o600 });
+  }
+  const privateKey = readFileSync(keyPath, 'utf8');
+  const publicKey = createPublicKey(privateKey).export({ type: 'spki', format: 'pem' }).toString();
+  if (!existsSync(pubPath) || readFileSync(pubPath, 'utf8') !== publicKey) writeFileSync(pubPath, publicKey, { mode: 0o644 });
+  return { privateKey, publicKey };
 }

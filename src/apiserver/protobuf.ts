@@ -4,7 +4,7 @@
 // messages of Namespace, ResourceQuota, PriorityClass, ConfigMap, Secret, ServiceAccount, Job,
 // CronJob (`kubectl create job|cronjob`: the pod template fields those generators set), the apps/v1
 // workloads, core/v1 Service (`kubectl create service`), policy/v1 PodDisruptionBudget (`kubectl create pdb`), autoscaling/v1 Scale (`kubectl create deployment`) and HorizontalPodAutoscaler (`kubectl autoscale`) and the access reviews
-// (`kubectl auth`) and CertificateSigningRequests (`kubectl certificate approve|deny`) into the same JSON objects a JSON body gives; every other kind still answers 415.
+// (`kubectl auth`), TokenRequest (`kubectl create token`) and CertificateSigningRequests (`kubectl certificate approve|deny`) into the same JSON objects a JSON body gives; every other kind still answers 415.
 
 import { statusErrors } from './status.js';
 import { metaTime } from '../api/metatime.js';
@@ -514,6 +514,15 @@ const decoders: Record<string, (raw: Buffer) => Record<string, unknown>> = {
   'authorization.k8s.io/v1/SelfSubjectAccessReview': review('authorization.k8s.io/v1', 'SelfSubjectAccessReview', accessReviewSpec),
   'authorization.k8s.io/v1/SelfSubjectRulesReview': review('authorization.k8s.io/v1', 'SelfSubjectRulesReview', (b) => stringFields(b, { 1: 'namespace' })),
   'authentication.k8s.io/v1/SelfSubjectReview': review('authentication.k8s.io/v1', 'SelfSubjectReview'),
+  // `kubectl create token`: audiences 1, boundObjectRef 3 (kind 1, apiVersion 2, name 3, uid 4), expirationSeconds 4.
+  'authentication.k8s.io/v1/TokenRequest': specObject('authentication.k8s.io/v1', 'TokenRequest', {
+    name: 'TokenRequestSpec',
+    fields: {
+      1: ['audiences', 'strs'],
+      3: ['boundObjectRef', { name: 'BoundObjectReference', fields: { 1: ['kind', 'str'], 2: ['apiVersion', 'str'], 3: ['name', 'str'], 4: ['uid', 'str'] } }],
+      4: ['expirationSeconds', 'int'],
+    },
+  }),
 };
 
 /** The JSON form of a protobuf request body, or a 415 for kinds Bulkhead does not decode. */

@@ -158,7 +158,7 @@ export const resources: ResourceDef[] = [
   },
   {
     group: '', version: 'v1', resource: 'serviceaccounts', kind: 'ServiceAccount', listKind: 'ServiceAccountList', singular: 'serviceaccount', shortNames: ['sa'], categories: [],
-    namespaced: true, verbs: allVerbs, subresources: [], fields: metaFields,
+    namespaced: true, verbs: allVerbs, subresources: [{ name: 'token', kind: 'TokenRequest', group: 'authentication.k8s.io', version: 'v1', verbs: ['create'] }], fields: metaFields,
   },
   {
     group: 'batch', version: 'v1', resource: 'jobs', kind: 'Job', listKind: 'JobList', singular: 'job', shortNames: [], categories: ['all'],

@@ -19,7 +19,9 @@ import { withImpersonation } from './impersonation.js';
 import { adminUser, mastersGroup, NodeAwareAuthorizer, nodesGroup, nodeUserPrefix, requestAuthenticator, tokenAuthenticator, TokenFile } from './auth.js';
 import { bootstrapTokenNamespace, bootstrapTokenSecretType } from '../api/bootstraptoken.js';
 import { createHandler, type HandlerOptions } from './handler.js';
-import { ensureNodeServingCert, ensurePKI } from './pki.js';
+import { ensureNodeServingCert, ensurePKI, ensureServiceAccountKey } from './pki.js';
+import { claimedObjectsFrom, serviceAccountAuthenticator, ServiceAccountTokenSigner, tokenRequestHandler } from './serviceaccounttokens.js';
+import { apiAudiences } from './accessreviews.js';
 import { refuseLostDatabase } from './datadir.js';
 import { Api, type RequestInfo } from './rest.js';
 import { openAPIDocs } from './openapidocs.js';
@@ -84,6 +86,8 @@ export interface ApiServerOptions {
   metricResolutionSeconds?: number;
   /** --service-cluster-ip-range and --service-node-port-range, parsed (servicerange.ts); kube-apiserver's defaults otherwise. */
   serviceRanges?: ServiceRanges;
+  /** --service-account-issuer; https://kubernetes.default.svc.cluster.local by default. */
+  serviceAccountIssuer?: string;
   /** Connection limits; kube-apiserver's by default (tests shorten the timeouts). */
   transport?: Partial<TransportLimits>;
 }
@@ -159,7 +163,11 @@ export async function startApiServer(opts: ApiServerOptions): Promise<RunningApi
   const bootstrapTokens = new ObjectCache<Secret>(store, api.def('secrets'), { keep: (s) => s.type === bootstrapTokenSecretType && s.metadata?.namespace === bootstrapTokenNamespace });
   await bootstrapTokens.start();
   api.caches.set('bootstraptokens', bootstrapTokens as unknown as ObjectCache);
-  const authenticateToken = tokenAuthenticator(tokens, (ns, name) => bootstrapTokens.get(ns, name)?.obj);
+  // Service account tokens: signed with the data directory's key, for the issuer and audiences
+  // kube-apiserver is given in a k3s-like single binary (see src/api/serviceaccounttoken.ts).
+  const serviceAccountSigner = new ServiceAccountTokenSigner(ensureServiceAccountKey(join(dataDir, 'pki')).privateKey, opts.serviceAccountIssuer);
+  const serviceAccounts = serviceAccountAuthenticator({ signer: serviceAccountSigner, apiAudiences, lookup: claimedObjectsFrom(api), now: () => api.now() });
+  const authenticateToken = tokenAuthenticator(tokens, (ns, name) => bootstrapTokens.get(ns, name)?.obj, undefined, serviceAccounts);
   // Loaded once the server listens (below), off the path to the first answer.
   let loadMetrics!: () => void;
   const metrics = deferredMetrics(() => new Promise<void>((r) => (loadMetrics = r)).then(async () => new (await import('./metrics.js')).ApiMetrics()));
@@ -208,7 +216,13 @@ export async function startApiServer(opts: ApiServerOptions): Promise<RunningApi
     metrics: () => metrics.render(),
     decode: decodeRequestObject,
     patch: patchResource,
-    subresources: { ...podSubresources({ agents }), ...appsSubresources, proxy: nodeProxyHandler(agents), ...streamingSubresources({ agents }) },
+    subresources: {
+      ...podSubresources({ agents }),
+      ...appsSubresources,
+      proxy: nodeProxyHandler(agents),
+      ...streamingSubresources({ agents }),
+      token: tokenRequestHandler({ signer: serviceAccountSigner, apiAudiences }),
+    },
     // Built on the first OpenAPI request, once per process (~0.1–0.2 s): not on every start's path.
     openapi: openAPIDocs,
     onRequest: (verb, resource, code, seconds) => metrics.observe(verb, resource, code, seconds),

@@ -1,9 +1,13 @@
 // NodeRestriction's pure rules (src/admission/noderestriction.ts), one row per rule of
-// upstream's plugin/pkg/admission/noderestriction/admission.go for Nodes and Leases.
+// upstream's plugin/pkg/admission/noderestriction/admission.go for Nodes, Leases and a node's
+// TokenRequests (admitServiceAccount), with the node authorizer's rule for serviceaccounts/token
+// (node_authorizer.go authorizeCreateToken).
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { admitLease, admitNode, admitPodStatusLabels, forbiddenLabels, isKubeletLabel, nodeIdentity } from '../../src/admission/noderestriction.js';
+import { admitLease, admitNode, admitPodStatusLabels, admitServiceAccountToken, forbiddenLabels, isKubeletLabel, nodeIdentity, type TokenBinding } from '../../src/admission/noderestriction.js';
+import { authorizeNode } from '../../src/apiserver/authorizer.js';
+import type { Pod } from '../../src/api/types.js';
 import type { Node } from '../../src/api/types.js';
 
 const node = (labels: Record<string, string> = {}, spec: Record<string, unknown> = {}): Node => ({ apiVersion: 'v1', kind: 'Node', metadata: { name: 'n1', labels }, spec });
@@ -67,4 +71,44 @@ describe('NodeRestriction for nodes and leases', () => {
     assert.equal(admitPodStatusLabels('n1', { a: 'b' }, {}), 'node "n1" cannot update labels through pod status');
     assert.equal(admitPodStatusLabels('n1', undefined, {}), undefined);
   });
+});
+
+describe("a node's service account tokens", () => {
+  const mine = { metadata: { name: 'mine', namespace: 'ns', uid: 'mine-uid' }, spec: { nodeName: 'n1', serviceAccountName: 'sa', containers: [] } } as unknown as Pod;
+  const theirs = { metadata: { name: 'theirs', namespace: 'ns', uid: 'theirs-uid' }, spec: { nodeName: 'n2', serviceAccountName: 'other', containers: [] } } as unknown as Pod;
+  const ref = (over: Partial<TokenBinding> = {}): TokenBinding => ({ apiVersion: 'v1', kind: 'Pod', name: 'mine', uid: 'mine-uid', ...over });
+  const admits: [string, TokenBinding | undefined, Pod | undefined, string | undefined][] = [
+    ['bound to its own pod by uid', ref(), mine, undefined],
+    ['not bound at all', undefined, undefined, 'node requested token not bound to a pod'],
+    ['bound to a Secret', ref({ kind: 'Secret' }), undefined, 'node requested token not bound to a pod'],
+    ['bound to a pod of another apiVersion', ref({ apiVersion: 'v2' }), undefined, 'node requested token not bound to a pod'],
+    ['bound to a pod without a name', ref({ name: '' }), undefined, 'node requested token not bound to a pod'],
+    ['bound to a pod without a uid', ref({ uid: '' }), mine, 'node requested token with a pod binding without a uid'],
+    ['bound to a pod that is not there', ref(), undefined, 'notFound'],
+    ['bound to an earlier pod of that name', ref({ uid: 'stale' }), mine, 'the UID in the bound object reference (stale) does not match the UID in record. The object might have been deleted and then recreated'],
+    ['bound to a pod on another node', ref({ name: 'theirs', uid: 'theirs-uid' }), theirs, 'node requested token bound to a pod scheduled on a different node'],
+  ];
+  for (const [name, r, pod, want] of admits) it(`admission: ${name}`, () => assert.equal(admitServiceAccountToken('n1', r, pod), want));
+
+  const attrs = (verb: string, name: string | undefined, subresource: string | undefined, namespace = 'ns') => ({
+    user: { name: 'system:node:n1', groups: ['system:nodes'] },
+    verb,
+    resourceRequest: true,
+    apiGroup: '',
+    resource: 'serviceaccounts',
+    namespace,
+    ...(name ? { name } : {}),
+    ...(subresource ? { subresource } : {}),
+  });
+  const decisions: [string, ReturnType<typeof attrs>, string, string][] = [
+    ['a token of an account a pod on the node runs as', attrs('create', 'sa', 'token'), 'Allow', ''],
+    ["a token of an account only another node's pod runs as", attrs('create', 'other', 'token'), 'NoOpinion', "no relationship found between node 'n1' and this object"],
+    ['the same account name in another namespace', attrs('create', 'sa', 'token', 'elsewhere'), 'NoOpinion', "no relationship found between node 'n1' and this object"],
+    ['reading the account itself', attrs('get', 'sa', undefined), 'NoOpinion', 'can only create tokens for individual service accounts'],
+    ['creating without a name', attrs('create', undefined, 'token'), 'NoOpinion', 'can only create tokens for individual service accounts'],
+    ['creating the account', attrs('create', 'sa', undefined), 'NoOpinion', 'can only create token subresource of serviceaccount'],
+  ];
+  for (const [name, a, decision, reason] of decisions) {
+    it(`node authorizer: ${name}`, () => assert.deepEqual(authorizeNode('n1', a, (node) => (node === 'n1' ? [mine] : [theirs])), { decision, reason }));
+  }
 });

@@ -147,6 +147,35 @@ export const accessSchemas: readonly SchemaDef[] = [
     token: 's | The opaque bearer token.',
     audiences: '[]s lt=atomic | Audiences the token must be valid for.',
   }),
+  // serviceaccounts/token: authentication.k8s.io/v1 TokenRequest, what `kubectl create token`
+  // and the node agent POST for a service account's token.
+  struct(
+    PKG.authentication,
+    'TokenRequest',
+    'Asks for a token of a service account.',
+    {
+      ...typeMeta,
+      metadata: 'ObjectMeta | Standard object metadata.',
+      spec: 'TokenRequestSpec! | What the token is for.',
+      status: 'TokenRequestStatus | The token, filled in by the server.',
+    },
+    { gvk: [gvk('authentication.k8s.io', 'v1', 'TokenRequest')] },
+  ),
+  struct(PKG.authentication, 'TokenRequestSpec', 'What a requested token is for.', {
+    audiences: '[]s! lt=atomic | Who the token is meant for; defaults to the API server\'s audiences.',
+    expirationSeconds: 'i64 | Requested lifetime in seconds; defaults to an hour.',
+    boundObjectRef: 'BoundObjectReference | The object the token is bound to: it is valid only while that object exists.',
+  }),
+  struct(PKG.authentication, 'BoundObjectReference', 'A reference to the Pod, Secret or Node a token is bound to.', {
+    kind: 's | Kind of the referent: Pod, Secret or Node.',
+    apiVersion: 's | API version of the referent.',
+    name: 's | Name of the referent.',
+    uid: 's go=types.UID | UID of the referent.',
+  }),
+  struct(PKG.authentication, 'TokenRequestStatus', 'The issued token.', {
+    token: 's! | The opaque bearer token.',
+    expirationTimestamp: 'Time! | When the token expires.',
+  }),
   struct(PKG.authentication, 'TokenReviewStatus', 'The result of a token review.', {
     authenticated: 'b | Whether the token is valid.',
     user: 'UserInfo | The user the token authenticates as.',

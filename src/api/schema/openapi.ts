@@ -353,6 +353,24 @@ function addResourcePaths(paths: JsonObject, r: ServedResource): string[] {
         );
         break;
       }
+      case 'token': {
+        // serviceaccounts/token: authentication.k8s.io/v1 TokenRequest, created only.
+        const tokenRequest = kindSchemaName({ group: 'authentication.k8s.io', version: 'v1', kind: 'TokenRequest' })!;
+        used.push(tokenRequest);
+        entry['post'] = op(
+          ctx,
+          'post',
+          `create${id}`,
+          `create token of a ${r.kind}`,
+          {
+            parameters: writeParams,
+            requestBody: jsonBody(tokenRequest),
+            responses: { '200': response('OK', tokenRequest), '201': response('Created', tokenRequest), '202': response('Accepted', tokenRequest), '401': unauthorized },
+          },
+          { group: 'authentication.k8s.io', kind: 'TokenRequest', version: 'v1' },
+        );
+        break;
+      }
       case 'log':
         entry['get'] = op(ctx, 'get', `read${id}`, `read log of the specified ${r.kind}`, {
           parameters: logParams,
