@@ -130,7 +130,7 @@ export const apiAudiences = [defaultServiceAccountIssuer];
 
 export interface ReviewOptions {
   /** Who a bearer token is (the server's token authenticator); undefined for an unknown token. */
-  authenticateToken?(token: string, audiences?: readonly string[]): Promise<TokenAuthentication>;
+  authenticateToken?(token: string, audiences?: readonly string[]): TokenAuthentication | Promise<TokenAuthentication>;
 }
 
 export function accessReviewHandlers(authorizer: NodeAwareAuthorizer, reviewOpts: ReviewOptions = {}): Record<string, SubresourceHandler> {

@@ -80,29 +80,37 @@ export type SecretLookup = (namespace: string, name: string) => Secret | undefin
 /** What a bearer token authenticator says: the user (and the audiences the token was good for), why it refused the token, or nothing (not its token). */
 export type TokenAuthentication = { user: UserInfo; audiences?: string[] } | { error: string } | undefined;
 
-/** A service account token's authenticator (src/apiserver/serviceaccounttokens.ts). */
-export type ServiceAccountTokenAuthenticator = (token: string, audiences?: readonly string[]) => Promise<TokenAuthentication>;
+/**
+ * A service account token's authenticator (src/apiserver/serviceaccounttokens.ts): undefined at
+ * once for a token it did not issue, a promise for one it did (its bound objects are read).
+ */
+export type ServiceAccountTokenAuthenticator = (token: string, audiences?: readonly string[]) => TokenAuthentication | Promise<TokenAuthentication>;
 
 /**
  * The bearer token authenticators in kube-apiserver's order: the token file (Bulkhead's data
  * directory tokens), then service account tokens, then bootstrap tokens. `audiences` are the
- * ones a TokenReview asks about (the API server's own otherwise).
+ * ones a TokenReview asks about (the API server's own otherwise). Answered at once for every
+ * token but a service account's: a request is then served in the tick it arrived in, as before
+ * any token needed the store.
  */
 export function tokenAuthenticator(
   tokens: TokenFile,
   secrets?: SecretLookup,
   now: () => Date = () => new Date(),
   serviceAccounts?: ServiceAccountTokenAuthenticator,
-): (token: string, audiences?: readonly string[]) => Promise<TokenAuthentication> {
-  return async (token, audiences) => {
-    const entry = tokens.lookup(token);
-    if (entry) return { user: { name: entry.user, groups: [...entry.groups, authenticatedGroup] } };
-    const bySA = serviceAccounts ? await serviceAccounts(token, audiences) : undefined;
-    if (bySA) return bySA;
+): (token: string, audiences?: readonly string[]) => TokenAuthentication | Promise<TokenAuthentication> {
+  const bootstrap = (token: string): TokenAuthentication => {
     const parsed = secrets && parseToken(token);
     if (!parsed) return undefined;
     const r = authenticateBootstrapToken(token, secrets!(bootstrapTokenNamespace, `${bootstrapTokenSecretPrefix}${parsed.id}`), now());
     return 'user' in r ? { user: { name: r.user.name, groups: [...r.user.groups, authenticatedGroup] } } : undefined;
+  };
+  return (token, audiences) => {
+    const entry = tokens.lookup(token);
+    if (entry) return { user: { name: entry.user, groups: [...entry.groups, authenticatedGroup] } };
+    const bySA = serviceAccounts?.(token, audiences);
+    if (bySA instanceof Promise) return bySA.then((r) => r ?? bootstrap(token));
+    return bySA ?? bootstrap(token);
   };
 }
 
@@ -125,22 +133,30 @@ export function clientCertUser(req: IncomingMessage): UserInfo | undefined {
   return { name: Array.isArray(cert.subject.CN) ? cert.subject.CN[0]! : cert.subject.CN, groups: [...groups, authenticatedGroup] };
 }
 
-/** The union of the request authenticators: the client certificate first, then a bearer token; 401 for a token nobody accepts. */
-export function requestAuthenticator(authenticateToken: (token: string) => Promise<TokenAuthentication>): (req: IncomingMessage) => Promise<UserInfo | undefined> {
-  return async (req) => {
+/**
+ * The union of the request authenticators: the client certificate first, then a bearer token;
+ * 401 for a token nobody accepts. A promise only while a service account token is checked.
+ */
+export function requestAuthenticator(
+  authenticateToken: (token: string) => TokenAuthentication | Promise<TokenAuthentication>,
+): (req: IncomingMessage) => UserInfo | undefined | Promise<UserInfo | undefined> {
+  const accepted = (r: TokenAuthentication): UserInfo => {
+    if (!r || !('user' in r)) throw statusErrors.unauthorized();
+    return r.user;
+  };
+  return (req) => {
     const byCert = clientCertUser(req);
     if (byCert) return byCert;
     const h = req.headers.authorization;
     if (!h) return undefined;
     const m = /^Bearer\s+(\S+)\s*$/i.exec(h);
-    const r = m ? await authenticateToken(m[1]!) : undefined;
-    if (!r || !('user' in r)) throw statusErrors.unauthorized();
-    return r.user;
+    const r = m ? authenticateToken(m[1]!) : undefined;
+    return r instanceof Promise ? r.then(accepted) : accepted(r);
   };
 }
 
 /** The token file alone (tests that need no bootstrap tokens). */
-export function bearerAuthenticator(tokens: TokenFile): (req: IncomingMessage) => Promise<UserInfo | undefined> {
+export function bearerAuthenticator(tokens: TokenFile): (req: IncomingMessage) => UserInfo | undefined | Promise<UserInfo | undefined> {
   return requestAuthenticator(tokenAuthenticator(tokens));
 }
 

@@ -185,7 +185,10 @@ export function createHandler(opts: HandlerOptions): (req: IncomingMessage, res:
       const q = target.query;
       let user: UserInfo | undefined;
       try {
-        user = await opts.authenticate(req);
+        // Awaited only when it is a promise (a service account token): any other request is
+        // still served in the tick it arrived in.
+        const authenticated = opts.authenticate(req);
+        user = authenticated instanceof Promise ? await authenticated : authenticated;
       } catch (e) {
         if (e instanceof StatusError) return sendStatusError(res, e);
         throw e;

@@ -177,11 +177,14 @@ export function impersonationHeaders(headers: HeaderValues): HeaderValues {
 export function withImpersonation(
   authenticate: (req: IncomingMessage) => UserInfo | undefined | Promise<UserInfo | undefined>,
   decide: (a: AuthorizationAttributes) => AuthorizationDecision,
-): (req: IncomingMessage) => Promise<UserInfo | undefined> {
-  return async (req) => {
-    const user = await authenticate(req);
-    const requests = impersonationRequests(impersonationHeaders(req.headersDistinct));
-    if (requests.length === 0) return user;
-    return impersonate(user ?? anonymousUser, requests, decide);
+): (req: IncomingMessage) => UserInfo | undefined | Promise<UserInfo | undefined> {
+  return (req) => {
+    const then = (user: UserInfo | undefined) => {
+      const requests = impersonationRequests(impersonationHeaders(req.headersDistinct));
+      if (requests.length === 0) return user;
+      return impersonate(user ?? anonymousUser, requests, decide);
+    };
+    const user = authenticate(req);
+    return user instanceof Promise ? user.then(then) : then(user);
   };
 }

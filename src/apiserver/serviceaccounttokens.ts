@@ -119,8 +119,8 @@ export type ServiceAccountAuthResult = { user: UserInfo; audiences: string[] } |
  * jwt.go AuthenticateToken for this server's tokens: undefined for a token it did not issue.
  * `audiences` are the ones asked for (a TokenReview's); the API server's own by default.
  */
-export function serviceAccountAuthenticator(opts: ServiceAccountAuthOptions): (token: string, audiences?: readonly string[]) => Promise<ServiceAccountAuthResult | undefined> {
-  return async (token, audiences) => {
+export function serviceAccountAuthenticator(opts: ServiceAccountAuthOptions): (token: string, audiences?: readonly string[]) => ServiceAccountAuthResult | undefined | Promise<ServiceAccountAuthResult> {
+  return (token, audiences) => {
     const checked = opts.signer.check(token);
     if (!checked.ours) return undefined;
     if ('error' in checked) return { error: checked.error };
@@ -135,15 +135,17 @@ export function serviceAccountAuthenticator(opts: ServiceAccountAuthOptions): (t
     }
     const k = c['kubernetes.io'];
     if (!isObject(k) || !isObject(k.serviceaccount)) return { error: 'service account token claims could not be validated due to unexpected private claim' };
-    const objects = await opts.lookup(k.namespace ?? '', {
+    const names = {
       serviceAccount: k.serviceaccount.name ?? '',
       ...(k.pod?.name ? { pod: k.pod.name } : {}),
       ...(k.secret?.name ? { secret: k.secret.name } : {}),
       ...(k.node?.name && !k.pod ? { node: k.node.name } : {}),
+    };
+    return opts.lookup(k.namespace ?? '', names).then((objects): ServiceAccountAuthResult => {
+      const r = validateServiceAccountClaims(c, (opts.now ?? (() => new Date()))(), objects);
+      if ('error' in r) return r;
+      return { user: serviceAccountUser(r.info, authenticatedGroup), audiences: auds };
     });
-    const r = validateServiceAccountClaims(c, (opts.now ?? (() => new Date()))(), objects);
-    if ('error' in r) return r;
-    return { user: serviceAccountUser(r.info, authenticatedGroup), audiences: auds };
   };
 }
 
