@@ -59,9 +59,11 @@ export interface PodAdmissionInput {
   now: Date;
   /**
    * The ServiceAccount the pod names (podServiceAccountName), as the server looked it up
-   * (`account` undefined: not found). Absent (plan): the ServiceAccount plugin is skipped.
+   * (`account` undefined: not found), and the name generator of the token volume (the API token is
+   * mounted only with one). Absent (plan): the ServiceAccount plugin is skipped, so a plan shows
+   * no `kube-api-access-` volume and stays deterministic.
    */
-  serviceAccount?: { account: ServiceAccount | undefined };
+  serviceAccount?: { account: ServiceAccount | undefined; generateName?: (prefix: string) => string };
   /** The server's --default-not-ready/unreachable-toleration-seconds (default 300 each). */
   defaultTolerationSeconds?: DefaultTolerationSeconds;
   /**
@@ -110,7 +112,7 @@ export function admitPodCreate(input: PodAdmissionInput): PodAdmissionResult {
   input.defaulted?.(pod);
   pod = applyLimitRangeDefaults(pod, input.limitRanges);
   if (input.serviceAccount) {
-    const sa = admitPodServiceAccount(pod, pod.metadata?.namespace ?? '', input.serviceAccount.account);
+    const sa = admitPodServiceAccount(pod, pod.metadata?.namespace ?? '', input.serviceAccount.account, input.serviceAccount.generateName);
     if (sa.message !== undefined) return { pod, warnings, errors: [], rejection: forbidden('ServiceAccount', pod, sa.message), charges: [] };
     pod = sa.pod;
   }

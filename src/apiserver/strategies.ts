@@ -22,7 +22,7 @@ import { currentDeadline } from '../storage/deadline.js';
 import { defaultLimitRangeItem } from '../quota/limitranger.js';
 import { stableJSON } from '../api/stablejson.js';
 import { podDeleteDecision } from '../api/poddeletion.js';
-import { decodeStored, encodeForStore } from './objects.js';
+import { decodeStored, encodeForStore, generateName } from './objects.js';
 import type { Api, GuardedWrite, RequestInfo, Strategy } from './rest.js';
 import { resources, storageKey } from './resources.js';
 import { certificateSigningRequestStrategy } from './certificatestrategies.js';
@@ -98,7 +98,7 @@ export function podStrategy(podSecurity: PodSecurityConfiguration, tolerationSec
       const saName = podServiceAccountName(pod);
       const account = saName === undefined ? undefined : await lookupServiceAccount(api, namespace, saName);
       const result = admitPodCreate({
-        serviceAccount: { account },
+        serviceAccount: { account, generateName },
         pod,
         namespaceLabels: ns?.metadata.labels ?? {},
         limitRanges,
