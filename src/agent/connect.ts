@@ -11,6 +11,7 @@
 //   - the ConfigMaps and Secrets pods refer to, and the RuntimeClass a pod names (the kubelet's
 //     RuntimeClass manager; NodeRules let a node read every class), read with the node's identity.
 
+import { TokenManager } from './tokenmanager.js';
 import type { Pod } from '../api/types.js';
 import { isStatus } from '../client/errors.js';
 import { SharedInformerFactory } from '../client/factory.js';
@@ -58,6 +59,10 @@ export function agentConnection(client: KubeClient, nodeName: string, log: (msg:
   const informers = new SharedInformerFactory(client);
   const pods = informers.informerFor<Pod>(podsRef, { fieldSelector: boundPodsSelector(nodeName) });
   const events = new EventRecorder(client, { component: 'kubelet', host: nodeName }, { limiter: new TokenBucket(eventRecordQPS, eventBurst), log });
+  const tokens = new TokenManager(async (ns, name, request) => {
+    if (!client.createToken) throw new Error('the API client cannot create tokens');
+    return client.createToken(ns, name, request);
+  });
   return {
     client,
     informers,
@@ -67,8 +72,11 @@ export function agentConnection(client: KubeClient, nodeName: string, log: (msg:
       configMap: (ns, name) => getOrNull(client, configMapsRef, ns, name),
       secret: (ns, name) => getOrNull(client, secretsRef, ns, name),
       runtimeClass: (name) => getOrNull(client, runtimeClassesRef, undefined, name),
+      serviceAccountToken: (ns, name, request) => tokens.serviceAccountToken(ns, name, request),
+      forgetPod: (uid) => tokens.deletePodTokens(uid),
     },
     close: () => {
+      tokens.stop();
       informers.stop();
       close();
     },

@@ -528,6 +528,7 @@ export class PodWorker implements WorkerContext {
       queries.removeLogDirs(this, podUID);
       this.pods.delete(podUID);
       for (const b of [this.restartBackoff, this.retryBackoff, this.imageBackoff, this.volumeBackoff]) b.forget(podUID);
+      this.opts.objects?.forgetPod?.(podUID);
     });
   }
 

@@ -3,6 +3,7 @@
 // watch.StreamWatcher, in the shape of the dynamic client). The node agent's client
 // (src/agent/connect.ts), with the node's token from its kubeconfig.
 
+import type { TokenRequest } from '../api/serviceaccounttoken.js';
 import { Agent, request, type RequestOptions } from 'node:https';
 import type { KubeObject, Scale, Status } from '../api/types.js';
 import { ApiError } from './errors.js';
@@ -167,6 +168,10 @@ export class HttpClient implements KubeClient {
 
   async evict(namespace: string, name: string, opts: DeleteOptions = {}): Promise<void> {
     await this.request('POST', `/api/v1/namespaces/${encodeURIComponent(namespace)}/pods/${encodeURIComponent(name)}/eviction`, { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name, namespace }, deleteOptions: opts });
+  }
+
+  createToken(namespace: string, name: string, request: TokenRequest): Promise<TokenRequest> {
+    return this.request<TokenRequest>('POST', `/api/v1/namespaces/${encodeURIComponent(namespace)}/serviceaccounts/${encodeURIComponent(name)}/token`, request);
   }
 
   async finalizeNamespace(name: string): Promise<void> {

@@ -6,6 +6,7 @@
 // HTTP status code and the Status body (errors.ts).
 
 import type { KubeObject, Scale } from '../api/types.js';
+import type { TokenRequest } from '../api/serviceaccounttoken.js';
 
 /** Where a kind is served: `/api/v1/pods`, `/apis/scheduling.k8s.io/v1/priorityclasses`. */
 export interface ResourceRef {
@@ -81,6 +82,8 @@ export interface KubeClient {
   bind(namespace: string, name: string, node: string, opts?: { uid?: string; annotations?: Record<string, string> }): Promise<void>;
   /** POST pods/NAME/eviction (policy/v1). */
   evict(namespace: string, name: string, opts?: DeleteOptions): Promise<void>;
+  /** POST serviceaccounts/NAME/token (authentication.k8s.io/v1 TokenRequest): the node agent's service account tokens. */
+  createToken?(namespace: string, name: string, request: TokenRequest): Promise<TokenRequest>;
   /** PUT namespaces/NAME/finalize with no finalizers left: the namespace goes. */
   finalizeNamespace(name: string): Promise<void>;
   /** GET and PUT of the autoscaling/v1 `scale` subresource (the horizontal pod autoscaler's target). */

@@ -1,7 +1,8 @@
 // The contents of the kubelet's projected-file volumes, and the atomic writer's layout, as pure
 // rules: what a configMap, secret, downwardAPI or projected volume holds (pkg/volume/configmap
 // MakePayload, pkg/volume/secret MakePayload, pkg/volume/downwardapi CollectData,
-// pkg/volume/projected collectData: items key→path, defaultMode and per-item mode, optional),
+// pkg/volume/projected collectData: items key→path, defaultMode and per-item mode, optional;
+// a serviceAccountToken source is the token the agent's token manager fetched),
 // downward API values as pkg/fieldpath and pkg/api/v1/resource format them (labels and
 // annotations as sorted `key="value"` lines, resource values rounded up in units of the
 // divisor), and pkg/volume/util/atomic_writer.go's checks and names (payload paths, the
@@ -11,6 +12,7 @@
 import { extractFieldPathAsString } from '../../api/fieldpath.js';
 import type { ConfigMap, Pod, Secret, Volume } from '../../api/types.js';
 import { containerResourceValue, ResourceFieldError } from './resourcefield.js';
+import { projectionKey, type ServiceAccountTokenProjection } from './tokens.js';
 
 /** One file of a volume: its bytes and mode. */
 export interface PayloadFile {
@@ -25,6 +27,8 @@ export type Payload = Map<string, PayloadFile>;
 export interface PodObjects {
   configMaps: Map<string, ConfigMap | null>;
   secrets: Map<string, Secret | null>;
+  /** The pod's service account tokens by projectionKey (lifecycle/tokens.ts), or why there is none. */
+  serviceAccountTokens?: Map<string, { token: string } | { error: string }>;
 }
 
 /** A volume that cannot be set up now (the kubelet's FailedMount; retried). */
@@ -181,7 +185,14 @@ export function volumePayload(v: Volume, pod: Pod, objects: PodObjects, allocata
         } else if (p.downwardAPI) {
           part = downwardPayload(pod, (p.downwardAPI as { items?: DownwardAPIFile[] }).items, mode, allocatable);
         } else if (p.serviceAccountToken) {
-          throw new VolumeSetUpError("serviceAccountToken projections are not supported by Bulkhead's node agent (it issues no service account tokens)");
+          // pkg/volume/projected: the token the token manager holds for this audience and
+          // lifetime, with the volume's mode (upstream's 0600 under an fsGroup goes with the
+          // ownership change Bulkhead does not make, so the mode is left as it is).
+          const r = p.serviceAccountToken as ServiceAccountTokenProjection;
+          const got = objects.serviceAccountTokens?.get(projectionKey(r));
+          if (!got) throw new VolumeSetUpError('failed to fetch token: the node agent has no API client to ask for it');
+          if ('error' in got) throw new VolumeSetUpError(got.error);
+          part = new Map([[r.path ?? '', { data: Buffer.from(got.token, 'utf8'), mode }]]);
         } else if (p.clusterTrustBundle) {
           throw new VolumeSetUpError("clusterTrustBundle projections are not supported by Bulkhead's node agent");
         } else continue;

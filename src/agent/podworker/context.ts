@@ -7,6 +7,7 @@
 
 import { createHash } from 'node:crypto';
 import type { FeatureGates } from '../../api/featuregates.js';
+import type { TokenRequest } from '../../api/serviceaccounttoken.js';
 import type { ConfigMap, Container, Pod, PodStatus, Probe, RuntimeClass, Secret } from '../../api/types.js';
 import type { HandlerOutcome } from '../lifecycle/probes.js';
 import type { ProbeTarget } from './prober.js';
@@ -41,6 +42,10 @@ export interface ObjectSource {
   secret(namespace: string, name: string): Promise<Secret | null>;
   /** The RuntimeClass a pod names (the kubelet's RuntimeClass manager); absent: every class is unknown. */
   runtimeClass?(name: string): Promise<RuntimeClass | null>;
+  /** A service account token for a projected volume (the kubelet's token manager); rejects with the FailedMount text. */
+  serviceAccountToken?(namespace: string, name: string, request: TokenRequest): Promise<TokenRequest>;
+  /** The pod is gone: what was kept for it (its tokens) goes too. */
+  forgetPod?(uid: string): void;
 }
 
 export interface PodWorkerOptions {

@@ -1,6 +1,8 @@
 // The pod's volumes on disk, before its containers start and on every later sync, as the
 // kubelet's volume manager sets them up (pkg/kubelet/volumemanager, WaitForAttachAndMount): the
-// ConfigMaps and Secrets the pod refers to fetched through the agent's client; configMap,
+// ConfigMaps and Secrets the pod refers to fetched through the agent's client, and the service
+// account tokens of its projected volumes from the token manager (src/agent/tokenmanager.ts,
+// which refreshes them, so a sync rewrites a refreshed token); configMap,
 // secret, downwardAPI and projected volumes written with pkg/volume/util/atomic_writer.go's
 // layout (files in a timestamped `..<time>.<random>` directory, a `..data` symlink renamed over
 // atomically, user-visible paths that are symlinks to `..data/<first component>`), rewritten
@@ -13,6 +15,7 @@ import { podReferences } from '../../api/podreferences.js';
 import type { Pod, Volume } from '../../api/types.js';
 import { checkedPayload, hostPathCheck, payloadDiffers, projectedKinds, timestampedDirName, userVisiblePaths, volumeKind, volumePayload, VolumeSetUpError, type Payload, type PodObjects } from '../lifecycle/volumes.js';
 import { nodeAllocatable, type WorkerContext } from './context.js';
+import { podTokenProjections, projectedTokenRequest, projectionKey } from '../lifecycle/tokens.js';
 
 const dataDirName = '..data';
 const dataTmpName = '..data_tmp';
@@ -24,9 +27,22 @@ export async function fetchObjects(w: WorkerContext, pod: Pod): Promise<PodObjec
   const out: PodObjects = { configMaps: new Map(), secrets: new Map() };
   const src = w.opts.objects;
   if (!src) return out;
+  const projections = podTokenProjections(pod);
+  if (projections.length) out.serviceAccountTokens = new Map();
+  const account = pod.spec.serviceAccountName || (pod.spec as { serviceAccount?: string }).serviceAccount || 'default';
   await Promise.all([
     ...[...refs.configMaps].map(async (n) => out.configMaps.set(n, await src.configMap(ns, n))),
     ...[...refs.secrets].map(async (n) => out.secrets.set(n, await src.secret(ns, n))),
+    // A token that cannot be had is that volume's FailedMount, not a failed read of the API.
+    ...projections.map(async (p) => {
+      if (!src.serviceAccountToken) return;
+      try {
+        const tr = await src.serviceAccountToken(ns, account, projectedTokenRequest(pod, p));
+        out.serviceAccountTokens!.set(projectionKey(p), { token: tr.status?.token ?? '' });
+      } catch (e) {
+        out.serviceAccountTokens!.set(projectionKey(p), { error: e instanceof Error ? e.message : String(e) });
+      }
+    }),
   ]);
   return out;
 }

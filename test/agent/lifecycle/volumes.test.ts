@@ -16,6 +16,11 @@ const objects: PodObjects = {
     ['gone', null],
   ]),
   secrets: new Map([['s', { apiVersion: 'v1', kind: 'Secret', metadata: { name: 's' }, data: { pw: b64('secret') } }]]),
+  serviceAccountTokens: new Map<string, { token: string } | { error: string }>([
+    ['/3607', { token: 'tok-api' }],
+    ['vault/3600', { token: 'tok-vault' }],
+    ['denied/3600', { error: 'failed to fetch token: pods "web" not found' }],
+  ]),
 };
 const files = (p: Payload) => Object.fromEntries([...p].map(([k, f]) => [k, `${f.data.toString('utf8')}@${f.mode.toString(8)}`]));
 
@@ -32,7 +37,13 @@ describe('volumePayload', () => {
     { rule: 'secret item of a missing key', v: { name: 'v', secret: { secretName: 's', items: [{ key: 'x', path: 'x' }] } }, error: 'references non-existent secret key: x' },
     { rule: 'downwardAPI: metadata fields', v: { name: 'v', downwardAPI: { items: [{ path: 'name', fieldRef: { fieldPath: 'metadata.name' } }, { path: 'ns', fieldRef: { fieldPath: 'metadata.namespace' } }, { path: 'uid', fieldRef: { fieldPath: 'metadata.uid' } }, { path: 'app', fieldRef: { fieldPath: "metadata.labels['app']" } }] } }, want: { name: 'web@644', ns: 'shop@644', uid: 'u-1@644', app: 'w@644' } },
     { rule: 'projected: sources merged under one defaultMode', v: { name: 'v', projected: { defaultMode: 0o440, sources: [{ configMap: { name: 'cm', items: [{ key: 'a', path: 'a' }] } }, { secret: { name: 's' } }, { downwardAPI: { items: [{ path: 'n', fieldRef: { fieldPath: 'metadata.name' } }] } }] } }, want: { a: 'A@440', pw: 'secret@440', n: 'web@440' } },
-    { rule: 'projected serviceAccountToken: refused, saying why', v: { name: 'v', projected: { sources: [{ serviceAccountToken: { path: 't' } }] } }, error: "serviceAccountToken projections are not supported by Bulkhead's node agent (it issues no service account tokens)" },
+    {
+      rule: 'projected serviceAccountToken: the token fetched for its audience and lifetime, with the volume\'s mode',
+      v: { name: 'v', projected: { defaultMode: 420, sources: [{ serviceAccountToken: { path: 'token', expirationSeconds: 3607 } }, { serviceAccountToken: { path: 'vault', audience: 'vault' } }] } },
+      want: { token: 'tok-api@644', vault: 'tok-vault@644' },
+    },
+    { rule: 'projected serviceAccountToken that could not be fetched: the token manager\'s error', v: { name: 'v', projected: { sources: [{ serviceAccountToken: { path: 't', audience: 'denied' } }] } }, error: 'failed to fetch token: pods "web" not found' },
+    { rule: 'projected serviceAccountToken without a client to ask', v: { name: 'v', projected: { sources: [{ serviceAccountToken: { path: 't', audience: 'other' } }] } }, error: 'failed to fetch token: the node agent has no API client to ask for it' },
   ];
   for (const r of rows) {
     it(r.rule, () => {
