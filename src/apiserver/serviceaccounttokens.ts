@@ -218,6 +218,8 @@ export function tokenRequestHandler(opts: TokenRequestOptions) {
     if (ref) {
       const which = boundObjectKind(ref);
       if ('badRequest' in which) throw statusErrors.badRequest(which.badRequest);
+      // The registry's key function refuses an empty name before any read.
+      if (!ref.name) throw statusErrors.badRequest('Name parameter required.');
       let uid = '';
       if (which.kind === 'Pod') {
         const pod = await api.tryGet<Pod>(api.def('pods'), namespace, ref.name ?? '');

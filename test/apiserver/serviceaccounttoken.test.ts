@@ -96,6 +96,7 @@ describe('service account tokens', () => {
       code: 409,
       message: 'Operation cannot be fulfilled on Pod "p1": the UID in the bound object reference (stale) does not match the UID in record. The object might have been deleted and then recreated',
     },
+    { name: 'bound to a pod without a name', body: () => tr({ boundObjectRef: { kind: 'Pod', apiVersion: 'v1' } }), code: 400, message: 'Name parameter required.' },
     { name: 'bound to a secret that is not there', body: () => tr({ boundObjectRef: { kind: 'Secret', apiVersion: 'v1', name: 'ghost' } }), code: 404, message: 'secrets "ghost" not found' },
     { name: 'bound to a node that is not there', body: () => tr({ boundObjectRef: { kind: 'Node', apiVersion: 'v1', name: 'ghost' } }), code: 404, message: 'nodes "ghost" not found' },
   ];
