@@ -15,9 +15,10 @@
 // with LogarithmicScaleDown (on by default since 1.22, GA in 1.31): pods of about the same
 // age are removed in an arbitrary but fixed order rather than strictly newest first.
 
+import { parsePodDeletionCost, podDeletionCostAnnotation } from '../api/poddeletioncost.js';
 import type { Pod } from '../api/types.js';
 
-export const podDeletionCostAnnotation = 'controller.kubernetes.io/pod-deletion-cost';
+export { podDeletionCostAnnotation };
 
 /** Neither finished nor being deleted. */
 export function isPodActive(p: Pod): boolean {
@@ -48,12 +49,10 @@ export function isPodAvailable(p: Pod, minReadySeconds: number, now: Date): bool
   return Date.parse(since) + minReadySeconds * 1000 < now.getTime();
 }
 
-/** The pod-deletion-cost annotation as an int32; absent or invalid is 0. */
+/** The pod-deletion-cost annotation as an int32; absent or invalid is 0 (getPodDeletionCost). */
 export function podDeletionCost(p: Pod): number {
   const v = p.metadata?.annotations?.[podDeletionCostAnnotation];
-  if (v === undefined || !/^[+-]?\d+$/.test(v)) return 0;
-  const n = Number(v);
-  return n >= -2147483648 && n <= 2147483647 ? n : 0;
+  return typeof v === 'string' ? (parsePodDeletionCost(v) ?? 0) : 0;
 }
 
 const phaseOrdinal: Record<string, number> = { Pending: 0, Unknown: 1, Running: 2 };
