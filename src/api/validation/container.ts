@@ -11,6 +11,7 @@ import { fieldError, goQuote, type FieldError, type FieldPath } from '../fielder
 import type { FeatureGates } from '../featuregates.js';
 import { goTrimSpace } from '../quantity.js';
 import type { Container, ContainerPort, ContainerResizePolicy, EphemeralContainer, SecurityContext } from '../types.js';
+import { validateAppArmorProfileField } from './apparmor.js';
 import { isConfigMapKey } from './config.js';
 import { goPointer, goValue } from './gosyntax.js';
 import { isDNS1123Label, isValidPortName, isValidPortNum, isValidUnixID, nameIsDNSSubdomain } from './names.js';
@@ -18,8 +19,10 @@ import { validateOOMKillMode } from './oomkillmode.js';
 import { validateLifecycleAndProbes } from './probes.js';
 import { validateContainerResources } from './resources.js';
 import { envFieldPaths, validateObjectFieldSelector, validateResourceFieldSelector } from './downwardapi.js';
+import { validateSeccompProfileField } from './seccomp.js';
 import { validateUlimits } from './ulimits.js';
 import { validateVolumeDevices, validateVolumeMounts, type VolumeMap } from './volumes.js';
+import { validateWindowsSecurityContextOptions } from './windowsoptions.js';
 
 export type ContainerGates = Pick<FeatureGates, 'ContainerOOMKillMode' | 'ContainerUlimits'> & Partial<Pick<FeatureGates, 'InPlacePodVerticalScaling'>>;
 
@@ -245,7 +248,11 @@ function goSecurityContext(sc: SecurityContext): string {
   return `core.SecurityContext{${fields.map(([name, type, v]) => `${name}:${goPointer(type, v)}`).join(', ')}}`;
 }
 
-/** ValidateSecurityContext (the parts Bulkhead enforces) plus the ulimits design. */
+/**
+ * ValidateSecurityContext in its order (runAsUser, runAsGroup, procMount, seccompProfile,
+ * allowPrivilegeEscalation, windowsOptions, appArmorProfile; `privileged` against the cluster's
+ * allow-privileged policy is not enforced), then the ulimits design.
+ */
 function validateSecurityContext(sc: SecurityContext | undefined, path: FieldPath, ctx: ContainerContext, errs: FieldError[]): FieldError[] {
   if (!sc || typeof sc !== 'object') return errs;
   if (typeof sc.runAsUser === 'number') for (const m of isValidUnixID(sc.runAsUser)) errs.push(fieldError.invalid(path.child('runAsUser'), sc.runAsUser, m));
@@ -255,6 +262,7 @@ function validateSecurityContext(sc: SecurityContext | undefined, path: FieldPat
     if (!procMountTypes.includes(pm)) errs.push(fieldError.notSupported(path.child('procMount'), pm, procMountTypes));
     if (ctx.hostUsers && pm === 'Unmasked') errs.push(fieldError.invalid(path.child('procMount'), pm, '`hostUsers` must be false to use `Unmasked`'));
   }
+  if (isSet(sc.seccompProfile)) validateSeccompProfileField(sc.seccompProfile, path.child('seccompProfile'), errs);
   if (sc.allowPrivilegeEscalation === false) {
     if (sc.privileged === true) {
       errs.push(fieldError.invalid(path, goValue(goSecurityContext(sc)), 'cannot set `allowPrivilegeEscalation` to false and `privileged` to true'));
@@ -266,6 +274,8 @@ function validateSecurityContext(sc: SecurityContext | undefined, path: FieldPat
       }
     }
   }
+  if (isSet(sc.windowsOptions)) validateWindowsSecurityContextOptions(sc.windowsOptions, path.child('windowsOptions'), errs);
+  if (isSet(sc.appArmorProfile)) validateAppArmorProfileField(sc.appArmorProfile, path.child('appArmorProfile'), errs);
   if (ctx.gates.ContainerUlimits && sc.ulimits !== undefined && sc.ulimits !== null) validateUlimits(sc.ulimits, path.child('ulimits'), ctx.windows, errs);
   return errs;
 }

@@ -3,7 +3,7 @@
 
 import type { FeatureGates } from '../featuregates.js';
 import { fieldError, FieldPath, type FieldError } from '../fielderrors.js';
-import type { Container, HostAlias, Pod, PodDNSConfig, PodSecurityContext, PodSpec } from '../types.js';
+import type { Container, HostAlias, Pod, PodDNSConfig, PodSpec } from '../types.js';
 import { hasInvalidAffinityTermSelector, validateAffinity } from './affinity.js';
 import {
   validateContainers,
@@ -14,12 +14,18 @@ import {
   type ContainerContext,
 } from './container.js';
 import { goStrings, goValue } from './gosyntax.js';
-import { byteLength, inclusiveRangeError, isDNS1123Subdomain, isValidUnixID, nameIsDNSSubdomain, validateIP } from './names.js';
+import { validateHostUsers } from './hostusers.js';
+import { byteLength, inclusiveRangeError, isDNS1123Subdomain, nameIsDNSSubdomain, validateIP } from './names.js';
 import { isNegativeErrorMsg, validateLabels, validateObjectMeta, type ObjectMetaOptions } from './objectmeta.js';
+import { validateOSFields, validOSNames } from './osfields.js';
+import { validatePodSpecSecurityContext } from './podsecuritycontext.js';
 import { validateOverhead, validatePodResources } from './resources.js';
 import { validateTolerations } from './tolerations.js';
 import { hasInvalidTopologySpreadSelector, validateTopologySpreadConstraints } from './topologyspread.js';
 import { validateVolumes, type VolumeMap } from './volumes.js';
+import { validateWindowsHostProcessPod } from './windowsoptions.js';
+
+export { validOSNames };
 
 /** InPlacePodVerticalScaling may be left out: absent is off, its v1.32 default. */
 export type PodValidationGates = Pick<FeatureGates, 'ContainerOOMKillMode' | 'ContainerUlimits' | 'PodLevelResources'> &
@@ -54,11 +60,6 @@ const maxInt32 = 2147483647;
 const restartPolicies = ['Always', 'OnFailure', 'Never'];
 const dnsPolicies = ['ClusterFirstWithHostNet', 'ClusterFirst', 'Default', 'None'];
 const preemptionPolicies = ['PreemptLowerPriority', 'Never'];
-/** validOS, sorted. */
-export const validOSNames = ['linux', 'windows'];
-const podUnixIDFields = ['fsGroup', 'runAsUser', 'runAsGroup'] as const;
-/** validFSGroupChangePolicies, sorted as sets.List returns them. */
-const fsGroupChangePolicies = ['Always', 'OnRootMismatch'];
 // Limits on DNS parameters (MaxDNSNameservers, MaxDNSSearchPaths, MaxDNSSearchListChars: the
 // values since ExpandedDNSConfig went GA in v1.28, unchanged in v1.32).
 const maxDNSNameservers = 3;
@@ -96,16 +97,6 @@ function validateDNSSubdomainField(value: unknown, path: FieldPath, errs: FieldE
   return errs;
 }
 
-/** validateOS: `spec.os.name: Required value: cannot be empty`, or `spec.os: Unsupported value: "…"`. */
-function validateOS(spec: PodSpec, path: FieldPath, errs: FieldError[]): FieldError[] {
-  const os = spec.os;
-  if (os === undefined || os === null) return errs;
-  const name = str(os.name);
-  if (name.length === 0) errs.push(fieldError.required(path.child('name'), 'cannot be empty'));
-  else if (!validOSNames.includes(name)) errs.push(fieldError.notSupported(path, name, validOSNames));
-  return errs;
-}
-
 /** validatePodHostNetworkDeps: with hostNetwork a container's hostPort must equal its containerPort. */
 function validateHostNetworkPorts(spec: PodSpec, path: FieldPath, errs: FieldError[]): FieldError[] {
   if (spec.hostNetwork !== true || !Array.isArray(spec.containers)) return errs;
@@ -122,29 +113,6 @@ function validateHostNetworkPorts(spec: PodSpec, path: FieldPath, errs: FieldErr
       }
     }
   }
-  return errs;
-}
-
-function validatePodSecurityContext(sc: PodSecurityContext | undefined, path: FieldPath, errs: FieldError[]): FieldError[] {
-  if (!sc || typeof sc !== 'object') return errs;
-  for (const f of podUnixIDFields) {
-    const v = sc[f];
-    if (typeof v === 'number') for (const m of isValidUnixID(v)) errs.push(fieldError.invalid(path.child(f), v, m));
-  }
-  const groups = sc.supplementalGroups;
-  if (Array.isArray(groups)) {
-    for (let i = 0; i < groups.length; i++) {
-      const g = groups[i];
-      if (typeof g === 'number') for (const m of isValidUnixID(g)) errs.push(fieldError.invalid(path.child('supplementalGroups').index(i), g, m));
-    }
-  }
-  return errs;
-}
-
-/** validateFSGroupChangePolicy (called from validatePodSpecSecurityContext when the field is set). */
-function validateFSGroupChangePolicy(value: unknown, path: FieldPath, errs: FieldError[]): FieldError[] {
-  const v = str(value);
-  if (!fsGroupChangePolicies.includes(v)) errs.push(fieldError.notSupported(path, v, fsGroupChangePolicies));
   return errs;
 }
 
@@ -250,19 +218,15 @@ function validateSpecFields(s: PodSpec, opts: PodValidationOptions, path: FieldP
   validateEnum(s.restartPolicy, restartPolicies, path.child('restartPolicy'), errs);
   validateEnum(s.dnsPolicy, dnsPolicies, path.child('dnsPolicy'), errs);
   if (isSet(s.nodeSelector)) validateLabels(s.nodeSelector, path.child('nodeSelector'), errs);
-  validatePodSecurityContext(s.securityContext, path.child('securityContext'), errs);
-  // Upstream keeps hostPID and shareProcessNamespace in the internal PodSecurityContext, hence the path.
-  if (s.hostPID === true && s.shareProcessNamespace === true) {
-    errs.push(fieldError.invalid(path.child('securityContext').child('shareProcessNamespace'), true, 'ShareProcessNamespace and HostPID cannot both be enabled'));
-  }
-  const fsGroupChangePolicy = s.securityContext?.fsGroupChangePolicy;
-  if (isSet(fsGroupChangePolicy)) validateFSGroupChangePolicy(fsGroupChangePolicy, path.child('securityContext').child('fsGroupChangePolicy'), errs);
+  validatePodSpecSecurityContext(s, path, errs);
   // (imagePullSecrets, validated upstream at this point, is not covered.)
   if (isSet(s.affinity)) validateAffinity(s.affinity, { allowInvalidLabelValueInSelector: opts.allowInvalidLabelValueInSelector === true }, path.child('affinity'), errs);
   validatePodDNSConfig(s.dnsConfig, s.dnsPolicy, path.child('dnsConfig'), errs);
   if (isSet(s.topologySpreadConstraints)) {
     validateTopologySpreadConstraints(s.topologySpreadConstraints, { allowInvalidLabelSelector: opts.allowInvalidTopologySpreadConstraintLabelSelector === true }, path.child('topologySpreadConstraints'), errs);
   }
+  validateWindowsHostProcessPod(s, path, errs);
+  validateHostUsers(s, path, errs);
   validateDNSSubdomainField(s.serviceAccountName, path.child('serviceAccountName'), errs);
   validateDNSSubdomainField(s.nodeName, path.child('nodeName'), errs);
 
@@ -283,7 +247,7 @@ function validateSpecFields(s: PodSpec, opts: PodValidationOptions, path: FieldP
   }
   validateEnum(s.preemptionPolicy, preemptionPolicies, path.child('preemptionPolicy'), errs);
   if (isSet(s.overhead)) validateOverhead(s.overhead, path.child('overhead'), errs);
-  if (isSet(s.os)) validateOS(s, path.child('os'), errs);
+  validateOSFields(s, path, errs);
   return errs;
 }
 

@@ -100,7 +100,7 @@ function validatePathNoBacksteps(p: string, path: FieldPath, errs: FieldError[])
 }
 
 /** validateLocalDescendingPath: relative, without `..` elements. */
-function validateLocalDescendingPath(p: string, path: FieldPath, errs: FieldError[]): FieldError[] {
+export function validateLocalDescendingPath(p: string, path: FieldPath, errs: FieldError[]): FieldError[] {
   if (isAbs(p)) errs.push(fieldError.invalid(path, p, 'must be a relative path'));
   return validatePathNoBacksteps(p, path, errs);
 }
