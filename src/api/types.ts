@@ -351,6 +351,19 @@ export interface PodOS {
   name: string;
 }
 
+/** A reference to an object in the same namespace, by name (imagePullSecrets). */
+export interface LocalObjectReference {
+  name?: string;
+}
+
+export interface PodReadinessGate {
+  conditionType: string;
+}
+
+export interface PodSchedulingGate {
+  name: string;
+}
+
 export interface PodSpec {
   volumes?: Volume[];
   initContainers?: Container[];
@@ -370,6 +383,7 @@ export interface PodSpec {
   hostIPC?: boolean;
   shareProcessNamespace?: boolean;
   securityContext?: PodSecurityContext;
+  imagePullSecrets?: LocalObjectReference[];
   hostname?: string;
   subdomain?: string;
   affinity?: Affinity;
@@ -384,8 +398,10 @@ export interface PodSpec {
   overhead?: ResourceList;
   hostAliases?: HostAlias[];
   dnsConfig?: PodDNSConfig;
+  readinessGates?: PodReadinessGate[];
   os?: PodOS;
   hostUsers?: boolean;
+  schedulingGates?: PodSchedulingGate[];
   /** Pod-level resources (PodLevelResources). */
   resources?: ResourceRequirements;
 }

@@ -15,11 +15,14 @@ import {
 } from './container.js';
 import { goStrings, goValue } from './gosyntax.js';
 import { validateHostUsers } from './hostusers.js';
+import { validateImagePullSecrets } from './imagepullsecrets.js';
 import { byteLength, inclusiveRangeError, isDNS1123Subdomain, nameIsDNSSubdomain, validateIP } from './names.js';
 import { isNegativeErrorMsg, validateLabels, validateObjectMeta, type ObjectMetaOptions } from './objectmeta.js';
 import { validateOSFields, validOSNames } from './osfields.js';
 import { validatePodSpecSecurityContext } from './podsecuritycontext.js';
+import { validateReadinessGates } from './readinessgates.js';
 import { validateOverhead, validatePodResources } from './resources.js';
+import { validateSchedulingGates, validateSchedulingGatesOnCreate } from './schedulinggates.js';
 import { validateTolerations } from './tolerations.js';
 import { hasInvalidTopologySpreadSelector, validateTopologySpreadConstraints } from './topologyspread.js';
 import { validateVolumes, type VolumeMap } from './volumes.js';
@@ -219,9 +222,11 @@ function validateSpecFields(s: PodSpec, opts: PodValidationOptions, path: FieldP
   validateEnum(s.dnsPolicy, dnsPolicies, path.child('dnsPolicy'), errs);
   if (isSet(s.nodeSelector)) validateLabels(s.nodeSelector, path.child('nodeSelector'), errs);
   validatePodSpecSecurityContext(s, path, errs);
-  // (imagePullSecrets, validated upstream at this point, is not covered.)
+  if (Array.isArray(s.imagePullSecrets)) validateImagePullSecrets(s.imagePullSecrets, path.child('imagePullSecrets'), errs);
   if (isSet(s.affinity)) validateAffinity(s.affinity, { allowInvalidLabelValueInSelector: opts.allowInvalidLabelValueInSelector === true }, path.child('affinity'), errs);
   validatePodDNSConfig(s.dnsConfig, s.dnsPolicy, path.child('dnsConfig'), errs);
+  if (Array.isArray(s.readinessGates)) validateReadinessGates(s.readinessGates, path.child('readinessGates'), errs);
+  if (Array.isArray(s.schedulingGates)) validateSchedulingGates(s.schedulingGates, path.child('schedulingGates'), errs);
   if (isSet(s.topologySpreadConstraints)) {
     validateTopologySpreadConstraints(s.topologySpreadConstraints, { allowInvalidLabelSelector: opts.allowInvalidTopologySpreadConstraintLabelSelector === true }, path.child('topologySpreadConstraints'), errs);
   }
@@ -271,12 +276,16 @@ function validatePodWithSpec(pod: Pod, s: PodSpec, opts: PodValidationOptions, e
   return errs;
 }
 
-/** ValidatePodCreate: ephemeral containers can only be added later (ephemeralcontainers subresource). */
+/**
+ * ValidatePodCreate: ephemeral containers can only be added later (ephemeralcontainers
+ * subresource), and a gated pod cannot name its node.
+ */
 export function validatePodCreate(pod: Pod, opts: PodValidationOptions): FieldError[] {
   const s = specFields(pod?.spec);
   const errs = validatePodWithSpec(pod, s, opts, []);
   if (Array.isArray(s.ephemeralContainers) && s.ephemeralContainers.length > 0) {
     errs.push(fieldError.forbidden(ephemeralContainersPath, 'cannot be set on create'));
   }
+  validateSchedulingGatesOnCreate(s, specRoot, errs);
   return errs;
 }
