@@ -15,9 +15,9 @@ const debugger1 = { name: 'debugger', image: 'busybox', targetContainerName: 'ap
 describe('pods/ephemeralcontainers', () => {
   const t = useTestServer('bulkhead-ephemeral-');
   let n = 0;
-  const create = async (extra: Record<string, unknown> = {}): Promise<string> => {
+  const create = async (extra: Record<string, unknown> = {}, spec: Record<string, unknown> = {}): Promise<string> => {
     const name = `ec-${n++}`;
-    const r = await t.admin().request('POST', '/api/v1/namespaces/default/pods', { apiVersion: 'v1', kind: 'Pod', metadata: { name, ...extra }, spec: { containers: [{ name: 'app', image: 'busybox' }] } });
+    const r = await t.admin().request('POST', '/api/v1/namespaces/default/pods', { apiVersion: 'v1', kind: 'Pod', metadata: { name, ...extra }, spec: { containers: [{ name: 'app', image: 'busybox' }], ...spec } });
     assert.equal(r.status, 201, r.text);
     return name;
   };
@@ -117,7 +117,8 @@ describe('pods/ephemeralcontainers', () => {
   }
 
   it('a static pod takes no ephemeral containers', async () => {
-    const name = await create({ annotations: { 'kubernetes.io/config.mirror': 'mirror' } });
+    // A mirror pod names its node (ValidatePodSpecificAnnotations).
+    const name = await create({ annotations: { 'kubernetes.io/config.mirror': 'mirror' } }, { nodeName: 'node-1' });
     const r = await t.admin().request('PATCH', ecPath(name), { spec: { ephemeralContainers: [debugger1] } }, smp);
     assert.equal(r.status, 422, r.text);
     assert.equal(r.json().details.causes[0].message, 'Forbidden: static pods do not support ephemeral containers');

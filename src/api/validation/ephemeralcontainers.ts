@@ -13,8 +13,9 @@ import { fieldError, FieldPath, goQuote, type FieldError } from '../fielderrors.
 import { stableJSON } from '../stablejson.js';
 import type { EphemeralContainer, Pod } from '../types.js';
 import { podSelectorOptionsForUpdate, validatePod, type PodValidationOptions } from './pod.js';
+import { hasInvalidPodDeletionCost, mirrorPodAnnotation } from './podannotations.js';
 
-export const mirrorPodAnnotation = 'kubernetes.io/config.mirror';
+export { mirrorPodAnnotation };
 
 const specPath = FieldPath.root('spec').child('ephemeralContainers');
 
@@ -52,7 +53,10 @@ function changedFields(before: EphemeralContainer, after: EphemeralContainer): s
 
 /** ValidatePodEphemeralContainersUpdate. */
 export function validatePodEphemeralContainersUpdate(newPod: Pod, oldPod: Pod, opts: PodValidationOptions): FieldError[] {
-  const errs = validatePod(newPod, podSelectorOptionsForUpdate(opts, oldPod?.spec));
+  // As GetValidationOptionsFromPodSpecAndMeta: what the stored pod already got wrong (selectors, a
+  // deletion cost) is let be.
+  const updateOpts = podSelectorOptionsForUpdate(opts, oldPod?.spec);
+  const errs = validatePod(newPod, hasInvalidPodDeletionCost(oldPod?.metadata?.annotations) ? { ...updateOpts, allowInvalidPodDeletionCost: true } : updateOpts);
   if (oldPod.metadata?.annotations?.[mirrorPodAnnotation] !== undefined) {
     return [fieldError.forbidden('', 'static pods do not support ephemeral containers')];
   }

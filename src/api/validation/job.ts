@@ -7,11 +7,14 @@
 import { cronScheduleError, isTimeZone } from '../cron.js';
 import { fieldError, FieldPath, omitValue, type FieldError } from '../fielderrors.js';
 import { labelSelectorRequirements, matchesLabels } from '../selectors.js';
-import type { CronJob, Job, JobSpec, LabelSelector, PodFailurePolicyRule, PodTemplateSpec } from '../types.js';
+import type { CronJob, Job, JobSpec, LabelSelector, PodFailurePolicyRule, PodSpec, PodTemplateSpec } from '../types.js';
+import { validateAppArmorAnnotationsAndFieldsMatchOnCreate } from './apparmor.js';
 import { validateLabelSelector as validateLabelSelectorWith } from './labelselector.js';
 import { isDNS1123Label, isQualifiedName, nameIsDNSSubdomain } from './names.js';
 import { fieldImmutableErrorMsg, isNegativeErrorMsg, validateAnnotations, validateLabels, validateObjectMeta, validateObjectMetaUpdate } from './objectmeta.js';
 import { podSelectorOptionsForUpdate, validatePodSpec, type PodValidationOptions } from './pod.js';
+import { validatePodSpecificAnnotations } from './podannotations.js';
+import { validateSeccompAnnotationsAndFields } from './seccomp.js';
 
 /** Label keys of batch/v1 types.go. */
 export const jobLabels = {
@@ -63,12 +66,21 @@ function selectorMatches(sel: LabelSelector | undefined, labels: Record<string, 
   }
 }
 
-/** ValidatePodTemplateSpec: the template's labels and annotations, and its pod spec. */
+/**
+ * ValidatePodTemplateSpec: the template's labels and annotations, the pod-specific annotations,
+ * its pod spec, and the seccomp and AppArmor annotations agreeing with the fields. Upstream
+ * reports the template's metadata without `metadata`: `spec.template.labels`,
+ * `spec.template.annotations` (the selector mismatch, elsewhere, does name it).
+ */
 export function validatePodTemplateSpec(t: PodTemplateSpec | undefined, opts: PodValidationOptions, path: FieldPath): FieldError[] {
   const errs: FieldError[] = [];
-  errs.push(...validateLabels(t?.metadata?.labels, path.child('metadata', 'labels')));
-  errs.push(...validateAnnotations(t?.metadata?.annotations, path.child('metadata', 'annotations')));
+  errs.push(...validateLabels(t?.metadata?.labels, path.child('labels')));
+  errs.push(...validateAnnotations(t?.metadata?.annotations, path.child('annotations')));
+  const spec = t?.spec && typeof t.spec === 'object' ? t.spec : ({ containers: [] } as PodSpec);
+  validatePodSpecificAnnotations(t?.metadata?.annotations, spec, path.child('annotations'), opts.allowInvalidPodDeletionCost === true, errs);
   errs.push(...validatePodSpec(t?.spec, opts, path.child('spec')));
+  validateSeccompAnnotationsAndFields(t?.metadata?.annotations, spec, path.child('spec'), errs);
+  validateAppArmorAnnotationsAndFieldsMatchOnCreate(t?.metadata?.annotations, spec, path.child('spec'), errs);
   if ((t?.spec?.ephemeralContainers ?? []).length > 0) {
     errs.push(fieldError.forbidden(path.child('spec', 'ephemeralContainers'), 'ephemeral containers not allowed in pod template'));
   }

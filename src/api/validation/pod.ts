@@ -5,6 +5,7 @@ import type { FeatureGates } from '../featuregates.js';
 import { fieldError, FieldPath, type FieldError } from '../fielderrors.js';
 import type { Container, HostAlias, Pod, PodDNSConfig, PodSpec } from '../types.js';
 import { hasInvalidAffinityTermSelector, validateAffinity } from './affinity.js';
+import { validateAppArmorAnnotationsAndFieldsMatchOnCreate } from './apparmor.js';
 import {
   validateContainers,
   validateDNS1123Label,
@@ -19,10 +20,12 @@ import { validateImagePullSecrets } from './imagepullsecrets.js';
 import { byteLength, inclusiveRangeError, isDNS1123Subdomain, nameIsDNSSubdomain, validateIP } from './names.js';
 import { isNegativeErrorMsg, validateLabels, validateObjectMeta, type ObjectMetaOptions } from './objectmeta.js';
 import { validateOSFields, validOSNames } from './osfields.js';
+import { validatePodSpecificAnnotations } from './podannotations.js';
 import { validatePodSpecSecurityContext } from './podsecuritycontext.js';
 import { validateReadinessGates } from './readinessgates.js';
 import { validateOverhead, validatePodResources } from './resources.js';
 import { validateSchedulingGates, validateSchedulingGatesOnCreate } from './schedulinggates.js';
+import { validateSeccompAnnotationsAndFields } from './seccomp.js';
 import { validateTolerations } from './tolerations.js';
 import { hasInvalidTopologySpreadSelector, validateTopologySpreadConstraints } from './topologyspread.js';
 import { validateVolumes, type VolumeMap } from './volumes.js';
@@ -44,6 +47,8 @@ export interface PodValidationOptions {
   allowInvalidLabelValueInSelector?: boolean;
   /** AllowInvalidTopologySpreadConstraintLabelSelector: likewise, and the selectors are then not validated at all. */
   allowInvalidTopologySpreadConstraintLabelSelector?: boolean;
+  /** AllowInvalidPodDeletionCost: an update of a pod whose stored pod-deletion-cost is already invalid. */
+  allowInvalidPodDeletionCost?: boolean;
 }
 
 /** The options of an update whose old spec is `old`: what the old spec got away with, the new may keep. */
@@ -72,6 +77,7 @@ const maxDNSSearchListChars = 2048;
 // The paths every pod starts from (a FieldPath never changes once built).
 const specRoot = FieldPath.root('spec');
 const ephemeralContainersPath = specRoot.child('ephemeralContainers');
+const annotationsPath = FieldPath.root('metadata').child('annotations');
 const podMetaOptions: ObjectMetaOptions = { namespaced: true, nameFn: nameIsDNSSubdomain };
 
 // The validators below append to the list they are given and return it, as upstream's
@@ -270,6 +276,7 @@ export function validatePod(pod: Pod, opts: PodValidationOptions, errs: FieldErr
 
 function validatePodWithSpec(pod: Pod, s: PodSpec, opts: PodValidationOptions, errs: FieldError[]): FieldError[] {
   validateObjectMeta(pod?.metadata, podMetaOptions, undefined, errs);
+  validatePodSpecificAnnotations(pod?.metadata?.annotations, s, annotationsPath, opts.allowInvalidPodDeletionCost === true, errs);
   validateSpecFields(s, opts, specRoot, errs);
   validateImagesWhitespace(s.containers, specRoot.child('containers'), errs);
   validateImagesWhitespace(s.initContainers, specRoot.child('initContainers'), errs);
@@ -278,7 +285,7 @@ function validatePodWithSpec(pod: Pod, s: PodSpec, opts: PodValidationOptions, e
 
 /**
  * ValidatePodCreate: ephemeral containers can only be added later (ephemeralcontainers
- * subresource), and a gated pod cannot name its node.
+ * subresource), a gated pod cannot name its node, and annotations agree with fields.
  */
 export function validatePodCreate(pod: Pod, opts: PodValidationOptions): FieldError[] {
   const s = specFields(pod?.spec);
@@ -287,5 +294,7 @@ export function validatePodCreate(pod: Pod, opts: PodValidationOptions): FieldEr
     errs.push(fieldError.forbidden(ephemeralContainersPath, 'cannot be set on create'));
   }
   validateSchedulingGatesOnCreate(s, specRoot, errs);
+  validateSeccompAnnotationsAndFields(pod?.metadata?.annotations, s, specRoot, errs);
+  validateAppArmorAnnotationsAndFieldsMatchOnCreate(pod?.metadata?.annotations, s, specRoot, errs);
   return errs;
 }

@@ -48,6 +48,18 @@ const rows: Row[] = [
     want: [['FieldValueForbidden', 'spec.ephemeralContainers: Forbidden: existing ephemeral containers "debugger" may not be changed\n+\ttty: true']],
   },
   {
+    name: 'a pod-deletion-cost the stored pod already got wrong is let be (AllowInvalidPodDeletionCost)',
+    old: withEphemeral(undefined, (p) => (p.metadata.annotations = { 'controller.kubernetes.io/pod-deletion-cost': '008' })),
+    next: withEphemeral([debug], (p) => (p.metadata.annotations = { 'controller.kubernetes.io/pod-deletion-cost': '008' })),
+    want: [],
+  },
+  {
+    name: 'a pod-deletion-cost made invalid by the update is refused',
+    old: withEphemeral(undefined, (p) => (p.metadata.annotations = { 'controller.kubernetes.io/pod-deletion-cost': '8' })),
+    next: withEphemeral([debug], (p) => (p.metadata.annotations = { 'controller.kubernetes.io/pod-deletion-cost': '+8' })),
+    want: [['FieldValueInvalid', 'metadata.annotations[controller.kubernetes.io/pod-deletion-cost]: Invalid value: "+8": must be a 32bit integer']],
+  },
+  {
     name: 'a name used by a container is Duplicate',
     old: withEphemeral(undefined),
     next: withEphemeral([ec('c')]),
