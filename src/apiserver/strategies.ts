@@ -8,14 +8,14 @@ import { defaultNamespace } from '../api/namespacedefaults.js';
 import { admitDefaultTolerationSeconds, defaultTolerationSeconds, type DefaultTolerationSeconds } from '../admission/defaulttolerationseconds.js';
 import { evaluatePodSecurity, isPodController, isSignificantPodUpdate } from '../admission/podsecurity.js';
 import { withPodControllerSecurity } from './podcontrollersecurity.js';
-import { fieldError, type FieldError } from '../api/fielderrors.js';
+import { FieldPath, fieldError, type FieldError } from '../api/fielderrors.js';
 import type { KubeObject, LimitRange, Namespace, Pod, PriorityClass, ResourceQuota, ServiceAccount, Status } from '../api/types.js';
 import { defaultServiceAccountName, podServiceAccountName } from '../admission/serviceaccount.js';
 import { installConfigStrategies, withObjectCount } from './configstrategies.js';
 import { countsObjects } from '../quota/objectcount.js';
 import { installBatchStrategies } from './batchstrategies.js';
 import { installAppsStrategies } from './appsstrategies.js';
-import { ephemeralContainersUpdate, validateLimitRange, validatePodEphemeralContainersUpdate, validateResourceQuota, validateResourceQuotaUpdate } from '../api/validation/index.js';
+import { ephemeralContainersUpdate, validateLimitRange, validatePodEphemeralContainersUpdate, validateResourceQuota, validateResourceQuotaUpdate, validateSchedulingGatesUpdate } from '../api/validation/index.js';
 import { defaultPod } from '../api/defaults.js';
 import { evaluatePodsInNamespace, NAMESPACE_POD_CHECK_TIMEOUT_MS, type LevelVersion, type PodSecurityConfiguration } from '../podsecurity/index.js';
 import { currentDeadline } from '../storage/deadline.js';
@@ -145,9 +145,11 @@ export function podStrategy(podSecurity: PodSecurityConfiguration, tolerationSec
       // PodScheduled, in one write. A client's update can change none of them.
       if (subresource === 'binding') return { obj: pod };
       withServiceAccountFields(pod, prev);
-      if (!sameJSON(immutablePodSpec(pod), immutablePodSpec(prev))) {
-        throw invalid('Pod', prev.metadata.name ?? '', [fieldError.forbidden('spec', podUpdateForbidden)]);
-      }
+      // Scheduling gates may only be removed; while gated, placement may only be narrowed.
+      const gated = validateSchedulingGatesUpdate(pod.spec ?? ({} as Pod['spec']), prev.spec ?? ({} as Pod['spec']), FieldPath.root('spec'));
+      const errs = gated.errors;
+      if (!sameJSON(immutablePodSpec({ ...pod, spec: gated.munged }), immutablePodSpec(prev))) errs.push(fieldError.forbidden('spec', podUpdateForbidden));
+      if (errs.length) throw invalid('Pod', prev.metadata.name ?? '', errs);
       // A container image change is a significant update: upstream's "significant update denied".
       await admitPodSecurityUpdate(pod, prev, req, api, podSecurity);
       // Status is owned by the status subresource; the QoS class never changes.

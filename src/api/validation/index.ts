@@ -3,6 +3,7 @@
 // on malformed input.
 
 export { ephemeralContainersUpdate, mirrorPodAnnotation, validatePodEphemeralContainersUpdate } from './ephemeralcontainers.js';
+export { validateOnlyDeletedSchedulingGates, validateSchedulingGatesUpdate } from './podgatedupdate.js';
 export { validatePod, validatePodCreate, validatePodSpec, validOSNames, type PodValidationGates, type PodValidationOptions } from './pod.js';
 export {
   validateResourceQuota,
