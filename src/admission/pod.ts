@@ -23,6 +23,7 @@ import { admitDefaultTolerationSeconds, type DefaultTolerationSeconds } from './
 import { admitPodPriority } from './priority.js';
 import { admitPodRuntimeClass, validatePodRuntimeClass } from './runtimeclass.js';
 import { admitPodServiceAccount } from './serviceaccount.js';
+import { applySchedulingGatedCondition } from '../api/schedulinggated.js';
 import { decideQuotas, type QuotaCharge } from '../quota/admission.js';
 import { applyLimitRangeDefaults, limitRangesViolation } from '../quota/limitranger.js';
 
@@ -124,6 +125,7 @@ export function admitPodCreate(input: PodAdmissionInput): PodAdmissionResult {
   if (runtimeClass.forbidden !== undefined) return { pod, warnings, errors: [], rejection: forbidden('RuntimeClass', pod, runtimeClass.forbidden), charges: [] };
   pod = runtimeClass.pod;
   pod.status = { phase: 'Pending', qosClass: computePodQOS(pod, input.gates) };
+  applySchedulingGatedCondition(pod);
   mergePodAffinityLabelKeys(pod);
 
   const fieldErrors = validatePodCreate(pod, { gates: input.gates });

@@ -2,6 +2,7 @@
 // that `kubectl get` prints what it prints against Kubernetes. Cells are final strings: the
 // server computes ages and placeholders. Bulkhead adds QoS and OOM kill mode to pods' wide view.
 
+import { PodReasonSchedulingGated } from '../api/schedulinggated.js';
 import type { CertificateSigningRequest, ConfigMap, Container, ControllerRevision, CronJob, DaemonSet, Deployment, Event, Job, LabelSelector, KubeObject, Lease, Namespace, Node, Pod, PodDisruptionBudget, PriorityClass, ReplicaSet, ResourceQuota, RuntimeClass, Secret, Service, ServiceAccount, StatefulSet } from '../api/types.js';
 import { reportedOOMKillModes } from '../policy/oomkillmodestatus.js';
 import { hpaV1ToV2 } from '../api/autoscalingdefaults.js';
@@ -80,6 +81,8 @@ function podStatusReason(pod: Pod): { reason: string; ready: number; total: numb
   const spec = pod.spec ?? { containers: [] };
   const st = pod.status ?? {};
   let reason = st.reason || st.phase || 'Pending';
+  // A pod the API server marked gated shows that, whatever its phase (printPod).
+  if ((st.conditions ?? []).some((c) => c.type === 'PodScheduled' && c.reason === PodReasonSchedulingGated)) reason = PodReasonSchedulingGated;
   const total = (spec.containers?.length ?? 0) + (spec.initContainers ?? []).filter((c) => c.restartPolicy === 'Always').length;
   let ready = 0;
   let restarts = 0;

@@ -39,6 +39,10 @@
 // node appears or changes in a way that matters to scheduling, when a bound pod goes away or
 // finishes, when its own spec or labels change, and every `resyncMs`.
 //
+// A pod with scheduling gates is not attempted at all (the SchedulingGates PreEnqueue plugin,
+// src/scheduler/schedulinggates.ts): the API server marked it PodScheduled=False/SchedulingGated
+// when it was created, and the update that removes its last gate brings it to the queue.
+//
 // Preemption, as kube-scheduler's DefaultPreemption carries it out (the rules are in
 // src/scheduler/preemption.ts; preemption.go's prepareCandidate and PreemptPod, schedule_one.go's
 // handleSchedulingFailure): when a pod fits nowhere and removing lower-priority pods from a node
@@ -62,6 +66,7 @@ import type { Node, Pod, PodDisruptionBudget } from '../api/types.js';
 import { capabilitiesAnnotation } from '../policy/nodecapabilities.js';
 import { podKey, SchedulerCache } from '../scheduler/cache.js';
 import { isActivePod } from '../scheduler/filters.js';
+import { schedulingGatesPreEnqueue } from '../scheduler/schedulinggates.js';
 import { pickNodeInfo, type ScheduleDecision } from '../scheduler/pick.js';
 import { DisruptionTarget, lowerPriorityNominatedPods, preemptedEventMessage, preemptionConditionMessage, ReasonPreemptionByScheduler, type Candidate } from '../scheduler/preemption.js';
 import { isStatus } from '../client/errors.js';
@@ -313,6 +318,12 @@ export class SchedulerController {
     const name = key.slice(slash + 1);
     const pod = this.pods.lister.get(namespace, name);
     if (!pod || !this.responsibleFor(pod)) {
+      this.unschedulable.delete(key);
+      return;
+    }
+    // PreEnqueue: a gated pod waits, with no event and no condition, until an update removes its
+    // gates (that update's spec change queues it again, onPod).
+    if (schedulingGatesPreEnqueue(pod) !== undefined) {
       this.unschedulable.delete(key);
       return;
     }

@@ -81,3 +81,17 @@ describe('pods table: the OOM Kill Mode column', () => {
     assert.deepEqual(cond, { type: 'bulkhead.dev/OOMKillMode', status: 'True', message: 'web=Single (container); db=Group (container, emulated)' });
   });
 });
+
+describe('pods table: the STATUS of a gated pod (printPod)', () => {
+  const gatedCond = { type: 'PodScheduled', status: 'False', reason: 'SchedulingGated', message: 'Scheduling is blocked due to non-empty scheduling gates' } as PodCondition;
+  const status = (p: Pod) => {
+    const t = toTable('pods', [p], { include: 'None', now: Date.parse('2026-01-01T00:01:00Z') });
+    return String(t.rows[0]!.cells[t.columnDefinitions.findIndex((c) => c.name === 'Status')]);
+  };
+  const rows: { name: string; pod: Pod; want: string }[] = [
+    { name: 'PodScheduled=False/SchedulingGated: SchedulingGated', pod: pod([container('c')], [gatedCond]), want: 'SchedulingGated' },
+    { name: 'PodScheduled=False/Unschedulable: the phase', pod: pod([container('c')], [{ ...gatedCond, reason: 'Unschedulable' }]), want: 'Pending' },
+    { name: 'no condition: the phase', pod: pod([container('c')]), want: 'Pending' },
+  ];
+  for (const r of rows) it(r.name, () => assert.equal(status(r.pod), r.want));
+});
