@@ -1,6 +1,7 @@
 // Scheduling gates end to end through the real kubectl and the server's own scheduler: a gated
 // pod is marked PodScheduled=False/SchedulingGated on create, listed with STATUS SchedulingGated,
-// never attempted; adding a gate is refused with upstream's wording; removing the last gate with
+// never attempted; adding a gate or changing a nodeSelector entry is refused with upstream's
+// wording, narrowing the nodeSelector is not; removing the last gate with
 // a patch gets it scheduled. Skipped when no kubectl is installed.
 
 import assert from 'node:assert/strict';
@@ -94,6 +95,10 @@ else {
       assert.equal((await get('gated')).spec.nodeName, undefined);
       assert.equal((await podScheduled('gated'))?.reason, 'SchedulingGated');
 
+      // While gated its placement may be narrowed, not otherwise changed.
+      assert.equal((await kubectl('patch', 'pod', 'gated', '--type=merge', '-p', '{"spec":{"nodeSelector":{"kubernetes.io/hostname":"n1"}}}')).code, 0);
+      const widened = await kubectl('patch', 'pod', 'gated', '--type=merge', '-p', '{"spec":{"nodeSelector":{"kubernetes.io/hostname":"n2"}}}');
+      assert.equal(widened.stderr, 'The Pod "gated" is invalid: spec.nodeSelector: Invalid value: {"kubernetes.io/hostname":"n2"}: only additions to spec.nodeSelector are allowed (no mutations or deletions)\n');
       assert.equal((await kubectl('patch', 'pod', 'gated', '--type=json', '-p', '[{"op":"remove","path":"/spec/schedulingGates"}]')).code, 0);
       assert.equal(await boundTo('gated'), 'n1');
       const after = await podScheduled('gated');
