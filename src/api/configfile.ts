@@ -76,9 +76,13 @@ export function notRegisteredError(meta: TypeMeta): ConfigDecodeError {
   return new ConfigDecodeError(`no kind ${goQuote(meta.kind)} is registered for version ${goQuote(gv)}`, 'notRegistered');
 }
 
-/** The Go type of a struct field, as far as these files need: strings, string slices, structs, and raw JSON (runtime.Unknown). */
+/**
+ * The Go type of a struct field, as far as these files need: strings (named ones, such as
+ * `v1.ResourceQuotaScope`, print their name in type errors), string slices, structs, and raw
+ * JSON (runtime.Unknown).
+ */
 export type GoType =
-  | { readonly type: 'string' }
+  | { readonly type: 'string'; readonly name?: string }
   | { readonly type: 'stringSlice' }
   | { readonly type: 'raw' }
   | { readonly type: 'slice'; readonly of: GoStruct }
@@ -94,10 +98,12 @@ export interface GoStruct {
 export const goString: GoType = { type: 'string' };
 export const goStringSlice: GoType = { type: 'stringSlice' };
 export const goRaw: GoType = { type: 'raw' };
+/** A Go type whose underlying type is string, by its reflect name (`v1.ScopeSelectorOperator`). */
+export const goNamedString = (name: string): GoType => ({ type: 'string', name });
 
 function goTypeName(t: GoType): string {
   switch (t.type) {
-    case 'string': return 'string';
+    case 'string': return t.name ?? 'string';
     case 'stringSlice': return '[]string';
     case 'raw': return 'runtime.Unknown';
     case 'slice': return `[]${t.of.name}`;

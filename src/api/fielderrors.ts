@@ -144,17 +144,18 @@ export const fieldError = {
     make('FieldValueNotSupported', p, v, supported.length ? `supported values: ${supported.map((s) => JSON.stringify(s)).join(', ')}` : ''),
 };
 
+/**
+ * A field error list as Go's ErrorList.ToAggregate().Error() prints it: duplicates dropped, one
+ * error as is, several as `[e1, e2]`; empty string for none.
+ */
+export function aggregateFieldErrors(errors: readonly FieldError[]): string {
+  const msgs = [...new Set(errors.map(errorString))];
+  if (msgs.length === 0) return '';
+  return msgs.length === 1 ? msgs[0]! : `[${msgs.join(', ')}]`;
+}
+
 /** The Status message of a 422: `<Kind> "<name>" is invalid: <e>` or `[e1, e2]` for several. */
 export function invalidMessage(kind: string, name: string, errs: FieldError[]): string {
-  const seen = new Set<string>();
-  const msgs: string[] = [];
-  for (const e of errs) {
-    const s = errorString(e);
-    if (!seen.has(s)) {
-      seen.add(s);
-      msgs.push(s);
-    }
-  }
-  const agg = msgs.length === 1 ? msgs[0]! : `[${msgs.join(', ')}]`;
-  return `${kind} "${name}" is invalid: ${agg}`;
+  const agg = aggregateFieldErrors(errs);
+  return agg === '' ? `${kind} "${name}" is invalid` : `${kind} "${name}" is invalid: ${agg}`;
 }

@@ -1,7 +1,7 @@
 // User-facing texts of Pod Security admission (upstream admission/admission.go): the enforce
 // denial, the warn-mode warning, the audit annotations, and the namespace label error aggregate.
 
-import { errorString, type FieldError } from '../api/fielderrors.js';
+import { aggregateFieldErrors, type FieldError } from '../api/fielderrors.js';
 import type { CheckResult } from './check.js';
 import { aggregateReasons } from './evaluate.js';
 import { goQuote } from './format.js';
@@ -43,15 +43,8 @@ export function enforcePolicyAnnotation(lv: LevelVersion): string {
   return formatLevelVersion(lv);
 }
 
-/**
- * A field error list as Go's ErrorList.ToAggregate().Error() prints it: duplicates dropped, one
- * error as is, several as `[e1, e2]`; empty string for none.
- */
-export function aggregateFieldErrors(errors: readonly FieldError[]): string {
-  const msgs = [...new Set(errors.map(errorString))];
-  if (msgs.length === 0) return '';
-  return msgs.length === 1 ? msgs[0]! : `[${msgs.join(', ')}]`;
-}
+
+export { aggregateFieldErrors };
 
 /** The `error` audit annotation for bad namespace labels: `Failed to parse policy: <errors>`. */
 export function policyErrorAnnotation(errors: readonly FieldError[]): string {
