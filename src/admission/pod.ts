@@ -24,7 +24,8 @@ import { admitPodPriority } from './priority.js';
 import { admitPodRuntimeClass, validatePodRuntimeClass } from './runtimeclass.js';
 import { admitPodServiceAccount } from './serviceaccount.js';
 import { applySchedulingGatedCondition } from '../api/schedulinggated.js';
-import { decideQuotas, type QuotaCharge } from '../quota/admission.js';
+import { decideQuotas, type QuotaCharge, type QuotaDecision } from '../quota/admission.js';
+import type { LimitedResource } from '../quota/config.js';
 import { applyLimitRangeDefaults, limitRangesViolation } from '../quota/limitranger.js';
 
 /** Decode failures (400, refused before admission) count as Validation. */
@@ -34,8 +35,11 @@ export interface Rejection {
   by: RejectedBy;
   /** The Status message, e.g. `pods "web" is forbidden: exceeded quota: …`. */
   message: string;
-  code: 403 | 422;
-  reason: 'Forbidden' | 'Invalid';
+  /** 500 (no reason): a ResourceQuota refusal upstream returns as a plain error, not a Forbidden one. */
+  code: 403 | 422 | 500;
+  reason: 'Forbidden' | 'Invalid' | '';
+  /** ResourceQuota refused for the configuration's limitedResources, not for a quota's limits. */
+  limitedResources?: true;
 }
 
 export interface PodAdmissionInput {
@@ -51,6 +55,8 @@ export interface PodAdmissionInput {
   runtimeClasses?: readonly RuntimeClass[];
   /** The namespace's quotas with their current status (hard, used). */
   quotas: readonly ResourceQuota[];
+  /** The ResourceQuota configuration's limitedResources (none when absent). */
+  limitedResources?: readonly LimitedResource[];
   gates: FeatureGates;
   podSecurityDefaults: PodSecurityDefaults;
   /** The PodSecurity configuration's exemptions (none when absent). */
@@ -99,6 +105,13 @@ export function podDisplayName(pod: Pod): string {
 
 function forbidden(by: RejectedBy, pod: Pod, message: string): Rejection {
   return { by, message: `pods "${podDisplayName(pod)}" is forbidden: ${message}`, code: 403, reason: 'Forbidden' };
+}
+
+/** The ResourceQuota plugin's refusal: Forbidden, or the bare message of a plain error (500). */
+function quotaRejection(pod: Pod, d: QuotaDecision & { allowed: false }): Rejection {
+  const r: Rejection = d.plainError ? { by: 'ResourceQuota', message: d.message, code: 500, reason: '' } : forbidden('ResourceQuota', pod, d.message);
+  if (d.limited) r.limitedResources = true;
+  return r;
 }
 
 export function reportFieldErrors(errs: readonly FieldError[]): ReportedFieldError[] {
@@ -150,7 +163,7 @@ export function admitPodCreate(input: PodAdmissionInput): PodAdmissionResult {
   const overhead = validatePodRuntimeClass(pod, input.runtimeClasses ?? []);
   if (overhead !== undefined) return { pod, warnings, errors: [], rejection: forbidden('RuntimeClass', pod, overhead), charges: [], ...exempt };
 
-  const quota = decideQuotas(pod, input.quotas, { gates: input.gates, now: input.now });
-  if (!quota.allowed) return { pod, warnings, errors: [], rejection: forbidden('ResourceQuota', pod, quota.message), charges: [], ...exempt };
+  const quota = decideQuotas(pod, input.quotas, { gates: input.gates, now: input.now, limitedResources: input.limitedResources });
+  if (!quota.allowed) return { pod, warnings, errors: [], rejection: quotaRejection(pod, quota), charges: [], ...exempt };
   return { pod, warnings, errors: [], charges: quota.charges, ...exempt };
 }

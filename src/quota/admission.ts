@@ -1,13 +1,17 @@
 // The ResourceQuota admission decision for a pod create (apiserver resourcequota controller.go
 // CheckRequest): every quota whose status.hard the pod evaluator tracks and whose scopes the
 // pod matches must allow it; the first that does not ends the request with Kubernetes' message.
+// With the plugin's configuration, what it limits by default (limited.ts) must also be covered
+// by a quota.
 
 import type { FeatureGates } from '../api/featuregates.js';
 import { isPodLevelResourcesSet } from '../api/podresources.js';
 import { Quantity } from '../api/quantity.js';
 import { parseResourceList, type Resources } from '../api/resourcelist.js';
-import type { Container, Pod, ResourceQuota } from '../api/types.js';
-import { podMatchesAllScopes, podMatchesQuotaScopes, quotaSelectors } from './scopes.js';
+import type { Container, Pod, ResourceQuota, ScopedResourceSelectorRequirement } from '../api/types.js';
+import { podMatchesAllScopes, podMatchesQuotaScopes, podMatchingScopes, quotaSelectors, scopeSelectorError } from './scopes.js';
+import type { LimitedResource } from './config.js';
+import { limitedByDefault, limitedResourcesFor, uncoveredConsumption, uncoveredQuotaScopes, uncoveredScopesMessage } from './limited.js';
 import { containerUsageHas, podUsage } from './usage.js';
 import { podMatchingResources, quotaValidationSet } from './resourcenames.js';
 import { objectCountUsage } from './objectcount.js';
@@ -17,6 +21,8 @@ import type { Service } from '../api/servicetypes.js';
 export interface QuotaDecisionOptions {
   gates: Pick<FeatureGates, 'PodLevelResources'>;
   now: Date;
+  /** The plugin configuration's limitedResources (config.ts); none when absent. */
+  limitedResources?: readonly LimitedResource[];
 }
 
 export interface QuotaCharge {
@@ -29,7 +35,19 @@ export interface QuotaCharge {
 export type QuotaDecision =
   | { allowed: true; charges: QuotaCharge[] }
   /** `message` is the inner text; the API wraps it as `pods "<name>" is forbidden: <message>`. */
-  | { allowed: false; quota?: string; message: string };
+  | {
+      allowed: false;
+      /** The quota that refused, when one did. */
+      quota?: string;
+      message: string;
+      /** Refused by the configuration's limitedResources: no quota covers what the object consumes, or a scope the pod matches. */
+      limited?: true;
+      /**
+       * Upstream returns a plain error here, not admission.NewForbidden: the API answers 500 with
+       * no reason and `message` alone, unwrapped.
+       */
+      plainError?: true;
+    };
 
 /** Sorted names joined by "," (prettyPrintResourceNames). */
 function prettyNames(names: Iterable<string>): string {
@@ -131,11 +149,44 @@ function chargedUsage(pod: Pod, opts: QuotaDecisionOptions): { delta: Resources;
   return { delta };
 }
 
+/** The error of the first selector of the quota's scope selector that cannot be matched (spec.scopes always can). */
+function quotaSelectorError(q: ResourceQuota): string | undefined {
+  for (const sel of q.spec?.scopeSelector?.matchExpressions ?? []) {
+    const error = scopeSelectorError(sel);
+    if (error !== undefined) return error;
+  }
+  return undefined;
+}
+
 export function decideQuotas(pod: Pod, quotas: readonly ResourceQuota[], opts: QuotaDecisionOptions): QuotaDecision {
-  // No quotas in the namespace (and no limitedResources configuration): allowed outright.
-  if (quotas.length === 0) return { allowed: true, charges: [] };
+  const limited = opts.limitedResources ?? [];
+  // No quotas in the namespace and nothing limited by default: allowed outright (checkAttributes).
+  if (quotas.length === 0 && limited.length === 0) return { allowed: true, charges: [] };
+  // The limited scopes the pod matches, from every entry whatever its resource (only the pod
+  // evaluator matches scopes). A selector that cannot be matched ends CheckRequest with no
+  // error: upstream lets the pod through unchecked and uncharged.
+  const limitedScopes: ScopedResourceSelectorRequirement[] = [];
+  for (const l of limited) {
+    if (l.matchScopes.length === 0) continue;
+    const m = podMatchingScopes(pod, l.matchScopes, opts.gates);
+    if ('error' in m) return { allowed: true, charges: [] };
+    limitedScopes.push(...m.matched);
+  }
+  const limitedEntries = limitedResourcesFor(limited, '', 'pods');
+  // What the matching quotas limit, and the selectors of every quota the pod matches: what covers the limited names and scopes.
+  const covered = new Set<string>();
+  const matchedQuotaScopes: ScopedResourceSelectorRequirement[] = [];
   const interesting: ResourceQuota[] = [];
   for (const q of quotas) {
+    // MatchingScopes, of every quota whether it matches or not: a selector it cannot match is a plain error.
+    const selectorError = quotaSelectorError(q);
+    if (selectorError !== undefined) {
+      return { allowed: false, quota: q.metadata.name, message: `error matching scopes of quota ${q.metadata.name}, err: ${selectorError}`, plainError: true };
+    }
+    if (limitedScopes.length > 0) {
+      const m = podMatchingScopes(pod, quotaSelectors(q), opts.gates);
+      if ('matched' in m) matchedQuotaScopes.push(...m.matched);
+    }
     // quotaMatchesPod, with the tracked names it finds kept for what follows.
     const restricted = podTrackedNames(q.status?.hard);
     if (restricted.length === 0 || !podMatchesQuotaScopes(pod, q, opts.gates)) continue;
@@ -146,11 +197,22 @@ export function decideQuotas(pod: Pod, quotas: readonly ResourceQuota[], opts: Q
       if (!(r in used)) return { allowed: false, quota: q.metadata.name, message: `status unknown for quota: ${q.metadata.name}, resources: ${prettyNames(restricted)}` };
     }
     interesting.push(q);
+    for (const r of restricted) covered.add(r);
   }
 
   const { delta, negative } = chargedUsage(pod, opts);
   if (negative) return { allowed: false, message: `quota usage is negative for resource(s): ${prettyNames(negative)}` };
   if (delta.size === 0) return { allowed: true, charges: [] };
+
+  // What is left of the usage is positive: limitedByDefault reads the same names.
+  if (limitedEntries.length > 0) {
+    const refusal = uncoveredConsumption(limitedByDefault(delta.keys(), limitedEntries), covered);
+    if (refusal) return { allowed: false, message: refusal, limited: true };
+  }
+  if (limitedScopes.length > 0) {
+    const uncovered = uncoveredQuotaScopes(limitedScopes, matchedQuotaScopes);
+    if (uncovered.length > 0) return { allowed: false, message: uncoveredScopesMessage(uncovered), limited: true, plainError: true };
+  }
 
   const charges: QuotaCharge[] = [];
   for (const q of interesting) {

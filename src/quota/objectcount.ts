@@ -6,13 +6,17 @@
 // controller needs (create, list, watch, delete: GetQuotableResources), but pods and services
 // (their own evaluators) and quota/v1/install's ignored resources (events, the review kinds). Charged on
 // create only; quotas with scopes never match (the generic evaluator matches no scope). Pure:
-// the caller supplies the served resources, quotas and counts.
+// the caller supplies the served resources, quotas and counts. The plugin configuration's
+// limitedResources (limited.ts) apply to these kinds too: a create whose count names a limited
+// resource needs a quota limiting it.
 
 import { Quantity } from '../api/quantity.js';
 import { parseResourceList, type Resources } from '../api/resourcelist.js';
 import type { ResourceQuota } from '../api/types.js';
 import { quotaSelectors } from './scopes.js';
 import type { QuotaCharge, QuotaDecision } from './admission.js';
+import type { LimitedResource } from './config.js';
+import { limitedByDefault, limitedResourcesFor, uncoveredConsumption } from './limited.js';
 
 /** legacyObjectCountAliases: the names these core kinds were counted under before `count/`. */
 const legacyAliases: Record<string, string> = { configmaps: 'configmaps', resourcequotas: 'resourcequotas', replicationcontrollers: 'replicationcontrollers', secrets: 'secrets' };
@@ -83,21 +87,31 @@ function prettyList(m: Resources, keys: readonly string[]): string {
 
 /**
  * The quota decision for creating one object of this kind (CheckRequest with the object-count
- * evaluator): status must be known for every matched key, and no quota may go over its limit.
+ * evaluator): status must be known for every matched key, what the configuration limits must be
+ * covered, and no quota may go over its limit.
  */
-export function decideObjectCount(group: string, resource: string, quotas: readonly ResourceQuota[]): QuotaDecision {
+export function decideObjectCount(group: string, resource: string, quotas: readonly ResourceQuota[], limited: readonly LimitedResource[] = []): QuotaDecision {
   const names = objectCountResourceNames(group, resource);
-  return decideCountCharge(names, Object.fromEntries(names.map((n) => [n, 1])), quotas);
+  const entries = limitedResourcesFor(limited, group, resource);
+  return decideCountCharge(names, Object.fromEntries(names.map((n) => [n, 1])), quotas, entries.length > 0 ? limitedByDefault(names, entries) : []);
 }
 
 /**
  * CheckRequest for an evaluator of whole counts and no scopes: `names` are the resources the
  * evaluator covers, `delta` what this request adds (the usage of a create; on an update, the
  * new usage less the old, negatives dropped). Every matching quota must know its usage of the
- * covered names it limits; a request that adds nothing is allowed without a charge; otherwise no
- * quota may go over a limit, and each matching quota is charged.
+ * covered names it limits; a request that adds nothing is allowed without a charge; otherwise
+ * every name of `limitedNames` (the configuration's limitedByDefault of the object's usage) must
+ * be limited by some matching quota, no quota may go over a limit, and each matching quota is
+ * charged.
  */
-export function decideCountCharge(names: readonly string[], delta: Readonly<Record<string, number>>, quotas: readonly ResourceQuota[]): QuotaDecision {
+export function decideCountCharge(
+  names: readonly string[],
+  delta: Readonly<Record<string, number>>,
+  quotas: readonly ResourceQuota[],
+  limitedNames: readonly string[] = [],
+): QuotaDecision {
+  const covered = new Set<string>();
   for (const q of quotas) {
     const matched = matching(q, names);
     if (matched.length === 0) continue;
@@ -105,8 +119,11 @@ export function decideCountCharge(names: readonly string[], delta: Readonly<Reco
     if (matched.some((n) => !(n in used))) {
       return { allowed: false, quota: q.metadata.name, message: `status unknown for quota: ${q.metadata.name}, resources: ${[...matched].sort().join(',')}` };
     }
+    for (const n of matched) covered.add(n);
   }
   if (!names.some((n) => (delta[n] ?? 0) > 0)) return { allowed: true, charges: [] };
+  const refusal = uncoveredConsumption(limitedNames, covered);
+  if (refusal) return { allowed: false, message: refusal, limited: true };
   const charges: QuotaCharge[] = [];
   for (const q of quotas) {
     const matched = matching(q, names);

@@ -1,6 +1,10 @@
-// Which pods a quota's scopes and scope selector match (pods.go podMatchesScopeFunc).
+// Which pods a quota's scopes and scope selector match (pods.go podMatchesScopeFunc,
+// MatchingScopes), and the errors upstream's matching meets on a PriorityClass selector it cannot
+// make into a label selector.
 
 import type { FeatureGates } from '../api/featuregates.js';
+import { aggregateFieldErrors, fieldError, FieldPath, GoSyntax, goQuote, type FieldError } from '../api/fielderrors.js';
+import { isValidLabelValue } from '../api/validation/names.js';
 import type { Pod, PodAffinityLike, ResourceQuota, ScopedResourceSelectorRequirement } from '../api/types.js';
 import { getPodQOS } from '../policy/qos.js';
 
@@ -85,4 +89,72 @@ export function podMatchesQuotaScopes(pod: Pod, q: ResourceQuota, gates: Pick<Fe
   }
   for (const sel of q.spec?.scopeSelector?.matchExpressions ?? []) if (!podMatchesScope(pod, sel, gates)) return false;
   return true;
+}
+
+/** Go's %v of a ScopedResourceSelectorRequirement: `{PriorityClass In [a b]}`. */
+export function formatScopeSelector(sel: ScopedResourceSelectorRequirement): string {
+  return `{${sel.scopeName} ${sel.operator} [${(sel.values ?? []).join(' ')}]}`;
+}
+
+/** Go's %v of a list of them: `[{BestEffort Exists []} {PriorityClass In [a]}]`. */
+export function formatScopeSelectors(sels: readonly ScopedResourceSelectorRequirement[]): string {
+  return `[${sels.map(formatScopeSelector).join(' ')}]`;
+}
+
+/** Go's %#v of a []string: `[]string(nil)`, `[]string{}`, `[]string{"a", "b"}`. */
+function goStringSliceSyntax(values: readonly string[] | undefined): GoSyntax {
+  return new GoSyntax(values === undefined ? '[]string(nil)' : `[]string{${values.map(goQuote).join(', ')}}`);
+}
+
+const labelSelectorOperators = new Set(['In', 'NotIn', 'Exists', 'DoesNotExist']);
+
+/**
+ * The error podMatchesScopeFunc returns for this selector, whatever the pod, as MatchingScopes
+ * words it; undefined when it has none. Only a PriorityClass selector other than Exists is made
+ * into a label selector (helper.ScopedResourceSelectorRequirementsAsSelector, then
+ * labels.NewRequirement), and that fails for an operator other than In, NotIn, Exists and
+ * DoesNotExist, for In or NotIn without values, for DoesNotExist with some, and for a value that
+ * is no label value. Quota validation rules out all but the last in a quota; the admission
+ * configuration's matchScopes are not validated at all.
+ */
+export function scopeSelectorError(sel: ScopedResourceSelectorRequirement): string | undefined {
+  if (sel.scopeName !== 'PriorityClass' || sel.operator === 'Exists') return undefined;
+  let problem: string | undefined;
+  if (!labelSelectorOperators.has(sel.operator)) {
+    problem = `${goQuote(sel.operator)} is not a valid scope selector operator`;
+  } else {
+    const values = sel.values ?? [];
+    const path = FieldPath.root('values');
+    const errs: FieldError[] = [];
+    if ((sel.operator === 'In' || sel.operator === 'NotIn') && values.length === 0) {
+      errs.push(fieldError.invalid(path, goStringSliceSyntax(sel.values), "for 'in', 'notin' operators, values set can't be empty"));
+    }
+    if (sel.operator === 'DoesNotExist' && values.length !== 0) {
+      errs.push(fieldError.invalid(path, goStringSliceSyntax(sel.values), 'values set must be empty for exists and does not exist'));
+    }
+    values.forEach((v, i) => {
+      const problems = isValidLabelValue(v);
+      if (problems.length > 0) errs.push(fieldError.invalid(path.index(i).key('PriorityClass'), v, problems.join('; ')));
+    });
+    if (errs.length > 0) problem = aggregateFieldErrors(errs);
+  }
+  return problem === undefined ? undefined : `error on matching scope ${formatScopeSelector(sel)}: failed to parse and convert selector: ${problem}`;
+}
+
+/**
+ * The pod evaluator's MatchingScopes: the selectors the pod matches, in their order, or the
+ * error of the first selector that cannot be matched (scopeSelectorError).
+ */
+export function podMatchingScopes(
+  pod: Pod,
+  selectors: readonly ScopedResourceSelectorRequirement[],
+  gates: Pick<FeatureGates, 'PodLevelResources'>,
+): { matched: ScopedResourceSelectorRequirement[] } | { error: string } {
+  const matched: ScopedResourceSelectorRequirement[] = [];
+  for (const sel of selectors) {
+    const error = scopeSelectorError(sel);
+    if (error !== undefined) return { error };
+    if (podMatchesScope(pod, sel, gates)) matched.push(sel);
+  }
+  return { matched };
 }

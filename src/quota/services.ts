@@ -2,13 +2,16 @@
 // `services` and `count/services`, 1 under `services.loadbalancers` when it is a LoadBalancer,
 // and its ports under `services.nodeports` when it is a NodePort or a LoadBalancer (for a
 // LoadBalancer with allocateLoadBalancerNodePorts false, only the ports that name a nodePort).
-// Charged on create and update (the increase only); quotas with scopes never match. Pure.
+// Charged on create and update (the increase only); quotas with scopes never match. The plugin
+// configuration's limitedResources for services (limited.ts) read the new Service's usage. Pure.
 
 import type { ResourceQuota } from '../api/types.js';
 import type { Service } from '../api/servicetypes.js';
 import { decideCountCharge } from './objectcount.js';
 import { quotaSelectors } from './scopes.js';
 import type { QuotaDecision } from './admission.js';
+import type { LimitedResource } from './config.js';
+import { limitedByDefault, limitedResourcesFor } from './limited.js';
 
 export const serviceQuotaResources = ['count/services', 'services', 'services.loadbalancers', 'services.nodeports'] as const;
 
@@ -24,14 +27,20 @@ export function serviceUsage(svc: Service): Record<string, number> {
   return usage;
 }
 
-/** The quota decision for creating `svc`, or for updating `old` to `svc` (the increase is charged). */
-export function decideServiceQuota(svc: Service, old: Service | undefined, quotas: readonly ResourceQuota[]): QuotaDecision {
+/**
+ * The quota decision for creating `svc`, or for updating `old` to `svc` (the increase is
+ * charged); what the configuration limits is read from the new Service's whole usage, and needs a
+ * covering quota only when the request adds something.
+ */
+export function decideServiceQuota(svc: Service, old: Service | undefined, quotas: readonly ResourceQuota[], limited: readonly LimitedResource[] = []): QuotaDecision {
   const usage = serviceUsage(svc);
+  const entries = limitedResourcesFor(limited, '', 'services');
+  const limitedNames = entries.length > 0 ? limitedByDefault(Object.keys(usage).filter((k) => usage[k]! > 0), entries) : [];
   if (old) {
     const prev = serviceUsage(old);
     for (const k of Object.keys(usage)) usage[k] = Math.max(0, usage[k]! - (prev[k] ?? 0));
   }
-  return decideCountCharge(serviceQuotaResources, usage, quotas);
+  return decideCountCharge(serviceQuotaResources, usage, quotas, limitedNames);
 }
 
 /** Whether a quota's spec.hard names any resource the service evaluator covers. */

@@ -5,8 +5,8 @@
 // * kubernetes/kubernetes pkg/quota/v1/evaluator/core/pods_test.go — TestPodConstraintsFunc,
 //   TestPodEvaluatorUsageStats;
 // * kubernetes/kubernetes plugin/pkg/admission/resourcequota/admission_test.go — every pod case
-//   whose outcome does not depend on the `limitedResources` admission configuration (which
-//   decideQuotas does not model); upstream only checks err != nil for most of them, the exact
+//   without the `limitedResources` admission configuration (those with it: limited.test.ts);
+//   upstream only checks err != nil for most of them, the exact
 //   messages here follow apiserver pkg/admission/plugin/resourcequota/controller.go
 //   (checkRequest, prettyPrint, prettyPrintResourceNames);
 // * kubernetes/kubernetes pkg/controller/resourcequota/resource_quota_controller_test.go —
@@ -43,8 +43,6 @@ function expectAllowed(d: QuotaDecision, charges: { name: string; used: Record<s
     charges,
   );
 }
-
-const withPriority = (pod: Pod, cls: string): Pod => ({ ...pod, spec: { ...pod.spec, priorityClassName: cls } });
 
 // ---------------------------------------------------------------------------------------------
 // quotaConstraints
@@ -246,87 +244,6 @@ describe('decideQuotas: admission_test.go (pod cases)', () => {
       { name: 'quota2', used: { memory: '3Gi' } },
     ]);
   });
-});
-
-describe('decideQuotas: admission_test.go TestAdmitLimitedScopeWithCoverQuota (rows decided by the quotas alone)', () => {
-  const bePod = (name: string, cls: string) => withPriority(quotaValidPod(name, 1, cm(), cm()), cls);
-  const burstPod = (name: string, cls: string, cpu = '3', memory = '2Gi') => withPriority(quotaValidPod(name, 1, cm(cpu, memory), cm()), cls);
-  const beQuota = () => mkQuota('quota-besteffort', { scopes: ['BestEffort'], hard: { pods: '5' }, used: { pods: '3' } });
-  const pcQuota = (op: string, values?: string[]) =>
-    mkQuota('quota', { selector: [{ scopeName: 'PriorityClass', operator: op, ...(values ? { values } : {}) }] });
-  const emptyQuota = (): ResourceQuota => ({ metadata: {} });
-
-  const rows: { name: string; pod: Pod; quotas: ResourceQuota[]; check: (d: QuotaDecision) => void }[] = [
-    {
-      name: 'Covering quota exists for configured limited scope PriorityClassNameExists.',
-      pod: burstPod('allowed-pod', 'fake-priority'),
-      quotas: [pcQuota('Exists')],
-      check: (d) => expectAllowed(d, []),
-    },
-    {
-      name: 'Covering quota exist for configured limited scope resourceQuotaBestEffort',
-      pod: bePod('allowed-pod', 'fake-priority'),
-      quotas: [beQuota()],
-      check: (d) => expectAllowed(d, [{ name: 'quota-besteffort', used: { pods: '4' } }]),
-    },
-    {
-      name: 'Two scopes,BestEffort and PriorityClassIN, in two LimitedResources. Neither matches pod. Pod allowed',
-      pod: burstPod('allowed-pod', 'fake-priority', '100m', '1Gi'),
-      quotas: [emptyQuota()],
-      check: (d) => expectAllowed(d, []),
-    },
-    {
-      name: 'Two scopes,BestEffort and PriorityClassIN, in two LimitedResources. Both the scopes matches pod. Quota available only for both the scopes. Pod admit success. No Error',
-      pod: bePod('allowed-pod', 'cluster-services'),
-      quotas: [beQuota(), pcQuota('In', ['cluster-services'])],
-      check: (d) => expectAllowed(d, [{ name: 'quota-besteffort', used: { pods: '4' } }]),
-    },
-    {
-      name: 'Pod allowed with priorityclass if limited scope PriorityClassNameExists not configured.',
-      pod: burstPod('allowed-pod', 'fake-priority'),
-      quotas: [emptyQuota()],
-      check: (d) => expectAllowed(d, []),
-    },
-    {
-      name: 'quota fails, though covering quota for configured limited scope PriorityClassNameExists exists.',
-      pod: burstPod('not-allowed-pod', 'fake-priority', '3', '20Gi'),
-      quotas: [
-        mkQuota('quota', {
-          selector: [{ scopeName: 'PriorityClass', operator: 'Exists' }],
-          hard: { memory: '10Gi' },
-          used: { memory: '1Gi' },
-        }),
-      ],
-      check: (d) => expectRefused(d, 'exceeded quota: quota, requested: memory=20Gi, used: memory=1Gi, limited: memory=10Gi', 'quota'),
-    },
-    {
-      name: 'Pod has different priorityclass than configured limited. Covering quota exists for configured limited scope PriorityClassIn.',
-      pod: burstPod('allowed-pod', 'fake-priority'),
-      quotas: [pcQuota('In', ['cluster-services'])],
-      check: (d) => expectAllowed(d, []),
-    },
-    {
-      name: 'Pod has limited priorityclass. Covering quota exists for configured limited scope PriorityClassIn.',
-      pod: burstPod('allowed-pod', 'cluster-services'),
-      quotas: [pcQuota('In', ['cluster-services'])],
-      check: (d) => expectAllowed(d, []),
-    },
-    {
-      name: 'From the above test case, just changing pod priority from cluster-services to another-priorityclass-name. expecting no error',
-      pod: burstPod('allowed-pod', 'another-priorityclass-name'),
-      quotas: [pcQuota('In', ['another-priorityclass-name'])],
-      check: (d) => expectAllowed(d, []),
-    },
-    {
-      name: 'Pod has limited priorityclass. Covering quota exists for configured limited scope PriorityClassIn through PriorityClassNameExists',
-      pod: burstPod('allowed-pod', 'cluster-services'),
-      quotas: [pcQuota('Exists')],
-      check: (d) => expectAllowed(d, []),
-    },
-  ];
-  for (const row of rows) {
-    it(row.name, () => row.check(decideQuotas(row.pod, row.quotas, optsOff)));
-  }
 });
 
 // ---------------------------------------------------------------------------------------------

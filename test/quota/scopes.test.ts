@@ -9,13 +9,15 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Pod, PodAffinityTerm, ScopedResourceSelectorRequirement } from '../../src/api/types.js';
-import { podMatchesAllScopes, podMatchesScope, quotaSelectors, usesCrossNamespacePodAffinity, isTerminating } from '../../src/quota/scopes.js';
+import { podMatchesAllScopes, podMatchesScope, podMatchingScopes, quotaSelectors, scopeSelectorError, usesCrossNamespacePodAffinity, isTerminating } from '../../src/quota/scopes.js';
 import { quotaMatchesPod } from '../../src/quota/admission.js';
 import { cm, ctr, gatesOff, gatesOn, mkPod, mkQuota } from './fixtures.js';
 
-/** MatchingScopes: the selectors, in order, that the pod matches. */
+/** MatchingScopes: the selectors, in order, that the pod matches (these rows have no error). */
 function matchingScopes(pod: Pod, selectors: ScopedResourceSelectorRequirement[]): ScopedResourceSelectorRequirement[] {
-  return selectors.filter((s) => podMatchesScope(pod, s, gatesOff));
+  const m = podMatchingScopes(pod, selectors, gatesOff);
+  assert.ok('matched' in m, JSON.stringify(m));
+  return m.matched;
 }
 
 // Upstream's selectors use an empty operator for every scope but PriorityClass.
@@ -208,4 +210,38 @@ describe('quotaSelectors and quota matching: reference §2 / §3.4', () => {
       assert.equal(quotaMatchesPod(row.q, pod, gatesOff), row.want);
     });
   }
+});
+
+describe('scopeSelectorError: podMatchesScopeFunc on a selector it cannot make into a label selector (helpers.go ScopedResourceSelectorRequirementsAsSelector, labels.NewRequirement v1.32)', () => {
+  const labelValue = "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')";
+  const pc = (operator: string, values?: string[]): ScopedResourceSelectorRequirement => ({ scopeName: 'PriorityClass', operator, ...(values ? { values } : {}) });
+  const prefix = (s: string) => `error on matching scope ${s}: failed to parse and convert selector: `;
+  const rows: { name: string; selector: ScopedResourceSelectorRequirement; want: string | undefined }[] = [
+    { name: 'In with a value: none', selector: pc('In', ['cluster-services']), want: undefined },
+    { name: 'NotIn with a value: none', selector: pc('NotIn', ['a']), want: undefined },
+    { name: 'DoesNotExist without values: none', selector: pc('DoesNotExist'), want: undefined },
+    { name: 'Exists is never parsed, values or not', selector: pc('Exists', ['not a label value']), want: undefined },
+    { name: 'another scope is never parsed', selector: { scopeName: 'BestEffort', operator: 'In' }, want: undefined },
+    { name: 'In with an empty list of values', selector: pc('In', []),
+      want: `${prefix('{PriorityClass In []}')}values: Invalid value: []string{}: for 'in', 'notin' operators, values set can't be empty` },
+    { name: 'NotIn without values (nil)', selector: pc('NotIn'),
+      want: `${prefix('{PriorityClass NotIn []}')}values: Invalid value: []string(nil): for 'in', 'notin' operators, values set can't be empty` },
+    { name: 'DoesNotExist with a value', selector: pc('DoesNotExist', ['a']),
+      want: `${prefix('{PriorityClass DoesNotExist [a]}')}values: Invalid value: []string{"a"}: values set must be empty for exists and does not exist` },
+    { name: 'an operator label selectors do not have', selector: pc('Gt', ['1']), want: `${prefix('{PriorityClass Gt [1]}')}"Gt" is not a valid scope selector operator` },
+    { name: 'no operator', selector: pc(''), want: `${prefix('{PriorityClass  []}')}"" is not a valid scope selector operator` },
+    { name: 'a value that is no label value', selector: pc('In', ['a b']), want: `${prefix('{PriorityClass In [a b]}')}values[0][PriorityClass]: Invalid value: "a b": ${labelValue}` },
+    { name: 'several such values: an aggregate', selector: pc('NotIn', ['ok', '-x', 'y-']),
+      want: `${prefix('{PriorityClass NotIn [ok -x y-]}')}[values[1][PriorityClass]: Invalid value: "-x": ${labelValue}, values[2][PriorityClass]: Invalid value: "y-": ${labelValue}]` },
+    { name: 'DoesNotExist with a bad value: both errors', selector: pc('DoesNotExist', ['a b']),
+      want: `${prefix('{PriorityClass DoesNotExist [a b]}')}[values: Invalid value: []string{"a b"}: values set must be empty for exists and does not exist, values[0][PriorityClass]: Invalid value: "a b": ${labelValue}]` },
+    { name: 'a value of 64 characters', selector: pc('In', ['a'.repeat(64)]),
+      want: `${prefix(`{PriorityClass In [${'a'.repeat(64)}]}`)}values[0][PriorityClass]: Invalid value: "${'a'.repeat(64)}": must be no more than 63 characters` },
+  ];
+  for (const row of rows) it(row.name, () => assert.equal(scopeSelectorError(row.selector), row.want));
+
+  it('MatchingScopes stops at the first selector it cannot match, whatever the pod', () => {
+    const m = podMatchingScopes(mkPod('p', {}), [sel('BestEffort'), pc('In', []), pc('Gt')], gatesOff);
+    assert.deepEqual(m, { error: `${prefix('{PriorityClass In []}')}values: Invalid value: []string{}: for 'in', 'notin' operators, values set can't be empty` });
+  });
 });
