@@ -20,6 +20,7 @@ import {
 } from '../api/validation/index.js';
 import { decideObjectCount } from '../quota/objectcount.js';
 import type { QuotaDecision } from '../quota/admission.js';
+import type { LimitedResource } from '../quota/config.js';
 import { decodeStored, encodeForStore } from './objects.js';
 import type { Api, CreateBatch, GuardedWrite, Strategy } from './rest.js';
 import { storageKey } from './resources.js';
@@ -42,26 +43,36 @@ async function quotasOf(api: Api, namespace: string): Promise<{ key: string; mod
  * 403, or the quota status writes to commit with the object (into `batch` when batching).
  */
 export async function chargeObjectCount(api: Api, resource: string, obj: KubeObject, batch?: CreateBatch, group = ''): Promise<GuardedWrite[]> {
-  return chargeQuotas(api, { group, resource }, obj, (quotas) => decideObjectCount(group, resource, quotas), batch);
+  return chargeQuotas(api, { group, resource }, obj, (quotas, limited) => decideObjectCount(group, resource, quotas, limited), batch);
 }
 
 /**
- * The quota charge `decide` makes of the namespace's quotas for a write of `obj`: refused with
- * the quota admission's 403, or the quota status writes to commit with the object (into `batch`
- * when batching).
+ * The quota charge `decide` makes of the namespace's quotas (and the plugin configuration's
+ * limitedResources) for a write of `obj`: refused with the quota admission's 403 (or, for what
+ * upstream returns as a plain error, its 500), or the quota status writes to commit with the
+ * object (into `batch` when batching).
  */
-export async function chargeQuotas(api: Api, gr: { group: string; resource: string }, obj: KubeObject, decide: (quotas: ResourceQuota[]) => QuotaDecision, batch?: CreateBatch): Promise<GuardedWrite[]> {
+export async function chargeQuotas(
+  api: Api,
+  gr: { group: string; resource: string },
+  obj: KubeObject,
+  decide: (quotas: ResourceQuota[], limited: readonly LimitedResource[]) => QuotaDecision,
+  batch?: CreateBatch,
+): Promise<GuardedWrite[]> {
   const namespace = obj.metadata?.namespace;
   if (!namespace) return [];
+  const limited = api.resourceQuota.limitedResources;
   const read = await quotasOf(api, namespace);
-  if (read.length === 0) return [];
+  if (read.length === 0 && limited.length === 0) return [];
   // Within a batch, quotas already charged by earlier creates of the batch are read as charged.
   const current = read.map((q) => {
     const pending = batch?.pending.get(q.key);
     return pending ? { key: q.key, modRevision: pending.modRevision, quota: pending.obj as ResourceQuota } : q;
   });
-  const decision = decide(current.map((q) => q.quota));
-  if (!decision.allowed) throw statusErrors.forbidden(gr, obj.metadata?.name ?? '', decision.message);
+  const decision = decide(current.map((q) => q.quota), limited);
+  if (!decision.allowed) {
+    throw decision.plainError ? statusErrors.unknown(decision.message) : statusErrors.forbidden(gr, obj.metadata?.name ?? '', decision.message);
+  }
   const writes: GuardedWrite[] = [];
   for (const charge of decision.charges) {
     const q = current.find((x) => x.quota.metadata.name === charge.name)!;

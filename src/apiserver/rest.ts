@@ -23,6 +23,7 @@ import { convertFieldLabel, findResource, groupVersion, resources, storageKey, t
 import { statusErrors, StatusError, type GroupResource } from './status.js';
 import { metaTime } from '../api/metatime.js';
 import { currentDeadline, earliest, withDeadline, type Deadline } from '../storage/deadline.js';
+import { DEFAULT_RESOURCE_QUOTA_CONFIGURATION, type ResourceQuotaConfiguration } from '../quota/config.js';
 
 export interface UserInfo {
   name: string;
@@ -151,6 +152,8 @@ export interface ApiOptions {
   now?: () => Date;
   /** How the server's own retries wait between attempts (retry.ts); a timer unless a test counts them. */
   sleep?: (ms: number) => Promise<void>;
+  /** The ResourceQuota admission plugin's configuration (nothing limited by default when absent). */
+  resourceQuota?: ResourceQuotaConfiguration;
 }
 
 /** Request bodies and stored objects are plain JSON; a JSON round trip copies them fastest. */
@@ -215,6 +218,8 @@ export class Api {
   readonly gates: FeatureGates;
   readonly now: () => Date;
   readonly sleep: (ms: number) => Promise<void>;
+  /** The ResourceQuota admission plugin's configuration: what it limits by default (quota/limited.ts). */
+  readonly resourceQuota: ResourceQuotaConfiguration;
   readonly strategies = new Map<string, Strategy>();
   /** Watch-fed copies of hot resources (see cache.ts), by resource name. */
   readonly caches = new Map<string, ObjectCache>();
@@ -228,6 +233,7 @@ export class Api {
     this.gates = opts.gates;
     this.now = opts.now ?? (() => new Date());
     this.sleep = opts.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+    this.resourceQuota = opts.resourceQuota ?? DEFAULT_RESOURCE_QUOTA_CONFIGURATION;
   }
 
   resource(group: string, version: string, resource: string): ResourceDef | undefined {

@@ -11,6 +11,7 @@ import { networkInterfaces } from 'node:os';
 import { join, resolve } from 'node:path';
 import { defaultFeatureGates, type FeatureGates } from '../api/featuregates.js';
 import type { PodSecurityDefaults, PodSecurityExemptions } from '../admission/podsecurity.js';
+import type { ResourceQuotaConfiguration } from '../quota/config.js';
 import type { DefaultTolerationSeconds } from '../admission/defaulttolerationseconds.js';
 import { openStore, type OpenStoreOptions } from '../storage/index.js';
 import type { Store } from '../storage/store.js';
@@ -69,6 +70,8 @@ export interface ApiServerOptions {
   podSecurityDefaults?: PodSecurityDefaults;
   /** The PodSecurity configuration's exempt usernames, namespaces and runtime classes (none when absent). */
   podSecurityExemptions?: PodSecurityExemptions;
+  /** The ResourceQuota configuration: what it limits by default (nothing when absent). */
+  resourceQuota?: ResourceQuotaConfiguration;
   /** --default-not-ready-toleration-seconds and --default-unreachable-toleration-seconds (300 each). */
   defaultTolerationSeconds?: DefaultTolerationSeconds;
   /** Extra names or addresses for the serving certificate. */
@@ -126,7 +129,7 @@ export async function startApiServer(opts: ApiServerOptions): Promise<RunningApi
   const storeSpec = opts.store ?? `sqlite:${join(dataDir, 'bulkhead.db')}`;
   refuseLostDatabase(dataDir, storeSpec);
   const store = await openStore(storeSpec, opts.storeOptions);
-  const api = new Api({ store, gates: opts.gates ?? defaultFeatureGates });
+  const api = new Api({ store, gates: opts.gates ?? defaultFeatureGates, resourceQuota: opts.resourceQuota });
   const serviceRanges = opts.serviceRanges ?? defaultServiceRanges();
   installStrategies(api, { defaults: opts.podSecurityDefaults ?? {}, exemptions: opts.podSecurityExemptions ?? {} }, opts.defaultTolerationSeconds, serviceRanges);
   api.trackWrite = trackUpdate;

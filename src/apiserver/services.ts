@@ -268,7 +268,7 @@ export function serviceStrategy(ranges: ServiceRanges): Strategy {
       if (needsHealthCheck(svc)) await allocHealthCheckNodePort(svc, claims, ranges.nodePorts);
       const errs = validateService(svc);
       if (errs.length > 0) throw invalid(svc.metadata?.name ?? '', errs);
-      const quota = await chargeQuotas(api, { group: '', resource: 'services' }, svc, (quotas) => decideServiceQuota(svc, undefined, quotas), batch);
+      const quota = await chargeQuotas(api, { group: '', resource: 'services' }, svc, (quotas, limited) => decideServiceQuota(svc, undefined, quotas, limited), batch);
       return { obj: svc, writes: [...claims.writes, ...quota] };
     },
     async update(obj, old, _req, api, subresource) {
@@ -297,7 +297,7 @@ export function serviceStrategy(ranges: ServiceRanges): Strategy {
       }
       const errs = validateServiceUpdate(svc, prev);
       if (errs.length > 0) throw invalid(name, errs);
-      const quota = await chargeQuotas(api, { group: '', resource: 'services' }, svc, (quotas) => decideServiceQuota(svc, prev, quotas));
+      const quota = await chargeQuotas(api, { group: '', resource: 'services' }, svc, (quotas, limited) => decideServiceQuota(svc, prev, quotas, limited));
       return { obj: svc, writes: [...claims.writes, ...quota] };
     },
   };

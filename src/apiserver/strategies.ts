@@ -40,6 +40,8 @@ import { metaTime } from '../api/metatime.js';
 
 function rejectionError(r: Rejection, pod: Pod, causes: { field: string; type: string; message: string }[]): StatusError {
   const name = podDisplayName(pod);
+  // A plain error (code 500) is responsewriters.ErrorToAPIStatus's: no reason, no details.
+  if (r.code === 500) return statusErrors.unknown(r.message);
   const s: Status = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: r.message, reason: r.reason, code: r.code };
   if (r.code === 422) s.details = { name, group: '', kind: 'Pod', causes: causes.map((c) => ({ reason: c.type, message: c.message, field: c.field })) };
   else if (r.code === 403) s.details = { name, group: '', kind: 'pods' };
@@ -105,6 +107,7 @@ export function podStrategy(podSecurity: PodSecurityConfiguration, tolerationSec
         priorityClasses,
         runtimeClasses: await runtimeClassesFor(api, pod),
         quotas,
+        limitedResources: api.resourceQuota.limitedResources,
         gates: api.gates,
         podSecurityDefaults: podSecurity.defaults,
         podSecurityExemptions: podSecurity.exemptions,

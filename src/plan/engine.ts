@@ -23,6 +23,7 @@ import { ulimitCeilingsReason, ulimitsAboveCeilings } from '../policy/ulimitceil
 import { derivedObjectUID, derivedPodUID, planPodOnNode, type NodeConfig, type PodNodePlan } from './node.js';
 import { plannedKinds, type WorkloadContext } from './workloads.js';
 import { decideObjectCount } from '../quota/objectcount.js';
+import type { LimitedResource } from '../quota/config.js';
 
 /** Zero objects of every kind the plan counts against quotas (keyed `<group>/<resource>`, as objectCountUsage reads them). */
 const plannedKindsUncounted: ReadonlyMap<string, number> = new Map(Object.values(plannedKinds).map((p) => [`${p.group}/${p.resource}`, 0]));
@@ -49,6 +50,8 @@ export interface PlanOptions {
    * apply; namespaces and runtime classes do, as on the server.
    */
   podSecurityExemptions?: PodSecurityExemptions;
+  /** The ResourceQuota configuration's limitedResources: what needs a covering quota (nothing when absent). */
+  limitedResources?: readonly LimitedResource[];
   /** `namespace/name` → working set bytes; turns on the eviction ranking. */
   usage?: Map<string, bigint>;
   evictionHard: Threshold[];
@@ -67,7 +70,8 @@ export interface PodPlan extends Partial<PodNodePlan> {
   source: Source;
   admitted: boolean;
   errors: ReportedFieldError[];
-  rejections: { by: Rejection['by']; message: string }[];
+  /** `limitedResources`: ResourceQuota refused for the configuration's limitedResources, not for a quota. */
+  rejections: { by: Rejection['by']; message: string; limitedResources?: true }[];
   warnings: string[];
   object?: Pod;
   /** What the Priority admission plugin gave the pod (once it got that far). */
@@ -293,6 +297,7 @@ export class Planner {
       priorityClasses: this.priorityClasses,
       runtimeClasses: this.runtimeClasses,
       quotas: state.quotas,
+      limitedResources: opts.limitedResources,
       gates: opts.gates,
       podSecurityDefaults: opts.podSecurity,
       podSecurityExemptions: opts.podSecurityExemptions,
@@ -306,7 +311,7 @@ export class Planner {
       ...(created ? { owner: created.owner } : {}),
       admitted: !result.rejection,
       errors: result.errors,
-      rejections: result.rejection ? [{ by: result.rejection.by, message: result.rejection.message }] : [],
+      rejections: result.rejection ? [{ by: result.rejection.by, message: result.rejection.message, ...(result.rejection.limitedResources ? { limitedResources: true as const } : {}) }] : [],
       warnings: decodeWarnings.length ? [...decodeWarnings, ...result.warnings] : result.warnings,
     };
     // No user in a plan: only a namespace or a runtime class can be exempt.
@@ -350,11 +355,12 @@ export class Planner {
     return entry;
   }
 
-  /** The object-count charge of creating one object; the quota's 403 message when refused. */
-  private chargeCount(namespace: string, group: string, resource: string, name: string, decide?: (quotas: readonly ResourceQuota[]) => QuotaDecision): string | undefined {
+  /** The object-count charge of creating one object; the quota plugin's message when refused (its 403's, or a plain error's). */
+  private chargeCount(namespace: string, group: string, resource: string, name: string, decide?: (quotas: readonly ResourceQuota[], limited: readonly LimitedResource[]) => QuotaDecision): string | undefined {
     const state = this.ns(namespace);
-    const decision = decide ? decide(state.quotas) : decideObjectCount(group, resource, state.quotas);
-    if (!decision.allowed) return `${resource}${group ? `.${group}` : ''} "${name}" is forbidden: ${decision.message}`;
+    const limited = this.opts.limitedResources ?? [];
+    const decision = decide ? decide(state.quotas, limited) : decideObjectCount(group, resource, state.quotas, limited);
+    if (!decision.allowed) return decision.plainError ? decision.message : `${resource}${group ? `.${group}` : ''} "${name}" is forbidden: ${decision.message}`;
     for (const c of decision.charges) {
       const q = state.quotas.find((x) => x.metadata.name === c.name)!;
       q.status = { ...q.status, used: c.used };
@@ -391,7 +397,7 @@ export class Planner {
       this.reject(decodedObject, kind, `${qualified} "${name}" is invalid`, reportFieldErrors(admitted.errors));
       return;
     }
-    const decide = planned.decide ? (quotas: readonly ResourceQuota[]) => planned.decide!(admitted.object, quotas) : undefined;
+    const decide = planned.decide ? (quotas: readonly ResourceQuota[], limited: readonly LimitedResource[]) => planned.decide!(admitted.object, quotas, limited) : undefined;
     const refused = this.chargeCount(namespace, planned.group, planned.resource, name, decide);
     if (refused) {
       this.reject(decodedObject, kind, refused, []);

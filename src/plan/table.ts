@@ -78,7 +78,9 @@ export function podLines(p: PodPlan): string[] {
   for (const r of p.rejections) {
     // With field errors listed below, the headline alone avoids printing each error twice.
     const head = listed ? /^(.*? is invalid)/.exec(r.message)?.[1] ?? r.message : r.message;
-    out.push(`    refused by ${r.by}: ${head}${listed ? ':' : ''}`);
+    // A quota's refusal names the quota; one for the configuration's limitedResources says so.
+    const by = r.limitedResources ? `${r.by} (limitedResources in --admission-control-config-file)` : r.by;
+    out.push(`    refused by ${by}: ${head}${listed ? ':' : ''}`);
   }
   for (const e of p.errors) out.push(undecodable ? `      at ${e.field}` : `      ${e.field}: ${e.message}`);
   for (const w of p.warnings) out.push(`    warning: ${w}`);

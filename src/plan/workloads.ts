@@ -17,6 +17,7 @@ import { defaultSecret } from '../api/secretdefaults.js';
 import type { ConfigMap, CronJob, DaemonSet, Deployment, Job, KubeObject, OwnerReference, Pod, PodTemplateSpec, ReplicaSet, ResourceQuota, Secret, Service, ServiceAccount, StatefulSet } from '../api/types.js';
 import { defaultService } from '../api/servicedefaults.js';
 import { decideServiceQuota } from '../quota/services.js';
+import type { LimitedResource } from '../quota/config.js';
 import type { QuotaDecision } from '../quota/admission.js';
 import {
   validateConfigMap,
@@ -71,7 +72,7 @@ export interface PlannedKind {
   /** Defaults, validates and expands one object of the kind (its namespace already set). */
   admit(obj: KubeObject, ctx: WorkloadContext): Admitted;
   /** The quota decision for the admitted object, when its kind has an evaluator of its own (Service); object counts otherwise. */
-  decide?(obj: KubeObject, quotas: readonly ResourceQuota[]): QuotaDecision;
+  decide?(obj: KubeObject, quotas: readonly ResourceQuota[], limited: readonly LimitedResource[]): QuotaDecision;
 }
 
 type Expansion = { pods: OwnedPod[]; children: ChargedChild[]; warning?: string };
@@ -205,7 +206,7 @@ export const plannedKinds: Record<string, PlannedKind> = {
       svc.status = { loadBalancer: {} };
       return checked(svc, validateService(svc));
     },
-    decide: (obj, quotas) => decideServiceQuota(obj as Service, undefined, quotas),
+    decide: (obj, quotas, limited) => decideServiceQuota(obj as Service, undefined, quotas, limited),
   },
   ServiceAccount: {
     apiVersion: 'v1',
