@@ -16,7 +16,7 @@ import { hostCgroupVersion, hostMemoryBytes, hostMilliCPU, hostNrOpen } from '..
 import { ManifestError, ManifestStream } from './manifests.js';
 import { UsageError } from './errors.js';
 import { addDefaultTolerationSecondsFlags, defaultTolerationSecondsFlags, featureGatesFlag, type DefaultTolerationSecondsFlags } from './flags.js';
-import { admissionControlConfigFileHelp, podSecurityFromFlags, type PodSecurityFlags } from './admissionconfig.js';
+import { admissionControlConfigFileHelp, podSecurityFromFlags, resourceQuotaFromFlags, type PodSecurityFlags } from './admissionconfig.js';
 
 interface PlanFlags extends DefaultTolerationSecondsFlags, PodSecurityFlags {
   nodeMemory?: string;
@@ -145,6 +145,7 @@ export function runPlan(paths: string[], f: PlanFlags, io: { stdout: (s: string)
   if (paths.length === 0) throw new UsageError('no manifests given: pass files, directories or - for standard input, as arguments or with -f');
   const gates = featureGatesFlag(f.featureGates);
   const podSecurity = podSecurityFromFlags(f);
+  const resourceQuota = resourceQuotaFromFlags(f, (m) => process.stderr.write(`bulkhead: warning: ${m}\n`));
   let evictionHard;
   try {
     evictionHard = parseEvictionThresholds(f.evictionHard);
@@ -158,7 +159,7 @@ export function runPlan(paths: string[], f: PlanFlags, io: { stdout: (s: string)
   // pod of their namespace), then the pods, each planned and printed as it is read.
   const manifests = new ManifestStream(paths, !!f.recursive, io.readStdin, io.keepListBytes);
   const defaultTolerationSeconds = defaultTolerationSecondsFlags(f);
-  const planner = new Planner({ node, gates, podSecurity: podSecurity.defaults, podSecurityExemptions: podSecurity.exemptions, usage, evictionHard, defaultTolerationSeconds, now: new Date(), ownsInput: true });
+  const planner = new Planner({ node, gates, podSecurity: podSecurity.defaults, podSecurityExemptions: podSecurity.exemptions, limitedResources: resourceQuota.limitedResources, usage, evictionHard, defaultTolerationSeconds, now: new Date(), ownsInput: true });
   const printer = planPrinter(f.output);
   const out = new BufferedOut(io.stdout);
   let refused = false;

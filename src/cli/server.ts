@@ -7,7 +7,7 @@ import { UsageError } from './errors.js';
 import { applyServerHeapSettings } from './nodeflags.js';
 import { DurationError, parseGoDuration } from './goduration.js';
 import { addDefaultTolerationSecondsFlags, defaultTolerationSecondsFlags, durationFlag, featureGatesFlag, type DefaultTolerationSecondsFlags } from './flags.js';
-import { admissionControlConfigFileHelp, podSecurityFromFlags, type PodSecurityFlags } from './admissionconfig.js';
+import { admissionControlConfigFileHelp, podSecurityFromFlags, resourceQuotaFromFlags, type PodSecurityFlags } from './admissionconfig.js';
 import { addAgentFlags, agentSettingsFromFlags, runAgent, type AgentFlags } from './agent.js';
 import type { OpenStoreOptions } from '../storage/index.js';
 import { parseNodePortRange, parseServiceIPRange, type NodePortRange, type ServiceIPRange } from '../api/servicerange.js';
@@ -173,6 +173,7 @@ export async function runServer(f: ServerFlags, banner: (s: RunningServer) => st
   const { host, port } = parseListen(f.listen);
   const gates = featureGatesFlag(f.featureGates);
   const podSecurity = podSecurityFromFlags(f);
+  const resourceQuota = resourceQuotaFromFlags(f, (m) => process.stderr.write(`bulkhead: warning: ${m}\n`));
   const compactionSeconds = durationFlag('--etcd-compaction-interval', f.etcdCompactionInterval);
   const requestTimeoutSeconds = requestTimeoutFlag(f.requestTimeout);
   const metricResolutionSeconds = durationFlag('--metric-resolution', f.metricResolution);
@@ -185,7 +186,7 @@ export async function runServer(f: ServerFlags, banner: (s: RunningServer) => st
   const { startServer } = await import('../server/start.js');
   let running: RunningServer;
   try {
-    running = await startServer({ dataDir: f.dataDir, store: f.store, storeOptions, host, port, gates, podSecurityDefaults: podSecurity.defaults, podSecurityExemptions: podSecurity.exemptions, advertise: f.advertise, compactionSeconds, requestTimeoutSeconds, metricResolutionSeconds, serviceRanges, ...controlPlane, log: (msg) => process.stderr.write(`bulkhead: ${msg}\n`) });
+    running = await startServer({ dataDir: f.dataDir, store: f.store, storeOptions, host, port, gates, podSecurityDefaults: podSecurity.defaults, podSecurityExemptions: podSecurity.exemptions, resourceQuota, advertise: f.advertise, compactionSeconds, requestTimeoutSeconds, metricResolutionSeconds, serviceRanges, ...controlPlane, log: (msg) => process.stderr.write(`bulkhead: ${msg}\n`) });
   } catch (e) {
     const err = e as NodeJS.ErrnoException;
     if (err.code === 'EADDRINUSE') throw new UsageError(`cannot listen on ${f.listen}: the address is already in use (another bulkhead running?)`);

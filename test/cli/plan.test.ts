@@ -1,4 +1,7 @@
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { bulkhead, node16Gi } from './run.js';
 import { runPlan, type HostFacts } from '../../src/cli/plan.js';
@@ -161,6 +164,32 @@ describe('bulkhead plan: admission', () => {
       kind: 'Namespace', name: 'search-baseline', source: { file: 'examples/refused/ulimits-baseline.yaml', document: 1 },
       message: 'namespace "search-baseline" is exempt from Pod Security, and the policy (enforce=baseline:latest) will be ignored',
     }]);
+  });
+  it("the ResourceQuota configuration's limitedResources refuse a pod no quota covers, and say so", () => {
+    const { json, code } = planJSON(['examples/refused/limited-priority.yaml', '--admission-control-config-file', 'examples/admission/resource-quota.yaml']);
+    assert.equal(code, 1);
+    assert.deepEqual(json.pods.map((p: { namespace: string; admitted: boolean; rejections: unknown[] }) => [p.namespace, p.admitted, p.rejections]), [
+      ['kube-ops', true, []],
+      ['team', false, [{ by: 'ResourceQuota', message: 'insufficient quota to match these scopes: [{PriorityClass In [cluster-services]}]', limitedResources: true }]],
+    ]);
+    assert.deepEqual(json.quotas, [{ namespace: 'kube-ops', name: 'cluster-services', hard: { pods: '2' }, used: { pods: '1' } }]);
+  });
+  it('limitedResources apply to the other kinds a plan charges: a LoadBalancer Service, a ConfigMap', (t) => {
+    const dir = mkdtempSync(join(tmpdir(), 'bulkhead-plan-rq-'));
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
+    const config = join(dir, 'admission.yaml');
+    writeFileSync(config, 'apiVersion: apiserver.config.k8s.io/v1\nkind: AdmissionConfiguration\nplugins:\n- name: ResourceQuota\n  configuration:\n    apiVersion: apiserver.config.k8s.io/v1\n    kind: ResourceQuotaConfiguration\n    limitedResources:\n    - {resource: services, matchContains: [loadbalancers]}\n    - {resource: configmaps, matchContains: [count/]}\n');
+    const input = [
+      'apiVersion: v1\nkind: Service\nmetadata: {name: lb}\nspec: {type: LoadBalancer, ports: [{port: 80}]}',
+      'apiVersion: v1\nkind: Service\nmetadata: {name: web}\nspec: {ports: [{port: 80}]}',
+      'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: settings}',
+    ].join('\n---\n');
+    const { json, code } = planJSON(['-', '--admission-control-config-file', config], input);
+    assert.equal(code, 1);
+    assert.deepEqual(json.rejectedObjects.map((o: { kind: string; name: string; message: string }) => [o.kind, o.name, o.message]), [
+      ['Service', 'lb', 'services "lb" is forbidden: insufficient quota to consume: services.loadbalancers'],
+      ['ConfigMap', 'settings', 'configmaps "settings" is forbidden: insufficient quota to consume: count/configmaps'],
+    ]);
   });
   it("the configuration's defaults govern namespaces without labels, and only those", () => {
     const input = [
