@@ -1,6 +1,6 @@
 // The node a plan is made for, and what that node does with one admitted pod: QoS, pod cgroup,
-// per-container oom_score_adj, OOM kill mode, cgroup values and rlimits. The node agent uses
-// the same function, so the plan and the running system cannot disagree.
+// per-container oom_score_adj, OOM kill mode, cgroup values (swap included) and rlimits. The
+// node agent uses the same function, so the plan and the running system cannot disagree.
 
 import { hash } from 'node:crypto';
 import type { FeatureGates } from '../api/featuregates.js';
@@ -32,6 +32,12 @@ export interface NodeConfig {
   singleProcessOOMKill?: boolean;
   /** Group kill emulated on cgroup v1 by the agent. */
   oomGroupEmulation?: boolean;
+  /**
+   * Whether the kernel accounts swap per cgroup (v1 memory.memsw.*, v2 memory.swap.max), the
+   * kubelet's swapControllerAvailable; containers are then kept from swapping (policy/swap.ts).
+   * Absent: true, as on kernels since 5.8 unless booted with swapaccount=0.
+   */
+  swapControllerAvailable?: boolean;
   /** /proc/sys/fs/nr_open */
   nrOpen?: bigint;
   /** Hard rlimit ceilings of a host without CAP_SYS_RESOURCE. */
@@ -155,7 +161,7 @@ function planContainer(pod: Pod, c: Container, kind: ContainerKind, oom: PodOOMS
     oomScoreAdj: containerOOMScoreAdjFor(oom, pod, c, node.memoryBytes),
     oomKillMode: mode.mode,
     oomKillModeSource: mode.source,
-    cgroup: containerCgroupFiles(cfg, node.cgroupVersion, mode.mode === 'Group' && !mode.emulated),
+    cgroup: containerCgroupFiles(cfg, node.cgroupVersion, mode.mode === 'Group' && !mode.emulated, node.swapControllerAvailable ?? true),
     rlimits: rlimits.map(rlimitEntryJSON),
   };
   if (mode.error) plan.oomKillModeError = mode.error;

@@ -8,6 +8,7 @@ import { parseResourceList, resourceQuantity, ResourceCPU, ResourceMemory, HugeP
 import { Quantity } from '../api/quantity.js';
 import type { Container, Pod, QOSClass } from '../api/types.js';
 import { isSidecar } from '../api/types.js';
+import { containerSwapFiles } from './swap.js';
 
 export const MinShares = 2n;
 export const MaxShares = 262144n;
@@ -219,19 +220,26 @@ export function podCgroupFiles(cfg: ResourceConfig, version: CgroupVersion): Cgr
   return f;
 }
 
-/** The files the runtime writes for a container cgroup; memory.oom.group only exists on v2. */
-export function containerCgroupFiles(cfg: ContainerResourceConfig, version: CgroupVersion, oomGroup: boolean): CgroupFiles {
+/**
+ * The files the runtime writes for a container cgroup; memory.oom.group only exists on v2. The
+ * swap files (policy/swap.ts) follow the memory limit: v1 refuses a memsw limit below the
+ * memory limit in force, and a new cgroup's is unlimited until its limit is written.
+ */
+export function containerCgroupFiles(cfg: ContainerResourceConfig, version: CgroupVersion, oomGroup: boolean, swapControllerAvailable: boolean): CgroupFiles {
   const f: CgroupFiles = {};
+  const swap = containerSwapFiles({ cgroupVersion: version, swapControllerAvailable, memoryLimit: cfg.memoryLimit });
   if (version === 1) {
     f['cpu.shares'] = String(cfg.cpuShares);
     if (cfg.cpuPeriod !== 0n) f['cpu.cfs_period_us'] = String(cfg.cpuPeriod);
     if (cfg.cpuQuota !== 0n) f['cpu.cfs_quota_us'] = String(cfg.cpuQuota);
     if (cfg.memoryLimit !== 0n) f['memory.limit_in_bytes'] = String(cfg.memoryLimit);
+    Object.assign(f, swap);
   } else {
     f['cpu.weight'] = String(sharesToWeightRuntime(cfg.cpuShares));
     const max = cpuMax(cfg.cpuQuota, cfg.cpuPeriod);
     if (max !== undefined) f['cpu.max'] = max;
     if (cfg.memoryLimit !== 0n) f['memory.max'] = String(cfg.memoryLimit);
+    Object.assign(f, swap);
     f['memory.oom.group'] = oomGroup ? '1' : '0';
   }
   return f;

@@ -8,7 +8,8 @@
 //   older 0/2/262144 table);
 //   pkg/kubelet/kuberuntime/kuberuntime_container_linux_test.go TestCalculateLinuxResources,
 //   TestGenerateLinuxContainerConfigResources, TestGenerateLinuxContainerResources (resources and
-//   oom_score_adj; swap and MemoryQoS are not modelled), TestGetHugepageLimitsFromResources (page-size
+//   oom_score_adj, with the swap controller absent as there; MemoryQoS is not modelled; swap:
+//   test/policy/swap.test.ts), TestGetHugepageLimitsFromResources (page-size
 //   names only, through the pod-level limits: Bulkhead writes no container-level hugetlb);
 //   pkg/kubelet/cm/qos_container_manager_linux_test.go TestQOSCPUConfigUpdate (tier cpu shares).
 // Plus reference/qos-oom-cgroup-quantity.md §3 rules and its worked examples.
@@ -561,7 +562,7 @@ describe('containerResourceConfig: upstream TestCalculateLinuxResources rows', (
       const p = pod([ctr(requests, limits)]);
       const cfg = containerResourceConfig(p, p.spec.containers[0]!, { gates: ON, cpuCFSQuota: true });
       assert.deepEqual(cfg, r.expected);
-      assert.equal(containerCgroupFiles(cfg, r.version, !r.singleProcess)['memory.oom.group'], r.oomGroup);
+      assert.equal(containerCgroupFiles(cfg, r.version, !r.singleProcess, false)['memory.oom.group'], r.oomGroup);
     });
   }
 });
@@ -649,7 +650,7 @@ describe('containerResourceConfig + containerOOMScoreAdj: upstream TestGenerateL
       const cfg = containerResourceConfig(p, c, { gates: ON, cpuCFSQuota: false });
       assert.deepEqual(cfg, r.expected);
       assert.equal(containerOOMScoreAdj(p, c, capacity, ON), r.oomScoreAdj);
-      assert.equal(containerCgroupFiles(cfg, r.version, !r.singleProcess)['memory.oom.group'], r.oomGroup);
+      assert.equal(containerCgroupFiles(cfg, r.version, !r.singleProcess, false)['memory.oom.group'], r.oomGroup);
     });
   }
 });
@@ -737,13 +738,24 @@ describe('podCgroupFiles: kubelet-managed cgroups, v1 and v2', () => {
 
 describe('containerCgroupFiles: runtime-written container cgroups, v1 and v2', () => {
   const cfg: ContainerResourceConfig = { cpuShares: 1024n, cpuQuota: 100000n, cpuPeriod: 100000n, memoryLimit: 1n << 30n };
-  const rows: [string, ContainerResourceConfig, 1 | 2, boolean, Record<string, string>][] = [
-    ['v2 1 CPU: quadratic cpu.weight 100 and memory.oom.group 1 (Group)', cfg, 2, true, { 'cpu.weight': '100', 'cpu.max': '100000 100000', 'memory.max': '1073741824', 'memory.oom.group': '1' }],
-    ['v2 Single kill mode writes memory.oom.group 0', cfg, 2, false, { 'cpu.weight': '100', 'cpu.max': '100000 100000', 'memory.max': '1073741824', 'memory.oom.group': '0' }],
-    ['v1 has no memory.oom.group', cfg, 1, true, { 'cpu.shares': '1024', 'cpu.cfs_period_us': '100000', 'cpu.cfs_quota_us': '100000', 'memory.limit_in_bytes': '1073741824' }],
-    ['v2 without cpu limit: cpu.max "max <period>", no memory.max', { cpuShares: 102n, cpuQuota: 0n, cpuPeriod: 100000n, memoryLimit: 0n }, 2, true, { 'cpu.weight': '17', 'cpu.max': 'max 100000', 'memory.oom.group': '1' }],
-    ['v2 with cpuCFSQuota off (quota and period 0): no cpu.max', { cpuShares: 512n, cpuQuota: 0n, cpuPeriod: 0n, memoryLimit: 0n }, 2, true, { 'cpu.weight': '59', 'memory.oom.group': '1' }],
-    ['v1 without limits: cpu.shares and the period only', { cpuShares: 2n, cpuQuota: 0n, cpuPeriod: 100000n, memoryLimit: 0n }, 1, false, { 'cpu.shares': '2', 'cpu.cfs_period_us': '100000' }],
+  // [name, config, version, memory.oom.group, swap controller, files in write order]
+  const rows: [string, ContainerResourceConfig, 1 | 2, boolean, boolean, Record<string, string>][] = [
+    ['v2 1 CPU: quadratic cpu.weight 100 and memory.oom.group 1 (Group)', cfg, 2, true, false, { 'cpu.weight': '100', 'cpu.max': '100000 100000', 'memory.max': '1073741824', 'memory.oom.group': '1' }],
+    ['v2 Single kill mode writes memory.oom.group 0', cfg, 2, false, false, { 'cpu.weight': '100', 'cpu.max': '100000 100000', 'memory.max': '1073741824', 'memory.oom.group': '0' }],
+    ['v1 has no memory.oom.group', cfg, 1, true, false, { 'cpu.shares': '1024', 'cpu.cfs_period_us': '100000', 'cpu.cfs_quota_us': '100000', 'memory.limit_in_bytes': '1073741824' }],
+    ['v2 without cpu limit: cpu.max "max <period>", no memory.max', { cpuShares: 102n, cpuQuota: 0n, cpuPeriod: 100000n, memoryLimit: 0n }, 2, true, false, { 'cpu.weight': '17', 'cpu.max': 'max 100000', 'memory.oom.group': '1' }],
+    ['v2 with cpuCFSQuota off (quota and period 0): no cpu.max', { cpuShares: 512n, cpuQuota: 0n, cpuPeriod: 0n, memoryLimit: 0n }, 2, true, false, { 'cpu.weight': '59', 'memory.oom.group': '1' }],
+    ['v1 without limits: cpu.shares and the period only', { cpuShares: 2n, cpuQuota: 0n, cpuPeriod: 100000n, memoryLimit: 0n }, 1, false, false, { 'cpu.shares': '2', 'cpu.cfs_period_us': '100000' }],
+    ['v1 with the swap controller: memsw after the memory limit it equals', cfg, 1, false, true, { 'cpu.shares': '1024', 'cpu.cfs_period_us': '100000', 'cpu.cfs_quota_us': '100000', 'memory.limit_in_bytes': '1073741824', 'memory.memsw.limit_in_bytes': '1073741824' }],
+    ['v1 with the swap controller but no memory limit: no memsw either', { cpuShares: 2n, cpuQuota: 0n, cpuPeriod: 100000n, memoryLimit: 0n }, 1, false, true, { 'cpu.shares': '2', 'cpu.cfs_period_us': '100000' }],
+    ['v2 with the swap controller: memory.swap.max 0 after memory.max, before memory.oom.group', cfg, 2, true, true, { 'cpu.weight': '100', 'cpu.max': '100000 100000', 'memory.max': '1073741824', 'memory.swap.max': '0', 'memory.oom.group': '1' }],
+    ['v2 with the swap controller and no memory limit: memory.swap.max 0 all the same', { cpuShares: 2n, cpuQuota: 0n, cpuPeriod: 0n, memoryLimit: 0n }, 2, false, true, { 'cpu.weight': '1', 'memory.swap.max': '0', 'memory.oom.group': '0' }],
   ];
-  for (const [name, c, v, group, want] of rows) it(name, () => assert.deepEqual(containerCgroupFiles(c, v, group), want));
+  for (const [name, c, v, group, swap, want] of rows) {
+    it(name, () => {
+      const got = containerCgroupFiles(c, v, group, swap);
+      assert.deepEqual(got, want);
+      assert.deepEqual(Object.keys(got), Object.keys(want), 'written in this order');
+    });
+  }
 });

@@ -34,7 +34,8 @@ import { allRlimitTypes, isAnyRlimitType, type OciRlimit } from '../../policy/ho
 // linux.resources from the plan's cgroup files
 
 export interface OciLinuxResources {
-  memory?: { limit?: bigint };
+  /** swap: runc's memory+swap limit (v1 memory.memsw.limit_in_bytes). */
+  memory?: { limit?: bigint; swap?: bigint };
   cpu?: { shares?: bigint; quota?: bigint; period?: bigint };
   pids?: { limit: bigint };
   unified?: Record<string, string>;
@@ -49,14 +50,14 @@ function decimal(file: string, v: string): bigint {
 /**
  * The exact inverse of policy/cgroupvalues.containerCgroupFiles: OCI linux.resources that make
  * the runtime write exactly these files. v1 uses the typed fields (cpu.shares, cpu.quota,
- * cpu.period, memory.limit); v2 passes the files through `unified`, because runc's own
- * shares→weight conversion differs between versions and the plan already holds the weight.
+ * cpu.period, memory.limit, memory.swap); v2 passes the files through `unified`, because runc's
+ * own shares→weight conversion differs between versions and the plan already holds the weight.
  * Unknown files throw rather than being dropped silently.
  */
 export function resourcesFromCgroupFiles(files: CgroupFiles, version: CgroupVersion): OciLinuxResources {
   const r: OciLinuxResources = {};
   if (version === 2) {
-    const known = new Set(['cpu.weight', 'cpu.max', 'memory.max', 'memory.oom.group']);
+    const known = new Set(['cpu.weight', 'cpu.max', 'memory.max', 'memory.swap.max', 'memory.oom.group']);
     for (const [k, v] of Object.entries(files)) {
       if (!known.has(k)) throw new RangeError(`cgroup v2 file ${k} is not supported by the runtime backend`);
       (r.unified ??= {})[k] = v;
@@ -69,6 +70,7 @@ export function resourcesFromCgroupFiles(files: CgroupFiles, version: CgroupVers
       case 'cpu.cfs_quota_us': (r.cpu ??= {}).quota = decimal(k, v); break;
       case 'cpu.cfs_period_us': (r.cpu ??= {}).period = decimal(k, v); break;
       case 'memory.limit_in_bytes': (r.memory ??= {}).limit = decimal(k, v); break;
+      case 'memory.memsw.limit_in_bytes': (r.memory ??= {}).swap = decimal(k, v); break;
       default: throw new RangeError(`cgroup v1 file ${k} is not supported by the runtime backend`);
     }
   }

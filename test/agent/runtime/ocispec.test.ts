@@ -121,11 +121,16 @@ describe('adaptToHost', () => {
 
 describe('resourcesFromCgroupFiles', () => {
   it('is the inverse of containerCgroupFiles on v1', () => {
-    const files = containerCgroupFiles({ cpuShares: 256n, cpuQuota: 50000n, cpuPeriod: 100000n, memoryLimit: 134217728n }, 1, false);
+    const files = containerCgroupFiles({ cpuShares: 256n, cpuQuota: 50000n, cpuPeriod: 100000n, memoryLimit: 134217728n }, 1, false, false);
     assert.deepEqual(resourcesFromCgroupFiles(files, 1), { cpu: { shares: 256n, quota: 50000n, period: 100000n }, memory: { limit: 134217728n } });
   });
-  it('passes v2 files through unified, and throws on unknown files', () => {
-    const files = containerCgroupFiles({ cpuShares: 256n, cpuQuota: 0n, cpuPeriod: 100000n, memoryLimit: 0n }, 2, true);
+  it('turns the v1 memsw limit into runc\'s memory.swap', () => {
+    const files = containerCgroupFiles({ cpuShares: 256n, cpuQuota: 0n, cpuPeriod: 100000n, memoryLimit: 134217728n }, 1, false, true);
+    assert.deepEqual(resourcesFromCgroupFiles(files, 1), { cpu: { shares: 256n, period: 100000n }, memory: { limit: 134217728n, swap: 134217728n } });
+  });
+  it('passes v2 files through unified (memory.swap.max too), and throws on unknown files', () => {
+    const files = containerCgroupFiles({ cpuShares: 256n, cpuQuota: 0n, cpuPeriod: 100000n, memoryLimit: 0n }, 2, true, true);
+    assert.equal(files['memory.swap.max'], '0');
     assert.deepEqual(resourcesFromCgroupFiles(files, 2), { unified: files });
     assert.throws(() => resourcesFromCgroupFiles({ 'memory.swappiness': '0' }, 1), /not supported/);
   });
