@@ -113,6 +113,7 @@ export function agentNodeConfig(s: Pick<AgentSettings, 'memoryBytes' | 'milliCPU
     cgroupDriver: 'cgroupfs',
     ...(s.singleProcessOOMKill !== undefined ? { singleProcessOOMKill: s.singleProcessOOMKill } : {}),
     oomGroupEmulation: cgroupVersion === 1 && s.oomGroupEmulation,
+    swapControllerAvailable: probe.swapControllerAvailable,
     ...(probe.nrOpen !== undefined ? { nrOpen: probe.nrOpen } : {}),
     hardRlimitCeilings,
     host: { minOomScoreAdj: probe.minOomScoreAdj, hardRlimitCeilings: probe.hardRlimitCeilings },
@@ -189,6 +190,11 @@ export async function assembleAgent(s: AgentSettings, hooks: AssembleHooks): Pro
   const handlers = runtimeHandlers(host.cgroups, candidates);
   progress(`runtime handlers: ${handlers.usable.map((r) => r.name).join(', ') || 'none'}${handlers.refused.map((r) => `; not ${r.name}: ${r.reason}`).join('')}`);
   const node = agentNodeConfig(s, host);
+  progress(
+    host.swapControllerAvailable
+      ? `containers may not swap: ${node.cgroupVersion === 1 ? 'memory.memsw.limit_in_bytes is set to their memory limit' : 'memory.swap.max is set to 0'}`
+      : `this kernel accounts no swap per cgroup (no ${node.cgroupVersion === 1 ? 'memory.memsw.limit_in_bytes' : 'memory.swap.max in the agent\'s own cgroup'}): containers get no swap setting`,
+  );
   const dataDir = resolve(s.dataDir, 'agent');
   const stateDir = join(dataDir, 'state');
   const runDir = join(dataDir, 'run');

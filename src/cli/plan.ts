@@ -104,6 +104,7 @@ function nodeFromFlags(f: PlanFlags, host?: HostFacts): NodeConfig {
     for (const t of Object.values(ulimitRlimitTypes)) if (host.hardRlimitCeilings[t] !== undefined) designCeilings[t] = host.hardRlimitCeilings[t];
     node.hardRlimitCeilings = designCeilings;
     node.host = { minOomScoreAdj: host.minOomScoreAdj, hardRlimitCeilings: host.hardRlimitCeilings };
+    if (host.swapControllerAvailable !== undefined) node.swapControllerAvailable = host.swapControllerAvailable;
   }
   return node;
 }
@@ -137,6 +138,8 @@ export interface HostFacts {
   memoryVersion: 1 | 2;
   minOomScoreAdj: number;
   hardRlimitCeilings: Partial<Record<string, bigint>>;
+  /** Whether this kernel accounts swap per cgroup; absent: assumed, as for any node. */
+  swapControllerAvailable?: boolean;
 }
 
 /** `keepListBytes`: how much of a JSON List the first pass keeps parsed for the second (tests set 0 to read it twice). */
@@ -199,7 +202,7 @@ export function planCommand(io: { stdout: (s: string) => void; readStdin: () => 
     .option('--usage <file>', 'YAML map "namespace/name: workingSetBytes"; turns on the memory-pressure eviction ranking')
     .option('--eviction-hard <thresholds>', 'hard eviction thresholds', defaultEvictionHard)
     .option('--nr-open <n>', 'the node\'s /proc/sys/fs/nr_open, to which nofile is clamped (default: this machine, else 1048576)')
-    .option('--this-host', 'plan for this machine as the node agent sees it: its cgroup version, the lowest oom_score_adj and the hard rlimits it can set, and what it applies instead')
+    .option('--this-host', 'plan for this machine as the node agent sees it: its cgroup version, whether it accounts swap per cgroup, the lowest oom_score_adj and the hard rlimits it can set, and what it applies instead')
     .option('-R, --recursive', 'read directories recursively')
     .addOption(new Option('-o, --output <format>', 'output format').choices(['table', 'json', 'yaml']).default('table'))
     .addHelpText('after', `
@@ -228,7 +231,7 @@ Examples:
       if (flags.thisHost) {
         const { probeHost } = await import('../agent/runtime/hostprobe.js');
         const p = await probeHost();
-        host = { memoryVersion: p.cgroups.memoryVersion, minOomScoreAdj: p.minOomScoreAdj, hardRlimitCeilings: p.hardRlimitCeilings };
+        host = { memoryVersion: p.cgroups.memoryVersion, minOomScoreAdj: p.minOomScoreAdj, hardRlimitCeilings: p.hardRlimitCeilings, swapControllerAvailable: p.swapControllerAvailable };
       }
       blockingStdout();
       io.exit(runPlan([...paths, ...(flags.filename ?? [])], flags, io, host));

@@ -376,3 +376,31 @@ describe('bulkhead plan --this-host: a pod asking for hard ulimits above the hos
     });
   }
 });
+
+describe('bulkhead plan: the containers\' swap files, offline and with --this-host', () => {
+  const flags = { nodeMemory: '16Gi', nodeCpu: '4', cgroupDriver: 'cgroupfs', podSecurity: 'privileged:latest', evictionHard: defaultEvictionHard, nrOpen: '1048576', defaultNotReadyTolerationSeconds: '300', defaultUnreachableTolerationSeconds: '300' };
+  const input = 'apiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: default}\nspec:\n  containers:\n  - {name: limited, image: busybox, resources: {limits: {memory: 64Mi}}}\n  - {name: unlimited, image: busybox}\n';
+  const host = (memoryVersion: 1 | 2, swapControllerAvailable?: boolean): HostFacts => ({ memoryVersion, minOomScoreAdj: -1000, hardRlimitCeilings: {}, ...(swapControllerAvailable !== undefined ? { swapControllerAvailable } : {}) });
+  // [name, --cgroup-version, host facts (--this-host), each container's cgroup files whose names hold "swap" or "memsw"]
+  const rows: [string, '1' | '2', HostFacts | undefined, Record<string, string>[]][] = [
+    ['offline, v1: memsw = the memory limit; none without a limit', '1', undefined, [{ 'memory.memsw.limit_in_bytes': '67108864' }, {}]],
+    ['offline, v2: memory.swap.max 0 for both', '2', undefined, [{ 'memory.swap.max': '0' }, { 'memory.swap.max': '0' }]],
+    ['--this-host, v1 with swap accounting', '1', host(1, true), [{ 'memory.memsw.limit_in_bytes': '67108864' }, {}]],
+    ['--this-host, v1 without swap accounting: nothing set', '1', host(1, false), [{}, {}]],
+    ['--this-host, v2 without memory.swap.max in the agent\'s cgroup: nothing set', '2', host(2, false), [{}, {}]],
+  ];
+  for (const [name, cgroupVersion, h, want] of rows) {
+    it(name, () => {
+      let out = '';
+      const code = runPlan(['-'], { ...flags, cgroupVersion, output: 'json' }, { stdout: (s) => (out += s), readStdin: () => input }, h);
+      assert.equal(code, 0, out);
+      const containers = (JSON.parse(out) as { pods: { containers: { cgroup: Record<string, string> }[] }[] }).pods[0]!.containers;
+      assert.deepEqual(containers.map((c) => Object.fromEntries(Object.entries(c.cgroup).filter(([k]) => /swap|memsw/.test(k)))), want);
+    });
+  }
+  it('the table shows the memsw limit beside the memory limit it equals', () => {
+    let out = '';
+    runPlan(['-'], { ...flags, cgroupVersion: '1', output: 'table' }, { stdout: (s) => (out += s), readStdin: () => input }, undefined);
+    assert.match(out, /^ {4}limited +container .* memory\.limit_in_bytes=67108864 \(64Mi\) memory\.memsw\.limit_in_bytes=67108864 \(64Mi\) /m);
+  });
+});

@@ -99,4 +99,11 @@ export interface CgroupManager {
 
   /** Whether `pid`'s cgroup (/proc/<pid>/cgroup, the hierarchy of this manager's memory controller) is `path`. */
   pidIn(pid: number, path: string): boolean;
+
+  /**
+   * Whether the kernel accounts swap per cgroup here: the kubelet's swapControllerAvailable
+   * (pkg/kubelet/kuberuntime/kuberuntime_container_linux.go @ v1.32, after containerd#7838).
+   * Without it no container gets a swap setting (policy/swap.ts). Read at start.
+   */
+  swapControllerAvailable(): boolean;
 }

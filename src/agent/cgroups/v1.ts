@@ -206,4 +206,12 @@ export class CgroupV1Manager implements CgroupManager {
       return false;
     }
   }
+
+  /**
+   * The memory hierarchy's root has memory.memsw.limit_in_bytes only when swap is accounted
+   * (CONFIG_MEMCG_SWAP, and not swapaccount=0), as the kubelet reads it.
+   */
+  swapControllerAvailable(): boolean {
+    return existsSync(join(this.dir('memory', '/'), 'memory.memsw.limit_in_bytes'));
+  }
 }

@@ -96,14 +96,19 @@ export function ancestorsOf(path: string): string[] {
 export interface CgroupV2Options {
   /** The cgroup2 mount point (the host probe's `unified`); default /sys/fs/cgroup. */
   mount?: string;
+  /** This process's /proc/self/cgroup text (tests give their own). */
+  selfCgroup?: () => string;
 }
 
 export class CgroupV2Manager implements CgroupManager {
   readonly version = 2 as const;
   readonly mount: string;
 
+  private readonly selfCgroup: () => string;
+
   constructor(opts: CgroupV2Options = {}) {
     this.mount = opts.mount ?? defaultV2Mount;
+    this.selfCgroup = opts.selfCgroup ?? (() => readFileSync('/proc/self/cgroup', 'utf8'));
   }
 
   hierarchies(): string[] {
@@ -230,5 +235,19 @@ export class CgroupV2Manager implements CgroupManager {
     } catch {
       return false;
     }
+  }
+
+  /**
+   * memory.swap.max in this process's own cgroup, as the kubelet looks: the tree root never has
+   * one, so a process in the root cgroup finds no swap controller (as a kubelet there would).
+   */
+  swapControllerAvailable(): boolean {
+    let self: string | undefined;
+    try {
+      self = v2PathOfProc(this.selfCgroup());
+    } catch {
+      return false;
+    }
+    return self !== undefined && existsSync(join(this.dir(self), 'memory.swap.max'));
   }
 }

@@ -1,9 +1,11 @@
 // What this host lets the agent enforce, read at startup: cgroup mode, the lowest
 // oom_score_adj a child can get, the agent's own hard rlimits (its children cannot exceed them
-// without CAP_SYS_RESOURCE), nr_open and CAP_SYS_RESOURCE itself.
+// without CAP_SYS_RESOURCE), nr_open, CAP_SYS_RESOURCE itself and whether swap is accounted
+// per cgroup (the cgroup layer's swapControllerAvailable).
 
 import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
+import { cgroupManagerFor } from '../cgroups/select.js';
 import { hostNrOpen } from '../host.js';
 import { allRlimitTypes, type AnyRlimitType } from './ocispec.js';
 import { RLIM_INFINITY } from '../../policy/rlimits.js';
@@ -189,6 +191,8 @@ export interface HostProbe {
   /** Hard ceilings for children: the agent's hard limits without CAP_SYS_RESOURCE; none with it. */
   hardRlimitCeilings: Partial<Record<AnyRlimitType, bigint>>;
   nrOpen?: bigint;
+  /** The kernel accounts swap per cgroup (v1 memory.memsw.*, v2 memory.swap.max): containers are kept from swapping. */
+  swapControllerAvailable: boolean;
 }
 
 export async function probeHost(): Promise<HostProbe> {
@@ -196,12 +200,14 @@ export async function probeHost(): Promise<HostProbe> {
   const limits = readProcLimits();
   const hardRlimitCeilings: Partial<Record<AnyRlimitType, bigint>> = {};
   if (!capSysResource) for (const t of allRlimitTypes) hardRlimitCeilings[t] = limits[t].hard;
+  const cgroups = probeCgroups();
   const probe: HostProbe = {
-    cgroups: probeCgroups(),
+    cgroups,
     minOomScoreAdj: await probeMinOomScoreAdj(),
     capSysResource,
     limits,
     hardRlimitCeilings,
+    swapControllerAvailable: cgroupManagerFor(cgroups).swapControllerAvailable(),
   };
   const nrOpen = hostNrOpen();
   if (nrOpen !== undefined) probe.nrOpen = nrOpen;

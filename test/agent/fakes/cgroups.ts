@@ -22,7 +22,13 @@ export class FakeCgroupManager implements CgroupManager {
     /** The one hierarchy's mount point (a temporary directory). */
     readonly root: string,
     readonly version: CgroupVersion = 1,
+    /** What swapControllerAvailable answers. */
+    readonly swapController = true,
   ) {}
+
+  swapControllerAvailable(): boolean {
+    return this.swapController;
+  }
 
   hierarchies(): string[] {
     return [this.root];

@@ -66,7 +66,7 @@ export function harness(o: { cgroupVersion?: CgroupVersion; backoff?: BackoffCon
   };
   // resolve() as the store's: a malformed reference throws InvalidReferenceError.
   const images = { resolve: async (ref: string) => (formatReference(parseReference(ref)) === image.references[0] ? image : undefined) } as unknown as ImageStore;
-  const host: HostProbe = { cgroups: { mode: 'v1', memoryVersion: 1, v1: {}, unifiedControllers: [] }, minOomScoreAdj: -1000, capSysResource: true, limits: {} as HostProbe['limits'], hardRlimitCeilings: {} };
+  const host: HostProbe = { cgroups: { mode: 'v1', memoryVersion: 1, v1: {}, unifiedControllers: [] }, minOomScoreAdj: -1000, capSysResource: true, limits: {} as HostProbe['limits'], hardRlimitCeilings: {}, swapControllerAvailable: true };
   const opts: PodWorkerOptions = {
     cgroupRoot: '/bulkhead-fake',
     stateDir: join(dir, 'state'),
