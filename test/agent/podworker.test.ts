@@ -107,6 +107,7 @@ describe('PodWorker on this host (real kernel)', { ...opts, concurrency: true },
       cgroupVersion: 1,
       cgroupDriver: 'cgroupfs',
       hardRlimitCeilings: host.hardRlimitCeilings,
+      swapControllerAvailable: host.swapControllerAvailable,
       ...(host.nrOpen !== undefined ? { nrOpen: host.nrOpen } : {}),
     };
     wopts = {
@@ -196,6 +197,8 @@ describe('PodWorker on this host (real kernel)', { ...opts, concurrency: true },
     assert.equal(podPath, `/${top}${plan.podCgroup.path}`);
     assert.deepEqual(new CgroupV1Manager().readBack(podPath, plan.podCgroup.values), plan.podCgroup.values);
     assert.equal(readFileSync(join(host.cgroups.v1.memory!, podPath, `${uid}-main-0`, 'memory.limit_in_bytes'), 'utf8').trim(), String(64 * 1024 * 1024));
+    // The kubelet's NoSwap: memory+swap capped at the memory limit where the kernel accounts swap.
+    if (host.swapControllerAvailable) assert.equal(readFileSync(join(host.cgroups.v1.memory!, podPath, `${uid}-main-0`, 'memory.memsw.limit_in_bytes'), 'utf8').trim(), String(64 * 1024 * 1024));
     const mainPlan = plan.containers.find((p) => p.name === 'main')!;
     assert.ok(mainPlan.oomScoreAdj >= 3 && mainPlan.oomScoreAdj <= 999);
     assert.equal(readFileSync(`/proc/${main.pid}/oom_score_adj`, 'utf8').trim(), String(mainPlan.oomScoreAdj));

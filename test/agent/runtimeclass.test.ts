@@ -91,7 +91,7 @@ describe('RuntimeClass handlers on this host (real kernel)', reason ? { skip: re
       cgroupRoot: `/${top}`,
       stateDir,
       runDir: join(base, 'run'),
-      node: { memoryBytes: BigInt(totalmem()), milliCPU: BigInt(availableParallelism()) * 1000n, cgroupVersion: host.cgroups.memoryVersion, cgroupDriver: 'cgroupfs', hardRlimitCeilings: host.hardRlimitCeilings },
+      node: { memoryBytes: BigInt(totalmem()), milliCPU: BigInt(availableParallelism()) * 1000n, cgroupVersion: host.cgroups.memoryVersion, cgroupDriver: 'cgroupfs', hardRlimitCeilings: host.hardRlimitCeilings, swapControllerAvailable: host.swapControllerAvailable },
       host,
       gates: defaultFeatureGates,
       cgroups: cgroupManagerFor(host.cgroups),

@@ -27,7 +27,7 @@ export async function realWorkerOptions(base: string, top: string): Promise<PodW
     cgroupRoot: `/${top}`,
     stateDir: join(base, 'state'),
     runDir: join(base, 'run'),
-    node: { memoryBytes: BigInt(totalmem()), milliCPU: BigInt(availableParallelism()) * 1000n, cgroupVersion: 1, cgroupDriver: 'cgroupfs', hardRlimitCeilings: host.hardRlimitCeilings, ...(host.nrOpen !== undefined ? { nrOpen: host.nrOpen } : {}) },
+    node: { memoryBytes: BigInt(totalmem()), milliCPU: BigInt(availableParallelism()) * 1000n, cgroupVersion: 1, cgroupDriver: 'cgroupfs', hardRlimitCeilings: host.hardRlimitCeilings, swapControllerAvailable: host.swapControllerAvailable, ...(host.nrOpen !== undefined ? { nrOpen: host.nrOpen } : {}) },
     host,
     gates: defaultFeatureGates,
     cgroups: cgroupManagerFor(host.cgroups),

@@ -1,6 +1,7 @@
 // Real-kernel test of the runc backend: a container is created from planPodOnNode's plan for this
 // host, and what the kernel shows INSIDE the container (/proc/self/limits,
-// /proc/self/oom_score_adj, the v1 cgroup files) must equal the plan after host adaptation.
+// /proc/self/oom_score_adj, the v1 cgroup files, memsw included) must equal the plan after host
+// adaptation.
 // Needs root, runc, /bin/busybox (busybox-static; scripts/install-host-deps.sh installs both)
 // and a cgroup v1 memory hierarchy; otherwise every test skips and says why on stderr.
 // Every cgroup lives below /<hierarchy>/bulkhead-test-<random>/ and is removed in `after`.
@@ -63,6 +64,7 @@ describe('runc backend on this host (real kernel)', opts, () => {
       cgroupVersion: 1,
       cgroupDriver: 'cgroupfs',
       hardRlimitCeilings: host.hardRlimitCeilings,
+      swapControllerAvailable: host.swapControllerAvailable,
       ...(host.nrOpen !== undefined ? { nrOpen: host.nrOpen } : {}),
     };
   });
@@ -137,7 +139,8 @@ describe('runc backend on this host (real kernel)', opts, () => {
     const plan = planPodOnNode(p, node, gates);
     assert.equal(plan.qosClass, 'Burstable');
     const c = plan.containers[0]!;
-    assert.deepEqual(c.cgroup, { 'cpu.shares': '256', 'cpu.cfs_period_us': '100000', 'cpu.cfs_quota_us': '50000', 'memory.limit_in_bytes': '134217728' });
+    const memsw = host.swapControllerAvailable ? { 'memory.memsw.limit_in_bytes': '134217728' } : {};
+    assert.deepEqual(c.cgroup, { 'cpu.shares': '256', 'cpu.cfs_period_us': '100000', 'cpu.cfs_quota_us': '50000', 'memory.limit_in_bytes': '134217728', ...memsw });
     const a = adaptToHost(c, host);
     assert.equal(a.oomScoreAdj, c.oomScoreAdj, 'a Burstable value needs no adaptation');
     assert.ok(a.oomScoreAdj >= 3 && a.oomScoreAdj <= 999);
@@ -204,6 +207,35 @@ describe('runc backend on this host (real kernel)', opts, () => {
     assert.deepEqual(got.limits, expectedLimits(a));
   });
 
+  it('swap (the kubelet\'s NoSwap): memory.memsw.limit_in_bytes equals memory.limit_in_bytes, read inside the container; without a memory limit neither is set', async (t) => {
+    // This host (shared/reference/linux-host.md): v1 memory with swap accounted, no swap device.
+    assert.equal(host.swapControllerAvailable, existsSync(join(host.cgroups.v1.memory!, 'memory.memsw.limit_in_bytes')), 'the probe reads the memory root as the kubelet does');
+    if (!host.swapControllerAvailable) {
+      t.skip('this kernel accounts no swap per cgroup (no memory.memsw.limit_in_bytes): nothing to read back');
+      return;
+    }
+    const read = ['memory.limit_in_bytes', 'memory.memsw.limit_in_bytes'].map((f) => `echo "${f}=$(cat /sys/fs/cgroup/memory/${f})"`).join('; ');
+    const rows: [string, Record<string, string>, (got: Record<string, string>) => void][] = [
+      ['limited', { memory: '48Mi' }, (got) => assert.deepEqual(got, { 'memory.limit_in_bytes': '50331648', 'memory.memsw.limit_in_bytes': '50331648' })],
+      // Unset, both stay at the kernel's "unlimited" (the page-aligned LONG_MAX), equal to the parent's.
+      ['unlimited', {}, (got) => {
+        const parent = join(host.cgroups.v1.memory!, top);
+        assert.deepEqual(got, { 'memory.limit_in_bytes': readFileSync(join(parent, 'memory.limit_in_bytes'), 'utf8').trim(), 'memory.memsw.limit_in_bytes': readFileSync(join(parent, 'memory.memsw.limit_in_bytes'), 'utf8').trim() });
+        assert.ok(BigInt(got['memory.memsw.limit_in_bytes']!) > 1n << 62n, `unlimited: ${got['memory.memsw.limit_in_bytes']}`);
+      }],
+    ];
+    for (const [name, limits, check] of rows) {
+      const c = planPodOnNode(pod(`swap-${name}`, { limits }, []), node, gates).containers[0]!;
+      assert.equal(c.cgroup['memory.memsw.limit_in_bytes'], c.cgroup['memory.limit_in_bytes'], `${name}: the plan's memsw is its memory limit (or neither)`);
+      const b = bundle(c, adaptToHost(c, host), ['sh', '-c', read]);
+      const r = await runc.run(b.id, b.dir);
+      assert.equal(r.exitCode, 0, r.stderr);
+      const got = Object.fromEntries(r.stdout.trim().split('\n').map((l) => l.split('=') as [string, string]));
+      console.error(`runtime test: swap ${name}: ${JSON.stringify(got)}`);
+      check(got);
+    }
+  });
+
   it('create / start / state / kill / delete, with the cgroup checked from the host side', async () => {
     const p = pod('lifecycle', { requests: { cpu: '250m', memory: '32Mi' }, limits: { cpu: '250m', memory: '48Mi' } }, []);
     const c = planPodOnNode(p, node, gates).containers[0]!;
@@ -215,6 +247,7 @@ describe('runc backend on this host (real kernel)', opts, () => {
     assert.ok(created.pid > 0);
     const memDir = join(host.cgroups.v1.memory!, b.cgroupsPath);
     assert.equal(readFileSync(join(memDir, 'memory.limit_in_bytes'), 'utf8').trim(), c.cgroup['memory.limit_in_bytes']);
+    if (host.swapControllerAvailable) assert.equal(readFileSync(join(memDir, 'memory.memsw.limit_in_bytes'), 'utf8').trim(), c.cgroup['memory.limit_in_bytes'], 'memsw = the memory limit, from the host side');
     assert.ok(readFileSync(join(memDir, 'cgroup.procs'), 'utf8').split('\n').includes(String(created.pid)));
     assert.equal(readFileSync(`/proc/${created.pid}/oom_score_adj`, 'utf8').trim(), String(a.oomScoreAdj));
     await runc.start(b.id);
