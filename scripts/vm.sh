@@ -27,7 +27,9 @@ The guest:
     The guest caches what it reads: host-side changes made while it runs may not be seen.
   - 2 vCPUs (multi-threaded TCG), 2560 MiB memory, no network device: only loopback, up.
   - root with every capability (CAP_SYS_RESOURCE: negative oom_score_adj works).
-  - PID 1 is a shell that reaps orphans; the guest powers off when CMD exits.
+  - PID 1 is a shell that reaps orphans; the guest powers off when CMD exits. As under systemd,
+    it (and so CMD) sits in the cgroup /init.scope, not in the root cgroup, which lacks the
+    controller files of other cgroups (memory.swap.max: a process there sees no swap control).
 
 Options:
   --timeout SECONDS   stop the guest after this long, whole run included (default 600)
@@ -247,6 +249,10 @@ $B cat > /newroot/run/bulkhead-vm/stage2 <<'STAGE2'
 B=/run/bulkhead-vm/busybox
 checkout=$1 run=$2
 $B hostname bulkhead-vm
+# Out of the root cgroup, as systemd puts PID 1: the agent finds its swap controller by
+# memory.swap.max in its own cgroup, as the kubelet does, and the root has none.
+$B mkdir -p /sys/fs/cgroup/init.scope
+echo $$ > /sys/fs/cgroup/init.scope/cgroup.procs || echo "vm-init: could not move PID 1 into /init.scope"
 $B ip link set lo up || $B ifconfig lo 127.0.0.1 up
 # ttyS1/ttyS2 carry the command's stdout/stderr to the host byte for byte (no \r added).
 $B stty -F /dev/ttyS1 raw -echo

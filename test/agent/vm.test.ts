@@ -1,7 +1,8 @@
 // The cgroup v2 VM lane (scripts/vm.sh): one guest boot runs every check, because each boot costs
 // several seconds under TCG. It pins what later v2 suites rely on: a pure cgroup2 with the memory
-// controller, root with CAP_SYS_RESOURCE, this checkout's build and the host's node runnable,
-// writes to the checkout reaching the host, loopback, runc, and the command's streams and exit code.
+// controller, the command in /init.scope with swap accounted there, root with CAP_SYS_RESOURCE,
+// this checkout's build and the host's node runnable, writes to the checkout reaching the host,
+// loopback, runc, and the command's streams and exit code.
 
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
@@ -54,6 +55,9 @@ describe('scripts/vm.sh: a pure cgroup v2 guest', { skip: reason }, () => {
       'echo "fs=$(stat -fc %T /sys/fs/cgroup)"',
       'echo "controllers=$(cat /sys/fs/cgroup/cgroup.controllers)"',
       'echo "subtree=$(cat /sys/fs/cgroup/cgroup.subtree_control)"',
+      // out of the root cgroup, as under systemd, in a cgroup with memory.swap.max (the agent's swap check)
+      'echo "self=$(cat /proc/self/cgroup)"',
+      'echo "swapmax=$(cat /sys/fs/cgroup/init.scope/memory.swap.max)"',
       // a negative oom_score_adj needs CAP_SYS_RESOURCE (the CI host itself does not grant it)
       '(echo -998 > /proc/self/oom_score_adj && echo "oomadj=$(cat /proc/self/oom_score_adj)") || echo oomadj=refused',
       `echo ${token} > '${probe}' && echo wrote=yes`,
@@ -75,6 +79,8 @@ describe('scripts/vm.sh: a pure cgroup v2 guest', { skip: reason }, () => {
     assert.equal(lines.get('fs'), 'cgroup2fs', why);
     assert.ok(lines.get('controllers')?.split(' ').includes('memory'), `memory in cgroup.controllers; ${why}`);
     assert.ok(lines.get('subtree')?.split(' ').includes('memory'), `memory enabled for the root's children; ${why}`);
+    assert.equal(lines.get('self'), '0::/init.scope', `the command runs in /init.scope; ${why}`);
+    assert.equal(lines.get('swapmax'), 'max', `the guest kernel accounts swap per cgroup; ${why}`);
     assert.equal(lines.get('oomadj'), '-998', why);
     assert.equal(lines.get('wrote'), 'yes', why);
     assert.equal(readFileSync(probe, 'utf8').trim(), token, 'a file written under the checkout in the guest is on the host');

@@ -1,8 +1,8 @@
 // The OOM kill mode design's test plan (and the QoS and ulimits readbacks of issue 10) end to end
 // on a pure cgroup v2 kernel: `bulkhead up` inside scripts/vm.sh's guest, driven by the real
 // kubectl, with what the kernel did read back from the containers' cgroups (memory.events,
-// memory.oom.group, cpu.*, memory.max) and /proc (oom_score_adj, limits), and compared with
-// what `bulkhead plan --cgroup-version 2` prints for the same pod and node. Follows the
+// memory.oom.group, cpu.*, memory.max, memory.swap.max) and /proc (oom_score_adj, limits), and
+// compared with what `bulkhead plan --cgroup-version 2` prints for the same pod and node. Follows the
 // upstream node e2e OOM tests (test/e2e_node/oomkiller_linux_test.go: an OOM-killed container
 // reports OOMKilled; the singleProcessOOMKill cases) and this project's v1 suite
 // (test/e2e/node.test.ts), whose workloads it reuses.
@@ -325,7 +325,7 @@ describe('end to end on cgroup v2 (scripts/vm.sh guest): the OOM kill mode test 
     assert.ok(!main?.containerID, `the main container never started: ${JSON.stringify(main)}`);
   });
 
-  it('cgroup files, oom_score_adj (-997 Guaranteed, -998 sandbox) and rlimits (nofile 65536 hard) read back equal bulkhead plan --cgroup-version 2', async () => {
+  it('cgroup files (memory.swap.max 0 included), oom_score_adj (-997 Guaranteed, -998 sandbox) and rlimits (nofile 65536 hard) read back equal bulkhead plan --cgroup-version 2', async () => {
     const planned = await plan(c, c.file('readback.yaml', [limitsPod, guaranteedPod].join('---\n')));
     assert.equal(planned.pods.find((x) => x.name === 'guaranteed')!.containers[0]!.oomScoreAdj, -997, 'the QoS design\'s value is planned');
     for (const pp of planned.pods) {
@@ -337,6 +337,9 @@ describe('end to end on cgroup v2 (scripts/vm.sh guest): the OOM kill mode test 
       const want = pp.containers[0]!;
       const dir = containerCgroupDir(c, p, 'c');
       for (const [f, v] of Object.entries(want.cgroup)) assert.equal(readCg(dir, f), v, `${pp.name}: container cgroup ${f}`);
+      // The kubelet's NoSwap on v2: the plan says memory.swap.max 0 and the kernel holds it (the agent found the swap controller).
+      assert.equal(want.cgroup['memory.swap.max'], '0', `${pp.name}: planned memory.swap.max`);
+      assert.equal(readCg(dir, 'memory.swap.max'), '0', `${pp.name}: memory.swap.max`);
       const pids = procs(dir);
       assert.ok(pids.length > 0, `${dir} has processes`);
       console.log(`kernel: ${pp.name} (${pp.qosClass}) pid ${pids[0]}: oom_score_adj ${readFileSync(`/proc/${pids[0]}/oom_score_adj`, 'utf8').trim()}, Max open files ${JSON.stringify(limitsRow(pids[0]!, 'Max open files'))}, memory.oom.group ${readCg(dir, 'memory.oom.group')}`);
