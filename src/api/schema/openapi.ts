@@ -236,6 +236,13 @@ const STATUS = 'io.k8s.apimachinery.pkg.apis.meta.v1.Status';
 const DELETE_OPTIONS = 'io.k8s.apimachinery.pkg.apis.meta.v1.DeleteOptions';
 const PATCH = 'io.k8s.apimachinery.pkg.apis.meta.v1.Patch';
 
+/** The subresources that are only created, each with a body of its own kind. */
+const createOnlySubresourceKinds: Record<'binding' | 'eviction' | 'token', { group: string; version: string; kind: string }> = {
+  binding: { group: '', version: 'v1', kind: 'Binding' },
+  eviction: { group: 'policy', version: 'v1', kind: 'Eviction' },
+  token: { group: 'authentication.k8s.io', version: 'v1', kind: 'TokenRequest' },
+};
+
 /** Adds the paths of one resource; returns the schema names its operations refer to. */
 function addResourcePaths(paths: JsonObject, r: ServedResource): string[] {
   const kindSchema = kindSchemaName({ group: r.group, version: r.version, kind: r.kind });
@@ -319,55 +326,24 @@ function addResourcePaths(paths: JsonObject, r: ServedResource): string[] {
     const id = `${prefix}${ns}${r.kind}${Sub}`;
     const entry: JsonObject = { parameters: itemParams };
     switch (sub) {
-      case 'binding': {
-        const binding = kindSchemaName({ group: '', version: 'v1', kind: 'Binding' })!;
-        used.push(binding);
-        entry['post'] = op(
-          ctx,
-          'post',
-          `create${id}`,
-          `create binding of a ${r.kind}`,
-          {
-            parameters: writeParams,
-            requestBody: jsonBody(binding),
-            responses: { '200': response('OK', binding), '201': response('Created', binding), '202': response('Accepted', binding), '401': unauthorized },
-          },
-          { group: '', kind: 'Binding', version: 'v1' },
-        );
-        break;
-      }
-      case 'eviction': {
-        const eviction = kindSchemaName({ group: 'policy', version: 'v1', kind: 'Eviction' })!;
-        used.push(eviction);
-        entry['post'] = op(
-          ctx,
-          'post',
-          `create${id}`,
-          `create eviction of a ${r.kind}`,
-          {
-            parameters: writeParams,
-            requestBody: jsonBody(eviction),
-            responses: { '200': response('OK', eviction), '201': response('Created', eviction), '202': response('Accepted', eviction), '401': unauthorized },
-          },
-          { group: 'policy', kind: 'Eviction', version: 'v1' },
-        );
-        break;
-      }
+      case 'binding':
+      case 'eviction':
       case 'token': {
-        // serviceaccounts/token: authentication.k8s.io/v1 TokenRequest, created only.
-        const tokenRequest = kindSchemaName({ group: 'authentication.k8s.io', version: 'v1', kind: 'TokenRequest' })!;
-        used.push(tokenRequest);
+        // Created only, with a body of their own kind (pods/binding, pods/eviction, serviceaccounts/token).
+        const gvk = createOnlySubresourceKinds[sub];
+        const body = kindSchemaName(gvk)!;
+        used.push(body);
         entry['post'] = op(
           ctx,
           'post',
           `create${id}`,
-          `create token of a ${r.kind}`,
+          `create ${sub} of a ${r.kind}`,
           {
             parameters: writeParams,
-            requestBody: jsonBody(tokenRequest),
-            responses: { '200': response('OK', tokenRequest), '201': response('Created', tokenRequest), '202': response('Accepted', tokenRequest), '401': unauthorized },
+            requestBody: jsonBody(body),
+            responses: { '200': response('OK', body), '201': response('Created', body), '202': response('Accepted', body), '401': unauthorized },
           },
-          { group: 'authentication.k8s.io', kind: 'TokenRequest', version: 'v1' },
+          { group: gvk.group, kind: gvk.kind, version: gvk.version },
         );
         break;
       }
