@@ -14,6 +14,7 @@ import {
   formatVersion,
   getDefaultRegistry,
   isExemptRuntimeClass,
+  checkedSpecView,
   isFullyPrivileged,
   parseLevel,
   parseVersion,
@@ -116,14 +117,15 @@ const maxOutcomes = 1024;
 /**
  * The checks see of the metadata nothing but the annotations (upstream's read only AppArmor and
  * seccomp annotations), so that the key is everything they see: one JSON.stringify, no copy of
- * the metadata, and replicas in different namespaces share it.
+ * the metadata, and replicas in different namespaces share it. Of the spec the key leaves out what
+ * no check reads (checkedSpecView), above all the random name of each pod's token volume.
  */
 function checkedMetadata(metadata: ObjectMeta | undefined): ObjectMeta {
   return { annotations: metadata?.annotations };
 }
 
 function outcomeKey(policy: Policy, metadata: ObjectMeta, spec: PodSpec | undefined): string {
-  return JSON.stringify([policy, metadata.annotations ?? null, spec ?? null]);
+  return JSON.stringify([policy, metadata.annotations ?? null, checkedSpecView(spec) ?? null]);
 }
 
 /**

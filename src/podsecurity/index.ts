@@ -16,6 +16,7 @@ export { CheckRegistry, getDefaultRegistry, validateChecks, type ActiveCheck, ty
 export {
   evaluatePod, aggregateReasons, reasonsOnly, UNKNOWN_FORBIDDEN_REASON, type CheckFailure,
 } from './evaluate.js';
+export { checkedSpecView } from './checkedspec.js';
 export { defaultPodForPodSecurity, defaultPodSpecForPodSecurity, isSourcelessVolume } from './defaulting.js';
 export {
   LABEL_PREFIX, ENFORCE_LEVEL_LABEL, ENFORCE_VERSION_LABEL, AUDIT_LEVEL_LABEL, AUDIT_VERSION_LABEL,
