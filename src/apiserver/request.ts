@@ -133,16 +133,32 @@ export function sendStatusError(res: ServerResponse, e: StatusError, warnings: r
   sendJSON(res, e.code, e.status, warnings);
 }
 
+/** The number of code points in `s` (Go's utf8.RuneCountInString), without an array of them. */
+export function codePoints(s: string): number {
+  let n = s.length;
+  for (let i = 0; i < s.length - 1; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff) {
+      const d = s.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        n--;
+        i++;
+      }
+    }
+  }
+  return n;
+}
+
 /** Warning: 299 - "<text>", Go-quoted, de-duplicated, capped as the apiserver's recorder caps them. */
 export function warningHeaders(warnings: readonly string[]): string[] {
   const unique = [...new Set(warnings)];
   let total = 0;
-  const truncate = unique.reduce((n, w) => n + [...w].length, 0) > 4096;
+  const truncate = unique.reduce((n, w) => n + codePoints(w), 0) > 4096;
   const out: string[] = [];
   for (const w of unique) {
     let text = w;
-    if (truncate && [...text].length > 256) text = [...text].slice(0, 256).join('');
-    total += [...text].length;
+    if (truncate && codePoints(text) > 256) text = [...text].slice(0, 256).join('');
+    total += codePoints(text);
     if (total > 4096) break;
     out.push(`299 - ${JSON.stringify(text)}`);
   }
