@@ -72,7 +72,9 @@ export const defaultHistoryCapacity = 1000;
 
 function freezeDeep(v: unknown): void {
   if (typeof v !== 'object' || v === null || Object.isFrozen(v)) return;
-  for (const c of Object.values(v)) freezeDeep(c);
+  // Decoded JSON only: plain objects and arrays. for-in, not Object.values: no array per object.
+  if (Array.isArray(v)) for (const c of v) freezeDeep(c);
+  else for (const k in v) freezeDeep((v as Record<string, unknown>)[k]);
   Object.freeze(v);
 }
 
