@@ -200,12 +200,18 @@ export class ManifestStream {
       }
     };
     const source = file === '-' ? stringSource(whole()) : fileSource(file);
+    // A List's items are kept for the second pass only when they fit in keepListBytes. A file's
+    // size bounds its items' text (a UTF-8 byte per UTF-16 unit at least), so a regular file
+    // larger than that is not kept from the start: keeping items up to the limit and then
+    // dropping them held some 60,000 pods (30 MiB of heap) in the first pass of a 100,000-pod
+    // List, most of the plan's peak RSS. Standard input and pipes, of unknown size, are counted.
+    const knownSize = file === '-' ? whole().length : regularFileSize(file);
     // JSON: checked in full here (what is not plain JSON the YAML decoder words); each item must
     // be shaped as parseManifests requires. Of a List's items only the first pod (for its kind
     // error, should it have one) and the other kinds are kept: the pods are the second pass's.
     let shapeErr: string | undefined;
     const kept: PlanObject[] = [];
-    let all: PlanObject[] | undefined = [];
+    let all: PlanObject[] | undefined = knownSize === undefined || knownSize <= this.keepListBytes ? [] : undefined;
     let allBytes = 0;
     let shape: JSONShape;
     try {
@@ -236,6 +242,16 @@ export class ManifestStream {
     if (shape === 'object') return { file: name, objects: objectsOf([JSON.parse(whole())], name) };
     if (shapeErr) throw new ManifestError(shapeErr);
     return { file: name, list: source, kept, ...(all ? { all } : {}) };
+  }
+}
+
+/** The size of a regular file; undefined for anything else (a pipe, a device) or what cannot be read (the read says why). */
+function regularFileSize(path: string): number | undefined {
+  try {
+    const st = statSync(path);
+    return st.isFile() ? st.size : undefined;
+  } catch {
+    return undefined;
   }
 }
 

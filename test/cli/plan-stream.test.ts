@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import * as yaml from 'js-yaml';
 import { runPlan } from '../../src/cli/plan.js';
-import { checkKinds, parseManifests } from '../../src/cli/manifests.js';
+import { checkKinds, ManifestStream, parseManifests } from '../../src/cli/manifests.js';
 import { featureGatesFlag, podSecurityFlag } from '../../src/cli/flags.js';
 import { plan, type PlanResult } from '../../src/plan/engine.js';
 import { renderPlanTable } from '../../src/plan/table.js';
@@ -77,5 +77,29 @@ describe('bulkhead plan streams with the same output', () => {
         assert.equal(reread, want.split('<stdin>').join(file));
       });
     }
+  }
+});
+
+describe('the first pass keeps a List for the second only when the file fits keepListBytes', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'bulkhead-plan-keep-'));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+  const items = list(pod('a', 'default'), pod('b', 'default'));
+  // The file is rewritten between the passes: pods a and b come from the first pass's objects, x and y from a second read.
+  const rows: { name: string; text: string; keepListBytes: number; second: string[] }[] = [
+    { name: 'a file within the bound: its parsed items, not read again', text: items, keepListBytes: items.length, second: ['a', 'b'] },
+    { name: 'a file past the bound: read again', text: items, keepListBytes: items.length - 1, second: ['x', 'y'] },
+    { name: 'a file past the bound though its items fit (white space around them): read again, nothing kept', text: `${items}${' '.repeat(100)}`, keepListBytes: items.length, second: ['x', 'y'] },
+  ];
+  for (const r of rows) {
+    it(r.name, () => {
+      const file = join(dir, 'list.json');
+      writeFileSync(file, r.text);
+      const stream = new ManifestStream([file], false, () => '', r.keepListBytes);
+      stream.scan(() => {});
+      writeFileSync(file, list(pod('x', 'default'), pod('y', 'default')));
+      const names: string[] = [];
+      stream.each((o) => names.push(o.object.metadata!.name!));
+      assert.deepEqual(names, r.second);
+    });
   }
 });
