@@ -15,6 +15,7 @@ import { planPrinter, renderPlan } from './planoutput.js';
 import { hostCgroupVersion, hostMemoryBytes, hostMilliCPU, hostNrOpen } from '../agent/host.js';
 import { ManifestError, ManifestStream } from './manifests.js';
 import { UsageError } from './errors.js';
+import { applyPlanHeapSettings } from './nodeflags.js';
 import { addDefaultTolerationSecondsFlags, defaultTolerationSecondsFlags, featureGatesFlag, type DefaultTolerationSecondsFlags } from './flags.js';
 import { admissionControlConfigFileHelp, podSecurityFromFlags, resourceQuotaFromFlags, type PodSecurityFlags } from './admissionconfig.js';
 
@@ -233,6 +234,7 @@ Examples:
         const p = await probeHost();
         host = { memoryVersion: p.cgroups.memoryVersion, minOomScoreAdj: p.minOomScoreAdj, hardRlimitCeilings: p.hardRlimitCeilings, swapControllerAvailable: p.swapControllerAvailable };
       }
+      applyPlanHeapSettings();
       blockingStdout();
       io.exit(runPlan([...paths, ...(flags.filename ?? [])], flags, io, host));
     });
