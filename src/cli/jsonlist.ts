@@ -79,34 +79,33 @@ function stringEnd(s: string, i: number): number {
   }
 }
 
-/** A key's text, decoded only when it holds an escape. */
-function keyText(s: string, start: number, end: number): string {
-  const raw = s.slice(start + 1, end - 1);
-  return raw.includes('\\') ? (JSON.parse(s.slice(start, end)) as string) : raw;
-}
+/** Per open container of the value valueEnd scans (by depth): 1 for an object, whose keys it counts. */
+const isObjectAt = new Uint8Array(maxNestingDepth + 2);
+
+/** With `keys`: how many keys the objects of the value valueEnd last ended hold, at every level. */
+let keysCounted = 0;
 
 /**
  * The end of the JSON value starting at s[i] (no leading space), INCOMPLETE when s ends first,
- * BAD for a duplicate key (with `keys`) or nesting past `depthLeft`. Everything else that is
- * wrong with the value is JSON.parse's to find.
+ * BAD for nesting past `depthLeft`. With `keys`, the keys of its objects are counted
+ * (keysCounted), for duplicateKeys. Everything else that is wrong with the value is
+ * JSON.parse's to find.
  */
 function valueEnd(s: string, i: number, keys: boolean, depthLeft: number, atEOF: boolean): number {
   const n = s.length;
   let depth = 0;
-  // With `keys`: per open container, its keys so far (null for an array) and whether a key comes next.
-  const seen: (Set<string> | null)[] = [];
+  keysCounted = 0;
+  // With `keys`: whether a key comes next, and the keys so far.
   let expectKey = false;
+  let counted = 0;
   while (i < n) {
     const c = s.charCodeAt(i);
     if (c === 0x22) {
       const end = stringEnd(s, i + 1);
       if (end < 0) return INCOMPLETE;
       if (depth === 0) return end;
-      if (keys && expectKey) {
-        const set = seen[depth - 1]!;
-        const k = keyText(s, i, end);
-        if (set.has(k)) return BAD;
-        set.add(k);
+      if (expectKey) {
+        counted++;
         expectKey = false;
       }
       i = end;
@@ -115,16 +114,18 @@ function valueEnd(s: string, i: number, keys: boolean, depthLeft: number, atEOF:
     if (c === 0x7b || c === 0x5b) {
       if (++depth > depthLeft) return BAD;
       if (keys) {
-        seen.push(c === 0x7b ? new Set() : null);
+        isObjectAt[depth] = c === 0x7b ? 1 : 0;
         expectKey = c === 0x7b;
       }
     } else if (c === 0x7d || c === 0x5d) {
       depth--;
-      if (keys) seen.pop();
-      if (depth <= 0) return depth < 0 ? BAD : i + 1;
+      if (depth <= 0) {
+        keysCounted = counted;
+        return depth < 0 ? BAD : i + 1;
+      }
     } else if (c === 0x2c) {
       if (depth === 0) return i;
-      if (keys) expectKey = seen[depth - 1] !== null;
+      if (keys) expectKey = isObjectAt[depth] === 1;
     } else if (depth === 0 && !isSpace(c) && c !== 0x3a) {
       // A number or literal: it ends at the next delimiter.
       let j = i + 1;
@@ -138,6 +139,29 @@ function valueEnd(s: string, i: number, keys: boolean, depthLeft: number, atEOF:
     i++;
   }
   return INCOMPLETE;
+}
+
+/** The keys of every object in a parsed value, at every level. */
+function keysIn(v: unknown): number {
+  if (v === null || typeof v !== 'object') return 0;
+  let n = 0;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) n += keysIn(v[i]);
+    return n;
+  }
+  const o = v as Record<string, unknown>;
+  for (const k in o) n += 1 + keysIn(o[k]);
+  return n;
+}
+
+/**
+ * Whether a value's text holds a key twice in one object, which YAML refuses and JSON.parse
+ * takes (the last wins): its objects then hold fewer keys, at every level, than the text names
+ * (`textKeys`). Keys are compared as JSON.parse decodes them, escapes included. Counting spares
+ * the set of keys per object of the text, and a string per key, that comparing names cost.
+ */
+function duplicateKeys(parsedValue: unknown, textKeys: number): boolean {
+  return keysIn(parsedValue) !== textKeys;
 }
 
 class Reader {
@@ -187,8 +211,17 @@ class Reader {
     }
   }
 
+  /** With `keys`: the keys the objects of the last value's text hold (valueEnd's count). */
+  keys = 0;
+
   /** The text of the next value, BAD for one refused, undefined at the end of the text. */
   value(keys: boolean, depthLeft: number): string | typeof BAD | undefined {
+    const text = this.valueText(keys, depthLeft);
+    this.keys = keysCounted;
+    return text;
+  }
+
+  private valueText(keys: boolean, depthLeft: number): string | typeof BAD | undefined {
     if (this.peek() < 0) return undefined;
     for (;;) {
       const end = valueEnd(this.s, this.i, keys, depthLeft, this.eof);
@@ -257,7 +290,7 @@ export function walkJSONManifest(source: TextSource, check: boolean, visit: (ite
             const text = r.value(check, maxNestingDepth - 2);
             if (text === undefined || text === BAD) return 'yaml';
             const item = parsed(text);
-            if (!item.ok) return 'yaml';
+            if (!item.ok || (check && duplicateKeys(item.value, r.keys))) return 'yaml';
             visit(item.value, index++, text.length);
             const d = r.peek();
             r.i++;
@@ -269,7 +302,7 @@ export function walkJSONManifest(source: TextSource, check: boolean, visit: (ite
         const text = r.value(check, maxNestingDepth - 1);
         if (text === undefined || text === BAD) return 'yaml';
         const v = parsed(text);
-        if (!v.ok) return 'yaml';
+        if (!v.ok || (check && duplicateKeys(v.value, r.keys))) return 'yaml';
         if (key.value === 'kind') kind = v.value;
       }
       const d = r.peek();
