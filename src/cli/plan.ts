@@ -234,7 +234,9 @@ Examples:
         const p = await probeHost();
         host = { memoryVersion: p.cgroups.memoryVersion, minOomScoreAdj: p.minOomScoreAdj, hardRlimitCeilings: p.hardRlimitCeilings, swapControllerAvailable: p.swapControllerAvailable };
       }
-      applyPlanHeapSettings();
+      // With --usage the plan keeps every admitted pod, for the eviction ranking: its heap grows
+      // with the pods, and a small growing factor only adds full GCs of an ever larger heap.
+      if (flags.usage === undefined) applyPlanHeapSettings();
       blockingStdout();
       io.exit(runPlan([...paths, ...(flags.filename ?? [])], flags, io, host));
     });
