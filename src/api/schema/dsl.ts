@@ -175,13 +175,20 @@ export interface StructOptions {
   bulkhead?: boolean;
 }
 
-/** A struct schema in package `pkg` written in the field notation above. */
+/**
+ * A struct schema in package `pkg` written in the field notation above. Its fields are parsed
+ * when first read (the registry's build): the server declares every schema when its modules
+ * load, and a restart that decodes nothing before it is ready need not parse them first.
+ */
 export function struct(pkg: string, short: string, description: string, fields: Record<string, string>, opts: StructOptions = {}): SchemaDef {
+  let parsed: readonly FieldDef[] | undefined;
   return {
     short,
     pkg,
     description,
-    fields: Object.entries(fields).map(([n, s]) => parseField(n, s)),
+    get fields() {
+      return (parsed ??= Object.entries(fields).map(([n, s]) => parseField(n, s)));
+    },
     goPkg: 'v1',
     ...(opts.gvk ? { gvk: opts.gvk } : {}),
     ...(opts.mapType ? { mapType: opts.mapType } : {}),
