@@ -96,6 +96,7 @@ describe('sqlite store', () => {
       assert.equal(settings.lockingMode, 'exclusive');
       assert.equal(settings.schemaVersion, 1);
       assert.ok(settings.busyTimeoutMs > 0);
+      assert.equal(settings.mmapSize, 0);
       await s.close();
       const full = await SqliteStore.open(join(dir, 'full.db'), { synchronous: 'FULL' });
       assert.equal(full.settings().synchronous, 'FULL');
