@@ -11,7 +11,7 @@ import { UsageError } from './errors.js';
  */
 const commandModules: Record<string, (io: PlanIO) => Promise<Command[]>> = {
   plan: async (io) => [(await import('./plan.js')).planCommand(io).exitOverride()],
-  up: async () => [(await import('./server.js')).upCommand().exitOverride()],
+  up: async () => [(await import('./up.js')).upCommand().exitOverride()],
   server: async () => [(await import('./server.js')).serverCommand().exitOverride()],
   agent: async () => [(await import('./agent.js')).agentCommand().exitOverride()],
   token: async (io) => {

@@ -1,5 +1,6 @@
-// `bulkhead server` and `bulkhead up`: run the API server (and, for up, everything a
-// single-node cluster needs) until interrupted.
+// `bulkhead server`: run the API server until interrupted (and, for `bulkhead up`, up.ts, the
+// rest of a single-node cluster beside it). The agent's modules are up.ts's: `server` does not
+// load them on its way to serving.
 
 import { Command } from 'commander';
 import type { RunningServer } from '../server/start.js';
@@ -8,11 +9,10 @@ import { applyServerHeapSettings } from './nodeflags.js';
 import { DurationError, parseGoDuration } from './goduration.js';
 import { addDefaultTolerationSecondsFlags, defaultTolerationSecondsFlags, durationFlag, featureGatesFlag, type DefaultTolerationSecondsFlags } from './flags.js';
 import { admissionControlConfigFileHelp, podSecurityFromFlags, resourceQuotaFromFlags, type PodSecurityFlags } from './admissionconfig.js';
-import { addAgentFlags, agentSettingsFromFlags, runAgent, type AgentFlags } from './agent.js';
 import type { OpenStoreOptions } from '../storage/index.js';
 import { parseNodePortRange, parseServiceIPRange, type NodePortRange, type ServiceIPRange } from '../api/servicerange.js';
 
-interface ServerFlags extends DefaultTolerationSecondsFlags, PodSecurityFlags {
+export interface ServerFlags extends DefaultTolerationSecondsFlags, PodSecurityFlags {
   dataDir: string;
   store?: string;
   etcdCafile?: string;
@@ -229,7 +229,7 @@ export async function runServer(f: ServerFlags, banner: (s: RunningServer) => st
   return running;
 }
 
-function addServerFlags(c: Command, defaultDataDir: string): Command {
+export function addServerFlags(c: Command, defaultDataDir: string): Command {
   c
     .option('--data-dir <dir>', 'where the database, certificates, tokens and kubeconfig live', defaultDataDir)
     .option('--store <engine>', 'sqlite:PATH (default: <data-dir>/bulkhead.db), memory: (nothing survives a restart), or etcd://HOST:PORT[,HOST:PORT…] (an etcd v3 cluster; several servers may share it)')
@@ -266,7 +266,7 @@ function addServerFlags(c: Command, defaultDataDir: string): Command {
   return addDefaultTolerationSecondsFlags(c);
 }
 
-const kubectlHint = (s: RunningServer) => `Bulkhead API server is running at ${s.url}
+export const kubectlHint = (s: RunningServer) => `Bulkhead API server is running at ${s.url}
 
 Point kubectl at it:
   export KUBECONFIG=${s.kubeconfigPath}
@@ -285,28 +285,5 @@ Examples:
   KUBECONFIG=/var/lib/bulkhead/kubeconfig kubectl get ns`)
     .action(async (f: ServerFlags) => {
       await runServer(f, kubectlHint);
-    });
-}
-
-export function upCommand(): Command {
-  return addAgentFlags(addServerFlags(new Command('up'), '.bulkhead'))
-    .description('Start a single-node Bulkhead cluster on this machine: the API server with its controllers and scheduler, and a node agent that runs pods with runc (needs root). Prints how to point kubectl at it.')
-    .addHelpText('after', `
-Examples:
-  bulkhead up
-  bulkhead up --data-dir /tmp/demo --listen 127.0.0.1:7443 --node-memory 2Gi --node-cpu 1`)
-    .action(async (f: ServerFlags & AgentFlags) => {
-      const gates = featureGatesFlag(f.featureGates);
-      // The agent of `up` talks to its server over loopback unless told otherwise.
-      const settings = agentSettingsFromFlags({ ...f, nodeIp: f.nodeIp ?? '127.0.0.1' }, gates, f.dataDir);
-      await runServer(f, kubectlHint, async (s) => {
-        const nodeName = settings.nodeName ?? (await import('../agent/setup.js')).defaultNodeName();
-        process.stderr.write(`bulkhead: starting the node agent for ${nodeName}…\n`);
-        // The server issues the agent's serving certificate for the address the Node reports.
-        const { defaultNodeIP } = await import('../agent/setup.js');
-        const hosts = [settings.nodeIP ?? defaultNodeIP(), ...(settings.endpoint.host ? [settings.endpoint.host] : [])];
-        const tls = await s.nodeServingCert(nodeName, hosts);
-        return runAgent({ ...settings, nodeName, server: s.url, ca: s.caCert, token: s.nodeToken(nodeName), tls });
-      });
     });
 }
