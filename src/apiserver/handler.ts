@@ -46,7 +46,7 @@ export interface HandlerOptions {
   authorizer: Authorizer;
   serverAddress: string;
   /** The OpenAPI documents, built when first asked for. */
-  openapi?: () => OpenAPIDocs;
+  openapi?: () => OpenAPIDocs | Promise<OpenAPIDocs>;
   patch?(api: Api, def: ResourceDef, path: ResourcePath, type: string, body: Buffer, req: RequestInfo, query: URLSearchParams): Promise<{ obj: KubeObject; created: boolean }>;
   decode?(def: ResourceDef, obj: unknown, req: RequestInfo): KubeObject;
   subresources?: Record<string, (api: Api, def: ResourceDef, path: ResourcePath, req: IncomingMessage, res: ServerResponse, info: RequestInfo, query: URLSearchParams) => Promise<void>>;
@@ -212,7 +212,7 @@ export function createHandler(opts: HandlerOptions): (req: IncomingMessage, res:
         return;
       }
       if (pathname === '/api' || pathname === '/apis') return serveDiscovery(pathname);
-      if (pathname.startsWith('/openapi/') && opts.openapi && serveOpenAPI(opts.openapi(), pathname, q, req, res)) return;
+      if (pathname.startsWith('/openapi/') && opts.openapi && serveOpenAPI(await opts.openapi(), pathname, q, req, res)) return;
       if (pathname === crdListPath && req.method === 'GET' && !queryBool(q.get('watch'))) return sendJSON(res, 200, emptyCRDList(String(await api.store.currentRevision())));
       const path = parseResourcePath(pathname);
       // A proxied path keeps its trailing slash (the pathname above lost it).

@@ -25,7 +25,6 @@ import { claimedObjectsFrom, serviceAccountAuthenticator, ServiceAccountTokenSig
 import { apiAudiences } from './accessreviews.js';
 import { refuseLostDatabase } from './datadir.js';
 import { Api, type RequestInfo } from './rest.js';
-import { openAPIDocs } from './openapidocs.js';
 import { defaultServiceRanges, installStrategies } from './strategies.js';
 import { ensureKubernetesService, type ServiceRanges } from './services.js';
 import { KubernetesEndpointsReconciler } from './kubernetesendpoints.js';
@@ -226,8 +225,9 @@ export async function startApiServer(opts: ApiServerOptions): Promise<RunningApi
       ...streamingSubresources({ agents }),
       token: tokenRequestHandler({ signer: serviceAccountSigner, apiAudiences }),
     },
-    // Built on the first OpenAPI request, once per process (~0.1–0.2 s): not on every start's path.
-    openapi: openAPIDocs,
+    // Loaded and built on the first OpenAPI request, once per process (~0.1–0.2 s; the modules
+    // and zlib ~4 ms of loading): not on every start's path.
+    openapi: async () => (await import('./openapidocs.js')).openAPIDocs(),
     onRequest: (verb, resource, code, seconds) => metrics.observe(verb, resource, code, seconds),
     ...(opts.requestTimeoutSeconds !== undefined ? { requestTimeoutMs: opts.requestTimeoutSeconds * 1000 } : {}),
     watch: {
