@@ -338,17 +338,21 @@ function ensureIncrementalVacuum(db: Database.Database): void {
 }
 
 /**
- * better-sqlite3's addon where its own build puts it, for its `nativeBinding` option: without
- * it, the `bindings` package finds the addon by probing a dozen paths up the directory tree,
- * 3-4 ms of CPU of every server start here. Undefined (bindings' search) when it is elsewhere.
+ * better-sqlite3's addon, for its `nativeBinding` option: where the package's own build puts it,
+ * else wherever the `bindings` package finds it from the package's directory (its search, which
+ * better-sqlite3 makes itself without the option, probes a dozen paths: 3-4 ms of CPU of every
+ * server start here). Either way found from the package's directory, not from the caller's file:
+ * scripts/bundle.mjs links better-sqlite3's JavaScript into dist/bin, where `bindings` looking
+ * upward from the caller would not find it.
  */
-let addonPath: string | null | undefined;
-function sqliteAddon(): string | undefined {
-  if (addonPath === undefined) {
-    const p = join(dirname(createRequire(import.meta.url).resolve('better-sqlite3')), '..', 'build', 'Release', 'better_sqlite3.node');
-    addonPath = existsSync(p) ? p : null;
+let addon: string | undefined;
+function sqliteAddon(): string {
+  if (addon === undefined) {
+    const root = join(dirname(createRequire(import.meta.url).resolve('better-sqlite3')), '..');
+    const built = join(root, 'build', 'Release', 'better_sqlite3.node');
+    addon = existsSync(built) ? built : (createRequire(join(root, 'package.json'))('bindings') as (o: object) => string)({ bindings: 'better_sqlite3.node', module_root: root, path: true });
   }
-  return addonPath ?? undefined;
+  return addon;
 }
 
 export interface SqliteSettings {
@@ -410,8 +414,7 @@ export class SqliteStore extends LogStore {
         if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
       }
     }
-    const addon = sqliteAddon();
-    const db = new Database(path, { timeout: busyTimeoutMs, ...(addon ? { nativeBinding: addon } : {}) });
+    const db = new Database(path, { timeout: busyTimeoutMs, nativeBinding: sqliteAddon() });
     try {
       db.pragma('locking_mode = EXCLUSIVE');
       db.pragma(`busy_timeout = ${Math.trunc(busyTimeoutMs)}`);
