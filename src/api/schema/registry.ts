@@ -51,7 +51,20 @@ const allDefs: readonly SchemaDef[] = [...metaSchemas, ...podSchemas, ...volumeS
 
 const PRIM_GO: Record<Primitive, string> = { string: 'string', int32: 'int32', int64: 'int64', double: 'float64', boolean: 'bool', byte: '[]uint8' };
 
-function build(): { byName: Map<string, Schema>; byGVK: Map<string, string> } {
+interface Registry {
+  /** Every definition by full name, in definition order. */
+  defs: Map<string, SchemaDef>;
+  byGVK: Map<string, string>;
+  /** The schema of a full name, resolved on its first lookup; undefined for an unknown name. */
+  resolve(full: string): Schema | undefined;
+}
+
+/**
+ * The index of every definition (names and kinds, which do not parse fields); each schema's
+ * fields are parsed and resolved on the first lookup of that schema, so a write resolves the
+ * schemas of its kind, not all 341 (the build of them all was ~10 ms of a server's first write).
+ */
+function build(): Registry {
   const fullOf = (d: SchemaDef) => `${d.pkg}.${d.short}`;
   const defsByFull = new Map<string, SchemaDef>();
   const byShort = new Map<string, string[]>();
@@ -91,9 +104,20 @@ function build(): { byName: Map<string, Schema>; byGVK: Map<string, string> } {
     }
   };
 
-  const byName = new Map<string, Schema>();
   const byGVK = new Map<string, string>();
   for (const [full, d] of defsByFull) {
+    for (const g of d.gvk ?? []) {
+      const key = gvkKey(g);
+      if (byGVK.has(key)) throw new Error(`schema registry: GVK ${key} claimed twice`);
+      byGVK.set(key, full);
+    }
+  }
+  const resolved = new Map<string, Schema>();
+  const resolve = (full: string): Schema | undefined => {
+    const have = resolved.get(full);
+    if (have) return have;
+    const d = defsByFull.get(full);
+    if (!d) return undefined;
     const fields: Field[] = d.fields.map((f) => ({ ...f, type: resolveType(f.type, d.pkg, f.goLeaf, `${full}.${f.name}`) }));
     const fieldMap = new Map(fields.map((f) => [f.name, f] as const));
     if (fieldMap.size !== fields.length) throw new Error(`schema registry: ${full} has duplicate fields`);
@@ -110,37 +134,33 @@ function build(): { byName: Map<string, Schema>; byGVK: Map<string, string> } {
       ...(d.special ? { special: d.special } : {}),
       ...(d.bulkhead ? { bulkhead: true } : {}),
     };
-    byName.set(full, s);
-    for (const g of d.gvk ?? []) {
-      const key = gvkKey(g);
-      if (byGVK.has(key)) throw new Error(`schema registry: GVK ${key} claimed twice`);
-      byGVK.set(key, full);
-    }
-  }
-  return { byName, byGVK };
+    resolved.set(full, s);
+    return s;
+  };
+  return { defs: defsByFull, byGVK, resolve };
 }
 
 function gvkKey(g: { group: string; version: string; kind: string }): string {
   return `${g.group}/${g.version}/${g.kind}`;
 }
 
-/** Built on first use: every schema resolved, ~10 ms of CPU that a start need not spend before it is ready. */
-let built: ReturnType<typeof build> | undefined;
-const registry = (): ReturnType<typeof build> => (built ??= build());
+/** Indexed on first use, not when the modules load: a start need not spend it before it is ready. */
+let built: Registry | undefined;
+const registry = (): Registry => (built ??= build());
 
 /** Every schema name Bulkhead defines, sorted. */
 export function schemaNames(): string[] {
-  return [...registry().byName.keys()].sort();
+  return [...registry().defs.keys()].sort();
 }
 
 /** The schema with this full name (io.k8s.api.core.v1.Pod), or undefined. */
 export function schemaFor(name: string): Schema | undefined {
-  return registry().byName.get(name);
+  return registry().resolve(name);
 }
 
 /** Like schemaFor, but throws for an unknown name. */
 export function mustSchema(name: string): Schema {
-  const s = registry().byName.get(name);
+  const s = registry().resolve(name);
   if (!s) throw new Error(`unknown schema ${name}`);
   return s;
 }
@@ -152,7 +172,7 @@ export function kindSchemaName(g: { group: string; version: string; kind: string
 
 /** Full names of every schema that is a kind (has x-kubernetes-group-version-kind), sorted. */
 export function kindSchemaNames(): string[] {
-  return schemaNames().filter((n) => registry().byName.get(n)!.gvk !== undefined);
+  return schemaNames().filter((n) => registry().defs.get(n)!.gvk !== undefined);
 }
 
 /** Names of the schemas reachable from `roots` (the roots included), sorted. */

@@ -22,6 +22,16 @@ describe('schema registry', () => {
     assert.throws(() => mustSchema('nope'));
   });
 
+  it('resolves a schema once: every lookup answers the same object', () => {
+    for (const name of ['io.k8s.api.core.v1.Pod', 'io.k8s.api.core.v1.ServicePort', 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta']) {
+      const first = mustSchema(name);
+      assert.equal(schemaFor(name), first, name);
+      assert.equal(mustSchema(name), first, name);
+    }
+    const pod = kindSchemaName({ group: '', version: 'v1', kind: 'Pod' })!;
+    assert.equal(schemaFor(pod), mustSchema('io.k8s.api.core.v1.Pod'));
+  });
+
   it('defines every kind Bulkhead serves', () => {
     const kinds = kindSchemaNames().map((n) => n.slice(n.lastIndexOf('.') + 1));
     for (const k of ['Pod', 'PodList', 'Namespace', 'NamespaceList', 'Node', 'NodeList', 'ResourceQuota', 'ResourceQuotaList', 'LimitRange', 'LimitRangeList', 'Event', 'EventList', 'Binding', 'Eviction', 'Lease', 'LeaseList', 'Status', 'DeleteOptions']) {
