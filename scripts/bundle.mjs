@@ -14,7 +14,7 @@
 // from there. Each linked file gets a `require` of its own (`banner`): esbuild's output calls it
 // for the builtins and the addon that those CommonJS files require.
 import { build } from 'esbuild';
-import { rmSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -57,6 +57,13 @@ export async function bundle() {
     chunkNames: 'chunks/[name]-[hash]',
     logLevel: 'warning',
   });
+  // esbuild does not see the banner: a module declaring its own top-level `require` would load
+  // as a SyntaxError (a second declaration in its file), so the build refuses it here (esbuild
+  // writes top-level declarations unindented).
+  for (const file of readdirSync(bundleDir, { recursive: true }).filter((f) => String(f).endsWith('.js'))) {
+    const declared = readFileSync(join(bundleDir, String(file)), 'utf8').match(/(?:^|; )(?:const|let|var|function|class) require\b/gm) ?? [];
+    if (declared.length !== 1) throw new Error(`bundle: dist/bin/${file} declares require ${declared.length} times at its top level (the banner's must be the only one)`);
+  }
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) await bundle();
