@@ -1,0 +1,386 @@
+// The field manager as it was before compareForUpdate (src/apiserver/patch/managedfields.ts at f21bc55),
+// frozen, for test/apiserver/patch/managedfields-differential.test.ts only: do not edit or import elsewhere.
+
+// metadata.managedFields: decoding/encoding the entries (manager, operation Apply/Update,
+// apiVersion, time, fieldsType FieldsV1, fieldsV1, subresource) and recording ownership for
+// ordinary writes (create, update, patch) as kube-apiserver's field manager does
+// (k8s.io/apimachinery pkg/util/managedfields/internal: managedfields.go, fieldmanager.go,
+// skipnonapplied.go, capmanagers.go, buildmanagerinfo.go, managedfieldsupdater.go,
+// stripmeta.go, structuredmerge.go; and structured-merge-diff merge/update.go Update).
+
+import type { SchemaView } from '../../../../src/api/schema/view.js';
+import type { ManagedFieldsEntry } from '../../../../src/api/types.js';
+import { assertPatchDepth } from './depth.js';
+import { FieldSet, fieldPE, path, type Path } from './fieldpath.js';
+import { clone, deepEqual, goJSON, isObject, type JSONObject, type JSONValue } from '../../../../src/apiserver/patch/json.js';
+import { zeroObjects } from '../../../../src/apiserver/patch/zeroobjects.js';
+import { compareTyped, omitEmpty, toFieldSet, type Comparison, type OmitMemo } from './typed.js';
+import { metaTime } from '../../../../src/api/metatime.js';
+
+export type ManagedFieldsOperation = 'Apply' | 'Update';
+
+/** One decoded managedFields entry. */
+export interface ManagerFields {
+  manager: string;
+  operation: ManagedFieldsOperation;
+  apiVersion: string;
+  subresource: string;
+  set: FieldSet;
+  time?: string;
+}
+
+/** Decoded managedFields, keyed by manager identifier (managerIdentifier). */
+export type Managed = Map<string, ManagerFields>;
+
+/** kube's DefaultMaxUpdateManagers: older Update entries merge into "ancient-changes". */
+export const MAX_UPDATE_MANAGERS = 10;
+
+/** Fields nobody owns: kube's stripMetaManager set. */
+const STRIP_SET = FieldSet.of(
+  path('apiVersion'),
+  path('kind'),
+  path('metadata'),
+  ...['name', 'namespace', 'creationTimestamp', 'selfLink', 'uid', 'clusterName', 'generation', 'managedFields', 'resourceVersion'].map((f) => path('metadata', f)),
+);
+
+/**
+ * upstream BuildManagerIdentifier: the JSON of {manager, operation, apiVersion, subresource}
+ * without time and fields; Apply managers leave out apiVersion.
+ */
+export function managerIdentifier(manager: string, operation: ManagedFieldsOperation, apiVersion: string, subresource = ''): string {
+  const parts = [`"manager":${goJSON(manager)}`, `"operation":${goJSON(operation)}`];
+  if (operation !== 'Apply' && apiVersion) parts.push(`"apiVersion":${goJSON(apiVersion)}`);
+  if (subresource) parts.push(`"subresource":${goJSON(subresource)}`);
+  return '{' + parts.join(',') + '}';
+}
+
+/** kube-apiserver's managerOrUserAgent: the fieldManager, else the user agent up to its first "/". */
+export function managerOrUserAgent(fieldManager: string | undefined, userAgent: string | undefined): string {
+  if (fieldManager) return fieldManager;
+  return (userAgent ?? '').split('/')[0];
+}
+
+/** RFC 3339 with seconds, as metav1.Time serialises. */
+export function formatTime(now: Date | string | undefined): string {
+  const d = now === undefined ? new Date() : typeof now === 'string' ? new Date(now) : now;
+  return metaTime(d);
+}
+
+function timeSeconds(t: string | undefined): number {
+  if (!t) return 0;
+  const ms = Date.parse(t);
+  return Number.isNaN(ms) ? 0 : Math.floor(ms / 1000);
+}
+
+export class ManagedFieldsDecodeError extends Error {}
+
+/**
+ * Decoded FieldsV1 by their JSON text: objects of one workload share their managers' field
+ * sets, so an update decodes the creator's (large) set once, not on every write. Sets are
+ * immutable, so sharing them is safe; the map is dropped when it grows past its bound.
+ */
+const decodedSets = new Map<string, FieldSet>();
+const maxDecodedSets = 1024;
+
+function decodeFieldsV1(fields: unknown): FieldSet {
+  if (!isObject(fields)) return FieldSet.fromFieldsV1(fields ?? {});
+  const text = JSON.stringify(fields);
+  let set = decodedSets.get(text);
+  if (!set) {
+    set = FieldSet.fromFieldsV1(fields);
+    if (decodedSets.size >= maxDecodedSets) decodedSets.clear();
+    decodedSets.set(text, set);
+  }
+  return set;
+}
+
+/** upstream DecodeManagedFields. @throws ManagedFieldsDecodeError */
+export function decodeManagedFields(entries: unknown): Managed {
+  const managed: Managed = new Map();
+  if (entries === undefined || entries === null) return managed;
+  if (!Array.isArray(entries)) throw new ManagedFieldsDecodeError('managedFields must be a list');
+  entries.forEach((raw: unknown, i) => {
+    const e = (isObject(raw) ? raw : {}) as ManagedFieldsEntry;
+    if (e.operation !== 'Apply' && e.operation !== 'Update') throw new ManagedFieldsDecodeError('operation must be `Apply` or `Update`');
+    if (!e.apiVersion) throw new ManagedFieldsDecodeError('apiVersion must not be empty');
+    if (!e.fieldsType) throw new ManagedFieldsDecodeError(`missing fieldsType in managed fields entry ${i}`);
+    if (e.fieldsType !== 'FieldsV1') throw new ManagedFieldsDecodeError(`invalid fieldsType ${JSON.stringify(e.fieldsType)} in managed fields entry ${i}`);
+    let set: FieldSet;
+    try {
+      set = decodeFieldsV1(e.fieldsV1);
+    } catch (err) {
+      throw new ManagedFieldsDecodeError(`error decoding versioned set from ${JSON.stringify(raw)}: error decoding set: ${(err as Error).message}`);
+    }
+    const subresource = e.subresource ?? '';
+    const id = managerIdentifier(e.manager ?? '', e.operation, e.apiVersion, subresource);
+    const m: ManagerFields = { manager: e.manager ?? '', operation: e.operation, apiVersion: e.apiVersion, subresource, set };
+    if (e.time) m.time = e.time;
+    managed.set(id, m);
+  });
+  return managed;
+}
+
+/** upstream encodeManagedFields: entries sorted by operation, time, manager, apiVersion, subresource. */
+export function encodeManagedFields(managed: Managed): ManagedFieldsEntry[] {
+  const entries = [...managed.values()].map((m) => {
+    const e: ManagedFieldsEntry = { manager: m.manager, operation: m.operation, apiVersion: m.apiVersion };
+    if (m.time) e.time = m.time;
+    e.fieldsType = 'FieldsV1';
+    e.fieldsV1 = m.set.toFieldsV1();
+    if (m.subresource) e.subresource = m.subresource;
+    return e;
+  });
+  const cmp = (a: string | undefined, b: string | undefined): number => ((a ?? '') < (b ?? '') ? -1 : (a ?? '') > (b ?? '') ? 1 : 0);
+  return entries.sort(
+    (p, q) =>
+      cmp(p.operation, q.operation) ||
+      timeSeconds(p.time) - timeSeconds(q.time) ||
+      cmp(p.manager, q.manager) ||
+      cmp(p.apiVersion, q.apiVersion) ||
+      cmp(p.subresource, q.subresource),
+  );
+}
+
+/** The managedFields of an object's metadata (undefined when absent). */
+export function managedFieldsOf(obj: unknown): unknown {
+  return isObject(obj) && isObject(obj.metadata) ? obj.metadata.managedFields : undefined;
+}
+
+/** A copy of the object without metadata.managedFields (RemoveObjectManagedFields). */
+export function withoutManagedFields(obj: JSONObject): JSONObject {
+  const out = clone(obj);
+  if (isObject(out.metadata)) delete out.metadata.managedFields;
+  return out;
+}
+
+/**
+ * The object without metadata.managedFields, sharing everything else with `obj` (a new top
+ * level and metadata only): for an Update, which reads its inputs and never changes them.
+ */
+function withoutManagedFieldsShallow(obj: JSONObject): JSONObject {
+  if (!isObject(obj.metadata)) return { ...obj };
+  const { managedFields: _mf, ...metadata } = obj.metadata;
+  return { ...obj, metadata };
+}
+
+/** Sets (or, when empty, removes) metadata.managedFields in place. */
+export function setManagedFields(obj: JSONObject, entries: ManagedFieldsEntry[]): void {
+  if (entries.length === 0) {
+    if (isObject(obj.metadata)) delete obj.metadata.managedFields;
+    return;
+  }
+  if (!isObject(obj.metadata)) obj.metadata = {};
+  (obj.metadata as JSONObject).managedFields = entries as unknown as JSONValue;
+}
+
+/** Fields a manager entry never keeps (stripMetaManager). */
+export function stripMeta(managed: Managed, id: string): void {
+  const m = managed.get(id);
+  if (!m) return;
+  const set = m.set.difference(STRIP_SET);
+  if (set.empty()) managed.delete(id);
+  else managed.set(id, { ...m, set });
+}
+
+/** Field paths (by field names) that a write through this endpoint never owns, e.g. [['status']]. */
+export type ResetFields = readonly (readonly string[])[];
+
+export function resetFieldSet(reset: ResetFields | undefined): FieldSet | undefined {
+  if (!reset || reset.length === 0) return undefined;
+  return FieldSet.of(...reset.map((p): Path => p.map((f) => fieldPE(f))));
+}
+
+export function filterReset(s: FieldSet, reset: FieldSet | undefined): FieldSet {
+  return reset ? s.recursiveDifference(reset) : s;
+}
+
+export function filterComparison(c: Comparison, reset: FieldSet | undefined): Comparison {
+  if (!reset) return c;
+  return { added: filterReset(c.added, reset), modified: filterReset(c.modified, reset), removed: filterReset(c.removed, reset) };
+}
+
+/**
+ * structured-merge-diff Updater.update: other managers lose the fields this write changes
+ * (returned as conflicts) and the fields it removes. With force=false nothing is changed when
+ * there are conflicts.
+ */
+export function removeChangedFromOthers(managed: Managed, cmp: Comparison, self: string, force: boolean): Map<string, FieldSet> {
+  const conflicts = new Map<string, FieldSet>();
+  const changed = cmp.modified.union(cmp.added);
+  for (const [id, m] of managed) {
+    if (id === self) continue;
+    const c = m.set.intersection(changed);
+    if (!c.empty()) conflicts.set(id, c);
+  }
+  if (!force && conflicts.size > 0) return conflicts;
+  for (const [id, m] of [...managed]) {
+    if (id === self) continue;
+    let set = m.set;
+    const c = conflicts.get(id);
+    if (c) set = set.difference(c);
+    if (!cmp.removed.empty()) set = set.difference(cmp.removed);
+    if (set === m.set) continue;
+    if (set.empty()) managed.delete(id);
+    else managed.set(id, { ...m, set });
+  }
+  return conflicts;
+}
+
+/** capManagersManager: keeps at most `max` Update entries, merging the oldest into "ancient-changes". */
+export function capUpdateManagers(managed: Managed, max = MAX_UPDATE_MANAGERS): void {
+  const updaters = [...managed.entries()].filter(([, m]) => m.operation !== 'Apply').map(([id]) => id);
+  if (updaters.length <= max) return;
+  updaters.sort((a, b) => timeSeconds(managed.get(a)?.time) - timeSeconds(managed.get(b)?.time) || (a < b ? -1 : a > b ? 1 : 0));
+  const firstByVersion = new Map<string, string>();
+  let length = updaters.length;
+  for (let i = 0; i < updaters.length && length > max; i++) {
+    const id = updaters[i];
+    const vs = managed.get(id)!;
+    const version = vs.apiVersion;
+    const bucket = managerIdentifier('ancient-changes', 'Update', version);
+    const first = firstByVersion.get(version);
+    if (first === undefined) {
+      firstByVersion.set(version, id);
+      continue;
+    }
+    if (!managed.has(bucket)) {
+      const s = managed.get(first)!;
+      managed.delete(first);
+      managed.set(bucket, { ...s, manager: 'ancient-changes', operation: 'Update', subresource: '' });
+    }
+    const b = managed.get(bucket)!;
+    managed.set(bucket, { ...b, set: vs.set.union(b.set), time: vs.time });
+    managed.delete(id);
+    length--;
+  }
+}
+
+export interface UpdateOptions {
+  /** The kind's schema (e.g. schemaView('io.k8s.api.core.v1.Pod')). */
+  schema: SchemaView;
+  /** The resource's group/version as written in apiVersion, e.g. "v1" or "apps/v1". */
+  apiVersion: string;
+  /** The time to record; defaults to now. */
+  now?: Date | string;
+  /** "status" etc. for subresource writes; "" (default) for the main resource. */
+  subresource?: string;
+  /** Fields this endpoint resets and nobody owns through it (e.g. [['status']] for pods). */
+  resetFields?: ResetFields;
+  /**
+   * The kind's zero object as kube-apiserver converts an empty Go struct, which a create is
+   * compared against (so fields that are always present, like a pod's spec, carry no "." of
+   * their own). Defaults to DEFAULT_ZERO_OBJECT; the kind's from zeroobjects.ts.
+   */
+  zero?: JSONObject;
+}
+
+/** ToUnstructured of an empty object of most kinds: only ObjectMeta's creationTimestamp is not omitempty. */
+export const DEFAULT_ZERO_OBJECT: JSONObject = { metadata: { creationTimestamp: null } };
+
+/** An empty core/v1 Pod as the field manager reads it. */
+export const POD_ZERO_OBJECT: JSONObject = zeroObjects['v1/Pod']!;
+
+export function zeroObject(opts: { zero?: JSONObject }): JSONObject {
+  return clone(opts.zero ?? DEFAULT_ZERO_OBJECT);
+}
+
+function isReset(entries: unknown): boolean {
+  if (!Array.isArray(entries)) return false;
+  if (entries.length === 0) return true;
+  return entries.length === 1 && (deepEqual(entries[0], {}) || entries[0] === null);
+}
+
+function decodeOrEmpty(entries: unknown): Managed {
+  try {
+    return decodeManagedFields(entries);
+  } catch {
+    return new Map();
+  }
+}
+
+/** decodeLiveOrNew: the request's managedFields when it sets valid ones, else the live object's. */
+function decodeLiveOrNew(live: JSONObject | undefined, next: JSONObject, ignoreNew: boolean): Managed {
+  if (ignoreNew) return decodeOrEmpty(managedFieldsOf(live));
+  const requested = managedFieldsOf(next);
+  if (isReset(requested)) return new Map();
+  const fromNew = decodeOrEmpty(requested);
+  return fromNew.size > 0 ? fromNew : decodeOrEmpty(managedFieldsOf(live));
+}
+
+/** The Update half of structured-merge-diff's Updater, recording `id` as owner of what changed. */
+export function structuredUpdate(liveObj: JSONObject, newObj: JSONObject, managed: Managed, id: string, info: Omit<ManagerFields, 'set'>, schema: SchemaView, reset: FieldSet | undefined): void {
+  const cmp = filterComparison(compareTyped(liveObj, newObj, schema), reset);
+  removeChangedFromOthers(managed, cmp, id, true);
+  const prev = managed.get(id)?.set ?? new FieldSet();
+  const set = filterReset(prev.difference(cmp.removed).union(cmp.modified).union(cmp.added), reset);
+  if (set.empty()) managed.delete(id);
+  else managed.set(id, { ...info, set });
+}
+
+/** The manager entry an Update by `manager` records. */
+export function updateManagerInfo(manager: string, apiVersion: string, subresource = ''): { id: string; info: Omit<ManagerFields, 'set'> } {
+  const name = manager || 'unknown';
+  return { id: managerIdentifier(name, 'Update', apiVersion, subresource), info: { manager: name, operation: 'Update', apiVersion, subresource } };
+}
+
+/**
+ * Records ownership for a non-apply write through managedFieldsUpdater → stripMeta → Update:
+ * the fields that changed from `liveObj` to `newObj` move to `manager`, whose entry gets `now`.
+ * Mutates `managed`.
+ */
+export function recordUpdate(liveIn: JSONObject, newIn: JSONObject, managed: Managed, manager: string, opts: UpdateOptions): void {
+  const memo: OmitMemo = new Map();
+  const liveObj = omitEmpty(liveIn, opts.schema, memo) as JSONObject;
+  const newObj = omitEmpty(newIn, opts.schema, memo) as JSONObject;
+  const reset = resetFieldSet(opts.resetFields);
+  const current = managerIdentifier('current-operation', 'Update', opts.apiVersion, opts.subresource ?? '');
+  const { id, info } = updateManagerInfo(manager, opts.apiVersion, opts.subresource);
+  structuredUpdate(liveObj, newObj, managed, current, { manager: 'current-operation', operation: 'Update', apiVersion: opts.apiVersion, subresource: opts.subresource ?? '' }, opts.schema, reset);
+  stripMeta(managed, current);
+  const vs = managed.get(current);
+  if (!vs) return;
+  managed.delete(current);
+  const prev = managed.get(id);
+  managed.set(id, { ...info, set: prev ? vs.set.union(prev.set) : vs.set, time: formatTime(opts.now) });
+}
+
+/**
+ * Records field ownership for an ordinary write (create, update, or a json/merge/strategic
+ * patch) by `manager` with operation Update, and returns `next` with metadata.managedFields set,
+ * as kube-apiserver's FieldManager.UpdateNoErrors does:
+ *   - pass `old` undefined for a create: everything in the new object becomes the manager's
+ *     (compared with opts.zero, the kind's empty object);
+ *   - managedFields in `next` that decode replace the live ones (this is how kubectl's CSA→SSA
+ *     migration json-patch rewrites ownership); `[]` resets them;
+ *   - an existing object without managedFields (and with a uid) stays untracked;
+ *   - at most 10 Update entries are kept.
+ * Call it with the object as it will be stored (after defaulting). `next` is not modified.
+ */
+export function updateManagedFields(old: JSONObject | undefined, next: JSONObject, manager: string, operation: 'Update', opts: UpdateOptions): JSONObject {
+  void operation;
+  assertPatchDepth(old, next);
+  const managed = decodeLiveOrNew(old, next, !!opts.subresource);
+  const newObj = withoutManagedFieldsShallow(next);
+  if (managed.size === 0 && old !== undefined) {
+    const uid = isObject(old.metadata) ? old.metadata.uid : undefined;
+    if (typeof uid === 'string' && uid !== '') return newObj;
+  }
+  // Shallow copies: parts of `next` taken unchanged from `old` stay the same objects, and the
+  // comparison skips them instead of walking the whole object on every write.
+  const liveObj = old ? withoutManagedFieldsShallow(old) : zeroObject(opts);
+  recordUpdate(liveObj, newObj, managed, manager, opts);
+  capUpdateManagers(managed);
+  setManagedFields(newObj, encodeManagedFields(managed));
+  return newObj;
+}
+
+/**
+ * The FieldsV1 encoding of the fields an object sets, e.g.
+ * {"f:metadata":{"f:labels":{"f:app":{}}},"f:spec":{"f:containers":{"k:{\"name\":\"nginx\"}":{".":{},"f:image":{},"f:name":{}}}}}.
+ * With stripMeta, leaves out what managedFields never record (apiVersion, kind, metadata.name, ...).
+ */
+export function fieldSetOf(obj: JSONValue, schema: SchemaView | undefined, options: { stripMeta?: boolean } = {}): JSONObject {
+  let set = toFieldSet(obj, schema);
+  if (options.stripMeta) set = set.difference(STRIP_SET);
+  return set.toFieldsV1();
+}
