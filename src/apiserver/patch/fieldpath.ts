@@ -100,11 +100,14 @@ export function compareValues(a: JSONValue, b: JSONValue): number {
   return 0;
 }
 
+function peRank(pe: PathElement): number {
+  return 'field' in pe ? 0 : 'key' in pe ? 1 : 'value' in pe ? 2 : 3;
+}
+
 /** PathElement.Compare: fields < keys < values < indices. */
 export function comparePE(a: PathElement, b: PathElement): number {
-  const rank = (pe: PathElement): number => ('field' in pe ? 0 : 'key' in pe ? 1 : 'value' in pe ? 2 : 3);
-  const ra = rank(a);
-  const rb = rank(b);
+  const ra = peRank(a);
+  const rb = peRank(b);
   if (ra !== rb) return ra < rb ? -1 : 1;
   if ('field' in a) return compareStrings(a.field, (b as { field: string }).field);
   if ('key' in a) {
@@ -145,16 +148,37 @@ export function pathString(p: Path): string {
     .join('');
 }
 
+interface FieldNode {
+  pe: PathElement;
+  set: FieldSet;
+}
+
+/** The maps of a node with no members or no children: never written (FieldSet.putMember/putChild replace them). */
+const NO_MEMBERS = new Map<string, PathElement>();
+const NO_CHILDREN = new Map<string, FieldNode>();
+
 /**
  * A set of field paths (structured-merge-diff fieldpath.Set). Immutable once built by its owner:
  * the set operations return an operand itself when the result equals it, so a manager whose
  * fields a write does not touch keeps its set, and that set's FieldsV1 encoding is not rebuilt.
  */
 export class FieldSet {
-  private readonly members = new Map<string, PathElement>();
-  private readonly children = new Map<string, { pe: PathElement; set: FieldSet }>();
+  // Most nodes have members only, and many sets are made and dropped on every write: a node's
+  // maps are the shared empty ones until something is put in them (putMember, putChild).
+  private members: Map<string, PathElement> = NO_MEMBERS;
+  private children: Map<string, FieldNode> = NO_CHILDREN;
   /** The FieldsV1 encoding, once built or when decoded from a canonical one. */
   private fieldsV1?: JSONObject;
+
+  private putMember(key: string, pe: PathElement): void {
+    if (this.members === NO_MEMBERS) this.members = new Map();
+    this.members.set(key, pe);
+  }
+
+  private putChild(key: string, node: FieldNode): void {
+    if (this.children === NO_CHILDREN) this.children = new Map();
+    this.children.set(key, node);
+  }
 
   static of(...paths: Path[]): FieldSet {
     const s = new FieldSet();
@@ -171,17 +195,11 @@ export class FieldSet {
       s = s.descend(p[i]);
       s.fieldsV1 = undefined;
     }
-    s.members.set(serializePE(p[p.length - 1]), p[p.length - 1]);
+    s.putMember(serializePE(p[p.length - 1]), p[p.length - 1]);
   }
 
   private descend(pe: PathElement): FieldSet {
-    const k = serializePE(pe);
-    let node = this.children.get(k);
-    if (!node) {
-      node = { pe, set: new FieldSet() };
-      this.children.set(k, node);
-    }
-    return node.set;
+    return this.childFor(serializePE(pe), pe);
   }
 
   has(p: Path): boolean {
@@ -193,6 +211,35 @@ export class FieldSet {
 
   hasMember(pe: PathElement): boolean {
     return this.members.has(serializePE(pe));
+  }
+
+  /** Whether the member serialized as `key` (serializePE) is in the set. */
+  hasMemberKey(key: string): boolean {
+    return this.members.has(key);
+  }
+
+  /** The subtree below the element serialized as `key`, undefined when there is none. */
+  childAt(key: string): FieldSet | undefined {
+    return this.children.get(key)?.set;
+  }
+
+  /**
+   * For building a new set top-down (compareForUpdate): adds the member `pe`, serialized as
+   * `key`. A set is immutable once its builder hands it out.
+   */
+  addMember(key: string, pe: PathElement): void {
+    this.fieldsV1 = undefined;
+    this.putMember(key, pe);
+  }
+
+  /** For building a new set top-down: the node below `pe` (serialized as `key`), made when absent. */
+  childFor(key: string, pe: PathElement): FieldSet {
+    let node = this.children.get(key);
+    if (!node) {
+      node = { pe, set: new FieldSet() };
+      this.putChild(key, node);
+    }
+    return node.set;
   }
 
   empty(): boolean {
@@ -214,13 +261,13 @@ export class FieldSet {
     if (o.empty()) return this;
     if (this.empty()) return o;
     const out = new FieldSet();
-    for (const [k, pe] of this.members) out.members.set(k, pe);
-    for (const [k, pe] of o.members) out.members.set(k, pe);
+    for (const [k, pe] of this.members) out.putMember(k, pe);
+    for (const [k, pe] of o.members) out.putMember(k, pe);
     for (const [k, c] of this.children) {
       const oc = o.children.get(k);
-      out.children.set(k, { pe: c.pe, set: oc ? c.set.union(oc.set) : c.set });
+      out.putChild(k, { pe: c.pe, set: oc ? c.set.union(oc.set) : c.set });
     }
-    for (const [k, c] of o.children) if (!this.children.has(k)) out.children.set(k, c);
+    for (const [k, c] of o.children) if (!this.children.has(k)) out.putChild(k, c);
     return out;
   }
 
@@ -228,12 +275,12 @@ export class FieldSet {
     if (this.empty()) return this;
     if (o.empty()) return o;
     const out = new FieldSet();
-    for (const [k, pe] of this.members) if (o.members.has(k)) out.members.set(k, pe);
+    for (const [k, pe] of this.members) if (o.members.has(k)) out.putMember(k, pe);
     for (const [k, c] of this.children) {
       const oc = o.children.get(k);
       if (!oc) continue;
       const i = c.set.intersection(oc.set);
-      if (!i.empty()) out.children.set(k, { pe: c.pe, set: i });
+      if (!i.empty()) out.putChild(k, { pe: c.pe, set: i });
     }
     return out;
   }
@@ -244,18 +291,18 @@ export class FieldSet {
     const out = new FieldSet();
     let changed = false;
     for (const [k, pe] of this.members) {
-      if (!o.members.has(k)) out.members.set(k, pe);
+      if (!o.members.has(k)) out.putMember(k, pe);
       else changed = true;
     }
     for (const [k, c] of this.children) {
       const oc = o.children.get(k);
       if (!oc) {
-        out.children.set(k, c);
+        out.putChild(k, c);
         continue;
       }
       const d = c.set.difference(oc.set);
       if (d !== c.set) changed = true;
-      if (!d.empty()) out.children.set(k, d === c.set ? c : { pe: c.pe, set: d });
+      if (!d.empty()) out.putChild(k, d === c.set ? c : { pe: c.pe, set: d });
     }
     return changed ? out : this;
   }
@@ -266,7 +313,7 @@ export class FieldSet {
     const out = new FieldSet();
     let changed = false;
     for (const [k, pe] of this.members) {
-      if (!o.members.has(k)) out.members.set(k, pe);
+      if (!o.members.has(k)) out.putMember(k, pe);
       else changed = true;
     }
     for (const [k, c] of this.children) {
@@ -276,12 +323,12 @@ export class FieldSet {
       }
       const oc = o.children.get(k);
       if (!oc) {
-        out.children.set(k, c);
+        out.putChild(k, c);
         continue;
       }
       const d = c.set.recursiveDifference(oc.set);
       if (d !== c.set) changed = true;
-      if (!d.empty()) out.children.set(k, d === c.set ? c : { pe: c.pe, set: d });
+      if (!d.empty()) out.putChild(k, d === c.set ? c : { pe: c.pe, set: d });
     }
     return changed ? out : this;
   }
@@ -324,8 +371,8 @@ export class FieldSet {
   /** Rebuilds a set from direct members and (already built) child subtrees. */
   static fromParts(members: Iterable<PathElement>, children: Iterable<{ pe: PathElement; set: FieldSet }>): FieldSet {
     const out = new FieldSet();
-    for (const pe of members) out.members.set(serializePE(pe), pe);
-    for (const c of children) if (!c.set.empty()) out.children.set(serializePE(c.pe), c);
+    for (const pe of members) out.putMember(serializePE(pe), pe);
+    for (const c of children) if (!c.set.empty()) out.putChild(serializePE(c.pe), c);
     return out;
   }
 
@@ -337,23 +384,56 @@ export class FieldSet {
   private emit(includeSelf: boolean): JSONObject {
     const out: JSONObject = {};
     if (includeSelf && !this.empty()) out['.'] = {};
-    const members = this.sortedMembers();
-    const children = this.sortedChildren();
+    // The maps' keys are the elements' serializations: no element is serialized again here, and
+    // only the keys are sorted (arrays of their exact size: every write emits its sets).
+    const mKeys = this.sortedKeys(false);
+    if (this.children.size === 0) {
+      for (let i = 0; i < mKeys.length; i++) out[mKeys[i]] = {};
+      return out;
+    }
+    const cKeys = this.sortedKeys(true);
     let mi = 0;
     let ci = 0;
-    while (mi < members.length || ci < children.length) {
-      const c = mi < members.length && ci < children.length ? comparePE(members[mi], children[ci].pe) : mi < members.length ? -1 : 1;
-      if (c < 0) out[serializePE(members[mi++])] = {};
-      else if (c > 0) {
-        const child = children[ci++];
-        out[serializePE(child.pe)] = child.set.emit(false);
-      } else {
-        const child = children[ci++];
-        mi++;
-        out[serializePE(child.pe)] = child.set.emit(true);
+    while (mi < mKeys.length || ci < cKeys.length) {
+      const c = mi < mKeys.length && ci < cKeys.length ? this.compareKeys(mKeys[mi], false, cKeys[ci], true) : mi < mKeys.length ? -1 : 1;
+      if (c < 0) out[mKeys[mi++]] = {};
+      else {
+        const key = cKeys[ci++];
+        out[key] = this.children.get(key)!.set.emit(c === 0);
+        if (c === 0) mi++;
       }
     }
     return out;
+  }
+
+  /** The keys of the members (or children), in comparePE order of their elements. */
+  private sortedKeys(children: boolean): string[] {
+    const map: Map<string, unknown> = children ? this.children : this.members;
+    const keys = new Array<string>(map.size);
+    let n = 0;
+    for (const k of map.keys()) keys[n++] = k;
+    if (n > 16) return keys.sort((a, b) => this.compareKeys(a, children, b, children));
+    // A node holds a handful of elements: an insertion sort with the comparison inlined costs
+    // half of sort() with a comparator callback. Stable, as sort() is.
+    for (let i = 1; i < n; i++) {
+      const k = keys[i];
+      let j = i - 1;
+      while (j >= 0 && this.compareKeys(keys[j], children, k, children) > 0) {
+        keys[j + 1] = keys[j];
+        j--;
+      }
+      keys[j + 1] = k;
+    }
+    return keys;
+  }
+
+  /**
+   * comparePE of the elements serialized as `a` and `b` (each a member's or a child's): two
+   * fields compare by their names, as their serializations do.
+   */
+  private compareKeys(a: string, aChild: boolean, b: string, bChild: boolean): number {
+    if (a.charCodeAt(0) === 102 && b.charCodeAt(0) === 102) return compareStrings(a, b);
+    return comparePE(aChild ? this.children.get(a)!.pe : this.members.get(a)!, bChild ? this.children.get(b)!.pe : this.members.get(b)!);
   }
 
   /** Parses FieldsV1 (an object, or its JSON text). Unknown element types are skipped, as upstream skips them. */
@@ -402,8 +482,8 @@ export class FieldSet {
       // emit() writes a member without children as {} and "." only beside children.
       if (child.hasSelf && child.set.empty()) canonical = false;
       prev = pe;
-      if (child.isMember) set.members.set(sk, pe);
-      if (!child.set.empty()) set.children.set(sk, { pe, set: child.set });
+      if (child.isMember) set.putMember(sk, pe);
+      if (!child.set.empty()) set.putChild(sk, { pe, set: child.set });
     }
     // A node with no children (`{}`) is a member.
     return { set, isMember: hasSelf || set.empty(), canonical, hasSelf };
