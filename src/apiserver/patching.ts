@@ -23,6 +23,7 @@ import {
   zeroNullMapValues,
   zeroObjects,
   type JSONObject,
+  type ResetFields,
   APPLY_PATCH,
   JSON_PATCH,
   MERGE_PATCH,
@@ -58,13 +59,32 @@ export function fromPatchError(e: unknown): never {
   throw e;
 }
 
+// Writes to the main resource do not own status, and status writes do not own spec. Shared
+// lists: the field manager keeps the set it makes of each.
+const resetStatus: ResetFields = [['status']];
+const resetSpec: ResetFields = [['spec']];
+
+interface Ownership {
+  resetFields?: ResetFields;
+  zero?: JSONObject;
+}
+
+/** ownershipOptions' answers by resource and subresource: every write asks. */
+const ownerships = new WeakMap<ResourceDef, Map<string, Ownership>>();
+
 /** What a write through `subresource` neither owns nor may touch, and the kind's empty object. */
-function ownershipOptions(def: ResourceDef, subresource?: string): { resetFields?: string[][]; zero?: JSONObject } {
-  return {
-    // Writes to the main resource do not own status, and status writes do not own spec.
-    ...(def.subresources.some((s) => s.name === 'status') ? { resetFields: subresource === 'status' ? [['spec']] : [['status']] } : {}),
-    zero: zeroObjects[`${groupVersion(def)}/${def.kind}`] ?? DEFAULT_ZERO_OBJECT,
-  };
+function ownershipOptions(def: ResourceDef, subresource?: string): Ownership {
+  let bySubresource = ownerships.get(def);
+  if (!bySubresource) ownerships.set(def, (bySubresource = new Map()));
+  let o = bySubresource.get(subresource ?? '');
+  if (!o) {
+    o = {
+      ...(def.subresources.some((s) => s.name === 'status') ? { resetFields: subresource === 'status' ? resetSpec : resetStatus } : {}),
+      zero: zeroObjects[`${groupVersion(def)}/${def.kind}`] ?? DEFAULT_ZERO_OBJECT,
+    };
+    bySubresource.set(subresource ?? '', o);
+  }
+  return o;
 }
 
 /** Records an ordinary write (create, update, non-apply patch) in metadata.managedFields. */

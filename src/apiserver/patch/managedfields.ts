@@ -7,11 +7,11 @@
 
 import type { SchemaView } from '../../api/schema/view.js';
 import type { ManagedFieldsEntry } from '../../api/types.js';
-import { assertPatchDepth } from './depth.js';
+import { assertWriteDepth } from './depth.js';
 import { FieldSet, fieldPE, path, type Path } from './fieldpath.js';
 import { clone, deepEqual, goJSON, isObject, type JSONObject, type JSONValue } from './json.js';
 import { zeroObjects } from './zeroobjects.js';
-import { compareTyped, omitEmpty, toFieldSet, type Comparison, type OmitMemo } from './typed.js';
+import { compareForUpdate, toFieldSet, type Comparison } from './typed.js';
 import { metaTime } from '../../api/metatime.js';
 
 export type ManagedFieldsOperation = 'Apply' | 'Update';
@@ -45,23 +45,42 @@ const STRIP_SET = FieldSet.of(
  * without time and fields; Apply managers leave out apiVersion.
  */
 export function managerIdentifier(manager: string, operation: ManagedFieldsOperation, apiVersion: string, subresource = ''): string {
-  const parts = [`"manager":${goJSON(manager)}`, `"operation":${goJSON(operation)}`];
-  if (operation !== 'Apply' && apiVersion) parts.push(`"apiVersion":${goJSON(apiVersion)}`);
-  if (subresource) parts.push(`"subresource":${goJSON(subresource)}`);
-  return '{' + parts.join(',') + '}';
+  // Every write asks for its manager's identifier and current-operation's: the few in use are
+  // kept, by a key that tells any two argument lists apart (lengths before the free-form parts).
+  const memoKey = `${manager.length}:${manager}${operation}${apiVersion.length}:${apiVersion}${subresource}`;
+  let id = identifiers.get(memoKey);
+  if (id === undefined) {
+    const parts = [`"manager":${goJSON(manager)}`, `"operation":${goJSON(operation)}`];
+    if (operation !== 'Apply' && apiVersion) parts.push(`"apiVersion":${goJSON(apiVersion)}`);
+    if (subresource) parts.push(`"subresource":${goJSON(subresource)}`);
+    id = '{' + parts.join(',') + '}';
+    if (identifiers.size >= maxIdentifiers) identifiers.clear();
+    identifiers.set(memoKey, id);
+  }
+  return id;
 }
+
+const identifiers = new Map<string, string>();
+const maxIdentifiers = 1024;
 
 /** kube-apiserver's managerOrUserAgent: the fieldManager, else the user agent up to its first "/". */
 export function managerOrUserAgent(fieldManager: string | undefined, userAgent: string | undefined): string {
   if (fieldManager) return fieldManager;
-  return (userAgent ?? '').split('/')[0];
+  const ua = userAgent ?? '';
+  const slash = ua.indexOf('/');
+  return slash < 0 ? ua : ua.slice(0, slash);
 }
 
 /** RFC 3339 with seconds, as metav1.Time serialises. */
 export function formatTime(now: Date | string | undefined): string {
   const d = now === undefined ? new Date() : typeof now === 'string' ? new Date(now) : now;
-  return metaTime(d);
+  // The text changes once a second, and writes come many a second: format each second once.
+  const seconds = Math.floor(d.getTime() / 1000);
+  if (seconds !== lastFormatted.seconds) lastFormatted = { seconds, text: metaTime(d) };
+  return lastFormatted.text;
 }
+
+let lastFormatted = { seconds: NaN, text: '' };
 
 function timeSeconds(t: string | undefined): number {
   if (!t) return 0;
@@ -127,6 +146,7 @@ export function encodeManagedFields(managed: Managed): ManagedFieldsEntry[] {
     if (m.subresource) e.subresource = m.subresource;
     return e;
   });
+  if (entries.length < 2) return entries;
   const cmp = (a: string | undefined, b: string | undefined): number => ((a ?? '') < (b ?? '') ? -1 : (a ?? '') > (b ?? '') ? 1 : 0);
   return entries.sort(
     (p, q) =>
@@ -184,8 +204,16 @@ export type ResetFields = readonly (readonly string[])[];
 
 export function resetFieldSet(reset: ResetFields | undefined): FieldSet | undefined {
   if (!reset || reset.length === 0) return undefined;
-  return FieldSet.of(...reset.map((p): Path => p.map((f) => fieldPE(f))));
+  // The server passes the same few lists ([['status']], [['spec']]) with every write.
+  let set = resetSets.get(reset);
+  if (!set) {
+    set = FieldSet.of(...reset.map((p): Path => p.map((f) => fieldPE(f))));
+    resetSets.set(reset, set);
+  }
+  return set;
 }
+
+const resetSets = new WeakMap<ResetFields, FieldSet>();
 
 export function filterReset(s: FieldSet, reset: FieldSet | undefined): FieldSet {
   return reset ? s.recursiveDifference(reset) : s;
@@ -202,8 +230,12 @@ export function filterComparison(c: Comparison, reset: FieldSet | undefined): Co
  * there are conflicts.
  */
 export function removeChangedFromOthers(managed: Managed, cmp: Comparison, self: string, force: boolean): Map<string, FieldSet> {
+  return removeFromOthers(managed, cmp.modified.union(cmp.added), cmp.removed, self, force);
+}
+
+/** removeChangedFromOthers with the comparison's added and modified as one set. */
+function removeFromOthers(managed: Managed, changed: FieldSet, removed: FieldSet, self: string, force: boolean): Map<string, FieldSet> {
   const conflicts = new Map<string, FieldSet>();
-  const changed = cmp.modified.union(cmp.added);
   for (const [id, m] of managed) {
     if (id === self) continue;
     const c = m.set.intersection(changed);
@@ -215,7 +247,7 @@ export function removeChangedFromOthers(managed: Managed, cmp: Comparison, self:
     let set = m.set;
     const c = conflicts.get(id);
     if (c) set = set.difference(c);
-    if (!cmp.removed.empty()) set = set.difference(cmp.removed);
+    if (!removed.empty()) set = set.difference(removed);
     if (set === m.set) continue;
     if (set.empty()) managed.delete(id);
     else managed.set(id, { ...m, set });
@@ -225,8 +257,10 @@ export function removeChangedFromOthers(managed: Managed, cmp: Comparison, self:
 
 /** capManagersManager: keeps at most `max` Update entries, merging the oldest into "ancient-changes". */
 export function capUpdateManagers(managed: Managed, max = MAX_UPDATE_MANAGERS): void {
+  let count = 0;
+  for (const m of managed.values()) if (m.operation !== 'Apply') count++;
+  if (count <= max) return;
   const updaters = [...managed.entries()].filter(([, m]) => m.operation !== 'Apply').map(([id]) => id);
-  if (updaters.length <= max) return;
   updaters.sort((a, b) => timeSeconds(managed.get(a)?.time) - timeSeconds(managed.get(b)?.time) || (a < b ? -1 : a > b ? 1 : 0));
   const firstByVersion = new Map<string, string>();
   let length = updaters.length;
@@ -304,14 +338,28 @@ function decodeLiveOrNew(live: JSONObject | undefined, next: JSONObject, ignoreN
   return fromNew.size > 0 ? fromNew : decodeOrEmpty(managedFieldsOf(live));
 }
 
-/** The Update half of structured-merge-diff's Updater, recording `id` as owner of what changed. */
+/**
+ * The Update half of structured-merge-diff's Updater, recording `id` as owner of what changed
+ * from `liveObj` to `newObj`, both read as omitEmpty leaves them (compareForUpdate).
+ */
 export function structuredUpdate(liveObj: JSONObject, newObj: JSONObject, managed: Managed, id: string, info: Omit<ManagerFields, 'set'>, schema: SchemaView, reset: FieldSet | undefined): void {
-  const cmp = filterComparison(compareTyped(liveObj, newObj, schema), reset);
-  removeChangedFromOthers(managed, cmp, id, true);
+  const { changed, removed } = compareForUpdate(liveObj, newObj, schema, reset);
+  removeFromOthers(managed, changed, removed, id, true);
   const prev = managed.get(id)?.set ?? new FieldSet();
-  const set = filterReset(prev.difference(cmp.removed).union(cmp.modified).union(cmp.added), reset);
+  // `changed` holds nothing under the reset fields already: only what the manager had is filtered.
+  const set = filterReset(prev.difference(removed), reset).union(changed);
   if (set.empty()) managed.delete(id);
-  else managed.set(id, { ...info, set });
+  else managed.set(id, withSet(info, set));
+}
+
+/**
+ * `info` with `set` (and `time`, when given), as `{ ...info, set, time }` would make it: spelled
+ * out, because V8 makes an object spread followed by new members microseconds slower.
+ */
+function withSet(info: Omit<ManagerFields, 'set'>, set: FieldSet, time = info.time): ManagerFields {
+  const m: ManagerFields = { manager: info.manager, operation: info.operation, apiVersion: info.apiVersion, subresource: info.subresource, set };
+  if (time !== undefined) m.time = time;
+  return m;
 }
 
 /** The manager entry an Update by `manager` records. */
@@ -325,10 +373,7 @@ export function updateManagerInfo(manager: string, apiVersion: string, subresour
  * the fields that changed from `liveObj` to `newObj` move to `manager`, whose entry gets `now`.
  * Mutates `managed`.
  */
-export function recordUpdate(liveIn: JSONObject, newIn: JSONObject, managed: Managed, manager: string, opts: UpdateOptions): void {
-  const memo: OmitMemo = new Map();
-  const liveObj = omitEmpty(liveIn, opts.schema, memo) as JSONObject;
-  const newObj = omitEmpty(newIn, opts.schema, memo) as JSONObject;
+export function recordUpdate(liveObj: JSONObject, newObj: JSONObject, managed: Managed, manager: string, opts: UpdateOptions): void {
   const reset = resetFieldSet(opts.resetFields);
   const current = managerIdentifier('current-operation', 'Update', opts.apiVersion, opts.subresource ?? '');
   const { id, info } = updateManagerInfo(manager, opts.apiVersion, opts.subresource);
@@ -338,7 +383,7 @@ export function recordUpdate(liveIn: JSONObject, newIn: JSONObject, managed: Man
   if (!vs) return;
   managed.delete(current);
   const prev = managed.get(id);
-  managed.set(id, { ...info, set: prev ? vs.set.union(prev.set) : vs.set, time: formatTime(opts.now) });
+  managed.set(id, withSet(info, prev ? vs.set.union(prev.set) : vs.set, formatTime(opts.now)));
 }
 
 /**
@@ -355,7 +400,7 @@ export function recordUpdate(liveIn: JSONObject, newIn: JSONObject, managed: Man
  */
 export function updateManagedFields(old: JSONObject | undefined, next: JSONObject, manager: string, operation: 'Update', opts: UpdateOptions): JSONObject {
   void operation;
-  assertPatchDepth(old, next);
+  assertWriteDepth(old, next);
   const managed = decodeLiveOrNew(old, next, !!opts.subresource);
   const newObj = withoutManagedFieldsShallow(next);
   if (managed.size === 0 && old !== undefined) {
@@ -364,7 +409,8 @@ export function updateManagedFields(old: JSONObject | undefined, next: JSONObjec
   }
   // Shallow copies: parts of `next` taken unchanged from `old` stay the same objects, and the
   // comparison skips them instead of walking the whole object on every write.
-  const liveObj = old ? withoutManagedFieldsShallow(old) : zeroObject(opts);
+  // Read only, so a create compares with the kind's zero object itself, not a copy.
+  const liveObj = old ? withoutManagedFieldsShallow(old) : (opts.zero ?? DEFAULT_ZERO_OBJECT);
   recordUpdate(liveObj, newObj, managed, manager, opts);
   capUpdateManagers(managed);
   setManagedFields(newObj, encodeManagedFields(managed));
