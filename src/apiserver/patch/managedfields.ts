@@ -11,7 +11,8 @@ import { assertWriteDepth } from './depth.js';
 import { FieldSet, fieldPE, path, type Path } from './fieldpath.js';
 import { clone, deepEqual, goJSON, isObject, type JSONObject, type JSONValue } from './json.js';
 import { zeroObjects } from './zeroobjects.js';
-import { compareForUpdate, toFieldSet, type Comparison } from './typed.js';
+import { toFieldSet, type Comparison } from './typed.js';
+import { compareForUpdate } from './updatecompare.js';
 import { metaTime } from '../../api/metatime.js';
 
 export type ManagedFieldsOperation = 'Apply' | 'Update';
