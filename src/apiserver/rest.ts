@@ -11,6 +11,7 @@ import {
   type Compare,
   type KeyValue,
   type Operation,
+  type TxnResult,
   type Store,
   type Watch,
   type WatchEvent,
@@ -402,6 +403,22 @@ export class Api {
     }
   }
 
+  /** Whether `key` holds an object: the watch cache's answer where it has one, else the store's. */
+  private async exists(def: ResourceDef, key: string): Promise<boolean> {
+    return this.cacher?.holds(def, key) ?? (await this.store.get(key)) !== undefined;
+  }
+
+  /** A transaction whose put of `value` at `key` the watch cache takes as `obj`, not by decoding it (writehints.ts). */
+  private async hintedTxn(key: string, value: string, obj: KubeObject, compares: Compare[], ops: Operation[]): Promise<TxnResult> {
+    const hints = this.cacher?.hints;
+    hints?.offer(key, value, obj);
+    try {
+      return await this.store.txn(compares, ops);
+    } finally {
+      hints?.withdraw(key);
+    }
+  }
+
   async requireNamespace(def: ResourceDef, namespace: string | undefined, name: string, forCreate: boolean): Promise<Namespace | undefined> {
     if (!def.namespaced || namespace === undefined) return undefined;
     const cached = this.caches.get('namespaces');
@@ -467,7 +484,7 @@ export class Api {
       const before = new Map(batch.pending);
       try {
         const prepared = await this.prepareCreate(item.def, item.namespace, item.body, item.req, batch);
-        if (keys.has(prepared.key) || (await this.store.get(prepared.key))) throw statusErrors.alreadyExists(gr(item.def), prepared.name);
+        if (keys.has(prepared.key) || (await this.exists(item.def, prepared.key))) throw statusErrors.alreadyExists(gr(item.def), prepared.name);
         keys.add(prepared.key);
         accepted.push({ item, prepared });
       } catch (e) {
@@ -478,9 +495,12 @@ export class Api {
     if (accepted.length === 0) return;
     const compares: Compare[] = [];
     const ops: Operation[] = [];
+    const hints = this.cacher?.hints;
     for (const { prepared } of accepted) {
+      const value = encodeForStore(prepared.obj);
       compares.push({ key: prepared.key, modRevision: 0 });
-      ops.push({ op: 'put', key: prepared.key, value: encodeForStore(prepared.obj) });
+      ops.push({ op: 'put', key: prepared.key, value });
+      hints?.offer(prepared.key, value, prepared.obj);
     }
     for (const [key, p] of batch.pending) {
       compares.push({ key, modRevision: p.modRevision });
@@ -492,12 +512,11 @@ export class Api {
     } catch (e) {
       for (const { item } of accepted) item.reject(e);
       return;
+    } finally {
+      if (hints) for (const { prepared } of accepted) hints.withdraw(prepared.key);
     }
     if (r.succeeded) {
-      for (const { item, prepared } of accepted) {
-        prepared.obj.metadata!.resourceVersion = String(r.revision);
-        item.resolve(prepared.obj);
-      }
+      for (const { item, prepared } of accepted) item.resolve(withRevision(prepared.obj, r.revision));
       return;
     }
     // Something outside this queue changed a quota meanwhile. The txn answered after the
@@ -560,17 +579,15 @@ export class Api {
         if (await this.store.get(key)) throw statusErrors.alreadyExists(gr(def), name);
         return prepared.obj;
       }
+      const value = encodeForStore(prepared.obj);
       const compares: Compare[] = [{ key, modRevision: 0 }];
-      const ops: Operation[] = [{ op: 'put', key, value: encodeForStore(prepared.obj) }];
+      const ops: Operation[] = [{ op: 'put', key, value }];
       for (const w of prepared.writes) {
         compares.push({ key: w.key, modRevision: w.modRevision });
         ops.push({ op: 'put', key: w.key, value: w.value });
       }
-      const r = await this.store.txn(compares, ops);
-      if (r.succeeded) {
-        prepared.obj.metadata!.resourceVersion = String(r.revision);
-        return prepared.obj;
-      }
+      const r = await this.hintedTxn(key, value, prepared.obj, compares, ops);
+      if (r.succeeded) return withRevision(prepared.obj, r.revision);
       if (await this.store.get(key)) throw statusErrors.alreadyExists(gr(def), name);
       // A guarded write (quota status) changed under us: admit again against the new state.
     }
@@ -621,7 +638,7 @@ export class Api {
         compares.push({ key: w.key, modRevision: w.modRevision });
         ops.push({ op: 'put', key: w.key, value: w.value });
       }
-      const r = await this.store.txn(compares, ops);
+      const r = value === undefined ? await this.store.txn(compares, ops) : await this.hintedTxn(key, value, prepared.obj, compares, ops);
       if (r.succeeded) {
         // The caller's copy, from the encoding just written (no second stringify).
         const out = value === undefined ? cloneJSON(prepared.obj) : (JSON.parse(value) as KubeObject);
@@ -697,6 +714,20 @@ export class Api {
     }
     return out;
   }
+}
+
+/**
+ * A created object with the revision it was written at. The watch cache may hold (and have
+ * frozen) the very object, resourceVersion already set; it is the caller's as it is then.
+ */
+function withRevision(obj: KubeObject, revision: number): KubeObject {
+  const rv = String(revision);
+  if (obj.metadata!.resourceVersion === rv) return obj;
+  if (!Object.isFrozen(obj.metadata)) {
+    obj.metadata!.resourceVersion = rv;
+    return obj;
+  }
+  return { ...obj, metadata: { ...obj.metadata, resourceVersion: rv } };
 }
 
 /** An object read from the store, in the version `def` serves. */
