@@ -41,7 +41,8 @@ function digest(token: string): Buffer {
 
 export class TokenFile {
   private entries: TokenEntry[] = [];
-  private byDigest = new Map<string, TokenEntry>();
+  /** Each entry with its token's digest, computed once (a lookup is on every request's path). */
+  private byDigest = new Map<string, { entry: TokenEntry; digest: Buffer }>();
 
   constructor(private readonly path: string) {
     if (existsSync(path)) this.entries = JSON.parse(readFileSync(path, 'utf8')) as TokenEntry[];
@@ -49,7 +50,12 @@ export class TokenFile {
   }
 
   private index(): void {
-    this.byDigest = new Map(this.entries.map((e) => [digest(e.token).toString('hex'), e]));
+    this.byDigest = new Map(
+      this.entries.map((entry) => {
+        const d = digest(entry.token);
+        return [d.toString('hex'), { entry, digest: d }];
+      }),
+    );
   }
 
   private save(): void {
@@ -70,7 +76,7 @@ export class TokenFile {
   lookup(token: string): TokenEntry | undefined {
     const d = digest(token);
     const e = this.byDigest.get(d.toString('hex'));
-    return e && timingSafeEqual(digest(e.token), d) ? e : undefined;
+    return e && timingSafeEqual(e.digest, d) ? e.entry : undefined;
   }
 }
 

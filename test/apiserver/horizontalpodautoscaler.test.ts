@@ -182,7 +182,12 @@ describe('the horizontal pod autoscaler controller, on a fake metrics source', (
     const c = await admin.request('POST', v2('up'), { apiVersion: 'autoscaling/v2', kind: 'HorizontalPodAutoscaler', metadata: { name: 'web' }, spec: { scaleTargetRef: target, maxReplicas: 10, metrics: [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 50 } } }] } });
     assert.equal(c.status, 201, c.text);
     await waitFor('the scale-up', async () => (await admin.request('GET', `${deployments('up')}/web`)).json(), (d) => d.spec.replicas === 4);
-    const hpa = await waitFor('the status', async () => (await admin.request('GET', `${v2('up')}/web`)).json(), (h) => h.status?.desiredReplicas === 4);
+    await waitFor('the status', async () => (await admin.request('GET', `${v2('up')}/web`)).json(), (h) => h.status?.desiredReplicas === 4);
+    // The status the rescale wrote, from the autoscaler's history: a later sync (every 20 ms
+    // here) may already have replaced its AbleToScale reason with ReadyForNewScale.
+    const history = await admin.request('GET', `${v2('up')}?watch=1&resourceVersion=${(c.json() as Json).metadata.resourceVersion}&timeoutSeconds=1`);
+    const written = history.text.split('\n').filter(Boolean).map((l) => (JSON.parse(l) as Json).object as Json);
+    const hpa = written.find((h) => h.status?.desiredReplicas === 4)!;
     assert.deepEqual(hpa.status.currentMetrics, [{ type: 'Resource', resource: { name: 'cpu', current: { averageUtilization: 90, averageValue: '90m' } } }]);
     assert.ok(hpa.status.lastScaleTime);
     const conds = Object.fromEntries((hpa.status.conditions as Json[]).map((x) => [x.type, [x.status, x.reason]]));
