@@ -80,9 +80,7 @@ function runHere(tier, files, tapDir) {
   const r = spawnSync(
     process.execPath,
     ['--test', ...serial, '--test-reporter=spec', '--test-reporter-destination=stdout', '--test-reporter=tap', `--test-reporter-destination=${tap}`, ...files],
-    // Every write that hands its object to the watch cache proves it equal to the value stored
-    // (src/apiserver/writehints.ts): the servers the tests start, in process or spawned, check.
-    { stdio: 'inherit', env: { ...process.env, BULKHEAD_VERIFY_WRITE_HINTS: '1' } },
+    { stdio: 'inherit' },
   );
   const c = existsSync(tap) ? tapCounts(readFileSync(tap, 'utf8')) : { passed: 0, failed: 0, skipped: 0 };
   // A runner that died without a summary still fails its tier.

@@ -11,7 +11,6 @@ import {
   type Compare,
   type KeyValue,
   type Operation,
-  type TxnResult,
   type Store,
   type Watch,
   type WatchEvent,
@@ -408,17 +407,6 @@ export class Api {
     return this.cacher?.holds(def, key) ?? (await this.store.get(key)) !== undefined;
   }
 
-  /** A transaction whose put of `value` at `key` the watch cache takes as `obj`, not by decoding it (writehints.ts). */
-  private async hintedTxn(key: string, value: string, obj: KubeObject, compares: Compare[], ops: Operation[]): Promise<TxnResult> {
-    const hints = this.cacher?.hints;
-    hints?.offer(key, value, obj);
-    try {
-      return await this.store.txn(compares, ops);
-    } finally {
-      hints?.withdraw(key);
-    }
-  }
-
   async requireNamespace(def: ResourceDef, namespace: string | undefined, name: string, forCreate: boolean): Promise<Namespace | undefined> {
     if (!def.namespaced || namespace === undefined) return undefined;
     const cached = this.caches.get('namespaces');
@@ -495,12 +483,9 @@ export class Api {
     if (accepted.length === 0) return;
     const compares: Compare[] = [];
     const ops: Operation[] = [];
-    const hints = this.cacher?.hints;
     for (const { prepared } of accepted) {
-      const value = encodeForStore(prepared.obj);
       compares.push({ key: prepared.key, modRevision: 0 });
-      ops.push({ op: 'put', key: prepared.key, value });
-      hints?.offer(prepared.key, value, prepared.obj);
+      ops.push({ op: 'put', key: prepared.key, value: encodeForStore(prepared.obj) });
     }
     for (const [key, p] of batch.pending) {
       compares.push({ key, modRevision: p.modRevision });
@@ -512,11 +497,12 @@ export class Api {
     } catch (e) {
       for (const { item } of accepted) item.reject(e);
       return;
-    } finally {
-      if (hints) for (const { prepared } of accepted) hints.withdraw(prepared.key);
     }
     if (r.succeeded) {
-      for (const { item, prepared } of accepted) item.resolve(withRevision(prepared.obj, r.revision));
+      for (const { item, prepared } of accepted) {
+        prepared.obj.metadata!.resourceVersion = String(r.revision);
+        item.resolve(prepared.obj);
+      }
       return;
     }
     // Something outside this queue changed a quota meanwhile. The txn answered after the
@@ -579,15 +565,17 @@ export class Api {
         if (await this.store.get(key)) throw statusErrors.alreadyExists(gr(def), name);
         return prepared.obj;
       }
-      const value = encodeForStore(prepared.obj);
       const compares: Compare[] = [{ key, modRevision: 0 }];
-      const ops: Operation[] = [{ op: 'put', key, value }];
+      const ops: Operation[] = [{ op: 'put', key, value: encodeForStore(prepared.obj) }];
       for (const w of prepared.writes) {
         compares.push({ key: w.key, modRevision: w.modRevision });
         ops.push({ op: 'put', key: w.key, value: w.value });
       }
-      const r = await this.hintedTxn(key, value, prepared.obj, compares, ops);
-      if (r.succeeded) return withRevision(prepared.obj, r.revision);
+      const r = await this.store.txn(compares, ops);
+      if (r.succeeded) {
+        prepared.obj.metadata!.resourceVersion = String(r.revision);
+        return prepared.obj;
+      }
       if (await this.store.get(key)) throw statusErrors.alreadyExists(gr(def), name);
       // A guarded write (quota status) changed under us: admit again against the new state.
     }
@@ -638,7 +626,7 @@ export class Api {
         compares.push({ key: w.key, modRevision: w.modRevision });
         ops.push({ op: 'put', key: w.key, value: w.value });
       }
-      const r = value === undefined ? await this.store.txn(compares, ops) : await this.hintedTxn(key, value, prepared.obj, compares, ops);
+      const r = await this.store.txn(compares, ops);
       if (r.succeeded) {
         // The caller's copy, from the encoding just written (no second stringify).
         const out = value === undefined ? cloneJSON(prepared.obj) : (JSON.parse(value) as KubeObject);
@@ -714,20 +702,6 @@ export class Api {
     }
     return out;
   }
-}
-
-/**
- * A created object with the revision it was written at. The watch cache may hold (and have
- * frozen) the very object, resourceVersion already set; it is the caller's as it is then.
- */
-function withRevision(obj: KubeObject, revision: number): KubeObject {
-  const rv = String(revision);
-  if (obj.metadata!.resourceVersion === rv) return obj;
-  if (!Object.isFrozen(obj.metadata)) {
-    obj.metadata!.resourceVersion = rv;
-    return obj;
-  }
-  return { ...obj, metadata: { ...obj.metadata, resourceVersion: rv } };
 }
 
 /** An object read from the store, in the version `def` serves. */

@@ -28,7 +28,6 @@ import { defaultedOnRead } from './objects.js';
 import { groupVersion, storageKey, type ResourceDef } from './resources.js';
 import { parseRV, selection, selects, type ListOptions, type Selection, type WatchEventType, type WatchSink } from './rest.js';
 import { statusErrors } from './status.js';
-import { WriteHints } from './writehints.js';
 
 /** A watch sink that can take an event's shared encoding. */
 export interface CacheWatchSink extends WatchSink {
@@ -105,13 +104,9 @@ class FieldSets {
 
 const fieldSets = new FieldSets();
 
-function decode(kv: KeyValue, hinted?: KubeObject): KubeObject {
-  const obj = defaultedOnRead(hinted ?? (JSON.parse(kv.value) as KubeObject));
-  if (hinted?.metadata?.resourceVersion !== undefined) {
-    // The value was encoded without it (encodeForStore): last among metadata's members, as decoded.
-    const { resourceVersion: _written, ...rest } = hinted.metadata;
-    obj.metadata = { ...rest, resourceVersion: String(kv.modRevision) };
-  } else (obj.metadata ??= {}).resourceVersion = String(kv.modRevision);
+function decode(kv: KeyValue): KubeObject {
+  const obj = defaultedOnRead(JSON.parse(kv.value) as KubeObject);
+  (obj.metadata ??= {}).resourceVersion = String(kv.modRevision);
   for (const e of obj.metadata.managedFields ?? []) if (e?.fieldsV1 !== undefined) e.fieldsV1 = fieldSets.intern(e.fieldsV1);
   // Deep: in-process readers (loopback.ts) share the object, and one that changed a nested part
   // would change what every later LIST and WATCH sends. Frozen, such a write throws instead.
@@ -147,7 +142,7 @@ export class WatchCache {
   #watch?: Watch;
   #broken = false;
 
-  constructor(private readonly store: Store, readonly prefix: string, private readonly opts: { historyCapacity: number; onBroken(): void; hints?: WriteHints }) {}
+  constructor(private readonly store: Store, readonly prefix: string, private readonly opts: { historyCapacity: number; onBroken(): void }) {}
 
   async start(): Promise<void> {
     const snapshot = await this.store.list(this.prefix);
@@ -224,7 +219,7 @@ export class WatchCache {
         }
         change = { rev, key, created: false, prev, deleted: new CacheEntry(key, rev, decode(e.kv)) };
       } else {
-        const cur = new CacheEntry(key, rev, decode(e.kv, this.opts.hints?.take(e.kv)));
+        const cur = new CacheEntry(key, rev, decode(e.kv));
         this.#byKey.set(key, cur);
         const i = this.#find(key);
         if (i < this.#sorted.length && this.#sorted[i]!.key === key) this.#sorted[i] = cur;
@@ -344,8 +339,6 @@ function badContinue(): Error {
  * its resource. list() and watch() answer undefined for a read the store must answer.
  */
 export class Cacher {
-  /** Objects this process's writes are storing, taken by the caches instead of decoding them. */
-  readonly hints = new WriteHints();
   readonly #caches = new Map<string, Promise<WatchCache>>();
   /** The caches of #caches that have started, by prefix. */
   readonly #started = new Map<string, WatchCache>();
@@ -367,7 +360,6 @@ export class Cacher {
     if (!c) {
       const cache = new WatchCache(this.store, prefix, {
         historyCapacity: this.opts.historyCapacity ?? defaultHistoryCapacity,
-        hints: this.hints,
         // The next reader starts a new cache from a new list (a reflector's relist).
         onBroken: () => {
           if (this.#caches.get(prefix) === c) this.#caches.delete(prefix);
