@@ -402,6 +402,21 @@ export class Api {
     }
   }
 
+  /**
+   * The object an update starts from and the revision its write is guarded by: the watch
+   * cache's (deep-frozen) where one current on commit holds the resource, else the store's.
+   */
+  private async current(def: ResourceDef, key: string, name: string): Promise<{ old: KubeObject; modRevision: number }> {
+    const cached = this.cacher?.lookup(def, key);
+    if (cached) {
+      if (!cached.obj) throw statusErrors.notFound(gr(def), name);
+      return { old: cached.obj, modRevision: cached.rev! };
+    }
+    const kv = await this.store.get(key);
+    if (!kv) throw statusErrors.notFound(gr(def), name);
+    return { old: decodeStored(kv), modRevision: kv.modRevision };
+  }
+
   /** Whether `key` holds an object: the watch cache's answer where it has one, else the store's. */
   private async exists(def: ResourceDef, key: string): Promise<boolean> {
     return this.cacher?.holds(def, key) ?? (await this.store.get(key)) !== undefined;
@@ -596,9 +611,7 @@ export class Api {
       throw statusErrors.badRequest('the namespace of the provided object does not match the namespace sent on the request');
     }
     for (let attempt = 0; attempt < maxCreateRetries; attempt++) {
-      const kv = await this.store.get(key);
-      if (!kv) throw statusErrors.notFound(gr(def), name);
-      const old = decodeStored(kv);
+      const { old, modRevision } = await this.current(def, key, name);
       const obj = cloneJSON(body);
       obj.apiVersion = groupVersion(def);
       obj.kind = def.kind;
@@ -607,7 +620,7 @@ export class Api {
       const strat = this.strategy(def);
       strat.admitUpdate?.(obj, old, req, subresource);
       const wantRV = body.metadata?.resourceVersion;
-      if (wantRV && wantRV !== String(kv.modRevision)) throw statusErrors.modified(gr(def), name);
+      if (wantRV && wantRV !== String(modRevision)) throw statusErrors.modified(gr(def), name);
       if (old.metadata?.deletionTimestamp) {
         obj.metadata.deletionTimestamp = old.metadata.deletionTimestamp;
         obj.metadata.deletionGracePeriodSeconds = old.metadata.deletionGracePeriodSeconds;
@@ -616,8 +629,8 @@ export class Api {
       omitEmptyMetadata(prepared.obj);
       if (this.trackWrite && subresource !== 'delete') prepared.obj = this.trackWrite(def, old, prepared.obj, req, subresource);
       // A dry run answers with the revision it was computed against; nothing is written.
-      if (req.dryRun) return { ...prepared.obj, metadata: { ...prepared.obj.metadata, resourceVersion: String(kv.modRevision) } };
-      const compares: Compare[] = [{ key, modRevision: kv.modRevision }];
+      if (req.dryRun) return { ...prepared.obj, metadata: { ...prepared.obj.metadata, resourceVersion: String(modRevision) } };
+      const compares: Compare[] = [{ key, modRevision: modRevision }];
       // An object being deleted whose last finalizer went is removed by this write (store.go ShouldDeleteDuringUpdate).
       const removeNow = def.kind !== 'Namespace' && deleteDuringUpdate(prepared.obj.metadata);
       const value = removeNow ? undefined : encodeForStore(prepared.obj);

@@ -176,6 +176,10 @@ export class WatchCache {
     return this.#byKey.has(key);
   }
 
+  entry(key: string): CacheEntry | undefined {
+    return this.#byKey.get(key);
+  }
+
   /** Its objects in key order and the revision they are the state at (a list answered from the cache). */
   snapshot(): { items: { key: string; modRevision: number; obj: KubeObject }[]; revision: number } {
     return { items: this.#sorted.map((e) => ({ key: e.key, modRevision: e.rev, obj: e.obj })), revision: this.revision };
@@ -402,6 +406,19 @@ export class Cacher {
     if (!this.#deliversOnCommit || this.#stopped) return undefined;
     const cache = this.#started.get(storageKey(def, undefined));
     return cache && !cache.broken ? cache.has(key) : undefined;
+  }
+
+  /**
+   * The object of storage key `key` now and the revision of its last write, as `holds` knows
+   * it: `{}` when there is none, undefined when no such cache can say. The object is the
+   * cache's, deep-frozen.
+   */
+  lookup(def: ResourceDef, key: string): { obj?: KubeObject; rev?: number } | undefined {
+    if (!this.#deliversOnCommit || this.#stopped) return undefined;
+    const cache = this.#started.get(storageKey(def, undefined));
+    if (!cache || cache.broken) return undefined;
+    const e = cache.entry(key);
+    return e ? { obj: e.obj, rev: e.rev } : {};
   }
 
   /**
