@@ -1,30 +1,44 @@
 // Response bodies built from objects encoded once: a list, a Table and a watch event line are
-// concatenations of each object's JSON (and of its metadata's, for a Table's
+// concatenations of each object's JSON as UTF-8 (and of its metadata's, for a Table's
 // PartialObjectMetadata rows), so serving the same object to many readers never encodes it
-// again. The object's JSON keeps apiVersion and kind first and metadata next, so the
-// metadata's JSON is a slice of it rather than a second encoding.
+// again (as the cacher's cachingObject keeps each object's serialization upstream). The
+// object's JSON keeps apiVersion and kind first and metadata next, so the metadata's bytes
+// are a slice of it rather than a second encoding.
 
 import type { ServerResponse } from 'node:http';
 import type { KubeObject } from '../api/types.js';
 import { tableCells, tableColumns, type IncludeObject } from './tables.js';
 
-/** An object with its JSON, computed when first asked for and then kept. */
+/**
+ * An object with its JSON as UTF-8, computed when first asked for and then kept. Bytes, not a
+ * string: a LIST copies them into its body as they are, where a string had to be encoded
+ * again for every LIST (a fifth of a 5,000-pod LIST's time). Each object has a buffer of its
+ * own size: the shared pool of Buffer.from would pin a whole slab for one live object.
+ */
 export class EncodedObject {
-  #json?: string;
+  #bytes?: Buffer;
   #metaStart = 0;
   #metaEnd = 0;
 
   constructor(readonly obj: KubeObject) {}
 
-  json(): string {
-    if (this.#json === undefined) this.#encode();
-    return this.#json!;
+  bytes(): Buffer {
+    if (this.#bytes === undefined) this.#encode();
+    return this.#bytes!;
   }
 
-  /** The JSON of metadata (`{}` when absent), a slice of json(). */
+  json(): string {
+    return this.bytes().toString('utf8');
+  }
+
+  /** The UTF-8 of metadata (`{}` when absent), a view into bytes(). */
+  metadataBytes(): Buffer {
+    const b = this.bytes();
+    return this.#metaEnd > this.#metaStart ? b.subarray(this.#metaStart, this.#metaEnd) : emptyObject;
+  }
+
   metadataJSON(): string {
-    if (this.#json === undefined) this.#encode();
-    return this.#metaEnd > this.#metaStart ? this.#json!.slice(this.#metaStart, this.#metaEnd) : '{}';
+    return this.metadataBytes().toString('utf8');
   }
 
   #encode(): void {
@@ -32,56 +46,116 @@ export class EncodedObject {
     let head = '{';
     if (apiVersion !== undefined) head += `"apiVersion":${JSON.stringify(apiVersion)},`;
     if (kind !== undefined) head += `"kind":${JSON.stringify(kind)},`;
-    let meta = '';
+    let metaAt = -1;
+    let metaLength = 0;
     if (metadata !== undefined) {
-      meta = JSON.stringify(metadata);
+      const meta = JSON.stringify(metadata);
       head += '"metadata":';
-      this.#metaStart = head.length;
-      this.#metaEnd = head.length + meta.length;
+      metaAt = head.length;
+      metaLength = meta.length;
       head += `${meta},`;
     }
     const tail = JSON.stringify(rest);
     // `tail` is `{...}`: its members follow the head's, or it closes an object that had none.
-    this.#json = tail === '{}' ? (head.length > 1 ? `${head.slice(0, -1)}}` : '{}') : head + tail.slice(1);
+    const json = tail === '{}' ? (head.length > 1 ? `${head.slice(0, -1)}}` : '{}') : head + tail.slice(1);
+    const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(json));
+    bytes.write(json);
+    if (metaAt >= 0) {
+      // Offsets in UTF-16 units become byte offsets; most heads are ASCII, so this is usually a no-op.
+      this.#metaStart = json.length === bytes.length ? metaAt : Buffer.byteLength(json.slice(0, metaAt));
+      this.#metaEnd = json.length === bytes.length ? metaAt + metaLength : this.#metaStart + Buffer.byteLength(json.slice(metaAt, metaAt + metaLength));
+    }
+    this.#bytes = bytes;
   }
 }
 
+const emptyObject = Buffer.from('{}');
+
 /** The size of a body's pieces, one write each. */
 const pieceBytes = 64 * 1024;
+/**
+ * Pieces kept for the next body once a response has been written: at most this many (16 MiB).
+ * A LIST of 5,000 pods is about 13 MiB: newly allocated pieces for each were counted by V8 as
+ * external memory, and with the server's small heap growing factor (nodeflags.ts) each such
+ * LIST started a full mark-compact of the heap, costing more than the LIST's own work.
+ */
+const keptPieces = 256;
+const freePieces: Buffer[] = [];
+
+/** What a body is written from: strings (JSON text) and bytes (encoded objects). */
+export interface BodySink {
+  add(s: string): void;
+  addBytes(b: Buffer): void;
+}
 
 /**
- * Collects a response body as UTF-8 pieces of about pieceBytes (not one: a list can be tens of
- * MB). Each string is encoded straight into the piece, not joined into a larger string first and
- * encoded on write: a LIST of 5,000 pods made 10 MB of young-generation strings per request so,
- * and their scavenges were a tenth of its time. A string never straddles two pieces.
+ * A response body built as pieces of pieceBytes (not one buffer: a list can be tens of MB).
+ * Strings are encoded straight into the piece, never straddling two; bytes are copied and may.
+ * The pieces come from, and go back to, a pool shared by all bodies: release() once the
+ * response is written (its 'finish'), never while a write may still read them.
  */
-export class BodyWriter {
-  readonly pieces: Buffer[] = [];
-  #buf = Buffer.allocUnsafeSlow(pieceBytes);
+export class BodyWriter implements BodySink {
+  readonly #pieces: Buffer[] = [];
+  /** Whole pieces taken from the pool, to give back on release. */
+  readonly #owned: Buffer[] = [];
+  #buf: Buffer | undefined;
   #used = 0;
 
   add(s: string): void {
     // UTF-8 takes at most three bytes per UTF-16 unit.
-    if (s.length * 3 > this.#buf.length - this.#used) {
+    if (s.length * 3 > pieceBytes - this.#used) {
       this.#flush();
-      if (s.length * 3 > this.#buf.length) {
-        this.pieces.push(Buffer.from(s));
+      if (s.length * 3 > pieceBytes) {
+        this.#pieces.push(Buffer.from(s));
         return;
       }
     }
-    this.#used += this.#buf.write(s, this.#used);
+    this.#used += (this.#buf ??= this.#take()).write(s, this.#used);
   }
 
+  addBytes(b: Buffer): void {
+    let at = 0;
+    while (at < b.length) {
+      if (this.#used === pieceBytes) this.#flush();
+      const n = b.copy((this.#buf ??= this.#take()), this.#used, at);
+      this.#used += n;
+      at += n;
+    }
+  }
+
+  /** The pieces, to be written in order. */
   done(): Buffer[] {
     this.#flush();
-    return this.pieces;
+    return this.#pieces;
+  }
+
+  /** Gives the pieces back to the pool: the response that wrote them has finished. */
+  release(): void {
+    for (const p of this.#owned) if (freePieces.length < keptPieces) freePieces.push(p);
+    this.#owned.length = 0;
+  }
+
+  #take(): Buffer {
+    const p = freePieces.pop() ?? Buffer.allocUnsafeSlow(pieceBytes);
+    this.#owned.push(p);
+    return p;
   }
 
   #flush(): void {
-    if (this.#used === 0) return;
-    this.pieces.push(this.#buf.subarray(0, this.#used));
-    this.#buf = Buffer.allocUnsafeSlow(pieceBytes);
+    if (this.#used > 0) this.#pieces.push(this.#buf!.subarray(0, this.#used));
+    this.#buf = undefined;
     this.#used = 0;
+  }
+}
+
+/** A body's pieces as one Buffer-list sink, for small bodies built once (a watch event line). */
+class Concat implements BodySink {
+  readonly parts: Buffer[] = [];
+  add(s: string): void {
+    this.parts.push(Buffer.from(s));
+  }
+  addBytes(b: Buffer): void {
+    this.parts.push(b);
   }
 }
 
@@ -90,16 +164,26 @@ export interface ListMeta {
   continue?: string;
 }
 
+/** A response body's pieces, and the release of the pooled ones once the response is written. */
+export interface Body {
+  pieces: readonly Buffer[];
+  release(): void;
+}
+
+function body(w: BodyWriter): Body {
+  return { pieces: w.done(), release: () => w.release() };
+}
+
 /** `{apiVersion, kind: <Kind>List, metadata, items}` as the generic list handler sends it. */
-export function encodeList(apiVersion: string, listKind: string, meta: ListMeta, items: readonly EncodedObject[]): Buffer[] {
+export function encodeList(apiVersion: string, listKind: string, meta: ListMeta, items: readonly EncodedObject[]): Body {
   const w = new BodyWriter();
   w.add(`{"apiVersion":${JSON.stringify(apiVersion)},"kind":${JSON.stringify(listKind)},"metadata":${JSON.stringify(meta)},"items":[`);
-  items.forEach((o, i) => {
+  for (let i = 0; i < items.length; i++) {
     if (i) w.add(',');
-    w.add(o.json());
-  });
+    w.addBytes(items[i]!.bytes());
+  }
   w.add(']}');
-  return w.done();
+  return body(w);
 }
 
 export interface TableOptions {
@@ -111,11 +195,17 @@ export interface TableOptions {
 }
 
 /** One Table row: the printer's cells and the object as `include` asks (toTable's rowObject). */
-function encodeRow(resource: string, o: EncodedObject, opts: TableOptions): string {
+function encodeRow(w: BodySink, resource: string, o: EncodedObject, opts: TableOptions): void {
   const cells = JSON.stringify(tableCells(resource, o.obj, opts.now));
-  if (opts.include === 'None') return `{"cells":${cells}}`;
-  if (opts.include === 'Object') return `{"cells":${cells},"object":${o.json()}}`;
-  return `{"cells":${cells},"object":{"kind":"PartialObjectMetadata","apiVersion":"meta.k8s.io/v1","metadata":${o.metadataJSON()}}}`;
+  if (opts.include === 'None') return w.add(`{"cells":${cells}}`);
+  if (opts.include === 'Object') {
+    w.add(`{"cells":${cells},"object":`);
+    w.addBytes(o.bytes());
+    return w.add('}');
+  }
+  w.add(`{"cells":${cells},"object":{"kind":"PartialObjectMetadata","apiVersion":"meta.k8s.io/v1","metadata":`);
+  w.addBytes(o.metadataBytes());
+  w.add('}}');
 }
 
 /** A Table's members before its rows, up to the rows' opening bracket. */
@@ -128,15 +218,15 @@ function tableHead(resource: string, opts: TableOptions): string {
 }
 
 /** What toTable returns, encoded from the objects' own JSON. */
-export function encodeTable(resource: string, items: readonly EncodedObject[], opts: TableOptions): Buffer[] {
+export function encodeTable(resource: string, items: readonly EncodedObject[], opts: TableOptions): Body {
   const w = new BodyWriter();
   w.add(tableHead(resource, opts));
-  items.forEach((o, i) => {
+  for (let i = 0; i < items.length; i++) {
     if (i) w.add(',');
-    w.add(encodeRow(resource, o, opts));
-  });
+    encodeRow(w, resource, items[i]!, opts);
+  }
   w.add(']}');
-  return w.done();
+  return body(w);
 }
 
 /**
@@ -152,21 +242,34 @@ export class EventLines {
     const key = table ? `${type}|${table.include}` : type;
     let b = this.#lines.get(key);
     if (!b) {
-      // A one-row Table as encodeTable makes it, as one string: no body pieces for one line.
-      const opts: TableOptions | undefined = table && { include: table.include, now: table.now(), withColumns: false };
-      const payload = table ? `${tableHead(table.resource, opts!)}${encodeRow(table.resource, this.object, opts!)}]}` : this.object.json();
-      b = Buffer.from(`{"type":${JSON.stringify(type)},"object":${payload}}\n`);
+      // A one-row Table as encodeTable makes it; one buffer, not body pieces, for one line.
+      const c = new Concat();
+      c.add(`{"type":${JSON.stringify(type)},"object":`);
+      if (table) {
+        const opts: TableOptions = { include: table.include, now: table.now(), withColumns: false };
+        c.add(tableHead(table.resource, opts));
+        encodeRow(c, table.resource, this.object, opts);
+        c.add(']}');
+      } else {
+        c.addBytes(this.object.bytes());
+      }
+      c.add('}\n');
+      b = Buffer.concat(c.parts);
       this.#lines.set(key, b);
     }
     return b;
   }
 }
 
-/** A JSON response written as the pieces it was built in (Transfer-Encoding: chunked). */
-export function sendPieces(res: ServerResponse, code: number, pieces: readonly Buffer[]): void {
+/**
+ * A JSON response written as the pieces it was built in (Transfer-Encoding: chunked); the
+ * body's pooled pieces go back once the response has finished (not if it failed: a write
+ * might still hold them, and the collector takes them then).
+ */
+export function sendPieces(res: ServerResponse, code: number, b: Body): void {
   res.writeHead(code, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private' });
   res.cork();
-  for (const p of pieces) res.write(p);
+  for (const p of b.pieces) res.write(p);
   // end() uncorks: the pieces go out in as few TLS records as they fit.
-  res.end();
+  res.end(() => b.release());
 }

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { defaultFeatureGates } from '../../src/api/featuregates.js';
 import type { KubeObject, Pod } from '../../src/api/types.js';
-import { EncodedObject, encodeList, encodeTable, type EventLines } from '../../src/apiserver/encoding.js';
+import { BodyWriter, EncodedObject, encodeList, encodeTable, type Body, type EventLines } from '../../src/apiserver/encoding.js';
 import { findResource, storageKey } from '../../src/apiserver/resources.js';
 import { Api, type ListOptions, type WatchEventType } from '../../src/apiserver/rest.js';
 import { StatusError } from '../../src/apiserver/status.js';
@@ -36,6 +36,8 @@ async function setup(historyCapacity?: number) {
 }
 
 const plain = (o: unknown) => JSON.parse(JSON.stringify(o)) as unknown;
+/** A body's bytes as one string (a piece may end inside a character). */
+const text = (b: Body) => Buffer.concat(b.pieces).toString('utf8');
 
 async function outcome<T>(f: () => Promise<T>): Promise<T | { error: number; message: string }> {
   try {
@@ -78,7 +80,7 @@ describe('watch cache: LIST', () => {
       const got = await outcome(async () => {
         const c = await cacher.list(pods, r.ns, r.opts);
         assert.ok(c, `${r.name}: served by the cache`);
-        const body = JSON.parse(encodeList('v1', 'PodList', {}, c.items).join('')) as { items: unknown[] };
+        const body = JSON.parse(text(encodeList('v1', 'PodList', {}, c.items))) as { items: unknown[] };
         return plain({ items: body.items, resourceVersion: c.resourceVersion, ...(c.continue ? { continue: c.continue } : {}) });
       });
       assert.deepEqual(got, want, r.name);
@@ -121,7 +123,7 @@ describe('watch cache: LIST', () => {
       for (const withColumns of [undefined, false]) {
         const want = toTable('pods', c.items.map((e) => e.obj), { include, now, resourceVersion: c.resourceVersion, withColumns });
         want.metadata.continue = c.continue;
-        const got = JSON.parse(encodeTable('pods', c.items, { include, now, resourceVersion: c.resourceVersion, continue: c.continue, withColumns }).join('')) as unknown;
+        const got = JSON.parse(text(encodeTable('pods', c.items, { include, now, resourceVersion: c.resourceVersion, continue: c.continue, withColumns }))) as unknown;
         assert.deepEqual(got, plain(want), `${include} ${String(withColumns)}`);
       }
     }
@@ -155,6 +157,92 @@ describe('watch cache on a store whose current revision may not be delivered yet
   });
 });
 
+describe('watch cache: LIST bodies are byte for byte the store path\'s', () => {
+  // The store path (handler.ts) sends JSON.stringify of the list Api.list returns, or of
+  // toTable's Table; the cache path splices each object's kept UTF-8 into pooled pieces.
+  // Objects with multi-byte characters and ones larger than a piece make strings and bytes
+  // land across piece boundaries.
+  async function unicodeSetup() {
+    const s = await setup();
+    const big = 'é€😀'.repeat(30_000);
+    await s.store.create(key('a', 'uni'), JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'uni', namespace: 'a', labels: { app: 'web' }, annotations: { note: 'naïve – “quoted” ✓ 😀' } }, spec: { containers: [{ name: 'c', image: 'busybox' }] } }));
+    await s.store.create(key('a', 'web-big'), JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web-big', namespace: 'a', labels: { app: 'web' }, annotations: { big } }, spec: { containers: [{ name: 'c', image: 'busybox', args: [big.slice(1)] }] } }));
+    for (let i = 0; i < 60; i++) await s.store.create(key('c', `p-${i}`), pod('c', `p-${i}`, { app: i % 2 ? 'web' : 'db', 'ü': 'ø' }, i % 3 ? 'Running' : undefined));
+    return s;
+  }
+  const listRows: { name: string; ns?: string; opts: ListOptions }[] = [
+    { name: 'everything', opts: {} },
+    { name: 'resourceVersion=0', opts: { resourceVersion: '0' } },
+    { name: 'one namespace', ns: 'a', opts: {} },
+    { name: 'a label selector', opts: { labelSelector: 'app=web' } },
+    { name: 'a field selector', opts: { fieldSelector: 'status.phase=Running' } },
+    { name: 'limit: a first page with a continue token', opts: { limit: 3 } },
+    { name: 'limit with a label selector', opts: { limit: 2, labelSelector: 'app=web' } },
+    { name: 'an empty list', opts: { labelSelector: 'app=none' } },
+  ];
+
+  it('as JSON, for every list option', async () => {
+    const { api, cacher } = await unicodeSetup();
+    for (const r of listRows) {
+      const c = (await cacher.list(pods, r.ns, r.opts))!;
+      const meta = { resourceVersion: c.resourceVersion, ...(c.continue ? { continue: c.continue } : {}) };
+      const stored = await api.list(pods, r.ns, r.opts);
+      assert.equal(stored.continue, c.continue, r.name);
+      const want = Buffer.from(JSON.stringify({ apiVersion: 'v1', kind: 'PodList', metadata: { resourceVersion: stored.resourceVersion, ...(stored.continue ? { continue: stored.continue } : {}) }, items: stored.items }));
+      const body = encodeList('v1', 'PodList', meta, c.items);
+      assert.ok(Buffer.concat(body.pieces).equals(want), r.name);
+      // The continue token's next page, from the cache too.
+      if (c.continue) {
+        const next = (await cacher.list(pods, r.ns, { ...r.opts, continue: c.continue }))!;
+        const storedNext = await api.list(pods, r.ns, { ...r.opts, continue: c.continue });
+        assert.ok(Buffer.concat(encodeList('v1', 'PodList', { resourceVersion: next.resourceVersion }, next.items).pieces).equals(Buffer.from(JSON.stringify({ apiVersion: 'v1', kind: 'PodList', metadata: { resourceVersion: storedNext.resourceVersion }, items: storedNext.items }))), `${r.name}: next page`);
+      }
+      body.release();
+    }
+    cacher.stop();
+  });
+
+  it('as a Table, for each includeObject, with and without columns', async () => {
+    const { api, cacher } = await unicodeSetup();
+    const now = Date.parse('2026-01-01T00:00:00Z');
+    for (const r of listRows) {
+      const c = (await cacher.list(pods, r.ns, r.opts))!;
+      const stored = await api.list(pods, r.ns, r.opts);
+      for (const include of ['None', 'Metadata', 'Object'] as const) {
+        for (const withColumns of [undefined, false]) {
+          const t = toTable('pods', stored.items, { include, now, resourceVersion: stored.resourceVersion, withColumns });
+          if (stored.continue) t.metadata.continue = stored.continue;
+          const body = encodeTable('pods', c.items, { include, now, resourceVersion: c.resourceVersion, continue: c.continue, withColumns });
+          assert.ok(Buffer.concat(body.pieces).equals(Buffer.from(JSON.stringify(t))), `${r.name}: ${include} ${String(withColumns)}`);
+          body.release();
+        }
+      }
+    }
+    cacher.stop();
+  });
+
+  it('a body\'s pieces are not reused before its release, and are after', () => {
+    const fill = (ch: string) => {
+      const w = new BodyWriter();
+      for (let i = 0; i < 100; i++) w.addBytes(Buffer.from(ch.repeat(2000)));
+      w.add(ch);
+      const b = { pieces: w.done(), release: () => w.release() };
+      return b;
+    };
+    const a = fill('a');
+    const before = Buffer.concat(a.pieces);
+    const b = fill('b');
+    assert.ok(Buffer.concat(a.pieces).equals(before), 'a second body leaves the first alone');
+    assert.equal(Buffer.concat(b.pieces).toString(), 'b'.repeat(200_001));
+    a.release();
+    const c = fill('c');
+    assert.equal(Buffer.concat(c.pieces).toString(), 'c'.repeat(200_001));
+    assert.ok(c.pieces.some((p) => a.pieces.some((q) => p.buffer === q.buffer)), 'the released pieces were taken again');
+    b.release();
+    c.release();
+  });
+});
+
 describe('encoding: an object JSON once', () => {
   const rows: { name: string; obj: KubeObject }[] = [
     { name: 'apiVersion, kind, metadata and more', obj: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'a', labels: { x: '"y"' } }, spec: { containers: [] } } as KubeObject },
@@ -162,6 +250,7 @@ describe('encoding: an object JSON once', () => {
     { name: 'only metadata', obj: { metadata: { name: 'a' } } as KubeObject },
     { name: 'no metadata', obj: { apiVersion: 'v1', kind: 'Status' } as KubeObject },
     { name: 'nothing', obj: {} as KubeObject },
+    { name: 'multi-byte characters before and in metadata', obj: { apiVersion: 'v1', kind: 'Pödé', metadata: { name: 'a', annotations: { x: '€😀' } }, spec: { y: 'ü' } } as KubeObject },
     { name: 'undefined members are left out', obj: { apiVersion: 'v1', kind: undefined, metadata: { name: 'a', uid: undefined }, spec: undefined } as unknown as KubeObject },
   ];
   for (const r of rows) {
@@ -169,6 +258,7 @@ describe('encoding: an object JSON once', () => {
       const e = new EncodedObject(r.obj);
       assert.deepEqual(JSON.parse(e.json()), plain(r.obj));
       assert.equal(e.metadataJSON(), JSON.stringify(r.obj.metadata ?? {}));
+      assert.ok(e.bytes().equals(Buffer.from(e.json())));
     });
   }
 });
