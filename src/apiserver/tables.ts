@@ -145,6 +145,27 @@ function effectiveOOMKillModes(pod: Pod): string {
   return [...modes].join(',') || '<none>';
 }
 
+interface PodRowParts {
+  status: ReturnType<typeof podStatusReason>;
+  oomKillModes: string;
+}
+
+/**
+ * The parts of a pod's row that do not depend on the time, kept for frozen pods: the watch
+ * cache's objects are deep-frozen and shared, and every LIST as a Table (each `kubectl get`)
+ * prints the same ones again; these two were half of such a LIST's time. An unfrozen pod may
+ * still change, so its parts are computed each time.
+ */
+const podRowParts = new WeakMap<Pod, PodRowParts>();
+
+function rowParts(pod: Pod): PodRowParts {
+  let parts = podRowParts.get(pod);
+  if (parts) return parts;
+  parts = { status: podStatusReason(pod), oomKillModes: effectiveOOMKillModes(pod) };
+  if (Object.isFrozen(pod)) podRowParts.set(pod, parts);
+  return parts;
+}
+
 const podPrinter: Printer<Pod> = {
   columns: [
     nameCol,
@@ -160,7 +181,7 @@ const podPrinter: Printer<Pod> = {
     col('OOM Kill Mode', 'string', "The OOM kill mode the node applies to the containers (Single or Group) and where it comes from (container, node or default); until the node reports it, the containers' oomKillMode, <default> where the node decides.", 1),
   ],
   cells(pod, now) {
-    const s = podStatusReason(pod);
+    const { status: s, oomKillModes } = rowParts(pod);
     const restarts = s.lastRestart && s.restarts > 0 ? `${s.restarts} (${humanDuration(now - Date.parse(s.lastRestart))} ago)` : String(s.restarts);
     return [
       pod.metadata?.name ?? '',
@@ -173,7 +194,7 @@ const podPrinter: Printer<Pod> = {
       '<none>',
       '<none>',
       pod.status?.qosClass ?? '<none>',
-      effectiveOOMKillModes(pod),
+      oomKillModes,
     ];
   },
 };
