@@ -21,7 +21,7 @@ import { EtcdStore } from '../src/storage/etcd.js';
 import { startEtcd, type TestEtcd } from '../test/storage/etcdserver.js';
 import { Client } from '../test/apiserver/client.js';
 import { nodeEnv, nodeFlags } from '../src/cli/nodeflags.js';
-import { measureReadPath, printReadPath, rssMB, type ReadFigures } from './apiread.js';
+import { cpuMs, measureReadPath, printReadPath, rssMB, type ReadFigures } from './apiread.js';
 
 const creates = Number(process.env.BENCH_CREATES ?? 5000);
 const runs = Math.max(1, Number(process.env.BENCH_RUNS ?? 3));
@@ -58,18 +58,6 @@ interface Measured {
   read?: ReadFigures;
   /** Server CPU time (user + system) per create, in ms; NaN where /proc is not there. */
   cpuPerCreate: number;
-}
-
-/** A process's user + system CPU time in ms (Linux /proc), NaN elsewhere. */
-function cpuMs(pid: number | undefined): number {
-  try {
-    // Fields after the command name (which may hold spaces) start at state; utime, stime are 14, 15.
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
-  } catch {
-    return NaN;
-  }
 }
 
 /** min / median / max of the values, formatted. */
@@ -201,7 +189,7 @@ async function measure(storeArgs: string[], readPath = false): Promise<Measured>
     // Before the read path is measured, so only the creates' time counts.
     const cpuPerCreate = (cpuMs(server.pid) - cpuStart) / creates;
     const read = readPath
-      ? await measureReadPath({ client, baseURL: `https://127.0.0.1:${port}`, ca: readFileSync(join(dataDir, 'pki', 'ca.crt'), 'utf8'), token, serverPid: server.pid!, rssEmptyMB, namespace: 'bench', stored: 100 + creates, target: 5100, pod })
+      ? await measureReadPath({ client, baseURL: `https://127.0.0.1:${port}`, ca: readFileSync(join(dataDir, 'pki', 'ca.crt'), 'utf8'), token, serverPid: server.pid!, pkiDir: join(dataDir, 'pki'), rssEmptyMB, namespace: 'bench', stored: 100 + creates, target: 5100, pod })
       : undefined;
     client.close();
     server.kill('SIGTERM');

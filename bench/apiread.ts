@@ -1,13 +1,22 @@
 // The read half of `npm run bench:api` (issue 13): LIST of the stored pods as JSON and as a
 // Table (kubectl get's Accept), watch fan-out to 50 watchers, and the server's RSS. Each figure
 // is printed beside a baseline measured in the same run: a no-op HTTPS round trip over the same
-// connection pool, JSON.parse + JSON.stringify of the same list, the creates' own round trips,
-// and the server's RSS before anything was stored.
+// connection pool, JSON.parse + JSON.stringify of the same list, a bare Node HTTPS server
+// sending the same list body to the same client (the floor of a LIST here: TLS, loopback and
+// the client's own reading of 13 MB), the creates' own round trips, and the server's RSS before
+// anything was stored. The LISTs start right after the creates, while the server still
+// schedules and records events for them (their CPU is in the server's CPU per LIST);
+// BENCH_LIST_SETTLE=1 waits until the server is quiet (under 50 ms of CPU in a second) first.
 
-import { readFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:https';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import type { Client } from '../test/apiserver/client.js';
+import { nodeFlags } from '../src/cli/nodeflags.js';
+import { Client } from '../test/apiserver/client.js';
+import { freePort } from '../test/freeport.js';
 
 /** kubectl get's Accept header. */
 const tableAccept = 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json';
@@ -22,6 +31,12 @@ export interface ReadFigures {
   serverJSONms: number;
   serverTablems: number;
   noop: Stats;
+  /** GETs of the JSON list's body from a bare HTTPS server, alternating with the JSON LISTs. */
+  floor: Stats;
+  floorCPUms: number;
+  /** The server's CPU time (user + system) per LIST, background work included. */
+  serverCPUJSONms: number;
+  serverCPUTablems: number;
   listJSON: Stats;
   listTable: Stats;
   parseStringify: Stats;
@@ -142,6 +157,63 @@ async function listSeconds(client: Client): Promise<{ sum: number; count: number
   return { sum: read('sum'), count: read('count') };
 }
 
+/** A process's CPU time (user + system) in ms, from /proc. */
+export function cpuMs(pid: number | undefined): number {
+  try {
+    // Fields after the command name (which may hold spaces) start at state; utime, stime are 14, 15.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return NaN;
+  }
+}
+
+/**
+ * The floor under a LIST: a bare Node HTTPS server with the API server's TLS settings
+ * (certificate chain, client certificates asked for) and node flags, sending a prebuilt body as
+ * the API server sends a LIST (64 KiB pieces, corked, chunked).
+ */
+const bareListServer = `
+const { createServer } = require('node:https');
+const { readFileSync } = require('node:fs');
+const [pki, bodyFile, port] = process.argv.slice(2);
+const body = readFileSync(bodyFile);
+const pieces = [];
+for (let i = 0; i < body.length; i += 65536) pieces.push(body.subarray(i, i + 65536));
+const ca = readFileSync(pki + '/ca.crt', 'utf8');
+createServer({ cert: readFileSync(pki + '/apiserver.crt', 'utf8') + ca, key: readFileSync(pki + '/apiserver.key'), ca, requestCert: true, rejectUnauthorized: false }, (q, s) => {
+  s.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private' });
+  s.cork();
+  for (const p of pieces) s.write(p);
+  s.end();
+}).listen(+port, '127.0.0.1', () => process.stdout.write('ready\\n'));
+`;
+
+async function startBareListServer(pkiDir: string, body: Buffer): Promise<{ client: Client; pid: number; stop(): Promise<void> }> {
+  const dir = mkdtempSync(join(tmpdir(), 'bulkhead-bench-floor-'));
+  writeFileSync(join(dir, 'bare.cjs'), bareListServer);
+  writeFileSync(join(dir, 'body.json'), body);
+  const port = await freePort();
+  const child = spawn(process.execPath, [...nodeFlags, join(dir, 'bare.cjs'), pkiDir, join(dir, 'body.json'), String(port)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  await new Promise<void>((resolve, reject) => {
+    child.stdout.on('data', (d: Buffer) => d.toString().includes('ready') && resolve());
+    child.once('exit', (code) => reject(new Error(`bare server exited (${code})`)));
+  });
+  const client = new Client(`https://127.0.0.1:${port}`, readFileSync(join(pkiDir, 'ca.crt'), 'utf8'));
+  return {
+    client,
+    pid: child.pid!,
+    stop: async () => {
+      client.close();
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await exited;
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
 async function timed(fn: () => Promise<void>): Promise<number> {
   const t = performance.now();
   await fn();
@@ -154,6 +226,8 @@ export interface ReadOptions {
   ca: string;
   token: string;
   serverPid: number;
+  /** The server's PKI (ca.crt, apiserver.crt, apiserver.key), for the bare server. */
+  pkiDir: string;
   rssEmptyMB: number;
   namespace: string;
   /** Pods already in `namespace`. */
@@ -188,10 +262,13 @@ export async function measureReadPath(o: ReadOptions): Promise<ReadFigures> {
   const listPath = `/api/v1/namespaces/${o.namespace}/pods`;
   const listJSON: number[] = [];
   const listTable: number[] = [];
+  const floor: number[] = [];
   let body = '';
   let pods = 0;
-  const m0 = await listSeconds(client);
-  for (let i = 0; i < listRuns; i++) {
+  let floorCPU = 0;
+  let jsonCPU = 0;
+  const listOnce = async () => {
+    const c0 = cpuMs(o.serverPid);
     listJSON.push(
       await timed(async () => {
         const r = await client.request('GET', listPath);
@@ -199,8 +276,41 @@ export async function measureReadPath(o: ReadOptions): Promise<ReadFigures> {
         body = r.text;
       }),
     );
+    jsonCPU += cpuMs(o.serverPid) - c0;
+  };
+  if (process.env.BENCH_LIST_SETTLE) {
+    const t = performance.now();
+    for (let last = cpuMs(o.serverPid), i = 0; i < 60; i++) {
+      await new Promise((r) => setTimeout(r, 1000));
+      const c = cpuMs(o.serverPid);
+      if (c - last < 50) break;
+      last = c;
+    }
+    console.log(`settle    server quiet after ${((performance.now() - t) / 1000).toFixed(0)} s`);
+  }
+  const m0 = await listSeconds(client);
+  // The first LIST's body is the bare server's; then the two alternate, so that the machine's
+  // busy moments fall on both alike.
+  await listOnce();
+  const floorBody = body;
+  const bare = await startBareListServer(o.pkiDir, Buffer.from(floorBody));
+  try {
+    for (let i = 0; i < listRuns; i++) {
+      const c0 = cpuMs(bare.pid);
+      floor.push(
+        await timed(async () => {
+          const r = await bare.client.request('GET', '/');
+          if (r.status !== 200 || r.text.length !== floorBody.length) throw new Error(`bare server: ${r.status}, ${r.text.length} characters`);
+        }),
+      );
+      floorCPU += cpuMs(bare.pid) - c0;
+      if (i + 1 < listRuns) await listOnce();
+    }
+  } finally {
+    await bare.stop();
   }
   const m1 = await listSeconds(client);
+  const t0 = cpuMs(o.serverPid);
   for (let i = 0; i < listRuns; i++) {
     listTable.push(
       await timed(async () => {
@@ -209,6 +319,7 @@ export async function measureReadPath(o: ReadOptions): Promise<ReadFigures> {
       }),
     );
   }
+  const tableCPU = cpuMs(o.serverPid) - t0;
   const m2 = await listSeconds(client);
   const serverJSONms = ((m1.sum - m0.sum) / Math.max(1, m1.count - m0.count)) * 1000;
   const serverTablems = ((m2.sum - m1.sum) / Math.max(1, m2.count - m1.count)) * 1000;
@@ -219,7 +330,7 @@ export async function measureReadPath(o: ReadOptions): Promise<ReadFigures> {
   const memAfterLists = await memoryBreakdown(o.serverPid, client);
 
   const watch = await measureFanOut(o);
-  return { pods, serverJSONms, serverTablems, noop: stats(noop), listJSON: stats(listJSON), listTable: stats(listTable), parseStringify: stats(parseStringify), listBytes: body.length, rssEmptyMB: o.rssEmptyMB, rssStoredMB, rssAfterListsMB, memStored, memAfterLists, watch };
+  return { pods, serverJSONms, serverTablems, noop: stats(noop), floor: stats(floor), floorCPUms: floorCPU / listRuns, serverCPUJSONms: jsonCPU / listRuns, serverCPUTablems: tableCPU / listRuns, listJSON: stats(listJSON), listTable: stats(listTable), parseStringify: stats(parseStringify), listBytes: body.length, rssEmptyMB: o.rssEmptyMB, rssStoredMB, rssAfterListsMB, memStored, memAfterLists, watch };
 }
 
 /**
@@ -299,9 +410,10 @@ export function printReadPath(f: ReadFigures): boolean {
   const ms = (s: Stats) => `${s.min.toFixed(1)} / ${s.median.toFixed(1)} / ${s.max.toFixed(1)} ms`;
   console.log(`baseline  no-op HTTPS round trip (GET /version, same pool)  min/median/max ${ms(f.noop)}`);
   console.log(`baseline  JSON.parse + stringify of the list (${(f.listBytes / 2 ** 20).toFixed(1)} MiB)   min/median/max ${ms(f.parseStringify)}`);
+  console.log(`baseline  bare HTTPS server sending that list body (same TLS, client)   min/median/max ${ms(f.floor)}   its CPU ${f.floorCPUms.toFixed(1)} ms per GET`);
   console.log(`list      LIST ${f.pods} pods as JSON                       min/median/max ${ms(f.listJSON)}`);
   console.log(`list      LIST ${f.pods} pods as Table (kubectl get)        min/median/max ${ms(f.listTable)}`);
-  console.log(`list      server-side mean (request metrics): JSON ${f.serverJSONms.toFixed(1)} ms, Table ${f.serverTablems.toFixed(1)} ms`);
+  console.log(`list      server-side mean (request metrics): JSON ${f.serverJSONms.toFixed(1)} ms, Table ${f.serverTablems.toFixed(1)} ms; server CPU per LIST (background work included): JSON ${f.serverCPUJSONms.toFixed(1)} ms, Table ${f.serverCPUTablems.toFixed(1)} ms`);
   console.log(`baseline  creates' own round trip (${watchConcurrency} client)              p99 ${f.watch.createP99.toFixed(1)} ms`);
   console.log(`watch     ${watchers} watchers × ${watchCreates} creates, delivery (${f.watch.events} events)   p50 ${f.watch.p50.toFixed(1)} ms   p99 ${f.watch.p99.toFixed(1)} ms   max ${f.watch.max.toFixed(1)} ms`);
   console.log(`baseline  server RSS, empty store                                 ${f.rssEmptyMB.toFixed(0)} MB`);
