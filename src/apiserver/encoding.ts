@@ -81,6 +81,9 @@ const pieceBytes = 64 * 1024;
  */
 const keptPieces = 256;
 const freePieces: Buffer[] = [];
+/** The pool is emptied when no body has finished for this long: a LIST now and then keeps no memory. */
+const keptPiecesMs = 5000;
+let dropPieces: NodeJS.Timeout | undefined;
 
 /** What a body is written from: strings (JSON text) and bytes (encoded objects). */
 export interface BodySink {
@@ -133,6 +136,14 @@ export class BodyWriter implements BodySink {
   release(): void {
     for (const p of this.#owned) if (freePieces.length < keptPieces) freePieces.push(p);
     this.#owned.length = 0;
+    if (dropPieces) dropPieces.refresh();
+    else {
+      dropPieces = setTimeout(() => {
+        freePieces.length = 0;
+        dropPieces = undefined;
+      }, keptPiecesMs);
+      dropPieces.unref();
+    }
   }
 
   #take(): Buffer {
