@@ -4,7 +4,7 @@
 // by `bulkhead agent` and `bulkhead up`.
 
 import { mkdirSync } from 'node:fs';
-import { hostname, networkInterfaces, release } from 'node:os';
+import { hostname, release } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { FeatureGates } from '../api/featuregates.js';
 import type { NodeConfig } from '../plan/node.js';
@@ -27,6 +27,7 @@ import { probeHost, type HostProbe } from './runtime/hostprobe.js';
 import { chooseOCIRuntime, probeRuntimeCandidate, runtimeHandlers, type OCIRuntime, type OCIRuntimeChoice } from './runtime/runtimechoice.js';
 import { which } from './monitor/conmon.js';
 import { delegatingAuthenticator } from './endpointauth.js';
+import { defaultNodeIP, defaultNodeName } from './nodeidentity.js';
 
 export interface AgentSettings {
   server: string;
@@ -66,18 +67,7 @@ export interface AgentSettings {
 
 export class AgentSetupError extends Error {}
 
-/** The node name the kubelet would pick: the hostname, lowercased. */
-export function defaultNodeName(): string {
-  return hostname().toLowerCase();
-}
-
-/** The first non-internal IPv4 address of this machine, else loopback. */
-export function defaultNodeIP(): string {
-  for (const addrs of Object.values(networkInterfaces())) {
-    for (const a of addrs ?? []) if (a.family === 'IPv4' && !a.internal) return a.address;
-  }
-  return '127.0.0.1';
-}
+export { defaultNodeIP, defaultNodeName };
 
 /** The capabilities a node with this host and configuration declares. */
 export function nodeCapabilities(node: NodeConfig, probe: Pick<HostProbe, 'minOomScoreAdj' | 'hardRlimitCeilings'>): NodeCapabilities {

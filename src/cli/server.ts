@@ -195,14 +195,13 @@ export async function runServer(f: ServerFlags, banner: (s: RunningServer) => st
   }
   // A kubeconfig with this host's node identity, for `bulkhead agent --kubeconfig`.
   const { kubeconfig } = await import('../server/start.js');
-  const { defaultNodeName } = await import('../agent/setup.js');
+  const { defaultNodeName, defaultNodeIP } = await import('../agent/nodeidentity.js');
   const { writeFileSync } = await import('node:fs');
   const { join } = await import('node:path');
   const nodeName = defaultNodeName();
   writeFileSync(join(f.dataDir, 'node.kubeconfig'), kubeconfig(running.url, running.caCert, `system:node:${nodeName}`, running.nodeToken(nodeName)), { mode: 0o600 });
   // And its agent endpoint's serving certificate, issued by the cluster CA for the names and
   // addresses the agent registers (its hostname and default InternalIP) and loopback.
-  const { defaultNodeIP } = await import('../agent/setup.js');
   const serving = await running.nodeServingCert(nodeName, [defaultNodeIP(), '127.0.0.1']);
   writeFileSync(join(f.dataDir, 'node.crt'), serving.cert, { mode: 0o644 });
   writeFileSync(join(f.dataDir, 'node.key'), serving.key, { mode: 0o600 });
