@@ -6,6 +6,11 @@
 // Beside each wall time, the CPU time the process had used when it answered (from /proc), which
 // a busy machine inflates far less. Target (issue 13): ≤ 300 ms on an existing data dir (the first
 // start of a data dir makes the CA and certificates once, with the X.509 library).
+// The existing data dir is restarted as a user restarts it: on the same port (a new port would
+// have the server rewrite the kubernetes Service's port at start), each run stopped with SIGTERM
+// once it is up (the banner printed: its handlers installed) and waited for, so that every start
+// follows a clean stop, whose work (the node's serving certificate written, the Endpoints
+// released) is done, as after Ctrl-C.
 
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -48,25 +53,42 @@ function cpuMs(pid: number): number {
  * Milliseconds from spawning `args` until /readyz on `port` answers 200, and the CPU time the
  * child had used by then (steadier than the wall time on a busy machine); the child is then killed.
  */
-async function spawnToReady(args: string[], port: number, cpu: number[]): Promise<number> {
+async function spawnToReady(args: string[], port: number, cpu: number[], stop: 'kill' | 'clean' = 'kill'): Promise<number> {
   const t0 = performance.now();
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...nodeEnv } });
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...nodeEnv } });
   let err = '';
+  let out = '';
   child.stderr!.on('data', (d) => (err += d));
-  const exited = new Promise((r) => child.once('exit', r));
+  child.stdout!.on('data', (d) => (out += d));
+  const exited = new Promise<number | null>((r) => child.once('exit', r));
+  let ready = false;
   try {
     for (;;) {
       if ((await readyz(port)) === 200) {
         const ms = performance.now() - t0;
         cpu.push(cpuMs(child.pid!));
+        ready = true;
         return ms;
       }
       if (child.exitCode !== null) throw new Error(`exited ${child.exitCode} before answering:\n${err}`);
       await new Promise((r) => setTimeout(r, 5));
     }
   } finally {
-    child.kill('SIGKILL');
-    await exited;
+    if (stop === 'clean' && ready) {
+      // Up once the banner is out (`bulkhead server` prints it after installing its SIGTERM handler).
+      const upBy = performance.now() + 30_000;
+      while (!out.includes('is running at') && child.exitCode === null && performance.now() < upBy) await new Promise((r) => setTimeout(r, 20));
+      child.kill('SIGTERM');
+      const code = await Promise.race([exited, new Promise<'late'>((r) => setTimeout(() => r('late'), 30_000))]);
+      if (code !== 0) {
+        child.kill('SIGKILL');
+        await exited;
+        throw new Error(`did not stop cleanly on SIGTERM (${code}):\n${err}`);
+      }
+    } else {
+      child.kill('SIGKILL');
+      await exited;
+    }
   }
 }
 
@@ -96,11 +118,12 @@ export async function serverStartFigures(): Promise<Figures[]> {
   const root = mkdtempSync(join(tmpdir(), 'bulkhead-bench-start-'));
   try {
     const existing = join(root, 'existing');
-    const server = async (dir: string, cpu: number[]) => {
-      const port = await freePort();
-      return spawnToReady([...nodeFlags, mainJs, 'server', '--data-dir', dir, '--listen', `127.0.0.1:${port}`], port, cpu);
+    const existingPort = await freePort();
+    const server = async (dir: string, cpu: number[], port?: number) => {
+      const p = port ?? (await freePort());
+      return spawnToReady([...nodeFlags, mainJs, 'server', '--data-dir', dir, '--listen', `127.0.0.1:${p}`], p, cpu, port === undefined ? 'kill' : 'clean');
     };
-    await server(existing, []); // makes the data dir (not measured)
+    await server(existing, [], existingPort); // makes the data dir (not measured)
     const bareJs = join(root, 'bare.cjs');
     writeFileSync(bareJs, bareServer);
     const nodeE: number[] = [];
@@ -116,7 +139,7 @@ export async function serverStartFigures(): Promise<Figures[]> {
       const dir = join(root, `fresh-${i}`);
       fresh.push(await server(dir, cpu.fresh));
       rmSync(dir, { recursive: true, force: true });
-      again.push(await server(existing, cpu.again));
+      again.push(await server(existing, cpu.again, existingPort));
     }
     return [
       { label: "baseline  node -e '' (spawn → exit)", ms: nodeE },
