@@ -98,14 +98,14 @@ function parseField(field: string, b: Bounds): CronField {
   return { values, star };
 }
 
-/** Go's time.ParseDuration for the units a schedule uses (h, m, s, ms, us, ns), in seconds. */
+/** Go's time.ParseDuration for the units a schedule uses (h, m, s, ms, us, ns), in seconds; µ spelled \u00b5 in the patterns, which the linked CLI keeps ASCII (scripts/bundle.mjs). */
 function parseGoDuration(s: string): number {
-  const m = /^((\d+(\.\d+)?)(h|m|s|ms|us|µs|ns))+$/.test(s) ? s.match(/(\d+(?:\.\d+)?)(h|ms|m|s|us|µs|ns)/g) : null;
+  const m = /^((\d+(\.\d+)?)(h|m|s|ms|us|\u00b5s|ns))+$/.test(s) ? s.match(/(\d+(?:\.\d+)?)(h|ms|m|s|us|\u00b5s|ns)/g) : null;
   if (!m) throw new CronParseError(`failed to parse duration @every ${s}: time: invalid duration ${JSON.stringify(s)}`);
   const unit: Record<string, number> = { h: 3600, m: 60, s: 1, ms: 1e-3, us: 1e-6, µs: 1e-6, ns: 1e-9 };
   let total = 0;
   for (const part of m) {
-    const [, num, u] = part.match(/^(\d+(?:\.\d+)?)(h|ms|m|s|us|µs|ns)$/)!;
+    const [, num, u] = part.match(/^(\d+(?:\.\d+)?)(h|ms|m|s|us|\u00b5s|ns)$/)!;
     total += Number(num) * unit[u!]!;
   }
   return total;
