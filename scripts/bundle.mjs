@@ -1,20 +1,20 @@
-// Links the compiled CLI (dist/src/cli/main.js, tsc's output) into dist/bin/: the entry and
-// one chunk per lazily loaded command and per group of shared modules, with the npm packages
-// left as imports. `bulkhead server` then loads 52 files instead of 357 ES modules, each
-// resolved, read and compiled on its own: measured on this 2-core machine, 323 → 202 ms from
-// spawn to the first 200 on /readyz (README, Benchmarks).
+// Links the compiled CLI (dist/src/cli/main.js, tsc's output) into one CommonJS script,
+// dist/bin/bulkhead.cjs, and its launcher (src/cli/launch.ts) into dist/bin/main.js, which runs
+// it with a V8 code cache (src/cli/compilecache.ts). `bulkhead server` once loaded 357 ES modules,
+// each resolved, read and compiled on its own (323 -> 202 ms from spawn to the first 200 on
+// /readyz when they were linked into ES module chunks, README, Benchmarks); Node 20 has no code
+// cache for ES modules, hence one script, whose lazily imported modules (each command's, the
+// server's, the controllers') esbuild turns into functions run on first use.
 //   node scripts/bundle.mjs   (npm run build and ./bulkhead run it after tsc; scripts/run-tests.mjs before tests)
 // Bundling the compiled JavaScript, not the TypeScript, keeps tsc the one compiler: esbuild only
-// links. The npm packages stay outside (@peculiar/x509 is CommonJS loaded on demand, which a
-// bundle would wrap differently from Node's own interop), but for the plain JavaScript ones
-// `bulkhead server` loads before it is ready (`linkedPackages`): Node resolved, read and compiled
-// commander's six CommonJS files, better-sqlite3's thirteen and js-yaml through the ES module
-// loader, 22, 12 and 6 ms of CPU of each start here (median of 24 alternating imports of each,
-// linked and not). better-sqlite3's addon stays in the package: src/storage/sqlite.ts loads it
-// from there. Each linked file gets a `require` of its own (`banner`): esbuild's output calls it
-// for the builtins and the addon that those CommonJS files require.
+// links. The npm packages stay outside, required from node_modules, but for the plain JavaScript
+// ones `bulkhead server` loads before it is ready (`linkedPackages`): Node resolved, read and
+// compiled commander's six CommonJS files, better-sqlite3's thirteen and js-yaml through the ES
+// module loader, 22, 12 and 6 ms of CPU of each start here (median of 24 alternating imports of
+// each, linked and not). better-sqlite3's addon stays in the package: src/storage/sqlite.ts loads
+// it from there.
 import { build } from 'esbuild';
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -42,28 +42,42 @@ const packagesOutside = {
 };
 
 export async function bundle() {
-  // Chunk names carry content hashes: a rebuild would leave the old ones behind.
   rmSync(bundleDir, { recursive: true, force: true });
   await build({
     entryPoints: [join(repo, 'dist/src/cli/main.js')],
-    outdir: bundleDir,
+    outfile: join(bundleDir, 'bulkhead.cjs'),
     bundle: true,
-    splitting: true,
-    format: 'esm',
+    format: 'cjs',
     platform: 'node',
     target: 'node20',
     plugins: [packagesOutside],
-    banner: { js: "import { createRequire as __bulkheadCreateRequire } from 'node:module'; const require = __bulkheadCreateRequire(import.meta.url);" },
-    chunkNames: 'chunks/[name]-[hash]',
+    // The file is one function expression, which launch.ts calls as Node calls a CommonJS module;
+    // sqlite.ts finds better-sqlite3's addon from import.meta.url, here the file's own URL.
+    banner: { js: "(function (exports, require, module, __filename, __dirname) { const __bulkheadImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+    footer: { js: '})' },
+    // import() inside a script compiled with a code cache loses its loader on Node 20 ("A dynamic
+    // import callback was not specified"): the packages loaded on demand are required instead
+    // (each has a CommonJS build) and the CLI's own lazy modules become esbuild's lazy inits.
+    supported: { 'dynamic-import': false },
+    define: { 'import.meta.url': '__bulkheadImportMetaUrl' },
+    // launch.ts reads the file as Latin-1 (a one-byte string, no UTF-8 decoding).
+    charset: 'ascii',
+    // No comments: those esbuild keeps are not escaped to ASCII, and a smaller file is read and hashed sooner.
+    minifyWhitespace: true,
     logLevel: 'warning',
   });
-  // esbuild does not see the banner: a module declaring its own top-level `require` would load
-  // as a SyntaxError (a second declaration in its file), so the build refuses it here (esbuild
-  // writes top-level declarations unindented).
-  for (const file of readdirSync(bundleDir, { recursive: true }).filter((f) => String(f).endsWith('.js'))) {
-    const declared = readFileSync(join(bundleDir, String(file)), 'utf8').match(/(?:^|; )(?:const|let|var|function|class) require\b/gm) ?? [];
-    if (declared.length !== 1) throw new Error(`bundle: dist/bin/${file} declares require ${declared.length} times at its top level (the banner's must be the only one)`);
-  }
+  await build({
+    entryPoints: [join(repo, 'dist/src/cli/launch.js')],
+    outfile: join(bundleDir, 'main.js'),
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    logLevel: 'warning',
+  });
+  const script = readFileSync(join(bundleDir, 'bulkhead.cjs'));
+  const wide = script.findIndex((b) => b > 0x7f);
+  if (wide !== -1) throw new Error(`bundle: dist/bin/bulkhead.cjs has a non-ASCII byte at ${wide} (launch.ts reads it as Latin-1)`);
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) await bundle();

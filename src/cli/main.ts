@@ -1,4 +1,3 @@
-#!/usr/bin/env -S GLIBC_TUNABLES=glibc.malloc.mmap_threshold=131072:glibc.malloc.trim_threshold=131072:glibc.malloc.arena_max=2 node --max-semi-space-size=8
 // The `bulkhead` command.
 
 import { readFileSync } from 'node:fs';
@@ -85,7 +84,8 @@ for (const stream of [process.stdout, process.stderr]) {
   });
 }
 
-main(process.argv.slice(2)).then(
+/** Settles once the command has done what it does before it waits (launch.ts then writes the code cache). */
+export const done = main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;
   },

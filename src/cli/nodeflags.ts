@@ -4,8 +4,8 @@
 // the in-process informers sharing the watch cache's objects and LIST bodies written as UTF-8
 // pieces, bench:api on a quiet machine, three alternating runs each: RSS with 5,100 pods 147-149
 // MB at 16 MiB, 125-129 at 8; creates 1,009-1,282/s vs 1,232-1,319; LIST median 79-89 ms vs
-// 64-92. `plan` measured the same at both sizes. ./bulkhead and the shebang of main.js pass the
-// same flags and environment; keep the three in step.
+// 64-92. `plan` measured the same at both sizes. ./bulkhead and the shebang of main.js (launch.ts)
+// pass the same flags and environment; keep the three in step.
 import { setFlagsFromString } from 'node:v8';
 
 export const nodeFlags = ['--max-semi-space-size=8'];
@@ -39,6 +39,18 @@ export const planHeapGrowingPercent = 30;
 /** Sets plan's heap growing factor (planHeapGrowingPercent) in this process. */
 export function applyPlanHeapSettings(): void {
   setFlagsFromString(`--heap-growing-percent=${planHeapGrowingPercent}`);
+}
+
+/**
+ * The heap setting the command in `argv` makes when it starts (`server` and `up`
+ * applyServerHeapSettings, `plan` without --usage applyPlanHeapSettings), made before the CLI's
+ * script is compiled (launch.ts): V8 refuses a code cache made under other flags, and the cache
+ * is written after the command changed them. A guess wrong here (an abbreviated option) costs
+ * only a cache that is made again.
+ */
+export function applyStartupHeapSettings(argv: readonly string[]): void {
+  if (argv[0] === 'server' || argv[0] === 'up') applyServerHeapSettings();
+  else if (argv[0] === 'plan' && !argv.some((a) => /^--usage(=|$)/.test(a))) applyPlanHeapSettings();
 }
 
 /**

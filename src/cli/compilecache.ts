@@ -1,0 +1,94 @@
+// A V8 code cache for the linked CLI (dist/bin/bulkhead.cjs, scripts/bundle.mjs): the script is
+// compiled through vm.Script with the code V8 produced for it on an earlier run of the same
+// command, so that neither its top level nor the functions that run was compiled then are
+// parsed and compiled again. Node 20 has no module.enableCompileCache and ES modules no public
+// code-cache API, hence one CommonJS script.
+//
+// V8's own check of a cache is weak: it compares the source's length, not its content, and a
+// damaged payload may crash the deserializer. So a cache file is named for the sha256 of the
+// script's bytes, the Node.js version and architecture, the process's flags and the command
+// (each command runs other functions), and carries the sha256 of its payload, checked before V8
+// sees it. Anything wrong with the cache (missing, damaged, refused by V8, unwritable) only
+// means the script is compiled as without one; nothing here ever fails the command.
+
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Script } from 'node:vm';
+
+/** What became of the cache at load: none found, V8 took it, or it was not usable. */
+export type CacheState = 'none' | 'accepted' | 'rejected';
+
+export interface CachedScript {
+  /** The completion value of the script (bulkhead.cjs: its wrapper function). */
+  readonly value: unknown;
+  readonly state: CacheState;
+  /** The cache file's path. */
+  readonly cacheFile: string;
+  /**
+   * Writes the code V8 holds for the script now (the functions compiled so far with it) unless
+   * the cache it was loaded with was taken; true when a file was written. Never throws.
+   */
+  save(): boolean;
+}
+
+const digestBytes = 32;
+
+/** The cache file's name for this script's bytes, this process and `command`. */
+export function cacheFileName(source: Buffer, command: string, runtime = `${process.version} ${process.arch} ${process.execArgv.join(' ')}`): string {
+  const key = createHash('sha256').update(source).update('\0').update(runtime).update('\0').update(command).digest('hex').slice(0, 40);
+  return `${/^[a-z][a-z0-9-]{0,30}$/.test(command) ? command : 'other'}-${key}.v8`;
+}
+
+/** The payload of a cache file whose checksum holds, else undefined. */
+function verifiedPayload(file: string): Buffer | undefined {
+  let data: Buffer;
+  try {
+    data = readFileSync(file);
+  } catch {
+    return undefined;
+  }
+  if (data.length <= digestBytes) return undefined;
+  const payload = data.subarray(digestBytes);
+  return createHash('sha256').update(payload).digest().equals(data.subarray(0, digestBytes)) ? payload : undefined;
+}
+
+/**
+ * Compiles and runs the script in `file` (bytes all ASCII: read as Latin-1, a one-byte string)
+ * with the cache of `command` in `cacheDir`.
+ */
+export function runCached(file: string, cacheDir: string, command: string): CachedScript {
+  const source = readFileSync(file);
+  const cacheFile = join(cacheDir, cacheFileName(source, command));
+  const cachedData = verifiedPayload(cacheFile);
+  const script = new Script(source.toString('latin1'), { filename: file, cachedData });
+  const state: CacheState = cachedData === undefined ? 'none' : script.cachedDataRejected ? 'rejected' : 'accepted';
+  const value = script.runInThisContext();
+  let saved = state === 'accepted';
+  return {
+    value,
+    state,
+    cacheFile,
+    save() {
+      if (saved) return false;
+      saved = true;
+      // Written whole under another name and renamed: a reader never sees half a file, and
+      // commands started together each write their own.
+      const tmp = `${cacheFile}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
+      try {
+        const payload = script.createCachedData();
+        mkdirSync(cacheDir, { recursive: true });
+        writeFileSync(tmp, Buffer.concat([createHash('sha256').update(payload).digest(), payload]));
+        renameSync(tmp, cacheFile);
+        return true;
+      } catch {
+        try {
+          rmSync(tmp, { force: true });
+        } catch {
+          // nothing was written there
+        }
+        return false;
+      }
+    },
+  };
+}
