@@ -419,7 +419,8 @@ export class Api {
 
   /** Whether `key` holds an object: the watch cache's answer where it has one, else the store's. */
   private async exists(def: ResourceDef, key: string): Promise<boolean> {
-    return this.cacher?.holds(def, key) ?? (await this.store.get(key)) !== undefined;
+    const cached = this.cacher?.lookup(def, key);
+    return cached ? cached.obj !== undefined : (await this.store.get(key)) !== undefined;
   }
 
   async requireNamespace(def: ResourceDef, namespace: string | undefined, name: string, forCreate: boolean): Promise<Namespace | undefined> {
@@ -630,7 +631,7 @@ export class Api {
       if (this.trackWrite && subresource !== 'delete') prepared.obj = this.trackWrite(def, old, prepared.obj, req, subresource);
       // A dry run answers with the revision it was computed against; nothing is written.
       if (req.dryRun) return { ...prepared.obj, metadata: { ...prepared.obj.metadata, resourceVersion: String(modRevision) } };
-      const compares: Compare[] = [{ key, modRevision: modRevision }];
+      const compares: Compare[] = [{ key, modRevision }];
       // An object being deleted whose last finalizer went is removed by this write (store.go ShouldDeleteDuringUpdate).
       const removeNow = def.kind !== 'Namespace' && deleteDuringUpdate(prepared.obj.metadata);
       const value = removeNow ? undefined : encodeForStore(prepared.obj);

@@ -172,10 +172,6 @@ export class WatchCache {
     return e && e.rev === rev ? e.obj : undefined;
   }
 
-  has(key: string): boolean {
-    return this.#byKey.has(key);
-  }
-
   entry(key: string): CacheEntry | undefined {
     return this.#byKey.get(key);
   }
@@ -398,20 +394,10 @@ export class Cacher {
   }
 
   /**
-   * Whether the object of storage key `key` exists now, as a started cache of a store that
-   * delivers on commit knows (every write committed so far has reached it); undefined when no
-   * such cache can say.
-   */
-  holds(def: ResourceDef, key: string): boolean | undefined {
-    if (!this.#deliversOnCommit || this.#stopped) return undefined;
-    const cache = this.#started.get(storageKey(def, undefined));
-    return cache && !cache.broken ? cache.has(key) : undefined;
-  }
-
-  /**
-   * The object of storage key `key` now and the revision of its last write, as `holds` knows
-   * it: `{}` when there is none, undefined when no such cache can say. The object is the
-   * cache's, deep-frozen.
+   * The object of storage key `key` now and the revision of its last write, as a started cache
+   * of a store that delivers on commit knows them (every write committed so far has reached it):
+   * `{}` when there is none, undefined when no such cache can say. The object is the cache's,
+   * deep-frozen.
    */
   lookup(def: ResourceDef, key: string): { obj?: KubeObject; rev?: number } | undefined {
     if (!this.#deliversOnCommit || this.#stopped) return undefined;
