@@ -355,9 +355,6 @@ function sqliteAddon(): string {
   return addon;
 }
 
-/** Pages in the WAL before a COMMIT also checkpoints it (see open). */
-export const walAutocheckpointPages = 8000;
-
 export interface SqliteSettings {
   path: string;
   sqliteVersion: string;
@@ -368,8 +365,6 @@ export interface SqliteSettings {
   schemaVersion: number;
   /** Bytes of the file read through a memory map: 0 (only the integrity check at open maps it). */
   mmapSize: number;
-  /** WAL pages that make a COMMIT checkpoint. */
-  walAutocheckpoint: number;
 }
 
 export class SqliteStore extends LogStore {
@@ -396,7 +391,6 @@ export class SqliteStore extends LogStore {
       busyTimeoutMs: pragma('busy_timeout') as number,
       schemaVersion: pragma('user_version') as number,
       mmapSize: pragma('mmap_size') as number,
-      walAutocheckpoint: pragma('wal_autocheckpoint') as number,
     };
   }
 
@@ -431,15 +425,6 @@ export class SqliteStore extends LogStore {
       db.pragma(`synchronous = ${synchronous}`);
       db.pragma('foreign_keys = OFF');
       db.pragma('journal_size_limit = 67108864');
-      // The automatic checkpoint runs inside the COMMIT that crosses the threshold, on the API
-      // server's one thread: it copies the WAL's pages into the database and fsyncs both. At
-      // SQLite's 1,000 pages (4 MB) bench:api's 5,000 creates paid ~50 of them, 60-70% of all
-      // COMMIT time (~14 ms each, a latency spike every time); at 8,000 pages a page rewritten
-      // by many commits (the log's last leaf, index interiors) is copied once instead of eight
-      // times and the fsyncs are an eighth: COMMIT time 830-970 -> 550-570 ms, server CPU per
-      // create 1.61 -> 1.40 ms (alternating runs). The WAL may reach 32 MB (under
-      // journal_size_limit); an open after a crash reads it once to recover.
-      db.pragma(`wal_autocheckpoint = ${walAutocheckpointPages}`);
       // Each write is a savepoint inside the turn's transaction (the engine's group commit), and
       // the first change to a page inside a savepoint copies the page into the statement journal.
       // That journal spills to a file in /var/tmp past 64 KiB unless temp storage is memory:

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { SqliteStore, walAutocheckpointPages } from '../../src/storage/sqlite.js';
+import { SqliteStore } from '../../src/storage/sqlite.js';
 import { Recorder, tempDir, withDir } from './backends.js';
 
 
@@ -87,7 +87,7 @@ describe('sqlite store', () => {
       await s.close();
     }));
 
-  it('opens in WAL mode with synchronous NORMAL by default, FULL on request, exclusive locking, checkpoints every walAutocheckpointPages WAL pages', () =>
+  it('opens in WAL mode with synchronous NORMAL by default, FULL on request, exclusive locking', () =>
     withDir('settings', async (dir) => {
       const s = await SqliteStore.open(join(dir, 'normal.db'));
       const settings = s.settings();
@@ -97,7 +97,6 @@ describe('sqlite store', () => {
       assert.equal(settings.schemaVersion, 1);
       assert.ok(settings.busyTimeoutMs > 0);
       assert.equal(settings.mmapSize, 0);
-      assert.equal(settings.walAutocheckpoint, walAutocheckpointPages);
       await s.close();
       const full = await SqliteStore.open(join(dir, 'full.db'), { synchronous: 'FULL' });
       assert.equal(full.settings().synchronous, 'FULL');
