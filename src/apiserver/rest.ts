@@ -410,7 +410,7 @@ export class Api {
     const cached = this.cacher?.lookup(def, key);
     if (cached) {
       if (!cached.obj) throw statusErrors.notFound(gr(def), name);
-      return { old: cached.obj, modRevision: cached.rev! };
+      return { old: cached.obj, modRevision: cached.rev };
     }
     const kv = await this.store.get(key);
     if (!kv) throw statusErrors.notFound(gr(def), name);

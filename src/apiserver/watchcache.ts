@@ -399,7 +399,7 @@ export class Cacher {
    * `{}` when there is none, undefined when no such cache can say. The object is the cache's,
    * deep-frozen.
    */
-  lookup(def: ResourceDef, key: string): { obj?: KubeObject; rev?: number } | undefined {
+  lookup(def: ResourceDef, key: string): { obj: KubeObject; rev: number } | { obj?: undefined } | undefined {
     if (!this.#deliversOnCommit || this.#stopped) return undefined;
     const cache = this.#started.get(storageKey(def, undefined));
     if (!cache || cache.broken) return undefined;
