@@ -5,7 +5,6 @@
 // object's JSON keeps apiVersion and kind first and metadata next, so the metadata's bytes
 // are a slice of it rather than a second encoding.
 
-import type { ServerResponse } from 'node:http';
 import type { KubeObject } from '../api/types.js';
 import { tableCells, tableColumns, type IncludeObject } from './tables.js';
 
@@ -87,7 +86,8 @@ export interface BodySink {
  * A response body built as pieces of pieceBytes (not one buffer: a list can be tens of MB).
  * Strings are encoded straight into the piece, never straddling two; bytes are copied and may.
  * The pieces come from, and go back to, a pool shared by all bodies: release() once the
- * response is written (its 'finish'), never while a write may still read them.
+ * response is written (its 'finish'), never while a write, or the deflate of a compressed
+ * response (responsewriter.ts), may still read them.
  */
 export class BodyWriter implements BodySink {
   readonly #pieces: Buffer[] = [];
@@ -262,17 +262,4 @@ export class EventLines {
     }
     return b;
   }
-}
-
-/**
- * A JSON response written as the pieces it was built in (Transfer-Encoding: chunked); the
- * body's pooled pieces go back once the response has finished (not if it failed: a write
- * might still hold them, and the collector takes them then).
- */
-export function sendPieces(res: ServerResponse, code: number, b: Body): void {
-  res.writeHead(code, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private' });
-  res.cork();
-  for (const p of b.pieces) res.write(p);
-  // end() uncorks: the pieces go out in as few TLS records as they fit.
-  res.end(() => b.release());
 }

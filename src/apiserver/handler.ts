@@ -19,7 +19,8 @@ import { groupVersion, type ResourceDef } from './resources.js';
 import { statusErrors, StatusError } from './status.js';
 import { StoreUnavailableError } from '../storage/store.js';
 import { toTable, type IncludeObject } from './tables.js';
-import { encodeList, encodeTable, sendPieces } from './encoding.js';
+import { encodeList, encodeTable } from './encoding.js';
+import { sendPieces, sendText } from './responsewriter.js';
 import { parseHealthPath, rootHealth, singleHealth, type HealthAnswer, type HealthChecks } from './healthz.js';
 import type { Cacher } from './watchcache.js';
 import { defaultBookmarkIntervalMs, defaultWatchBufferBytes, serveWatch, type WatchStreamOptions } from './watchstream.js';
@@ -289,9 +290,7 @@ export function createHandler(opts: HandlerOptions): (req: IncomingMessage, res:
     function serveDiscovery(pathname: string): void {
       const agg = wantsAggregated(req.headers.accept);
       if (agg) {
-        res.writeHead(200, { 'Content-Type': agg === 'v2' ? aggregatedV2 : aggregatedV2beta1, Vary: 'Accept' });
-        res.end(JSON.stringify(aggregatedDiscovery(pathname === '/api', agg)));
-        return;
+        return sendText(res, 200, { 'Content-Type': agg === 'v2' ? aggregatedV2 : aggregatedV2beta1, Vary: 'Accept' }, JSON.stringify(aggregatedDiscovery(pathname === '/api', agg)));
       }
       sendJSON(res, 200, pathname === '/api' ? legacyAPIVersions(opts.serverAddress) : legacyAPIGroupList());
     }

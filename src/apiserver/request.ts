@@ -5,6 +5,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { BoundedDecodeError, loadYAML, parseJSONBounded } from '../api/boundedyaml.js';
 import { authorizationFieldTerms, requiresExactMatch } from '../api/selectors.js';
 import { decodeProtobufBody } from './protobuf.js';
+import { sendText } from './responsewriter.js';
 import { statusErrors, StatusError } from './status.js';
 
 /** kube-apiserver refuses request bodies over 3 MiB. */
@@ -125,8 +126,7 @@ export function sendJSON(res: ServerResponse, code: number, body: unknown, warni
   const text = JSON.stringify(body);
   const headers: Record<string, string | string[]> = { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private' };
   if (warnings.length) headers['Warning'] = warningHeaders(warnings);
-  res.writeHead(code, headers);
-  res.end(text);
+  sendText(res, code, headers, text);
 }
 
 export function sendStatusError(res: ServerResponse, e: StatusError, warnings: readonly string[] = []): void {

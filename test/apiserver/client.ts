@@ -2,10 +2,12 @@
 // or a client certificate.
 
 import { Agent, request } from 'node:https';
+import { createGunzip } from 'node:zlib';
 
 export interface Response {
   status: number;
   headers: Record<string, string | string[] | undefined>;
+  /** The body as text, decompressed when it came gzipped. */
   text: string;
   /** The body as received (not decompressed). */
   raw: Buffer;
@@ -37,11 +39,24 @@ export class Client {
         },
         (res) => {
           const chunks: Buffer[] = [];
-          res.on('data', (c: Buffer) => chunks.push(c));
+          // A gzipped body is decompressed as it arrives (as Go's transport does for kubectl).
+          const gunzip = res.headers['content-encoding'] === 'gzip' ? createGunzip() : undefined;
+          const plain: Buffer[] = [];
+          gunzip?.on('data', (c: Buffer) => plain.push(c));
+          gunzip?.on('error', reject);
+          res.on('data', (c: Buffer) => {
+            chunks.push(c);
+            gunzip?.write(c);
+          });
           res.on('end', () => {
             const raw = Buffer.concat(chunks);
-            const text = raw.toString('utf8');
-            resolve({ status: res.statusCode ?? 0, headers: res.headers, text, raw, json: () => JSON.parse(text) });
+            const done = () => {
+              const text = (gunzip ? Buffer.concat(plain) : raw).toString('utf8');
+              resolve({ status: res.statusCode ?? 0, headers: res.headers, text, raw, json: () => JSON.parse(text) });
+            };
+            if (!gunzip) return done();
+            gunzip.on('end', done);
+            gunzip.end();
           });
           res.on('error', reject);
         },
