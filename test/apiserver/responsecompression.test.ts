@@ -9,12 +9,14 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, request as httpRequest, type OutgoingHttpHeaders, type Server } from 'node:http';
 import { Agent, request } from 'node:https';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { gunzipSync } from 'node:zlib';
-import { gzipThresholdBytes, negotiateContentEncoding } from '../../src/apiserver/responsewriter.js';
+import { gzipThresholdBytes, negotiateContentEncoding, sendText } from '../../src/apiserver/responsewriter.js';
 import { startApiServer, type RunningApiServer } from '../../src/apiserver/server.js';
 import { Client, type Response } from './client.js';
 import { kubectlFound, kubectlSkip } from './kubectlserver.js';
@@ -42,6 +44,40 @@ describe('negotiateContentEncoding: a token of the first Accept-Encoding that is
     ['U+FEFF is not a Go space', utf8('\ufeffgzip'), undefined],
   ];
   for (const [name, header, want] of rows) it(name, () => assert.equal(negotiateContentEncoding(header), want));
+});
+
+describe('the headers of a gzipped answer (header.Set Content-Encoding, header.Add Vary)', () => {
+  let server: Server;
+  let url: string;
+  const big = JSON.stringify({ v: 'x'.repeat(gzipThresholdBytes) });
+  /** Each row's handler headers, by path. */
+  const rows: { name: string; headers: OutgoingHttpHeaders; want: [string, string][] }[] = [
+    { name: 'Vary: Accept-Encoding is added as a line of its own after an existing Vary', headers: { 'Content-Type': 'application/json', Vary: 'Accept' }, want: [['Vary', 'Accept'], ['Vary', 'Accept-Encoding'], ['Content-Encoding', 'gzip'], ['Content-Type', 'application/json']] },
+    { name: 'the handler\'s other headers (Warning) are kept', headers: { 'Content-Type': 'application/json', Warning: ['299 - "a"', '299 - "b"'] }, want: [['Vary', 'Accept-Encoding'], ['Content-Encoding', 'gzip'], ['Warning', '299 - "a"'], ['Warning', '299 - "b"']] },
+  ];
+  before(async () => {
+    server = createServer((req, res) => sendText(res, 200, rows[Number(req.url!.slice(1))]!.headers, big));
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  after(() => new Promise<void>((r) => server.close(() => r())));
+  rows.forEach((row, i) => {
+    it(row.name, async () => {
+      const got = await new Promise<{ raw: string[]; body: Buffer }>((resolve, reject) => {
+        httpRequest(`${url}/${i}`, { headers: { 'Accept-Encoding': 'gzip' } }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => resolve({ raw: res.rawHeaders, body: Buffer.concat(chunks) }));
+        }).on('error', reject).end();
+      });
+      const lines: [string, string][] = [];
+      for (let j = 0; j < got.raw.length; j += 2) lines.push([got.raw[j]!, got.raw[j + 1]!]);
+      for (const w of row.want) assert.ok(lines.some(([n, v]) => n === w[0] && v === w[1]), `${w.join(': ')} in ${JSON.stringify(lines)}`);
+      assert.equal(lines.filter(([n]) => n === 'Vary').length, row.want.filter(([n]) => n === 'Vary').length);
+      assert.ok(!lines.some(([n]) => n.toLowerCase() === 'content-length'));
+      assert.equal(gunzipSync(got.body).toString(), big);
+    });
+  });
 });
 
 /** kubectl get's Accept. */
