@@ -21,7 +21,7 @@ const bundle = join(here, 'bulkhead.cjs');
 // (help compiles none of plan's engine; --usage adds its own).
 const cacheName = [argv[0] ?? 'help', argv.some((a) => a === '--help' || a === '-h') && 'help', argv.some((a) => /^--usage(=|$)/.test(a)) && 'usage'].filter(Boolean).join('-');
 const loaded = runCached(bundle, join(here, 'compile-cache'), cacheName);
-const module = { exports: {} as { done?: Promise<unknown> } };
+const module = { exports: {} as { done?: Promise<boolean> } };
 (loaded.value as (exports: object, require: NodeJS.Require, module: object, filename: string, dirname: string) => void)(module.exports, createRequire(bundle), module, bundle, here);
-// Not after a failure: a command that stopped early ran little of its code.
-void module.exports.done?.then(() => (process.exitCode ?? 0) === 0 && loaded.save());
+// Only after a command that ran through (main.ts): one that stopped early ran little of its code.
+void module.exports.done?.then((ranThrough) => ranThrough && loaded.save());

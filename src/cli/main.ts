@@ -84,13 +84,21 @@ for (const stream of [process.stdout, process.stderr]) {
   });
 }
 
-/** Settles once the command has done what it does before it waits (launch.ts then writes the code cache). */
-export const done = main(process.argv.slice(2)).then(
+const args = process.argv.slice(2);
+
+/**
+ * Settles once the command has done what it does before it waits (launch.ts then writes the code
+ * cache), with whether it ran through: status 0, or plan's 1 (a pod or object refused: the plan
+ * was made and printed all the same, and most plans of real manifests refuse something).
+ */
+export const done: Promise<boolean> = main(args).then(
   (code) => {
     process.exitCode = code;
+    return code === 0 || (args[0] === 'plan' && code === 1);
   },
   (e: unknown) => {
     process.stderr.write(`error: ${e instanceof Error ? e.message : String(e)}\n`);
     process.exitCode = 1;
+    return false;
   },
 );
