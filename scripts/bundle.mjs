@@ -18,7 +18,7 @@
 // data dir, CPU at the first 200 on /readyz, 8 alternating runs each: median 410 -> 355 ms, max
 // 490 -> 370).
 import { build } from 'esbuild';
-import { readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -47,6 +47,7 @@ const packagesOutside = {
 
 export async function bundle() {
   rmSync(bundleDir, { recursive: true, force: true });
+  mkdirSync(bundleDir, { recursive: true });
   await build({
     entryPoints: [join(repo, 'dist/src/cli/main.js')],
     outfile: join(bundleDir, 'bulkhead.cjs'),
@@ -70,13 +71,21 @@ export async function bundle() {
     minifyWhitespace: true,
     logLevel: 'warning',
   });
+  // The launcher is CommonJS too (dist/bin/package.json says so for the directory): Node runs a
+  // CommonJS entry point without its ES module loader, which an ES module entry point starts,
+  // and without the ES module facades of the builtins it imports (node:crypto's reads each of its
+  // lazy exports, loading Web Crypto): ~30 ms of CPU of every command's start (see README,
+  // Benchmarks).
+  writeFileSync(join(bundleDir, 'package.json'), '{ "type": "commonjs" }\n');
   await build({
     entryPoints: [join(repo, 'dist/src/cli/launch.js')],
     outfile: join(bundleDir, 'main.js'),
     bundle: true,
-    format: 'esm',
+    format: 'cjs',
     platform: 'node',
     target: 'node20',
+    banner: { js: "'use strict'; const __launchImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+    define: { 'import.meta.url': '__launchImportMetaUrl' },
     logLevel: 'warning',
   });
   const script = readFileSync(join(bundleDir, 'bulkhead.cjs'));
