@@ -12,7 +12,7 @@
 // means the script is compiled as without one; nothing here ever fails the command.
 
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Script } from 'node:vm';
 
@@ -40,15 +40,35 @@ export function cacheFileName(source: Buffer, command: string, runtime = `${proc
   return `${/^[a-z][a-z0-9-]{0,30}$/.test(command) ? command : 'other'}-${key}.v8`;
 }
 
-/** The payload of a cache file whose checksum holds, else undefined. */
-function verifiedPayload(file: string): Buffer | undefined {
-  let data: Buffer;
+/**
+ * The whole of `file`, read into `spare` when it fits there (else into a buffer of its own), or
+ * undefined when it cannot be read.
+ */
+function readInto(file: string, spare: Buffer): Buffer | undefined {
+  let fd: number;
   try {
-    data = readFileSync(file);
+    fd = openSync(file, 'r');
   } catch {
     return undefined;
   }
-  if (data.length <= digestBytes) return undefined;
+  try {
+    const size = fstatSync(fd).size;
+    const data = size <= spare.length ? spare.subarray(0, size) : Buffer.allocUnsafe(size);
+    let n = 0;
+    for (let got = -1; n < size && got !== 0; n += got) got = readSync(fd, data, n, size - n, null);
+    // A file that shrank while it was read is taken as it was at its end.
+    return data.subarray(0, n);
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The payload of a cache file whose checksum holds, else undefined; read into `spare` when it fits. */
+function verifiedPayload(file: string, spare: Buffer): Buffer | undefined {
+  const data = readInto(file, spare);
+  if (data === undefined || data.length <= digestBytes) return undefined;
   const payload = data.subarray(digestBytes);
   return createHash('sha256').update(payload).digest().equals(data.subarray(0, digestBytes)) ? payload : undefined;
 }
@@ -60,8 +80,12 @@ function verifiedPayload(file: string): Buffer | undefined {
 export function runCached(file: string, cacheDir: string, command: string): CachedScript {
   const source = readFileSync(file);
   const cacheFile = join(cacheDir, cacheFileName(source, command));
-  const cachedData = verifiedPayload(cacheFile);
-  const script = new Script(source.toString('latin1'), { filename: file, cachedData });
+  const code = source.toString('latin1');
+  // The cache is read into the script's bytes, unused once they are a string: memory that is
+  // touched for the first time costs a page fault a page, ~20 µs each in a VM (2.2 MB of
+  // script, 1.7 MB of server cache: ~400 faults, ~8 ms of CPU of every start).
+  const cachedData = verifiedPayload(cacheFile, source);
+  const script = new Script(code, { filename: file, cachedData });
   const state: CacheState = cachedData === undefined ? 'none' : script.cachedDataRejected ? 'rejected' : 'accepted';
   const value = script.runInThisContext();
   let saved = state === 'accepted';

@@ -38,15 +38,19 @@ function load(file: string, cacheDir: string, opts: { flagsBeforeSave?: string }
 }
 
 let n = 0;
-/** A script of its own (a process-wide name: no two rows share a source) and an empty cache dir. */
-function fixture(body = 'n * 7'): { file: string; dir: string } {
+/**
+ * A script of its own (a process-wide name: no two rows share a source) and an empty cache dir;
+ * `padBytes` of comment make it as large as the CLI's (whose cache is read into its bytes' buffer,
+ * and whose string Node keeps outside V8's heap from 1 MiB on).
+ */
+function fixture(body = 'n * 7', padBytes = 0): { file: string; dir: string } {
   const d = join(root, String(++n));
   const file = join(d, 'script.cjs');
   const dir = join(d, 'cache');
   // A few functions, so that the cache holds more than the top level.
   const helpers = Array.from({ length: 20 }, (_, i) => `function f${i}(x) { return x + ${i} - ${i}; }`).join('\n');
   mkdirSync(d, { recursive: true });
-  writeFileSync(file, `(function (n) { ${helpers}\n return f0(f1(${body})); /* row ${n} ${Math.random()} */ })`);
+  writeFileSync(file, `(function (n) { ${helpers}\n return f0(f1(${body})); /* row ${n} ${Math.random()} ${'x'.repeat(padBytes)} */ })`);
   return { file, dir };
 }
 
@@ -62,6 +66,16 @@ describe('compile cache: used only when it is for these bytes, and never needed'
     const { file, dir } = fixture();
     assert.deepEqual(load(file, dir), { state: 'none', value: 42, saved: true });
     assert.deepEqual(load(file, dir), { state: 'accepted', value: 42, saved: false });
+  });
+
+  it('a script of the CLI\'s size (2 MiB), its cache read into the buffer its bytes were read into: taken, runs', () => {
+    const { file, dir } = fixture('n * 7', 2 << 20);
+    assert.deepEqual(load(file, dir), { state: 'none', value: 42, saved: true });
+    assert.deepEqual(load(file, dir), { state: 'accepted', value: 42, saved: false });
+    // The bytes are the script's: a changed one is a new script, and its cache is its own.
+    writeFileSync(file, readFileSync(file, 'latin1').replace('n * 7', 'n * 8'));
+    assert.deepEqual(load(file, dir), { state: 'none', value: 48, saved: true });
+    assert.deepEqual(load(file, dir), { state: 'accepted', value: 48, saved: false });
   });
 
   const damaged: [string, (data: Buffer) => Buffer][] = [
