@@ -214,7 +214,6 @@ export async function runServer(f: ServerFlags, banner: (s: RunningServer) => st
       throw e;
     }
   }
-  process.stdout.write(banner(running));
   const stop = () => {
     process.stderr.write('bulkhead: shutting down…\n');
     void (async () => {
@@ -225,6 +224,10 @@ export async function runServer(f: ServerFlags, banner: (s: RunningServer) => st
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
+  // After the handlers: whoever stops the server once the banner is out (bench:startup, a
+  // supervisor) finds them installed. Printed first, a SIGTERM sent on seeing it could land
+  // before them (the process preempted between the two) and kill it without its clean stop.
+  process.stdout.write(banner(running));
   return running;
 }
 
