@@ -42,10 +42,17 @@
 // page, through a memory map of the file for its duration (mmap is off otherwise): on a 167 MB
 // store 120 ms of CPU instead of 280 ms through read(2) and the 2 MB page cache.
 //
+// Checkpoints. SQLite's automatic checkpoint would run inside a COMMIT on the server's one
+// thread; the connection turns it off (wal_autocheckpoint=0) and a worker thread with its own
+// connection copies the WAL into the database (checkpointer.ts). That second connection is why
+// the store's connection uses locking_mode=NORMAL.
+//
 // One process owns the database: watchers live in that process and see only its writes, so a
-// second writer would silently break watches and the cached revision. The connection therefore
-// uses locking_mode=EXCLUSIVE and takes the write lock at open; a second open of the same file
-// (from any process) fails with "database is locked" after the busy timeout.
+// second writer would silently break watches and the cached revision. With NORMAL locking the
+// database file itself does not keep others out; a lock file beside it does (ownerlock.ts),
+// taken before the database is opened: a second open of the same store (from any process) fails
+// with "database is locked" after the busy timeout, and the kernel releases the lock when the
+// owner dies, kill -9 included.
 
 import Database from 'better-sqlite3';
 import { closeSync, existsSync, mkdirSync, openSync, statSync } from 'node:fs';
@@ -54,12 +61,16 @@ import { dirname, join } from 'node:path';
 import type { KeyValue, WatchEvent } from './store.js';
 import { LogStore, deleteEvent, putEvent, type HistoryPage, type LogBackend, type RangeQuery } from './engine.js';
 import { prefixUpperBound } from './keys.js';
+import { Checkpointer, type CheckpointStats } from './checkpointer.js';
+import { takeOwnerLock, type OwnerLock } from './ownerlock.js';
 
 export interface SqliteStoreOptions {
   /** NORMAL (default): durable against a killed process. FULL: also against power loss, one fsync per write. */
   synchronous?: 'NORMAL' | 'FULL';
   /** How long to wait for a lock held by another connection, in milliseconds (default 5000). */
   busyTimeoutMs?: number;
+  /** The checkpoint worker's thresholds (checkpointer.ts); tests make them small. */
+  checkpoint?: { rowsPerNudge?: number; boundFrames?: number };
 }
 
 const schemaVersion = 1;
@@ -92,6 +103,19 @@ const compactSlice = 5000;
 
 /** Free pages handed back to the file system per incremental_vacuum step (16 MiB of 4 KiB pages). */
 const vacuumSlice = 4096;
+
+/**
+ * Rows committed per nudge of the checkpoint worker. bench:api's server writes ~4 WAL pages per
+ * row (50 automatic checkpoints of 1,000 pages for 5,000 creates of ~2.6 rows each), so this is
+ * about SQLite's own threshold of 1,000 pages.
+ */
+const rowsPerCheckpoint = 250;
+
+/** WAL frames (4 KiB pages) past which the store finishes a checkpoint itself so the WAL restarts (checkpointer.ts). */
+const walBoundFrames = 8192;
+
+/** WAL frames few enough for the store to checkpoint on its own thread at the bound. */
+const walTailFrames = 64;
 
 /** PRAGMA auto_vacuum's numbering. */
 const autoVacuumIncremental = 2;
@@ -131,14 +155,44 @@ const kvColumns = 'l.key, l.value, l.create_revision, l.revision, l.version';
 
 type Stmt = Database.Statement<unknown[], unknown>;
 
+/** Checkpoints the store's connection made itself: see checkpointer.ts, "Bound". */
+interface OwnCheckpoints {
+  count: number;
+  totalMs: number;
+  maxMs: number;
+}
+
 class SqliteBackend implements LogBackend {
   readonly #db: Database.Database;
   readonly #statements = new Map<string, Stmt>();
   readonly #tx: Database.Transaction<(body: () => unknown) => unknown>;
+  readonly #checkpointer: Checkpointer | undefined;
+  /** Rows written by the open group. */
+  #groupRows = 0;
+  readonly ownCheckpoints: OwnCheckpoints = { count: 0, totalMs: 0, maxMs: 0 };
 
-  constructor(db: Database.Database) {
+  constructor(db: Database.Database, checkpointer: Checkpointer | undefined) {
     this.#db = db;
     this.#tx = db.transaction((body: () => unknown) => body());
+    this.#checkpointer = checkpointer;
+  }
+
+  /** After a commit of `rows` rows: nudges the checkpointer, and finishes a checkpoint when it asks. */
+  #committed(rows: number): void {
+    const c = this.#checkpointer;
+    if (!c) return;
+    c.committed(rows);
+    if (!c.finishRequested()) return;
+    const t0 = performance.now();
+    // Busy (the worker is checkpointing) costs nothing: the request stays for the next commit.
+    const r = this.#stmt('PRAGMA wal_checkpoint(PASSIVE)').get() as { busy: number; log: number; checkpointed: number };
+    if (r.busy !== 0) return;
+    if (r.checkpointed === r.log) c.finished();
+    const ms = performance.now() - t0;
+    const own = this.ownCheckpoints;
+    own.count++;
+    own.totalMs += ms;
+    own.maxMs = Math.max(own.maxMs, ms);
   }
 
   /** A prepared statement, prepared once per connection. */
@@ -213,9 +267,13 @@ class SqliteBackend implements LogBackend {
 
   commitGroup(): void {
     this.#stmt('COMMIT').run();
+    const rows = this.#groupRows;
+    this.#groupRows = 0;
+    this.#committed(rows);
   }
 
   rollbackGroup(): void {
+    this.#groupRows = 0;
     if (this.#db.inTransaction) this.#stmt('ROLLBACK').run();
   }
 
@@ -225,6 +283,7 @@ class SqliteBackend implements LogBackend {
     );
     const setCurrent = this.#stmt('INSERT INTO current (key, id) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET id = excluded.id');
     const dropCurrent = this.#stmt('DELETE FROM current WHERE key = ?');
+    this.#groupRows += events.length;
     for (const e of events) {
       const { kv } = e;
       const prev = e.prevKv?.modRevision ?? null;
@@ -288,12 +347,13 @@ class SqliteBackend implements LogBackend {
     const to = Math.min(from + compactSlice, revision);
     // Below the compact revision a row is needed only as its key's state at that revision:
     // drop rows superseded by a later row at or below it, and every deletion.
-    this.#tx.immediate(() =>
+    const { changes } = this.#tx.immediate(() =>
       this.#stmt(
         `DELETE FROM log WHERE revision >= @from AND revision < @to
            AND (deleted = 1 OR EXISTS (SELECT 1 FROM log n WHERE n.key = log.key AND n.revision > log.revision AND n.revision <= @rev))`,
       ).run({ from, to, rev: revision }),
-    );
+    ) as Database.RunResult;
+    this.#committed(changes);
     return to < revision ? to : undefined;
   }
 
@@ -371,11 +431,37 @@ export class SqliteStore extends LogStore {
   /** The file the store lives in. */
   readonly path: string;
   readonly #db: Database.Database;
+  readonly #backend: SqliteBackend;
+  readonly #checkpointer: Checkpointer | undefined;
+  readonly #lock: OwnerLock | undefined;
 
-  private constructor(db: Database.Database, path: string) {
-    super(new SqliteBackend(db));
+  private constructor(db: Database.Database, path: string, checkpointer: Checkpointer | undefined, lock: OwnerLock | undefined) {
+    const backend = new SqliteBackend(db, checkpointer);
+    super(backend);
+    this.#backend = backend;
     this.#db = db;
     this.path = path;
+    this.#checkpointer = checkpointer;
+    this.#lock = lock;
+  }
+
+  /**
+   * WAL checkpoints so far: the worker's, those the store's connection finished itself, and
+   * whether the worker has done all it was asked (undefined for an in-memory store).
+   */
+  checkpointStats(): { worker: CheckpointStats; own: OwnCheckpoints; caughtUp: boolean } | undefined {
+    const c = this.#checkpointer;
+    return c && { worker: c.stats(), own: { ...this.#backend.ownCheckpoints }, caughtUp: c.caughtUp() };
+  }
+
+  /**
+   * Closes the store (at once, as LogStore does: watches end before this returns its promise),
+   * then lets the checkpoint worker finish, then releases the owner lock.
+   */
+  override async close(): Promise<void> {
+    await super.close();
+    await this.#checkpointer?.stop();
+    this.#lock?.release();
   }
 
   /** The connection's settings as SQLite reports them (for diagnostics and tests). */
@@ -414,40 +500,47 @@ export class SqliteStore extends LogStore {
         if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
       }
     }
-    const db = new Database(path, { timeout: busyTimeoutMs, nativeBinding: sqliteAddon() });
+    let lock: OwnerLock | undefined;
+    let db: Database.Database | undefined;
     try {
-      db.pragma('locking_mode = EXCLUSIVE');
-      db.pragma(`busy_timeout = ${Math.trunc(busyTimeoutMs)}`);
+      if (!inMemory) lock = takeOwnerLock(path, busyTimeoutMs, sqliteAddon());
+      const conn = new Database(path, { timeout: busyTimeoutMs, nativeBinding: sqliteAddon() });
+      db = conn;
+      conn.pragma(`busy_timeout = ${Math.trunc(busyTimeoutMs)}`);
       // Takes effect only while the file has no tables (a new store); older files are converted below.
-      db.pragma('auto_vacuum = INCREMENTAL');
-      const mode = db.pragma('journal_mode = WAL', { simple: true });
+      conn.pragma('auto_vacuum = INCREMENTAL');
+      const mode = conn.pragma('journal_mode = WAL', { simple: true });
       if (!inMemory && mode !== 'wal') throw new Error(`${path}: SQLite refused WAL mode (journal_mode is ${String(mode)})`);
-      db.pragma(`synchronous = ${synchronous}`);
-      db.pragma('foreign_keys = OFF');
-      db.pragma('journal_size_limit = 67108864');
+      conn.pragma(`synchronous = ${synchronous}`);
+      conn.pragma('foreign_keys = OFF');
+      conn.pragma('journal_size_limit = 67108864');
+      // The checkpoint worker's job (checkpointer.ts); an in-memory database has no WAL.
+      if (!inMemory) conn.pragma('wal_autocheckpoint = 0');
       // Each write is a savepoint inside the turn's transaction (the engine's group commit), and
       // the first change to a page inside a savepoint copies the page into the statement journal.
       // That journal spills to a file in /var/tmp past 64 KiB unless temp storage is memory:
       // bench:api's 3,000 creates made 13,206 page writes to it beside 10,276 to the WAL and the
       // database. It lives only until the turn's COMMIT, so what it holds is that turn's pages.
-      db.pragma('temp_store = MEMORY');
+      conn.pragma('temp_store = MEMORY');
       // SQLite's own default page cache (2 MB), not the 16 MB better-sqlite3 builds in: the API
       // server reads from its caches, and a page missed here is a read from the OS's page
       // cache. (An in-memory database lives in its page cache: no limit there.)
-      if (!inMemory) db.pragma('cache_size = -2000');
-      // Creating (or checking) the schema in a write transaction also takes the exclusive lock.
-      db.transaction(() => {
-        const version = db.pragma('user_version', { simple: true }) as number;
+      if (!inMemory) conn.pragma('cache_size = -2000');
+      // Creating (or checking) the schema in a write transaction: a file an older bulkhead holds
+      // (it kept the write lock, without the lock file) is refused here, with the same message.
+      conn.transaction(() => {
+        const version = conn.pragma('user_version', { simple: true }) as number;
         if (version > schemaVersion) throw new Error(`${path}: store schema version ${version} is newer than this program's (${schemaVersion})`);
-        db.exec(schema);
-        if (version < schemaVersion) db.pragma(`user_version = ${schemaVersion}`);
+        conn.exec(schema);
+        if (version < schemaVersion) conn.pragma(`user_version = ${schemaVersion}`);
       }).immediate();
       if (!inMemory) {
-        checkIntegrity(db, path);
-        ensureIncrementalVacuum(db);
+        checkIntegrity(conn, path);
+        ensureIncrementalVacuum(conn);
       }
     } catch (err) {
-      db.close();
+      db?.close();
+      lock?.release();
       const code = (err as { code?: string }).code;
       if (code === 'SQLITE_BUSY') {
         throw new Error(`${path}: the store is in use by another process or connection (database is locked)`, { cause: err });
@@ -457,6 +550,21 @@ export class SqliteStore extends LogStore {
       }
       throw err;
     }
-    return new SqliteStore(db, path);
+    if (inMemory) return new SqliteStore(db, path, undefined, undefined);
+    const conn = db;
+    const checkpointer = new Checkpointer({
+      path,
+      synchronous,
+      busyTimeoutMs,
+      addon: sqliteAddon(),
+      rowsPerNudge: opts.checkpoint?.rowsPerNudge ?? rowsPerCheckpoint,
+      boundFrames: opts.checkpoint?.boundFrames ?? walBoundFrames,
+      tailFrames: walTailFrames,
+      // SQLite's own automatic checkpoint, on the store's connection, as before the worker.
+      onFailure: () => {
+        if (conn.open) conn.pragma('wal_autocheckpoint = 1000');
+      },
+    });
+    return new SqliteStore(db, path, checkpointer, lock);
   }
 }

@@ -87,13 +87,13 @@ describe('sqlite store', () => {
       await s.close();
     }));
 
-  it('opens in WAL mode with synchronous NORMAL by default, FULL on request, exclusive locking', () =>
+  it('opens in WAL mode with synchronous NORMAL by default, FULL on request, normal locking (the checkpoint worker has a connection too)', () =>
     withDir('settings', async (dir) => {
       const s = await SqliteStore.open(join(dir, 'normal.db'));
       const settings = s.settings();
       assert.equal(settings.journalMode, 'wal');
       assert.equal(settings.synchronous, 'NORMAL');
-      assert.equal(settings.lockingMode, 'exclusive');
+      assert.equal(settings.lockingMode, 'normal');
       assert.equal(settings.schemaVersion, 1);
       assert.ok(settings.busyTimeoutMs > 0);
       assert.equal(settings.mmapSize, 0);
@@ -104,13 +104,13 @@ describe('sqlite store', () => {
       await assert.rejects(SqliteStore.open(join(dir, 'x.db'), { synchronous: 'OFF' as 'FULL' }), TypeError);
     }));
 
-  it('creates the database readable by its owner only, and its directory when missing', () =>
+  it('creates the database (and its WAL, shared-memory and lock files) readable by its owner only, and its directory when missing', () =>
     withDir('mode', async (dir) => {
       const path = join(dir, 'nested', 'deeper', 'store.db');
       const s = await SqliteStore.open(path);
       await s.create('/secret', 's');
       assert.equal(statSync(path).mode & 0o777, 0o600);
-      assert.equal(statSync(`${path}-wal`).mode & 0o777, 0o600);
+      for (const file of [`${path}-wal`, `${path}-shm`, `${path}-lock`]) assert.equal(statSync(file).mode & 0o777, 0o600, file);
       await s.close();
     }));
 
