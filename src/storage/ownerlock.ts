@@ -39,6 +39,9 @@ export function takeOwnerLock(path: string, busyTimeoutMs: number, nativeBinding
   const db = new Database(lockPath, { timeout: busyTimeoutMs, nativeBinding });
   try {
     db.pragma('locking_mode = EXCLUSIVE');
+    // Nothing is written, but the transaction would still open a rollback journal file, which a
+    // killed owner leaves behind: the journal is kept in memory instead.
+    db.pragma('journal_mode = MEMORY');
     db.exec('BEGIN EXCLUSIVE');
   } catch (err) {
     db.close();

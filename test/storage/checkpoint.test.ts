@@ -6,7 +6,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SqliteStore } from '../../src/storage/sqlite.js';
@@ -85,6 +85,7 @@ describe('sqlite store: one owner, guarded by a lock the kernel releases', () =>
         child.kill('SIGKILL');
       }
       assert.equal(await exited, 'SIGKILL');
+      assert.deepEqual(readdirSync(dir).filter((f) => f.startsWith('store.db-lock')), ['store.db-lock'], 'the killed owner left only the lock file, no journal of it');
       const s = await SqliteStore.open(path, { busyTimeoutMs: 50 });
       assert.equal((await s.get('/held'))?.value, 'by the child');
       await s.close();
