@@ -360,9 +360,11 @@ class SqliteBackend implements LogBackend {
   reclaimStep(): boolean {
     this.#db.pragma(`incremental_vacuum(${vacuumSlice})`);
     if ((this.#db.pragma('freelist_count', { simple: true }) as number) > 0) return true;
-    // The vacuum shrank the database in the WAL; the checkpoint shrinks the file itself.
-    this.#db.pragma('wal_checkpoint(TRUNCATE)');
-    return false;
+    // The vacuum shrank the database in the WAL; the checkpoint shrinks the file itself. SQLite
+    // does not wait for another checkpointer: while the worker is copying, this answers busy
+    // (at once) and is tried again on a later turn, after the worker's checkpoint ends.
+    const [r] = this.#db.pragma('wal_checkpoint(TRUNCATE)') as { busy: number }[];
+    return r!.busy !== 0;
   }
 
   close(): void {
