@@ -164,6 +164,13 @@ export class Checkpointer {
     return { count: s[Slot.Count]!, totalMs: s[Slot.TotalMicros]! / 1000, maxMs: s[Slot.MaxMicros]! / 1000, lastLogFrames: s[Slot.LastLog]! };
   }
 
+  /** Resolves once the worker has exited, after its failure was reported (at once if it never started). */
+  exited(): Promise<void> {
+    // Held while someone waits for it: an unreferenced worker would let the event loop end first.
+    this.#worker?.ref();
+    return this.#exited ?? Promise.resolve();
+  }
+
   /** Lets the worker make a last checkpoint and waits for it to close its connection. */
   async stop(): Promise<void> {
     this.#stopped = true;

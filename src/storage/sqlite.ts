@@ -69,8 +69,12 @@ export interface SqliteStoreOptions {
   synchronous?: 'NORMAL' | 'FULL';
   /** How long to wait for a lock held by another connection, in milliseconds (default 5000). */
   busyTimeoutMs?: number;
-  /** The checkpoint worker's thresholds (checkpointer.ts); tests make them small. */
-  checkpoint?: { rowsPerNudge?: number; boundFrames?: number };
+  /**
+   * The checkpoint worker's thresholds (checkpointer.ts); tests make them small. `workerAddon`
+   * replaces the SQLite addon the worker loads: tests break the worker with it to see the store
+   * fall back to SQLite's own checkpoints.
+   */
+  checkpoint?: { rowsPerNudge?: number; boundFrames?: number; workerAddon?: string };
 }
 
 const schemaVersion = 1;
@@ -427,6 +431,8 @@ export interface SqliteSettings {
   schemaVersion: number;
   /** Bytes of the file read through a memory map: 0 (only the integrity check at open maps it). */
   mmapSize: number;
+  /** WAL pages after which a COMMIT checkpoints on the store's connection: 0 while the worker does it (checkpointer.ts). */
+  walAutocheckpoint: number;
 }
 
 export class SqliteStore extends LogStore {
@@ -456,6 +462,11 @@ export class SqliteStore extends LogStore {
     return c && { worker: c.stats(), own: { ...this.#backend.ownCheckpoints }, caughtUp: c.caughtUp() };
   }
 
+  /** Resolves once the checkpoint worker has exited (at once if none was started): for tests. */
+  checkpointWorkerExited(): Promise<void> {
+    return this.#checkpointer?.exited() ?? Promise.resolve();
+  }
+
   /**
    * Closes the store (at once, as LogStore does: watches end before this returns its promise),
    * then lets the checkpoint worker finish, then releases the owner lock.
@@ -479,6 +490,7 @@ export class SqliteStore extends LogStore {
       busyTimeoutMs: pragma('busy_timeout') as number,
       schemaVersion: pragma('user_version') as number,
       mmapSize: pragma('mmap_size') as number,
+      walAutocheckpoint: pragma('wal_autocheckpoint') as number,
     };
   }
 
@@ -558,7 +570,7 @@ export class SqliteStore extends LogStore {
       path,
       synchronous,
       busyTimeoutMs,
-      addon: sqliteAddon(),
+      addon: opts.checkpoint?.workerAddon ?? sqliteAddon(),
       rowsPerNudge: opts.checkpoint?.rowsPerNudge ?? rowsPerCheckpoint,
       boundFrames: opts.checkpoint?.boundFrames ?? walBoundFrames,
       tailFrames: walTailFrames,

@@ -61,6 +61,24 @@ describe('sqlite store: checkpoints on the worker thread', () => {
       assert.equal((await again.get('/a'))?.value, '1');
       await again.close();
     }));
+
+  it('a worker that fails hands the checkpoints back to SQLite on the store connection, and writes go on', () =>
+    withDir('ckpt-fail', async (dir) => {
+      const path = join(dir, 'store.db');
+      // An addon the worker cannot load: its connection never opens.
+      const s = await SqliteStore.open(path, { checkpoint: { rowsPerNudge: 5, workerAddon: join(dir, 'missing.node') } });
+      assert.equal(s.settings().walAutocheckpoint, 0);
+      for (let i = 0; i < 5; i++) await s.create(`/a/${i}`, String(i));
+      // The worker's 'error' (which hands the checkpoints back) comes before its 'exit'.
+      await s.checkpointWorkerExited();
+      assert.equal(s.settings().walAutocheckpoint, 1000, "SQLite's default threshold, as before the worker");
+      for (let i = 5; i < 10; i++) await s.create(`/a/${i}`, String(i));
+      assert.equal(s.checkpointStats()!.worker.count, 0);
+      await s.close();
+      const again = await SqliteStore.open(path);
+      assert.deepEqual((await again.list('/a/')).items.map((kv) => kv.value), ['0', '1', '2', '3', '4', '5', '6', '7', '8', '9']);
+      await again.close();
+    }));
 });
 
 describe('sqlite store: one owner, guarded by a lock the kernel releases', () => {
