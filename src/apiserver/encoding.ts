@@ -6,6 +6,7 @@
 // are a slice of it rather than a second encoding.
 
 import type { KubeObject } from '../api/types.js';
+import { escapeHTML } from './jsontext.js';
 import { tableCells, tableColumns, type IncludeObject } from './tables.js';
 
 /**
@@ -33,20 +34,21 @@ export class EncodedObject {
   }
 
   #encode(): void {
+    // Each part escaped as Go escapes (jsontext.ts) before the offsets are taken.
     const { apiVersion, kind, metadata, ...rest } = this.obj as KubeObject & Record<string, unknown>;
     let head = '{';
-    if (apiVersion !== undefined) head += `"apiVersion":${JSON.stringify(apiVersion)},`;
-    if (kind !== undefined) head += `"kind":${JSON.stringify(kind)},`;
+    if (apiVersion !== undefined) head += `"apiVersion":${escapeHTML(JSON.stringify(apiVersion))},`;
+    if (kind !== undefined) head += `"kind":${escapeHTML(JSON.stringify(kind))},`;
     let metaAt = -1;
     let metaLength = 0;
     if (metadata !== undefined) {
-      const meta = JSON.stringify(metadata);
+      const meta = escapeHTML(JSON.stringify(metadata));
       head += '"metadata":';
       metaAt = head.length;
       metaLength = meta.length;
       head += `${meta},`;
     }
-    const tail = JSON.stringify(rest);
+    const tail = escapeHTML(JSON.stringify(rest));
     // `tail` is `{...}`: its members follow the head's, or it closes an object that had none.
     const json = tail === '{}' ? (head.length > 1 ? `${head.slice(0, -1)}}` : '{}') : head + tail.slice(1);
     const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(json));
@@ -189,6 +191,23 @@ export function encodeList(apiVersion: string, listKind: string, meta: ListMeta,
   return body(w);
 }
 
+/**
+ * `{kind: PartialObjectMetadataList, apiVersion, metadata, items}` with each item's kind,
+ * apiVersion and metadata only (asPartialObjectMetadataList), the metadata's bytes as kept.
+ */
+export function encodePartialList(apiVersion: string, meta: ListMeta, items: readonly EncodedObject[]): Body {
+  const w = new BodyWriter();
+  const v = JSON.stringify(apiVersion);
+  w.add(`{"kind":"PartialObjectMetadataList","apiVersion":${v},"metadata":${JSON.stringify(meta)},"items":[`);
+  for (let i = 0; i < items.length; i++) {
+    w.add(`${i ? ',' : ''}{"kind":"PartialObjectMetadata","apiVersion":${v},"metadata":`);
+    w.addBytes(items[i]!.metadataBytes());
+    w.add('}');
+  }
+  w.add(']}');
+  return body(w);
+}
+
 export interface TableOptions {
   include: IncludeObject;
   now: number;
@@ -199,7 +218,7 @@ export interface TableOptions {
 
 /** One Table row: the printer's cells and the object as `include` asks (toTable's rowObject). */
 function encodeRow(w: BodySink, resource: string, o: EncodedObject, opts: TableOptions): void {
-  const cells = JSON.stringify(tableCells(resource, o.obj, opts.now));
+  const cells = escapeHTML(JSON.stringify(tableCells(resource, o.obj, opts.now)));
   if (opts.include === 'None') return w.add(`{"cells":${cells}}`);
   if (opts.include === 'Object') {
     w.add(`{"cells":${cells},"object":`);
@@ -241,14 +260,19 @@ export class EventLines {
 
   constructor(readonly object: EncodedObject) {}
 
-  line(type: string, table: { resource: string; include: IncludeObject; now: () => number } | undefined): Buffer {
-    const key = table ? `${type}|${table.include}` : type;
+  line(type: string, form: { resource: string; include: IncludeObject; now: () => number } | { partial: string } | undefined): Buffer {
+    const key = form === undefined ? type : 'partial' in form ? `${type}|${form.partial}` : `${type}|${form.include}`;
     let b = this.#lines.get(key);
     if (!b) {
-      // A one-row Table as encodeTable makes it; one buffer, not body pieces, for one line.
       const c = new Concat();
       c.add(`{"type":${JSON.stringify(type)},"object":`);
-      if (table) {
+      if (form !== undefined && 'partial' in form) {
+        c.add(`{"kind":"PartialObjectMetadata","apiVersion":${JSON.stringify(form.partial)},"metadata":`);
+        c.addBytes(this.object.metadataBytes());
+        c.add('}');
+      } else if (form) {
+        const table = form;
+        // A one-row Table as encodeTable makes it; one buffer, not body pieces, for one line.
         const opts: TableOptions = { include: table.include, now: table.now(), withColumns: false };
         c.add(tableHead(table.resource, opts));
         encodeRow(c, table.resource, this.object, opts);

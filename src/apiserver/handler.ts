@@ -12,15 +12,18 @@ import { serveOpenAPI } from './openapihttp.js';
 import type { Api, ListOptions, RequestInfo, UserInfo } from './rest.js';
 import { isDryRun } from '../api/validation/options.js';
 import { checkWriteOptions, readDeleteOptions } from './deleteoptions.js';
-import { decodeBody, isObject, mediaType, parseAccept, parseResourcePath, queryBool, readBody, requestName, sendJSON, sendStatusError, type ResourcePath } from './request.js';
+import { decodeBody, isObject, mediaType, parseResourcePath, queryBool, readBody, requestName, sendJSON, sendStatusError, type ResourcePath } from './request.js';
 import { int64Param } from './queryparams.js';
 import { parseRequestTarget } from './requesttarget.js';
 import { groupVersion, type ResourceDef } from './resources.js';
 import { statusErrors, StatusError } from './status.js';
 import { StoreUnavailableError } from '../storage/store.js';
 import { toTable, type IncludeObject } from './tables.js';
-import { encodeList, encodeTable } from './encoding.js';
-import { sendPieces, sendText } from './responsewriter.js';
+import { encodeList, encodePartialList, encodeTable, type ListMeta } from './encoding.js';
+import { negotiateOutput, notAcceptable, notAcceptableStream, type Conversion, type OutputMedia } from './negotiate.js';
+import { aListError, notAListError, partialObjectMetadata } from './partialmetadata.js';
+import { outputOf, rememberOutput, sendObjectJSON, sendPieces, sendText } from './responsewriter.js';
+import { escapeHTML, indentJSON } from './jsontext.js';
 import { parseHealthPath, rootHealth, singleHealth, type HealthAnswer, type HealthChecks } from './healthz.js';
 import type { Cacher } from './watchcache.js';
 import { defaultBookmarkIntervalMs, defaultWatchBufferBytes, serveWatch, type WatchStreamOptions } from './watchstream.js';
@@ -277,7 +280,8 @@ export function createHandler(opts: HandlerOptions): (req: IncomingMessage, res:
     }
 
     async function serveMeta(pathname: string, q: URLSearchParams): Promise<void> {
-      if (pathname === '/version') return sendJSON(res, 200, serverVersion);
+      // WriteRawJSON: always indented, no newline, whatever the request accepts.
+      if (pathname === '/version') return sendText(res, 200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private' }, indentJSON(escapeHTML(JSON.stringify(serverVersion))));
       const endpoint = parseHealthPath(pathname)!.endpoint;
       sendHealth(opts.health ? await rootHealth(endpoint, opts.health[endpoint], q) : { code: 200, body: 'ok' });
     }
@@ -290,7 +294,8 @@ export function createHandler(opts: HandlerOptions): (req: IncomingMessage, res:
     function serveDiscovery(pathname: string): void {
       const agg = wantsAggregated(req.headers.accept);
       if (agg) {
-        return sendText(res, 200, { 'Content-Type': agg === 'v2' ? aggregatedV2 : aggregatedV2beta1, Vary: 'Accept' }, JSON.stringify(aggregatedDiscovery(pathname === '/api', agg)));
+        const pretty = outputOf(req)?.pretty ?? false;
+        return sendObjectJSON(res, 200, { 'Content-Type': agg === 'v2' ? aggregatedV2 : aggregatedV2beta1, Vary: 'Accept' }, escapeHTML(JSON.stringify(aggregatedDiscovery(pathname === '/api', agg))), { serializer: 'json', pretty });
       }
       sendJSON(res, 200, pathname === '/api' ? legacyAPIVersions(opts.serverAddress) : legacyAPIGroupList());
     }
@@ -303,11 +308,35 @@ export function createHandler(opts: HandlerOptions): (req: IncomingMessage, res:
       return undefined;
     }
 
+    /** The conversion the request negotiated (serveResource remembered it). */
+    function conversion(): Conversion | undefined {
+      return outputOf(req)?.convert;
+    }
+
+    /** transformResponseObject for one object: as it is, a Table, or its PartialObjectMetadata. */
     function respondObject(code: number, obj: KubeObject, def: ResourceDef, info: RequestInfo, q: URLSearchParams): void {
-      if (parseAccept(req.headers.accept).table && req.method === 'GET') {
+      const convert = obj.kind === 'Status' ? undefined : conversion();
+      if (convert?.kind === 'Table') {
         return sendJSON(res, code, toTable(def.resource, [obj], { include: includeObject(q), now: api.now().getTime(), resourceVersion: obj.metadata?.resourceVersion }), info.warnings);
       }
+      if (convert?.kind === 'PartialObjectMetadata') return sendJSON(res, code, partialObjectMetadata(convert.apiVersion, obj), info.warnings);
+      if (convert?.kind === 'PartialObjectMetadataList') throw notAListError(def);
       sendJSON(res, code, obj, info.warnings);
+    }
+
+    /** transformResponseObject for a list of objects. */
+    function respondList(def: ResourceDef, meta: ListMeta, items: KubeObject[], info: RequestInfo, q: URLSearchParams): void {
+      const convert = conversion();
+      if (convert?.kind === 'Table') {
+        const t = toTable(def.resource, items, { include: includeObject(q), now: api.now().getTime(), resourceVersion: meta.resourceVersion });
+        if (meta.continue) t.metadata.continue = meta.continue;
+        return sendJSON(res, 200, t, info.warnings);
+      }
+      if (convert?.kind === 'PartialObjectMetadata') throw aListError(def);
+      if (convert?.kind === 'PartialObjectMetadataList') {
+        return sendJSON(res, 200, { kind: 'PartialObjectMetadataList', apiVersion: convert.apiVersion, metadata: meta, items: items.map((o) => partialObjectMetadata(convert.apiVersion, o)) }, info.warnings);
+      }
+      sendJSON(res, 200, { ...listKindOf(def), metadata: meta, items }, info.warnings);
     }
 
     function includeObject(q: URLSearchParams): IncludeObject {
@@ -328,30 +357,50 @@ export function createHandler(opts: HandlerOptions): (req: IncomingMessage, res:
       return opts.decode ? opts.decode(def, raw, info) : (raw as KubeObject);
     }
 
+    /**
+     * NegotiateOutputMediaType with the resource's restrictions, before the request does any work
+     * (a list's or watch's after its options parse, as ListResource does): 406 when nothing fits.
+     */
+    function negotiate(): OutputMedia {
+      const media = negotiateOutput(req.headersDistinct['accept']?.[0], 'resource');
+      if (!media) throw notAcceptable();
+      rememberOutput(req, media);
+      return media;
+    }
+
     async function serveResource(def: ResourceDef, path: ResourcePath, verb: Verb, info: RequestInfo, q: URLSearchParams): Promise<void> {
       const ns = path.namespace;
+      if (verb !== 'list' && verb !== 'watch') negotiate();
       switch (verb) {
         case 'get':
           return respondObject(200, await api.get(def, ns, path.name!), def, info, q);
         case 'list': {
-          const cached = await opts.cacher?.list(def, ns, listOptions(q));
+          const lo = listOptions(q);
+          negotiate();
+          const cached = await opts.cacher?.list(def, ns, lo);
           if (cached) {
             const meta = { resourceVersion: cached.resourceVersion, ...(cached.continue ? { continue: cached.continue } : {}) };
-            if (parseAccept(req.headers.accept).table) return sendPieces(res, 200, encodeTable(def.resource, cached.items, { include: includeObject(q), now: api.now().getTime(), ...meta }));
+            const convert = conversion();
+            if (convert?.kind === 'Table') return sendPieces(res, 200, encodeTable(def.resource, cached.items, { include: includeObject(q), now: api.now().getTime(), ...meta }));
+            if (convert?.kind === 'PartialObjectMetadata') throw aListError(def);
+            if (convert?.kind === 'PartialObjectMetadataList') return sendPieces(res, 200, encodePartialList(convert.apiVersion, meta, cached.items));
             return sendPieces(res, 200, encodeList(groupVersion(def), def.listKind, meta, cached.items));
           }
-          const list = await api.list(def, ns, listOptions(q));
-          if (parseAccept(req.headers.accept).table) {
-            const t = toTable(def.resource, list.items, { include: includeObject(q), now: api.now().getTime(), resourceVersion: list.resourceVersion });
-            if (list.continue) t.metadata.continue = list.continue;
-            return sendJSON(res, 200, t);
-          }
-          const meta: Record<string, string> = { resourceVersion: list.resourceVersion };
+          const list = await api.list(def, ns, lo);
+          const meta: ListMeta = { resourceVersion: list.resourceVersion };
           if (list.continue) meta.continue = list.continue;
-          return sendJSON(res, 200, { ...listKindOf(def), metadata: meta, items: list.items });
+          return respondList(def, meta, list.items, info, q);
         }
-        case 'watch':
-          return serveWatch({ api, cacher: opts.cacher, def, namespace: ns, list: listOptions(q), query: q, table: parseAccept(req.headers.accept).table, include: includeObject(q), res }, watchOptions);
+        case 'watch': {
+          const lo = listOptions(q);
+          const media = negotiate();
+          if (media.serializer === 'yaml') throw notAcceptableStream();
+          const convert = media.convert;
+          // A watch's events are transformed one by one; an object that cannot be (a list kind
+          // asked of a single object) is sent as it is, as upstream's watchEmbeddedEncoder does.
+          const form = convert?.kind === 'Table' ? 'table' : convert?.kind === 'PartialObjectMetadata' ? { partial: convert.apiVersion } : undefined;
+          return serveWatch({ api, cacher: opts.cacher, def, namespace: ns, list: lo, query: q, table: form === 'table', partial: typeof form === 'object' ? form.partial : undefined, include: includeObject(q), res }, watchOptions);
+        }
         case 'create': {
           const obj = await bodyObject(def, info);
           const created = await api.create(def, ns, obj, info);
@@ -372,13 +421,13 @@ export function createHandler(opts: HandlerOptions): (req: IncomingMessage, res:
           const delOpts = readDeleteOptions(await readBody(req), mediaType(req), q);
           info.dryRun = isDryRun(delOpts.dryRun);
           const out = await api.delete(def, ns, path.name!, delOpts, info);
-          return sendJSON(res, 200, out, info.warnings);
+          return respondObject(200, out as KubeObject, def, info, q);
         }
         case 'deletecollection': {
           const delOpts = readDeleteOptions(await readBody(req), mediaType(req), q);
           info.dryRun = isDryRun(delOpts.dryRun);
           const items = await api.deleteCollection(def, ns, delOpts, listOptions(q), info);
-          return sendJSON(res, 200, { ...listKindOf(def), metadata: {}, items }, info.warnings);
+          return respondList(def, {}, items, info, q);
         }
       }
     }

@@ -5,7 +5,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { BoundedDecodeError, loadYAML, parseJSONBounded } from '../api/boundedyaml.js';
 import { authorizationFieldTerms, requiresExactMatch } from '../api/selectors.js';
 import { decodeProtobufBody } from './protobuf.js';
-import { sendText } from './responsewriter.js';
+import { escapeHTML } from './jsontext.js';
+import { outputOf, sendObjectJSON } from './responsewriter.js';
 import { statusErrors, StatusError } from './status.js';
 
 /** kube-apiserver refuses request bodies over 3 MiB. */
@@ -122,15 +123,20 @@ export function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+/** An API object (or list, Table, Status) as JSON, in the form the request negotiated. */
 export function sendJSON(res: ServerResponse, code: number, body: unknown, warnings: readonly string[] = []): void {
-  const text = JSON.stringify(body);
   const headers: Record<string, string | string[]> = { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private' };
   if (warnings.length) headers['Warning'] = warningHeaders(warnings);
-  sendText(res, code, headers, text);
+  sendObjectJSON(res, code, headers, escapeHTML(JSON.stringify(body)), outputOf(res.req));
 }
 
 export function sendStatusError(res: ServerResponse, e: StatusError, warnings: readonly string[] = []): void {
-  sendJSON(res, e.code, e.status, warnings);
+  const headers: Record<string, string | string[]> = { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private' };
+  if (warnings.length) headers['Warning'] = warningHeaders(warnings);
+  // ErrorNegotiated: a Status that says when to retry says it in Retry-After too.
+  const retryAfter = e.status.details?.retryAfterSeconds;
+  if (retryAfter !== undefined && retryAfter > 0) headers['Retry-After'] = String(retryAfter);
+  sendObjectJSON(res, e.code, headers, escapeHTML(JSON.stringify(e.status)), outputOf(res.req, true));
 }
 
 /** The number of code points in `s` (Go's utf8.RuneCountInString), without an array of them. */

@@ -11,10 +11,12 @@
 // the whole body at once (json.Encoder, the protobuf serializer), so the rule is the body's size.
 // The deflate runs on libuv's thread pool (zlib's asynchronous stream), not on the main thread.
 
-import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { pipeline } from 'node:stream';
 import { createGzip } from 'node:zlib';
 import type { Body } from './encoding.js';
+import { indentJSON, jsonToYAML } from './jsontext.js';
+import { negotiateOutput, notAcceptable, prettyByRequest, type OutputMedia } from './negotiate.js';
 
 /** defaultGzipThresholdBytes: a body must be longer than this to be compressed. */
 export const gzipThresholdBytes = 128 * 1024;
@@ -58,19 +60,63 @@ export function sendText(res: ServerResponse, code: number, headers: OutgoingHtt
   res.end(text);
 }
 
+/** What the handler negotiated for a request's successful response (negotiate.ts). */
+const negotiated = new WeakMap<IncomingMessage, OutputMedia>();
+
+/** Keeps the form a resource request negotiated up front, for the object it answers with. */
+export function rememberOutput(req: IncomingMessage, media: OutputMedia): void {
+  negotiated.set(req, media);
+}
+
 /**
- * Writes a body built as pieces (Transfer-Encoding: chunked); its pooled pieces go back once the
- * response has finished (not if it failed: a write, or the deflate, might still hold them, and
- * the collector takes them then).
+ * The form of a response to `req`: what its handler negotiated, else (and always for an error:
+ * ErrorNegotiated) what a non-resource endpoint negotiates; undefined when nothing fits.
+ */
+export function outputOf(req: IncomingMessage | undefined, forError = false): OutputMedia | undefined {
+  if (!req) return { serializer: 'json', pretty: false };
+  const media = (forError ? undefined : negotiated.get(req)) ?? negotiateOutput(req.headersDistinct['accept']?.[0], 'default');
+  if (!media || media.serializer !== 'json' || media.pretty) return media;
+  const url = req.url ?? '';
+  const at = url.indexOf('?');
+  return prettyByRequest(at < 0 ? '' : url.slice(at + 1), req.headersDistinct['user-agent']?.[0]) ? { ...media, pretty: true } : media;
+}
+
+/**
+ * Writes an API object's compact JSON (Go-escaped) as the request negotiated it: compact with
+ * json.Encoder's newline, indented, or YAML. When nothing the request accepts fits (an error
+ * answered to such a request), as WriteRawJSON writes: indented JSON, no newline.
+ */
+export function sendObjectJSON(res: ServerResponse, code: number, headers: OutgoingHttpHeaders, json: string, media: OutputMedia | undefined): void {
+  // WriteObjectNegotiated: an error keeps its own code and body; anything else becomes the 406.
+  if (!media && code >= 200 && code < 400) return sendObjectJSON(res, 406, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private' }, JSON.stringify(notAcceptable().status), undefined);
+  if (!media || media.pretty) return sendText(res, code, headers, indentJSON(json));
+  if (media.serializer === 'yaml') return sendText(res, code, { ...headers, 'Content-Type': 'application/yaml' }, jsonToYAML(json));
+  sendText(res, code, headers, json + '\n');
+}
+
+const newline = Buffer.from('\n');
+
+/**
+ * Writes a compact JSON body built as pieces (Transfer-Encoding: chunked) as the request
+ * negotiated it (see sendObjectJSON); its pooled pieces go back once the response has finished
+ * (not if it failed: a write, or the deflate, might still hold them, and the collector takes
+ * them then).
  */
 export function sendPieces(res: ServerResponse, code: number, b: Body): void {
   const headers = { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private' };
-  let size = 0;
+  const media = outputOf(res.req);
+  if (!media || media.pretty || media.serializer !== 'json') {
+    const json = Buffer.concat(b.pieces as Buffer[]).toString();
+    b.release();
+    return sendObjectJSON(res, code, headers, json, media);
+  }
+  let size = newline.length;
   for (const p of b.pieces) size += p.length;
-  if (size > gzipThresholdBytes && negotiateContentEncoding(acceptEncodingOf(res))) return sendGzip(res, code, headers, b.pieces, () => b.release());
+  if (size > gzipThresholdBytes && negotiateContentEncoding(acceptEncodingOf(res))) return sendGzip(res, code, headers, [...b.pieces, newline], () => b.release());
   res.writeHead(code, headers);
   res.cork();
   for (const p of b.pieces) res.write(p);
+  res.write(newline);
   // end() uncorks: the pieces go out in as few TLS records as they fit.
   res.end(() => b.release());
 }

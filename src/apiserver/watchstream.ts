@@ -22,6 +22,8 @@ import { int64Param } from './queryparams.js';
 import { statusErrors } from './status.js';
 import { groupVersion, type ResourceDef } from './resources.js';
 import { toTable, type IncludeObject } from './tables.js';
+import { escapeHTML } from './jsontext.js';
+import { partialObjectMetadata } from './partialmetadata.js';
 import type { EventLines } from './encoding.js';
 import type { Cacher } from './watchcache.js';
 
@@ -64,6 +66,8 @@ export interface WatchRequest {
   list: ListOptions;
   query: URLSearchParams;
   table: boolean;
+  /** The apiVersion of the PartialObjectMetadata each event's object becomes, when asked for. */
+  partial?: string;
   include: IncludeObject;
   res: ServerResponse;
 }
@@ -159,16 +163,18 @@ export async function serveWatch(w: WatchRequest, opts: WatchStreamOptions): Pro
   const enqueue = (type: WatchEventType, object: unknown, lines?: EventLines) => {
     if (closed) return;
     const row = w.table && type !== 'ERROR' && type !== 'BOOKMARK';
+    // A Status (an ERROR event's object) is never transformed (doTransformObject).
+    const partial = w.partial !== undefined && type !== 'ERROR' ? w.partial : undefined;
     let data: Buffer;
     if (lines && !(row && firstRow)) {
-      data = lines.line(type, row ? tableForm : undefined);
+      data = lines.line(type, row ? tableForm : partial !== undefined ? { partial } : undefined);
     } else {
       let payload = object;
       if (row) {
         payload = toTable(def.resource, [object as KubeObject], { include: w.include, now: api.now().getTime(), withColumns: firstRow });
         firstRow = false;
-      }
-      data = Buffer.from(JSON.stringify({ type, object: payload }) + '\n');
+      } else if (partial !== undefined) payload = partialObjectMetadata(partial, object as KubeObject);
+      data = Buffer.from(escapeHTML(JSON.stringify({ type, object: payload })) + '\n');
     }
     if (!starting) {
       if (liveBytes() + data.length > opts.bufferBytes) {
