@@ -14,9 +14,16 @@ import { withDir } from './backends.js';
 
 const holder = fileURLToPath(new URL('./holder-child.js', import.meta.url));
 
-/** Resolves once the condition holds, checking it every few milliseconds. */
-async function until(condition: () => boolean): Promise<void> {
-  while (!condition()) await new Promise((r) => setTimeout(r, 5));
+/**
+ * Resolves once the condition holds, checking it every few milliseconds; a worker that never
+ * catches up fails the test after a bound far above any machine's load, instead of hanging it.
+ */
+async function until(condition: () => boolean, boundMs = 120_000): Promise<void> {
+  const deadline = Date.now() + boundMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`the condition did not hold within ${boundMs / 1000} s: ${condition.toString()}`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
 }
 
 describe('sqlite store: checkpoints on the worker thread', () => {
