@@ -8,6 +8,7 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { OpenAPIDocs, ServedBytes } from './openapidocs.js';
+import { parseAccept } from './negotiate.js';
 import { sendStatusError } from './request.js';
 import { statusErrors } from './status.js';
 
@@ -17,45 +18,9 @@ const openAPIv2ProtobufDeprecated = 'application/com.github.proto-openapi.spec.v
 // kube-apiserver's WithCacheControl filter: every response not marked otherwise.
 const noCache = { 'Cache-Control': 'no-cache, private' };
 
-interface AcceptClause {
-  type: string;
-  subType: string;
-  q: number;
-}
-
-/** Accept clauses, best first, as goautoneg.ParseAccept orders them (q, then specificity). */
-export function acceptClauses(header: string | undefined): AcceptClause[] {
-  const out: AcceptClause[] = [];
-  for (const part of (header?.trim() || '*/*').split(',')) {
-    const [range, ...params] = part.split(';').map((s) => s.trim());
-    if (!range) continue;
-    let [type, subType] = range.split('/');
-    if (subType === undefined) {
-      if (type !== '*') continue;
-      subType = '*';
-    }
-    let q = 1;
-    for (const p of params) {
-      const [k, v] = p.split('=').map((s) => s.trim());
-      if (k === 'q' && v !== undefined) q = Number.parseFloat(v);
-    }
-    if (!(q > 0)) continue;
-    out.push({ type: type!, subType, q });
-  }
-  const rank = (c: AcceptClause) => [c.q, c.type !== '*' ? 1 : 0, c.subType !== '*' ? 1 : 0] as const;
-  return out
-    .map((c, i) => ({ c, i }))
-    .sort((a, b) => {
-      const [qa, ta, sa] = rank(a.c);
-      const [qb, tb, sb] = rank(b.c);
-      return qb - qa || tb - ta || sb - sa || a.i - b.i;
-    })
-    .map(({ c }) => c);
-}
-
 /** The first offered media type (in the server's order) that the client's best clause admits. */
 function negotiate(accept: string | undefined, offered: readonly string[]): string | undefined {
-  for (const c of acceptClauses(accept)) {
+  for (const c of parseAccept(accept?.trim() || '*/*')) {
     for (const o of offered) {
       const [type, subType] = o.split('/');
       if ((c.type === type || c.type === '*') && (c.subType === subType || c.subType === '*')) return o;
