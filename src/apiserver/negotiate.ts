@@ -43,8 +43,11 @@ export function parseAccept(header: string): AcceptClause[] {
     }
     out.push({ type, subType, q, params });
   }
-  // Go's sort.Sort on so few clauses is an insertion sort: stable under goautoneg's Less.
   const less = (a: AcceptClause, b: AcceptClause) => a.q > b.q || (a.type !== '*' && b.type === '*') || (a.subType !== '*' && b.subType === '*');
+  // Go's sort.Sort on up to 12 elements is an insertion sort, so the same one gives the same
+  // order. A longer header (a client's mistake, or an attack: up to thousands of clauses) is
+  // sorted in O(n log n), stably, by the same rule.
+  if (out.length > 12) return out.sort((a, b) => (less(a, b) ? -1 : less(b, a) ? 1 : 0));
   for (let i = 1; i < out.length; i++) {
     for (let j = i; j > 0 && less(out[j]!, out[j - 1]!); j--) [out[j], out[j - 1]] = [out[j - 1]!, out[j]!];
   }

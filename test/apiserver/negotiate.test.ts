@@ -26,6 +26,14 @@ describe('parseAccept: goautoneg clauses, best first', () => {
   ];
   for (const [name, header, want] of rows) it(name, () => assert.deepEqual(parseAccept(header).map((c) => `${c.type}/${c.subType}`), want));
 
+  it('more than 12 clauses (sorted in O(n log n), not by insertion) follow the same rule, stably', () => {
+    const header = Array.from({ length: 20 }, (_, i) => `t${i}/s;q=0.${i % 5}`).join(', ') + ', */*';
+    const got = parseAccept(header).map((c) => `${c.type}/${c.subType}`);
+    const want = [4, 9, 14, 19, 3, 8, 13, 18, 2, 7, 12, 17, 1, 6, 11, 16].map((i) => `t${i}/s`);
+    // */* (q=1) first; the q=0 clauses are 0, 5, 10 and 15, last.
+    assert.deepEqual(got, ['*/*', ...want, 't0/s', 't5/s', 't10/s', 't15/s']);
+  });
+
   it('parameters other than q are kept, trimmed', () => {
     assert.deepEqual([...parseAccept('application/json; as=Table ;g=meta.k8s.io;v=v1;novalue')[0]!.params], [['as', 'Table'], ['g', 'meta.k8s.io'], ['v', 'v1']]);
   });
