@@ -13,7 +13,9 @@ import type { Verb } from './handler.js';
 import type { MetricsScraper } from './metricsscraper.js';
 import { type NodeMetricsValue, type PodMetricsValue, type Usage, usageQuantities } from './metricsstorage.js';
 import type { ResourcePath } from './request.js';
-import { parseAccept, sendJSON } from './request.js';
+import { sendJSON } from './request.js';
+import { negotiateOutput, notAcceptable } from './negotiate.js';
+import { rememberOutput } from './responsewriter.js';
 import type { Api, ListOptions } from './rest.js';
 import type { ResourceDef } from './resources.js';
 import { statusErrors } from './status.js';
@@ -99,6 +101,17 @@ function unsupported(def: ResourceDef, verb: Verb): Error {
   return verb === 'watch' ? statusErrors.methodNotSupported({ group: def.group, resource: def.resource }, 'watch') : statusErrors.methodNotAllowed();
 }
 
+/**
+ * The request's negotiated form (metrics-server's apiserver negotiates as kube-apiserver's
+ * does, 406 when nothing fits): whether it asked for a Table.
+ */
+function asTable(req: IncomingMessage): boolean {
+  const media = negotiateOutput(req.headersDistinct['accept']?.[0], 'resource');
+  if (!media) throw notAcceptable();
+  rememberOutput(req, media);
+  return media.convert?.kind === 'Table';
+}
+
 function selectors(q: URLSearchParams): ListOptions {
   return { labelSelector: q.get('labelSelector') ?? undefined, fieldSelector: q.get('fieldSelector') ?? undefined };
 }
@@ -106,7 +119,7 @@ function selectors(q: URLSearchParams): ListOptions {
 export function metricsAPIHandlers(scraper: MetricsScraper): Record<string, ServedResourceHandler> {
   const nodes: ServedResourceHandler = async (api, def, path, verb, req, res, q) => {
     const now = api.now();
-    const table = parseAccept(req.headers.accept).table;
+    const table = asTable(req);
     const include = q.get('includeObject') ?? 'Metadata';
     if (verb === 'get') {
       const node = await api.tryGet<Node>(api.def('nodes'), undefined, path.name!);
@@ -126,7 +139,7 @@ export function metricsAPIHandlers(scraper: MetricsScraper): Record<string, Serv
   };
   const pods: ServedResourceHandler = async (api, def, path, verb, req, res, q) => {
     const now = api.now();
-    const table = parseAccept(req.headers.accept).table;
+    const table = asTable(req);
     const include = q.get('includeObject') ?? 'Metadata';
     const ns = path.namespace;
     if (verb === 'get') {

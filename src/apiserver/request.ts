@@ -1,5 +1,5 @@
 // Parsing the parts of an HTTP request kube-apiserver looks at: the resource path, query
-// options, Accept (Tables), bodies (JSON or YAML, size-limited), and writing responses.
+// options, bodies (JSON or YAML, size-limited), and writing responses (their form: negotiate.ts).
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { BoundedDecodeError, loadYAML, parseJSONBounded } from '../api/boundedyaml.js';
@@ -75,15 +75,6 @@ export function listedName(fieldSelector: string | null | undefined): string | u
  */
 export function requestName(verb: string, path: ResourcePath, query: URLSearchParams): string | undefined {
   return path.name ?? (verb === 'list' || verb === 'watch' ? listedName(query.get('fieldSelector')) : undefined);
-}
-
-export interface AcceptInfo {
-  table: boolean;
-}
-
-export function parseAccept(header: string | undefined): AcceptInfo {
-  const h = header ?? '';
-  return { table: /as=Table/.test(h) && /g=meta\.k8s\.io/.test(h) };
 }
 
 /** How much of an oversized body is read and discarded so the client can see the 413. */
