@@ -14,7 +14,7 @@ import type { MetricsScraper } from './metricsscraper.js';
 import { type NodeMetricsValue, type PodMetricsValue, type Usage, usageQuantities } from './metricsstorage.js';
 import type { ResourcePath } from './request.js';
 import { sendJSON } from './request.js';
-import { negotiateOutput, notAcceptable } from './negotiate.js';
+import { negotiateOutput, notAcceptable, tableIncludeObject } from './negotiate.js';
 import { rememberOutput } from './responsewriter.js';
 import type { Api, ListOptions } from './rest.js';
 import type { ResourceDef } from './resources.js';
@@ -120,7 +120,7 @@ export function metricsAPIHandlers(scraper: MetricsScraper): Record<string, Serv
   const nodes: ServedResourceHandler = async (api, def, path, verb, req, res, q) => {
     const now = api.now();
     const table = asTable(req);
-    const include = q.get('includeObject') ?? 'Metadata';
+    const include = table ? tableIncludeObject(q) : 'Metadata';
     if (verb === 'get') {
       const node = await api.tryGet<Node>(api.def('nodes'), undefined, path.name!);
       if (!node) throw statusErrors.notFound({ group: '', resource: 'node' }, path.name!);
@@ -140,7 +140,7 @@ export function metricsAPIHandlers(scraper: MetricsScraper): Record<string, Serv
   const pods: ServedResourceHandler = async (api, def, path, verb, req, res, q) => {
     const now = api.now();
     const table = asTable(req);
-    const include = q.get('includeObject') ?? 'Metadata';
+    const include = table ? tableIncludeObject(q) : 'Metadata';
     const ns = path.namespace;
     if (verb === 'get') {
       const pod = await api.tryGet<Pod>(api.def('pods'), ns, path.name!);

@@ -9,6 +9,7 @@
 // application/json`) gets JSON, which the Content-Type says and client-go decodes.
 
 import { statusErrors, type StatusError } from './status.js';
+import type { IncludeObject } from './tables.js';
 
 interface AcceptClause {
   type: string;
@@ -174,4 +175,15 @@ export function prettyByRequest(rawQuery: string, userAgent: string | undefined)
 
 function goParseBool(v: string): boolean {
   return v === '1' || v === 't' || v === 'T' || v === 'TRUE' || v === 'true' || v === 'True';
+}
+
+/**
+ * optionsForTransform for a Table: the includeObject query parameter (ValidateTableOptions:
+ * Metadata, Object, None or empty, which is Metadata), else 400.
+ */
+export function tableIncludeObject(query: URLSearchParams): IncludeObject {
+  const v = query.get('includeObject') ?? '';
+  if (v === 'Object' || v === 'None' || v === 'Metadata') return v;
+  if (v === '') return 'Metadata';
+  throw statusErrors.badRequest(`Unable to convert to Table as requested: includeObject: Invalid value: ${JSON.stringify(v)}: must be 'Metadata', 'Object', 'None', or empty`);
 }
