@@ -214,6 +214,8 @@ export interface TableOptions {
   resourceVersion?: string;
   continue?: string;
   withColumns?: boolean;
+  /** The Table's group version: meta.k8s.io/v1 unless the client asked for v1beta1. */
+  apiVersion?: string;
 }
 
 /** One Table row: the printer's cells and the object as `include` asks (toTable's rowObject). */
@@ -225,7 +227,7 @@ function encodeRow(w: BodySink, resource: string, o: EncodedObject, opts: TableO
     w.addBytes(o.bytes());
     return w.add('}');
   }
-  w.add(`{"cells":${cells},"object":{"kind":"PartialObjectMetadata","apiVersion":"meta.k8s.io/v1","metadata":`);
+  w.add(`{"cells":${cells},"object":{"kind":"PartialObjectMetadata","apiVersion":${JSON.stringify(opts.apiVersion ?? 'meta.k8s.io/v1')},"metadata":`);
   w.addBytes(o.metadataBytes());
   w.add('}}');
 }
@@ -236,7 +238,7 @@ function tableHead(resource: string, opts: TableOptions): string {
   if (opts.resourceVersion !== undefined) meta.resourceVersion = opts.resourceVersion;
   if (opts.continue) meta.continue = opts.continue;
   const columns = opts.withColumns === false ? [] : tableColumns(resource);
-  return `{"kind":"Table","apiVersion":"meta.k8s.io/v1","metadata":${JSON.stringify(meta)},"columnDefinitions":${JSON.stringify(columns)},"rows":[`;
+  return `{"kind":"Table","apiVersion":${JSON.stringify(opts.apiVersion ?? 'meta.k8s.io/v1')},"metadata":${JSON.stringify(meta)},"columnDefinitions":${escapeHTML(JSON.stringify(columns))},"rows":[`;
 }
 
 /** What toTable returns, encoded from the objects' own JSON. */
@@ -260,8 +262,8 @@ export class EventLines {
 
   constructor(readonly object: EncodedObject) {}
 
-  line(type: string, form: { resource: string; include: IncludeObject; now: () => number } | { partial: string } | undefined): Buffer {
-    const key = form === undefined ? type : 'partial' in form ? `${type}|${form.partial}` : `${type}|${form.include}`;
+  line(type: string, form: { resource: string; include: IncludeObject; apiVersion: string; now: () => number } | { partial: string } | undefined): Buffer {
+    const key = form === undefined ? type : 'partial' in form ? `${type}|${form.partial}` : `${type}|${form.include}|${form.apiVersion}`;
     let b = this.#lines.get(key);
     if (!b) {
       const c = new Concat();
@@ -273,7 +275,7 @@ export class EventLines {
       } else if (form) {
         const table = form;
         // A one-row Table as encodeTable makes it; one buffer, not body pieces, for one line.
-        const opts: TableOptions = { include: table.include, now: table.now(), withColumns: false };
+        const opts: TableOptions = { include: table.include, now: table.now(), withColumns: false, apiVersion: table.apiVersion };
         c.add(tableHead(table.resource, opts));
         encodeRow(c, table.resource, this.object, opts);
         c.add(']}');

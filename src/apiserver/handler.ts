@@ -317,7 +317,7 @@ export function createHandler(opts: HandlerOptions): (req: IncomingMessage, res:
     function respondObject(code: number, obj: KubeObject, def: ResourceDef, info: RequestInfo, q: URLSearchParams): void {
       const convert = obj.kind === 'Status' ? undefined : conversion();
       if (convert?.kind === 'Table') {
-        return sendJSON(res, code, toTable(def.resource, [obj], { include: tableIncludeObject(q), now: api.now().getTime(), resourceVersion: obj.metadata?.resourceVersion }), info.warnings);
+        return sendJSON(res, code, toTable(def.resource, [obj], { include: tableIncludeObject(q), now: api.now().getTime(), resourceVersion: obj.metadata?.resourceVersion, apiVersion: convert.apiVersion }), info.warnings);
       }
       if (convert?.kind === 'PartialObjectMetadata') return sendJSON(res, code, partialObjectMetadata(convert.apiVersion, obj), info.warnings);
       if (convert?.kind === 'PartialObjectMetadataList') throw notAListError(def);
@@ -328,7 +328,7 @@ export function createHandler(opts: HandlerOptions): (req: IncomingMessage, res:
     function respondList(def: ResourceDef, meta: ListMeta, items: KubeObject[], info: RequestInfo, q: URLSearchParams): void {
       const convert = conversion();
       if (convert?.kind === 'Table') {
-        const t = toTable(def.resource, items, { include: tableIncludeObject(q), now: api.now().getTime(), resourceVersion: meta.resourceVersion });
+        const t = toTable(def.resource, items, { include: tableIncludeObject(q), now: api.now().getTime(), resourceVersion: meta.resourceVersion, apiVersion: convert.apiVersion });
         if (meta.continue) t.metadata.continue = meta.continue;
         return sendJSON(res, 200, t, info.warnings);
       }
@@ -376,7 +376,7 @@ export function createHandler(opts: HandlerOptions): (req: IncomingMessage, res:
           if (cached) {
             const meta = { resourceVersion: cached.resourceVersion, ...(cached.continue ? { continue: cached.continue } : {}) };
             const convert = conversion();
-            if (convert?.kind === 'Table') return sendPieces(res, 200, encodeTable(def.resource, cached.items, { include: tableIncludeObject(q), now: api.now().getTime(), ...meta }));
+            if (convert?.kind === 'Table') return sendPieces(res, 200, encodeTable(def.resource, cached.items, { include: tableIncludeObject(q), now: api.now().getTime(), ...meta, apiVersion: convert.apiVersion }));
             if (convert?.kind === 'PartialObjectMetadata') throw aListError(def);
             if (convert?.kind === 'PartialObjectMetadataList') return sendPieces(res, 200, encodePartialList(convert.apiVersion, meta, cached.items));
             return sendPieces(res, 200, encodeList(groupVersion(def), def.listKind, meta, cached.items));
@@ -394,7 +394,7 @@ export function createHandler(opts: HandlerOptions): (req: IncomingMessage, res:
           // A watch's events are transformed one by one; an object that cannot be (a list kind
           // asked of a single object) is sent as it is, as upstream's watchEmbeddedEncoder does.
           const form = convert?.kind === 'Table' ? 'table' : convert?.kind === 'PartialObjectMetadata' ? { partial: convert.apiVersion } : undefined;
-          return serveWatch({ api, cacher: opts.cacher, def, namespace: ns, list: lo, query: q, table: form === 'table', partial: typeof form === 'object' ? form.partial : undefined, include: form === 'table' ? tableIncludeObject(q) : 'Metadata', res }, watchOptions);
+          return serveWatch({ api, cacher: opts.cacher, def, namespace: ns, list: lo, query: q, table: form === 'table', tableVersion: convert?.apiVersion, partial: typeof form === 'object' ? form.partial : undefined, include: form === 'table' ? tableIncludeObject(q) : 'Metadata', res }, watchOptions);
         }
         case 'create': {
           const obj = await bodyObject(def, info);

@@ -26,7 +26,8 @@ export interface TableRow {
 
 export interface Table {
   kind: 'Table';
-  apiVersion: 'meta.k8s.io/v1';
+  /** meta.k8s.io/v1, or v1beta1 when the client asked for that. */
+  apiVersion: string;
   metadata: { resourceVersion?: string; continue?: string };
   columnDefinitions: TableColumn[];
   rows: TableRow[];
@@ -713,20 +714,22 @@ const printers: Record<string, Printer<never>> = {
 
 export type IncludeObject = 'None' | 'Metadata' | 'Object';
 
-function rowObject(o: KubeObject, include: IncludeObject): unknown {
+/** A row's object: none, the object, or its PartialObjectMetadata in the Table's own group version (asTable). */
+function rowObject(o: KubeObject, include: IncludeObject, apiVersion: string): unknown {
   if (include === 'None') return undefined;
   if (include === 'Object') return o;
-  return { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: o.metadata ?? {} };
+  return { kind: 'PartialObjectMetadata', apiVersion, metadata: o.metadata ?? {} };
 }
 
-export function toTable(resource: string, objects: readonly KubeObject[], opts: { resourceVersion?: string; include: IncludeObject; now: number; withColumns?: boolean }): Table {
+export function toTable(resource: string, objects: readonly KubeObject[], opts: { resourceVersion?: string; include: IncludeObject; now: number; withColumns?: boolean; apiVersion?: string }): Table {
   const p = (printers[resource] ?? defaultPrinter) as Printer<KubeObject>;
+  const apiVersion = opts.apiVersion ?? 'meta.k8s.io/v1';
   return {
     kind: 'Table',
-    apiVersion: 'meta.k8s.io/v1',
+    apiVersion,
     metadata: opts.resourceVersion !== undefined ? { resourceVersion: opts.resourceVersion } : {},
     columnDefinitions: opts.withColumns === false ? [] : p.columns,
-    rows: objects.map((o) => ({ cells: p.cells(o, opts.now), object: rowObject(o, opts.include) })),
+    rows: objects.map((o) => ({ cells: p.cells(o, opts.now), object: rowObject(o, opts.include, apiVersion) })),
   };
 }
 

@@ -66,6 +66,8 @@ export interface WatchRequest {
   list: ListOptions;
   query: URLSearchParams;
   table: boolean;
+  /** The Table's group version (meta.k8s.io/v1 or v1beta1), when `table`. */
+  tableVersion?: string;
   /** The apiVersion of the PartialObjectMetadata each event's object becomes, when asked for. */
   partial?: string;
   include: IncludeObject;
@@ -157,7 +159,8 @@ export async function serveWatch(w: WatchRequest, opts: WatchStreamOptions): Pro
     opts.onEnd?.({ group: def.group, resource: def.resource, terminated, peakLiveBytes });
   };
 
-  const tableForm = w.table ? { resource: def.resource, include: w.include, now: () => api.now().getTime() } : undefined;
+  const tableVersion = w.tableVersion ?? 'meta.k8s.io/v1';
+  const tableForm = w.table ? { resource: def.resource, include: w.include, apiVersion: tableVersion, now: () => api.now().getTime() } : undefined;
   // `lines`, from the watch cache, is the event's encoding shared by every watcher; the first
   // Table row of a stream carries the column definitions, so it is this stream's own.
   const enqueue = (type: WatchEventType, object: unknown, lines?: EventLines) => {
@@ -171,7 +174,7 @@ export async function serveWatch(w: WatchRequest, opts: WatchStreamOptions): Pro
     } else {
       let payload = object;
       if (row) {
-        payload = toTable(def.resource, [object as KubeObject], { include: w.include, now: api.now().getTime(), withColumns: firstRow });
+        payload = toTable(def.resource, [object as KubeObject], { include: w.include, now: api.now().getTime(), withColumns: firstRow, apiVersion: tableVersion });
         firstRow = false;
       } else if (partial !== undefined) payload = partialObjectMetadata(partial, object as KubeObject);
       data = Buffer.from(escapeHTML(JSON.stringify({ type, object: payload })) + '\n');

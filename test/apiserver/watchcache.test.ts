@@ -211,11 +211,11 @@ describe('watch cache: LIST bodies are byte for byte the store path\'s', () => {
       const c = (await cacher.list(pods, r.ns, r.opts))!;
       const stored = await api.list(pods, r.ns, r.opts);
       for (const include of ['None', 'Metadata', 'Object'] as const) {
-        for (const withColumns of [undefined, false]) {
-          const t = toTable('pods', stored.items, { include, now, resourceVersion: stored.resourceVersion, withColumns });
+        for (const [withColumns, apiVersion] of [[undefined, undefined], [false, undefined], [undefined, 'meta.k8s.io/v1beta1']] as const) {
+          const t = toTable('pods', stored.items, { include, now, resourceVersion: stored.resourceVersion, withColumns, apiVersion });
           if (stored.continue) t.metadata.continue = stored.continue;
-          const body = encodeTable('pods', c.items, { include, now, resourceVersion: c.resourceVersion, continue: c.continue, withColumns });
-          assert.ok(Buffer.concat(body.pieces).equals(Buffer.from(escapeHTML(JSON.stringify(t)))), `${r.name}: ${include} ${String(withColumns)}`);
+          const body = encodeTable('pods', c.items, { include, now, resourceVersion: c.resourceVersion, continue: c.continue, withColumns, apiVersion });
+          assert.ok(Buffer.concat(body.pieces).equals(Buffer.from(escapeHTML(JSON.stringify(t)))), `${r.name}: ${include} ${String(withColumns)} ${String(apiVersion)}`);
           body.release();
         }
       }
@@ -288,9 +288,13 @@ function collector() {
           assert.deepEqual(JSON.parse(l.line(type, undefined).toString()), { type, object: plain(object) });
           // And as a one-row Table (kubectl get -w), for each includeObject.
           for (const include of ['None', 'Metadata', 'Object'] as const) {
-            const want = toTable('pods', [plain(object) as Pod], { include, now: 0, withColumns: false });
-            assert.deepEqual(JSON.parse(l.line(type, { resource: 'pods', include, now: () => 0 }).toString()), { type, object: JSON.parse(JSON.stringify(want)) });
+            for (const apiVersion of ['meta.k8s.io/v1', 'meta.k8s.io/v1beta1']) {
+              const want = toTable('pods', [plain(object) as Pod], { include, now: 0, withColumns: false, apiVersion });
+              assert.deepEqual(JSON.parse(l.line(type, { resource: 'pods', include, apiVersion, now: () => 0 }).toString()), { type, object: JSON.parse(JSON.stringify(want)) });
+            }
           }
+          // And as PartialObjectMetadata (a metadata informer's watch).
+          assert.deepEqual(JSON.parse(l.line(type, { partial: 'meta.k8s.io/v1' }).toString()), { type, object: { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: (plain(object) as Pod).metadata } });
         }
       },
       close() {
