@@ -24,10 +24,15 @@ export class KubernetesEndpointsReconciler {
     private readonly req: RequestInfo,
   ) {}
 
-  /** Renews this server's lease and writes the Endpoints and EndpointSlice of the live leases (with this server's port when `updatePort`). */
-  async reconcile(updatePort = false): Promise<void> {
+  /**
+   * Renews this server's lease and writes the Endpoints and EndpointSlice of the live leases (with
+   * this server's port when `updatePort`); `between` is awaited before each of the three (at
+   * start: a turn of the server's I/O, src/apiserver/startturns.ts).
+   */
+  async reconcile(updatePort = false, between?: () => Promise<void>): Promise<void> {
     if (this.ip) await this.renewLease(this.ip);
-    await this.write(updatePort);
+    await between?.();
+    await this.write(updatePort, between);
   }
 
   /** Drops this server's lease and writes the objects without it (RemoveEndpoints). */
@@ -60,7 +65,7 @@ export class KubernetesEndpointsReconciler {
     return liveLeaseIPs(leases, this.api.now().getTime());
   }
 
-  private async write(updatePort: boolean): Promise<void> {
+  private async write(updatePort: boolean, between?: () => Promise<void>): Promise<void> {
     const ips = await this.leaseIPs();
     let port = this.port;
     if (!updatePort) {
@@ -68,6 +73,7 @@ export class KubernetesEndpointsReconciler {
       port = have?.subsets?.[0]?.ports?.find((p) => p.name === 'https')?.port ?? port;
     }
     await this.put('endpoints', kubernetesEndpoints(ips, port), (o) => stableJSON([(o as Endpoints).subsets ?? [], o.metadata?.labels ?? {}]));
+    await between?.();
     await this.put('endpointslices', kubernetesEndpointSlice(ips, port), (o) => stableJSON([(o as EndpointSlice).endpoints ?? [], (o as EndpointSlice).ports ?? [], o.metadata?.labels ?? {}]));
   }
 

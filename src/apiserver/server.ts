@@ -53,6 +53,7 @@ import { metricsAPIHandlers } from './metricsapi.js';
 import { MetricsScraper } from './metricsscraper.js';
 import type { MetricsStorage } from './metricsstorage.js';
 import { guardTransport, transportServerOptions, upstreamTransportLimits, type TransportLimits } from './transport.js';
+import { StartTurns } from './startturns.js';
 import { renderKubeconfig } from '../api/kubeconfig.js';
 
 export interface ApiServerOptions {
@@ -110,6 +111,8 @@ export interface RunningApiServer {
   nodeServingCert(node: string, hosts: string[]): Promise<{ cert: string; key: string }>;
   /** The metrics.k8s.io storage PodMetrics are served from: the horizontal pod autoscaler reads it directly. */
   podMetrics: Pick<MetricsStorage, 'podMetrics'>;
+  /** Awaited between the steps of what starts after the server listens (startturns.ts): the controllers' too. */
+  startTurn(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -252,11 +255,15 @@ export async function startApiServer(opts: ApiServerOptions): Promise<RunningApi
     ...transportServerOptions({ ...upstreamTransportLimits, ...opts.transport }) }, handler);
   guardTransport(server);
   serveUpgrades(server, handler);
+  const turns = new StartTurns(server);
   await new Promise<void>((ok, fail) => {
     server.once('error', fail);
     server.listen(opts.port ?? 6443, host, () => ok());
   });
   const port = (server.address() as AddressInfo).port;
+  const urlHost = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
+  const url = `https://${urlHost}:${port}`;
+  handlerOpts.serverAddress = `${urlHost}:${port}`;
   // The kubernetes service controller: the Service that names the API server, its ports put right
   // at start, put back every 10 s when deleted (upstream's interval).
   let reportedKubernetesService = '';
@@ -272,13 +279,15 @@ export async function startApiServer(opts: ApiServerOptions): Promise<RunningApi
   await reconcileKubernetesService(true);
   // Its first pass is over (a failure is reported and retried every 10 s, as upstream's controller).
   hooks.kubernetesService.finished();
+  // From here on the requests that come in are served between the steps of the start (startturns.ts).
+  await turns.turn();
   // The endpoint reconciler: the kubernetes Service's Endpoints and EndpointSlice name this
   // server's advertised address (its lease) beside those of the other servers on the store.
   const interfaceIPv4 = Object.values(networkInterfaces()).flatMap((list) => (list ?? []).filter((a) => a.family === 'IPv4' && !a.internal).map((a) => a.address));
   const endpointReconciler = new KubernetesEndpointsReconciler(api, advertiseAddress(host, opts.advertise ?? [], interfaceIPv4), port, bootstrap);
   let reportedEndpoints = '';
-  const reconcileEndpoints = (updatePort: boolean) =>
-    endpointReconciler.reconcile(updatePort).then(
+  const reconcileEndpoints = (updatePort: boolean, between?: () => Promise<void>) =>
+    endpointReconciler.reconcile(updatePort, between).then(
       () => (reportedEndpoints = ''),
       (e: unknown) => {
         const why = e instanceof StatusError ? (e.status.message ?? '') : String(e);
@@ -286,7 +295,7 @@ export async function startApiServer(opts: ApiServerOptions): Promise<RunningApi
         reportedEndpoints = why;
       },
     );
-  await reconcileEndpoints(true);
+  await reconcileEndpoints(true, () => turns.turn());
   const kubernetesServiceTimer = setInterval(() => {
     void reconcileKubernetesService(false);
     void reconcileEndpoints(false);
@@ -297,14 +306,12 @@ export async function startApiServer(opts: ApiServerOptions): Promise<RunningApi
     releaseStaleClaims(api).catch((e: unknown) => {
       if (!lifecycle.shuttingDown) process.stderr.write(`bulkhead: releasing stale service allocations failed: ${e instanceof Error ? e.message : String(e)}\n`);
     });
+  await turns.turn();
   void sweepClaims();
   const claimSweeper = setInterval(() => void sweepClaims(), 180_000);
   claimSweeper.unref();
   loadMetrics();
   metricsScraper.start();
-  const urlHost = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
-  const url = `https://${urlHost}:${port}`;
-  handlerOpts.serverAddress = `${urlHost}:${port}`;
 
   // As kube-apiserver does with etcd: every interval, compact history up to the revision seen
   // one interval earlier, so watches can resume from any point of the last interval or two.
@@ -334,6 +341,7 @@ export async function startApiServer(opts: ApiServerOptions): Promise<RunningApi
     nodeToken: (node) => tokens.ensure(`${nodeUserPrefix}${node}`, [nodesGroup]),
     nodeServingCert: (node, hosts) => ensureNodeServingCert(join(dataDir, 'pki'), node, hosts),
     podMetrics: metricsScraper.storage,
+    startTurn: () => turns.turn(),
     async close() {
       lifecycle.shuttingDown = true;
       clearInterval(compactor);

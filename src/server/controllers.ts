@@ -79,7 +79,7 @@ function controllerIdentity(name: string) {
   return { user, userAgent: componentUserAgent('kube-controller-manager', user) };
 }
 
-async function startControllerManager(api: Api, opts: ServerOptions, gates: FeatureGates): Promise<ControllerManager> {
+async function startControllerManager(api: Api, opts: ServerOptions, gates: FeatureGates, turn: () => Promise<void>): Promise<ControllerManager> {
   // One informer per kind for all controllers; the list and watch go through the loopback client,
   // whose objects are the watch cache's: the informers hold them as they are (a copy without
   // managedFields, as kube-scheduler's transform makes, would cost memory here, not save it).
@@ -127,23 +127,27 @@ async function startControllerManager(api: Api, opts: ServerOptions, gates: Feat
     informers.stop();
   };
   try {
+    // One controller's start after each turn of the API server's I/O (src/apiserver/startturns.ts):
+    // requests are answered in between, as beside kube-controller-manager's start upstream.
     await quota.start();
+    await turn();
     await namespaces.start();
+    await turn();
     await garbageCollector.start();
+    await turn();
     await certificates.start();
+    await turn();
     quota.resyncAll();
+    await turn();
     // Every namespace that exists now gets its `default` ServiceAccount before the first pod.
     await serviceAccounts.start();
     await serviceAccounts.idle();
+    await turn();
     await rootCA.start();
-    for (const c of [replicaSets, deployments, jobs, cronJobs, ttlAfterFinished, statefulSets, daemonSets]) await c?.start();
-    await disruption.start();
-    await endpoints.start();
-    await endpointSlices.start();
-    await endpointSliceMirroring.start();
-    await horizontalPodAutoscaler?.start();
-    await nodeLifecycle.start();
-    await taintEviction.start();
+    for (const c of [replicaSets, deployments, jobs, cronJobs, ttlAfterFinished, statefulSets, daemonSets, disruption, endpoints, endpointSlices, endpointSliceMirroring, horizontalPodAutoscaler, nodeLifecycle, taintEviction]) {
+      await turn();
+      await c?.start();
+    }
   } catch (e) {
     await stop();
     throw e;
@@ -210,10 +214,10 @@ class LeaderComponent<T extends { stop(): Promise<void> }> {
 }
 
 /** Both components, each under its election (or at once with leaderElection: false). */
-export async function startControlPlane(api: Api, opts: ServerOptions & { gates: FeatureGates }) {
-  const { gates } = opts;
+export async function startControlPlane(api: Api, opts: ServerOptions & { gates: FeatureGates; startTurn: () => Promise<void> }) {
+  const { gates, startTurn: turn } = opts;
   const identity = opts.leaderIdentity ?? leaderIdentity();
-  const manager = new LeaderComponent(() => startControllerManager(api, opts, gates), api, 'kube-controller-manager', controllerIdentity('leader-election'), opts, identity);
+  const manager = new LeaderComponent(() => startControllerManager(api, opts, gates, turn), api, 'kube-controller-manager', controllerIdentity('leader-election'), opts, identity);
   const scheduling = opts.scheduler ?? true ? new LeaderComponent(() => startScheduler(api, opts, gates), api, 'kube-scheduler', schedulerIdentity, opts, identity) : undefined;
   const stop = async () => {
     await scheduling?.stop();
@@ -221,6 +225,7 @@ export async function startControlPlane(api: Api, opts: ServerOptions & { gates:
   };
   try {
     await manager.run();
+    await turn();
     await scheduling?.run();
   } catch (e) {
     await stop().catch(() => undefined);
