@@ -24,7 +24,8 @@ export class StartTurns {
   readonly #firstRequest = new Set<Socket>();
   readonly #waiting = new Set<() => void>();
 
-  constructor(server: Server) {
+  /** `stallMs`: how long a turn waits for the connections in progress (tests lengthen it). */
+  constructor(server: Server, private readonly stallMs = handshakeWaitMs) {
     // tls.Server's events: `connection` when a TCP connection is accepted, before its handshake;
     // `secureConnection` once the handshake succeeded, `tlsClientError` when it failed (a reset
     // and the handshake timeout included); https.Server's `request`.
@@ -50,8 +51,13 @@ export class StartTurns {
     if (this.#firstRequest.delete(socket)) this.#wakeWhenIdle();
   }
 
+  /** The connections the next turn waits for: in their handshake, or with their first request unanswered. */
+  get inProgress(): number {
+    return this.#handshaking + this.#firstRequest.size;
+  }
+
   #wakeWhenIdle(): void {
-    if (this.#handshaking === 0 && this.#firstRequest.size === 0) for (const wake of this.#waiting) wake();
+    if (this.inProgress === 0) for (const wake of this.#waiting) wake();
   }
 
   /**
@@ -60,7 +66,7 @@ export class StartTurns {
    */
   async turn(): Promise<void> {
     await new Promise((resolve) => setImmediate(resolve));
-    if (this.#handshaking === 0 && this.#firstRequest.size === 0) return;
+    if (this.inProgress === 0) return;
     await new Promise<void>((resolve) => {
       const wake = () => {
         clearTimeout(timer);
@@ -72,7 +78,7 @@ export class StartTurns {
         this.#handshaking = 0;
         this.#firstRequest.clear();
         wake();
-      }, handshakeWaitMs);
+      }, this.stallMs);
       this.#waiting.add(wake);
     });
   }
