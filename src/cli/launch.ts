@@ -1,4 +1,4 @@
-#!/usr/bin/env -S GLIBC_TUNABLES=glibc.malloc.mmap_threshold=131072:glibc.malloc.trim_threshold=131072:glibc.malloc.arena_max=2 node --max-semi-space-size=8
+#!/usr/bin/env -S GLIBC_TUNABLES=glibc.malloc.mmap_threshold=131072:glibc.malloc.trim_threshold=131072:glibc.malloc.arena_max=2:glibc.malloc.hugetlb=1 node --max-semi-space-size=8
 // The `bulkhead` command as installed (dist/bin/main.js, scripts/bundle.mjs): runs the linked
 // CLI, dist/bin/bulkhead.cjs, with its V8 code cache (compilecache.ts) in dist/bin/compile-cache,
 // and writes the cache once the command has done what it does before it waits (`plan` its
