@@ -9,7 +9,7 @@ import type { SchemaView } from '../../api/schema/view.js';
 import type { ManagedFieldsEntry } from '../../api/types.js';
 import { assertWriteDepth } from './depth.js';
 import { FieldSet, fieldPE, path, type Path } from './fieldpath.js';
-import { clone, deepEqual, goJSON, isObject, type JSONObject, type JSONValue } from './json.js';
+import { clone, deepEqual, goJSON, isObject, own, type JSONObject, type JSONValue } from './json.js';
 import { zeroObjects } from './zeroobjects.js';
 import { toFieldSet, type Comparison } from './typed.js';
 import { compareForUpdate } from './updatecompare.js';
@@ -101,6 +101,14 @@ const maxDecodedSets = 1024;
 
 function decodeFieldsV1(fields: unknown): FieldSet {
   if (!isObject(fields)) return FieldSet.fromFieldsV1(fields ?? {});
+  // A frozen encoding (the watch cache's objects, which every write starts from, freeze theirs
+  // deep, one copy per distinct set) cannot have changed since it was decoded: known by identity,
+  // it is not encoded again to be looked up.
+  const frozen = Object.isFrozen(fields);
+  if (frozen) {
+    const known = decodedFrozen.get(fields);
+    if (known) return known;
+  }
   const text = JSON.stringify(fields);
   let set = decodedSets.get(text);
   if (!set) {
@@ -108,8 +116,11 @@ function decodeFieldsV1(fields: unknown): FieldSet {
     if (decodedSets.size >= maxDecodedSets) decodedSets.clear();
     decodedSets.set(text, set);
   }
+  if (frozen) decodedFrozen.set(fields, set);
   return set;
 }
+
+const decodedFrozen = new WeakMap<object, FieldSet>();
 
 /** upstream DecodeManagedFields. @throws ManagedFieldsDecodeError */
 export function decodeManagedFields(entries: unknown): Managed {
@@ -402,8 +413,20 @@ export function recordUpdate(liveObj: JSONObject, newObj: JSONObject, managed: M
 export function updateManagedFields(old: JSONObject | undefined, next: JSONObject, manager: string, operation: 'Update', opts: UpdateOptions): JSONObject {
   void operation;
   assertWriteDepth(old, next);
-  const managed = decodeLiveOrNew(old, next, !!opts.subresource);
   const newObj = withoutManagedFieldsShallow(next);
+  if (old === undefined && managedFieldsOf(next) === undefined) {
+    // A create that brings no managedFields: the creator's entry is all there is, and its set
+    // depends on the object alone (recordUpdate below gives the same, through `current`).
+    const managed: Managed = new Map();
+    const set = createdSet(newObj, opts);
+    if (!set.empty()) {
+      const { id, info } = updateManagerInfo(manager, opts.apiVersion, opts.subresource);
+      managed.set(id, withSet(info, set, formatTime(opts.now)));
+    }
+    setManagedFields(newObj, encodeManagedFields(managed));
+    return newObj;
+  }
+  const managed = decodeLiveOrNew(old, next, !!opts.subresource);
   if (managed.size === 0 && old !== undefined) {
     const uid = isObject(old.metadata) ? old.metadata.uid : undefined;
     if (typeof uid === 'string' && uid !== '') return newObj;
@@ -416,6 +439,114 @@ export function updateManagedFields(old: JSONObject | undefined, next: JSONObjec
   capUpdateManagers(managed);
   setManagedFields(newObj, encodeManagedFields(managed));
   return newObj;
+}
+
+/**
+ * What a create of `obj` (without managedFields) records for its manager: compareForUpdate
+ * against the kind's zero object, less what the write resets and what nobody owns (stripMeta).
+ *
+ * That walk, with the set's sorted FieldsV1 encoding, was most of what managedFields cost a
+ * create, and the objects of one template (pods of a bench or a ReplicaSet, a component's
+ * events) differ in values the walk does not read: sets are remembered by createKey, which
+ * keeps what it reads. The objects are JSON values (a decoded request as defaulted): an array
+ * holding undefined, which JSON writes as null, is not one. Sets are immutable, and the
+ * encoding a remembered one hands out is frozen.
+ */
+function createdSet(obj: JSONObject, opts: UpdateOptions): FieldSet {
+  const zero = opts.zero ?? DEFAULT_ZERO_OBJECT;
+  const reset = resetFieldSet(opts.resetFields);
+  const memo = createMemo(opts.schema, zero, reset);
+  const now = memo.calls++;
+  const key = now >= memo.skipUntil ? createKey(obj, zero) : undefined;
+  if (key !== undefined) {
+    const known = memo.sets.get(key);
+    if (known) {
+      memo.hits++;
+      return known;
+    }
+  }
+  const set = compareForUpdate(zero, obj, opts.schema, reset).changed.difference(STRIP_SET);
+  if (key === undefined) return set;
+  if (memo.sets.size >= maxCreatedSets) {
+    // Creates whose shapes seldom repeat (lists of items named each their own way) would pay for the key
+    // and the bound entries for nothing: after a full round of few hits, the memo rests a while.
+    if (memo.hits * 4 < maxCreatedSets) memo.skipUntil = now + restCalls;
+    memo.sets.clear();
+    memo.hits = 0;
+  }
+  freezeDeep(set.toFieldsV1());
+  memo.sets.set(key, set);
+  return set;
+}
+
+interface CreateMemo {
+  zero: JSONObject;
+  reset: FieldSet | undefined;
+  sets: Map<string, FieldSet>;
+  calls: number;
+  hits: number;
+  skipUntil: number;
+}
+
+const maxCreatedSets = 256;
+const restCalls = 4096;
+const createMemos = new WeakMap<SchemaView, CreateMemo[]>();
+
+function createMemo(schema: SchemaView, zero: JSONObject, reset: FieldSet | undefined): CreateMemo {
+  let memos = createMemos.get(schema);
+  if (!memos) createMemos.set(schema, (memos = []));
+  for (const m of memos) if (m.zero === zero && m.reset === reset) return m;
+  const m: CreateMemo = { zero, reset, sets: new Map(), calls: 0, hits: 0, skipUntil: 0 };
+  memos.push(m);
+  return m;
+}
+
+/**
+ * The memo key of a create compared with the kind's zero object `zero`: the object's JSON with
+ * each scalar that the walk only tells apart from the zero's value at its place written as
+ * whether it is that value (`~=`) or else its type. What the walk (compareForUpdate, then
+ * stripMeta) reads of the object, and so what decides the set:
+ *   - members' names and order, members holding undefined being absent, maps and lists told by
+ *     their type (kindOf reads the value's type and the schema's, never more for a map);
+ *   - a scalar is a leaf whatever the schema: its path is marked unless it equals the zero's
+ *     value there (equalOmitted of two scalars is ===), so only that equality counts (names,
+ *     uids and times of one template's objects then make one key);
+ *   - a list, by item keys, set members or as an atomic value, is kept as its JSON text whole;
+ *   - a map where the zero holds a map is compared with it atomically when the schema says so
+ *     (deepEqual of the two without empty members): the key still holds every member's name
+ *     and, at the zero's members, whether each equals the zero's.
+ */
+function createKey(v: JSONObject, zero: JSONValue | undefined): string {
+  let key = '{';
+  const z = isObject(zero) ? zero : undefined;
+  for (const k in v) {
+    if (!Object.prototype.hasOwnProperty.call(v, k)) continue;
+    const m = v[k];
+    if (m === undefined) continue;
+    key += JSON.stringify(k) + ':' + memberKey(m, z === undefined ? undefined : own(z, k)) + ',';
+  }
+  return key + '}';
+}
+
+function memberKey(v: JSONValue, zero: JSONValue | undefined): string {
+  switch (typeof v) {
+    case 'string':
+      return v === zero ? '~=' : '~s';
+    case 'number':
+      return v === zero ? '~=' : '~n';
+    case 'boolean':
+      return v === zero ? '~=' : '~b';
+  }
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return JSON.stringify(v);
+  return createKey(v, zero);
+}
+
+function freezeDeep(v: JSONValue): void {
+  if (typeof v !== 'object' || v === null || Object.isFrozen(v)) return;
+  if (Array.isArray(v)) for (const c of v) freezeDeep(c);
+  else for (const k in v) freezeDeep(v[k]);
+  Object.freeze(v);
 }
 
 /**

@@ -58,6 +58,13 @@ function stored(o: JSONObject, rv: number): JSONObject {
   return { ...o, metadata: { ...((o.metadata ?? {}) as JSONObject), uid: 'uid-1', resourceVersion: String(rv) } };
 }
 
+/** `v`, frozen deep as the watch cache freezes what it decodes. */
+function freezeDeep<T>(v: T): T {
+  if (typeof v !== 'object' || v === null || Object.isFrozen(v)) return v;
+  for (const c of Object.values(v)) freezeDeep(c);
+  return Object.freeze(v);
+}
+
 /** The object a returned outcome holds (updateManagedFields' result, or an apply's `object`), if any. */
 function returned(text: string, apply = false): JSONObject | undefined {
   if (!text.startsWith('returned ')) return undefined;
@@ -314,25 +321,128 @@ describe('managedFields: the same as the reference implementation', () => {
 
   it('generated pods through sequences of writes', () => {
     fc.assert(
-      fc.property(pod, fc.array(write, { maxLength: 14 }), fc.boolean(), (created, writes, resets) => {
+      fc.property(pod, fc.array(write, { maxLength: 14 }), fc.boolean(), fc.boolean(), (created, writes, resets, frozen) => {
         const t0 = Date.parse('2024-05-01T09:00:00Z');
         // Some writes share a second, most do not.
         const at = (step: number): Date => new Date(t0 + step * 700);
         const resetFields = (subresource: string): readonly (readonly string[])[] | undefined => (resets ? (subresource === 'status' ? [['spec']] : [['status']]) : undefined);
         const opts = (step: number, subresource = ''): UpdateOptions => ({ schema: podView, apiVersion: 'v1', now: at(step), subresource, resetFields: resetFields(subresource), zero: zeroObjects['v1/Pod'] });
         let live = stored(returned(sameUpdate(undefined, created, 'creator', opts(0)))!, 1);
+        if (frozen) freezeDeep(live);
         writes.forEach((w, i) => {
           const step = i + 1;
           const result =
             w.kind === 'apply'
               ? returned(sameApply(live, w.config, { manager: w.manager, force: w.force, schema: podView, apiVersion: 'v1', kind: 'Pod', now: at(step), resetFields: resetFields(''), zero: zeroObjects['v1/Pod'] }), true)
               : returned(sameUpdate(live, w.make(live), w.manager, opts(step, w.subresource)));
-          // A write both refused (an apply's conflict) leaves the object as it was.
-          if (result) live = stored(result, step + 1);
+          // A write both refused (an apply's conflict) leaves the object as it was. Frozen deep,
+          // the stored object is what the server's writes start from (the watch cache's), whose
+          // field sets are decoded once by identity.
+          if (result) live = frozen ? freezeDeep(stored(result, step + 1)) : stored(result, step + 1);
         });
       }),
       { numRuns: 300 },
     );
+  });
+
+  it('creates of one shape whose names, uids, times and generations differ (the remembered creator sets)', () => {
+    // The second and later creates of a shape take the creator's set from the memo: the same
+    // text as the reference's each time, whatever the members stripMeta removes hold (scalars,
+    // absent, or maps and lists, which are kept in the memo's key).
+    const stripped = fc.record(
+      {
+        name: fc.constantFrom<JSONValue>('web', 'web-2', '', 7, true, { x: 'y' }, ['a'], null),
+        namespace: fc.constantFrom<JSONValue>('default', 'other', { a: {} }),
+        uid: fc.constantFrom<JSONValue>('uid-1', 'uid-2', 12),
+        creationTimestamp: fc.constantFrom<JSONValue>('2024-05-01T09:00:00Z', '2024-05-01T10:00:00Z', null),
+        generation: fc.constantFrom<JSONValue>(1, 2, '3', []),
+        resourceVersion: fc.constantFrom<JSONValue>('5', 5),
+        selfLink: fc.constantFrom<JSONValue>('/api/v1/x', false),
+        clusterName: fc.constantFrom<JSONValue>('c', { c: 1 }),
+      },
+      { requiredKeys: [] },
+    );
+    const opts: UpdateOptions = { schema: podView, apiVersion: 'v1', now: '2024-05-01T09:30:00Z', resetFields: [['status']], zero: zeroObjects['v1/Pod'] };
+    fc.assert(
+      fc.property(pod, fc.array(stripped, { minLength: 1, maxLength: 6 }), fc.constantFrom('creator', '', 'kube-scheduler'), (shape, metas, manager) => {
+        for (const m of metas) {
+          const created = structuredClone(shape);
+          const metadata: JSONObject = { ...meta(created) };
+          for (const k of ['name', 'namespace', 'uid', 'creationTimestamp', 'generation']) delete metadata[k];
+          created.metadata = plain({ ...(m as JSONObject), ...metadata });
+          sameUpdate(undefined, created, manager, opts);
+          sameUpdate(undefined, created, manager, { ...opts, subresource: 'status', resetFields: [['spec']] });
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('creates of one shape with other values: scalars changed, equal to the zero object\'s or not, of other types', () => {
+    // A remembered creator set is keyed by what the walk reads; every variant of a shape, each
+    // created after the others (so most take a set remembered from another variant), must give
+    // the reference's text. The objects start from the kind's zero object, so that its members
+    // (timestamps that are null, strings that are '', nested maps, maps that are null) are
+    // there to be equal to or not, with generated members beside them.
+    const kinds: { schema: string; zero: string; reset?: readonly (readonly string[])[] }[] = [
+      { schema: 'io.k8s.api.core.v1.Pod', zero: 'v1/Pod', reset: [['status']] },
+      { schema: 'io.k8s.api.core.v1.Event', zero: 'v1/Event' },
+      { schema: 'io.k8s.api.core.v1.Node', zero: 'v1/Node', reset: [['status']] },
+      { schema: 'io.k8s.api.apps.v1.Deployment', zero: 'apps/v1/Deployment', reset: [['status']] },
+      { schema: 'io.k8s.api.core.v1.ConfigMap', zero: 'v1/ConfigMap' },
+      { schema: 'io.k8s.api.scheduling.v1.PriorityClass', zero: 'scheduling.k8s.io/v1/PriorityClass' },
+      { schema: 'io.k8s.api.autoscaling.v2.HorizontalPodAutoscaler', zero: 'autoscaling/v2/HorizontalPodAutoscaler', reset: [['status']] },
+    ];
+    const views = kinds.map((k) => schemaView(k.schema));
+    const scalars: JSONValue[] = ['', 'x', 'web', 0, 1, 2.5, true, false, null];
+    /** `v` with some scalars replaced (by `pick`), members holding undefined kept as they are. */
+    const perturb = (v: JSONValue, zero: JSONValue | undefined, pick: () => number): JSONValue => {
+      if (Array.isArray(v)) return pick() % 20 === 0 ? [...v, 'extra'] : v.map((x) => perturb(x, undefined, pick));
+      if (v !== null && typeof v === 'object') {
+        const out: JSONObject = {};
+        for (const k of Object.keys(v)) out[k] = v[k] === undefined ? (undefined as unknown as JSONValue) : perturb(v[k], zero !== null && typeof zero === 'object' && !Array.isArray(zero) ? zero[k] : undefined, pick);
+        return out;
+      }
+      // Mostly kept or of the same type (so that variants share a key), sometimes the zero's.
+      const r = pick() % 8;
+      if (r <= 2) return v;
+      if (r <= 4 && zero !== undefined && (zero === null || typeof zero !== 'object')) return zero;
+      if (r <= 6) {
+        const same = scalars.filter((x) => typeof x === typeof v && x !== null);
+        if (same.length) return same[pick() % same.length]!;
+      }
+      return scalars[pick() % scalars.length]!;
+    };
+    fc.assert(
+      fc.property(fc.nat(kinds.length - 1), fc.oneof(anyObject, pod), fc.array(fc.nat(), { minLength: 3, maxLength: 8 }), fc.array(fc.nat(), { minLength: 40, maxLength: 40 }), (ki, extra, seeds, draws) => {
+        const kind = kinds[ki]!;
+        const zero = zeroObjects[kind.zero]!;
+        const opts: UpdateOptions = { schema: views[ki]!, apiVersion: kind.zero.split('/').slice(0, -1).join('/'), now: '2024-05-01T09:30:00Z', resetFields: kind.reset, zero };
+        // The shape: the zero object's members, then generated ones (the zero's win where both are).
+        const shape = { ...extra, ...structuredClone(zero), metadata: { ...(extra.metadata as JSONObject), ...(zero.metadata as JSONObject) } } as JSONObject;
+        const variants = [shape, ...seeds.map((seed) => {
+          let i = seed;
+          const pick = () => draws[i++ % draws.length]! + i;
+          return plain(perturb(shape, zero, pick) as JSONObject);
+        })];
+        for (const v of [...variants, ...variants]) sameUpdate(undefined, v, 'creator', opts);
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('creates past the memo bound, with and without repeats', () => {
+    // More distinct shapes than the memo keeps (it empties, then rests when few repeat), then
+    // a few shapes over and over, past the rest, so that they are remembered again.
+    const opts: UpdateOptions = { schema: podView, apiVersion: 'v1', now: '2024-05-01T09:30:00Z', resetFields: [['status']], zero: zeroObjects['v1/Pod'] };
+    const shapes = fc.sample(pod, { numRuns: 600, seed: 13 });
+    const create = (shape: JSONObject, name: string, n: string): void => {
+      const created = structuredClone(shape);
+      created.metadata = { ...meta(created), name, labels: { ...((meta(created).labels ?? {}) as JSONObject), n } };
+      sameUpdate(undefined, created, 'creator', opts);
+    };
+    shapes.forEach((shape, i) => create(shape, `p-${i}`, String(i)));
+    for (let i = 0; i < 4600; i++) create(shapes[i % 7]!, `q-${i}`, String(i % 7));
   });
 
   it('values nested past the bound, in the old object, the new one, or both, shared or not', () => {
