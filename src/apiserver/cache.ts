@@ -176,6 +176,18 @@ export class ObjectCache<T extends KubeObject = KubeObject> {
     }
   }
 
+  /**
+   * The object this cache decoded itself for `key`'s write at `modRevision`, when it holds that
+   * write (not a transformed copy): what a store watcher registered after this cache's (the
+   * embedded stores deliver in registration order) can take instead of decoding its own. It is
+   * the store's value as read (defaulted, resourceVersion set), frozen at its top level only.
+   */
+  decodedAt(key: string, modRevision: number): T | undefined {
+    if (this.opts.transform) return undefined;
+    const c = this.byKey.get(key);
+    return c && c.modRevision === modRevision ? c.obj : undefined;
+  }
+
   get(namespace: string | undefined, name: string): CachedObject<T> | undefined {
     return this.byKey.get(storageKey(this.def, namespace, name));
   }

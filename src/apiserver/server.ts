@@ -185,6 +185,11 @@ export async function startApiServer(opts: ApiServerOptions): Promise<RunningApi
   // each event's object before this cache sees the event): one decoded copy of each pod.
   const cacher = new Cacher(store, { deliversOnCommit: store instanceof LogStore });
   api.cacher = cacher;
+  // The admission caches watched the store first: their objects serve the watch caches too.
+  for (const resource of ['namespaces', 'limitranges', 'resourcequotas', 'priorityclasses', 'runtimeclasses', 'serviceaccounts']) {
+    const cache = api.caches.get(resource)!;
+    cacher.shareDecoded(cache.def, (kv) => cache.decodedAt(kv.key, kv.modRevision));
+  }
   await cacher.start(api.def('pods'));
   // It starts from the watch cache's objects and revision, not a second list of every pod.
   const boundPods = new ObjectCache<Pod>(store, api.def('pods'), {

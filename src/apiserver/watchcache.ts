@@ -104,15 +104,24 @@ class FieldSets {
 
 const fieldSets = new FieldSets();
 
-function decode(kv: KeyValue): KubeObject {
-  const obj = defaultedOnRead(JSON.parse(kv.value) as KubeObject);
-  (obj.metadata ??= {}).resourceVersion = String(kv.modRevision);
-  for (const e of obj.metadata.managedFields ?? []) if (e?.fieldsV1 !== undefined) e.fieldsV1 = fieldSets.intern(e.fieldsV1);
+/**
+ * The object of a store event. `held` is the same write as another cache of this process
+ * decoded it (ObjectCache.decodedAt: the value parsed and defaulted on read, resourceVersion
+ * set, frozen at its top level), taken instead of parsing the value once more.
+ */
+function decode(kv: KeyValue, held?: KubeObject): KubeObject {
+  const obj = held ?? defaultedOnRead(JSON.parse(kv.value) as KubeObject);
+  if (!held) (obj.metadata ??= {}).resourceVersion = String(kv.modRevision);
+  for (const e of obj.metadata?.managedFields ?? []) if (e?.fieldsV1 !== undefined && !Object.isFrozen(e)) e.fieldsV1 = fieldSets.intern(e.fieldsV1);
   // Deep: in-process readers (loopback.ts) share the object, and one that changed a nested part
   // would change what every later LIST and WATCH sends. Frozen, such a write throws instead.
+  if (held) for (const k in obj) freezeDeep((obj as unknown as Record<string, unknown>)[k]);
   freezeDeep(obj);
   return obj;
 }
+
+/** Another cache's decoded object for a store event, if it has that write (see decode). */
+export type HeldObjects = (kv: KeyValue) => KubeObject | undefined;
 
 /** The event a watcher sees for a change (rest.ts's Api.watch rules), or none. */
 function eventFor(w: Watcher, c: Change): [WatchEventType, CacheEntry] | undefined {
@@ -142,7 +151,7 @@ export class WatchCache {
   #watch?: Watch;
   #broken = false;
 
-  constructor(private readonly store: Store, readonly prefix: string, private readonly opts: { historyCapacity: number; onBroken(): void }) {}
+  constructor(private readonly store: Store, readonly prefix: string, private readonly opts: { historyCapacity: number; onBroken(): void; held?: HeldObjects }) {}
 
   async start(): Promise<void> {
     const snapshot = await this.store.list(this.prefix);
@@ -219,7 +228,7 @@ export class WatchCache {
         }
         change = { rev, key, created: false, prev, deleted: new CacheEntry(key, rev, decode(e.kv)) };
       } else {
-        const cur = new CacheEntry(key, rev, decode(e.kv));
+        const cur = new CacheEntry(key, rev, decode(e.kv, this.opts.held?.(e.kv)));
         this.#byKey.set(key, cur);
         const i = this.#find(key);
         if (i < this.#sorted.length && this.#sorted[i]!.key === key) this.#sorted[i] = cur;
@@ -360,6 +369,7 @@ export class Cacher {
     if (!c) {
       const cache = new WatchCache(this.store, prefix, {
         historyCapacity: this.opts.historyCapacity ?? defaultHistoryCapacity,
+        held: this.#held.get(prefix),
         // The next reader starts a new cache from a new list (a reflector's relist).
         onBroken: () => {
           if (this.#caches.get(prefix) === c) this.#caches.delete(prefix);
@@ -376,6 +386,17 @@ export class Cacher {
       });
     }
     return c;
+  }
+
+  readonly #held = new Map<string, HeldObjects>();
+
+  /**
+   * Where `def`'s cache, once started, can take the objects of store events another cache of
+   * this process decoded first (the admission caches of cache.ts, started before any watch
+   * cache): a quota's status write, made for every batch of pod creates, is then parsed once.
+   */
+  shareDecoded(def: ResourceDef, held: HeldObjects): void {
+    this.#held.set(storageKey(def, undefined), held);
   }
 
   /** Starts a resource's cache ahead of its first reader (kube-apiserver starts them all with the server); resolves once it holds the store's objects. */

@@ -13,6 +13,7 @@ import { Api, type ListOptions, type WatchEventType } from '../../src/apiserver/
 import { StatusError } from '../../src/apiserver/status.js';
 import { escapeHTML } from '../../src/apiserver/jsontext.js';
 import { toTable } from '../../src/apiserver/tables.js';
+import { ObjectCache } from '../../src/apiserver/cache.js';
 import { Cacher } from '../../src/apiserver/watchcache.js';
 import { MemoryStore } from '../../src/storage/index.js';
 
@@ -402,5 +403,72 @@ describe('watch cache: managedFields field sets', () => {
       direct.items.map((o) => plain(o)),
     );
     cacher.stop();
+  });
+});
+
+describe('watch cache: objects another cache decoded first', () => {
+  it('takes the admission cache\'s object of each write (quotas, namespaces defaulted on read) and serves the same LIST and WATCH bytes as a cache decoding its own', async () => {
+    const quotas = findResource('', 'v1', 'resourcequotas')!;
+    const namespaces = findResource('', 'v1', 'namespaces')!;
+    const quota = (name: string, used: string) =>
+      JSON.stringify({
+        apiVersion: 'v1',
+        kind: 'ResourceQuota',
+        metadata: { name, namespace: 'q', uid: `uid-${name}`, managedFields: [{ manager: 'bulkhead', operation: 'Update', apiVersion: 'v1', time: '2026-01-01T00:00:00Z', fieldsType: 'FieldsV1', fieldsV1: { 'f:status': { 'f:used': { 'f:pods': {} } } } }] },
+        spec: { hard: { pods: '10' } },
+        status: { hard: { pods: '10' }, used: { pods: used } },
+      });
+    // A namespace stored without the name label its decoding adds (SetDefaults_Namespace).
+    const namespace = (name: string) => JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name, uid: `uid-${name}` }, spec: { finalizers: ['kubernetes'] } });
+    const run = async (share: boolean) => {
+      const store = new MemoryStore();
+      // Started before the watch caches, as the server starts its admission caches.
+      const admission = { quotas: new ObjectCache(store, quotas), namespaces: new ObjectCache(store, namespaces) };
+      await admission.quotas.start();
+      await admission.namespaces.start();
+      const cacher = new Cacher(store);
+      if (share) {
+        cacher.shareDecoded(quotas, (kv) => admission.quotas.decodedAt(kv.key, kv.modRevision));
+        cacher.shareDecoded(namespaces, (kv) => admission.namespaces.decodedAt(kv.key, kv.modRevision));
+      }
+      await store.create(storageKey(quotas, 'q', 'a'), quota('a', '0'));
+      await store.create(storageKey(namespaces, undefined, 'q'), namespace('q'));
+      await cacher.list(quotas, undefined, {});
+      await cacher.list(namespaces, undefined, {});
+      const events: string[] = [];
+      const sink = (resource: string) => ({
+        send(type: WatchEventType, _object: unknown, l?: EventLines) {
+          events.push(`${resource} ${l!.line(type, undefined).toString()}`);
+        },
+        close() {},
+      });
+      const from = String(await store.currentRevision());
+      await cacher.watch(quotas, undefined, { resourceVersion: from }, sink('quotas'));
+      await cacher.watch(namespaces, undefined, { resourceVersion: from }, sink('namespaces'));
+      for (let i = 1; i <= 3; i++) await store.update(storageKey(quotas, 'q', 'a'), quota('a', String(i)));
+      await store.create(storageKey(quotas, 'q', 'b'), quota('b', '1'));
+      await store.update(storageKey(namespaces, undefined, 'q'), namespace('q'));
+      await store.create(storageKey(namespaces, undefined, 'r'), namespace('r'));
+      await store.delete(storageKey(quotas, 'q', 'b'));
+      const lists = [];
+      for (const def of [quotas, namespaces]) lists.push(text(encodeList('v1', `${def.kind}List`, {}, (await cacher.list(def, undefined, {}))!.items)));
+      const entries = [...(await cacher.list(quotas, undefined, {}))!.items, ...(await cacher.list(namespaces, undefined, {}))!.items];
+      const held = [admission.quotas.get('q', 'a')?.obj, admission.namespaces.get(undefined, 'q')?.obj, admission.namespaces.get(undefined, 'r')?.obj];
+      cacher.stop();
+      admission.quotas.stop();
+      admission.namespaces.stop();
+      return { events, lists, entries, held };
+    };
+    const own = await run(false);
+    const shared = await run(true);
+    assert.deepEqual(shared.events, own.events, 'the same watch events');
+    assert.deepEqual(shared.lists, own.lists, 'the same LIST bodies');
+    assert.equal(own.events.length, 7);
+    // Sharing happened: each object written since the caches started is the admission cache's, frozen throughout.
+    for (const obj of shared.held) {
+      assert.ok(shared.entries.some((e) => e.obj === obj), `${obj?.metadata?.name}: the watch cache holds the admission cache's object`);
+      assert.ok(Object.isFrozen(obj!.metadata) && Object.isFrozen(obj!.metadata!.managedFields?.[0] ?? Object.freeze({})) && Object.isFrozen((obj as { spec: object }).spec), 'frozen deep');
+    }
+    assert.ok(own.held.every((obj) => !own.entries.some((e) => e.obj === obj)), 'without sharing, each cache decodes its own');
   });
 });
