@@ -109,15 +109,61 @@ const fieldSets = new FieldSets();
  * decoded it (ObjectCache.decodedAt: the value parsed and defaulted on read, resourceVersion
  * set, frozen at its top level), taken instead of parsing the value once more.
  */
-function decode(kv: KeyValue, held?: KubeObject): KubeObject {
+function decode(kv: KeyValue, held?: KubeObject, prev?: KubeObject): KubeObject {
   const obj = held ?? defaultedOnRead(JSON.parse(kv.value) as KubeObject);
   if (!held) (obj.metadata ??= {}).resourceVersion = String(kv.modRevision);
   for (const e of obj.metadata?.managedFields ?? []) if (e?.fieldsV1 !== undefined && !Object.isFrozen(e)) e.fieldsV1 = fieldSets.intern(e.fieldsV1);
+  // Another cache's object is not this cache's to change.
+  if (prev && !held) shareUnchanged(prev, obj);
   // Deep: in-process readers (loopback.ts) share the object, and one that changed a nested part
   // would change what every later LIST and WATCH sends. Frozen, such a write throws instead.
   if (held) for (const k in obj) freezeDeep((obj as unknown as Record<string, unknown>)[k]);
   freezeDeep(obj);
   return obj;
+}
+
+/**
+ * An update leaves most of an object as it was (a status write, the spec; a spec change, the
+ * status): each member of `obj`, and of its metadata, whose JSON is the same as the previous
+ * state's (the same members in the same order, so the same bytes when encoded) becomes that
+ * state's frozen copy. The cache then holds one copy of what did not change instead of two
+ * (the previous state stays in the history), and readers that compare two states find the
+ * shared parts equal at once.
+ */
+function shareUnchanged(prev: KubeObject, obj: KubeObject): void {
+  shareMembers(prev as unknown as Record<string, unknown>, obj as unknown as Record<string, unknown>, 'metadata');
+  const pm = prev.metadata as Record<string, unknown> | undefined;
+  const om = obj.metadata as Record<string, unknown> | undefined;
+  if (pm && om) shareMembers(pm, om, undefined);
+}
+
+function shareMembers(prev: Record<string, unknown>, obj: Record<string, unknown>, skip: string | undefined): void {
+  for (const k in obj) {
+    if (k === skip || !Object.prototype.hasOwnProperty.call(prev, k)) continue;
+    const p = prev[k];
+    const o = obj[k];
+    if (p !== o && typeof p === 'object' && p !== null && sameJSON(p, o)) obj[k] = p;
+  }
+}
+
+/** Whether two decoded JSON values encode to the same text: members compared in order. */
+function sameJSON(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameJSON(a[i], b[i])) return false;
+    return true;
+  }
+  if (Array.isArray(b)) return false;
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  if (ka.length !== kb.length) return false;
+  for (let i = 0; i < ka.length; i++) {
+    const k = ka[i]!;
+    if (k !== kb[i] || !sameJSON((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k])) return false;
+  }
+  return true;
 }
 
 /** Another cache's decoded object for a store event, if it has that write (see decode). */
@@ -228,7 +274,7 @@ export class WatchCache {
         }
         change = { rev, key, created: false, prev, deleted: new CacheEntry(key, rev, decode(e.kv)) };
       } else {
-        const cur = new CacheEntry(key, rev, decode(e.kv, this.opts.held?.(e.kv)));
+        const cur = new CacheEntry(key, rev, decode(e.kv, this.opts.held?.(e.kv), prev?.obj));
         this.#byKey.set(key, cur);
         const i = this.#find(key);
         if (i < this.#sorted.length && this.#sorted[i]!.key === key) this.#sorted[i] = cur;

@@ -125,7 +125,8 @@ export interface SchedulerOptions {
  * states were decoded from the store's JSON, which keeps key order, so plain JSON compares them.
  */
 function schedulingInputsChanged(old: Pod, p: Pod): boolean {
-  return JSON.stringify(old.spec) !== JSON.stringify(p.spec) || JSON.stringify(old.metadata.labels ?? {}) !== JSON.stringify(p.metadata.labels ?? {});
+  // The watch cache hands an update's unchanged parts over as the previous state's objects.
+  return (old.spec !== p.spec && JSON.stringify(old.spec) !== JSON.stringify(p.spec)) || (old.metadata.labels !== p.metadata.labels && JSON.stringify(old.metadata.labels ?? {}) !== JSON.stringify(p.metadata.labels ?? {}));
 }
 
 /** What of a node can change a scheduling decision (not heartbeats). */

@@ -472,3 +472,34 @@ describe('watch cache: objects another cache decoded first', () => {
     assert.ok(own.held.every((obj) => !own.entries.some((e) => e.obj === obj)), 'without sharing, each cache decodes its own');
   });
 });
+
+describe('watch cache: what an update left as it was', () => {
+  it('holds the previous state\'s copy of each unchanged member (and of the metadata\'s), and encodes every state as the store path does', async () => {
+    const { store, api, cacher } = await setup();
+    const k = key('a', 'web-1');
+    const base = JSON.parse(pod('a', 'web-1', { app: 'web' }, 'Running')) as Pod;
+    const w = collector();
+    await cacher.watch(pods, 'a', { resourceVersion: String(await store.currentRevision()) }, w.sink);
+    const before = (await cacher.list(pods, 'a', {}))!.items.find((e) => e.key === k)!.obj as Pod;
+    const rows: { name: string; write: Pod; shared: string[]; own: string[] }[] = [
+      { name: 'a status write keeps the spec and the labels', write: { ...base, status: { phase: 'Succeeded' } }, shared: ['spec', 'metadata.labels'], own: ['status'] },
+      { name: 'a label change keeps the spec and the status', write: { ...base, metadata: { ...base.metadata, labels: { app: 'db' } }, status: { phase: 'Succeeded' } }, shared: ['spec', 'status'], own: ['metadata.labels'] },
+      // The same members in another order encode differently: not shared.
+      { name: 'the spec with its members reordered', write: { ...base, metadata: { ...base.metadata, labels: { app: 'db' } }, spec: { ...JSON.parse(JSON.stringify(base.spec)), containers: [{ image: 'busybox', name: 'c' }] }, status: { phase: 'Succeeded' } }, shared: ['status', 'metadata.labels'], own: ['spec'] },
+      { name: 'an equal spec written again', write: { ...base, metadata: { ...base.metadata, labels: { app: 'db' } }, spec: { containers: [{ image: 'busybox', name: 'c' }] }, status: { phase: 'Succeeded' } }, shared: ['spec', 'status', 'metadata.labels'], own: [] },
+    ];
+    let prev = before;
+    const at = (o: Pod, path: string) => path.split('.').reduce<unknown>((v, p) => (v as Record<string, unknown>)[p], o);
+    for (const r of rows) {
+      await store.update(k, JSON.stringify(r.write));
+      const cur = (await cacher.list(pods, 'a', {}))!.items.find((e) => e.key === k)!;
+      for (const path of r.shared) assert.equal(at(cur.obj as Pod, path), at(prev, path), `${r.name}: ${path} is the previous state's`);
+      for (const path of r.own) assert.notEqual(at(cur.obj as Pod, path), at(prev, path), `${r.name}: ${path} is its own`);
+      assert.ok(Object.isFrozen((cur.obj as Pod).spec) && Object.isFrozen((cur.obj as Pod).spec.containers[0]), `${r.name}: frozen deep`);
+      assert.equal(cur.bytes().toString('utf8'), JSON.stringify(await api.get(pods, 'a', 'web-1')), `${r.name}: the store path's bytes`);
+      prev = cur.obj as Pod;
+    }
+    assert.deepEqual(w.seen.map((e) => e.type), ['MODIFIED', 'MODIFIED', 'MODIFIED', 'MODIFIED']);
+    cacher.stop();
+  });
+});
