@@ -381,6 +381,16 @@ export class FieldSet {
     return (this.fieldsV1 ??= this.emit(false));
   }
 
+  /** Whether toFieldsV1 has its answer without emitting (built, or decoded from a canonical encoding). */
+  get encoded(): boolean {
+    return this.fieldsV1 !== undefined;
+  }
+
+  /** Takes the encoding of `o`, a set equal to this one (the same members: the same FieldsV1). */
+  shareEncoding(o: FieldSet): JSONObject {
+    return (this.fieldsV1 = o.toFieldsV1());
+  }
+
   private emit(includeSelf: boolean): JSONObject {
     const out: JSONObject = {};
     if (includeSelf && !this.empty()) out['.'] = {};

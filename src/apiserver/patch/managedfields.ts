@@ -154,7 +154,7 @@ export function encodeManagedFields(managed: Managed): ManagedFieldsEntry[] {
     const e: ManagedFieldsEntry = { manager: m.manager, operation: m.operation, apiVersion: m.apiVersion };
     if (m.time) e.time = m.time;
     e.fieldsType = 'FieldsV1';
-    e.fieldsV1 = m.set.toFieldsV1();
+    e.fieldsV1 = encodedSet(m.set);
     if (m.subresource) e.subresource = m.subresource;
     return e;
   });
@@ -169,6 +169,25 @@ export function encodeManagedFields(managed: Managed): ManagedFieldsEntry[] {
       cmp(p.subresource, q.subresource),
   );
 }
+
+/**
+ * A set's FieldsV1, shared with an equal set encoded recently: the writes of one kind of client
+ * (a scheduler's status write for each pod, a controller's for each object) record the same set
+ * each time, and equals() answers sooner than emit() sorts and builds the encoding again. The
+ * shared encodings are frozen.
+ */
+function encodedSet(set: FieldSet): JSONValue {
+  if (set.encoded) return set.toFieldsV1();
+  for (const r of recentlyEncoded) if (r.equals(set)) return set.shareEncoding(r);
+  const fields = set.toFieldsV1();
+  freezeDeep(fields);
+  if (recentlyEncoded.length >= maxRecentlyEncoded) recentlyEncoded.shift();
+  recentlyEncoded.push(set);
+  return fields;
+}
+
+const recentlyEncoded: FieldSet[] = [];
+const maxRecentlyEncoded = 8;
 
 /** The managedFields of an object's metadata (undefined when absent). */
 export function managedFieldsOf(obj: unknown): unknown {
