@@ -467,7 +467,7 @@ export function updateManagedFields(old: JSONObject | undefined, next: JSONObjec
  * That walk, with the set's sorted FieldsV1 encoding, was most of what managedFields cost a
  * create, and the objects of one template (pods of a bench or a ReplicaSet, a component's
  * events) differ in values the walk does not read: sets are remembered by createKey, which
- * keeps what it reads. The objects are JSON values (a decoded request as defaulted): an array
+ * keeps what it reads, compared as a Shape (sameShape) rather than built as text. The objects are JSON values (a decoded request as defaulted): an array
  * holding undefined, which JSON writes as null, is not one. Sets are immutable, and the
  * encoding a remembered one hands out is frozen.
  */
@@ -476,32 +476,53 @@ function createdSet(obj: JSONObject, opts: UpdateOptions): FieldSet {
   const reset = resetFieldSet(opts.resetFields);
   const memo = createMemo(opts.schema, zero, reset);
   const now = memo.calls++;
-  const key = now >= memo.skipUntil ? createKey(obj, zero) : undefined;
-  if (key !== undefined) {
-    const known = memo.sets.get(key);
-    if (known) {
-      memo.hits++;
-      return known;
+  const remember = now >= memo.skipUntil;
+  let sig: string | undefined;
+  if (remember) {
+    sig = shapeSignature(obj);
+    const bucket = memo.shapes.get(sig);
+    if (bucket) {
+      listTexts = undefined;
+      for (let i = 0; i < bucket.length; i++) {
+        const known = bucket[i]!;
+        if (!sameShape(known.shape, obj, zero)) continue;
+        // The shape last seen first: the pods of a bench or a workload come in runs.
+        if (i > 0) {
+          bucket.copyWithin(1, 0, i);
+          bucket[0] = known;
+        }
+        memo.hits++;
+        listTexts = undefined;
+        return known.set;
+      }
+      listTexts = undefined;
     }
   }
   const set = compareForUpdate(zero, obj, opts.schema, reset).changed.difference(STRIP_SET);
-  if (key === undefined) return set;
-  if (memo.sets.size >= maxCreatedSets) {
-    // Creates whose shapes seldom repeat (lists of items named each their own way) would pay for the key
-    // and the bound entries for nothing: after a full round of few hits, the memo rests a while.
+  if (sig === undefined) return set;
+  if (memo.size >= maxCreatedSets) {
+    // Creates whose shapes seldom repeat (lists of items named each their own way) would pay
+    // for the comparisons and the bound entries for nothing: after a full round of few hits,
+    // the memo rests a while.
     if (memo.hits * 4 < maxCreatedSets) memo.skipUntil = now + restCalls;
-    memo.sets.clear();
+    memo.shapes.clear();
+    memo.size = 0;
     memo.hits = 0;
   }
   freezeDeep(set.toFieldsV1());
-  memo.sets.set(key, set);
+  let bucket = memo.shapes.get(sig);
+  if (!bucket) memo.shapes.set(sig, (bucket = []));
+  bucket.unshift({ shape: shapeOf(obj, zero), set });
+  memo.size++;
   return set;
 }
 
 interface CreateMemo {
   zero: JSONObject;
   reset: FieldSet | undefined;
-  sets: Map<string, FieldSet>;
+  /** Remembered sets by shapeSignature, each with the shape it was found for. */
+  shapes: Map<string, { shape: Shape; set: FieldSet }[]>;
+  size: number;
   calls: number;
   hits: number;
   skipUntil: number;
@@ -515,13 +536,101 @@ function createMemo(schema: SchemaView, zero: JSONObject, reset: FieldSet | unde
   let memos = createMemos.get(schema);
   if (!memos) createMemos.set(schema, (memos = []));
   for (const m of memos) if (m.zero === zero && m.reset === reset) return m;
-  const m: CreateMemo = { zero, reset, sets: new Map(), calls: 0, hits: 0, skipUntil: 0 };
+  const m: CreateMemo = { zero, reset, shapes: new Map(), size: 0, calls: 0, hits: 0, skipUntil: 0 };
   memos.push(m);
   return m;
 }
 
 /**
- * The memo key of a create compared with the kind's zero object `zero`: the object's JSON with
+ * Which bucket of remembered shapes an object's belongs in: its members' names, and how many
+ * members each map among them holds. Objects of one createKey have one signature.
+ */
+function shapeSignature(obj: JSONObject): string {
+  let sig = '';
+  for (const k in obj) {
+    if (!Object.prototype.hasOwnProperty.call(obj, k)) continue;
+    const v = obj[k];
+    if (v === undefined) continue;
+    sig += k;
+    if (isObject(v)) {
+      let n = 0;
+      for (const j in v) if (Object.prototype.hasOwnProperty.call(v, j) && v[j] !== undefined) n++;
+      sig += '=' + n;
+    }
+    sig += '\n';
+  }
+  return sig;
+}
+
+/**
+ * What createKey reads of a value, kept to compare later objects with: a map's members (those
+ * not holding undefined) in order, a list's JSON text, a scalar or null itself.
+ */
+export type Shape = ShapeMap | ShapeList | string | number | boolean | null;
+
+class ShapeMap {
+  constructor(
+    readonly keys: string[],
+    readonly members: Shape[],
+  ) {}
+}
+
+class ShapeList {
+  constructor(readonly text: string) {}
+}
+
+export function shapeOf(v: JSONValue, zero: JSONValue | undefined): Shape {
+  if (v === null || typeof v !== 'object') return v;
+  if (Array.isArray(v)) return new ShapeList(JSON.stringify(v));
+  const z = isObject(zero) ? zero : undefined;
+  const keys: string[] = [];
+  const members: Shape[] = [];
+  for (const k in v) {
+    if (!Object.prototype.hasOwnProperty.call(v, k)) continue;
+    const m = v[k];
+    if (m === undefined) continue;
+    keys.push(k);
+    members.push(shapeOf(m, z === undefined ? undefined : own(z, k)));
+  }
+  return new ShapeMap(keys, members);
+}
+
+/** The JSON texts of the lists one lookup compared, so that each is written once. */
+let listTexts: Map<unknown, string> | undefined;
+
+function listText(v: JSONValue[]): string {
+  let t = listTexts?.get(v);
+  if (t === undefined) (listTexts ??= new Map()).set(v, (t = JSON.stringify(v)));
+  return t;
+}
+
+/** Whether createKey(v, zero) is createKey of the value `s` was taken from (shapeOf(value, zero)). */
+export function sameShape(s: Shape, v: JSONValue, zero: JSONValue | undefined): boolean {
+  switch (typeof v) {
+    case 'string':
+    case 'number':
+    case 'boolean':
+      // '~=' for both, or the same type's tag for both.
+      return v === zero ? s === zero : s !== zero && typeof s === typeof v;
+  }
+  if (v === null) return s === null;
+  if (Array.isArray(v)) return s instanceof ShapeList && s.text === listText(v);
+  if (!(s instanceof ShapeMap)) return false;
+  const z = isObject(zero) ? zero : undefined;
+  let i = 0;
+  for (const k in v) {
+    if (!Object.prototype.hasOwnProperty.call(v, k)) continue;
+    const m = v[k];
+    if (m === undefined) continue;
+    if (i >= s.keys.length || s.keys[i] !== k || !sameShape(s.members[i]!, m, z === undefined ? undefined : own(z, k))) return false;
+    i++;
+  }
+  return i === s.keys.length;
+}
+
+/**
+ * The definition of when two creates share a remembered set (sameShape compares by it without
+ * writing it out): the memo key of a create compared with the kind's zero object `zero`: the object's JSON with
  * each scalar that the walk only tells apart from the zero's value at its place written as
  * whether it is that value (`~=`) or else its type. What the walk (compareForUpdate, then
  * stripMeta) reads of the object, and so what decides the set:
@@ -535,7 +644,7 @@ function createMemo(schema: SchemaView, zero: JSONObject, reset: FieldSet | unde
  *     (deepEqual of the two without empty members): the key still holds every member's name
  *     and, at the zero's members, whether each equals the zero's.
  */
-function createKey(v: JSONObject, zero: JSONValue | undefined): string {
+export function createKey(v: JSONObject, zero: JSONValue | undefined): string {
   let key = '{';
   const z = isObject(zero) ? zero : undefined;
   for (const k in v) {

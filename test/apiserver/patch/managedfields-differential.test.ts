@@ -25,7 +25,7 @@ import fc from 'fast-check';
 import { schemaView } from '../../../src/api/schema/index.js';
 import { metaTime } from '../../../src/api/metatime.js';
 import { applyPatch, type ApplyOptions } from '../../../src/apiserver/patch/apply.js';
-import { formatTime, updateManagedFields, type UpdateOptions } from '../../../src/apiserver/patch/managedfields.js';
+import { createKey, formatTime, sameShape, shapeOf, updateManagedFields, type UpdateOptions } from '../../../src/apiserver/patch/managedfields.js';
 import type { JSONObject, JSONValue } from '../../../src/apiserver/patch/json.js';
 import { zeroObjects } from '../../../src/apiserver/patch/zeroobjects.js';
 import { applyPatch as referenceApplyPatch } from './reference/apply.js';
@@ -428,6 +428,41 @@ describe('managedFields: the same as the reference implementation', () => {
         for (const v of [...variants, ...variants]) sameUpdate(undefined, v, 'creator', opts);
       }),
       { numRuns: 400 },
+    );
+  });
+
+  it('sameShape tells two objects alike exactly when their createKeys are the same text', () => {
+    // The memo compares a remembered Shape with each create instead of writing createKey out.
+    const zeros = [zeroObjects['v1/Pod']!, zeroObjects['v1/Event']!, zeroObjects['v1/Node']!, zeroObjects['apps/v1/Deployment']!];
+    const scalar = fc.constantFrom<JSONValue>('', 'x', 0, 1, true, false, null, 'default-scheduler');
+    const value: fc.Arbitrary<JSONValue> = fc.letrec((tie) => ({
+      v: fc.oneof({ depthSize: 'small' }, scalar, fc.array(tie('v'), { maxLength: 2 }), fc.dictionary(fc.constantFrom('a', 'b', 'spec', 'metadata', 'status', 'creationTimestamp', 'reportingComponent', 'containers', 'x'), fc.oneof(tie('v'), fc.constant(undefined)), { maxKeys: 4 })),
+    })).v as fc.Arbitrary<JSONValue>;
+    const obj = fc.dictionary(fc.constantFrom('metadata', 'spec', 'status', 'firstTimestamp', 'reportingComponent', 'involvedObject', 'x'), value, { maxKeys: 5 });
+    const scalars: JSONValue[] = ['', 'x', 0, 1, true, null, 'default-scheduler'];
+    /** `v` with some scalars replaced and some maps' members reversed, by `pick`. */
+    const vary = (v: JSONValue, pick: () => number): JSONValue => {
+      if (Array.isArray(v)) return pick() % 6 === 0 ? [...v, 1] : v.map((x) => vary(x, pick));
+      if (v !== null && typeof v === 'object') {
+        const keys = Object.keys(v);
+        if (pick() % 5 === 0) keys.reverse();
+        const out: JSONObject = {};
+        for (const k of keys) out[k] = v[k] === undefined ? (undefined as unknown as JSONValue) : vary(v[k], pick);
+        return out;
+      }
+      return pick() % 3 === 0 ? scalars[pick() % scalars.length]! : v;
+    };
+    fc.assert(
+      fc.property(fc.nat(zeros.length - 1), obj, obj, fc.nat(2), fc.array(fc.nat(), { minLength: 30, maxLength: 30 }), (zi, a, b, how, draws) => {
+        const zero = zeros[zi]!;
+        const x = { ...zero, ...(plain(a) as JSONObject) };
+        let i = 0;
+        const pick = () => draws[i++ % draws.length]! + i;
+        // The same object again, one with some scalars or member orders changed, or another.
+        const y = (how === 0 ? structuredClone(x) : how === 1 ? plain(vary(x, pick)) : plain(b)) as JSONObject;
+        for (const [p, q] of [[x, y], [y, x], [x, x]] as const) assert.equal(sameShape(shapeOf(p, zero), q, zero), createKey(p, zero) === createKey(q, zero));
+      }),
+      { numRuns: 3000 },
     );
   });
 
