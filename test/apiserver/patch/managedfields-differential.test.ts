@@ -400,7 +400,8 @@ describe('managedFields: the same as the reference implementation', () => {
       if (Array.isArray(v)) return pick() % 20 === 0 ? [...v, 'extra'] : v.map((x) => perturb(x, undefined, pick));
       if (v !== null && typeof v === 'object') {
         const out: JSONObject = {};
-        for (const k of Object.keys(v)) out[k] = v[k] === undefined ? (undefined as unknown as JSONValue) : perturb(v[k], zero !== null && typeof zero === 'object' && !Array.isArray(zero) ? zero[k] : undefined, pick);
+        // The zero's own member only: a generated name such as `toString` must not find Object.prototype's.
+        for (const k of Object.keys(v)) out[k] = v[k] === undefined ? (undefined as unknown as JSONValue) : perturb(v[k], zero !== null && typeof zero === 'object' && !Array.isArray(zero) && Object.prototype.hasOwnProperty.call(zero, k) ? zero[k] : undefined, pick);
         return out;
       }
       // Mostly kept or of the same type (so that variants share a key), sometimes the zero's.
