@@ -22,7 +22,7 @@ import { toTable } from './tables.js';
 import { encodeList, encodePartialList, encodeTable, type ListMeta } from './encoding.js';
 import { negotiateOutput, notAcceptable, notAcceptableStream, tableIncludeObject, type Conversion, type OutputMedia } from './negotiate.js';
 import { aListError, notAListError, partialObjectMetadata } from './partialmetadata.js';
-import { outputOf, rememberOutput, sendObjectJSON, sendPieces, sendText } from './responsewriter.js';
+import { jsonHeaders, outputOf, rememberOutput, sendObjectJSON, sendPieces, sendText } from './responsewriter.js';
 import { escapeHTML, indentJSON } from './jsontext.js';
 import { parseHealthPath, rootHealth, singleHealth, type HealthAnswer, type HealthChecks } from './healthz.js';
 import type { Cacher } from './watchcache.js';
@@ -281,7 +281,7 @@ export function createHandler(opts: HandlerOptions): (req: IncomingMessage, res:
 
     async function serveMeta(pathname: string, q: URLSearchParams): Promise<void> {
       // WriteRawJSON: always indented, no newline, whatever the request accepts.
-      if (pathname === '/version') return sendText(res, 200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private' }, indentJSON(escapeHTML(JSON.stringify(serverVersion))));
+      if (pathname === '/version') return sendText(res, 200, jsonHeaders(), indentJSON(escapeHTML(JSON.stringify(serverVersion))));
       const endpoint = parseHealthPath(pathname)!.endpoint;
       sendHealth(opts.health ? await rootHealth(endpoint, opts.health[endpoint], q) : { code: 200, body: 'ok' });
     }

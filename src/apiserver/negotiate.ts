@@ -85,7 +85,7 @@ export interface Conversion {
 export interface OutputMedia {
   serializer: Serializer;
   convert?: Conversion;
-  /** `;pretty=1` in the accepted clause. */
+  /** `;pretty=1` in the accepted clause (outputOf adds the query's and the User-Agent's choice). */
   pretty: boolean;
 }
 

@@ -6,7 +6,7 @@ import { BoundedDecodeError, loadYAML, parseJSONBounded } from '../api/boundedya
 import { authorizationFieldTerms, requiresExactMatch } from '../api/selectors.js';
 import { decodeProtobufBody } from './protobuf.js';
 import { escapeHTML } from './jsontext.js';
-import { outputOf, sendObjectJSON } from './responsewriter.js';
+import { jsonHeaders, outputOf, sendObjectJSON } from './responsewriter.js';
 import { statusErrors, StatusError } from './status.js';
 
 /** kube-apiserver refuses request bodies over 3 MiB. */
@@ -116,13 +116,13 @@ export function isObject(v: unknown): v is Record<string, unknown> {
 
 /** An API object (or list, Table, Status) as JSON, in the form the request negotiated. */
 export function sendJSON(res: ServerResponse, code: number, body: unknown, warnings: readonly string[] = []): void {
-  const headers: Record<string, string | string[]> = { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private' };
+  const headers = jsonHeaders();
   if (warnings.length) headers['Warning'] = warningHeaders(warnings);
   sendObjectJSON(res, code, headers, escapeHTML(JSON.stringify(body)), outputOf(res.req));
 }
 
 export function sendStatusError(res: ServerResponse, e: StatusError, warnings: readonly string[] = []): void {
-  const headers: Record<string, string | string[]> = { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private' };
+  const headers = jsonHeaders();
   if (warnings.length) headers['Warning'] = warningHeaders(warnings);
   // ErrorNegotiated: a Status that says when to retry says it in Retry-After too.
   const retryAfter = e.status.details?.retryAfterSeconds;

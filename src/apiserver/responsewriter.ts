@@ -60,6 +60,11 @@ export function sendText(res: ServerResponse, code: number, headers: OutgoingHtt
   res.end(text);
 }
 
+/** The headers of every JSON object, list or Status the API writes (WithCacheControl's value). */
+export function jsonHeaders(): Record<string, string | string[]> {
+  return { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private' };
+}
+
 /** What the handler negotiated for a request's successful response (negotiate.ts). */
 const negotiated = new WeakMap<IncomingMessage, OutputMedia>();
 
@@ -88,7 +93,7 @@ export function outputOf(req: IncomingMessage | undefined, forError = false): Ou
  */
 export function sendObjectJSON(res: ServerResponse, code: number, headers: OutgoingHttpHeaders, json: string, media: OutputMedia | undefined): void {
   // WriteObjectNegotiated: an error keeps its own code and body; anything else becomes the 406.
-  if (!media && code >= 200 && code < 400) return sendObjectJSON(res, 406, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private' }, JSON.stringify(notAcceptable().status), undefined);
+  if (!media && code >= 200 && code < 400) return sendObjectJSON(res, 406, jsonHeaders(), JSON.stringify(notAcceptable().status), undefined);
   if (!media || media.pretty) return sendText(res, code, headers, indentJSON(json));
   if (media.serializer === 'yaml') return sendText(res, code, { ...headers, 'Content-Type': 'application/yaml' }, jsonToYAML(json));
   sendText(res, code, headers, json + '\n');
@@ -103,7 +108,7 @@ const newline = Buffer.from('\n');
  * them then).
  */
 export function sendPieces(res: ServerResponse, code: number, b: Body): void {
-  const headers = { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private' };
+  const headers = jsonHeaders();
   const media = outputOf(res.req);
   if (!media || media.pretty || media.serializer !== 'json') {
     const json = Buffer.concat(b.pieces as Buffer[]).toString();
