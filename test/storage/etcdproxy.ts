@@ -10,6 +10,7 @@
 // included, is relayed as is, and a new connection after a drop is served normally. Only sockets
 // this proxy opened are ever closed.
 
+import type { Socket } from 'node:net';
 import { connect, constants, createServer, type ClientHttp2Session, type Http2Server, type Http2Session, type IncomingHttpHeaders, type OutgoingHttpHeaders, type ServerHttp2Stream } from 'node:http2';
 
 const { HTTP2_HEADER_PATH, HTTP2_HEADER_STATUS } = constants;
@@ -74,13 +75,33 @@ export async function startEtcdProxy(etcdEndpoint: string): Promise<EtcdProxy> {
     const i = armed.findIndex((a) => a.when === when && matches(a, method, body));
     return i < 0 ? undefined : armed.splice(i, 1)[0];
   };
-  /** Drops the client's connection: its socket goes, with no GOAWAY, as when a network path breaks. */
+  /**
+   * The TCP connections of the clients, by the client's port (loopback only). http2's own
+   * `connection` listener makes the session (and emits `session`) before this one runs, so a
+   * session finds its socket here when it is dropped, not when it starts.
+   */
+  const rawByPort = new Map<number, Socket>();
+  /**
+   * Drops the client's connection: its socket goes, with no GOAWAY, as when a network path breaks.
+   * The TCP socket itself is destroyed, not the session: Http2Session.destroy() may still flush an
+   * RST_STREAM for each open call before the socket closes, and whether it does depends on timing
+   * (the client then reports `Internal … RST_STREAM` instead of a dropped connection).
+   */
   const drop = (session: Http2Session, upstream: ClientHttp2Session) => {
-    session.destroy();
+    const port = session.socket?.remotePort;
+    const raw = port === undefined ? undefined : rawByPort.get(port);
+    if (raw) raw.destroy();
+    else session.destroy();
     upstream.destroy();
   };
 
   const server: Http2Server = createServer();
+  server.on('connection', (socket: Socket) => {
+    if (socket.remotePort !== undefined) rawByPort.set(socket.remotePort, socket);
+    socket.once('close', () => {
+      if (socket.remotePort !== undefined && rawByPort.get(socket.remotePort) === socket) rawByPort.delete(socket.remotePort);
+    });
+  });
   server.on('session', (session: Http2Session) => {
     sessions.add(session);
     // One upstream connection per client connection, so that dropping one drops its calls only.
