@@ -24,6 +24,24 @@ export function outcome(f: () => unknown): string {
 }
 
 /**
+ * Equal as JSON text is: members in the same order (isDeepStrictEqual ignores their order, and two
+ * list items alike but for it are not the same input), undefined members kept apart from absent.
+ */
+function sameInOrder(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return Object.is(a, b);
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  if (ka.length !== kb.length) return false;
+  for (let i = 0; i < ka.length; i++) {
+    const k = ka[i]!;
+    if (k !== kb[i] || !sameInOrder((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k])) return false;
+  }
+  return true;
+}
+
+/**
  * `next` with every part that equals `base`'s at the same place replaced by `base`'s own object,
  * as the server's strategies and patch engines leave what a write does not touch. Members holding
  * undefined are kept as they are.
@@ -31,7 +49,7 @@ export function outcome(f: () => unknown): string {
 export function shareWith(base: JSONValue | undefined, next: JSONValue | undefined): JSONValue | undefined {
   if (next === null || typeof next !== 'object' || base === null || typeof base !== 'object') return next;
   if (Array.isArray(next) !== Array.isArray(base)) return next;
-  if (isDeepStrictEqual(base, next)) return base;
+  if (sameInOrder(base, next)) return base;
   if (Array.isArray(next)) return next.map((v, i) => shareWith((base as JSONValue[])[i], v) as JSONValue);
   const b = base as JSONObject;
   const out: JSONObject = {};
