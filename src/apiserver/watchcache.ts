@@ -20,6 +20,7 @@
 // in-process clients (loopback.ts) hand them to their informers, so that the server holds one
 // decoded copy of each object however many controllers watch it.
 
+import { isDeepStrictEqual } from 'node:util';
 import type { KubeObject } from '../api/types.js';
 import { compareKeys } from '../storage/keys.js';
 import type { KeyValue, Store, Watch, WatchEvent } from '../storage/store.js';
@@ -107,11 +108,20 @@ const fieldSets = new FieldSets();
 /**
  * The object of a store event. `held` is the same write as another cache of this process
  * decoded it (ObjectCache.decodedAt: the value parsed and defaulted on read, resourceVersion
- * set, frozen at its top level), taken instead of parsing the value once more.
+ * set, frozen at its top level), taken instead of parsing the value once more. `offered` is the
+ * object the value was encoded from (an Offer this cache took): it is what JSON.parse of the
+ * value gives (see takeable), so it goes through the same steps as the parsed one.
  */
-function decode(kv: KeyValue, held?: KubeObject, prev?: KubeObject): KubeObject {
-  const obj = held ?? defaultedOnRead(JSON.parse(kv.value) as KubeObject);
-  if (!held) (obj.metadata ??= {}).resourceVersion = String(kv.modRevision);
+function decode(kv: KeyValue, held?: KubeObject, prev?: KubeObject, offered?: KubeObject): KubeObject {
+  let obj: KubeObject;
+  if (held) obj = held;
+  else {
+    // The stored value has no resourceVersion (encodeForStore): an offered object's goes, so
+    // that the one set below is the last member of its metadata, as in a parsed one.
+    if (offered?.metadata && Object.prototype.hasOwnProperty.call(offered.metadata, 'resourceVersion')) delete offered.metadata.resourceVersion;
+    obj = defaultedOnRead(offered ?? (JSON.parse(kv.value) as KubeObject));
+    (obj.metadata ??= {}).resourceVersion = String(kv.modRevision);
+  }
   for (const e of obj.metadata?.managedFields ?? []) if (e?.fieldsV1 !== undefined && !Object.isFrozen(e)) e.fieldsV1 = fieldSets.intern(e.fieldsV1);
   // Another cache's object is not this cache's to change.
   if (prev && !held) shareUnchanged(prev, obj);
@@ -119,7 +129,88 @@ function decode(kv: KeyValue, held?: KubeObject, prev?: KubeObject): KubeObject 
   // would change what every later LIST and WATCH sends. Frozen, such a write throws instead.
   if (held) for (const k in obj) freezeDeep((obj as unknown as Record<string, unknown>)[k]);
   freezeDeep(obj);
+  if (offered && checkOffers) checkOffered(kv, obj);
   return obj;
+}
+
+/**
+ * Whether an offered object can be the event's object: it is what JSON.parse of its encoding
+ * gives (plainJSON), and the parts decode changes (its top level and metadata, and
+ * managedFields entries, which it skips when frozen) are not frozen.
+ */
+function takeable(obj: KubeObject): boolean {
+  if (typeof obj !== 'object' || obj === null || Array.isArray(obj) || Object.isFrozen(obj)) return false;
+  const m = obj.metadata as unknown;
+  if (m !== undefined && (typeof m !== 'object' || m === null || Array.isArray(m) || Object.isFrozen(m))) return false;
+  return plainJSON(obj);
+}
+
+/**
+ * Whether JSON.parse(JSON.stringify(v)) is a deep copy of `v` that node's isDeepStrictEqual
+ * takes for it, members in the same order: strings, booleans, finite numbers other than -0
+ * (NaN, ±Infinity become null, -0 becomes 0), null, arrays without holes or undefined items
+ * (null in JSON) and objects of Object.prototype (a class instance or a Date would encode
+ * as something else) whose members are all such values (an undefined one is dropped). Member
+ * order needs no check: JSON.stringify writes an object's members in its own-key order and
+ * JSON.parse creates them in that order, which is then the order JavaScript keeps them in.
+ */
+function plainJSON(v: unknown): boolean {
+  switch (typeof v) {
+    case 'string':
+    case 'boolean':
+      return true;
+    case 'number':
+      return Number.isFinite(v) && (v !== 0 || 1 / v > 0);
+    case 'object': {
+      if (v === null) return true;
+      if (Array.isArray(v)) {
+        if (Object.getPrototypeOf(v) !== Array.prototype) return false;
+        for (let i = 0; i < v.length; i++) if (!plainJSON(v[i])) return false;
+        return true;
+      }
+      if (Object.getPrototypeOf(v) !== Object.prototype) return false;
+      for (const k in v) if (!plainJSON((v as Record<string, unknown>)[k])) return false;
+      return true;
+    }
+    default:
+      return false;
+  }
+}
+
+/**
+ * BULKHEAD_CHECK_OFFERS=1 (a debug mode for the test suites): every offered object a cache
+ * takes is compared with what parsing the stored value gives, and a difference ends the process.
+ */
+const checkOffers = process.env.BULKHEAD_CHECK_OFFERS === '1';
+
+function checkOffered(kv: KeyValue, obj: KubeObject): void {
+  const parsed = defaultedOnRead(JSON.parse(kv.value) as KubeObject);
+  (parsed.metadata ??= {}).resourceVersion = String(kv.modRevision);
+  if (isDeepStrictEqual(parsed, obj) && JSON.stringify(parsed) === JSON.stringify(obj)) return;
+  process.stderr.write(`BULKHEAD_CHECK_OFFERS: the offered object of ${kv.key}@${kv.modRevision} differs from its stored value\n  offered: ${JSON.stringify(obj)}\n  stored:  ${kv.value}\n`);
+  process.exit(70);
+}
+
+/**
+ * A write's object, offered by the writer that encoded the stored value from it (rest.ts) to
+ * the cache of its resource: the cache takes it for the write's event instead of parsing the
+ * value it was just encoded from, when the event is that write's (the same key and value) and
+ * the object is takeable. Taken, it is the cache's object (resourceVersion set, deep-frozen,
+ * members shared with the previous state), which the writer may read and hand out but never
+ * change; not taken, it is untouched. The writer withdraws it once the write is answered.
+ */
+export class Offer {
+  taken = false;
+  constructor(
+    readonly key: string,
+    readonly value: string,
+    readonly obj: KubeObject,
+    private readonly offers: Map<string, Offer>,
+  ) {}
+
+  withdraw(): void {
+    if (this.offers.get(this.key) === this) this.offers.delete(this.key);
+  }
 }
 
 /**
@@ -196,6 +287,8 @@ export class WatchCache {
   readonly #watchers = new Set<Watcher>();
   #watch?: Watch;
   #broken = false;
+  /** Offered objects of writes in flight, by key (at most one per key: a later offer replaces one). */
+  readonly #offers = new Map<string, Offer>();
 
   constructor(private readonly store: Store, readonly prefix: string, private readonly opts: { historyCapacity: number; onBroken(): void; held?: HeldObjects }) {}
 
@@ -225,6 +318,22 @@ export class WatchCache {
   decoded(key: string, rev: number): KubeObject | undefined {
     const e = this.#byKey.get(key);
     return e && e.rev === rev ? e.obj : undefined;
+  }
+
+  offer(key: string, value: string, obj: KubeObject): Offer {
+    const o = new Offer(key, value, obj, this.#offers);
+    this.#offers.set(key, o);
+    return o;
+  }
+
+  /** The offered object of a put event, when it is that write's and can be taken (see Offer). */
+  #take(kv: KeyValue): KubeObject | undefined {
+    const o = this.#offers.get(kv.key);
+    if (!o || o.value !== kv.value) return undefined;
+    this.#offers.delete(kv.key);
+    if (!takeable(o.obj)) return undefined;
+    o.taken = true;
+    return o.obj;
   }
 
   entry(key: string): CacheEntry | undefined {
@@ -274,7 +383,8 @@ export class WatchCache {
         }
         change = { rev, key, created: false, prev, deleted: new CacheEntry(key, rev, decode(e.kv)) };
       } else {
-        const cur = new CacheEntry(key, rev, decode(e.kv, this.opts.held?.(e.kv), prev?.obj));
+        const held = this.opts.held?.(e.kv);
+        const cur = new CacheEntry(key, rev, decode(e.kv, held, prev?.obj, held ? undefined : this.#take(e.kv)));
         this.#byKey.set(key, cur);
         const i = this.#find(key);
         if (i < this.#sorted.length && this.#sorted[i]!.key === key) this.#sorted[i] = cur;
@@ -443,6 +553,16 @@ export class Cacher {
    */
   shareDecoded(def: ResourceDef, held: HeldObjects): void {
     this.#held.set(storageKey(def, undefined), held);
+  }
+
+  /**
+   * Offers the object a write of `key` was encoded from (`value`) to the resource's cache, if
+   * started (see Offer); undefined where there is none to take it.
+   */
+  offer(def: ResourceDef, key: string, value: string, obj: KubeObject): Offer | undefined {
+    if (this.#stopped) return undefined;
+    const cache = this.#started.get(storageKey(def, undefined));
+    return cache && !cache.broken ? cache.offer(key, value, obj) : undefined;
   }
 
   /** Starts a resource's cache ahead of its first reader (kube-apiserver starts them all with the server); resolves once it holds the store's objects. */
