@@ -12,7 +12,7 @@ import { serveOpenAPI } from './openapihttp.js';
 import type { Api, ListOptions, RequestInfo, UserInfo } from './rest.js';
 import { isDryRun } from '../api/validation/options.js';
 import { checkWriteOptions, readDeleteOptions } from './deleteoptions.js';
-import { decodeBody, isObject, mediaType, parseResourcePath, queryBool, readBody, requestName, sendJSON, sendStatusError, type ResourcePath } from './request.js';
+import { decodeBody, isJSONBody, isObject, mediaType, parseResourcePath, queryBool, readBody, requestName, sendJSON, sendStatusError, type ResourcePath } from './request.js';
 import { int64Param } from './queryparams.js';
 import { parseRequestTarget } from './requesttarget.js';
 import { groupVersion, type ResourceDef } from './resources.js';
@@ -340,8 +340,12 @@ export function createHandler(opts: HandlerOptions): (req: IncomingMessage, res:
     }
 
     async function bodyObject(def: ResourceDef, info: RequestInfo): Promise<KubeObject> {
+      return decodeObjectBody(def, info, await readBody(req));
+    }
+
+    function decodeObjectBody(def: ResourceDef, info: RequestInfo, body: Buffer): KubeObject {
       const type = mediaType(req);
-      const raw = decodeBody(await readBody(req), type, `${def.kind} in version "${def.version}" cannot be handled as a ${def.kind}`);
+      const raw = decodeBody(body, type, `${def.kind} in version "${def.version}" cannot be handled as a ${def.kind}`);
       if (!isObject(raw)) throw statusErrors.badRequest(`${def.kind} in version "${def.version}" cannot be handled as a ${def.kind}: the body must be a JSON object`);
       if (raw.kind !== undefined && raw.kind !== def.kind) {
         throw statusErrors.badRequest(`${def.kind} in version "${def.version}" cannot be handled as a ${def.kind}: the kind of the object (${String(raw.kind)}) does not match the kind of the request (${def.kind})`);
@@ -397,8 +401,12 @@ export function createHandler(opts: HandlerOptions): (req: IncomingMessage, res:
           return serveWatch({ api, cacher: opts.cacher, def, namespace: ns, list: lo, query: q, table: form === 'table', tableVersion: convert?.apiVersion, partial: typeof form === 'object' ? form.partial : undefined, include: form === 'table' ? tableIncludeObject(q) : 'Metadata', res }, watchOptions);
         }
         case 'create': {
-          const obj = await bodyObject(def, info);
-          const created = await api.create(def, ns, obj, info);
+          const body = await readBody(req);
+          const obj = decodeObjectBody(def, info, body);
+          // Parsed for this request alone, a JSON body is the create's to change: one that is
+          // admitted again starts from the body decoded once more (its warnings already given).
+          const again = isJSONBody(body, mediaType(req)) ? () => decodeObjectBody(def, { ...info, warnings: [] }, body) : undefined;
+          const created = await api.create(def, ns, obj, info, again);
           return respondObject(201, created, def, info, q);
         }
         case 'update': {

@@ -102,12 +102,21 @@ export function decodeBody(body: Buffer, type: string, what: string): unknown {
   const text = body.toString('utf8');
   let value: unknown;
   try {
-    value = type.includes('yaml') && !text.trimStart().startsWith('{') ? loadYAML(text) : parseJSONBounded(text);
+    value = isYAMLText(type, text) ? loadYAML(text) : parseJSONBounded(text);
   } catch (e) {
     if (e instanceof BoundedDecodeError) throw statusErrors.badRequest(`${what}: ${e.message}`);
     throw statusErrors.badRequest(`${what}: couldn't get version/kind; json parse error: ${(e as Error).message}`);
   }
   return value;
+}
+
+function isYAMLText(type: string, text: string): boolean {
+  return type.includes('yaml') && !text.trimStart().startsWith('{');
+}
+
+/** Whether decodeBody decodes `body` with JSON.parse (its value then plain JSON, no one else's). */
+export function isJSONBody(body: Buffer, type: string): boolean {
+  return type !== 'application/vnd.kubernetes.protobuf' && !(type.includes('yaml') && isYAMLText(type, body.toString('utf8')));
 }
 
 export function isObject(v: unknown): v is Record<string, unknown> {

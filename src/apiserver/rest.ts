@@ -68,10 +68,36 @@ export interface CreateBatch {
   pending: Map<string, { modRevision: number; obj: KubeObject }>;
 }
 
+/**
+ * A create's request body, for each time the create is prepared (a batch admitted again, the
+ * one-by-one fallback): `owned` is an object decoded for this request alone, the first
+ * preparation's to change (no copy); `again` gives an object equal to the body as it came,
+ * no one else's either, for every later one.
+ */
+export interface CreateBody {
+  /** metadata.name as it came (for the error of a create that gave up). */
+  name: string;
+  owned?: KubeObject;
+  again(): KubeObject;
+}
+
+/** The body of a create whose caller keeps its object: each preparation changes a copy. */
+function copiedBody(body: KubeObject): CreateBody {
+  return { name: body.metadata?.name ?? '', again: () => cloneJSON(body) };
+}
+
+/** The object for one preparation of the create. */
+function bodyToPrepare(b: CreateBody): KubeObject {
+  const owned = b.owned;
+  if (!owned) return b.again();
+  b.owned = undefined;
+  return owned;
+}
+
 interface PendingCreate {
   def: ResourceDef;
   namespace: string | undefined;
-  body: KubeObject;
+  body: CreateBody;
   req: RequestInfo;
   /** The request's deadline (deadline.ts): a batch's etcd calls end with its earliest. */
   deadline: Deadline | undefined;
@@ -457,8 +483,14 @@ export class Api {
 
   private readonly createQueues = new Map<string, PendingCreate[]>();
 
-  async create(def: ResourceDef, namespace: string | undefined, body: KubeObject, req: RequestInfo): Promise<KubeObject> {
+  /**
+   * `again`: where `body` was decoded for this request alone (the handler's), the create
+   * changes it instead of a copy, and `again` decodes the request's body once more should the
+   * create be admitted a second time.
+   */
+  async create(def: ResourceDef, namespace: string | undefined, body: KubeObject, req: RequestInfo, again?: () => KubeObject): Promise<KubeObject> {
     if (def.convert) return def.convert.fromStorage(await this.create(this.storageDef(def), namespace, def.convert.toStorage(body), req));
+    const source: CreateBody = again ? { name: body.metadata?.name ?? '', owned: body, again } : copiedBody(body);
     if (this.strategy(def).serializeCreatesPerNamespace && namespace !== undefined && !req.dryRun) {
       // Creates of one namespace are admitted one after another against the running quota
       // state and committed together (as upstream's quota admission batches a namespace's
@@ -468,12 +500,12 @@ export class Api {
         let queue = this.createQueues.get(queueKey);
         const start = !queue;
         if (!queue) this.createQueues.set(queueKey, (queue = []));
-        queue.push({ def, namespace, body, req, deadline: currentDeadline(), resolve, reject });
+        queue.push({ def, namespace, body: source, req, deadline: currentDeadline(), resolve, reject });
         // setImmediate, not a microtask: requests already read from the sockets join this batch.
         if (start) setImmediate(() => void this.drainCreates(queueKey));
       });
     }
-    return this.createNow(def, namespace, body, req);
+    return this.createNow(def, namespace, source, req);
   }
 
   private async drainCreates(queueKey: string): Promise<void> {
@@ -557,12 +589,13 @@ export class Api {
   }
 
   /** Everything a create does before its write: server-owned metadata, strategy, ownership. */
-  private async prepareCreate(def: ResourceDef, namespace: string | undefined, body: KubeObject, req: RequestInfo, batch?: CreateBatch): Promise<PreparedCreate> {
-    const meta = body.metadata ?? {};
+  private async prepareCreate(def: ResourceDef, namespace: string | undefined, body: CreateBody, req: RequestInfo, batch?: CreateBatch): Promise<PreparedCreate> {
+    const obj = bodyToPrepare(body);
+    // The body's own metadata: the copy below is the one changed.
+    const meta = obj.metadata ?? {};
     if (def.namespaced && meta.namespace && namespace && meta.namespace !== namespace) {
       throw statusErrors.badRequest('the namespace of the provided object does not match the namespace sent on the request');
     }
-    const obj = cloneJSON(body);
     obj.apiVersion = groupVersion(def);
     obj.kind = def.kind;
     obj.metadata = { ...(obj.metadata ?? {}) };
@@ -595,7 +628,7 @@ export class Api {
     return { key: storageKey(def, namespace, prepared.obj.metadata?.name ?? name), name, obj: prepared.obj, writes: prepared.writes ?? [] };
   }
 
-  private async createNow(def: ResourceDef, namespace: string | undefined, body: KubeObject, req: RequestInfo): Promise<KubeObject> {
+  private async createNow(def: ResourceDef, namespace: string | undefined, body: CreateBody, req: RequestInfo): Promise<KubeObject> {
     for (let attempt = 0; attempt < maxCreateRetries; attempt++) {
       const prepared = await this.prepareCreate(def, namespace, body, req);
       const { key, name } = prepared;
@@ -618,7 +651,7 @@ export class Api {
       if (await this.store.get(key)) throw statusErrors.alreadyExists(gr(def), name);
       // A guarded write (quota status) changed under us: admit again against the new state.
     }
-    throw statusErrors.conflict(gr(def), body.metadata?.name ?? '', 'too many concurrent changes to the objects this create depends on; please retry');
+    throw statusErrors.conflict(gr(def), body.name, 'too many concurrent changes to the objects this create depends on; please retry');
   }
 
   /**

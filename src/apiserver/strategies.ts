@@ -122,6 +122,8 @@ export function podStrategy(podSecurity: PodSecurityConfiguration, tolerationSec
       const result = admitPodCreate({
         serviceAccount: { account, generateName },
         pod,
+        // Api.prepareCreate's object, made for this create alone: defaulted in place, not copied.
+        owned: true,
         namespaceLabels: ns?.metadata.labels ?? {},
         limitRanges,
         priorityClasses,

@@ -18,7 +18,8 @@ import { Cacher } from '../../src/apiserver/watchcache.js';
 import { MemoryStore } from '../../src/storage/index.js';
 import { resources, storageKey, type ResourceDef } from '../../src/apiserver/resources.js';
 import { startApiServer, type RunningApiServer } from '../../src/apiserver/server.js';
-import type { RequestInfo } from '../../src/apiserver/rest.js';
+import { Api, type RequestInfo } from '../../src/apiserver/rest.js';
+import { defaultFeatureGates } from '../../src/api/featuregates.js';
 import { LoopbackClient } from '../../src/client/loopback.js';
 import {
   configMapsRef,
@@ -100,6 +101,22 @@ const rows: Row[] = [
     write: (_c, s) => s.api.create(s.api.def('pods'), ns, pod('copied', { nodeSelector: undefined, terminationGracePeriodSeconds: -0 }, { labels: { a: 'b' }, resourceVersion: undefined }) as KubeObject, { ...admin, warnings: [] }),
   },
   {
+    name: 'a pod whose JSON body is the request\'s own (prepared and defaulted in place), holding -0: JSON writes 0, so it is parsed',
+    taken: false,
+    write: (_c, s) => {
+      const text = JSON.stringify(pod('inplace', { terminationGracePeriodSeconds: 7, containers: [container('app', { resources: { limits: { cpu: '300m' } } })] }, { labels: { x: 'y' } })).replace(':7', ':-0');
+      return s.api.create(s.api.def('pods'), ns, JSON.parse(text) as KubeObject, { ...admin, warnings: [] }, () => JSON.parse(text) as KubeObject);
+    },
+  },
+  {
+    name: 'a pod whose JSON body is the request\'s own (prepared and defaulted in place)',
+    taken: true,
+    write: (_c, s) => {
+      const text = JSON.stringify(pod('inplace2', { containers: [container('app', { resources: { limits: { cpu: '300m' } } })] }, { labels: { x: 'y' } }));
+      return s.api.create(s.api.def('pods'), ns, JSON.parse(text) as KubeObject, { ...admin, warnings: [] }, () => JSON.parse(text) as KubeObject);
+    },
+  },
+  {
     name: 'a pod update (PUT) with the resourceVersion in the middle of its metadata',
     taken: true,
     write: async (c) => {
@@ -109,7 +126,7 @@ const rows: Row[] = [
     },
   },
   {
-    name: 'a pod status update (its metadata the stored one, frozen: parsed)',
+    name: 'a pod status update (labels and annotations undefined where the body has none: parsed)',
     taken: false,
     write: async (c) => {
       const cur = await c.get<KubeObject>(podsRef, ns, 'defaulted');
@@ -290,4 +307,54 @@ describe('an offered object the watch cache takes', () => {
     assert.equal(Object.isFrozen(obj), false);
     cacher.stop();
   });
+});
+
+describe('a create that changes its request\'s own body (Api.create with `again`)', () => {
+  const configmaps = resources.find((d) => d.resource === 'configmaps' && d.version === 'v1')!;
+  const namespaces = resources.find((d) => d.resource === 'namespaces' && d.version === 'v1')!;
+  const text = JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm', labels: { a: 'b' } }, data: { k: 'v' } });
+  const rows = [
+    { name: 'admitted again in a batch after its transaction lost a race: from the body as it came', serialized: true },
+    { name: 'admitted again one by one after its transaction lost a race: from the body as it came', serialized: false },
+  ];
+  for (const row of rows) {
+    it(row.name, async () => {
+      const store = new MemoryStore();
+      await store.create(storageKey(namespaces, undefined, 'a'), JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'a' } }));
+      const api = new Api({ store, gates: defaultFeatureGates });
+      api.cacher = new Cacher(store);
+      await api.cacher.start(configmaps);
+      // What each preparation was given, as it came; admission then changes it (as a pod's does).
+      const given: unknown[] = [];
+      api.strategies.set('configmaps', {
+        serializeCreatesPerNamespace: row.serialized,
+        async create(obj) {
+          // Less its uid, new in each preparation.
+          const { uid: _uid, ...meta } = obj.metadata!;
+          given.push(JSON.parse(JSON.stringify({ ...obj, metadata: meta })));
+          (obj.metadata!.labels as Record<string, string>).admitted = String(given.length);
+          (obj as unknown as { data: Record<string, string> }).data.k += '!';
+          return { obj };
+        },
+      });
+      // The first transaction loses (a guarded object changed meanwhile), once.
+      const txn = store.txn.bind(store);
+      let lost = 0;
+      store.txn = async (compares, success, failure) => (lost++ === 0 ? { succeeded: false, revision: await store.currentRevision(), results: [] } : txn(compares, success, failure));
+      let decodedAgain = 0;
+      const body = JSON.parse(text) as KubeObject;
+      const out = await api.create(configmaps, 'a', body, { ...admin, warnings: [] }, () => {
+        decodedAgain++;
+        return JSON.parse(text) as KubeObject;
+      });
+      assert.equal(given.length, 2);
+      assert.deepEqual(given[1], given[0], 'the second preparation started from what the first did');
+      assert.equal(decodedAgain, 1);
+      assert.deepEqual(out.metadata?.labels, { a: 'b', admitted: '2' });
+      assert.deepEqual((out as unknown as { data: unknown }).data, { k: 'v!' });
+      const stored = JSON.parse((await store.get(storageKey(configmaps, 'a', 'cm')))!.value) as KubeObject;
+      assert.deepEqual(stored.metadata?.labels, { a: 'b', admitted: '2' });
+      api.cacher.stop();
+    });
+  }
 });
