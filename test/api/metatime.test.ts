@@ -12,6 +12,9 @@ describe('metav1.Time and metav1.MicroTime JSON', () => {
     { name: 'MicroTime keeps six fraction digits (milliseconds padded)', got: () => microTime(at), want: '2026-01-02T03:04:05.678000Z' },
     { name: 'MicroTime of a whole second', got: () => microTime(new Date('2026-01-02T03:04:05Z')), want: '2026-01-02T03:04:05.000000Z' },
     { name: 'the epoch', got: () => metaTime(0), want: '1970-01-01T00:00:00Z' },
+    { name: 'Time before the epoch truncates toward the past, as Go does', got: () => metaTime(-1), want: '1969-12-31T23:59:59Z' },
+    { name: 'Time of a second asked again after another one (the last text kept is not stale)', got: () => [metaTime(at), metaTime(at + 1000), metaTime(at + 10), metaTime(at - 1000)].join(' '), want: '2026-01-02T03:04:05Z 2026-01-02T03:04:06Z 2026-01-02T03:04:05Z 2026-01-02T03:04:04Z' },
+    { name: 'an invalid time is a RangeError, as toISOString answers', got: () => { try { return metaTime(NaN); } catch (e) { return (e as Error).name; } }, want: 'RangeError' },
   ];
   for (const r of rows) it(r.name, () => assert.equal(r.got(), r.want));
 });
