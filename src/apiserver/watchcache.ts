@@ -96,7 +96,8 @@ class FieldSets {
     const json = JSON.stringify(set);
     const known = this.#byJSON.get(json)?.deref();
     if (known) return known;
-    freezeDeep(set);
+    // A set that JSON would change (an offered object's) is not what parsing gives: not kept.
+    if (!freezePlain(set)) return set;
     this.#byJSON.set(json, new WeakRef(set));
     this.#gone.register(set, json);
     return set;
@@ -109,40 +110,75 @@ const fieldSets = new FieldSets();
  * The object of a store event. `held` is the same write as another cache of this process
  * decoded it (ObjectCache.decodedAt: the value parsed and defaulted on read, resourceVersion
  * set, frozen at its top level), taken instead of parsing the value once more. `offered` is the
- * object the value was encoded from (an Offer this cache took): it is what JSON.parse of the
- * value gives (see takeable), so it goes through the same steps as the parsed one.
+ * object the value was encoded from (an Offer this cache may take, see decodeOffered).
  */
-function decode(kv: KeyValue, held?: KubeObject, prev?: KubeObject, offered?: KubeObject): KubeObject {
-  let obj: KubeObject;
-  if (held) obj = held;
-  else {
-    // The stored value has no resourceVersion (encodeForStore): an offered object's goes, so
-    // that the one set below is the last member of its metadata, as in a parsed one.
-    if (offered?.metadata && Object.prototype.hasOwnProperty.call(offered.metadata, 'resourceVersion')) delete offered.metadata.resourceVersion;
-    obj = defaultedOnRead(offered ?? (JSON.parse(kv.value) as KubeObject));
-    (obj.metadata ??= {}).resourceVersion = String(kv.modRevision);
+function decode(kv: KeyValue, held?: KubeObject, prev?: KubeObject, offered?: Offer): KubeObject {
+  if (offered) {
+    const obj = decodeOffered(kv, offered.obj, prev);
+    if (obj) {
+      offered.taken = true;
+      if (checkOffers) checkOffered(kv, obj);
+      return obj;
+    }
   }
-  for (const e of obj.metadata?.managedFields ?? []) if (e?.fieldsV1 !== undefined && !Object.isFrozen(e)) e.fieldsV1 = fieldSets.intern(e.fieldsV1);
+  const obj = held ?? defaultedOnRead(JSON.parse(kv.value) as KubeObject);
+  if (!held) (obj.metadata ??= {}).resourceVersion = String(kv.modRevision);
+  internFieldSets(obj);
   // Another cache's object is not this cache's to change.
   if (prev && !held) shareUnchanged(prev, obj);
   // Deep: in-process readers (loopback.ts) share the object, and one that changed a nested part
   // would change what every later LIST and WATCH sends. Frozen, such a write throws instead.
   if (held) for (const k in obj) freezeDeep((obj as unknown as Record<string, unknown>)[k]);
   freezeDeep(obj);
-  if (offered && checkOffers) checkOffered(kv, obj);
   return obj;
 }
 
+function internFieldSets(obj: KubeObject): void {
+  for (const e of obj.metadata?.managedFields ?? []) if (e?.fieldsV1 !== undefined && !Object.isFrozen(e)) e.fieldsV1 = fieldSets.intern(e.fieldsV1);
+}
+
 /**
- * Whether an offered object can be the event's object: it is what JSON.parse of its encoding
- * gives (plainJSON), and the parts decode changes (its top level and metadata, and
- * managedFields entries, which it skips when frozen) are not frozen.
+ * An offered object as the event's object, when it is what JSON.parse of the stored value
+ * gives: it goes through the parsed object's steps (its resourceVersion removed and set last
+ * as on a parsed one, defaulted on read, field sets interned, members shared with the previous
+ * state), and is then checked to be plain JSON (see freezePlain) while it is deep-frozen, in one
+ * walk. Undefined when it is not (the value is parsed instead): the object is then left with
+ * the same JSON as it had, its resourceVersion set, and parts of it frozen; its top level and
+ * metadata are frozen only once all of it passed.
  */
-function takeable(obj: KubeObject): boolean {
-  if (typeof obj !== 'object' || obj === null || Array.isArray(obj) || Object.isFrozen(obj)) return false;
+function decodeOffered(kv: KeyValue, offered: KubeObject, prev?: KubeObject): KubeObject | undefined {
+  if (!takeableTop(offered)) return undefined;
+  if (offered.metadata && Object.prototype.hasOwnProperty.call(offered.metadata, 'resourceVersion')) delete offered.metadata.resourceVersion;
+  const obj = defaultedOnRead(offered);
+  if (!takeableTop(obj)) return undefined;
+  (obj.metadata ??= {}).resourceVersion = String(kv.modRevision);
+  internFieldSets(obj);
+  if (prev) shareUnchanged(prev, obj);
+  // A member that is the previous state's (shared above, or taken from it by the writer) is the
+  // cache's own: parsed or checked, and frozen.
+  if (!freezePlainMembers(obj as unknown as Record<string, unknown>, prev as unknown as Record<string, unknown> | undefined, 'metadata')) return undefined;
+  const meta = obj.metadata as unknown as Record<string, unknown>;
+  if (!freezePlainMembers(meta, prev?.metadata as Record<string, unknown> | undefined, undefined)) return undefined;
+  Object.freeze(meta);
+  Object.freeze(obj);
+  return obj;
+}
+
+/** Whether the parts decodeOffered changes, its top level and metadata, are plain objects it may change. */
+function takeableTop(obj: KubeObject): boolean {
+  if (typeof obj !== 'object' || obj === null || Object.getPrototypeOf(obj) !== Object.prototype || Object.isFrozen(obj)) return false;
   const m = obj.metadata as unknown;
-  if (m !== undefined && (typeof m !== 'object' || m === null || Array.isArray(m) || Object.isFrozen(m))) return false;
-  return plainJSON(obj);
+  return m === undefined || (typeof m === 'object' && m !== null && Object.getPrototypeOf(m) === Object.prototype && !Object.isFrozen(m));
+}
+
+function freezePlainMembers(obj: Record<string, unknown>, prev: Record<string, unknown> | undefined, skip: string | undefined): boolean {
+  for (const k in obj) {
+    if (k === skip) continue;
+    const v = obj[k];
+    if (prev !== undefined && v === prev[k] && typeof v === 'object') continue;
+    if (!freezePlain(v)) return false;
+  }
+  return true;
 }
 
 /**
@@ -153,28 +189,21 @@ function takeable(obj: KubeObject): boolean {
  * as something else) whose members are all such values (an undefined one is dropped). Member
  * order needs no check: JSON.stringify writes an object's members in its own-key order and
  * JSON.parse creates them in that order, which is then the order JavaScript keeps them in.
+ * What passes is deep-frozen on the way (one walk for both); at the first value that does not,
+ * the walk stops, leaving frozen what it froze.
  */
-function plainJSON(v: unknown): boolean {
-  switch (typeof v) {
-    case 'string':
-    case 'boolean':
-      return true;
-    case 'number':
-      return Number.isFinite(v) && (v !== 0 || 1 / v > 0);
-    case 'object': {
-      if (v === null) return true;
-      if (Array.isArray(v)) {
-        if (Object.getPrototypeOf(v) !== Array.prototype) return false;
-        for (let i = 0; i < v.length; i++) if (!plainJSON(v[i])) return false;
-        return true;
-      }
-      if (Object.getPrototypeOf(v) !== Object.prototype) return false;
-      for (const k in v) if (!plainJSON((v as Record<string, unknown>)[k])) return false;
-      return true;
-    }
-    default:
-      return false;
+function freezePlain(v: unknown): boolean {
+  if (typeof v !== 'object') return typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v) && (v !== 0 || 1 / v > 0));
+  if (v === null) return true;
+  if (Array.isArray(v)) {
+    if (Object.getPrototypeOf(v) !== Array.prototype) return false;
+    for (let i = 0; i < v.length; i++) if (!freezePlain(v[i])) return false;
+  } else {
+    if (Object.getPrototypeOf(v) !== Object.prototype) return false;
+    for (const k in v) if (!freezePlain((v as Record<string, unknown>)[k])) return false;
   }
+  Object.freeze(v);
+  return true;
 }
 
 /**
@@ -195,9 +224,11 @@ function checkOffered(kv: KeyValue, obj: KubeObject): void {
  * A write's object, offered by the writer that encoded the stored value from it (rest.ts) to
  * the cache of its resource: the cache takes it for the write's event instead of parsing the
  * value it was just encoded from, when the event is that write's (the same key and value) and
- * the object is takeable. Taken, it is the cache's object (resourceVersion set, deep-frozen,
- * members shared with the previous state), which the writer may read and hand out but never
- * change; not taken, it is untouched. The writer withdraws it once the write is answered.
+ * the object is what parsing gives (decodeOffered). Taken, it is the cache's object
+ * (resourceVersion set, deep-frozen, members shared with the previous state), which the writer
+ * may read and hand out but never change. Not taken, it has the same JSON as before and its
+ * top level and metadata can still be changed, but the cache may have set its resourceVersion
+ * and frozen parts of it. The writer withdraws it once the write is answered.
  */
 export class Offer {
   taken = false;
@@ -326,14 +357,12 @@ export class WatchCache {
     return o;
   }
 
-  /** The offered object of a put event, when it is that write's and can be taken (see Offer). */
-  #take(kv: KeyValue): KubeObject | undefined {
+  /** The offer of a put event's write (the same key and value), if any (see Offer). */
+  #take(kv: KeyValue): Offer | undefined {
     const o = this.#offers.get(kv.key);
     if (!o || o.value !== kv.value) return undefined;
     this.#offers.delete(kv.key);
-    if (!takeable(o.obj)) return undefined;
-    o.taken = true;
-    return o.obj;
+    return o;
   }
 
   entry(key: string): CacheEntry | undefined {
