@@ -46,11 +46,6 @@ const CONCURRENCY = { unit: 2, server: 2, e2e: 2 };
  */
 const IN_VM = new Set(['v2']);
 /**
- * The watch cache's debug check (watchcache.ts): every object a writer hands it is compared
- * with the parsed stored value, in every test and every server the tests start.
- */
-process.env.BULKHEAD_CHECK_OFFERS ??= '1';
-/**
  * Bounds a hung guest (boot, run and power-off); the lane takes a few minutes. vm.sh then exits
  * 124 and prints the guest console's last lines, and the tier fails.
  */

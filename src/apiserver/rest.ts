@@ -17,7 +17,7 @@ import {
 } from '../storage/store.js';
 import { deleteDuringUpdate, deletionFinalizers } from '../policy/gc.js';
 import type { ObjectCache } from './cache.js';
-import type { Cacher, Offer } from './watchcache.js';
+import type { Cacher } from './watchcache.js';
 import { decodeStored, encodeForStore, generateName, newUID } from './objects.js';
 import { convertFieldLabel, findResource, groupVersion, resources, storageKey, type ResourceDef } from './resources.js';
 import { statusErrors, StatusError, type GroupResource } from './status.js';
@@ -443,21 +443,6 @@ export class Api {
     return { old: decodeStored(kv), modRevision: kv.modRevision };
   }
 
-  /**
-   * Runs the write of `key`, its object `obj` encoded as `value`, with `obj` offered to the
-   * watch cache (watchcache.ts's Offer): `taken` when the cache took it for the write's event,
-   * and `obj` is then the cache's (resourceVersion set, frozen).
-   */
-  private async offered<R>(def: ResourceDef, key: string, value: string, obj: KubeObject, write: () => Promise<R>): Promise<R & { taken: boolean }> {
-    const offer = this.cacher?.offer(def, key, value, obj);
-    try {
-      const r = await write();
-      return { ...r, taken: offer?.taken ?? false };
-    } finally {
-      offer?.withdraw();
-    }
-  }
-
   /** Whether `key` holds an object: the watch cache's answer where it has one, else the store's. */
   private async exists(def: ResourceDef, key: string): Promise<boolean> {
     const cached = this.cacher?.lookup(def, key);
@@ -546,12 +531,9 @@ export class Api {
     if (accepted.length === 0) return;
     const compares: Compare[] = [];
     const ops: Operation[] = [];
-    const offers: (Offer | undefined)[] = [];
-    for (const { item, prepared } of accepted) {
-      const value = encodeForStore(prepared.obj);
+    for (const { prepared } of accepted) {
       compares.push({ key: prepared.key, modRevision: 0 });
-      ops.push({ op: 'put', key: prepared.key, value });
-      offers.push(this.cacher?.offer(item.def, prepared.key, value, prepared.obj));
+      ops.push({ op: 'put', key: prepared.key, value: encodeForStore(prepared.obj) });
     }
     for (const [key, p] of batch.pending) {
       compares.push({ key, modRevision: p.modRevision });
@@ -563,14 +545,10 @@ export class Api {
     } catch (e) {
       for (const { item } of accepted) item.reject(e);
       return;
-    } finally {
-      for (const o of offers) o?.withdraw();
     }
     if (r.succeeded) {
-      for (let i = 0; i < accepted.length; i++) {
-        const { item, prepared } = accepted[i]!;
-        // Taken, the object is the watch cache's, its resourceVersion set (and frozen).
-        if (!offers[i]?.taken) prepared.obj.metadata!.resourceVersion = String(r.revision);
+      for (const { item, prepared } of accepted) {
+        prepared.obj.metadata!.resourceVersion = String(r.revision);
         item.resolve(prepared.obj);
       }
       return;
@@ -636,16 +614,15 @@ export class Api {
         if (await this.store.get(key)) throw statusErrors.alreadyExists(gr(def), name);
         return prepared.obj;
       }
-      const value = encodeForStore(prepared.obj);
       const compares: Compare[] = [{ key, modRevision: 0 }];
-      const ops: Operation[] = [{ op: 'put', key, value }];
+      const ops: Operation[] = [{ op: 'put', key, value: encodeForStore(prepared.obj) }];
       for (const w of prepared.writes) {
         compares.push({ key: w.key, modRevision: w.modRevision });
         ops.push({ op: 'put', key: w.key, value: w.value });
       }
-      const r = await this.offered(def, key, value, prepared.obj, () => this.store.txn(compares, ops));
+      const r = await this.store.txn(compares, ops);
       if (r.succeeded) {
-        if (!r.taken) prepared.obj.metadata!.resourceVersion = String(r.revision);
+        prepared.obj.metadata!.resourceVersion = String(r.revision);
         return prepared.obj;
       }
       if (await this.store.get(key)) throw statusErrors.alreadyExists(gr(def), name);
@@ -696,11 +673,9 @@ export class Api {
         compares.push({ key: w.key, modRevision: w.modRevision });
         ops.push({ op: 'put', key: w.key, value: w.value });
       }
-      const r = value === undefined ? await this.store.txn(compares, ops) : await this.offered(def, key, value, prepared.obj, () => this.store.txn(compares, ops));
+      const r = await this.store.txn(compares, ops);
       if (r.succeeded) {
-        // The watch cache's object when it took it, else the caller's copy, from the encoding
-        // just written (no second stringify).
-        if ('taken' in r && r.taken) return prepared.obj;
+        // The caller's copy, from the encoding just written (no second stringify).
         const out = value === undefined ? cloneJSON(prepared.obj) : (JSON.parse(value) as KubeObject);
         out.metadata = { ...out.metadata, resourceVersion: String(r.revision) };
         return out;

@@ -158,7 +158,7 @@ export function podStrategy(podSecurity: PodSecurityConfiguration, tolerationSec
       // DefaultTolerationSeconds on update as on create: a removed default toleration comes back.
       const pod = subresource ? (obj as Pod) : admitDefaultTolerationSeconds(keepPodPriority(obj as Pod, prev), tolerationSeconds);
       if (subresource === 'status') {
-        return { obj: spreadDefined(prev, { metadata: spreadDefined(prev.metadata, pickMutableMeta(pod)), status: pod.status }) };
+        return { obj: { ...prev, metadata: { ...prev.metadata, ...pickMutableMeta(pod) }, status: pod.status } };
       }
       if (subresource === 'delete') return { obj: deletionMarked(pod, prev) };
       if (subresource === 'ephemeralcontainers') {
@@ -294,24 +294,7 @@ async function admissionInputs(api: Api, namespace: string): Promise<{ ns?: Name
   return { ns, limitRanges, priorityClasses: await listPriorityClasses(api), quotaKVs: quotaPage.items.map((kv) => ({ kv, quota: decodeStored<ResourceQuota>(kv) })) };
 }
 
-/**
- * `{ ...base, ...changes }` as its JSON reads back: a member whose value is undefined is left
- * out (JSON would drop it), the others in the spread's order. The stored object is then the
- * written one exactly, which the watch cache takes instead of parsing it (watchcache.ts's Offer).
- */
-function spreadDefined<T extends object>(base: T, changes: object): T {
-  const out: Record<string, unknown> = {};
-  const b = base as Record<string, unknown>;
-  const c = changes as Record<string, unknown>;
-  for (const k in b) {
-    const v = Object.prototype.hasOwnProperty.call(c, k) ? c[k] : b[k];
-    if (v !== undefined) out[k] = v;
-  }
-  for (const k in c) if (!Object.prototype.hasOwnProperty.call(b, k) && c[k] !== undefined) out[k] = c[k];
-  return out as T;
-}
-
-function pickMutableMeta(o: KubeObject): { labels?: Record<string, string>; annotations?: Record<string, string> } {
+function pickMutableMeta(o: KubeObject): Partial<KubeObject['metadata']> {
   return { labels: o.metadata?.labels, annotations: o.metadata?.annotations };
 }
 

@@ -20,7 +20,6 @@
 // in-process clients (loopback.ts) hand them to their informers, so that the server holds one
 // decoded copy of each object however many controllers watch it.
 
-import { isDeepStrictEqual } from 'node:util';
 import type { KubeObject } from '../api/types.js';
 import { compareKeys } from '../storage/keys.js';
 import type { KeyValue, Store, Watch, WatchEvent } from '../storage/store.js';
@@ -96,8 +95,7 @@ class FieldSets {
     const json = JSON.stringify(set);
     const known = this.#byJSON.get(json)?.deref();
     if (known) return known;
-    // A set that JSON would change (an offered object's) is not what parsing gives: not kept.
-    if (!freezePlain(set)) return set;
+    freezeDeep(set);
     this.#byJSON.set(json, new WeakRef(set));
     this.#gone.register(set, json);
     return set;
@@ -109,21 +107,12 @@ const fieldSets = new FieldSets();
 /**
  * The object of a store event. `held` is the same write as another cache of this process
  * decoded it (ObjectCache.decodedAt: the value parsed and defaulted on read, resourceVersion
- * set, frozen at its top level), taken instead of parsing the value once more. `offered` is the
- * object the value was encoded from (an Offer this cache may take, see decodeOffered).
+ * set, frozen at its top level), taken instead of parsing the value once more.
  */
-function decode(kv: KeyValue, held?: KubeObject, prev?: KubeObject, offered?: Offer): KubeObject {
-  if (offered) {
-    const obj = decodeOffered(kv, offered.obj, prev);
-    if (obj) {
-      offered.taken = true;
-      if (checkOffers) checkOffered(kv, obj);
-      return obj;
-    }
-  }
+function decode(kv: KeyValue, held?: KubeObject, prev?: KubeObject): KubeObject {
   const obj = held ?? defaultedOnRead(JSON.parse(kv.value) as KubeObject);
   if (!held) (obj.metadata ??= {}).resourceVersion = String(kv.modRevision);
-  internFieldSets(obj);
+  for (const e of obj.metadata?.managedFields ?? []) if (e?.fieldsV1 !== undefined && !Object.isFrozen(e)) e.fieldsV1 = fieldSets.intern(e.fieldsV1);
   // Another cache's object is not this cache's to change.
   if (prev && !held) shareUnchanged(prev, obj);
   // Deep: in-process readers (loopback.ts) share the object, and one that changed a nested part
@@ -131,117 +120,6 @@ function decode(kv: KeyValue, held?: KubeObject, prev?: KubeObject, offered?: Of
   if (held) for (const k in obj) freezeDeep((obj as unknown as Record<string, unknown>)[k]);
   freezeDeep(obj);
   return obj;
-}
-
-function internFieldSets(obj: KubeObject): void {
-  for (const e of obj.metadata?.managedFields ?? []) if (e?.fieldsV1 !== undefined && !Object.isFrozen(e)) e.fieldsV1 = fieldSets.intern(e.fieldsV1);
-}
-
-/**
- * An offered object as the event's object, when it is what JSON.parse of the stored value
- * gives: it goes through the parsed object's steps (its resourceVersion removed and set last
- * as on a parsed one, defaulted on read, field sets interned, members shared with the previous
- * state), and is then checked to be plain JSON (see freezePlain) while it is deep-frozen, in one
- * walk. Undefined when it is not (the value is parsed instead): the object is then left with
- * the same JSON as it had, its resourceVersion set, and parts of it frozen; its top level and
- * metadata are frozen only once all of it passed.
- */
-function decodeOffered(kv: KeyValue, offered: KubeObject, prev?: KubeObject): KubeObject | undefined {
-  if (!takeableTop(offered)) return undefined;
-  if (offered.metadata && Object.prototype.hasOwnProperty.call(offered.metadata, 'resourceVersion')) delete offered.metadata.resourceVersion;
-  const obj = defaultedOnRead(offered);
-  if (!takeableTop(obj)) return undefined;
-  (obj.metadata ??= {}).resourceVersion = String(kv.modRevision);
-  internFieldSets(obj);
-  if (prev) shareUnchanged(prev, obj);
-  // A member that is the previous state's (shared above, or taken from it by the writer) is the
-  // cache's own: parsed or checked, and frozen.
-  if (!freezePlainMembers(obj as unknown as Record<string, unknown>, prev as unknown as Record<string, unknown> | undefined, 'metadata')) return undefined;
-  const meta = obj.metadata as unknown as Record<string, unknown>;
-  if (!freezePlainMembers(meta, prev?.metadata as Record<string, unknown> | undefined, undefined)) return undefined;
-  Object.freeze(meta);
-  Object.freeze(obj);
-  return obj;
-}
-
-/** Whether the parts decodeOffered changes, its top level and metadata, are plain objects it may change. */
-function takeableTop(obj: KubeObject): boolean {
-  if (typeof obj !== 'object' || obj === null || Object.getPrototypeOf(obj) !== Object.prototype || Object.isFrozen(obj)) return false;
-  const m = obj.metadata as unknown;
-  return m === undefined || (typeof m === 'object' && m !== null && Object.getPrototypeOf(m) === Object.prototype && !Object.isFrozen(m));
-}
-
-function freezePlainMembers(obj: Record<string, unknown>, prev: Record<string, unknown> | undefined, skip: string | undefined): boolean {
-  for (const k in obj) {
-    if (k === skip) continue;
-    const v = obj[k];
-    if (prev !== undefined && v === prev[k] && typeof v === 'object') continue;
-    if (!freezePlain(v)) return false;
-  }
-  return true;
-}
-
-/**
- * Whether JSON.parse(JSON.stringify(v)) is a deep copy of `v` that node's isDeepStrictEqual
- * takes for it, members in the same order: strings, booleans, finite numbers other than -0
- * (NaN, ±Infinity become null, -0 becomes 0), null, arrays without holes or undefined items
- * (null in JSON) and objects of Object.prototype (a class instance or a Date would encode
- * as something else) whose members are all such values (an undefined one is dropped). Member
- * order needs no check: JSON.stringify writes an object's members in its own-key order and
- * JSON.parse creates them in that order, which is then the order JavaScript keeps them in.
- * What passes is deep-frozen on the way (one walk for both); at the first value that does not,
- * the walk stops, leaving frozen what it froze.
- */
-function freezePlain(v: unknown): boolean {
-  if (typeof v !== 'object') return typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v) && (v !== 0 || 1 / v > 0));
-  if (v === null) return true;
-  if (Array.isArray(v)) {
-    if (Object.getPrototypeOf(v) !== Array.prototype) return false;
-    for (let i = 0; i < v.length; i++) if (!freezePlain(v[i])) return false;
-  } else {
-    if (Object.getPrototypeOf(v) !== Object.prototype) return false;
-    for (const k in v) if (!freezePlain((v as Record<string, unknown>)[k])) return false;
-  }
-  Object.freeze(v);
-  return true;
-}
-
-/**
- * BULKHEAD_CHECK_OFFERS=1 (a debug mode for the test suites): every offered object a cache
- * takes is compared with what parsing the stored value gives, and a difference ends the process.
- */
-const checkOffers = process.env.BULKHEAD_CHECK_OFFERS === '1';
-
-function checkOffered(kv: KeyValue, obj: KubeObject): void {
-  const parsed = defaultedOnRead(JSON.parse(kv.value) as KubeObject);
-  (parsed.metadata ??= {}).resourceVersion = String(kv.modRevision);
-  if (isDeepStrictEqual(parsed, obj) && JSON.stringify(parsed) === JSON.stringify(obj)) return;
-  process.stderr.write(`BULKHEAD_CHECK_OFFERS: the offered object of ${kv.key}@${kv.modRevision} differs from its stored value\n  offered: ${JSON.stringify(obj)}\n  stored:  ${kv.value}\n`);
-  process.exit(70);
-}
-
-/**
- * A write's object, offered by the writer that encoded the stored value from it (rest.ts) to
- * the cache of its resource: the cache takes it for the write's event instead of parsing the
- * value it was just encoded from, when the event is that write's (the same key and value) and
- * the object is what parsing gives (decodeOffered). Taken, it is the cache's object
- * (resourceVersion set, deep-frozen, members shared with the previous state), which the writer
- * may read and hand out but never change. Not taken, it has the same JSON as before and its
- * top level and metadata can still be changed, but the cache may have set its resourceVersion
- * and frozen parts of it. The writer withdraws it once the write is answered.
- */
-export class Offer {
-  taken = false;
-  constructor(
-    readonly key: string,
-    readonly value: string,
-    readonly obj: KubeObject,
-    private readonly offers: Map<string, Offer>,
-  ) {}
-
-  withdraw(): void {
-    if (this.offers.get(this.key) === this) this.offers.delete(this.key);
-  }
 }
 
 /**
@@ -318,8 +196,6 @@ export class WatchCache {
   readonly #watchers = new Set<Watcher>();
   #watch?: Watch;
   #broken = false;
-  /** Offered objects of writes in flight, by key (at most one per key: a later offer replaces one). */
-  readonly #offers = new Map<string, Offer>();
 
   constructor(private readonly store: Store, readonly prefix: string, private readonly opts: { historyCapacity: number; onBroken(): void; held?: HeldObjects }) {}
 
@@ -349,20 +225,6 @@ export class WatchCache {
   decoded(key: string, rev: number): KubeObject | undefined {
     const e = this.#byKey.get(key);
     return e && e.rev === rev ? e.obj : undefined;
-  }
-
-  offer(key: string, value: string, obj: KubeObject): Offer {
-    const o = new Offer(key, value, obj, this.#offers);
-    this.#offers.set(key, o);
-    return o;
-  }
-
-  /** The offer of a put event's write (the same key and value), if any (see Offer). */
-  #take(kv: KeyValue): Offer | undefined {
-    const o = this.#offers.get(kv.key);
-    if (!o || o.value !== kv.value) return undefined;
-    this.#offers.delete(kv.key);
-    return o;
   }
 
   entry(key: string): CacheEntry | undefined {
@@ -412,8 +274,7 @@ export class WatchCache {
         }
         change = { rev, key, created: false, prev, deleted: new CacheEntry(key, rev, decode(e.kv)) };
       } else {
-        const held = this.opts.held?.(e.kv);
-        const cur = new CacheEntry(key, rev, decode(e.kv, held, prev?.obj, held ? undefined : this.#take(e.kv)));
+        const cur = new CacheEntry(key, rev, decode(e.kv, this.opts.held?.(e.kv), prev?.obj));
         this.#byKey.set(key, cur);
         const i = this.#find(key);
         if (i < this.#sorted.length && this.#sorted[i]!.key === key) this.#sorted[i] = cur;
@@ -582,16 +443,6 @@ export class Cacher {
    */
   shareDecoded(def: ResourceDef, held: HeldObjects): void {
     this.#held.set(storageKey(def, undefined), held);
-  }
-
-  /**
-   * Offers the object a write of `key` was encoded from (`value`) to the resource's cache, if
-   * started (see Offer); undefined where there is none to take it.
-   */
-  offer(def: ResourceDef, key: string, value: string, obj: KubeObject): Offer | undefined {
-    if (this.#stopped) return undefined;
-    const cache = this.#started.get(storageKey(def, undefined));
-    return cache && !cache.broken ? cache.offer(key, value, obj) : undefined;
   }
 
   /** Starts a resource's cache ahead of its first reader (kube-apiserver starts them all with the server); resolves once it holds the store's objects. */
