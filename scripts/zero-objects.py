@@ -9,7 +9,7 @@ import json, re, subprocess, sys
 
 REPO = sys.argv[1]
 TAG = sys.argv[2] if len(sys.argv) > 2 else 'v0.33.9'
-PACKAGES = ['core/v1', 'apps/v1', 'batch/v1', 'policy/v1', 'coordination/v1', 'certificates/v1', 'scheduling/v1', 'node/v1', 'autoscaling/v2', 'discovery/v1']
+PACKAGES = ['core/v1', 'apps/v1', 'batch/v1', 'policy/v1', 'coordination/v1', 'certificates/v1', 'scheduling/v1', 'node/v1', 'autoscaling/v2', 'discovery/v1', 'rbac/v1']
 IMPORTS = {'v1': 'core/v1', 'corev1': 'core/v1'}
 # Types of other modules on the zero paths, by what they serialize to.
 STRUCTS = {'metav1.Time': None, 'metav1.MicroTime': None, 'metav1.ObjectMeta': {'creationTimestamp': None}, 'metav1.TypeMeta': {},
@@ -23,7 +23,9 @@ KINDS = [('v1', 'core/v1', 'Pod'), ('v1', 'core/v1', 'Namespace'), ('v1', 'core/
          ('certificates.k8s.io/v1', 'certificates/v1', 'CertificateSigningRequest'), ('scheduling.k8s.io/v1', 'scheduling/v1', 'PriorityClass'),
          ('node.k8s.io/v1', 'node/v1', 'RuntimeClass'), ('policy/v1', 'policy/v1', 'PodDisruptionBudget'),
          ('autoscaling/v2', 'autoscaling/v2', 'HorizontalPodAutoscaler'), ('v1', 'core/v1', 'Endpoints'),
-         ('discovery.k8s.io/v1', 'discovery/v1', 'EndpointSlice')]
+         ('discovery.k8s.io/v1', 'discovery/v1', 'EndpointSlice'), ('rbac.authorization.k8s.io/v1', 'rbac/v1', 'Role'),
+         ('rbac.authorization.k8s.io/v1', 'rbac/v1', 'ClusterRole'), ('rbac.authorization.k8s.io/v1', 'rbac/v1', 'RoleBinding'),
+         ('rbac.authorization.k8s.io/v1', 'rbac/v1', 'ClusterRoleBinding')]
 
 def git(*args):
     return subprocess.run(['git', *args], capture_output=True, text=True, cwd=REPO, check=True).stdout

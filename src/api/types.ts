@@ -645,3 +645,4 @@ export type * from './nodetypes.js';
 export type * from './servicetypes.js';
 export type * from './autoscalingtypes.js';
 export type * from './endpointstypes.js';
+export type * from './rbactypes.js';

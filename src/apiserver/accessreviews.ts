@@ -9,7 +9,7 @@
 import type { IncomingMessage } from 'node:http';
 import { fieldError, omitValue, type FieldError } from '../api/fielderrors.js';
 import type { KubeObject } from '../api/types.js';
-import { rulesFor, type AuthorizationAttributes } from './authorizer.js';
+import type { AuthorizationAttributes } from './authorizer.js';
 import type { NodeAwareAuthorizer, TokenAuthentication } from './auth.js';
 import { decodeRequestObject } from './decode.js';
 import type { Api, RequestInfo, UserInfo } from './rest.js';
@@ -191,7 +191,7 @@ export function accessReviewHandlers(authorizer: NodeAwareAuthorizer, reviewOpts
     const body = await reviewBody(def, req, info);
     const spec = isObject(body.spec) ? body.spec : {};
     if (!str(spec.namespace)) throw statusErrors.badRequest('no namespace on request');
-    const rules = rulesFor(info.user);
+    const rules = authorizer.rulesFor(info.user, str(spec.namespace));
     created(res, def, body, rules, info);
   };
 

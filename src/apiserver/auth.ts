@@ -17,7 +17,8 @@ import type { UserInfo } from './rest.js';
 import { requestName, type ResourcePath } from './request.js';
 import type { ResourceDef } from './resources.js';
 import { statusErrors } from './status.js';
-import { authenticatedGroup, authorize, mastersGroup, type AuthorizationAttributes, type AuthorizationDecision, type PodsOnNode } from './authorizer.js';
+import { authenticatedGroup, authorize, mastersGroup, rulesFor, type AuthorizationAttributes, type AuthorizationDecision, type PodsOnNode, type RulesReview } from './authorizer.js';
+import type { RBACObjects } from '../policy/rbacresolver.js';
 import { nodeIdentity } from '../admission/noderestriction.js';
 
 export { mastersGroup } from './authorizer.js';
@@ -198,21 +199,29 @@ export function resourceAttributes(user: UserInfo, verb: Verb, def: ResourceDef,
 
 /** The handler's face of src/apiserver/authorizer.ts, plus the object check for pods. */
 export class NodeAwareAuthorizer implements Authorizer {
-  /** `podsOnNode`: the pods bound to a node (the node authorizer's graph); none when absent. */
-  constructor(private readonly podsOnNode?: PodsOnNode) {}
+  /**
+   * `podsOnNode`: the pods bound to a node (the node authorizer's graph); none when absent.
+   * `rbac`: the RBAC objects (the server's, rbacindex.ts); the bootstrap policy when absent.
+   */
+  constructor(private readonly podsOnNode?: PodsOnNode, readonly rbac?: RBACObjects) {}
 
   /** The decision itself, for the access reviews. */
   decide(attrs: AuthorizationAttributes): AuthorizationDecision {
-    return authorize(attrs, this.podsOnNode);
+    return authorize(attrs, this.podsOnNode, this.rbac);
+  }
+
+  /** The rules a user holds in a namespace, for the rules review. */
+  rulesFor(user: UserInfo, namespace: string): RulesReview {
+    return rulesFor(user, namespace, this.rbac);
   }
 
   authorize(user: UserInfo, verb: Verb, def: ResourceDef, path: ResourcePath, query: URLSearchParams): string | undefined {
-    const d = authorize(resourceAttributes(user, verb, def, path, query), this.podsOnNode);
+    const d = authorize(resourceAttributes(user, verb, def, path, query), this.podsOnNode, this.rbac);
     return d.decision === 'Allow' ? undefined : forbiddenText(user, verb, def, path, d.reason);
   }
 
   authorizePath(user: UserInfo, verb: string, path: string): string | undefined {
-    const d = authorize({ user, verb, resourceRequest: false, path });
+    const d = authorize({ user, verb, resourceRequest: false, path }, undefined, this.rbac);
     return d.decision === 'Allow' ? undefined : nonResourceForbiddenText(user, verb, path, d.reason);
   }
 

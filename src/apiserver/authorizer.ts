@@ -2,16 +2,17 @@
 // chains as kube-apiserver does for --authorization-mode=Node,RBAC: the system:masters group
 // first (the privileged-group authorizer), then the node authorizer
 // (plugin/pkg/auth/authorizer/node/node_authorizer.go, AuthorizeNodeWithSelectors on as in
-// 1.32), then the RBAC bindings Bulkhead has, as data (bootstrappolicy's cluster-admin,
-// system:basic-user, system:discovery, system:public-info-viewer), so that a rules review reads
-// the very rules that decide. Decisions and reasons as union.go combines them. Pure.
+// 1.32), then RBAC over the RBAC objects it is given (the server's stored roles and bindings,
+// read through rbacindex.ts; the bootstrap policy where none are given), so that a rules review
+// reads the very rules that decide. Decisions and reasons as union.go combines them. Pure.
 
 import type { UserInfo } from './rest.js';
 import { nodeIdentity, nodeLeaseNamespace, nodesGroup } from '../admission/noderestriction.js';
-import { defaultNodeTokenGroup } from '../api/bootstraptoken.js';
 import { podsReference } from '../api/podreferences.js';
 import { authorizationFieldTerms } from '../api/selectors.js';
 import type { Pod } from '../api/types.js';
+import { bootstrapClusterRoleBindings, bootstrapClusterRoles } from '../policy/rbacbootstrap.js';
+import { aggregateErrors, authorizeRBAC, rulesFor as resolveRules, staticRBACObjects, type RBACObjects } from '../policy/rbacresolver.js';
 
 /** The pods bound to a node, as the node authorizer's graph knows them (the server's pod cache). */
 export type PodsOnNode = (node: string) => Iterable<Pod>;
@@ -43,115 +44,17 @@ export interface AuthorizationDecision {
   reason: string;
 }
 
-/** rbacv1.PolicyRule. */
-export interface PolicyRule {
-  verbs: string[];
-  apiGroups?: string[];
-  resources?: string[];
-  resourceNames?: string[];
-  nonResourceURLs?: string[];
-}
-
-interface ClusterRoleBinding {
-  name: string;
-  role: string;
-  groups: string[];
-  /** Subjects of kind User. */
-  users?: string[];
-  rules: PolicyRule[];
-}
+export type { PolicyRule } from '../api/rbactypes.js';
+export { ruleAllows } from '../policy/rbacrules.js';
 
 /** The API server's identity towards agents (its client certificate's CN; see pki.ts). */
-export const kubeletClientUser = 'kube-apiserver-kubelet-client';
+export { kubeletClientUser } from '../policy/rbacbootstrap.js';
 
-const discoveryURLs = ['/api', '/api/*', '/apis', '/apis/*', '/healthz', '/livez', '/openapi', '/openapi/*', '/readyz', '/version', '/version/'];
-const publicInfoURLs = ['/healthz', '/livez', '/readyz', '/version', '/version/'];
-
-/** The cluster role bindings Bulkhead has, in the order RBAC visits them. */
-export const clusterRoleBindings: readonly ClusterRoleBinding[] = [
-  {
-    name: 'cluster-admin',
-    role: 'cluster-admin',
-    groups: [mastersGroup],
-    rules: [
-      { verbs: ['*'], apiGroups: ['*'], resources: ['*'] },
-      { verbs: ['*'], nonResourceURLs: ['*'] },
-    ],
-  },
-  {
-    name: 'system:basic-user',
-    role: 'system:basic-user',
-    groups: [authenticatedGroup],
-    rules: [
-      { verbs: ['create'], apiGroups: ['authentication.k8s.io'], resources: ['selfsubjectreviews'] },
-      { verbs: ['create'], apiGroups: ['authorization.k8s.io'], resources: ['selfsubjectaccessreviews', 'selfsubjectrulesreviews'] },
-    ],
-  },
-  { name: 'system:discovery', role: 'system:discovery', groups: [authenticatedGroup], rules: [{ verbs: ['get'], nonResourceURLs: discoveryURLs }] },
-  {
-    name: 'system:public-info-viewer',
-    role: 'system:public-info-viewer',
-    groups: [authenticatedGroup, unauthenticatedGroup],
-    rules: [{ verbs: ['get'], nonResourceURLs: publicInfoURLs }],
-  },
-  // kubeadm's bindings for nodes that join with a bootstrap token (phases/bootstraptoken/node):
-  // the token's group may ask for a node client certificate and have it approved, and a node may
-  // have its own client certificate renewed. Bulkhead adds the same for a node's serving
-  // certificate (see approvalRules in src/api/certificates.ts).
-  {
-    name: 'kubeadm:kubelet-bootstrap',
-    role: 'system:node-bootstrapper',
-    groups: [defaultNodeTokenGroup],
-    rules: [{ verbs: ['create', 'get', 'list', 'watch'], apiGroups: ['certificates.k8s.io'], resources: ['certificatesigningrequests'] }],
-  },
-  {
-    name: 'kubeadm:node-autoapprove-bootstrap',
-    role: 'system:certificates.k8s.io:certificatesigningrequests:nodeclient',
-    groups: [defaultNodeTokenGroup],
-    rules: [{ verbs: ['create'], apiGroups: ['certificates.k8s.io'], resources: ['certificatesigningrequests/nodeclient'] }],
-  },
-  {
-    name: 'kubeadm:node-autoapprove-certificate-rotation',
-    role: 'system:certificates.k8s.io:certificatesigningrequests:selfnodeclient',
-    groups: [nodesGroup],
-    rules: [{ verbs: ['create'], apiGroups: ['certificates.k8s.io'], resources: ['certificatesigningrequests/selfnodeclient'] }],
-  },
-  {
-    name: 'bulkhead:node-autoapprove-serving',
-    role: 'system:certificates.k8s.io:certificatesigningrequests:selfnodeserving',
-    groups: [nodesGroup],
-    rules: [{ verbs: ['create'], apiGroups: ['certificates.k8s.io'], resources: ['certificatesigningrequests/selfnodeserving'] }],
-  },
-  {
-    // bootstrappolicy's system:kubelet-api-admin, bound to the API server's client identity as
-    // kubeadm binds it: every part of the kubelet API, which agents ask about by SubjectAccessReview.
-    name: 'system:kube-apiserver-kubelet-client',
-    role: 'system:kubelet-api-admin',
-    groups: [],
-    users: [kubeletClientUser],
-    rules: [
-      { verbs: ['get', 'list', 'watch'], apiGroups: [''], resources: ['nodes'] },
-      { verbs: ['proxy'], apiGroups: [''], resources: ['nodes'] },
-      { verbs: ['*'], apiGroups: [''], resources: ['nodes/proxy', 'nodes/metrics', 'nodes/spec', 'nodes/stats', 'nodes/log', 'nodes/pods', 'nodes/healthz', 'nodes/configz'] },
-    ],
-  },
-];
-
-const has = (list: readonly string[] | undefined, v: string) => !!list && (list.includes('*') || list.includes(v));
-
-/** rbac.RuleAllows. */
-export function ruleAllows(a: AuthorizationAttributes, rule: PolicyRule): boolean {
-  if (!has(rule.verbs, a.verb)) return false;
-  if (a.resourceRequest) {
-    const sub = a.subresource ?? '';
-    const combined = sub ? `${a.resource}/${sub}` : (a.resource ?? '');
-    const resourceOK = (rule.resources ?? []).some((r) => r === '*' || r === combined || (sub !== '' && r === `*/${sub}`));
-    const nameOK = !rule.resourceNames?.length || rule.resourceNames.includes(a.name ?? '');
-    return has(rule.apiGroups, a.apiGroup ?? '') && resourceOK && nameOK;
-  }
-  const path = a.path ?? '';
-  return (rule.nonResourceURLs ?? []).some((u) => u === '*' || u === path || (u.endsWith('*') && path.startsWith(u.slice(0, -1))));
-}
+/**
+ * The bootstrap policy as RBAC objects, aggregated: what RBAC decides from where no server's
+ * objects are given (a server reads its stored objects through rbacindex.ts).
+ */
+export const bootstrapRBAC: RBACObjects = staticRBACObjects(bootstrapClusterRoles(), bootstrapClusterRoleBindings());
 
 const allow: AuthorizationDecision = { decision: 'Allow', reason: '' };
 const noOpinion = (reason = ''): AuthorizationDecision => ({ decision: 'NoOpinion', reason });
@@ -252,33 +155,8 @@ export function authorizeNode(node: string, a: AuthorizationAttributes, podsOnNo
   return noOpinion();
 }
 
-function describeBinding(b: ClusterRoleBinding, subject: string): string {
-  return `ClusterRoleBinding "${b.name}" of ClusterRole "${b.role}" to ${subject}`;
-}
-
-/** The bindings that apply to a user, each with the subject (`User "x"` or `Group "y"`) it applies through. */
-function bindingsOf(user: UserInfo): { binding: ClusterRoleBinding; group: string }[] {
-  const out: { binding: ClusterRoleBinding; group: string }[] = [];
-  for (const b of clusterRoleBindings) {
-    if (b.users?.includes(user.name)) {
-      out.push({ binding: b, group: `User "${user.name}"` });
-      continue;
-    }
-    const g = b.groups.find((x) => user.groups.includes(x));
-    if (g) out.push({ binding: b, group: `Group "${g}"` });
-  }
-  return out;
-}
-
-function authorizeRBAC(a: AuthorizationAttributes): AuthorizationDecision {
-  for (const { binding, group } of bindingsOf(a.user)) {
-    if (binding.rules.some((r) => ruleAllows(a, r))) return { decision: 'Allow', reason: `RBAC: allowed by ${describeBinding(binding, group)}` };
-  }
-  return noOpinion();
-}
-
 /** The union of the chain: the first Allow or Deny, else NoOpinion with every reason given. */
-export function authorize(a: AuthorizationAttributes, podsOnNode?: PodsOnNode): AuthorizationDecision {
+export function authorize(a: AuthorizationAttributes, podsOnNode?: PodsOnNode, rbac: RBACObjects = bootstrapRBAC): AuthorizationDecision {
   if (a.user.groups.includes(mastersGroup)) return allow;
   const reasons: string[] = [];
   const node = nodeIdentity(a.user);
@@ -287,8 +165,8 @@ export function authorize(a: AuthorizationAttributes, podsOnNode?: PodsOnNode): 
     if (d.decision !== 'NoOpinion') return d;
     if (d.reason) reasons.push(d.reason);
   }
-  const r = authorizeRBAC(a);
-  if (r.decision !== 'NoOpinion') return r;
+  const r = authorizeRBAC(rbac, a.user, a);
+  if (r.allowed) return { decision: 'Allow', reason: r.reason };
   if (r.reason) reasons.push(r.reason);
   return noOpinion(reasons.join('\n'));
 }
@@ -313,20 +191,20 @@ export interface RulesReview {
 }
 
 /**
- * RulesFor over the chain: RBAC's rules for the user's bindings; the node authorizer does not
- * enumerate its rules, so a node's list is incomplete, with upstream's error.
+ * RulesFor over the chain: RBAC's rules for the user's bindings in the namespace (a rule with
+ * both resources and URLs in both lists, as upstream's); the node authorizer does not enumerate
+ * its rules, so a node's list is incomplete, with upstream's error.
  */
-export function rulesFor(user: UserInfo): RulesReview {
+export function rulesFor(user: UserInfo, namespace = '', rbac: RBACObjects = bootstrapRBAC): RulesReview {
   const resourceRules: ResourceRule[] = [];
   const nonResourceRules: NonResourceRule[] = [];
-  for (const { binding } of bindingsOf(user)) {
-    for (const r of binding.rules) {
-      if (r.nonResourceURLs) nonResourceRules.push({ verbs: [...r.verbs], nonResourceURLs: [...r.nonResourceURLs] });
-      else resourceRules.push({ verbs: [...r.verbs], apiGroups: [...(r.apiGroups ?? [])], resources: [...(r.resources ?? [])], ...(r.resourceNames ? { resourceNames: [...r.resourceNames] } : {}) });
-    }
+  const resolved = resolveRules(rbac, user, namespace);
+  for (const r of resolved.rules) {
+    if (r.resources?.length) resourceRules.push({ verbs: [...r.verbs], apiGroups: [...(r.apiGroups ?? [])], resources: [...r.resources], ...(r.resourceNames?.length ? { resourceNames: [...r.resourceNames] } : {}) });
+    if (r.nonResourceURLs?.length) nonResourceRules.push({ verbs: [...r.verbs], nonResourceURLs: [...r.nonResourceURLs] });
   }
-  if (nodeIdentity(user) !== undefined) {
-    return { resourceRules, nonResourceRules, incomplete: true, evaluationError: 'node authorizer does not support user rule resolution' };
-  }
-  return { resourceRules, nonResourceRules, incomplete: false };
+  // The union's aggregate: the node authorizer's error first, then RBAC's (flattened, as Aggregate prints nested ones).
+  const incomplete = nodeIdentity(user) !== undefined;
+  const errors = [...(incomplete ? ['node authorizer does not support user rule resolution'] : []), ...resolved.errors];
+  return { resourceRules, nonResourceRules, incomplete, ...(errors.length ? { evaluationError: aggregateErrors(errors) } : {}) };
 }

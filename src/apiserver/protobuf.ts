@@ -3,7 +3,7 @@
 // and do not retry as JSON after a 415). Decodes the `k8s\0` + runtime.Unknown envelope and the
 // messages of Namespace, ResourceQuota, PriorityClass, ConfigMap, Secret, ServiceAccount, Job,
 // CronJob (`kubectl create job|cronjob`: the pod template fields those generators set), the apps/v1
-// workloads, core/v1 Service (`kubectl create service`), policy/v1 PodDisruptionBudget (`kubectl create pdb`), autoscaling/v1 Scale (`kubectl create deployment`) and HorizontalPodAutoscaler (`kubectl autoscale`) and the access reviews
+// workloads, core/v1 Service (`kubectl create service`), policy/v1 PodDisruptionBudget (`kubectl create pdb`), the rbac/v1 kinds (`kubectl create role|clusterrole|rolebinding|clusterrolebinding`), autoscaling/v1 Scale (`kubectl create deployment`) and HorizontalPodAutoscaler (`kubectl autoscale`) and the access reviews
 // (`kubectl auth`), TokenRequest (`kubectl create token`) and CertificateSigningRequests (`kubectl certificate approve|deny`) into the same JSON objects a JSON body gives; every other kind still answers 415.
 
 import { statusErrors } from './status.js';
@@ -486,6 +486,18 @@ function certificateSigningRequest(raw: Buffer): Record<string, unknown> {
   return obj;
 }
 
+// rbac/v1 generated.proto (`kubectl create role|clusterrole|rolebinding|clusterrolebinding`).
+const policyRuleShape: Msg = { name: 'PolicyRule', fields: { 1: ['verbs', 'strs'], 2: ['apiGroups', 'strs'], 3: ['resources', 'strs'], 4: ['resourceNames', 'strs'], 5: ['nonResourceURLs', 'strs'] } };
+const subjectShape: Msg = { name: 'Subject', fields: { 1: ['kind', 'str'], 2: ['apiGroup', 'str'], 3: ['name', 'str'], 4: ['namespace', 'str'] } };
+const roleRefShape: Msg = { name: 'RoleRef', fields: { 1: ['apiGroup', 'str'], 2: ['kind', 'str'], 3: ['name', 'str'] } };
+const rbacKinds: Record<string, Msg> = {
+  Role: { name: 'Role', fields: { 1: ['metadata', metaShape], 2: ['rules', { list: policyRuleShape }] } },
+  ClusterRole: { name: 'ClusterRole', fields: { 1: ['metadata', metaShape], 2: ['rules', { list: policyRuleShape }], 3: ['aggregationRule', { name: 'AggregationRule', fields: { 1: ['clusterRoleSelectors', { list: selectorShape }] } }] } },
+  RoleBinding: { name: 'RoleBinding', fields: { 1: ['metadata', metaShape], 2: ['subjects', { list: subjectShape }], 3: ['roleRef', roleRefShape] } },
+  ClusterRoleBinding: { name: 'ClusterRoleBinding', fields: { 1: ['metadata', metaShape], 2: ['subjects', { list: subjectShape }], 3: ['roleRef', roleRefShape] } },
+};
+const rbacObject = (kind: string) => (raw: Buffer): Record<string, unknown> => ({ apiVersion: 'rbac.authorization.k8s.io/v1', kind, ...message(raw, rbacKinds[kind]!) });
+
 const decoders: Record<string, (raw: Buffer) => Record<string, unknown>> = {
   'certificates.k8s.io/v1/CertificateSigningRequest': certificateSigningRequest,
   'v1/Namespace': namespace,
@@ -510,6 +522,7 @@ const decoders: Record<string, (raw: Buffer) => Record<string, unknown>> = {
     name: 'HorizontalPodAutoscalerSpec',
     fields: { 1: ['scaleTargetRef', { name: 'CrossVersionObjectReference', fields: { 1: ['kind', 'str'], 2: ['name', 'str'], 3: ['apiVersion', 'str'] } }], 2: ['minReplicas', 'int'], 3: ['maxReplicas', 'int'], 4: ['targetCPUUtilizationPercentage', 'int'] },
   }),
+  ...Object.fromEntries(Object.keys(rbacKinds).map((k) => [`rbac.authorization.k8s.io/v1/${k}`, rbacObject(k)])),
   'autoscaling/v1/Scale': specObject('autoscaling/v1', 'Scale', { name: 'ScaleSpec', fields: { 1: ['replicas', 'oint'] } }),
   'authorization.k8s.io/v1/SelfSubjectAccessReview': review('authorization.k8s.io/v1', 'SelfSubjectAccessReview', accessReviewSpec),
   'authorization.k8s.io/v1/SelfSubjectRulesReview': review('authorization.k8s.io/v1', 'SelfSubjectRulesReview', (b) => stringFields(b, { 1: 'namespace' })),

@@ -241,6 +241,23 @@ export const resources: ResourceDef[] = [
     group: 'node.k8s.io', version: 'v1', resource: 'runtimeclasses', kind: 'RuntimeClass', listKind: 'RuntimeClassList', singular: 'runtimeclass', shortNames: [], categories: [],
     namespaced: false, verbs: allVerbs, subresources: [], fields: metaFields,
   },
+  // rbac.authorization.k8s.io/v1 (rbacstrategies.ts): what the RBAC authorizer decides from.
+  {
+    group: 'rbac.authorization.k8s.io', version: 'v1', resource: 'clusterrolebindings', kind: 'ClusterRoleBinding', listKind: 'ClusterRoleBindingList', singular: 'clusterrolebinding', shortNames: [], categories: [],
+    namespaced: false, verbs: allVerbs, subresources: [], fields: metaFields,
+  },
+  {
+    group: 'rbac.authorization.k8s.io', version: 'v1', resource: 'clusterroles', kind: 'ClusterRole', listKind: 'ClusterRoleList', singular: 'clusterrole', shortNames: [], categories: [],
+    namespaced: false, verbs: allVerbs, subresources: [], fields: metaFields,
+  },
+  {
+    group: 'rbac.authorization.k8s.io', version: 'v1', resource: 'rolebindings', kind: 'RoleBinding', listKind: 'RoleBindingList', singular: 'rolebinding', shortNames: [], categories: [],
+    namespaced: true, verbs: allVerbs, subresources: [], fields: metaFields,
+  },
+  {
+    group: 'rbac.authorization.k8s.io', version: 'v1', resource: 'roles', kind: 'Role', listKind: 'RoleList', singular: 'role', shortNames: [], categories: [],
+    namespaced: true, verbs: allVerbs, subresources: [], fields: metaFields,
+  },
   {
     group: 'discovery.k8s.io', version: 'v1', resource: 'endpointslices', kind: 'EndpointSlice', listKind: 'EndpointSliceList', singular: 'endpointslice', shortNames: [], categories: [],
     namespaced: true, verbs: allVerbs, subresources: [], fields: metaFields,

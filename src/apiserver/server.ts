@@ -31,9 +31,11 @@ import { KubernetesEndpointsReconciler } from './kubernetesendpoints.js';
 import { advertiseAddress } from '../policy/apiserverendpoints.js';
 import { releaseStaleClaims } from './serviceallocations.js';
 import { ensureSystemPriorityClasses } from './priorityclasses.js';
+import { ensureBootstrapRBAC } from './rbacbootstrap.js';
+import { RBACIndex, rbacResources, setRBACIndex } from './rbacindex.js';
 import { StatusError } from './status.js';
 import { deferredMetrics } from './metricsdeferred.js';
-import type { Node, Pod, Secret } from '../api/types.js';
+import type { ClusterRole, ClusterRoleBinding, Node, Pod, Role, RoleBinding, Secret } from '../api/types.js';
 import { withoutManagedFields } from '../api/cachetransforms.js';
 import { ObjectCache, type HeldList } from './cache.js';
 import { PostStartHook, serverHealthChecks } from './healthz.js';
@@ -118,6 +120,9 @@ export interface RunningApiServer {
 
 export const systemNamespaces = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
 
+/** The small, hot objects admission reads from memory (each has an ObjectCache that also feeds its watch cache). */
+const admissionCaches = ['namespaces', 'limitranges', 'resourcequotas', 'priorityclasses', 'runtimeclasses', 'serviceaccounts'];
+
 const bootstrap: RequestInfo = { user: { name: 'system:apiserver', groups: [mastersGroup] }, dryRun: false, fieldValidation: 'Ignore', warnings: [] };
 
 /** A kubeconfig whose user is a bearer token, in the default namespace (the admin's; a node's on `up`). */
@@ -139,6 +144,7 @@ export async function startApiServer(opts: ApiServerOptions): Promise<RunningApi
   // each check passes once that work is done (the first two before the server listens).
   const hooks = {
     namespaces: new PostStartHook('start-system-namespaces-controller'),
+    rbac: new PostStartHook('rbac/bootstrap-roles'),
     priorityClasses: new PostStartHook('scheduling/bootstrap-system-priority-classes'),
     kubernetesService: new PostStartHook('bootstrap-controller'),
   };
@@ -155,7 +161,7 @@ export async function startApiServer(opts: ApiServerOptions): Promise<RunningApi
   hooks.namespaces.finished();
   await ensureSystemPriorityClasses(api, bootstrap);
   hooks.priorityClasses.finished();
-  for (const resource of ['namespaces', 'limitranges', 'resourcequotas', 'priorityclasses', 'runtimeclasses', 'serviceaccounts']) {
+  for (const resource of [...admissionCaches, ...rbacResources]) {
     const cache = new ObjectCache(store, api.def(resource));
     await cache.start();
     api.caches.set(resource, cache);
@@ -186,7 +192,7 @@ export async function startApiServer(opts: ApiServerOptions): Promise<RunningApi
   const cacher = new Cacher(store, { deliversOnCommit: store instanceof LogStore });
   api.cacher = cacher;
   // The admission caches watched the store first: their objects serve the watch caches too.
-  for (const resource of ['namespaces', 'limitranges', 'resourcequotas', 'priorityclasses', 'runtimeclasses', 'serviceaccounts']) {
+  for (const resource of [...admissionCaches, ...rbacResources]) {
     const cache = api.caches.get(resource)!;
     cacher.shareDecoded(cache.def, (kv) => cache.decodedAt(kv.key, kv.modRevision));
   }
@@ -201,8 +207,16 @@ export async function startApiServer(opts: ApiServerOptions): Promise<RunningApi
   await boundPods.start();
   boundPods.addIndex('nodeName', (p) => p.spec?.nodeName);
   api.caches.set('boundpods', boundPods as unknown as ObjectCache);
+  // RBAC decides from the stored roles and bindings, indexed by subject (rbacindex.ts).
+  const rbacIndex = new RBACIndex(
+    api.caches.get('clusterroles') as ObjectCache<ClusterRole>,
+    api.caches.get('clusterrolebindings') as unknown as ObjectCache<ClusterRoleBinding>,
+    api.caches.get('roles') as ObjectCache<Role>,
+    api.caches.get('rolebindings') as unknown as ObjectCache<RoleBinding>,
+  );
+  setRBACIndex(api, rbacIndex);
   // One authorizer: what the handler enforces is what the access reviews report.
-  const authorizer = new NodeAwareAuthorizer((node) => boundPods.byIndex('nodeName', node).values());
+  const authorizer = new NodeAwareAuthorizer((node) => boundPods.byIndex('nodeName', node).values(), rbacIndex);
   // metrics.k8s.io: metrics-server's scraper and storage, in the server.
   const metricsScraper = new MetricsScraper({
     agents,
@@ -286,6 +300,9 @@ export async function startApiServer(opts: ApiServerOptions): Promise<RunningApi
   hooks.kubernetesService.finished();
   // From here on the requests that come in are served between the steps of the start (startturns.ts).
   await turns.turn();
+  // rbac/bootstrap-roles: on a restart whose policy is current, comparisons in memory only.
+  await ensureBootstrapRBAC(api, bootstrap, () => turns.turn());
+  hooks.rbac.finished();
   // The endpoint reconciler: the kubernetes Service's Endpoints and EndpointSlice name this
   // server's advertised address (its lease) beside those of the other servers on the store.
   const interfaceIPv4 = Object.values(networkInterfaces()).flatMap((list) => (list ?? []).filter((a) => a.family === 'IPv4' && !a.internal).map((a) => a.address));

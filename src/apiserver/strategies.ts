@@ -30,6 +30,7 @@ import { leaseStrategy, nodeStrategy, withPodStatusRestriction } from './nodestr
 import { listPriorityClasses, priorityClassStrategy } from './priorityclasses.js';
 import { podDisruptionBudgetStrategy } from './policystrategies.js';
 import { runtimeClassesFor, runtimeClassStrategy } from './runtimeclasses.js';
+import { installRBACStrategies } from './rbacstrategies.js';
 import { serviceStrategy, type ServiceRanges } from './services.js';
 import { defaultServiceClusterIPRange, defaultServiceNodePortRange, parseNodePortRange, parseServiceIPRange } from '../api/servicerange.js';
 import { horizontalPodAutoscalerStrategy } from './autoscalingstrategies.js';
@@ -434,6 +435,7 @@ export function installStrategies(api: Api, podSecurity: PodSecurityConfiguratio
   installConfigStrategies(api);
   installBatchStrategies(api);
   installAppsStrategies(api);
+  installRBACStrategies(api);
   // PodSecurity's warn-mode check of pod templates, after each kind's validation and before the
   // object-count charge below, as kube-apiserver orders its validating plugins.
   for (const def of resources) {

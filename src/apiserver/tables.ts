@@ -3,7 +3,7 @@
 // server computes ages and placeholders. Bulkhead adds QoS and OOM kill mode to pods' wide view.
 
 import { PodReasonSchedulingGated } from '../api/schedulinggated.js';
-import type { CertificateSigningRequest, ConfigMap, Container, ControllerRevision, CronJob, DaemonSet, Deployment, Event, Job, LabelSelector, KubeObject, Lease, Namespace, Node, Pod, PodDisruptionBudget, PriorityClass, ReplicaSet, ResourceQuota, RuntimeClass, Secret, Service, ServiceAccount, StatefulSet } from '../api/types.js';
+import type { CertificateSigningRequest, ConfigMap, Container, ControllerRevision, CronJob, DaemonSet, Deployment, Event, Job, LabelSelector, KubeObject, Lease, Namespace, Node, Pod, PodDisruptionBudget, PriorityClass, ReplicaSet, ResourceQuota, RoleBinding, RuntimeClass, Secret, Service, ServiceAccount, StatefulSet } from '../api/types.js';
 import { reportedOOMKillModes } from '../policy/oomkillmodestatus.js';
 import { hpaV1ToV2 } from '../api/autoscalingdefaults.js';
 import type { HorizontalPodAutoscaler, HorizontalPodAutoscalerV1 } from '../api/types.js';
@@ -268,7 +268,9 @@ const quotaPrinter: Printer<ResourceQuota> = {
   },
 };
 
-const limitRangePrinter: Printer<KubeObject> = {
+// rest.DefaultTableConvertor (NAME, CREATED AT): the kinds with no printer of their own, LimitRange
+// and the RBAC roles among them.
+const createdAtPrinter: Printer<KubeObject> = {
   columns: [nameCol, col('Created At', 'date', 'CreationTimestamp is a timestamp representing the server time when this object was created.')],
   cells: (lr) => [lr.metadata?.name ?? '', lr.metadata?.creationTimestamp ?? ''],
 };
@@ -684,18 +686,51 @@ const endpointSlicePrinter: Printer<EndpointSlice> = {
   cells: (s, now) => [s.metadata?.name ?? '', s.addressType ?? '', formatSlicePorts(s), formatSliceEndpoints(s), age(s.metadata?.creationTimestamp, now)],
 };
 
+// printRoleBinding / printClusterRoleBinding: ROLE is Kind/name; the wide columns from
+// rbac.SubjectsStrings (a service account as namespace/name), each joined with ", ".
+function bindingPrinter(what: string, roleRefDoc: string): Printer<RoleBinding> {
+  return {
+    columns: [
+      nameCol,
+      col('Role', 'string', roleRefDoc),
+      ageCol,
+      col('Users', 'string', `Users in the ${what}`, 1),
+      col('Groups', 'string', `Groups in the ${what}`, 1),
+      col('ServiceAccounts', 'string', `ServiceAccounts in the ${what}`, 1),
+    ],
+    cells: (b, now) => {
+      const users: string[] = [];
+      const groups: string[] = [];
+      const sas: string[] = [];
+      for (const s of b.subjects ?? []) {
+        if (s.kind === 'ServiceAccount') sas.push(`${s.namespace ?? ''}/${s.name}`);
+        else if (s.kind === 'User') users.push(s.name);
+        else if (s.kind === 'Group') groups.push(s.name);
+      }
+      return [b.metadata?.name ?? '', `${b.roleRef?.kind ?? ''}/${b.roleRef?.name ?? ''}`, age(b.metadata?.creationTimestamp, now), users.join(', '), groups.join(', '), sas.join(', ')];
+    },
+  };
+}
+
+const roleBindingPrinter = bindingPrinter('roleBinding', 'RoleRef can reference a Role in the current namespace or a ClusterRole in the global namespace. If the RoleRef cannot be resolved, the Authorizer must return an error.');
+const clusterRoleBindingPrinter = bindingPrinter('clusterRoleBinding', 'RoleRef can only reference a ClusterRole in the global namespace. If the RoleRef cannot be resolved, the Authorizer must return an error.');
+
 const printers: Record<string, Printer<never>> = {
   pods: podPrinter,
   namespaces: namespacePrinter,
   nodes: nodePrinter,
   resourcequotas: quotaPrinter,
-  limitranges: limitRangePrinter,
+  limitranges: createdAtPrinter,
+  roles: createdAtPrinter,
+  clusterroles: createdAtPrinter,
   events: eventPrinter,
   leases: leasePrinter,
   certificatesigningrequests: csrPrinter,
   priorityclasses: priorityClassPrinter,
   poddisruptionbudgets: podDisruptionBudgetPrinter,
   runtimeclasses: runtimeClassPrinter,
+  rolebindings: roleBindingPrinter,
+  clusterrolebindings: clusterRoleBindingPrinter,
   horizontalpodautoscalers: horizontalPodAutoscalerPrinter,
   configmaps: configMapPrinter,
   secrets: secretPrinter,

@@ -56,3 +56,5 @@ export const certificateSigningRequestsRef: ResourceRef = { group: 'certificates
 export const podDisruptionBudgetsRef: ResourceRef = { group: 'policy', version: 'v1', resource: 'poddisruptionbudgets', kind: 'PodDisruptionBudget', namespaced: true };
 export const endpointsRef = core('endpoints', 'Endpoints');
 export const endpointSlicesRef: ResourceRef = { group: 'discovery.k8s.io', version: 'v1', resource: 'endpointslices', kind: 'EndpointSlice', namespaced: true };
+/** The cluster roles the aggregation controller reads and writes. */
+export const clusterRolesRef: ResourceRef = { group: 'rbac.authorization.k8s.io', version: 'v1', resource: 'clusterroles', kind: 'ClusterRole', namespaced: false };

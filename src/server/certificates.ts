@@ -6,6 +6,7 @@
 import { join, resolve } from 'node:path';
 import { authorize } from '../apiserver/authorizer.js';
 import { parseCSR, signCSR } from '../apiserver/pki.js';
+import { rbacIndexOf } from '../apiserver/rbacindex.js';
 import type { Api } from '../apiserver/rest.js';
 import type { SharedInformerFactory } from '../client/factory.js';
 import { LoopbackClient, type LoopbackIdentity } from '../client/loopback.js';
@@ -28,7 +29,7 @@ export function certificateControllers(api: Api, informers: SharedInformerFactor
   const approver = new CSRApprovingController(new LoopbackClient(api, identity('certificatesigningrequest-approving-controller')), informers, {
     parse,
     mayCreate: (user, subresource) =>
-      authorize({ user, verb: 'create', resourceRequest: true, apiGroup: 'certificates.k8s.io', resource: 'certificatesigningrequests', subresource }).decision === 'Allow',
+      authorize({ user, verb: 'create', resourceRequest: true, apiGroup: 'certificates.k8s.io', resource: 'certificatesigningrequests', subresource }, undefined, rbacIndexOf(api)).decision === 'Allow',
   });
   const signer = new CSRSigningController(new LoopbackClient(api, identity('certificatesigningrequest-signing-controller')), informers, {
     parse,

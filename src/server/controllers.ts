@@ -43,6 +43,7 @@ import { EndpointSliceController, endpointSliceControllerAccount } from '../cont
 import { EndpointSliceMirroringController, endpointSliceMirroringControllerAccount } from '../controllers/endpointslicemirroring.js';
 import type { ServerOptions } from './start.js';
 import { certificateControllers, type CertificateControllers } from './certificates.js';
+import { ClusterRoleAggregationController, clusterRoleAggregationControllerName } from '../controllers/clusterroleaggregation.js';
 
 /** What kube-controller-manager runs, started together when this server leads. */
 export interface ControllerManager {
@@ -51,6 +52,7 @@ export interface ControllerManager {
   garbageCollector: GarbageCollector;
   /** CSR approval and signing (nodes that join with a bootstrap token). */
   certificates: CertificateControllers;
+  clusterRoleAggregation: ClusterRoleAggregationController;
   replicaSets?: ReplicaSetController;
   deployments?: DeploymentController;
   statefulSets?: StatefulSetController;
@@ -91,6 +93,7 @@ async function startControllerManager(api: Api, opts: ServerOptions, gates: Feat
   const rootCA = new RootCACertPublisher(client('root-ca-cert-publisher'), informers, readFileSync(join(resolve(opts.dataDir), 'pki', 'ca.crt'), 'utf8'));
   const garbageCollector = new GarbageCollector(client('generic-garbage-collector'), informers);
   const certificates = certificateControllers(api, informers, opts.dataDir, controllerIdentity);
+  const clusterRoleAggregation = new ClusterRoleAggregationController(client(clusterRoleAggregationControllerName), informers);
   const workloads = opts.workloadControllers ?? true;
   const replicaSets = workloads ? new ReplicaSetController(client('replicaset-controller'), informers) : undefined;
   const deployments = workloads ? new DeploymentController(client('deployment-controller'), informers) : undefined;
@@ -122,6 +125,7 @@ async function startControllerManager(api: Api, opts: ServerOptions, gates: Feat
     namespaces.stop();
     garbageCollector.stop();
     certificates.stop();
+    clusterRoleAggregation.stop();
     serviceAccounts.stop();
     rootCA.stop();
     informers.stop();
@@ -136,6 +140,8 @@ async function startControllerManager(api: Api, opts: ServerOptions, gates: Feat
     await garbageCollector.start();
     await turn();
     await certificates.start();
+    await turn();
+    await clusterRoleAggregation.start();
     await turn();
     quota.resyncAll();
     await turn();
@@ -152,7 +158,7 @@ async function startControllerManager(api: Api, opts: ServerOptions, gates: Feat
     await stop();
     throw e;
   }
-  return { quota, namespaces, garbageCollector, certificates, replicaSets, deployments, statefulSets, daemonSets, jobs, cronJobs, ttlAfterFinished, horizontalPodAutoscaler, disruption, endpoints, endpointSlices, endpointSliceMirroring, nodeLifecycle, taintEviction, stop };
+  return { quota, namespaces, garbageCollector, certificates, clusterRoleAggregation, replicaSets, deployments, statefulSets, daemonSets, jobs, cronJobs, ttlAfterFinished, horizontalPodAutoscaler, disruption, endpoints, endpointSlices, endpointSliceMirroring, nodeLifecycle, taintEviction, stop };
 }
 
 async function startScheduler(api: Api, opts: ServerOptions, gates: FeatureGates): Promise<{ scheduler: SchedulerController; stop(): Promise<void> }> {

@@ -81,6 +81,7 @@ export const PKG = {
   policy: 'io.k8s.api.policy.v1',
   scheduling: 'io.k8s.api.scheduling.v1',
   node: 'io.k8s.api.node.v1',
+  rbac: 'io.k8s.api.rbac.v1',
   batch: 'io.k8s.api.batch.v1',
   apps: 'io.k8s.api.apps.v1',
   autoscaling: 'io.k8s.api.autoscaling.v1',

@@ -7,7 +7,7 @@ const m = (short: string, description: string, fields: Record<string, string>, o
   struct(PKG.meta, short, description, fields, opts);
 
 /** Group-versions whose documents carry the shared option kinds (DeleteOptions). */
-const optionGroups: readonly GroupVersionKind[] = [gvk('', 'v1', 'DeleteOptions'), gvk('coordination.k8s.io', 'v1', 'DeleteOptions'), gvk('policy', 'v1', 'DeleteOptions'), gvk('scheduling.k8s.io', 'v1', 'DeleteOptions'), gvk('batch', 'v1', 'DeleteOptions'), gvk('certificates.k8s.io', 'v1', 'DeleteOptions'), gvk('node.k8s.io', 'v1', 'DeleteOptions')];
+const optionGroups: readonly GroupVersionKind[] = [gvk('', 'v1', 'DeleteOptions'), gvk('coordination.k8s.io', 'v1', 'DeleteOptions'), gvk('policy', 'v1', 'DeleteOptions'), gvk('scheduling.k8s.io', 'v1', 'DeleteOptions'), gvk('batch', 'v1', 'DeleteOptions'), gvk('certificates.k8s.io', 'v1', 'DeleteOptions'), gvk('node.k8s.io', 'v1', 'DeleteOptions'), gvk('rbac.authorization.k8s.io', 'v1', 'DeleteOptions')];
 
 export const metaSchemas: readonly SchemaDef[] = [
   m('ObjectMeta', 'Metadata every persisted object has: identity, labels, annotations, ownership and lifecycle bookkeeping.', {

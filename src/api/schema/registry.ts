@@ -14,6 +14,7 @@ import { policySchemas } from './policy.js';
 import { accessSchemas } from './access.js';
 import { schedulingSchemas } from './scheduling.js';
 import { nodeSchemas } from './node.js';
+import { rbacSchemas } from './rbac.js';
 import { batchSchemas } from './batch.js';
 import { appsSchemas } from './apps.js';
 import { metricsSchemas } from './metrics.js';
@@ -47,7 +48,7 @@ export interface Schema {
   readonly bulkhead?: boolean;
 }
 
-const allDefs: readonly SchemaDef[] = [...metaSchemas, ...podSchemas, ...volumeSchemas, ...otherCoreSchemas, ...configSchemas, ...serviceSchemas, ...coordinationSchemas, ...certificatesSchemas, ...policySchemas, ...accessSchemas, ...schedulingSchemas, ...nodeSchemas, ...batchSchemas, ...appsSchemas, ...metricsSchemas, ...autoscalingSchemas, ...endpointsSchemas];
+const allDefs: readonly SchemaDef[] = [...metaSchemas, ...podSchemas, ...volumeSchemas, ...otherCoreSchemas, ...configSchemas, ...serviceSchemas, ...coordinationSchemas, ...certificatesSchemas, ...policySchemas, ...accessSchemas, ...schedulingSchemas, ...nodeSchemas, ...rbacSchemas, ...batchSchemas, ...appsSchemas, ...metricsSchemas, ...autoscalingSchemas, ...endpointsSchemas];
 
 const PRIM_GO: Record<Primitive, string> = { string: 'string', int32: 'int32', int64: 'int64', double: 'float64', boolean: 'bool', byte: '[]uint8' };
 

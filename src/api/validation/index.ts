@@ -95,3 +95,17 @@ export {
   validateHorizontalPodAutoscalerUpdate,
   validateCrossVersionObjectReference,
 } from './horizontalpodautoscaler.js';
+export {
+  validateRBACName,
+  validatePolicyRule,
+  validateRole,
+  validateRoleUpdate,
+  validateClusterRole,
+  validateClusterRoleUpdate,
+  validateRoleBinding,
+  validateRoleBindingUpdate,
+  validateClusterRoleBinding,
+  validateClusterRoleBindingUpdate,
+  validateRoleBindingSubject,
+  type ClusterRoleValidationOptions,
+} from './rbac.js';

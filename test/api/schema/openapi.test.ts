@@ -35,8 +35,8 @@ const docs = Object.entries(bundle.documents);
 const core = new DocReader(bundle.documents['api/v1']!.doc);
 
 describe('OpenAPI index and documents', () => {
-  it('serves the group-versions of the served resources: api/v1, authentication.k8s.io/v1, authorization.k8s.io/v1, batch/v1, certificates.k8s.io/v1, coordination.k8s.io/v1, discovery.k8s.io/v1, metrics.k8s.io/v1beta1, node.k8s.io/v1, policy/v1 and scheduling.k8s.io/v1', () => {
-    assert.deepEqual(servedGroupVersions(defaultResources), ['api/v1', 'apis/apps/v1', 'apis/authentication.k8s.io/v1', 'apis/authorization.k8s.io/v1', 'apis/autoscaling/v1', 'apis/autoscaling/v2', 'apis/batch/v1', 'apis/certificates.k8s.io/v1', 'apis/coordination.k8s.io/v1', 'apis/discovery.k8s.io/v1', 'apis/metrics.k8s.io/v1beta1', 'apis/node.k8s.io/v1', 'apis/policy/v1', 'apis/scheduling.k8s.io/v1']);
+  it('serves the group-versions of the served resources: api/v1, authentication.k8s.io/v1, authorization.k8s.io/v1, batch/v1, certificates.k8s.io/v1, coordination.k8s.io/v1, discovery.k8s.io/v1, metrics.k8s.io/v1beta1, node.k8s.io/v1, policy/v1, rbac.authorization.k8s.io/v1 and scheduling.k8s.io/v1', () => {
+    assert.deepEqual(servedGroupVersions(defaultResources), ['api/v1', 'apis/apps/v1', 'apis/authentication.k8s.io/v1', 'apis/authorization.k8s.io/v1', 'apis/autoscaling/v1', 'apis/autoscaling/v2', 'apis/batch/v1', 'apis/certificates.k8s.io/v1', 'apis/coordination.k8s.io/v1', 'apis/discovery.k8s.io/v1', 'apis/metrics.k8s.io/v1beta1', 'apis/node.k8s.io/v1', 'apis/policy/v1', 'apis/rbac.authorization.k8s.io/v1', 'apis/scheduling.k8s.io/v1']);
   });
 
   it('the index points at /openapi/v3/<gv>?hash=<document hash>, api/v1 included', () => {
