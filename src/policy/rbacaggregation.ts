@@ -48,3 +48,22 @@ export function aggregatedRules(role: ClusterRole, all: Iterable<ClusterRole>): 
 export function aggregationChanges(role: ClusterRole, rules: readonly PolicyRule[]): boolean {
   return !sameJSON((role.rules ?? []).map(normalRule), rules.map(normalRule));
 }
+
+/**
+ * Every role aggregated until nothing changes, as the controller's repeated syncs settle (an
+ * aggregated role may itself be aggregated: view into edit into admin).
+ */
+export function aggregateAll(roles: readonly ClusterRole[]): ClusterRole[] {
+  let current = [...roles];
+  for (let pass = 0; pass <= roles.length; pass++) {
+    let changed = false;
+    current = current.map((r) => {
+      const rules = aggregatedRules(r, current);
+      if (!rules || !aggregationChanges(r, rules)) return r;
+      changed = true;
+      return { ...r, rules };
+    });
+    if (!changed) break;
+  }
+  return current;
+}

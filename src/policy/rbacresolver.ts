@@ -6,7 +6,7 @@
 // RBACObjects that finds the bindings naming a user without visiting all of them.
 
 import { goQuote } from '../api/goquote.js';
-import { aggregatedRules } from './rbacaggregation.js';
+import { aggregateAll } from './rbacaggregation.js';
 import { compactRules, compactString, covers, goStringList, ruleAllows, type RuleRequest } from './rbacrules.js';
 import type { ClusterRole, ClusterRoleBinding, PolicyRule, Role, RoleBinding, RoleRef, Subject } from '../api/rbactypes.js';
 
@@ -185,10 +185,7 @@ export function confirmNoEscalation(objects: RBACObjects, user: RBACUser, namesp
 export function staticRBACObjects(clusterRoles: readonly ClusterRole[], clusterRoleBindings: readonly ClusterRoleBinding[], roles: readonly Role[] = [], roleBindings: readonly RoleBinding[] = []): RBACObjects {
   const byName = (a: RoleBinding, b: RoleBinding) => ((a.metadata?.name ?? '') < (b.metadata?.name ?? '') ? -1 : (a.metadata?.name ?? '') > (b.metadata?.name ?? '') ? 1 : 0);
   const crbs = [...clusterRoleBindings].sort(byName);
-  const aggregated = clusterRoles.map((r) => {
-    const rules = aggregatedRules(r, clusterRoles);
-    return rules ? { ...r, rules } : r;
-  });
+  const aggregated = aggregateAll(clusterRoles);
   return {
     clusterRoleBindingsFor: () => crbs,
     roleBindingsFor: (_u, ns) => roleBindings.filter((b) => b.metadata?.namespace === ns).sort(byName),

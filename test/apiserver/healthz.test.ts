@@ -164,10 +164,10 @@ describe('health endpoints of a running server', () => {
 
   it('lists its checks to anyone', async () => {
     const rows: { path: string; body: string }[] = [
-      { path: '/healthz?verbose', body: '[+]ping ok\n[+]log ok\n[+]etcd ok\n[+]poststarthook/start-system-namespaces-controller ok\n[+]poststarthook/scheduling/bootstrap-system-priority-classes ok\n[+]poststarthook/bootstrap-controller ok\nhealthz check passed\n' },
-      { path: '/livez?verbose', body: '[+]ping ok\n[+]log ok\n[+]etcd ok\n[+]poststarthook/start-system-namespaces-controller ok\n[+]poststarthook/scheduling/bootstrap-system-priority-classes ok\n[+]poststarthook/bootstrap-controller ok\nlivez check passed\n' },
-      { path: '/readyz?verbose', body: '[+]ping ok\n[+]log ok\n[+]etcd ok\n[+]etcd-readiness ok\n[+]informer-sync ok\n[+]poststarthook/start-system-namespaces-controller ok\n[+]poststarthook/scheduling/bootstrap-system-priority-classes ok\n[+]poststarthook/bootstrap-controller ok\n[+]shutdown ok\nreadyz check passed\n' },
-      { path: '/livez?verbose&exclude=log', body: '[+]ping ok\n[+]log excluded: ok\n[+]etcd ok\n[+]poststarthook/start-system-namespaces-controller ok\n[+]poststarthook/scheduling/bootstrap-system-priority-classes ok\n[+]poststarthook/bootstrap-controller ok\nlivez check passed\n' },
+      { path: '/healthz?verbose', body: '[+]ping ok\n[+]log ok\n[+]etcd ok\n[+]poststarthook/start-system-namespaces-controller ok\n[+]poststarthook/rbac/bootstrap-roles ok\n[+]poststarthook/scheduling/bootstrap-system-priority-classes ok\n[+]poststarthook/bootstrap-controller ok\nhealthz check passed\n' },
+      { path: '/livez?verbose', body: '[+]ping ok\n[+]log ok\n[+]etcd ok\n[+]poststarthook/start-system-namespaces-controller ok\n[+]poststarthook/rbac/bootstrap-roles ok\n[+]poststarthook/scheduling/bootstrap-system-priority-classes ok\n[+]poststarthook/bootstrap-controller ok\nlivez check passed\n' },
+      { path: '/readyz?verbose', body: '[+]ping ok\n[+]log ok\n[+]etcd ok\n[+]etcd-readiness ok\n[+]informer-sync ok\n[+]poststarthook/start-system-namespaces-controller ok\n[+]poststarthook/rbac/bootstrap-roles ok\n[+]poststarthook/scheduling/bootstrap-system-priority-classes ok\n[+]poststarthook/bootstrap-controller ok\n[+]shutdown ok\nreadyz check passed\n' },
+      { path: '/livez?verbose&exclude=log', body: '[+]ping ok\n[+]log excluded: ok\n[+]etcd ok\n[+]poststarthook/start-system-namespaces-controller ok\n[+]poststarthook/rbac/bootstrap-roles ok\n[+]poststarthook/scheduling/bootstrap-system-priority-classes ok\n[+]poststarthook/bootstrap-controller ok\nlivez check passed\n' },
       { path: '/readyz', body: 'ok' },
     ];
     for (const r of rows) {
@@ -196,7 +196,7 @@ describe('health endpoints of a running server', () => {
     await s.store.close();
     const r = await anon.request('GET', '/readyz');
     assert.equal(r.status, 500);
-    assert.equal(r.text, '[+]ping ok\n[+]log ok\n[-]etcd failed: reason withheld\n[-]etcd-readiness failed: reason withheld\n[+]informer-sync ok\n[+]poststarthook/start-system-namespaces-controller ok\n[+]poststarthook/scheduling/bootstrap-system-priority-classes ok\n[+]poststarthook/bootstrap-controller ok\n[+]shutdown ok\nreadyz check failed\n');
+    assert.equal(r.text, '[+]ping ok\n[+]log ok\n[-]etcd failed: reason withheld\n[-]etcd-readiness failed: reason withheld\n[+]informer-sync ok\n[+]poststarthook/start-system-namespaces-controller ok\n[+]poststarthook/rbac/bootstrap-roles ok\n[+]poststarthook/scheduling/bootstrap-system-priority-classes ok\n[+]poststarthook/bootstrap-controller ok\n[+]shutdown ok\nreadyz check failed\n');
     const alone = await admin.request('GET', '/livez/etcd');
     assert.equal(alone.status, 500);
     assert.match(alone.text, /^internal server error: .+\n$/);
