@@ -10,18 +10,20 @@ import { reconcileClusterRole, reconcileClusterRoleBinding, type Reconciled } fr
 import type { Api, RequestInfo } from './rest.js';
 import { StatusError } from './status.js';
 
-async function ensure<T extends KubeObject>(api: Api, resource: string, req: RequestInfo, expected: T, reconcile: (existing: T, expected: T) => Reconciled<T>): Promise<void> {
+/** Creates or reconciles one object; true when it wrote. */
+async function ensure<T extends KubeObject>(api: Api, resource: string, req: RequestInfo, expected: T, reconcile: (existing: T, expected: T) => Reconciled<T>): Promise<boolean> {
   const def = api.def(resource);
   const name = expected.metadata!.name!;
   const existing = (api.caches.get(resource)?.get(undefined, name)?.obj as T | undefined) ?? (await api.tryGet<T>(def, undefined, name));
   try {
     if (!existing) {
       await api.create(def, undefined, structuredClone(expected), { ...req, warnings: [] });
-      return;
+      return true;
     }
     const r = reconcile(existing, expected);
+    if (r.op === 'none') return false;
     if (r.op === 'update') await api.update(def, undefined, name, structuredClone(r.obj), { ...req, warnings: [] });
-    else if (r.op === 'recreate') {
+    else {
       await api.delete(def, undefined, name, {}, { ...req, warnings: [] });
       await api.create(def, undefined, structuredClone(r.obj), { ...req, warnings: [] });
     }
@@ -29,18 +31,20 @@ async function ensure<T extends KubeObject>(api: Api, resource: string, req: Req
     // Another server sharing the store wrote it first: its next start (or ours) reconciles again.
     if (!(e instanceof StatusError && (e.code === 409 || e.code === 404))) throw e;
   }
+  return true;
 }
 
-/** EnsureRBACPolicy for the cluster-wide bootstrap policy; `between` runs between writes (start turns). */
+/**
+ * EnsureRBACPolicy for the cluster-wide bootstrap policy; `between` runs after each write (start
+ * turns), so that a restart with nothing to write keeps the thread to itself for the few ms it takes.
+ */
 export async function ensureBootstrapRBAC(api: Api, req: RequestInfo, between: () => Promise<void> = async () => {}): Promise<void> {
   // Upstream's hook writes through the loopback client, so the manager is kube-apiserver.
   const as: RequestInfo = { ...req, userAgent: 'kube-apiserver' };
   for (const role of bootstrapClusterRoles()) {
-    await ensure<ClusterRole>(api, 'clusterroles', as, role, reconcileClusterRole);
-    await between();
+    if (await ensure<ClusterRole>(api, 'clusterroles', as, role, reconcileClusterRole)) await between();
   }
   for (const binding of bootstrapClusterRoleBindings()) {
-    await ensure<ClusterRoleBinding>(api, 'clusterrolebindings', as, binding, reconcileClusterRoleBinding);
-    await between();
+    if (await ensure<ClusterRoleBinding>(api, 'clusterrolebindings', as, binding, reconcileClusterRoleBinding)) await between();
   }
 }

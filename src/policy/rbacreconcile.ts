@@ -37,7 +37,8 @@ function missingSelectors(existing: LabelSelector[] | undefined, expected: Label
 export function reconcileClusterRole(existing: ClusterRole, expected: ClusterRole): Reconciled<ClusterRole> {
   if (isProtected(existing)) return { op: 'none' };
   let { obj, changed } = mergedMeta(existing, expected);
-  const { missing } = covers(existing.rules ?? [], expected.rules ?? []);
+  // Rules as the policy wrote them are covered: the breakdown is for rules someone changed.
+  const { missing } = sameJSON(existing.rules, expected.rules) ? { missing: [] } : covers(existing.rules ?? [], expected.rules ?? []);
   if (missing.length > 0) {
     obj = { ...obj, rules: [...(obj.rules ?? []), ...missing] };
     changed = true;
