@@ -12,21 +12,11 @@ import { RBACIndex } from '../../src/apiserver/rbacindex.js';
 import { findResource, storageKey } from '../../src/apiserver/resources.js';
 import { authorizeRBAC, rulesFor, staticRBACObjects, type RBACUser } from '../../src/policy/rbacresolver.js';
 import { openStore } from '../../src/storage/index.js';
+// The fuzz requests' seeded generator (mulberry32), so a failure names its seed.
+import { prng } from './fuzz/requests.js';
 
 const G = 'rbac.authorization.k8s.io';
 const def = (r: string) => findResource(G, 'v1', r)!;
-
-/** A small deterministic generator (mulberry32), so a failure names its seed. */
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const namespaces = ['ns1', 'ns2'];
 const users: RBACUser[] = [
@@ -42,7 +32,7 @@ const resources = ['pods', 'secrets', 'configmaps'];
 describe('RBACIndex answers as a visit of every binding', () => {
   for (const seed of [1, 2, 3, 4, 5]) {
     it(`seed ${seed}: after each of 60 writes, every user's decisions and rules in every namespace agree`, async () => {
-      const rand = rng(seed);
+      const rand = prng(seed);
       const pick = <T>(xs: readonly T[]) => xs[Math.floor(rand() * xs.length)]!;
       const store = await openStore('memory:');
       const caches = {
