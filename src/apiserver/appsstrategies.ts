@@ -63,6 +63,7 @@ function invalid(kind: string, name: string, errs: FieldError[]): never {
 /** The strategy of a workload kind with a status subresource. */
 function workloadStrategy<T extends Workload>(r: WorkloadRules<T>): Strategy {
   return {
+    setsGeneration: true,
     async create(obj, _req, api, _batch, track) {
       const o = r.defaults(obj as T, api);
       track?.(o);
@@ -173,7 +174,7 @@ export const daemonSetStrategy = workloadStrategy<DaemonSet>({
   validateStatus: validateDaemonSetStatusUpdate,
 });
 
-/** ControllerRevision: no status and no generation rule; its data never changes. */
+/** ControllerRevision: no status and no generation (its PrepareForCreate is empty); its data never changes. */
 export const controllerRevisionStrategy: Strategy = {
   async create(obj) {
     const cr = obj as ControllerRevision;
@@ -183,7 +184,6 @@ export const controllerRevisionStrategy: Strategy = {
   },
   async update(obj, old) {
     const cr = obj as ControllerRevision;
-    cr.metadata = { ...cr.metadata, generation: old.metadata?.generation ?? 1 };
     const errs = validateControllerRevisionUpdate(cr, old as ControllerRevision);
     if (errs.length) invalid('ControllerRevision', old.metadata?.name ?? '', errs);
     return { obj: cr };

@@ -22,6 +22,7 @@ function nextGeneration(obj: KubeObject & { spec?: unknown }, old: KubeObject & 
 const opts = (api: Api) => ({ gates: api.gates });
 
 export const jobStrategy: Strategy = {
+  setsGeneration: true,
   async create(obj, _req, api, _batch, track) {
     const defaulted = defaultJob(obj as Job, opts(api));
     track?.(defaulted);
@@ -50,6 +51,7 @@ export const jobStrategy: Strategy = {
 };
 
 export const cronJobStrategy: Strategy = {
+  setsGeneration: true,
   async create(obj, _req, api) {
     const cj = defaultCronJob(obj as CronJob, opts(api));
     cj.status = {};

@@ -64,6 +64,7 @@ function addressTypeWarnings(slice: EndpointSlice): string[] {
 const content = (s: EndpointSlice) => stableJSON({ addressType: s.addressType, endpoints: s.endpoints, ports: s.ports, labels: s.metadata?.labels ?? {} });
 
 export const endpointSliceStrategy: Strategy = {
+  setsGeneration: true,
   async create(obj, req) {
     const slice = defaultEndpointSlice(obj as EndpointSlice);
     dropTopology(slice);

@@ -15,6 +15,7 @@ const sameJSON = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.
 const emptyStatus = () => ({ disruptionsAllowed: 0, currentHealthy: 0, desiredHealthy: 0, expectedPods: 0 });
 
 export const podDisruptionBudgetStrategy: Strategy = {
+  setsGeneration: true,
   async create(obj) {
     const pdb = obj as PodDisruptionBudget;
     pdb.status = emptyStatus();

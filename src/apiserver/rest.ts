@@ -119,6 +119,13 @@ export interface Strategy {
    * them fail their compare-and-swap and start over.
    */
   serializeCreatesPerNamespace?: boolean;
+  /**
+   * PrepareForCreate sets metadata.generation to 1: the kinds whose spec writes move it (the
+   * workloads, Jobs, CronJobs, PodDisruptionBudgets, EndpointSlices). Every other kind keeps what
+   * the request sent, none when it sent none, as the generic registry does (BeforeCreate leaves
+   * generation alone).
+   */
+  setsGeneration?: boolean;
   /** Turns a decoded request body into the object to store, or throws a StatusError. */
   /**
    * With `batch`, the create is one of several committed together: shared objects it changes go
@@ -588,8 +595,8 @@ export class Api {
     delete obj.metadata.deletionGracePeriodSeconds;
     obj.metadata.uid = newUID();
     obj.metadata.creationTimestamp = metaTime(this.now());
-    obj.metadata.generation = 1;
     const strat = this.strategy(def);
+    if (strat.setsGeneration) obj.metadata.generation = 1;
     const trackWrite = this.trackWrite;
     let tracked = false;
     const track: TrackOwnership = (o) => {
@@ -650,6 +657,9 @@ export class Api {
       obj.apiVersion = groupVersion(def);
       obj.kind = def.kind;
       obj.metadata = { ...(obj.metadata ?? {}), name, uid: old.metadata?.uid, creationTimestamp: old.metadata?.creationTimestamp };
+      // BeforeUpdate: a request cannot change generation (the strategies that track it move it).
+      if (old.metadata?.generation === undefined) delete obj.metadata.generation;
+      else obj.metadata.generation = old.metadata.generation;
       if (def.namespaced) obj.metadata.namespace = namespace;
       const strat = this.strategy(def);
       strat.admitUpdate?.(obj, old, req, subresource);

@@ -83,10 +83,10 @@ describe('PriorityClass over HTTP', () => {
     });
   }
 
-  it('the stored class is defaulted: preemptionPolicy PreemptLowerPriority, generation 1', async () => {
+  it('the stored class is defaulted: preemptionPolicy PreemptLowerPriority, and has no generation (its strategy sets none)', async () => {
     const o = (await admin.request('GET', `${base}/high`)).json();
     assert.equal(o.preemptionPolicy, 'PreemptLowerPriority');
-    assert.equal(o.metadata.generation, 1);
+    assert.equal(o.metadata.generation, undefined);
     assert.equal(o.metadata.namespace, undefined);
   });
 
