@@ -106,6 +106,14 @@ export function trackUpdate(def: ResourceDef, old: KubeObject | undefined, next:
   }
 }
 
+/**
+ * How often a PATCH without a resourceVersion is applied again after losing a race. Upstream's
+ * GuaranteedUpdate retries until it wins; every lost race here means another write committed
+ * (each retry waits for the turn that commits it), so n writers of one object all get through
+ * in n turns. The bound only stops a loop that would never end.
+ */
+const maxPatchAttempts = 1000;
+
 /** The handler's PATCH: read, patch, write with compare-and-swap, retry on a lost race. */
 export async function patchResource(
   api: Api,
@@ -130,7 +138,7 @@ export async function patchResource(
     fromPatchError(e);
   }
   const force = queryBool(query.get('force'));
-  for (let attempt = 0; attempt < 8; attempt++) {
+  for (let attempt = 0; attempt < maxPatchAttempts; attempt++) {
     const kv = await api.getKV(def, ns, name);
     if (!kv) {
       if (type !== applyPatchType) throw statusErrors.notFound({ group: def.group, resource: def.resource }, name);
@@ -185,7 +193,13 @@ export async function patchResource(
       const obj = await api.update(def, ns, name, candidate, { ...req, managedFieldsDone: type === applyPatchType }, path.subresource);
       return { obj, created: false };
     } catch (e) {
-      if (e instanceof StatusError && e.code === 409 && e.status.reason === 'Conflict' && !String(e.status.message).startsWith('Apply failed')) continue;
+      if (e instanceof StatusError && e.code === 409 && e.status.reason === 'Conflict' && !String(e.status.message).startsWith('Apply failed')) {
+        // The read above sees the store's open group (writes of this turn, not yet committed),
+        // the update's check the watch cache's committed state: until the group commits (at the
+        // end of this turn) every attempt would lose again. So the retry waits for that turn.
+        await new Promise((resolve) => setImmediate(resolve));
+        continue;
+      }
       throw e;
     }
   }
