@@ -11,12 +11,14 @@
 
 import { stableJSON } from '../api/stablejson.js';
 import type { KubeObject, Node, Taint } from '../api/types.js';
+import { nodesGroup } from '../policy/rbacbootstrap.js';
 
 export const nodeLeaseNamespace = 'kube-node-lease';
 export const nodeRestrictionLabelNamespace = 'node-restriction.kubernetes.io';
 
 export const nodeUserPrefix = 'system:node:';
-export const nodesGroup = 'system:nodes';
+/** The group of every node identity (its definition is with the bootstrap policy's names). */
+export { nodesGroup };
 
 /** nodeidentifier.NodeIdentity: the node name of a node identity, undefined for anyone else. */
 export function nodeIdentity(user: { name: string; groups: readonly string[] }): string | undefined {

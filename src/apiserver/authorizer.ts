@@ -11,15 +11,13 @@ import { nodeIdentity, nodeLeaseNamespace, nodesGroup } from '../admission/noder
 import { podsReference } from '../api/podreferences.js';
 import { authorizationFieldTerms } from '../api/selectors.js';
 import type { Pod } from '../api/types.js';
-import { bootstrapClusterRoleBindings, bootstrapClusterRoles } from '../policy/rbacbootstrap.js';
+import { bootstrapClusterRoleBindings, bootstrapClusterRoles, mastersGroup } from '../policy/rbacbootstrap.js';
 import { aggregateErrors, authorizeRBAC, rulesFor as resolveRules, staticRBACObjects, type RBACObjects } from '../policy/rbacresolver.js';
 
 /** The pods bound to a node, as the node authorizer's graph knows them (the server's pod cache). */
 export type PodsOnNode = (node: string) => Iterable<Pod>;
 
-export const mastersGroup = 'system:masters';
-export const authenticatedGroup = 'system:authenticated';
-export const unauthenticatedGroup = 'system:unauthenticated';
+export { mastersGroup, authenticatedGroup, unauthenticatedGroup } from '../policy/rbacbootstrap.js';
 
 /** authorizer.Attributes. */
 export interface AuthorizationAttributes {

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { createPublicKey, generateKeyPairSync, webcrypto } from 'node:crypto';
 import type { Pkcs10CertificateRequest, SubjectAlternativeNameExtension } from '@peculiar/x509';
 import type { RequestSubject } from '../api/certificates.js';
+import { kubeletClientUser } from '../policy/rbacbootstrap.js';
 
 /**
  * @peculiar/x509 (with its reflect-metadata peer) takes 0.1–0.4 s to load, most of a server
@@ -231,7 +232,7 @@ export async function signCSR(pkiDir: string, csr: Pkcs10CertificateRequest, usa
 }
 
 /** kubeadm's name for the API server's identity towards kubelets (apiserver-kubelet-client.crt). */
-export const kubeletClientUser = 'kube-apiserver-kubelet-client';
+export { kubeletClientUser };
 
 function loadCA(dir: string): { cert: string; key: string } {
   return { cert: readFileSync(join(dir, 'ca.crt'), 'utf8'), key: readFileSync(join(dir, 'ca.key'), 'utf8') };
