@@ -29,9 +29,9 @@ const TIERS = {
  * Test files run at once, where not node's default (one fewer than the cores: 1 on this 2-core
  * kind of machine). Each file makes its own servers, data directories, ports and cgroup roots, so
  * files do not share state; many of them wait (on child processes, kubectl, containers, grace
- * periods) more than they compute. Measured here with other work loading the machine (load 3-6):
- * unit 1 min 10 s at 2 against 1 min 57 s at 1; server 7 min 30 s at 2 (and 9 min 19 s at load
- * 5-7) against ~8 min at 1 on a quiet machine; e2e 7 min 47 s at 2 against ~13 min at 1. The
+ * periods) more than they compute. Measured here: unit 1 min 7 s at 2 (quiet) against 1 min 57 s
+ * at 1 (load 3); server 4 min 20-29 s at 2 (quiet; 7 min 30 s at load 5-6) against ~8 min at 1
+ * in earlier sessions' runs; e2e 5 min 26 s at 2 in a clean-clone CI run against ~13 min at 1. The
  * kernel tier stays at 1 (1 min 52 s): its OOM and memory-pressure tests read the kernel's log and
  * the host's memory. BULKHEAD_TEST_CONCURRENCY=N overrides every tier but v2 (1 to rule overlap out
  * when a test fails).

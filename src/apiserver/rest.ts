@@ -794,4 +794,6 @@ function omitEmptyMetadata(obj: KubeObject): void {
     const v = m[k];
     if (v !== null && typeof v === 'object' && (Array.isArray(v) ? v.length === 0 : Object.keys(v).length === 0)) delete m[k];
   }
+  // int64 with omitempty: a create's null or 0 decodes to 0 and is not written.
+  if (m.generation === null || m.generation === 0) delete m.generation;
 }

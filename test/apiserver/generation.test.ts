@@ -41,6 +41,18 @@ const rows: Row[] = [
     update: { generation: 2, want: 5 },
   },
   {
+    rule: 'a ConfigMap sent with generation null has none (int64, omitempty)',
+    path: '/api/v1/namespaces/default/configmaps',
+    body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'null-gen', generation: null } },
+    created: undefined,
+  },
+  {
+    rule: 'a ConfigMap sent with generation 0 has none',
+    path: '/api/v1/namespaces/default/configmaps',
+    body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'zero-gen', generation: 0 } },
+    created: undefined,
+  },
+  {
     rule: 'a Pod has no generation (1.32)',
     path: '/api/v1/namespaces/default/pods',
     body: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { containers: [{ name: 'c', image: 'busybox' }] } },
