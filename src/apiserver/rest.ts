@@ -3,7 +3,6 @@
 // concurrency), delete, deletecollection. Kind-specific rules come from a Strategy.
 
 import type { FeatureGates } from '../api/featuregates.js';
-import { matchesFields, matchesLabels, parseFieldSelector, parseLabelSelector, SelectorParseError, type FieldRequirement, type LabelRequirement } from '../api/selectors.js';
 import type { KubeObject, Namespace } from '../api/types.js';
 import {
   CompactedError,
@@ -19,8 +18,10 @@ import { deleteDuringUpdate, deletionFinalizers } from '../policy/gc.js';
 import type { ObjectCache } from './cache.js';
 import type { Cacher } from './watchcache.js';
 import { decodeStored, encodeForStore, generateName, newUID } from './objects.js';
-import { convertFieldLabel, findResource, groupVersion, resources, storageKey, type ResourceDef } from './resources.js';
+import { findResource, groupVersion, resources, storageKey, type ResourceDef } from './resources.js';
 import { statusErrors, StatusError, type GroupResource } from './status.js';
+import { selection, selects, type Selection } from './selection.js';
+import { updateWithCommonChecks } from './updatechecks.js';
 import { metaTime } from '../api/metatime.js';
 import { currentDeadline, earliest, withDeadline, type Deadline } from '../storage/deadline.js';
 import { DEFAULT_RESOURCE_QUOTA_CONFIGURATION, type ResourceQuotaConfiguration } from '../quota/config.js';
@@ -209,37 +210,6 @@ export function parseRV(rv: string | undefined): number | undefined {
   if (!/^\d+$/.test(rv)) throw invalid('invalid syntax');
   if (BigInt(rv) > 2n ** 64n - 1n) throw invalid('value out of range');
   return Number(rv);
-}
-
-export interface Selection {
-  labels: LabelRequirement[];
-  fields: FieldRequirement[];
-}
-
-/**
- * ListOptions as the handler decodes them: the label selector parsed first, then the field
- * selector, then each field label through the kind's conversion; every error a bare 400.
- */
-export function selection(def: ResourceDef, opts: { labelSelector?: string; fieldSelector?: string }): Selection {
-  let labels: LabelRequirement[];
-  let fields: FieldRequirement[];
-  try {
-    labels = parseLabelSelector(opts.labelSelector ?? '');
-    fields = parseFieldSelector(opts.fieldSelector ?? '');
-  } catch (e) {
-    if (e instanceof SelectorParseError) throw statusErrors.badRequest(e.message);
-    throw e;
-  }
-  const converted = fields.map((f) => {
-    const c = convertFieldLabel(def, f.field);
-    if ('error' in c) throw statusErrors.badRequest(c.error);
-    return { ...f, field: c.field };
-  });
-  return { labels, fields: converted };
-}
-
-export function selects(def: ResourceDef, s: Selection, obj: KubeObject): boolean {
-  return matchesLabels(s.labels, obj.metadata?.labels) && (s.fields.length === 0 || matchesFields(s.fields, def.fields(obj)));
 }
 
 const maxCreateRetries = 16;
@@ -656,11 +626,13 @@ export class Api {
       const obj = cloneJSON(body);
       obj.apiVersion = groupVersion(def);
       obj.kind = def.kind;
-      obj.metadata = { ...(obj.metadata ?? {}), name, uid: old.metadata?.uid, creationTimestamp: old.metadata?.creationTimestamp };
+      // BeforeUpdate: the stored uid when the body has none (a different one is a 422 below).
+      obj.metadata = { ...(obj.metadata ?? {}), name, uid: obj.metadata?.uid || old.metadata?.uid, creationTimestamp: old.metadata?.creationTimestamp };
       // BeforeUpdate: a request cannot change generation (the strategies that track it move it).
       if (old.metadata?.generation === undefined) delete obj.metadata.generation;
       else obj.metadata.generation = old.metadata.generation;
       if (def.namespaced) obj.metadata.namespace = namespace;
+      else delete obj.metadata.namespace;
       const strat = this.strategy(def);
       strat.admitUpdate?.(obj, old, req, subresource);
       const wantRV = body.metadata?.resourceVersion;
@@ -669,7 +641,7 @@ export class Api {
         obj.metadata.deletionTimestamp = old.metadata.deletionTimestamp;
         obj.metadata.deletionGracePeriodSeconds = old.metadata.deletionGracePeriodSeconds;
       }
-      const prepared = strat.update ? await strat.update(obj, old, req, this, subresource) : { obj };
+      const prepared = await updateWithCommonChecks(this, def, strat, obj, old, req, subresource);
       omitEmptyMetadata(prepared.obj);
       if (this.trackWrite && subresource !== 'delete') prepared.obj = this.trackWrite(def, old, prepared.obj, req, subresource);
       // A dry run answers with the revision it was computed against; nothing is written.

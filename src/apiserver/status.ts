@@ -5,6 +5,8 @@ import { errorBody, invalidMessage, type FieldError } from '../api/fielderrors.j
 import type { Status, StatusCause } from '../api/types.js';
 
 export class StatusError extends Error {
+  /** An Invalid (422) error's field errors, so that a caller can add its own to them. */
+  fieldErrors?: FieldError[];
   constructor(readonly status: Status) {
     super(status.message);
   }
@@ -40,7 +42,9 @@ export const statusErrors = {
   /** errors.NewInvalid: the message names the qualified kind (`Lease.coordination.k8s.io`), details the bare one. */
   invalid: (kind: string, group: string, name: string, errs: FieldError[]) => {
     const causes: StatusCause[] = errs.map((e) => ({ reason: e.type, message: errorBody(e), field: e.field }));
-    return status(422, 'Invalid', invalidMessage(group ? `${kind}.${group}` : kind, name, errs), { name, group, kind, causes });
+    const err = status(422, 'Invalid', invalidMessage(group ? `${kind}.${group}` : kind, name, errs), { name, group, kind, causes });
+    err.fieldErrors = errs;
+    return err;
   },
   forbidden: (gr: GroupResource, name: string, why: string) =>
     status(403, 'Forbidden', name ? `${qualified(gr)} "${name}" is forbidden: ${why}` : `${qualified(gr)} is forbidden: ${why}`, { name: name || undefined, group: gr.group, kind: gr.resource }),

@@ -26,7 +26,8 @@ import type { KeyValue, Store, Watch, WatchEvent } from '../storage/store.js';
 import { EncodedObject, EventLines } from './encoding.js';
 import { defaultedOnRead } from './objects.js';
 import { groupVersion, storageKey, type ResourceDef } from './resources.js';
-import { parseRV, selection, selects, type ListOptions, type Selection, type WatchEventType, type WatchSink } from './rest.js';
+import { parseRV, type ListOptions, type WatchEventType, type WatchSink } from './rest.js';
+import { selection, selects, type Selection } from './selection.js';
 import { statusErrors } from './status.js';
 
 /** A watch sink that can take an event's shared encoding. */

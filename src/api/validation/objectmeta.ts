@@ -4,7 +4,8 @@
 
 import { fieldError, FieldPath, type FieldError } from '../fielderrors.js';
 import { goQuote } from '../goquote.js';
-import type { ObjectMeta } from '../types.js';
+import type { ObjectMeta, OwnerReference } from '../types.js';
+import { goPointer, goValue } from './gosyntax.js';
 import { sortedKeysOf } from './keys.js';
 import { byteLength, isQualifiedName, isValidLabelValue, nameIsDNSLabel, type NameValidator } from './names.js';
 
@@ -91,6 +92,53 @@ function validateMetaFinalizers(finalizers: string[] | undefined, path: FieldPat
   return errs;
 }
 
+/** schema.FromAPIVersionAndKind's group and version: "" and "/" are empty, more than one "/" is no version. */
+function ownerGroupVersion(apiVersion: string): { group: string; version: string } {
+  if (apiVersion === '' || apiVersion === '/') return { group: '', version: '' };
+  const parts = apiVersion.split('/');
+  if (parts.length === 1) return { group: '', version: apiVersion };
+  if (parts.length === 2) return { group: parts[0]!, version: parts[1]! };
+  return { group: '', version: '' };
+}
+
+/** %#v of a metav1.OwnerReference value. */
+function goOwnerReference(r: OwnerReference): string {
+  return `v1.OwnerReference{APIVersion:${goQuote(r.apiVersion)}, Kind:${goQuote(r.kind)}, Name:${goQuote(r.name)}, UID:${goQuote(r.uid)}, Controller:${goPointer('bool', r.controller)}, BlockOwnerDeletion:${goPointer('bool', r.blockOwnerDeletion)}}`;
+}
+
+/** BannedOwners: events may not own anything (their GC would race their TTL). */
+const bannedOwners = new Set(['/v1, Kind=Event']);
+
+/**
+ * ValidateOwnerReferences: each reference names its owner fully (apiVersion with a version, kind,
+ * name, uid), Events own nothing, and at most one reference is the controller. Every error sits
+ * at the list's path, without an index, as upstream reports them.
+ */
+export function validateOwnerReferences(refs: readonly OwnerReference[] | undefined, path: FieldPath, errs: FieldError[] = []): FieldError[] {
+  if (!Array.isArray(refs)) return errs;
+  const text = (v: unknown) => (typeof v === 'string' ? v : '');
+  const all = refs.map((r) => ({ ...r, apiVersion: text(r?.apiVersion), kind: text(r?.kind), name: text(r?.name), uid: text(r?.uid) }));
+  let firstController = '';
+  for (const r of all) {
+    const { group, version } = ownerGroupVersion(r.apiVersion);
+    if (version === '') errs.push(fieldError.invalid(path.child('apiVersion'), r.apiVersion, 'version must not be empty'));
+    if (r.kind === '') errs.push(fieldError.invalid(path.child('kind'), r.kind, 'kind must not be empty'));
+    if (r.name === '') errs.push(fieldError.invalid(path.child('name'), r.name, 'name must not be empty'));
+    if (r.uid === '') errs.push(fieldError.invalid(path.child('uid'), r.uid, 'uid must not be empty'));
+    const gvk = `${group}/${version}, Kind=${r.kind}`;
+    if (bannedOwners.has(gvk)) errs.push(fieldError.invalid(path, goValue(goOwnerReference(r)), `${gvk} is disallowed from being an owner`));
+    if (r.controller === true) {
+      const name = `${r.kind}/${r.name}`;
+      if (firstController === '') firstController = name;
+      else {
+        const list = goValue(`[]v1.OwnerReference{${all.map(goOwnerReference).join(', ')}}`);
+        errs.push(fieldError.invalid(path, list, `Only one reference can have Controller set to true. Found "true" in references for ${firstController} and ${name}`));
+      }
+    }
+  }
+  return errs;
+}
+
 export interface ObjectMetaOptions {
   /** Namespaced kinds require metadata.namespace (a DNS-1123 label); cluster-scoped kinds forbid it. */
   namespaced: boolean;
@@ -131,6 +179,7 @@ function validateMetaCommon(m: ObjectMeta, namespaced: boolean, path: FieldPath,
   }
   if (m.labels) validateLabels(m.labels, path.child('labels'), errs);
   if (m.annotations) validateAnnotations(m.annotations, path.child('annotations'), errs);
+  if (m.ownerReferences) validateOwnerReferences(m.ownerReferences, path.child('ownerReferences'), errs);
   if (m.finalizers) validateMetaFinalizers(m.finalizers, path.child('finalizers'), errs);
   return errs;
 }
@@ -143,13 +192,21 @@ function immutable(newVal: unknown, oldVal: unknown, path: FieldPath): FieldErro
 
 /**
  * ValidateObjectMetaUpdate without the resourceVersion requirement (the API layer supplies the
- * stored resourceVersion for unconditional updates): name, namespace, uid and creationTimestamp
- * are immutable, generation may not decrease, labels/annotations/finalizers as on create.
+ * stored resourceVersion for unconditional updates), in upstream's order: no finalizer added once
+ * deletion started, generation may not decrease, name, namespace, uid and creationTimestamp are
+ * immutable, labels, annotations and owner references as on create, then the finalizer names.
  */
 export function validateObjectMetaUpdate(newMeta: ObjectMeta | undefined, oldMeta: ObjectMeta | undefined, path = metadataRoot): FieldError[] {
   const n: ObjectMeta = newMeta ?? {};
   const o: ObjectMeta = oldMeta ?? {};
   const errs: FieldError[] = [];
+  // ValidateNoNewFinalizers: once deletion started, finalizers may only go.
+  if (o.deletionTimestamp && Array.isArray(n.finalizers)) {
+    const added = [...new Set(n.finalizers.filter((f) => !(o.finalizers ?? []).includes(f)))].sort();
+    if (added.length) {
+      errs.push(fieldError.forbidden(path.child('finalizers'), `no new finalizers can be added if the object is being deleted, found new finalizers []string{${added.map((f) => goQuote(String(f))).join(', ')}}`));
+    }
+  }
   if (typeof n.generation === 'number' && typeof o.generation === 'number' && n.generation < o.generation) {
     errs.push(fieldError.invalid(path.child('generation'), n.generation, 'must not be decremented'));
   }
@@ -159,13 +216,26 @@ export function validateObjectMetaUpdate(newMeta: ObjectMeta | undefined, oldMet
   errs.push(...immutable(n.creationTimestamp, o.creationTimestamp, path.child('creationTimestamp')));
   validateLabels(n.labels, path.child('labels'), errs);
   validateAnnotations(n.annotations, path.child('annotations'), errs);
+  validateOwnerReferences(n.ownerReferences, path.child('ownerReferences'), errs);
   validateMetaFinalizers(n.finalizers, path.child('finalizers'), errs);
-  // ValidateNoNewFinalizers: once deletion started, finalizers may only go.
-  if (o.deletionTimestamp && Array.isArray(n.finalizers)) {
-    const added = [...new Set(n.finalizers.filter((f) => !(o.finalizers ?? []).includes(f)))].sort();
-    if (added.length) {
-      errs.push(fieldError.forbidden(path.child('finalizers'), `no new finalizers can be added if the object is being deleted, found new finalizers []string{${added.map((f) => goQuote(String(f))).join(', ')}}`));
-    }
-  }
   return errs;
 }
+
+/**
+ * rest.BeforeUpdate's validateCommonFields, run for every kind before its own update
+ * validation: the object's metadata as on create (the name is a path segment here), then the
+ * update rules. A kind whose own validation repeats some of these reports them once: the
+ * message lists each error once, as field.ErrorList.ToAggregate does.
+ */
+export function validateCommonUpdateFields(newMeta: ObjectMeta | undefined, oldMeta: ObjectMeta | undefined, namespaced: boolean): FieldError[] {
+  const errs = validateObjectMeta(newMeta, { namespaced, nameFn: pathSegmentName });
+  return [...errs, ...validateObjectMetaUpdate(newMeta, oldMeta)];
+}
+
+/** path.ValidatePathSegmentName: names that cannot be a URL path segment. */
+export const pathSegmentName: NameValidator = (name, prefix) => {
+  if (!prefix && (name === '.' || name === '..')) return [`may not be '${name}'`];
+  const errs: string[] = [];
+  for (const bad of ['/', '%']) if (name.includes(bad)) errs.push(`may not contain '${bad}'`);
+  return errs;
+};
