@@ -33,9 +33,9 @@ import {
 } from '../api/validation/index.js';
 import type { Api, Strategy } from './rest.js';
 import { statusErrors } from './status.js';
+import { semanticEqual } from '../api/semanticequal.js';
 
 const group = 'apps';
-const sameJSON = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 const opts = (api: Api) => ({ gates: api.gates });
 
 type Workload = KubeObject & { spec?: unknown; status?: unknown };
@@ -96,14 +96,14 @@ function workloadStrategy<T extends Workload>(r: WorkloadRules<T>): Strategy {
   };
 }
 
-const specDiffers = (o: Workload, old: Workload) => !sameJSON(o.spec, old.spec);
+const specDiffers = (o: Workload, old: Workload) => !semanticEqual(o.spec, old.spec);
 
 export const deploymentStrategy = workloadStrategy<Deployment>({
   kind: 'Deployment',
   resource: 'deployments',
   defaults: (d, api) => defaultDeployment(d, opts(api)),
   // Annotations are copied to the deployment's ReplicaSets, so a change to them is a new generation too.
-  specChanged: (d, old) => specDiffers(d, old) || !sameJSON(d.metadata?.annotations, old.metadata?.annotations),
+  specChanged: (d, old) => specDiffers(d, old) || !semanticEqual(d.metadata?.annotations, old.metadata?.annotations),
   // The status strategy resets labels as well as spec (GetResetFields: spec, metadata.labels).
   prepareStatus: (d, old) => {
     const { labels: _dropped, ...rest } = d.metadata ?? {};
@@ -164,7 +164,7 @@ export const daemonSetStrategy = workloadStrategy<DaemonSet>({
   prepareCreate: (ds) => withTemplateGeneration(ds, Math.max(1, templateGeneration(ds))),
   // The template generation is the server's: it moves, with generation, when the template changes.
   specChanged: (ds, old) => {
-    const templateChanged = !sameJSON(ds.spec?.template, old.spec?.template);
+    const templateChanged = !semanticEqual(ds.spec?.template, old.spec?.template);
     withTemplateGeneration(ds, templateGeneration(old) + (templateChanged ? 1 : 0));
     return templateChanged || specDiffers(ds, old);
   },

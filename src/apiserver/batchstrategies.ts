@@ -9,14 +9,14 @@ import type { CronJob, Job, KubeObject } from '../api/types.js';
 import { validateCronJob, validateCronJobUpdate, validateJob, validateJobStatusUpdate, validateJobUpdate } from '../api/validation/index.js';
 import type { Api, Strategy } from './rest.js';
 import { statusErrors } from './status.js';
+import { semanticEqual } from '../api/semanticequal.js';
 
 const group = 'batch';
-const sameJSON = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 
 /** The generation after an update: bumped when the spec changed, as both strategies do. */
 function nextGeneration(obj: KubeObject & { spec?: unknown }, old: KubeObject & { spec?: unknown }): number {
   const prev = old.metadata?.generation ?? 1;
-  return sameJSON(obj.spec, old.spec) ? prev : prev + 1;
+  return semanticEqual(obj.spec, old.spec) ? prev : prev + 1;
 }
 
 const opts = (api: Api) => ({ gates: api.gates });

@@ -7,9 +7,9 @@ import type { PodDisruptionBudget } from '../api/types.js';
 import { validatePodDisruptionBudget, validatePodDisruptionBudgetStatusUpdate, validatePodDisruptionBudgetUpdate } from '../api/validation/index.js';
 import type { Strategy } from './rest.js';
 import { statusErrors } from './status.js';
+import { semanticEqual } from '../api/semanticequal.js';
 
 const group = 'policy';
-const sameJSON = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 
 /** PodDisruptionBudgetStatus{} as Go serializes it: the four counts have no omitempty. */
 const emptyStatus = () => ({ disruptionsAllowed: 0, currentHealthy: 0, desiredHealthy: 0, expectedPods: 0 });
@@ -36,7 +36,7 @@ export const podDisruptionBudgetStrategy: Strategy = {
       return { obj: pdb };
     }
     const pdb = { ...(obj as PodDisruptionBudget), status: prev.status };
-    pdb.metadata = { ...pdb.metadata, generation: sameJSON(pdb.spec, prev.spec) ? generation : generation + 1 };
+    pdb.metadata = { ...pdb.metadata, generation: semanticEqual(pdb.spec, prev.spec) ? generation : generation + 1 };
     const errs = validatePodDisruptionBudgetUpdate(pdb, prev);
     if (errs.length) throw statusErrors.invalid('PodDisruptionBudget', group, name, errs);
     return { obj: pdb };

@@ -20,7 +20,7 @@ import { defaultPod } from '../api/defaults.js';
 import { evaluatePodsInNamespace, NAMESPACE_POD_CHECK_TIMEOUT_MS, type LevelVersion, type PodSecurityConfiguration } from '../podsecurity/index.js';
 import { currentDeadline } from '../storage/deadline.js';
 import { defaultLimitRangeItem } from '../quota/limitranger.js';
-import { stableJSON } from '../api/stablejson.js';
+import { semanticEqual } from '../api/semanticequal.js';
 import { podDeleteDecision } from '../api/poddeletion.js';
 import { decodeStored, encodeForStore, generateName } from './objects.js';
 import type { Api, GuardedWrite, RequestInfo, Strategy } from './rest.js';
@@ -81,22 +81,18 @@ function immutablePodSpec(pod: Pod): unknown {
   return spec;
 }
 
-function sameJSON(a: unknown, b: unknown): boolean {
-  return stableJSON(a) === stableJSON(b);
-}
-
 /**
- * sameJSON for two `status.used` lists, without encoding them: every pod create compares each
+ * Equality of two `status.used` lists, without encoding them: every pod create compares each
  * quota's usage before and after its charge (stableJSON's strings and key sorts there were 5% of
- * the bytes bench:api's creates allocate). Anything but string quantities goes to sameJSON.
+ * the bytes bench:api's creates allocate). Anything but string quantities goes to semanticEqual.
  */
 export function sameUsage(a: Readonly<Record<string, unknown>> | undefined, b: Readonly<Record<string, unknown>> | undefined): boolean {
-  if (a === undefined || b === undefined || a === null || b === null) return sameJSON(a, b);
+  if (a === undefined || b === undefined || a === null || b === null) return semanticEqual(a, b);
   let inA = 0;
   for (const k in a) {
     const v = a[k];
     if (v === undefined) continue;
-    if (typeof v !== 'string') return sameJSON(a, b);
+    if (typeof v !== 'string') return semanticEqual(a, b);
     if (v !== b[k]) return false;
     inA++;
   }
@@ -174,7 +170,7 @@ export function podStrategy(podSecurity: PodSecurityConfiguration, tolerationSec
       // Scheduling gates may only be removed; while gated, placement may only be narrowed.
       const gated = validateSchedulingGatesUpdate(pod.spec ?? ({} as Pod['spec']), prev.spec ?? ({} as Pod['spec']), FieldPath.root('spec'));
       const errs = gated.errors;
-      if (!sameJSON(immutablePodSpec({ ...pod, spec: gated.munged }), immutablePodSpec(prev))) errs.push(fieldError.forbidden('spec', podUpdateForbidden));
+      if (!semanticEqual(immutablePodSpec({ ...pod, spec: gated.munged }), immutablePodSpec(prev))) errs.push(fieldError.forbidden('spec', podUpdateForbidden));
       if (errs.length) throw invalid('Pod', prev.metadata.name ?? '', errs);
       // A container image change is a significant update: upstream's "significant update denied".
       await admitPodSecurityUpdate(pod, prev, req, api, podSecurity);

@@ -73,6 +73,13 @@ const rows: Row[] = [
     update: { generation: 40, change: (o) => ((o.metadata as Record<string, unknown>).labels = { x: 'y' }), want: 1 },
   },
   {
+    rule: 'a Deployment update sending its spec with the keys in another order keeps it (Semantic.DeepEqual has no member order)',
+    path: '/apis/apps/v1/namespaces/default/deployments',
+    body: { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd3' }, spec: { replicas: 1, selector: { matchLabels: labels }, template } },
+    created: 1,
+    update: { generation: 1, change: (o) => (o.spec = Object.fromEntries(Object.entries(o.spec as Record<string, unknown>).reverse())), want: 1 },
+  },
+  {
     rule: 'a ControllerRevision has none, and its update keeps none',
     path: '/apis/apps/v1/namespaces/default/controllerrevisions',
     body: { apiVersion: 'apps/v1', kind: 'ControllerRevision', metadata: { name: 'cr' }, revision: 1, data: {} },

@@ -28,9 +28,9 @@ import { nameIsDNSLabel, nameIsDNSSubdomain, regexError } from './names.js';
 import { fieldImmutableErrorMsg, isNegativeErrorMsg, validateAnnotations, validateLabels, validateObjectMeta, validateObjectMetaUpdate } from './objectmeta.js';
 import { podSelectorOptionsForUpdate, type PodValidationOptions } from './pod.js';
 import { goIntOrString, goLabelSelector, goPointer, goStringMap, goValue } from './gosyntax.js';
+import { semanticEqual } from '../semanticequal.js';
 
 const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
-const sameJSON = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 const spec = (p = 'spec') => FieldPath.root(p);
 
 function nonNegative(v: unknown, path: FieldPath): FieldError[] {
@@ -180,7 +180,7 @@ export function validateDeployment(d: Deployment, opts: PodValidationOptions): F
 
 /** The selector of apps/v1 objects cannot change (ValidateImmutableField in each strategy's ValidateUpdate). */
 function immutableSelector(sel: LabelSelector | undefined, old: LabelSelector | undefined): FieldError[] {
-  return sameJSON(sel, old) ? [] : [fieldError.invalid(spec().child('selector'), goValue(goLabelSelector(sel)), fieldImmutableErrorMsg)];
+  return semanticEqual(sel, old) ? [] : [fieldError.invalid(spec().child('selector'), goValue(goLabelSelector(sel)), fieldImmutableErrorMsg)];
 }
 
 /** ValidateDeploymentUpdate and the strategy's selector immutability. */
@@ -338,9 +338,9 @@ export function validateStatefulSetUpdate(ss: StatefulSet, old: StatefulSet): Fi
   const rest = (s: StatefulSetSpec | undefined) => {
     const copy: Record<string, unknown> = { ...(s ?? {}) };
     for (const k of statefulSetUpdatable) delete copy[k];
-    return Object.fromEntries(Object.entries(copy).sort(([a], [b]) => (a < b ? -1 : 1)));
+    return copy;
   };
-  if (!sameJSON(rest(ss?.spec), rest(old?.spec))) {
+  if (!semanticEqual(rest(ss?.spec), rest(old?.spec))) {
     errs.push(
       fieldError.forbidden(
         spec(),
@@ -443,7 +443,7 @@ export function validateControllerRevision(cr: ControllerRevision): FieldError[]
 export function validateControllerRevisionUpdate(cr: ControllerRevision, old: ControllerRevision): FieldError[] {
   const errs = validateObjectMetaUpdate(cr?.metadata, old?.metadata);
   errs.push(...validateControllerRevision(cr));
-  if (!sameJSON(cr?.data, old?.data)) errs.push(fieldError.invalid(FieldPath.root('data'), cr?.data ?? null, fieldImmutableErrorMsg));
+  if (!semanticEqual(cr?.data, old?.data)) errs.push(fieldError.invalid(FieldPath.root('data'), cr?.data ?? null, fieldImmutableErrorMsg));
   return errs;
 }
 

@@ -15,6 +15,7 @@ import { fieldImmutableErrorMsg, isNegativeErrorMsg, validateAnnotations, valida
 import { podSelectorOptionsForUpdate, validatePodSpec, type PodValidationOptions } from './pod.js';
 import { validatePodSpecificAnnotations } from './podannotations.js';
 import { validateSeccompAnnotationsAndFields } from './seccomp.js';
+import { semanticEqual } from '../semanticequal.js';
 
 /** Label keys of batch/v1 types.go. */
 export const jobLabels = {
@@ -44,7 +45,6 @@ const concurrencyPolicies = ['Allow', 'Forbid', 'Replace'];
 const maxCronJobNameLength = 52;
 
 const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
-const sameJSON = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 /** %q of a list, as fmt prints a []string: `["a" "b"]`. */
 const quotedList = (xs: readonly string[]) => `[${xs.map((x) => JSON.stringify(x)).join(' ')}]`;
 
@@ -328,7 +328,7 @@ export function validateJobUpdate(job: Job, old: Job, opts: PodValidationOptions
   const path = FieldPath.root('spec');
   errs.push(...validateJobSpec(spec, podSelectorOptionsForUpdate(opts, prev.template?.spec), path));
   const immutable = (field: keyof JobSpec) => {
-    if (!sameJSON(spec[field], prev[field])) errs.push(fieldError.invalid(path.child(field), spec[field] ?? null, fieldImmutableErrorMsg));
+    if (!semanticEqual(spec[field], prev[field])) errs.push(fieldError.invalid(path.child(field), spec[field] ?? null, fieldImmutableErrorMsg));
   };
   for (const f of ['completions', 'selector', 'template', 'completionMode', 'podFailurePolicy', 'backoffLimitPerIndex', 'managedBy', 'successPolicy'] as const) immutable(f);
   return errs;
