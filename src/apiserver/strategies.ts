@@ -22,7 +22,7 @@ import { currentDeadline } from '../storage/deadline.js';
 import { defaultLimitRangeItem } from '../quota/limitranger.js';
 import { semanticEqual } from '../api/semanticequal.js';
 import { podDeleteDecision } from '../api/poddeletion.js';
-import { decodeStored, encodeForStore, generateName } from './objects.js';
+import { decodeStored, encodeForStore, generateName, newUID } from './objects.js';
 import type { Api, GuardedWrite, RequestInfo, Strategy } from './rest.js';
 import { resources, storageKey } from './resources.js';
 import { certificateSigningRequestStrategy } from './certificatestrategies.js';
@@ -384,6 +384,8 @@ export const resourceQuotaStrategy: Strategy = {
 export const limitRangeStrategy: Strategy = {
   async create(obj) {
     const lr = obj as LimitRange;
+    // PrepareForCreate: a LimitRange sent without a name is named with a fresh UUID.
+    if (!lr.metadata.name) lr.metadata.name = newUID();
     const errs = validateLimitRange(lr);
     if (errs.length) throw invalid('LimitRange', lr.metadata?.name ?? '', errs);
     lr.spec = { limits: (lr.spec?.limits ?? []).map(defaultLimitRangeItem) };
