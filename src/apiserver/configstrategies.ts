@@ -102,18 +102,28 @@ export function withObjectCount(strategy: Strategy, group: string, resource: str
 }
 
 /** The strategy of a kind whose writes are validation (ConfigMap, ServiceAccount). */
-function validatedStrategy<T extends KubeObject>(kind: string, validate: (o: T) => FieldError[], validateUpdate: (o: T, old: T) => FieldError[]): Strategy {
+function validatedStrategy<T extends KubeObject>(
+  kind: string,
+  validate: (o: T) => FieldError[],
+  validateUpdate: (o: T, old: T) => FieldError[],
+  prepare?: (o: T) => void,
+  warnings?: (o: T) => string[],
+): Strategy {
   return {
-    async create(obj) {
+    async create(obj, req) {
       const o = obj as T;
+      prepare?.(o);
       const errs = validate(o);
       if (errs.length) invalid(kind, o.metadata?.name ?? '', errs);
+      if (warnings) req.warnings.push(...warnings(o));
       return { obj: o };
     },
-    async update(obj, old) {
+    async update(obj, old, req) {
       const o = obj as T;
+      prepare?.(o);
       const errs = validateUpdate(o, old as T);
       if (errs.length) invalid(kind, old.metadata?.name ?? '', errs);
+      if (warnings) req.warnings.push(...warnings(o));
       return { obj: o };
     },
   };
@@ -164,7 +174,20 @@ export const secretStrategy: Strategy = {
   },
 };
 
-export const serviceAccountStrategy: Strategy = validatedStrategy<ServiceAccount>('ServiceAccount', validateServiceAccount, validateServiceAccountUpdate);
+/** cleanSecretReferences (PrepareForCreate and PrepareForUpdate): a ServiceAccount's secrets are kept by name only. */
+function cleanSecretReferences(sa: ServiceAccount): void {
+  if (Array.isArray(sa.secrets)) sa.secrets = sa.secrets.map((s) => (s?.name ? { name: s.name } : {}));
+}
+
+/** warningsForServiceAccount (1.32): the enforce-mountable-secrets annotation is deprecated. */
+function serviceAccountWarnings(sa: ServiceAccount): string[] {
+  const annotation = 'kubernetes.io/enforce-mountable-secrets';
+  return sa.metadata?.annotations && Object.prototype.hasOwnProperty.call(sa.metadata.annotations, annotation)
+    ? [`metadata.annotations[${annotation}]: deprecated in v1.32+; prefer separate namespaces to isolate access to mounted secrets`]
+    : [];
+}
+
+export const serviceAccountStrategy: Strategy = validatedStrategy<ServiceAccount>('ServiceAccount', validateServiceAccount, validateServiceAccountUpdate, cleanSecretReferences, serviceAccountWarnings);
 
 export function installConfigStrategies(api: Api): void {
   api.strategies.set('configmaps', configMapStrategy);

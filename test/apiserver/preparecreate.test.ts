@@ -1,6 +1,9 @@
 // What a kind's PrepareForCreate does to a create before validation, through the real HTTP API:
 // a LimitRange sent without a name (and without generateName) is named with a fresh UUID, as
-// pkg/registry/core/limitrange/strategy.go does; other kinds answer such a create with a 422.
+// pkg/registry/core/limitrange/strategy.go does (other kinds answer such a create with a 422);
+// a ServiceAccount's secret references keep only their names (cleanSecretReferences), on create
+// and on update, and its deprecated kubernetes.io/enforce-mountable-secrets annotation draws
+// 1.32's warning (WarningsOnCreate / WarningsOnUpdate).
 
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -10,7 +13,10 @@ import { after, before, describe, it } from 'node:test';
 import { startServer, type RunningServer } from '../../src/server/start.js';
 import { Client } from './client.js';
 
-const rows: { rule: string; path: string; body: Record<string, unknown>; status: number; name?: RegExp; message?: string }[] = [
+type Headers = Record<string, string | string[] | undefined>;
+const warnings = (h: Headers) => [h.warning ?? []].flat();
+
+const rows: { rule: string; path: string; body: Record<string, unknown>; status: number; name?: RegExp; message?: string; check?: (o: Record<string, any>, h: Headers) => void }[] = [
   {
     rule: 'a LimitRange without a name is named with a UUID',
     path: '/api/v1/namespaces/default/limitranges',
@@ -32,6 +38,23 @@ const rows: { rule: string; path: string; body: Record<string, unknown>; status:
     status: 422,
     message: 'ConfigMap "" is invalid: metadata.name: Required value: name or generateName is required',
   },
+  {
+    rule: "a ServiceAccount's secret references keep only their names",
+    path: '/api/v1/namespaces/default/serviceaccounts',
+    body: { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'clean' }, secrets: [{ name: 's1', namespace: 'other', kind: 'Secret', uid: 'abc' }, { kind: 'Secret' }] },
+    status: 201,
+    check: (o, h) => {
+      assert.deepEqual(o.secrets, [{ name: 's1' }, {}]);
+      assert.deepEqual(warnings(h), []);
+    },
+  },
+  {
+    rule: 'a ServiceAccount with the enforce-mountable-secrets annotation is created with a deprecation warning',
+    path: '/api/v1/namespaces/default/serviceaccounts',
+    body: { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'mountable', annotations: { 'kubernetes.io/enforce-mountable-secrets': 'true' } } },
+    status: 201,
+    check: (_o, h) => assert.deepEqual(warnings(h), ['299 - "metadata.annotations[kubernetes.io/enforce-mountable-secrets]: deprecated in v1.32+; prefer separate namespaces to isolate access to mounted secrets"']),
+  },
 ];
 
 describe('PrepareForCreate', () => {
@@ -49,12 +72,28 @@ describe('PrepareForCreate', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
+  it("a ServiceAccount update's secret references keep only their names", async () => {
+    const path = '/api/v1/namespaces/default/serviceaccounts';
+    const c = await admin.request('POST', path, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'clean-update' } });
+    assert.equal(c.status, 201, c.text);
+    const sa = c.json();
+    sa.secrets = [{ name: 's2', namespace: 'elsewhere', resourceVersion: '7' }];
+    const u = await admin.request('PUT', `${path}/clean-update`, sa);
+    assert.equal(u.status, 200, u.text);
+    assert.deepEqual(u.json().secrets, [{ name: 's2' }]);
+    sa.metadata = { ...u.json().metadata, annotations: { 'kubernetes.io/enforce-mountable-secrets': 'false' } };
+    const w = await admin.request('PUT', `${path}/clean-update`, sa);
+    assert.equal(w.status, 200, w.text);
+    assert.equal(warnings(w.headers).length, 1, 'the update warns too, whatever the value');
+  });
+
   for (const row of rows) {
     it(row.rule, async () => {
       const r = await admin.request('POST', row.path, row.body);
       assert.equal(r.status, row.status, r.text);
       const body = r.json();
       if (row.message) assert.equal(body.message, row.message);
+      row.check?.(body, r.headers);
       if (row.name) {
         assert.match(body.metadata.name, row.name);
         assert.equal((await admin.request('GET', `${row.path}/${body.metadata.name}`)).status, 200);
