@@ -411,6 +411,16 @@ export function createHandler(opts: HandlerOptions): (req: IncomingMessage, res:
         }
         case 'update': {
           const obj = await bodyObject(def, info);
+          if (!path.subresource && api.strategy(def).allowCreateOnUpdate && !(await api.tryGet(def, ns, path.name!))) {
+            // The registry's AllowCreateOnUpdate: the object is created (admitted as a create)
+            // under the path's name; one created meanwhile is updated instead.
+            try {
+              const created = await api.create(def, ns, { ...obj, metadata: { ...obj.metadata, name: path.name! } }, info);
+              return respondObject(201, created, def, info, q);
+            } catch (e) {
+              if (!(e instanceof StatusError && e.status.reason === 'AlreadyExists')) throw e;
+            }
+          }
           const updated = await api.update(def, ns, path.name!, obj, info, path.subresource);
           return respondObject(200, updated, def, info, q);
         }

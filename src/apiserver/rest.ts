@@ -114,6 +114,8 @@ interface PreparedCreate {
 }
 
 export interface Strategy {
+  /** AllowCreateOnUpdate: a PUT of an object that does not exist creates it (the HTTP handler asks). */
+  allowCreateOnUpdate?: boolean;
   /**
    * Creates in one namespace run one at a time: their admission reads and writes shared
    * objects (quota status), and running them concurrently would only make all but one of

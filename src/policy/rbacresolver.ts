@@ -85,17 +85,25 @@ export function describeBinding(b: RoleBinding, subject: Subject, namespaced: bo
     : `ClusterRoleBinding ${goQuote(name)} of ${ref} to ${describeSubject(subject, '')}`;
 }
 
-/** GetRoleReferenceRules: the rules of the role a binding names, or why there are none. */
-export function roleReferenceRules(objects: RBACObjects, ref: RoleRef, namespace: string, style: NotFoundStyle): { rules: readonly PolicyRule[] } | { error: string } {
+/**
+ * GetRoleReferenceRules: the rules of the role a binding names, or why there are none; a missing
+ * role also names the resource (`roles`, `clusterroles`) the registry's getter answers NotFound for.
+ */
+export function roleReferenceRules(
+  objects: RBACObjects,
+  ref: RoleRef,
+  namespace: string,
+  style: NotFoundStyle,
+): { rules: readonly PolicyRule[] } | { error: string; notFound?: 'roles' | 'clusterroles' } {
   const gr = (singular: string) => `${style === 'lister' ? singular : `${singular}s`}.rbac.authorization.k8s.io`;
   switch (ref.kind) {
     case 'Role': {
       const r = objects.role(namespace, ref.name);
-      return r ? { rules: r.rules ?? [] } : { error: `${gr('role')} ${goQuote(ref.name)} not found` };
+      return r ? { rules: r.rules ?? [] } : { error: `${gr('role')} ${goQuote(ref.name)} not found`, notFound: 'roles' };
     }
     case 'ClusterRole': {
       const r = objects.clusterRole(ref.name);
-      return r ? { rules: r.rules ?? [] } : { error: `${gr('clusterrole')} ${goQuote(ref.name)} not found` };
+      return r ? { rules: r.rules ?? [] } : { error: `${gr('clusterrole')} ${goQuote(ref.name)} not found`, notFound: 'clusterroles' };
     }
     default:
       return { error: `unsupported role reference kind: ${goQuote(ref.kind)}` };

@@ -2,7 +2,8 @@
 // kinds created by kubectl's generators (protobuf bodies) and by apply, their tables, upstream's
 // validation answers, the authorizer reading the stored bindings (kubectl auth can-i for a service
 // account before and after a binding, --list), the escalation check with its message and the
-// escalate and bind verbs, the bootstrap policy and aggregation (admin holds edit's and view's rules).
+// escalate and bind verbs, the aggregationRule's cluster-admin check, PUT creating a missing
+// object, the bootstrap policy and aggregation (admin holds edit's and view's rules).
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -205,10 +206,63 @@ describe('RBAC with kubectl', { skip: kubectlFound ? false : kubectlSkip }, () =
     assert.equal((await kubectl('create', 'rolebinding', 'delegate-bind', '-n', 'gen', '--role=binder', '--serviceaccount=gen:delegate')).code, 0);
     r = await admin.request('POST', `/apis/${G}/v1/namespaces/gen/rolebindings`, binding, headers);
     assert.equal(r.status, 201, r.text);
-    // A binding to a role that does not exist: the registry's not-found, as a 403.
+    // A binding to a role that does not exist: the registry's NotFound as GetRoleReferenceRules
+    // returns it (rolebinding/policybased/storage.go passes the error through).
     r = await admin.request('POST', `/apis/${G}/v1/namespaces/gen/rolebindings`, { ...binding, metadata: { name: 'to-nothing', namespace: 'gen' }, roleRef: { apiGroup: G, kind: 'Role', name: 'nothing' } }, headers);
+    assert.equal(r.status, 404, r.text);
+    assert.deepEqual([r.json().reason, r.json().message, r.json().details], ['NotFound', `roles.${G} "nothing" not found`, { name: 'nothing', group: G, kind: 'roles' }]);
+    // An unsupported roleRef kind: validation's 422 (upstream's resolver fails with a 500 there).
+    r = await admin.request('POST', `/apis/${G}/v1/namespaces/gen/rolebindings`, { ...binding, metadata: { name: 'odd', namespace: 'gen' }, roleRef: { apiGroup: G, kind: 'Widget', name: 'w' } }, headers);
+    assert.equal(r.status, 422, r.text);
+  });
+
+  it('aggregationRule: setting one, or changing an aggregated role, takes cluster-admin\'s rights (clusterrole/policybased/storage.go)', async () => {
+    const admin = t.admin();
+    const headers = sa('gen', 'role-admin');
+    assert.equal((await kubectl('create', 'clusterrole', 'clusterrole-writer', '--verb=create,update,get', `--resource=clusterroles.${G},pods`)).code, 0);
+    assert.equal((await kubectl('create', 'clusterrolebinding', 'role-admin', '--clusterrole=clusterrole-writer', '--serviceaccount=gen:role-admin')).code, 0);
+    const role = (name: string, extra: Record<string, unknown>) => ({ apiVersion: `${G}/v1`, kind: 'ClusterRole', metadata: { name }, ...extra });
+    let r = await admin.request('POST', `/apis/${G}/v1/clusterroles`, role('pods-get', { rules: [{ apiGroups: [''], resources: ['pods'], verbs: ['get'] }] }), headers);
+    assert.equal(r.status, 201, r.text);
+    const aggregating = role('gather', { aggregationRule: { clusterRoleSelectors: [{ matchLabels: { gather: 'true' } }] } });
+    r = await admin.request('POST', `/apis/${G}/v1/clusterroles`, aggregating, headers);
     assert.equal(r.status, 403, r.text);
-    assert.equal(r.json().message, `rolebindings.${G} "to-nothing" is forbidden: roles.${G} "nothing" not found`);
+    assert.equal(r.json().message, `clusterroles.${G} "gather" is forbidden: must have cluster-admin privileges to use the aggregationRule`);
+    // The old object's aggregationRule counts on an update too: edit's cannot be dropped.
+    const edit = (await admin.request('GET', `/apis/${G}/v1/clusterroles/edit`)).json();
+    r = await admin.request('PUT', `/apis/${G}/v1/clusterroles/edit`, { ...edit, aggregationRule: null, rules: [] }, headers);
+    assert.equal(r.status, 403, r.text);
+    assert.equal(r.json().message, `clusterroles.${G} "edit" is forbidden: must have cluster-admin privileges to use the aggregationRule`);
+    // The escalate verb lets the writer past both checks.
+    assert.equal((await kubectl('create', 'clusterrole', 'clusterrole-escalator', '--verb=escalate', `--resource=clusterroles.${G}`)).code, 0);
+    assert.equal((await kubectl('create', 'clusterrolebinding', 'role-admin-escalate', '--clusterrole=clusterrole-escalator', '--serviceaccount=gen:role-admin')).code, 0);
+    r = await admin.request('POST', `/apis/${G}/v1/clusterroles`, aggregating, headers);
+    assert.equal(r.status, 201, r.text);
+  });
+
+  it('PUT of a missing RBAC object creates it (the strategies\' AllowCreateOnUpdate), with the create\'s checks; other kinds still 404', async () => {
+    const admin = t.admin();
+    const { writeFileSync } = await import('node:fs');
+    const file = `${t.dir()}/replace-role.yaml`;
+    writeFileSync(file, `apiVersion: ${G}/v1\nkind: Role\nmetadata: {name: replaced, namespace: gen}\nrules:\n- apiGroups: [""]\n  resources: [pods]\n  verbs: [list]\n`);
+    const replaced = await kubectl('replace', '-f', file);
+    assert.equal(replaced.code, 0, replaced.stderr);
+    assert.equal(replaced.stdout.trim(), `role.${G}/replaced replaced`);
+    const got = JSON.parse((await kubectl('get', 'role', 'replaced', '-n', 'gen', '-o', 'json')).stdout);
+    assert.deepEqual(got.rules, [{ apiGroups: [''], resources: ['pods'], verbs: ['list'] }]);
+    const binding = { apiVersion: `${G}/v1`, kind: 'ClusterRoleBinding', metadata: { name: 'put-created' }, roleRef: { apiGroup: G, kind: 'ClusterRole', name: 'view' }, subjects: [{ kind: 'User', apiGroup: G, name: 'pat' }] };
+    let r = await admin.request('PUT', `/apis/${G}/v1/clusterrolebindings/put-created`, binding);
+    assert.equal(r.status, 201, r.text);
+    r = await admin.request('PUT', `/apis/${G}/v1/clusterrolebindings/put-created`, { ...(r.json() as object), subjects: [...binding.subjects, { kind: 'User', apiGroup: G, name: 'sam' }] });
+    assert.equal(r.status, 200, r.text);
+    // The create's validation and escalation check apply.
+    r = await admin.request('PUT', `/apis/${G}/v1/namespaces/gen/roles/bad-put`, { apiVersion: `${G}/v1`, kind: 'Role', metadata: { name: 'bad-put' }, rules: [{ verbs: ['get'], nonResourceURLs: ['/x'] }] });
+    assert.equal(r.status, 422, r.text);
+    r = await admin.request('PUT', `/apis/${G}/v1/namespaces/gen/roles/too-much`, { apiVersion: `${G}/v1`, kind: 'Role', metadata: { name: 'too-much' }, rules: [{ apiGroups: [''], resources: ['nodes'], verbs: ['*'] }] }, sa('gen', 'boss'));
+    assert.equal(r.status, 403, r.text);
+    assert.match(r.json().message, /is attempting to grant RBAC permissions not currently held/);
+    r = await admin.request('PUT', '/api/v1/namespaces/gen/configmaps/missing', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'missing' } });
+    assert.equal(r.status, 404, r.text);
   });
 
   it('validation answers 422 with upstream\'s paths and wording; roleRef cannot change', async () => {
