@@ -4,7 +4,9 @@
 // (pkg/registry/authorization/selfsubjectrulesreview/rest.go), and authentication.k8s.io/v1
 // SelfSubjectReview (pkg/registry/authentication/selfsubjectreview/rest.go). `kubectl auth
 // can-i` and `kubectl auth whoami` use them. SubjectAccessReview and TokenReview are what a
-// delegating server asks (the agent's endpoint, as the kubelet's webhook authn/authz).
+// delegating server asks (the agent's endpoint, as the kubelet's webhook authn/authz);
+// LocalSubjectAccessReview is SubjectAccessReview confined to a namespace (a namespace admin's:
+// system:aggregate-to-admin grants its create).
 
 import type { IncomingMessage } from 'node:http';
 import { fieldError, omitValue, type FieldError } from '../api/fielderrors.js';
@@ -42,10 +44,8 @@ function goNonResource(n: JSONObject): string {
   return `authorization.NonResourceAttributes{Path:${JSON.stringify(str(n.path))}, Verb:${JSON.stringify(str(n.verb))}}`;
 }
 
-/** ValidateSelfSubjectAccessReview (metadata must be empty; Bulkhead omits the Go rendering of it). */
-export function validateSelfSubjectAccessReview(review: JSONObject): FieldError[] {
-  const errs: FieldError[] = [];
-  const spec = isObject(review.spec) ? review.spec : {};
+/** ValidateSelfSubjectAccessReviewSpec: exactly one of the two attribute sets. */
+function validateAttributes(spec: JSONObject, errs: FieldError[]): void {
   const res = spec.resourceAttributes;
   const non = spec.nonResourceAttributes;
   if (isObject(res) && isObject(non)) {
@@ -54,11 +54,55 @@ export function validateSelfSubjectAccessReview(review: JSONObject): FieldError[
   if (!isObject(res) && !isObject(non)) {
     errs.push(fieldError.invalid('spec.resourceAttributes', 'null', 'exactly one of nonResourceAttributes or resourceAttributes must be specified'));
   }
+}
+
+/** ValidateSubjectAccessReviewSpec: the attributes, and someone to ask about. */
+function validateSubjectAccessReviewSpec(spec: JSONObject, errs: FieldError[]): void {
+  validateAttributes(spec, errs);
+  const groups = Array.isArray(spec.groups) ? spec.groups : [];
+  if (!str(spec.user) && groups.length === 0) errs.push(fieldError.invalid('spec.user', str(spec.user), 'at least one of user or group must be specified'));
+}
+
+/** Semantic.DeepEqual(ObjectMeta{}, meta) without managedFields (and `except`): zero values (as protobuf bodies carry them) are empty. */
+function metadataEmpty(review: JSONObject, except?: string): boolean {
   const meta = isObject(review.metadata) ? review.metadata : {};
-  // Semantic.DeepEqual(ObjectMeta{}, meta): zero values (as protobuf bodies carry them) are empty.
   const zero = (v: unknown) => v === undefined || v === null || v === '' || v === 0 || (Array.isArray(v) && v.length === 0) || (isObject(v) && Object.keys(v).length === 0);
-  if (Object.entries(meta).some(([k, v]) => k !== 'managedFields' && !zero(v))) {
-    errs.push(fieldError.invalid('metadata', omitValue, 'must be empty'));
+  return !Object.entries(meta).some(([k, v]) => k !== 'managedFields' && k !== except && !zero(v));
+}
+
+const specOf = (review: JSONObject): JSONObject => (isObject(review.spec) ? review.spec : {});
+
+/** ValidateSelfSubjectAccessReview (metadata must be empty; Bulkhead omits the Go rendering of it). */
+export function validateSelfSubjectAccessReview(review: JSONObject): FieldError[] {
+  const errs: FieldError[] = [];
+  validateAttributes(specOf(review), errs);
+  if (!metadataEmpty(review)) errs.push(fieldError.invalid('metadata', omitValue, 'must be empty'));
+  return errs;
+}
+
+/** ValidateSubjectAccessReview: the spec's errors, then the metadata's. */
+export function validateSubjectAccessReview(review: JSONObject): FieldError[] {
+  const errs: FieldError[] = [];
+  validateSubjectAccessReviewSpec(specOf(review), errs);
+  if (!metadataEmpty(review)) errs.push(fieldError.invalid('metadata', omitValue, 'must be empty'));
+  return errs;
+}
+
+/**
+ * ValidateLocalSubjectAccessReview: a SubjectAccessReview whose metadata holds only its namespace
+ * (the request's, set before validation), asking about resources of that namespace only.
+ */
+export function validateLocalSubjectAccessReview(review: JSONObject): FieldError[] {
+  const errs: FieldError[] = [];
+  const spec = specOf(review);
+  validateSubjectAccessReviewSpec(spec, errs);
+  if (!metadataEmpty(review, 'namespace')) errs.push(fieldError.invalid('metadata', omitValue, 'must be empty except for namespace'));
+  const namespace = str(isObject(review.metadata) ? review.metadata.namespace : undefined);
+  if (isObject(spec.resourceAttributes) && str(spec.resourceAttributes.namespace) !== namespace) {
+    errs.push(fieldError.invalid('spec.resourceAttributes.namespace', str(spec.resourceAttributes.namespace), 'must match metadata.namespace'));
+  }
+  if (isObject(spec.nonResourceAttributes)) {
+    errs.push(fieldError.invalid('spec.nonResourceAttributes', omitValue, `${goNonResource(spec.nonResourceAttributes)}: disallowed on this kind of request`));
   }
   return errs;
 }
@@ -116,15 +160,6 @@ function onlyPost(req: IncomingMessage): void {
   }
 }
 
-/** ValidateSubjectAccessReview: the SelfSubjectAccessReview rules, and someone to ask about. */
-export function validateSubjectAccessReview(review: JSONObject): FieldError[] {
-  const errs = validateSelfSubjectAccessReview(review);
-  const spec = isObject(review.spec) ? review.spec : {};
-  const groups = Array.isArray(spec.groups) ? spec.groups : [];
-  if (!str(spec.user) && groups.length === 0) errs.push(fieldError.invalid('spec.user', str(spec.user), 'at least one of user or group must be specified'));
-  return errs;
-}
-
 /** The audiences a token is checked for when a TokenReview names none: the API server's own. */
 export const apiAudiences = [defaultServiceAccountIssuer];
 
@@ -155,6 +190,23 @@ export function accessReviewHandlers(authorizer: NodeAwareAuthorizer, reviewOpts
     const spec = body.spec as JSONObject;
     const d = await decide(api, attributesFor(specUser(spec), spec));
     created(res, def, body, { allowed: d.decision === 'Allow', ...(d.decision === 'Deny' ? { denied: true } : {}), ...(d.reason ? { reason: d.reason } : {}) }, info);
+  };
+
+  // pkg/registry/authorization/localsubjectaccessreview/rest.go: a SubjectAccessReview in the
+  // path's namespace (NamespaceLifecycle lets it through for a namespace that does not exist).
+  const localSubjectAccessReview: SubresourceHandler = async (api: Api, def, path, req, res, info) => {
+    onlyPost(req);
+    const body = await reviewBody(def, req, info);
+    const namespace = path.namespace ?? '';
+    // The create handler's EnsureObjectNamespaceMatchesRequestNamespace.
+    const meta = isObject(body.metadata) ? body.metadata : {};
+    if (str(meta.namespace) && meta.namespace !== namespace) throw statusErrors.badRequest('the namespace of the provided object does not match the namespace sent on the request');
+    const review: JSONObject = { ...body, metadata: { ...meta, namespace } };
+    const errs = validateLocalSubjectAccessReview(review);
+    if (errs.length) throw invalidReview(errs);
+    const spec = review.spec as JSONObject;
+    const d = await decide(api, attributesFor(specUser(spec), spec));
+    created(res, def, review, { allowed: d.decision === 'Allow', ...(d.decision === 'Deny' ? { denied: true } : {}), ...(d.reason ? { reason: d.reason } : {}) }, info);
   };
 
   // pkg/registry/authentication/tokenreview/storage.go.
@@ -208,6 +260,7 @@ export function accessReviewHandlers(authorizer: NodeAwareAuthorizer, reviewOpts
     'authorization.k8s.io/selfsubjectrulesreviews': selfSubjectRulesReview,
     'authentication.k8s.io/selfsubjectreviews': selfSubjectReview,
     'authorization.k8s.io/subjectaccessreviews': subjectAccessReview,
+    'authorization.k8s.io/localsubjectaccessreviews': localSubjectAccessReview,
     'authentication.k8s.io/tokenreviews': tokenReview,
   };
 }

@@ -213,6 +213,30 @@ function accessReviewSpec(b: Buffer): Record<string, unknown> {
   return spec;
 }
 
+/** SubjectAccessReviewSpec: the attributes (1, 2) as a SelfSubjectAccessReview's, user 3, groups 4, extra 5, uid 6. */
+function subjectAccessReviewSpec(b: Buffer): Record<string, unknown> {
+  const spec = accessReviewSpec(b);
+  const groups: string[] = [];
+  const extra: Record<string, string[]> = {};
+  for (const f of fields(b)) {
+    if (f.no === 3) spec.user = str(f);
+    else if (f.no === 4) groups.push(str(f));
+    else if (f.no === 5) {
+      // map<string, ExtraValue>: key 1, value 2 (ExtraValue: items 1).
+      let key = '';
+      const values: string[] = [];
+      for (const e of fields(bytes(f))) {
+        if (e.no === 1) key = str(e);
+        else if (e.no === 2) for (const v of fields(bytes(e))) if (v.no === 1) values.push(str(v));
+      }
+      extra[key] = values;
+    } else if (f.no === 6) spec.uid = str(f);
+  }
+  if (groups.length) spec.groups = groups;
+  if (Object.keys(extra).length) spec.extra = extra;
+  return spec;
+}
+
 const b64 = (f: Field) => bytes(f).toString('base64');
 const bool = (f: Field) => f.value !== 0n;
 
@@ -525,6 +549,8 @@ const decoders: Record<string, (raw: Buffer) => Record<string, unknown>> = {
   ...Object.fromEntries(Object.keys(rbacKinds).map((k) => [`rbac.authorization.k8s.io/v1/${k}`, rbacObject(k)])),
   'autoscaling/v1/Scale': specObject('autoscaling/v1', 'Scale', { name: 'ScaleSpec', fields: { 1: ['replicas', 'oint'] } }),
   'authorization.k8s.io/v1/SelfSubjectAccessReview': review('authorization.k8s.io/v1', 'SelfSubjectAccessReview', accessReviewSpec),
+  'authorization.k8s.io/v1/SubjectAccessReview': review('authorization.k8s.io/v1', 'SubjectAccessReview', subjectAccessReviewSpec),
+  'authorization.k8s.io/v1/LocalSubjectAccessReview': review('authorization.k8s.io/v1', 'LocalSubjectAccessReview', subjectAccessReviewSpec),
   'authorization.k8s.io/v1/SelfSubjectRulesReview': review('authorization.k8s.io/v1', 'SelfSubjectRulesReview', (b) => stringFields(b, { 1: 'namespace' })),
   'authentication.k8s.io/v1/SelfSubjectReview': review('authentication.k8s.io/v1', 'SelfSubjectReview'),
   // `kubectl create token`: audiences 1, boundObjectRef 3 (kind 1, apiVersion 2, name 3, uid 4), expirationSeconds 4.

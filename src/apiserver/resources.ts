@@ -283,6 +283,10 @@ export const resources: ResourceDef[] = [
   },
   // Create-only and never stored (accessreviews.ts answers them), as upstream's review REST.
   {
+    group: 'authorization.k8s.io', version: 'v1', resource: 'localsubjectaccessreviews', kind: 'LocalSubjectAccessReview', listKind: 'LocalSubjectAccessReviewList', singular: 'localsubjectaccessreview', shortNames: [], categories: [],
+    namespaced: true, verbs: ['create'], subresources: [], fields: metaFields,
+  },
+  {
     group: 'authorization.k8s.io', version: 'v1', resource: 'selfsubjectaccessreviews', kind: 'SelfSubjectAccessReview', listKind: 'SelfSubjectAccessReviewList', singular: 'selfsubjectaccessreview', shortNames: [], categories: [],
     namespaced: false, verbs: ['create'], subresources: [], fields: metaFields,
   },

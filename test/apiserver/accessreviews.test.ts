@@ -1,5 +1,6 @@
-// The access-review APIs over HTTP: SelfSubjectAccessReview, SelfSubjectRulesReview and
-// SelfSubjectReview answers, validation, create-only and unstored, in discovery and OpenAPI.
+// The access-review APIs over HTTP: SelfSubjectAccessReview, SelfSubjectRulesReview,
+// SelfSubjectReview, SubjectAccessReview, LocalSubjectAccessReview and TokenReview answers,
+// validation, create-only and unstored, in discovery and OpenAPI.
 // (That each answer agrees with what the server enforces is pinned in identity.test.ts.)
 
 import assert from 'node:assert/strict';
@@ -124,7 +125,12 @@ describe('access reviews', () => {
 
   it('discovery (legacy and aggregated) and OpenAPI v3 list the reviews as create-only', async () => {
     const legacy = (await c.jane.request('GET', '/apis/authorization.k8s.io/v1')).json();
-    assert.deepEqual(legacy.resources.map((r: { name: string; verbs: string[] }) => [r.name, r.verbs]), [['selfsubjectaccessreviews', ['create']], ['selfsubjectrulesreviews', ['create']], ['subjectaccessreviews', ['create']]]);
+    assert.deepEqual(legacy.resources.map((r: { name: string; namespaced: boolean; verbs: string[] }) => [r.name, r.namespaced, r.verbs]), [
+      ['localsubjectaccessreviews', true, ['create']],
+      ['selfsubjectaccessreviews', false, ['create']],
+      ['selfsubjectrulesreviews', false, ['create']],
+      ['subjectaccessreviews', false, ['create']],
+    ]);
     const groups = (await c.jane.request('GET', '/apis')).json().groups.map((g: { name: string }) => g.name);
     assert.ok(groups.includes('authorization.k8s.io') && groups.includes('authentication.k8s.io'), groups.join());
     const agg = (await c.jane.request('GET', '/apis', undefined, { Accept: 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList' })).json();
@@ -135,7 +141,7 @@ describe('access reviews', () => {
       const url = index.paths[gv]?.serverRelativeURL;
       assert.ok(url, gv);
       const doc = (await c.jane.request('GET', url)).json();
-      const paths = Object.entries(doc.paths as Record<string, Record<string, unknown>>).filter(([p]) => /selfsubject/.test(p));
+      const paths = Object.entries(doc.paths as Record<string, Record<string, unknown>>).filter(([p]) => /selfsubject|localsubject/.test(p));
       assert.ok(paths.length > 0 && paths.every(([, ops]) => !ops.get && !ops.put && !ops.patch && !ops.delete && ops.post), JSON.stringify(paths.map(([p]) => p)));
     }
   });
@@ -153,12 +159,13 @@ describe('access reviews', () => {
     { name: 'a pod\'s service account may not', who: 'n1', spec: { user: 'system:serviceaccount:default:default', groups: ['system:serviceaccounts', 'system:serviceaccounts:default', 'system:authenticated'], ...nodeProxy() }, code: 201, status: { allowed: false } },
     { name: 'a node may not proxy to itself', who: 'admin', spec: { user: 'system:node:n1', groups: ['system:nodes', 'system:authenticated'], ...nodeProxy() }, code: 201, status: { allowed: false } },
     { name: 'a review needs a user or a group', who: 'admin', spec: nodeProxy(), code: 422, message: '.authorization.k8s.io "" is invalid: spec.user: Invalid value: "": at least one of user or group must be specified' },
+    { name: 'the spec\'s errors come before the metadata\'s (ValidateSubjectAccessReview)', who: 'admin', spec: {}, code: 422, message: '.authorization.k8s.io "" is invalid: [spec.resourceAttributes: Invalid value: "null": exactly one of nonResourceAttributes or resourceAttributes must be specified, spec.user: Invalid value: "": at least one of user or group must be specified, metadata: Invalid value: must be empty]' },
     { name: 'a node may ask (NodeRules)', who: 'n1', spec: { user: 'jane', ...nodeProxy() }, code: 201, status: { allowed: false } },
     { name: 'a user without the right may not ask', who: 'jane', spec: { user: 'jane', ...nodeProxy() }, code: 403, message: 'subjectaccessreviews.authorization.k8s.io is forbidden: User "jane" cannot create resource "subjectaccessreviews" in API group "authorization.k8s.io" at the cluster scope' },
   ];
   for (const r of sarRows) {
     it(`SubjectAccessReview: ${r.name}`, async () => {
-      const got = await c[r.who].request('POST', sarPath, sar(r.spec));
+      const got = await c[r.who].request('POST', sarPath, { ...sar(r.spec), ...(r.spec.user === undefined && !r.spec.resourceAttributes ? { metadata: { name: 'x' } } : {}) });
       assert.equal(got.status, r.code, got.text);
       const body = got.json();
       if (r.status) {
@@ -168,6 +175,43 @@ describe('access reviews', () => {
       if (r.message) assert.equal(body.message, r.message);
     });
   }
+
+  // LocalSubjectAccessReview (localsubjectaccessreview/rest.go, ValidateLocalSubjectAccessReview):
+  // a SubjectAccessReview in the path's namespace, which a namespace's admin may ask.
+  const lsarPath = (ns: string) => `/apis/authorization.k8s.io/v1/namespaces/${ns}/localsubjectaccessreviews`;
+  const lsar = (spec: Record<string, unknown>, metadata?: Record<string, unknown>) => ({ apiVersion: 'authorization.k8s.io/v1', kind: 'LocalSubjectAccessReview', ...(metadata ? { metadata } : {}), spec });
+  const inNs = (namespace: string, verb = 'list') => ({ resourceAttributes: { namespace, verb, resource: 'pods' } });
+  const lsarRows: { name: string; who: Who; ns: string; body: unknown; code: number; status?: Record<string, unknown>; message?: string }[] = [
+    { name: 'system:masters may ask about anyone in a namespace', who: 'admin', ns: 'default', body: lsar({ user: 'bob', ...inNs('default') }), code: 201, status: { allowed: false } },
+    { name: 'the answer reads the namespace\'s role bindings', who: 'admin', ns: 'default', body: lsar({ user: 'jane', ...inNs('default') }), code: 201, status: { allowed: true, reason: 'RBAC: allowed by RoleBinding "jane-admin/default" of ClusterRole "admin" to User "jane"' } },
+    { name: 'a namespace admin may ask there (system:aggregate-to-admin)', who: 'jane', ns: 'default', body: lsar({ user: 'bob', ...inNs('default', 'get') }), code: 201, status: { allowed: false } },
+    { name: 'and not in another namespace', who: 'jane', ns: 'kube-system', body: lsar({ user: 'bob', ...inNs('kube-system') }), code: 403, message: 'localsubjectaccessreviews.authorization.k8s.io is forbidden: User "jane" cannot create resource "localsubjectaccessreviews" in API group "authorization.k8s.io" in the namespace "kube-system"' },
+    { name: 'a namespace that does not exist is no error (NamespaceLifecycle lets access reviews through)', who: 'admin', ns: 'nowhere', body: lsar({ user: 'bob', ...inNs('nowhere') }), code: 201, status: { allowed: false } },
+    { name: 'resourceAttributes.namespace must be the path\'s', who: 'admin', ns: 'default', body: lsar({ user: 'bob', ...inNs('other') }), code: 422, message: '.authorization.k8s.io "" is invalid: spec.resourceAttributes.namespace: Invalid value: "other": must match metadata.namespace' },
+    { name: 'an empty resourceAttributes.namespace does not match either', who: 'admin', ns: 'default', body: lsar({ user: 'bob', resourceAttributes: { verb: 'get', resource: 'pods' } }), code: 422, message: '.authorization.k8s.io "" is invalid: spec.resourceAttributes.namespace: Invalid value: "": must match metadata.namespace' },
+    { name: 'nonResourceAttributes are disallowed', who: 'admin', ns: 'default', body: lsar({ user: 'bob', nonResourceAttributes: { path: '/healthz', verb: 'get' } }), code: 422, message: '.authorization.k8s.io "" is invalid: spec.nonResourceAttributes: Invalid value: authorization.NonResourceAttributes{Path:"/healthz", Verb:"get"}: disallowed on this kind of request' },
+    { name: 'a user or a group is needed, and metadata may hold only the namespace', who: 'admin', ns: 'default', body: lsar(inNs('default'), { name: 'x' }), code: 422, message: '.authorization.k8s.io "" is invalid: [spec.user: Invalid value: "": at least one of user or group must be specified, metadata: Invalid value: must be empty except for namespace]' },
+    { name: 'metadata.namespace other than the path\'s is the create handler\'s 400', who: 'admin', ns: 'default', body: lsar({ user: 'bob', ...inNs('default') }, { namespace: 'other' }), code: 400, message: 'the namespace of the provided object does not match the namespace sent on the request' },
+  ];
+  for (const r of lsarRows) {
+    it(`LocalSubjectAccessReview: ${r.name}`, async () => {
+      if (!lsarBinding) {
+        lsarBinding = true;
+        const b = await c.admin.request('POST', '/apis/rbac.authorization.k8s.io/v1/namespaces/default/rolebindings', { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding', metadata: { name: 'jane-admin' }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'admin' }, subjects: [{ kind: 'User', name: 'jane' }] });
+        assert.equal(b.status, 201, b.text);
+      }
+      const got = await c[r.who].request('POST', lsarPath(r.ns), r.body);
+      assert.equal(got.status, r.code, got.text);
+      const body = got.json();
+      if (r.status) {
+        assert.deepEqual(body.status, r.status);
+        assert.deepEqual([body.kind, body.apiVersion, body.metadata.namespace], ['LocalSubjectAccessReview', 'authorization.k8s.io/v1', r.ns]);
+        assert.deepEqual(body.spec, (r.body as { spec: unknown }).spec);
+      }
+      if (r.message) assert.equal(body.message, r.message);
+    });
+  }
+  let lsarBinding = false;
 
   const trRows: { name: string; who: Who; token: () => string; audiences?: string[]; code: number; status?: Record<string, unknown>; message?: string }[] = [
     { name: 'a known token is its user, with the API server\'s audiences', who: 'n1', token: () => s.tokens.ensure('jane', []), code: 201, status: { authenticated: true, user: { username: 'jane', groups: ['system:authenticated'] }, audiences: ['https://kubernetes.default.svc.cluster.local'] } },

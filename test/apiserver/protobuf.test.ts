@@ -140,6 +140,26 @@ describe('protobuf request bodies', () => {
     assert.deepEqual(decodeProtobufBody(envelope('autoscaling/v1', 'Scale', raw), 'application/vnd.kubernetes.protobuf'), { apiVersion: 'autoscaling/v1', kind: 'Scale', metadata: { name: 'd' }, spec: { replicas: 4 } });
   });
 
+  it('a LocalSubjectAccessReview (and a SubjectAccessReview) decode SubjectAccessReviewSpec: attributes 1, user 3, groups 4, extra 5, uid 6', () => {
+    const spec = Buffer.concat([
+      field(1, Buffer.concat([field(1, 'team'), field(2, 'list'), field(5, 'pods')])),
+      field(3, 'bob'),
+      field(4, 'ops'),
+      field(4, 'system:authenticated'),
+      field(5, mapEntry('scopes', field(1, 'a'))),
+      field(6, 'u-1'),
+    ]);
+    const want = { resourceAttributes: { namespace: 'team', verb: 'list', resource: 'pods' }, user: 'bob', groups: ['ops', 'system:authenticated'], extra: { scopes: ['a'] }, uid: 'u-1' };
+    for (const kind of ['LocalSubjectAccessReview', 'SubjectAccessReview']) {
+      assert.deepEqual(decodeProtobufBody(envelope('authorization.k8s.io/v1', kind, Buffer.concat([field(1, field(3, 'team')), field(2, spec)])), 'application/vnd.kubernetes.protobuf'), {
+        apiVersion: 'authorization.k8s.io/v1',
+        kind,
+        metadata: { namespace: 'team' },
+        spec: want,
+      });
+    }
+  });
+
   const refusals: { name: string; body: Buffer; code: number }[] = [
     { name: 'a Job field Bulkhead does not decode is 400, never dropped', body: envelope('batch/v1', 'Job', field(2, field(6, field(2, field(1, field(1, 'vol')))))), code: 400 },
     { name: 'a StatefulSet\'s volumeClaimTemplates (not decoded) are 400', body: envelope('apps/v1', 'StatefulSet', field(2, field(4, field(1, field(1, 'data'))))), code: 400 },

@@ -123,6 +123,19 @@ export const accessSchemas: readonly SchemaDef[] = [
     },
     authz('SubjectAccessReview'),
   ),
+  // authorization.k8s.io/v1 LocalSubjectAccessReview: a SubjectAccessReview in one namespace.
+  struct(
+    PKG.authorization,
+    'LocalSubjectAccessReview',
+    'Asks whether a given user may perform an action in a namespace. resourceAttributes.namespace must be the namespace of the request; nonResourceAttributes may not be set.',
+    {
+      ...typeMeta,
+      metadata: 'ObjectMeta | Standard object metadata; only its namespace may be set.',
+      spec: 'SubjectAccessReviewSpec! | The user and the action asked about.',
+      status: 'SubjectAccessReviewStatus | Whether the action is allowed, filled in by the server.',
+    },
+    authz('LocalSubjectAccessReview'),
+  ),
   struct(PKG.authorization, 'SubjectAccessReviewSpec', 'The user and the action asked about.', {
     resourceAttributes: 'ResourceAttributes | A request on a resource.',
     nonResourceAttributes: 'NonResourceAttributes | A request on a non-resource path.',
