@@ -389,14 +389,17 @@ export class Planner {
     if (this.undecodable(decodedObject, d, kind)) return;
     const namespace = objectNamespace(decodedObject.object);
     const obj = structuredClone(decodedObject.object);
-    obj.metadata = { ...obj.metadata, namespace };
-    const name = obj.metadata.name ?? '';
+    // A cluster-scoped kind's namespace is dropped, as the server's create drops it; no quota counts it.
+    if (clusterScoped.has(kind)) delete obj.metadata?.namespace;
+    else obj.metadata = { ...obj.metadata, namespace };
+    const name = obj.metadata?.name ?? '';
     const qualified = planned.group ? `${kind}.${planned.group}` : kind;
     const admitted = planned.admit(obj, this.ctx);
     if (!admitted.ok) {
       this.reject(decodedObject, kind, `${qualified} "${name}" is invalid`, reportFieldErrors(admitted.errors));
       return;
     }
+    if (clusterScoped.has(kind)) return;
     const decide = planned.decide ? (quotas: readonly ResourceQuota[], limited: readonly LimitedResource[]) => planned.decide!(admitted.object, quotas, limited) : undefined;
     const refused = this.chargeCount(namespace, planned.group, planned.resource, name, decide);
     if (refused) {
@@ -447,7 +450,7 @@ export function plan(objects: readonly PlanObject[], opts: PlanOptions): PlanRes
   return { pods, quotas, rejectedObjects, ...rest };
 }
 
-const clusterScoped = new Set(['Namespace', 'PriorityClass', 'RuntimeClass']);
+const clusterScoped = new Set(['Namespace', 'PriorityClass', 'RuntimeClass', 'ClusterRole', 'ClusterRoleBinding']);
 
 /**
  * A RuntimeClass of the input as the API server would take it (its strategy: overhead's

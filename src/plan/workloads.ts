@@ -1,5 +1,5 @@
 // The objects `bulkhead plan` takes besides pods, namespaces, quotas, LimitRanges and
-// PriorityClasses: each is defaulted and validated as the API server's strategy does on create,
+// PriorityClasses (RBAC's four kinds among them): each is defaulted and validated as the API server's strategy does on create,
 // charged against its namespace's object-count quotas (count/jobs.batch, configmaps, …; a Service
 // against the service quotas, with no address or port allocated), and a
 // workload is expanded into the pods its controllers keep running once they have settled — a
@@ -13,6 +13,8 @@ import { defaultCronJob, defaultJob, generateJobSelector } from '../api/batchdef
 import { parseCronSchedule } from '../api/cron.js';
 import type { FeatureGates } from '../api/featuregates.js';
 import type { FieldError } from '../api/fielderrors.js';
+import { defaultBinding } from '../api/rbacdefaults.js';
+import type { ClusterRole, ClusterRoleBinding, Role, RoleBinding } from '../api/rbactypes.js';
 import { defaultSecret } from '../api/secretdefaults.js';
 import type { ConfigMap, CronJob, DaemonSet, Deployment, Job, KubeObject, OwnerReference, Pod, PodTemplateSpec, ReplicaSet, ResourceQuota, Secret, Service, ServiceAccount, StatefulSet } from '../api/types.js';
 import { defaultService } from '../api/servicedefaults.js';
@@ -20,12 +22,16 @@ import { decideServiceQuota } from '../quota/services.js';
 import type { LimitedResource } from '../quota/config.js';
 import type { QuotaDecision } from '../quota/admission.js';
 import {
+  validateClusterRole,
+  validateClusterRoleBinding,
   validateConfigMap,
   validateCronJob,
   validateDaemonSet,
   validateDeployment,
   validateJob,
   validateReplicaSet,
+  validateRole,
+  validateRoleBinding,
   validateSecret,
   validateService,
   validateServiceAccount,
@@ -213,6 +219,40 @@ export const plannedKinds: Record<string, PlannedKind> = {
     group: '',
     resource: 'serviceaccounts',
     admit: (obj) => checked(obj, validateServiceAccount(obj as ServiceAccount)),
+  },
+  // rbac.authorization.k8s.io/v1: defaulted and validated as the RBAC strategies do on create
+  // (the escalation check needs a writer, which a plan has not); Roles and RoleBindings are
+  // charged to count/roles.rbac.authorization.k8s.io and count/rolebindings.…, the cluster-scoped
+  // two to no quota.
+  Role: {
+    apiVersion: 'rbac.authorization.k8s.io/v1',
+    group: 'rbac.authorization.k8s.io',
+    resource: 'roles',
+    admit: (obj) => checked(obj, validateRole(obj as Role)),
+  },
+  RoleBinding: {
+    apiVersion: 'rbac.authorization.k8s.io/v1',
+    group: 'rbac.authorization.k8s.io',
+    resource: 'rolebindings',
+    admit: (obj) => {
+      const b = defaultBinding(obj as RoleBinding);
+      return checked(b, validateRoleBinding(b));
+    },
+  },
+  ClusterRole: {
+    apiVersion: 'rbac.authorization.k8s.io/v1',
+    group: 'rbac.authorization.k8s.io',
+    resource: 'clusterroles',
+    admit: (obj) => checked(obj, validateClusterRole(obj as ClusterRole)),
+  },
+  ClusterRoleBinding: {
+    apiVersion: 'rbac.authorization.k8s.io/v1',
+    group: 'rbac.authorization.k8s.io',
+    resource: 'clusterrolebindings',
+    admit: (obj) => {
+      const b = defaultBinding(obj as ClusterRoleBinding);
+      return checked(b, validateClusterRoleBinding(b));
+    },
   },
   Job: {
     apiVersion: 'batch/v1',

@@ -1,7 +1,7 @@
 // `bulkhead plan` and the kinds besides pods (src/plan/workloads.ts): a Job or a CronJob is
 // defaulted and validated as the API server stores it and expanded into the pods its controller
 // creates first, which then go through pod admission in document order; ConfigMaps, Secrets,
-// ServiceAccounts, Services, Jobs and CronJobs are charged against their namespace's object-count quotas
+// ServiceAccounts, Services, Jobs, CronJobs, Roles and RoleBindings are charged against their namespace's object-count quotas
 // as the server's strategies charge them, and refused with the server's 403 or 422 wording.
 
 import assert from 'node:assert/strict';
@@ -26,6 +26,7 @@ const cronJob = (name: string, schedule: string, spec: Record<string, unknown> =
 const quota = (hard: Record<string, string>): KubeObject => ({ apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'q' }, spec: { hard } }) as KubeObject;
 const configMap = (name: string): KubeObject => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { k: 'v' } }) as KubeObject;
 const labels = { app: 'a' };
+const G = 'rbac.authorization.k8s.io';
 const appsTemplate = { metadata: { labels }, spec: { containers: [{ name: 'c', image: 'busybox', resources: { requests: { memory: '32Mi' } } }] } };
 const apps = (kind: string, name: string, spec: Record<string, unknown> = {}): KubeObject =>
   ({ apiVersion: 'apps/v1', kind, metadata: { name }, spec: { selector: { matchLabels: labels }, template: appsTemplate, ...spec } }) as KubeObject;
@@ -193,6 +194,26 @@ describe('plan: quotas and validation of the other kinds, as the server admits t
         { kind: 'Service', name: 'Bad', message: 'Service "Bad" is invalid', errors: ['metadata.name'] },
       ],
       used: { services: '1' },
+    },
+    {
+      name: 'RBAC kinds beside pods are taken, validated as the RBAC strategies do (rbac validation.go), Roles and RoleBindings charged to their count/ quotas',
+      input: [
+        quota({ 'count/roles.rbac.authorization.k8s.io': '1', 'count/rolebindings.rbac.authorization.k8s.io': '5' }),
+        pod('web'),
+        { apiVersion: `${G}/v1`, kind: 'Role', metadata: { name: 'reader' }, rules: [{ apiGroups: [''], resources: ['pods'], verbs: ['get'] }] } as KubeObject,
+        { apiVersion: `${G}/v1`, kind: 'Role', metadata: { name: 'second' }, rules: [] } as KubeObject,
+        { apiVersion: `${G}/v1`, kind: 'RoleBinding', metadata: { name: 'reader' }, subjects: [{ kind: 'User', name: 'bob' }], roleRef: { kind: 'Role', name: 'reader' } } as KubeObject,
+        { apiVersion: `${G}/v1`, kind: 'ClusterRole', metadata: { name: 'urls', namespace: 'ignored' }, rules: [{ verbs: ['get'], nonResourceURLs: ['/healthz'] }] } as KubeObject,
+        { apiVersion: `${G}/v1`, kind: 'ClusterRoleBinding', metadata: { name: 'bad' }, subjects: [{ kind: 'ServiceAccount', name: 'sa' }], roleRef: { kind: 'Role', name: 'reader' } } as KubeObject,
+        { apiVersion: `${G}/v1`, kind: 'Role', metadata: { name: 'urls' }, rules: [{ verbs: ['get'], nonResourceURLs: ['/healthz'] }] } as KubeObject,
+      ],
+      refused: [
+        { kind: 'Role', name: 'second', message: 'roles.rbac.authorization.k8s.io "second" is forbidden: exceeded quota: q, requested: count/roles.rbac.authorization.k8s.io=1, used: count/roles.rbac.authorization.k8s.io=1, limited: count/roles.rbac.authorization.k8s.io=1' },
+        { kind: 'ClusterRoleBinding', name: 'bad', message: 'ClusterRoleBinding.rbac.authorization.k8s.io "bad" is invalid', errors: ['roleRef.kind', 'subjects[0].namespace'] },
+        { kind: 'Role', name: 'urls', message: 'Role.rbac.authorization.k8s.io "urls" is invalid', errors: ['rules[0].nonResourceURLs'] },
+      ],
+      pods: [['web', true]],
+      used: { 'count/roles.rbac.authorization.k8s.io': '1', 'count/rolebindings.rbac.authorization.k8s.io': '1' },
     },
     {
       name: 'a valid Secret, ConfigMap and ServiceAccount are taken',
