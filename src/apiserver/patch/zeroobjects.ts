@@ -33,9 +33,9 @@ export const zeroObjects: Readonly<Record<string, JSONObject>> = {
   'policy/v1/PodDisruptionBudget': { metadata: { creationTimestamp: null }, spec: {}, status: { disruptionsAllowed: 0, currentHealthy: 0, desiredHealthy: 0, expectedPods: 0 } },
   'autoscaling/v2/HorizontalPodAutoscaler': { metadata: { creationTimestamp: null }, spec: { scaleTargetRef: { kind: '', name: '' }, maxReplicas: 0 }, status: { desiredReplicas: 0, currentMetrics: null } },
   'v1/Endpoints': { metadata: { creationTimestamp: null } },
+  'discovery.k8s.io/v1/EndpointSlice': { metadata: { creationTimestamp: null }, addressType: '', endpoints: null, ports: null },
   'rbac.authorization.k8s.io/v1/Role': { metadata: { creationTimestamp: null }, rules: null },
   'rbac.authorization.k8s.io/v1/ClusterRole': { metadata: { creationTimestamp: null }, rules: null },
   'rbac.authorization.k8s.io/v1/RoleBinding': { metadata: { creationTimestamp: null }, roleRef: { apiGroup: '', kind: '', name: '' } },
   'rbac.authorization.k8s.io/v1/ClusterRoleBinding': { metadata: { creationTimestamp: null }, roleRef: { apiGroup: '', kind: '', name: '' } },
-  'discovery.k8s.io/v1/EndpointSlice': { metadata: { creationTimestamp: null }, addressType: '', endpoints: null, ports: null },
 };
