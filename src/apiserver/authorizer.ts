@@ -11,7 +11,7 @@ import { nodeIdentity, nodeLeaseNamespace, nodesGroup } from '../admission/noder
 import { podsReference } from '../api/podreferences.js';
 import { authorizationFieldTerms } from '../api/selectors.js';
 import type { Pod } from '../api/types.js';
-import { bootstrapClusterRoleBindings, bootstrapClusterRoles, mastersGroup } from '../policy/rbacbootstrap.js';
+import { bootstrapClusterRoleBindings, bootstrapClusterRoles, bootstrapNamespaceRoleBindings, bootstrapNamespaceRoles, mastersGroup } from '../policy/rbacbootstrap.js';
 import { aggregateErrors, authorizeRBAC, rulesFor as resolveRules, staticRBACObjects, type RBACObjects } from '../policy/rbacresolver.js';
 
 /** The pods bound to a node, as the node authorizer's graph knows them (the server's pod cache). */
@@ -52,7 +52,7 @@ export { kubeletClientUser } from '../policy/rbacbootstrap.js';
  * The bootstrap policy as RBAC objects, aggregated: what RBAC decides from where no server's
  * objects are given (a server reads its stored objects through rbacindex.ts).
  */
-export const bootstrapRBAC: RBACObjects = staticRBACObjects(bootstrapClusterRoles(), bootstrapClusterRoleBindings());
+export const bootstrapRBAC: RBACObjects = staticRBACObjects(bootstrapClusterRoles(), bootstrapClusterRoleBindings(), bootstrapNamespaceRoles(), bootstrapNamespaceRoleBindings());
 
 const allow: AuthorizationDecision = { decision: 'Allow', reason: '' };
 const noOpinion = (reason = ''): AuthorizationDecision => ({ decision: 'NoOpinion', reason });

@@ -1,11 +1,14 @@
 // The rbac/bootstrap-roles post-start hook (pkg/registry/rbac/rest/storage_rbac.go
-// EnsureRBACPolicy): each bootstrap cluster role and cluster role binding is created when
-// missing and reconciled when present (policy/rbacreconcile.ts: union, never removing what an
-// administrator added; autoupdate=false objects left alone). Reads the server's RBAC caches, so
-// a restart whose objects are all current writes nothing and reads no store.
+// EnsureRBACPolicy): each bootstrap cluster role, cluster role binding, and kube-system and
+// kube-public role and role binding is created when missing and reconciled when present
+// (policy/rbacreconcile.ts: union, never removing what an administrator added; autoupdate=false
+// objects left alone). Reads the server's RBAC caches, so a restart whose objects are all current
+// writes nothing and reads no store. The namespaces are the server's own (created before, and
+// never deleted: see strategies.ts protectedNamespaces), so RoleModifier's tryEnsureNamespace has
+// nothing to do.
 
-import type { ClusterRole, ClusterRoleBinding, KubeObject } from '../api/types.js';
-import { bootstrapClusterRoleBindings, bootstrapClusterRoles } from '../policy/rbacbootstrap.js';
+import type { ClusterRole, ClusterRoleBinding, KubeObject, Role, RoleBinding } from '../api/types.js';
+import { bootstrapClusterRoleBindings, bootstrapClusterRoles, bootstrapNamespaceRoleBindings, bootstrapNamespaceRoles } from '../policy/rbacbootstrap.js';
 import { reconcileClusterRole, reconcileClusterRoleBinding, type Reconciled } from '../policy/rbacreconcile.js';
 import type { Api, RequestInfo } from './rest.js';
 import { StatusError } from './status.js';
@@ -14,18 +17,19 @@ import { StatusError } from './status.js';
 async function ensure<T extends KubeObject>(api: Api, resource: string, req: RequestInfo, expected: T, reconcile: (existing: T, expected: T) => Reconciled<T>): Promise<boolean> {
   const def = api.def(resource);
   const name = expected.metadata!.name!;
-  const existing = (api.caches.get(resource)?.get(undefined, name)?.obj as T | undefined) ?? (await api.tryGet<T>(def, undefined, name));
+  const ns = expected.metadata?.namespace;
+  const existing = (api.caches.get(resource)?.get(ns, name)?.obj as T | undefined) ?? (await api.tryGet<T>(def, ns, name));
   try {
     if (!existing) {
-      await api.create(def, undefined, structuredClone(expected), { ...req, warnings: [] });
+      await api.create(def, ns, structuredClone(expected), { ...req, warnings: [] });
       return true;
     }
     const r = reconcile(existing, expected);
     if (r.op === 'none') return false;
-    if (r.op === 'update') await api.update(def, undefined, name, structuredClone(r.obj), { ...req, warnings: [] });
+    if (r.op === 'update') await api.update(def, ns, name, structuredClone(r.obj), { ...req, warnings: [] });
     else {
-      await api.delete(def, undefined, name, {}, { ...req, warnings: [] });
-      await api.create(def, undefined, structuredClone(r.obj), { ...req, warnings: [] });
+      await api.delete(def, ns, name, {}, { ...req, warnings: [] });
+      await api.create(def, ns, structuredClone(r.obj), { ...req, warnings: [] });
     }
   } catch (e) {
     // Another server sharing the store wrote it first: its next start (or ours) reconciles again.
@@ -46,5 +50,11 @@ export async function ensureBootstrapRBAC(api: Api, req: RequestInfo, between: (
   }
   for (const binding of bootstrapClusterRoleBindings()) {
     if (await ensure<ClusterRoleBinding>(api, 'clusterrolebindings', as, binding, reconcileClusterRoleBinding)) await between();
+  }
+  for (const role of bootstrapNamespaceRoles()) {
+    if (await ensure<Role>(api, 'roles', as, role, reconcileClusterRole)) await between();
+  }
+  for (const binding of bootstrapNamespaceRoleBindings()) {
+    if (await ensure<RoleBinding>(api, 'rolebindings', as, binding, reconcileClusterRoleBinding)) await between();
   }
 }

@@ -1,13 +1,15 @@
 // What the rbac/bootstrap-roles hook writes over a stored bootstrap object
 // (pkg/registry/rbac/reconciliation reconcile_role.go computeReconciledRole and
-// reconcile_rolebindings.go computeReconciledRoleBinding, as EnsureRBACPolicy calls them: union,
+// reconcile_rolebindings.go computeReconciledRoleBinding, as EnsureRBACPolicy calls them for the
+// cluster roles and bindings and for kube-system's and kube-public's roles and bindings: union,
 // never removing what an administrator added). Labels and annotations the expected object has are
-// added (the stored values win); missing rules are added broken down; missing aggregation
-// selectors and subjects appended. A binding whose roleRef differs is recreated. An object
-// annotated rbac.authorization.kubernetes.io/autoupdate=false is left alone.
+// added (the stored values win; maps compared as reflect.DeepEqual compares them, in any key
+// order); missing rules are added broken down; missing aggregation selectors and subjects
+// appended. A binding whose roleRef differs is recreated. An object annotated
+// rbac.authorization.kubernetes.io/autoupdate=false is left alone.
 
-import type { ClusterRole, ClusterRoleBinding, LabelSelector, Subject } from '../api/types.js';
-import { autoUpdateAnnotation } from './rbacbootstrap.js';
+import type { ClusterRole, ClusterRoleBinding, LabelSelector, Role, RoleBinding, Subject } from '../api/types.js';
+import { autoUpdateAnnotation } from './rbacpolicybuilders.js';
 import { covers } from './rbacrules.js';
 
 export type Reconciled<T> = { op: 'none' } | { op: 'update'; obj: T } | { op: 'recreate'; obj: T };
@@ -22,10 +24,17 @@ function merge(expected: Record<string, string> | undefined, existing: Record<st
   return { ...expected, ...existing };
 }
 
-function mergedMeta<T extends ClusterRole | ClusterRoleBinding>(existing: T, expected: T): { obj: T; changed: boolean } {
+/** reflect.DeepEqual of two map[string]string: the same keys and values, nil apart from empty. */
+function sameMap(a: Record<string, string> | undefined, b: Record<string, string> | undefined): boolean {
+  if (!a || !b) return !a === !b;
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((k) => Object.hasOwn(b, k) && a[k] === b[k]);
+}
+
+function mergedMeta<T extends Role | RoleBinding>(existing: T, expected: T): { obj: T; changed: boolean } {
   const annotations = merge(expected.metadata?.annotations, existing.metadata?.annotations);
   const labels = merge(expected.metadata?.labels, existing.metadata?.labels);
-  const changed = !sameJSON(annotations, existing.metadata?.annotations) || !sameJSON(labels, existing.metadata?.labels);
+  const changed = !sameMap(annotations, existing.metadata?.annotations) || !sameMap(labels, existing.metadata?.labels);
   return { obj: { ...existing, metadata: { ...existing.metadata, ...(annotations ? { annotations } : {}), ...(labels ? { labels } : {}) } }, changed };
 }
 
@@ -34,7 +43,8 @@ function missingSelectors(existing: LabelSelector[] | undefined, expected: Label
   return (expected ?? []).filter((e) => !(existing ?? []).some((x) => sameJSON(x, e)));
 }
 
-export function reconcileClusterRole(existing: ClusterRole, expected: ClusterRole): Reconciled<ClusterRole> {
+/** computeReconciledRole for a ClusterRole or (without an aggregationRule) a Role. */
+export function reconcileClusterRole<T extends ClusterRole>(existing: T, expected: T): Reconciled<T> {
   if (isProtected(existing)) return { op: 'none' };
   let { obj, changed } = mergedMeta(existing, expected);
   // Rules as the policy wrote them are covered: the breakdown is for rules someone changed.
@@ -45,7 +55,7 @@ export function reconcileClusterRole(existing: ClusterRole, expected: ClusterRol
   }
   if (!expected.aggregationRule && existing.aggregationRule) {
     const { aggregationRule: _dropped, ...rest } = obj;
-    obj = rest as ClusterRole;
+    obj = rest as T;
     changed = true;
   } else {
     const add = missingSelectors(existing.aggregationRule?.clusterRoleSelectors, expected.aggregationRule?.clusterRoleSelectors);
@@ -59,7 +69,8 @@ export function reconcileClusterRole(existing: ClusterRole, expected: ClusterRol
 
 const sameSubject = (a: Subject, b: Subject) => a.kind === b.kind && (a.apiGroup ?? '') === (b.apiGroup ?? '') && a.name === b.name && (a.namespace ?? '') === (b.namespace ?? '');
 
-export function reconcileClusterRoleBinding(existing: ClusterRoleBinding, expected: ClusterRoleBinding): Reconciled<ClusterRoleBinding> {
+/** computeReconciledRoleBinding for a ClusterRoleBinding or a RoleBinding. */
+export function reconcileClusterRoleBinding<T extends ClusterRoleBinding>(existing: T, expected: T): Reconciled<T> {
   if (isProtected(existing)) return { op: 'none' };
   const a = existing.roleRef;
   const b = expected.roleRef;

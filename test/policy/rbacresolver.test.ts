@@ -1,13 +1,15 @@
 // Which rules a user holds and what RBAC decides from them (pkg/registry/rbac/validation
 // rule.go, plugin/pkg/auth/authorizer/rbac/rbac.go): appliesTo (rule_test.go TestAppliesTo's
 // rows), the reason an allow names, the errors of roles that do not exist, the rules a review
-// lists, ConfirmNoEscalation's message, the bootstrap reconciliation and aggregation.
+// lists, ConfirmNoEscalation's message, the bootstrap policy (what its users, controllers' service
+// accounts and kube-system/kube-public bindings may do), reconciliation and aggregation.
 
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ClusterRole, ClusterRoleBinding, PolicyRule, Role, RoleBinding, Subject } from '../../src/api/rbactypes.js';
 import { aggregateAll, aggregatedRules, aggregationChanges } from '../../src/policy/rbacaggregation.js';
-import { bootstrapClusterRoleBindings, bootstrapClusterRoles } from '../../src/policy/rbacbootstrap.js';
+import { bootstrapClusterRoleBindings, bootstrapClusterRoles, bootstrapNamespaceRoleBindings, bootstrapNamespaceRoles } from '../../src/policy/rbacbootstrap.js';
+import { validateClusterRole, validateClusterRoleBinding, validateRole, validateRoleBinding } from '../../src/api/validation/rbac.js';
 import { reconcileClusterRole, reconcileClusterRoleBinding } from '../../src/policy/rbacreconcile.js';
 import { appliesTo, authorizeRBAC, confirmNoEscalation, rulesFor, staticRBACObjects, type RBACUser } from '../../src/policy/rbacresolver.js';
 
@@ -135,7 +137,7 @@ describe('confirmNoEscalation', () => {
 });
 
 describe('bootstrap policy', () => {
-  const bootstrap = staticRBACObjects(bootstrapClusterRoles(), bootstrapClusterRoleBindings());
+  const bootstrap = staticRBACObjects(bootstrapClusterRoles(), bootstrapClusterRoleBindings(), bootstrapNamespaceRoles(), bootstrapNamespaceRoleBindings());
   const authenticated = user('someone', ['system:authenticated']);
   const rows: { name: string; user: RBACUser; req: Parameters<typeof authorizeRBAC>[2]; reason: string }[] = [
     { name: 'system:masters is cluster-admin', user: user('admin', ['system:masters']), req: { verb: 'delete', resourceRequest: true, apiGroup: 'apps', resource: 'deployments' }, reason: 'RBAC: allowed by ClusterRoleBinding "cluster-admin" of ClusterRole "cluster-admin" to Group "system:masters"' },
@@ -143,8 +145,62 @@ describe('bootstrap policy', () => {
     { name: 'discovery, by name order first', user: authenticated, req: { verb: 'get', resourceRequest: false, path: '/version' }, reason: 'RBAC: allowed by ClusterRoleBinding "system:discovery" of ClusterRole "system:discovery" to Group "system:authenticated"' },
     { name: 'the unauthenticated see the public info', user: user('system:anonymous', ['system:unauthenticated']), req: { verb: 'get', resourceRequest: false, path: '/readyz' }, reason: 'RBAC: allowed by ClusterRoleBinding "system:public-info-viewer" of ClusterRole "system:public-info-viewer" to Group "system:unauthenticated"' },
     { name: 'nothing else', user: authenticated, req: { verb: 'list', resourceRequest: true, apiGroup: '', resource: 'pods', namespace: 'default' }, reason: '' },
+    // policy.go ClusterRoleBindings: the control plane components' users.
+    { name: 'system:kube-scheduler binds pods (pods/binding)', user: user('system:kube-scheduler'), req: { verb: 'create', resourceRequest: true, apiGroup: '', resource: 'pods', subresource: 'binding', name: 'p', namespace: 'x' }, reason: 'RBAC: allowed by ClusterRoleBinding "system:kube-scheduler" of ClusterRole "system:kube-scheduler" to User "system:kube-scheduler"' },
+    { name: 'system:kube-scheduler updates its own lease only (resourceNames)', user: user('system:kube-scheduler'), req: { verb: 'update', resourceRequest: true, apiGroup: 'coordination.k8s.io', resource: 'leases', name: 'kube-controller-manager', namespace: 'kube-system' }, reason: '' },
+    { name: 'system:kube-scheduler patches PersistentVolumes (system:volume-scheduler)', user: user('system:kube-scheduler'), req: { verb: 'patch', resourceRequest: true, apiGroup: '', resource: 'persistentvolumes', name: 'pv' }, reason: 'RBAC: allowed by ClusterRoleBinding "system:volume-scheduler" of ClusterRole "system:volume-scheduler" to User "system:kube-scheduler"' },
+    { name: 'system:kube-controller-manager lists anything', user: user('system:kube-controller-manager'), req: { verb: 'list', resourceRequest: true, apiGroup: 'apps', resource: 'deployments' }, reason: 'RBAC: allowed by ClusterRoleBinding "system:kube-controller-manager" of ClusterRole "system:kube-controller-manager" to User "system:kube-controller-manager"' },
+    { name: 'system:kube-proxy watches EndpointSlices (system:node-proxier)', user: user('system:kube-proxy'), req: { verb: 'watch', resourceRequest: true, apiGroup: 'discovery.k8s.io', resource: 'endpointslices' }, reason: 'RBAC: allowed by ClusterRoleBinding "system:node-proxier" of ClusterRole "system:node-proxier" to User "system:kube-proxy"' },
+    { name: 'kube-dns\'s service account lists services', user: user('system:serviceaccount:kube-system:kube-dns'), req: { verb: 'list', resourceRequest: true, apiGroup: '', resource: 'services' }, reason: 'RBAC: allowed by ClusterRoleBinding "system:kube-dns" of ClusterRole "system:kube-dns" to ServiceAccount "kube-dns/kube-system"' },
+    { name: 'system:node\'s binding has no subjects: a node gets nothing from RBAC (the Node authorizer decides)', user: user('system:node:n1', ['system:nodes']), req: { verb: 'get', resourceRequest: true, apiGroup: '', resource: 'services', namespace: 'x' }, reason: '' },
+    { name: 'service accounts read OIDC discovery, the slash-ended URL too', user: user('system:serviceaccount:a:b', ['system:serviceaccounts']), req: { verb: 'get', resourceRequest: false, path: '/openid/v1/jwks/' }, reason: 'RBAC: allowed by ClusterRoleBinding "system:service-account-issuer-discovery" of ClusterRole "system:service-account-issuer-discovery" to Group "system:serviceaccounts"' },
+    // controller_policy.go: each controller's role bound to its kube-system service account.
+    { name: 'the job controller\'s service account creates pods', user: user('system:serviceaccount:kube-system:job-controller'), req: { verb: 'create', resourceRequest: true, apiGroup: '', resource: 'pods', namespace: 'x' }, reason: 'RBAC: allowed by ClusterRoleBinding "system:controller:job-controller" of ClusterRole "system:controller:job-controller" to ServiceAccount "job-controller/kube-system"' },
+    { name: 'and does not read secrets', user: user('system:serviceaccount:kube-system:job-controller'), req: { verb: 'get', resourceRequest: true, apiGroup: '', resource: 'secrets', namespace: 'x' }, reason: '' },
+    { name: 'the HPA controller scales anything (*/scale)', user: user('system:serviceaccount:kube-system:horizontal-pod-autoscaler'), req: { verb: 'update', resourceRequest: true, apiGroup: 'apps', resource: 'deployments', subresource: 'scale', name: 'd', namespace: 'x' }, reason: 'RBAC: allowed by ClusterRoleBinding "system:controller:horizontal-pod-autoscaler" of ClusterRole "system:controller:horizontal-pod-autoscaler" to ServiceAccount "horizontal-pod-autoscaler/kube-system"' },
+    { name: 'the aggregation controller may escalate cluster roles', user: user('system:serviceaccount:kube-system:clusterrole-aggregation-controller'), req: { verb: 'escalate', resourceRequest: true, apiGroup: G, resource: 'clusterroles', name: 'admin' }, reason: 'RBAC: allowed by ClusterRoleBinding "system:controller:clusterrole-aggregation-controller" of ClusterRole "system:controller:clusterrole-aggregation-controller" to ServiceAccount "clusterrole-aggregation-controller/kube-system"' },
+    // namespace_policy.go: kube-system's and kube-public's roles and bindings.
+    { name: 'the scheduler reads extension-apiserver-authentication in kube-system', user: user('system:kube-scheduler'), req: { verb: 'get', resourceRequest: true, apiGroup: '', resource: 'configmaps', name: 'extension-apiserver-authentication', namespace: 'kube-system' }, reason: 'RBAC: allowed by RoleBinding "system::extension-apiserver-authentication-reader/kube-system" of Role "extension-apiserver-authentication-reader" to User "system:kube-scheduler"' },
+    { name: 'and no other configmap there', user: user('system:kube-scheduler'), req: { verb: 'get', resourceRequest: true, apiGroup: '', resource: 'configmaps', name: 'other', namespace: 'kube-system' }, reason: '' },
+    { name: 'the bootstrap signer updates kube-public\'s cluster-info', user: user('system:serviceaccount:kube-system:bootstrap-signer'), req: { verb: 'update', resourceRequest: true, apiGroup: '', resource: 'configmaps', name: 'cluster-info', namespace: 'kube-public' }, reason: 'RBAC: allowed by RoleBinding "system:controller:bootstrap-signer/kube-public" of Role "system:controller:bootstrap-signer" to ServiceAccount "bootstrap-signer/kube-system"' },
+    { name: 'the leader-election controller takes kube-system leases', user: user('system:serviceaccount:kube-system:leader-election-controller'), req: { verb: 'create', resourceRequest: true, apiGroup: 'coordination.k8s.io', resource: 'leases', namespace: 'kube-system' }, reason: 'RBAC: allowed by RoleBinding "system::leader-locking-kube-controller-manager/kube-system" of Role "system::leader-locking-kube-controller-manager" to ServiceAccount "leader-election-controller/kube-system"' },
   ];
   for (const r of rows) test(r.name, () => assert.equal(authorizeRBAC(bootstrap, r.user, r.req).reason, r.reason));
+
+  test('the policy\'s objects: upstream\'s names, each controller role bound to its kube-system service account', () => {
+    const names = bootstrapClusterRoles().map((r) => r.metadata!.name!);
+    for (const n of ['system:node', 'system:kube-scheduler', 'system:kube-controller-manager', 'system:node-proxier', 'system:kube-dns', 'system:volume-scheduler', 'system:persistent-volume-provisioner', 'system:heapster', 'system:kube-aggregator', 'system:node-problem-detector']) assert.ok(names.includes(n), n);
+    assert.equal(new Set(names).size, names.length, 'names are unique');
+    const controllers = names.filter((n) => n.startsWith('system:controller:'));
+    assert.equal(controllers.length, 33);
+    const bindings = new Map(bootstrapClusterRoleBindings().map((b) => [b.metadata!.name!, b]));
+    for (const n of controllers) assert.deepEqual(bindings.get(n)?.subjects, [{ kind: 'ServiceAccount', name: n.slice('system:controller:'.length), namespace: 'kube-system' }], n);
+    assert.equal(bindings.get('system:node')!.subjects, undefined);
+    assert.deepEqual(bootstrapNamespaceRoles().map((r) => `${r.metadata!.namespace}/${r.metadata!.name}`).sort(), [
+      'kube-public/system:controller:bootstrap-signer',
+      'kube-system/extension-apiserver-authentication-reader',
+      'kube-system/system::leader-locking-kube-controller-manager',
+      'kube-system/system::leader-locking-kube-scheduler',
+      'kube-system/system:controller:bootstrap-signer',
+      'kube-system/system:controller:cloud-provider',
+      'kube-system/system:controller:token-cleaner',
+    ]);
+  });
+
+  test('every object is valid, labelled and annotated as addDefaultMetadata does, its rules\' lists sorted as RuleOrDie sorts them', () => {
+    const sorted = (v: string[] | undefined) => !v || v.every((x, i) => i === 0 || v[i - 1]! <= x);
+    for (const r of bootstrapClusterRoles()) {
+      assert.deepEqual(validateClusterRole(r), [], r.metadata!.name);
+      for (const rule of r.rules ?? []) for (const k of ['verbs', 'apiGroups', 'resources', 'resourceNames', 'nonResourceURLs'] as const) assert.ok(sorted(rule[k]), `${r.metadata!.name} ${k}`);
+    }
+    for (const r of bootstrapNamespaceRoles()) assert.deepEqual(validateRole(r), [], r.metadata!.name);
+    for (const b of bootstrapClusterRoleBindings()) assert.deepEqual(validateClusterRoleBinding(b), [], b.metadata!.name);
+    for (const b of bootstrapNamespaceRoleBindings()) assert.deepEqual(validateRoleBinding(b), [], b.metadata!.name);
+    for (const o of [...bootstrapClusterRoles(), ...bootstrapClusterRoleBindings(), ...bootstrapNamespaceRoles(), ...bootstrapNamespaceRoleBindings()]) {
+      assert.equal(o.metadata!.labels!['kubernetes.io/bootstrapping'], 'rbac-defaults');
+      assert.deepEqual(o.metadata!.annotations, { 'rbac.authorization.kubernetes.io/autoupdate': 'true' });
+    }
+  });
 
   test('admin aggregates edit, which aggregates view: admin holds all three parts', () => {
     const admin = aggregateAll(bootstrapClusterRoles()).find((r) => r.metadata!.name === 'admin')!.rules!;
@@ -186,6 +242,21 @@ describe('reconcile (EnsureRBACPolicy, union)', () => {
       { apiGroups: ['authorization.k8s.io'], resources: ['selfsubjectaccessreviews'], verbs: ['create'] },
       { apiGroups: ['authorization.k8s.io'], resources: ['selfsubjectrulesreviews'], verbs: ['create'] },
     ]);
+  });
+  test('labels and annotations in another key order are no change (reflect.DeepEqual of maps)', () => {
+    const edit = bootstrapClusterRoles().find((r) => r.metadata!.name === 'edit')!;
+    const labels = Object.fromEntries(Object.entries(edit.metadata!.labels!).reverse());
+    assert.notEqual(JSON.stringify(labels), JSON.stringify(edit.metadata!.labels));
+    assert.deepEqual(reconcileClusterRole({ ...structuredClone(edit), metadata: { ...edit.metadata, labels } }, edit), { op: 'none' });
+  });
+  test('a namespace Role and RoleBinding reconcile as the cluster kinds do (RoleRuleOwner, RoleBindingAdapter)', () => {
+    const role = bootstrapNamespaceRoles().find((r) => r.metadata!.name === 'system:controller:token-cleaner')!;
+    const r = reconcileClusterRole({ ...structuredClone(role), rules: [role.rules![1]!] }, role);
+    assert.equal(r.op, 'update');
+    assert.equal((r as { obj: Role }).obj.metadata!.namespace, 'kube-system');
+    assert.deepEqual((r as { obj: Role }).obj.rules!.slice(1).map((x) => x.verbs[0]), ['delete', 'get', 'list', 'watch']);
+    const b = bootstrapNamespaceRoleBindings().find((x) => x.metadata!.name === 'system::leader-locking-kube-scheduler')!;
+    assert.deepEqual(reconcileClusterRoleBinding(structuredClone(b), b), { op: 'none' });
   });
   test('autoupdate=false protects a role', () => {
     const existing: ClusterRole = { ...expected, metadata: { ...expected.metadata, annotations: { 'rbac.authorization.kubernetes.io/autoupdate': 'false' } }, rules: [] };
