@@ -240,6 +240,22 @@ describe('RBAC with kubectl', { skip: kubectlFound ? false : kubectlSkip }, () =
     assert.equal(r.status, 201, r.text);
   });
 
+  it('a binding\'s role looked up where the registry cannot (GetRoleReferenceRules through its key functions): 400', async () => {
+    const admin = t.admin();
+    const headers = sa('gen', 'binder-everywhere');
+    assert.equal((await kubectl('create', 'clusterrole', 'crb-writer', '--verb=create', `--resource=clusterrolebindings.${G}`)).code, 0);
+    assert.equal((await kubectl('create', 'clusterrolebinding', 'binder-everywhere', '--clusterrole=crb-writer', '--serviceaccount=gen:binder-everywhere')).code, 0);
+    const rows: [Record<string, string>, string][] = [
+      [{ apiGroup: G, kind: 'Role', name: 'x' }, 'Namespace parameter required.'],
+      [{ apiGroup: G, kind: 'ClusterRole', name: '' }, 'Name parameter required.'],
+      [{ apiGroup: G, kind: 'ClusterRole', name: 'a/b' }, 'Name parameter invalid: "a/b": may not contain \'/\''],
+    ];
+    for (const [roleRef, message] of rows) {
+      const r = await admin.request('POST', `/apis/${G}/v1/clusterrolebindings`, { apiVersion: `${G}/v1`, kind: 'ClusterRoleBinding', metadata: { name: 'odd' }, roleRef, subjects: [{ kind: 'User', apiGroup: G, name: 'x' }] }, headers);
+      assert.deepEqual([r.status, r.json().message], [400, message], r.text);
+    }
+  });
+
   it('PUT of a missing RBAC object creates it (the strategies\' AllowCreateOnUpdate), with the create\'s checks; other kinds still 404', async () => {
     const admin = t.admin();
     const { writeFileSync } = await import('node:fs');
