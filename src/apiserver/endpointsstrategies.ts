@@ -23,6 +23,8 @@ function canonical(ep: Endpoints): Endpoints {
 }
 
 export const endpointsStrategy: Strategy = {
+  // The registry's AllowCreateOnUpdate: a PUT of a missing object creates it.
+  allowCreateOnUpdate: true,
   async create(obj) {
     const ep = defaultEndpoints(obj as Endpoints);
     const errs = validateEndpoints(ep);

@@ -413,7 +413,14 @@ export function createHandler(opts: HandlerOptions): (req: IncomingMessage, res:
           const obj = await bodyObject(def, info);
           if (!path.subresource && api.strategy(def).allowCreateOnUpdate && !(await api.tryGet(def, ns, path.name!))) {
             // The registry's AllowCreateOnUpdate: the object is created (admitted as a create)
-            // under the path's name; one created meanwhile is updated instead.
+            // under the path's name; one created meanwhile is updated instead. The handler's
+            // checks of an update still come first (the body's name is the path's), and creating
+            // needs the create verb too (the update handler's withAuthorization).
+            if (obj.metadata?.name && obj.metadata.name !== path.name) {
+              throw statusErrors.badRequest(`the name of the object (${obj.metadata.name}) does not match the name on the URL (${path.name})`);
+            }
+            const denied = opts.authorizer.authorize(info.user, 'create', def, path, q);
+            if (denied) throw statusErrors.forbidden({ group: def.group, resource: def.resource }, path.name!, denied);
             try {
               const created = await api.create(def, ns, { ...obj, metadata: { ...obj.metadata, name: path.name! } }, info);
               return respondObject(201, created, def, info, q);

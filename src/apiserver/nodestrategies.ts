@@ -63,6 +63,8 @@ export const nodeStrategy: Strategy = {
 };
 
 export const leaseStrategy: Strategy = {
+  // The registry's AllowCreateOnUpdate: a PUT of a missing object creates it.
+  allowCreateOnUpdate: true,
   async create(obj, req) {
     const lease = obj as Lease;
     restrict('leases', req, 'create', lease.metadata?.name ?? '', lease);

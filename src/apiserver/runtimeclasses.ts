@@ -38,6 +38,8 @@ function prepared(rc: RuntimeClass): RuntimeClass {
 }
 
 export const runtimeClassStrategy: Strategy = {
+  // The registry's AllowCreateOnUpdate: a PUT of a missing object creates it.
+  allowCreateOnUpdate: true,
   async create(obj) {
     const rc = prepared(obj as RuntimeClass);
     const errs = validateRuntimeClass(rc);

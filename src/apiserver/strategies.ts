@@ -382,6 +382,8 @@ export const resourceQuotaStrategy: Strategy = {
 };
 
 export const limitRangeStrategy: Strategy = {
+  // The registry's AllowCreateOnUpdate: a PUT of a missing object creates it.
+  allowCreateOnUpdate: true,
   async create(obj) {
     const lr = obj as LimitRange;
     // PrepareForCreate: a LimitRange sent without a name is named with a fresh UUID.
@@ -430,6 +432,8 @@ export function installStrategies(api: Api, podSecurity: PodSecurityConfiguratio
   api.strategies.set('horizontalpodautoscalers', horizontalPodAutoscalerStrategy);
   api.strategies.set('endpoints', endpointsStrategy);
   api.strategies.set('endpointslices', endpointSliceStrategy);
+  // Events have no strategy of their own here; upstream's allows a PUT to create one.
+  api.strategies.set('events', { allowCreateOnUpdate: true });
   installConfigStrategies(api);
   installBatchStrategies(api);
   installAppsStrategies(api);
