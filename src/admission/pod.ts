@@ -2,7 +2,8 @@
 // decoding: drop disabled fields, defaulting, the mutating plugins (LimitRanger's defaults,
 // ServiceAccount when the caller looked the account up, Priority, DefaultTolerationSeconds,
 // RuntimeClass's overhead and scheduling), the strategy's PrepareForCreate (status, the pod
-// affinity label keys merged into their selectors), validation, the validating plugins (LimitRanger's
+// affinity label keys merged into their selectors, the AppArmor annotation warning), validation,
+// the strategy's warnings (api/workloadwarnings.ts), the validating plugins (LimitRanger's
 // min/max/ratio, PodSecurity (enforce, warn), RuntimeClass's overhead check, ResourceQuota):
 // kube-apiserver's plugin order (pkg/kubeapiserver/options/plugins.go AllOrderedPlugins).
 // `bulkhead plan` and the API server
@@ -27,6 +28,8 @@ import { applySchedulingGatedCondition } from '../api/schedulinggated.js';
 import { decideQuotas, type QuotaCharge, type QuotaDecision } from '../quota/admission.js';
 import type { LimitedResource } from '../quota/config.js';
 import { applyLimitRangeDefaults, limitRangesViolation } from '../quota/limitranger.js';
+import { appArmorAnnotationWarnings } from '../api/podwarnings.js';
+import { podCreateWarnings } from '../api/workloadwarnings.js';
 
 /** Decode failures (400, refused before admission) count as Validation. */
 export type RejectedBy = 'Validation' | 'LimitRange' | 'ServiceAccount' | 'Priority' | 'RuntimeClass' | 'PodSecurity' | 'ResourceQuota';
@@ -140,6 +143,7 @@ export function admitPodCreate(input: PodAdmissionInput): PodAdmissionResult {
   pod.status = { phase: 'Pending', qosClass: computePodQOS(pod, input.gates) };
   applySchedulingGatedCondition(pod);
   mergePodAffinityLabelKeys(pod);
+  warnings.push(...appArmorAnnotationWarnings(pod));
 
   const fieldErrors = validatePodCreate(pod, { gates: input.gates });
   if (fieldErrors.length > 0) {
@@ -151,6 +155,8 @@ export function admitPodCreate(input: PodAdmissionInput): PodAdmissionResult {
       charges: [],
     };
   }
+  // The strategy's WarningsOnCreate, once validation has passed; the validating plugins' come after.
+  warnings.push(...podCreateWarnings(pod));
 
   const limitError = limitRangesViolation(pod, input.limitRanges);
   if (limitError !== undefined) return { pod, warnings, errors: [], rejection: forbidden('LimitRange', pod, limitError), charges: [] };

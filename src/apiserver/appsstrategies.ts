@@ -2,7 +2,8 @@
 // controllerrevision}/strategy.go): defaulting (api/appsdefaults.ts), status cleared on create
 // and kept by spec writes, the spec kept by status writes, generation bumped when the spec
 // changes (a Deployment's also when its annotations change, since they are copied to its
-// ReplicaSets), the DaemonSet's template generation, validation from api/validation/apps.ts, and
+// ReplicaSets), the DaemonSet's template generation, validation from api/validation/apps.ts, the
+// template warnings of api/workloadwarnings.ts, and
 // the object-count quota charge (`count/<resource>.apps`) committed with the create. A write
 // through the `scale` subresource (scale.ts) is a spec write.
 
@@ -34,6 +35,16 @@ import {
 import type { Api, Strategy } from './rest.js';
 import { statusErrors } from './status.js';
 import { semanticEqual } from '../api/semanticequal.js';
+import {
+  daemonSetCreateWarnings,
+  daemonSetUpdateWarnings,
+  deploymentCreateWarnings,
+  deploymentUpdateWarnings,
+  replicaSetCreateWarnings,
+  replicaSetUpdateWarnings,
+  statefulSetCreateWarnings,
+  statefulSetUpdateWarnings,
+} from '../api/workloadwarnings.js';
 
 const group = 'apps';
 const opts = (api: Api) => ({ gates: api.gates });
@@ -54,6 +65,9 @@ interface WorkloadRules<T extends Workload> {
   validate(obj: T, api: Api): FieldError[];
   validateUpdate(obj: T, old: T, api: Api): FieldError[];
   validateStatus(obj: T, old: T): FieldError[];
+  /** WarningsOnCreate and WarningsOnUpdate (api/workloadwarnings.ts), given once validation has passed. */
+  warnOnCreate(obj: T): string[];
+  warnOnUpdate(obj: T, old: T): string[];
 }
 
 function invalid(kind: string, name: string, errs: FieldError[]): never {
@@ -64,16 +78,17 @@ function invalid(kind: string, name: string, errs: FieldError[]): never {
 function workloadStrategy<T extends Workload>(r: WorkloadRules<T>): Strategy {
   return {
     setsGeneration: true,
-    async create(obj, _req, api, _batch, track) {
+    async create(obj, req, api, _batch, track) {
       const o = r.defaults(obj as T, api);
       track?.(o);
       o.status = {};
       r.prepareCreate?.(o);
       const errs = r.validate(o, api);
       if (errs.length) invalid(r.kind, o.metadata?.name ?? '', errs);
+      req.warnings.push(...r.warnOnCreate(o));
       return { obj: o };
     },
-    async update(obj, old, _req, api, subresource) {
+    async update(obj, old, req, api, subresource) {
       const prev = old as T;
       const name = prev.metadata?.name ?? '';
       const generation = prev.metadata?.generation ?? 1;
@@ -91,6 +106,7 @@ function workloadStrategy<T extends Workload>(r: WorkloadRules<T>): Strategy {
       o.metadata = { ...o.metadata, generation: changed ? generation + 1 : generation };
       const errs = r.validateUpdate(o, prev, api);
       if (errs.length) invalid(r.kind, name, errs);
+      req.warnings.push(...r.warnOnUpdate(o, prev));
       return { obj: o };
     },
   };
@@ -112,6 +128,8 @@ export const deploymentStrategy = workloadStrategy<Deployment>({
   validate: (d, api) => validateDeployment(d, opts(api)),
   validateUpdate: (d, old, api) => validateDeploymentUpdate(d, old, opts(api)),
   validateStatus: validateDeploymentStatusUpdate,
+  warnOnCreate: deploymentCreateWarnings,
+  warnOnUpdate: deploymentUpdateWarnings,
 });
 
 export const replicaSetStrategy = workloadStrategy<ReplicaSet>({
@@ -122,6 +140,8 @@ export const replicaSetStrategy = workloadStrategy<ReplicaSet>({
   validate: (rs, api) => validateReplicaSet(rs, opts(api)),
   validateUpdate: (rs, old, api) => validateReplicaSetUpdate(rs, old, opts(api)),
   validateStatus: validateReplicaSetStatusUpdate,
+  warnOnCreate: replicaSetCreateWarnings,
+  warnOnUpdate: replicaSetUpdateWarnings,
 });
 
 /**
@@ -145,6 +165,8 @@ export const statefulSetStrategy = workloadStrategy<StatefulSet>({
   validate: (ss) => validateStatefulSet(ss),
   validateUpdate: (ss, old) => validateStatefulSetUpdate(ss, old),
   validateStatus: validateStatefulSetStatusUpdate,
+  warnOnCreate: statefulSetCreateWarnings,
+  warnOnUpdate: statefulSetUpdateWarnings,
 });
 
 /** The internal spec.templateGeneration, which apps/v1 carries in an annotation; 0 when absent or not a number. */
@@ -172,6 +194,8 @@ export const daemonSetStrategy = workloadStrategy<DaemonSet>({
   validate: (ds, api) => validateDaemonSet(ds, opts(api)),
   validateUpdate: (ds, old, api) => validateDaemonSetUpdate(ds, old, opts(api)),
   validateStatus: validateDaemonSetStatusUpdate,
+  warnOnCreate: daemonSetCreateWarnings,
+  warnOnUpdate: (ds, old) => daemonSetUpdateWarnings(ds, old, templateGeneration),
 });
 
 /** ControllerRevision: no status and no generation (its PrepareForCreate is empty); its data never changes. */

@@ -1,7 +1,8 @@
 // batch/v1 Job and CronJob in the API server (pkg/registry/batch/job/strategy.go and
 // pkg/registry/batch/cronjob/strategy.go): defaulting and the generated selector on create,
 // status cleared on create and kept by spec writes, the spec kept by status writes, generation
-// bumped when the spec changes, validation from api/validation/job.ts, and the object-count
+// bumped when the spec changes, validation from api/validation/job.ts, the warnings of
+// api/workloadwarnings.ts, and the object-count
 // quota charge (`count/jobs.batch`, `count/cronjobs.batch`) committed with the create.
 
 import { defaultCronJob, defaultJob, generateJobSelector } from '../api/batchdefaults.js';
@@ -10,6 +11,7 @@ import { validateCronJob, validateCronJobUpdate, validateJob, validateJobStatusU
 import type { Api, Strategy } from './rest.js';
 import { statusErrors } from './status.js';
 import { semanticEqual } from '../api/semanticequal.js';
+import { cronJobCreateWarnings, cronJobUpdateWarnings, jobCreateWarnings, jobUpdateWarnings } from '../api/workloadwarnings.js';
 
 const group = 'batch';
 
@@ -23,16 +25,17 @@ const opts = (api: Api) => ({ gates: api.gates });
 
 export const jobStrategy: Strategy = {
   setsGeneration: true,
-  async create(obj, _req, api, _batch, track) {
+  async create(obj, req, api, _batch, track) {
     const defaulted = defaultJob(obj as Job, opts(api));
     track?.(defaulted);
     const job = generateJobSelector(defaulted);
     job.status = {};
     const errs = validateJob(job, opts(api));
     if (errs.length) throw statusErrors.invalid('Job', group, job.metadata?.name ?? '', errs);
+    req.warnings.push(...jobCreateWarnings(job));
     return { obj: job };
   },
-  async update(obj, old, _req, api, subresource) {
+  async update(obj, old, req, api, subresource) {
     const prev = old as Job;
     const name = prev.metadata?.name ?? '';
     if (subresource === 'status') {
@@ -46,20 +49,22 @@ export const jobStrategy: Strategy = {
     job.metadata = { ...job.metadata, generation: nextGeneration(job, prev) };
     const errs = validateJobUpdate(job, prev, opts(api));
     if (errs.length) throw statusErrors.invalid('Job', group, name, errs);
+    req.warnings.push(...jobUpdateWarnings(job, prev));
     return { obj: job };
   },
 };
 
 export const cronJobStrategy: Strategy = {
   setsGeneration: true,
-  async create(obj, _req, api) {
+  async create(obj, req, api) {
     const cj = defaultCronJob(obj as CronJob, opts(api));
     cj.status = {};
     const errs = validateCronJob(cj, opts(api));
     if (errs.length) throw statusErrors.invalid('CronJob', group, cj.metadata?.name ?? '', errs);
+    req.warnings.push(...cronJobCreateWarnings(cj));
     return { obj: cj };
   },
-  async update(obj, old, _req, api, subresource) {
+  async update(obj, old, req, api, subresource) {
     const prev = old as CronJob;
     if (subresource === 'status') return { obj: { ...prev, status: (obj as CronJob).status ?? {} } };
     const cj = defaultCronJob(obj as CronJob, opts(api));
@@ -67,6 +72,7 @@ export const cronJobStrategy: Strategy = {
     cj.metadata = { ...cj.metadata, generation: nextGeneration(cj, prev) };
     const errs = validateCronJobUpdate(cj, prev, opts(api));
     if (errs.length) throw statusErrors.invalid('CronJob', group, prev.metadata?.name ?? '', errs);
+    req.warnings.push(...cronJobUpdateWarnings(cj, prev));
     return { obj: cj };
   },
 };

@@ -399,6 +399,8 @@ export class Planner {
       this.reject(decodedObject, kind, `${qualified} "${name}" is invalid`, reportFieldErrors(admitted.errors));
       return;
     }
+    // The strategy's warnings go out before admission decides, as the server's do (with its refusal too).
+    for (const message of admitted.warnings) this.objectWarnings.push({ kind, ...(!clusterScoped.has(kind) ? { namespace } : {}), name, source: o.source, message });
     if (clusterScoped.has(kind)) return;
     const decide = planned.decide ? (quotas: readonly ResourceQuota[], limited: readonly LimitedResource[]) => planned.decide!(admitted.object, quotas, limited) : undefined;
     const refused = this.chargeCount(namespace, planned.group, planned.resource, name, decide);

@@ -45,6 +45,14 @@ import { newStatefulSetPod } from '../policy/statefulset.js';
 import { jobFromCronJob, nextScheduleTime } from '../policy/cronjob.js';
 import { podFromJobTemplate } from '../policy/job.js';
 import { isIndexedJob } from '../policy/jobindexes.js';
+import {
+  cronJobCreateWarnings,
+  daemonSetCreateWarnings,
+  deploymentCreateWarnings,
+  jobCreateWarnings,
+  replicaSetCreateWarnings,
+  statefulSetCreateWarnings,
+} from '../api/workloadwarnings.js';
 
 export interface WorkloadContext {
   gates: FeatureGates;
@@ -68,7 +76,11 @@ export interface ChargedChild {
   name: string;
 }
 
-export type Admitted = { ok: true; object: KubeObject; pods: OwnedPod[]; children: ChargedChild[]; warning?: string } | { ok: false; errors: FieldError[] };
+/**
+ * `warnings`: what the kind's strategy warns of on create (api/workloadwarnings.ts); `warning`:
+ * what the plan adds about the object's expansion.
+ */
+export type Admitted = { ok: true; object: KubeObject; pods: OwnedPod[]; children: ChargedChild[]; warnings: string[]; warning?: string } | { ok: false; errors: FieldError[] };
 
 export interface PlannedKind {
   apiVersion: string;
@@ -84,8 +96,9 @@ export interface PlannedKind {
 type Expansion = { pods: OwnedPod[]; children: ChargedChild[]; warning?: string };
 const none: Expansion = { pods: [], children: [] };
 
-function checked(object: KubeObject, errors: FieldError[], more: () => Expansion = () => none): Admitted {
-  return errors.length ? { ok: false, errors } : { ok: true, object, ...more() };
+/** `warn`: the strategy's WarningsOnCreate, asked only of a valid object. */
+function checked(object: KubeObject, errors: FieldError[], more: () => Expansion = () => none, warn: () => string[] = () => []): Admitted {
+  return errors.length ? { ok: false, errors } : { ok: true, object, warnings: warn(), ...more() };
 }
 
 /** The pods a Job's controller creates on its first sync: parallelism, at most completions (Indexed: indexes 0, 1, …); none while suspended. */
@@ -144,7 +157,7 @@ export const plannedKinds: Record<string, PlannedKind> = {
         rs.spec = { ...rs.spec, replicas: d.spec?.replicas ?? 1 };
         const name = rs.metadata.name ?? '';
         return { pods: replicaSetPods(rs, `Deployment ${d.metadata.name} → ReplicaSet ${name}`), children: [{ group: 'apps', resource: 'replicasets', kind: 'ReplicaSet', name }] };
-      });
+      }, () => deploymentCreateWarnings(d));
     },
   },
   ReplicaSet: {
@@ -153,7 +166,7 @@ export const plannedKinds: Record<string, PlannedKind> = {
     resource: 'replicasets',
     admit: (obj, ctx) => {
       const rs = stored('ReplicaSet', obj as ReplicaSet, ctx, defaultReplicaSet);
-      return checked(rs, validateReplicaSet(rs, { gates: ctx.gates }), () => ({ pods: replicaSetPods(rs, `ReplicaSet ${rs.metadata.name}`), children: [] }));
+      return checked(rs, validateReplicaSet(rs, { gates: ctx.gates }), () => ({ pods: replicaSetPods(rs, `ReplicaSet ${rs.metadata.name}`), children: [] }), () => replicaSetCreateWarnings(rs));
     },
   },
   StatefulSet: {
@@ -169,7 +182,7 @@ export const plannedKinds: Record<string, PlannedKind> = {
         const start = set.spec?.ordinals?.start ?? 0;
         const owner = `StatefulSet ${set.metadata.name}`;
         return { pods: Array.from({ length: set.spec?.replicas ?? 1 }, (_, i) => ({ pod: newStatefulSetPod(set, start + i), owner })), children: [] };
-      });
+      }, () => statefulSetCreateWarnings(set));
     },
   },
   DaemonSet: {
@@ -182,7 +195,7 @@ export const plannedKinds: Record<string, PlannedKind> = {
         // One pod for the plan's one node (its nodeSelector and affinity are not judged here).
         const pod = templatePod(daemonPodTemplate(ds, ''), ds, newControllerRef(ds, 'apps/v1', 'DaemonSet'));
         return { pods: [{ pod, owner: `DaemonSet ${ds.metadata.name}` }], children: [] };
-      });
+      }, () => daemonSetCreateWarnings(ds));
     },
   },
   ConfigMap: {
@@ -260,7 +273,7 @@ export const plannedKinds: Record<string, PlannedKind> = {
     resource: 'jobs',
     admit: (obj, ctx) => {
       const job = storedJob(obj as Job, ctx);
-      return checked(job, validateJob(job, { gates: ctx.gates }), () => ({ pods: jobPods(job, `Job ${job.metadata.name}`), children: [] }));
+      return checked(job, validateJob(job, { gates: ctx.gates }), () => ({ pods: jobPods(job, `Job ${job.metadata.name}`), children: [] }), () => jobCreateWarnings(job));
     },
   },
   CronJob: {
@@ -279,7 +292,7 @@ export const plannedKinds: Record<string, PlannedKind> = {
         const job = storedJob(jobFromCronJob(cj, at), ctx);
         const name = job.metadata.name ?? '';
         return { pods: jobPods(job, `CronJob ${cj.metadata.name} → Job ${name}`), children: [{ group: 'batch', resource: 'jobs', kind: 'Job', name }] };
-      });
+      }, () => cronJobCreateWarnings(cj));
     },
   },
 };
