@@ -20,23 +20,9 @@ export const nodeFlags = ['--max-semi-space-size=8'];
  */
 export const serverHeapGrowingPercent = 30;
 
-/**
- * The server's JIT tiers a function up after this much bytecode has run in it, a quarter of
- * V8's own budget (66 KiB in Node 20). A fresh server ran its first creates on unoptimized code:
- * bench:api's first 500 cost 1.3-2.1 ms of main-thread CPU each, twice what they cost from the
- * third thousand on, and in quiet runs most of the slowest 1% came from its first two seconds. Nine
- * alternating pairs of bench:api runs (main-thread CPU from /proc/PID/task/PID/schedstat, at
- * load 3-9): 0.71-1.06 ms per create at 16 KiB against 0.81-1.60 at V8's budget, lower in 9 of
- * 9; the whole process's CPU lower in 8 of 9; 8 KiB measured as 16. Not for `plan`: there
- * `--interrupt-budget=8192` was within the noise (README, Benchmarks). V8 reads it whenever a
- * function's budget is reset, so setting it at the start covers the server's code.
- */
-export const serverInterruptBudget = 16 * 1024;
-
-/** Sets the server's heap growing factor (serverHeapGrowingPercent) and JIT budget (serverInterruptBudget) in this process. */
+/** Sets the server's heap growing factor (serverHeapGrowingPercent) in this process. */
 export function applyServerHeapSettings(): void {
   setFlagsFromString(`--heap-growing-percent=${serverHeapGrowingPercent}`);
-  setFlagsFromString(`--interrupt-budget=${serverInterruptBudget}`);
 }
 
 /**
@@ -56,7 +42,7 @@ export function applyPlanHeapSettings(): void {
 }
 
 /**
- * The heap (and JIT) setting the command in `argv` makes when it starts (`server` and `up`
+ * The heap setting the command in `argv` makes when it starts (`server` and `up`
  * applyServerHeapSettings, `plan` without --usage applyPlanHeapSettings), made before the CLI's
  * script is compiled (launch.ts): V8 refuses a code cache made under other flags, and the cache
  * is written after the command changed them. A guess wrong here (an abbreviated option) costs
