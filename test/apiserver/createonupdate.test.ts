@@ -5,12 +5,8 @@
 // well as update (withAuthorization in the update handler). One row per rule.
 
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
-import { startServer, type RunningServer } from '../../src/server/start.js';
-import { Client } from './client.js';
+import { describe, it } from 'node:test';
+import { useTestServer } from './kubectlserver.js';
 
 const G = 'rbac.authorization.k8s.io';
 
@@ -36,50 +32,38 @@ const rows: { rule: string; path: string; body: Record<string, unknown>; status:
 ];
 
 describe('PUT of a missing object (AllowCreateOnUpdate)', () => {
-  let s: RunningServer;
-  let dir: string;
-  let admin: Client;
-  before(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'bulkhead-createonupdate-'));
-    s = await startServer({ dataDir: join(dir, 'data'), port: 0, scheduler: false, workloadControllers: false });
-    admin = new Client(s.url, s.caCert, s.adminToken);
-  });
-  after(async () => {
-    admin?.close();
-    await s?.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const t = useTestServer('bulkhead-createonupdate-');
 
   for (const row of rows) {
     it(row.rule, async () => {
-      const r = await admin.request('PUT', row.path, row.body);
+      const r = await t.admin().request('PUT', row.path, row.body);
       assert.equal(r.status, row.status, r.text);
-      const again = await admin.request('GET', row.path);
+      const again = await t.admin().request('GET', row.path);
       assert.equal(again.status, row.status === 201 ? 200 : 404, again.text);
     });
   }
 
   it("the body's name must be the path's, as on any update (400)", async () => {
-    const r = await admin.request('PUT', '/api/v1/namespaces/default/endpoints/one-name', { apiVersion: 'v1', kind: 'Endpoints', metadata: { name: 'another-name' } });
+    const r = await t.admin().request('PUT', '/api/v1/namespaces/default/endpoints/one-name', { apiVersion: 'v1', kind: 'Endpoints', metadata: { name: 'another-name' } });
     assert.equal(r.status, 400, r.text);
     assert.equal(r.json().message, 'the name of the object (another-name) does not match the name on the URL (one-name)');
   });
 
   it('creating needs the create verb: a user who may only update is refused (403)', async () => {
     const role = { apiVersion: `${G}/v1`, kind: 'Role', metadata: { name: 'update-only' }, rules: [{ apiGroups: [''], resources: ['endpoints'], verbs: ['get', 'update'] }] };
-    assert.equal((await admin.request('POST', `/apis/${G}/v1/namespaces/default/roles`, role)).status, 201);
+    assert.equal((await t.admin().request('POST', `/apis/${G}/v1/namespaces/default/roles`, role)).status, 201);
     const binding = { apiVersion: `${G}/v1`, kind: 'RoleBinding', metadata: { name: 'update-only' }, roleRef: { apiGroup: G, kind: 'Role', name: 'update-only' }, subjects: [{ kind: 'User', apiGroup: G, name: 'updater' }] };
-    assert.equal((await admin.request('POST', `/apis/${G}/v1/namespaces/default/rolebindings`, binding)).status, 201);
+    assert.equal((await t.admin().request('POST', `/apis/${G}/v1/namespaces/default/rolebindings`, binding)).status, 201);
     const as = { 'Impersonate-User': 'updater' };
-    const refused = await admin.request('PUT', '/api/v1/namespaces/default/endpoints/by-updater', { apiVersion: 'v1', kind: 'Endpoints', metadata: { name: 'by-updater' } }, as);
+    const refused = await t.admin().request('PUT', '/api/v1/namespaces/default/endpoints/by-updater', { apiVersion: 'v1', kind: 'Endpoints', metadata: { name: 'by-updater' } }, as);
     assert.equal(refused.status, 403, refused.text);
     assert.equal(refused.json().message, 'endpoints "by-updater" is forbidden: User "updater" cannot create resource "endpoints" in API group "" in the namespace "default"');
     // An existing object is that user's to update.
-    const made = await admin.request('PUT', '/api/v1/namespaces/default/endpoints/by-updater', { apiVersion: 'v1', kind: 'Endpoints', metadata: { name: 'by-updater' } });
+    const made = await t.admin().request('PUT', '/api/v1/namespaces/default/endpoints/by-updater', { apiVersion: 'v1', kind: 'Endpoints', metadata: { name: 'by-updater' } });
     assert.equal(made.status, 201, made.text);
     const ep = made.json();
     ep.metadata.labels = { a: 'b' };
-    const updated = await admin.request('PUT', '/api/v1/namespaces/default/endpoints/by-updater', ep, as);
+    const updated = await t.admin().request('PUT', '/api/v1/namespaces/default/endpoints/by-updater', ep, as);
     assert.equal(updated.status, 200, updated.text);
   });
 });

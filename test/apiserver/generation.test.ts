@@ -5,12 +5,8 @@
 // stored generation whatever an update sends, before the strategy moves it. One row per rule.
 
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
-import { startServer, type RunningServer } from '../../src/server/start.js';
-import { Client } from './client.js';
+import { describe, it } from 'node:test';
+import { useTestServer } from './kubectlserver.js';
 
 const labels = { app: 'g' };
 const template = { metadata: { labels }, spec: { containers: [{ name: 'c', image: 'busybox' }] } };
@@ -107,33 +103,21 @@ const rows: Row[] = [
 ];
 
 describe('metadata.generation as the generic registry and the strategies keep it', () => {
-  let s: RunningServer;
-  let dir: string;
-  let admin: Client;
-  before(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'bulkhead-generation-'));
-    s = await startServer({ dataDir: join(dir, 'data'), port: 0, scheduler: false, workloadControllers: false });
-    admin = new Client(s.url, s.caCert, s.adminToken);
-  });
-  after(async () => {
-    admin?.close();
-    await s?.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const t = useTestServer('bulkhead-generation-');
 
   for (const row of rows) {
     it(row.rule, async () => {
-      const c = await admin.request('POST', row.path, row.body);
+      const c = await t.admin().request('POST', row.path, row.body);
       assert.equal(c.status, 201, c.text);
       const created = c.json();
       assert.equal(created.metadata.generation, row.created, 'on create');
       const name = created.metadata.name as string;
-      assert.equal((await admin.request('GET', `${row.path}/${name}`)).json().metadata.generation, row.created, 'as stored');
+      assert.equal((await t.admin().request('GET', `${row.path}/${name}`)).json().metadata.generation, row.created, 'as stored');
       if (!row.update) return;
       const sent = structuredClone(created);
       sent.metadata.generation = row.update.generation;
       row.update.change?.(sent);
-      const u = await admin.request('PUT', `${row.path}/${name}`, sent);
+      const u = await t.admin().request('PUT', `${row.path}/${name}`, sent);
       assert.equal(u.status, 200, u.text);
       assert.equal(u.json().metadata.generation, row.update.want, 'on update');
     });

@@ -6,12 +6,8 @@
 // 1.32's warning (WarningsOnCreate / WarningsOnUpdate).
 
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
-import { startServer, type RunningServer } from '../../src/server/start.js';
-import { Client } from './client.js';
+import { describe, it } from 'node:test';
+import { useTestServer } from './kubectlserver.js';
 
 type Headers = Record<string, string | string[] | undefined>;
 const warnings = (h: Headers) => [h.warning ?? []].flat();
@@ -58,45 +54,33 @@ const rows: { rule: string; path: string; body: Record<string, unknown>; status:
 ];
 
 describe('PrepareForCreate', () => {
-  let s: RunningServer;
-  let dir: string;
-  let admin: Client;
-  before(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'bulkhead-preparecreate-'));
-    s = await startServer({ dataDir: join(dir, 'data'), port: 0, scheduler: false, workloadControllers: false });
-    admin = new Client(s.url, s.caCert, s.adminToken);
-  });
-  after(async () => {
-    admin?.close();
-    await s?.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const t = useTestServer('bulkhead-preparecreate-');
 
   it("a ServiceAccount update's secret references keep only their names", async () => {
     const path = '/api/v1/namespaces/default/serviceaccounts';
-    const c = await admin.request('POST', path, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'clean-update' } });
+    const c = await t.admin().request('POST', path, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'clean-update' } });
     assert.equal(c.status, 201, c.text);
     const sa = c.json();
     sa.secrets = [{ name: 's2', namespace: 'elsewhere', resourceVersion: '7' }];
-    const u = await admin.request('PUT', `${path}/clean-update`, sa);
+    const u = await t.admin().request('PUT', `${path}/clean-update`, sa);
     assert.equal(u.status, 200, u.text);
     assert.deepEqual(u.json().secrets, [{ name: 's2' }]);
     sa.metadata = { ...u.json().metadata, annotations: { 'kubernetes.io/enforce-mountable-secrets': 'false' } };
-    const w = await admin.request('PUT', `${path}/clean-update`, sa);
+    const w = await t.admin().request('PUT', `${path}/clean-update`, sa);
     assert.equal(w.status, 200, w.text);
     assert.equal(warnings(w.headers).length, 1, 'the update warns too, whatever the value');
   });
 
   for (const row of rows) {
     it(row.rule, async () => {
-      const r = await admin.request('POST', row.path, row.body);
+      const r = await t.admin().request('POST', row.path, row.body);
       assert.equal(r.status, row.status, r.text);
       const body = r.json();
       if (row.message) assert.equal(body.message, row.message);
       row.check?.(body, r.headers);
       if (row.name) {
         assert.match(body.metadata.name, row.name);
-        assert.equal((await admin.request('GET', `${row.path}/${body.metadata.name}`)).status, 200);
+        assert.equal((await t.admin().request('GET', `${row.path}/${body.metadata.name}`)).status, 200);
       }
     });
   }

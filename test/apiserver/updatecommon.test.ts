@@ -5,12 +5,8 @@
 // first in one 422 with the kind's own. One row per rule.
 
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
-import { startServer, type RunningServer } from '../../src/server/start.js';
-import { Client } from './client.js';
+import { describe, it } from 'node:test';
+import { useTestServer } from './kubectlserver.js';
 
 type Obj = Record<string, any>;
 
@@ -95,28 +91,16 @@ const rows: Row[] = [
 ];
 
 describe('the common metadata checks of every update (rest.BeforeUpdate)', () => {
-  let s: RunningServer;
-  let dir: string;
-  let admin: Client;
-  before(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'bulkhead-updatecommon-'));
-    s = await startServer({ dataDir: join(dir, 'data'), port: 0, scheduler: false, workloadControllers: false });
-    admin = new Client(s.url, s.caCert, s.adminToken);
-  });
-  after(async () => {
-    admin?.close();
-    await s?.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const t = useTestServer('bulkhead-updatecommon-');
 
   for (const row of rows) {
     it(row.rule, async () => {
-      const c = await admin.request('POST', row.path, row.body);
+      const c = await t.admin().request('POST', row.path, row.body);
       assert.equal(c.status, 201, c.text);
       const sent = c.json();
       const name = sent.metadata.name as string;
       row.change(sent);
-      const u = await admin.request('PUT', `${row.path}/${name}`, sent);
+      const u = await t.admin().request('PUT', `${row.path}/${name}`, sent);
       assert.equal(u.status, row.want.status, u.text);
       const body = u.json();
       if (row.want.message !== undefined) assert.equal(body.message, row.want.message);
