@@ -428,7 +428,10 @@ export function createHandler(opts: HandlerOptions): (req: IncomingMessage, res:
               if (!(e instanceof StatusError && e.status.reason === 'AlreadyExists')) throw e;
             }
           }
-          const updated = await api.update(def, ns, path.name!, obj, info, path.subresource);
+          // The body's uid is a precondition of the write (DefaultUpdatedObjectInfo.Preconditions):
+          // another object's uid is a 409 before anything else is looked at.
+          const uid = obj.metadata?.uid;
+          const updated = await api.update(def, ns, path.name!, obj, info, path.subresource, uid ? { uid } : undefined);
           return respondObject(200, updated, def, info, q);
         }
         case 'patch': {

@@ -612,10 +612,11 @@ export class Api {
 
   /**
    * Replaces an object (PUT, or the result of a PATCH). With `expectRV` the write is a
-   * compare-and-swap; a stale resourceVersion is a 409 Conflict.
+   * compare-and-swap; a stale resourceVersion is a 409 Conflict. `preconditions` are checked
+   * against the stored object first (a PUT's body uid: rest.DefaultUpdatedObjectInfo's).
    */
-  async update(def: ResourceDef, namespace: string | undefined, name: string, body: KubeObject, req: RequestInfo, subresource?: string): Promise<KubeObject> {
-    if (def.convert) return def.convert.fromStorage(await this.update(this.storageDef(def), namespace, name, def.convert.toStorage(body), req, subresource));
+  async update(def: ResourceDef, namespace: string | undefined, name: string, body: KubeObject, req: RequestInfo, subresource?: string, preconditions?: DeleteOptions['preconditions']): Promise<KubeObject> {
+    if (def.convert) return def.convert.fromStorage(await this.update(this.storageDef(def), namespace, name, def.convert.toStorage(body), req, subresource, preconditions));
     const key = storageKey(def, namespace, name);
     if (body.metadata?.name && body.metadata.name !== name) {
       throw statusErrors.badRequest(`the name of the object (${body.metadata.name}) does not match the name on the URL (${name})`);
@@ -625,6 +626,7 @@ export class Api {
     }
     for (let attempt = 0; attempt < maxCreateRetries; attempt++) {
       const { old, modRevision } = await this.current(def, key, name);
+      checkPreconditions(def, name, old, preconditions);
       const obj = cloneJSON(body);
       obj.apiVersion = groupVersion(def);
       obj.kind = def.kind;

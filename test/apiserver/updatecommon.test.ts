@@ -1,5 +1,6 @@
-// rest.BeforeUpdate's common checks through the real HTTP API, for every kind: a uid other
-// than the stored one is a 422 (an empty one takes the stored uid), labels, annotations,
+// rest.BeforeUpdate's common checks through the real HTTP API, for every kind: a PATCH to a
+// uid other than the stored one is a 422 (metadata.uid is immutable), while a PUT's body uid is
+// a precondition, a 409 before anything else (an empty one takes the stored uid); labels, annotations,
 // owner references and finalizers are validated on update as on create (pods and namespaces had
 // no such check), a cluster-scoped object's namespace is cleared, and the common errors come
 // first in one 422 with the kind's own. One row per rule.
@@ -15,8 +16,10 @@ interface Row {
   path: string;
   body: Obj;
   change: (o: Obj) => void;
-  /** The update's status, and for a 422 its message and causes' fields in order. */
-  want: { status: number; message?: string; fields?: string[]; check?: (o: Obj) => void };
+  /** Sent as a merge patch of what `change` set, instead of a PUT of the whole object. */
+  patch?: Obj;
+  /** The update's status, and for a 422 its message (or a function of the created object) and causes' fields in order. */
+  want: { status: number; message?: string | ((created: Obj) => string); fields?: string[]; check?: (o: Obj) => void };
 }
 
 const badKey = 'name part must consist of alphanumeric characters, \'-\', \'_\' or \'.\', and must start and end with an alphanumeric character (e.g. \'MyName\',  or \'my.name\',  or \'123-abc\', regex used for validation is \'([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]\')';
@@ -25,11 +28,22 @@ const cm = (name: string) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: {
 
 const rows: Row[] = [
   {
-    rule: 'a Pod update with another uid is a 422 (metadata.uid is immutable)',
+    rule: 'a Pod patched to another uid is a 422 (metadata.uid is immutable)',
     path: '/api/v1/namespaces/default/pods',
     body: pod('uid'),
-    change: (o) => (o.metadata.uid = 'not-the-uid'),
+    change: () => {},
+    patch: { metadata: { uid: 'not-the-uid' } },
     want: { status: 422, message: 'Pod "uid" is invalid: metadata.uid: Invalid value: "not-the-uid": field is immutable', fields: ['metadata.uid'] },
+  },
+  {
+    rule: "a PUT whose body has another uid fails its precondition (409), as DefaultUpdatedObjectInfo's",
+    path: '/api/v1/namespaces/default/pods',
+    body: pod('uid-put'),
+    change: (o) => {
+      o.metadata.uid = 'not-the-uid';
+      o.metadata.labels = { 'bad key!': 'v' };
+    },
+    want: { status: 409, message: (c) => `Operation cannot be fulfilled on pods "uid-put": Precondition failed: UID in precondition: not-the-uid, UID in object meta: ${c.metadata.uid}` },
   },
   {
     rule: 'an update with an empty uid keeps the stored one',
@@ -72,13 +86,14 @@ const rows: Row[] = [
     path: '/api/v1/namespaces/default/configmaps',
     body: cm('both'),
     change: (o) => {
-      o.metadata.uid = 'other';
+      o.metadata.annotations = { 'bad key!': 'v' };
       o.data = { 'bad key!': 'v' };
     },
     want: {
       status: 422,
-      message: 'ConfigMap "both" is invalid: [metadata.uid: Invalid value: "other": field is immutable, data[bad key!]: Invalid value: "bad key!": a valid config key must consist of alphanumeric characters, \'-\', \'_\' or \'.\' (e.g. \'key.name\',  or \'KEY_NAME\',  or \'key-name\', regex used for validation is \'[-._a-zA-Z0-9]+\')]',
-      fields: ['metadata.uid', 'metadata.uid', 'data[bad key!]'],
+      message: `ConfigMap "both" is invalid: [metadata.annotations: Invalid value: "bad key!": ${badKey}, data[bad key!]: Invalid value: "bad key!": a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')]`,
+      // The common create and update checks, then ValidateConfigMapUpdate's metadata checks (update and create) and its data.
+      fields: ['metadata.annotations', 'metadata.annotations', 'metadata.annotations', 'metadata.annotations', 'data[bad key!]'],
     },
   },
   {
@@ -97,13 +112,16 @@ describe('the common metadata checks of every update (rest.BeforeUpdate)', () =>
     it(row.rule, async () => {
       const c = await t.admin().request('POST', row.path, row.body);
       assert.equal(c.status, 201, c.text);
-      const sent = c.json();
+      const created = c.json();
+      const sent = structuredClone(created);
       const name = sent.metadata.name as string;
       row.change(sent);
-      const u = await t.admin().request('PUT', `${row.path}/${name}`, sent);
+      const u = row.patch
+        ? await t.admin().request('PATCH', `${row.path}/${name}`, row.patch, { 'Content-Type': 'application/merge-patch+json' })
+        : await t.admin().request('PUT', `${row.path}/${name}`, sent);
       assert.equal(u.status, row.want.status, u.text);
       const body = u.json();
-      if (row.want.message !== undefined) assert.equal(body.message, row.want.message);
+      if (row.want.message !== undefined) assert.equal(body.message, typeof row.want.message === 'function' ? row.want.message(created) : row.want.message);
       if (row.want.fields !== undefined) assert.deepEqual(body.details.causes.map((c: Obj) => c.field), row.want.fields);
       row.want.check?.(body);
     });
