@@ -20,7 +20,7 @@ import type { Cacher } from './watchcache.js';
 import { decodeStored, encodeForStore, generateName, newUID } from './objects.js';
 import { findResource, groupVersion, resources, storageKey, type ResourceDef } from './resources.js';
 import { statusErrors, StatusError, type GroupResource } from './status.js';
-import { selection, selects, type Selection } from './selection.js';
+import { selection, selects } from './selection.js';
 import { updateWithCommonChecks } from './updatechecks.js';
 import { metaTime } from '../api/metatime.js';
 import { currentDeadline, earliest, withDeadline, type Deadline } from '../storage/deadline.js';
@@ -630,7 +630,8 @@ export class Api {
       const obj = cloneJSON(body);
       obj.apiVersion = groupVersion(def);
       obj.kind = def.kind;
-      // BeforeUpdate: the stored uid when the body has none (a different one is a 422 below).
+      // BeforeUpdate: the stored uid when the body has none (a different one: a PUT's failed
+      // precondition above, a PATCH's 422 below).
       obj.metadata = { ...(obj.metadata ?? {}), name, uid: obj.metadata?.uid || old.metadata?.uid, creationTimestamp: old.metadata?.creationTimestamp };
       // BeforeUpdate: a request cannot change generation (the strategies that track it move it).
       if (old.metadata?.generation === undefined) delete obj.metadata.generation;
