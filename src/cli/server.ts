@@ -268,14 +268,14 @@ export function addServerFlags(c: Command, defaultDataDir: string): Command {
   return addDefaultTolerationSecondsFlags(c);
 }
 
-export const kubectlHint = (s: RunningServer) => `Bulkhead API server is running at ${s.url}
+export const kubectlHint = (s: RunningServer, stop = 'Stop with Ctrl-C; data stays in the data directory.') => `Bulkhead API server is running at ${s.url}
 
 Point kubectl at it:
   export KUBECONFIG=${s.kubeconfigPath}
   kubectl get namespaces
   kubectl apply -f examples/
 
-Stop with Ctrl-C; data stays in the data directory.
+${stop}
 `;
 
 export function serverCommand(): Command {
@@ -286,6 +286,6 @@ Examples:
   bulkhead server --data-dir /var/lib/bulkhead --listen 0.0.0.0:6443 --advertise my-host
   KUBECONFIG=/var/lib/bulkhead/kubeconfig kubectl get ns`)
     .action(async (f: ServerFlags) => {
-      await runServer(f, kubectlHint);
+      await runServer(f, (s) => kubectlHint(s));
     });
 }

@@ -10,6 +10,10 @@ export function upCommand(): Command {
   return addAgentFlags(addServerFlags(new Command('up'), '.bulkhead'))
     .description('Start a single-node Bulkhead cluster on this machine: the API server with its controllers and scheduler, and a node agent that runs pods with runc (needs root). Prints how to point kubectl at it.')
     .addHelpText('after', `
+Stopping: Ctrl-C stops the server and the agent, as a kubelet restart would: the containers
+keep running and the next start adopts them. To stop them too, delete the pods first
+(kubectl delete -f examples/, or kubectl delete namespace NS) and wait until they are gone.
+
 Examples:
   bulkhead up
   bulkhead up --data-dir /tmp/demo --listen 127.0.0.1:7443 --node-memory 2Gi --node-cpu 1`)
@@ -17,7 +21,8 @@ Examples:
       const gates = featureGatesFlag(f.featureGates);
       // The agent of `up` talks to its server over loopback unless told otherwise.
       const settings = agentSettingsFromFlags({ ...f, nodeIp: f.nodeIp ?? '127.0.0.1' }, gates, f.dataDir);
-      await runServer(f, kubectlHint, async (s) => {
+      const stop = 'Stop with Ctrl-C; data stays in the data directory and containers keep running\n(the next start adopts them): delete the pods first to stop them.';
+      await runServer(f, (s) => kubectlHint(s, stop), async (s) => {
         const nodeName = settings.nodeName ?? (await import('../agent/setup.js')).defaultNodeName();
         process.stderr.write(`bulkhead: starting the node agent for ${nodeName}…\n`);
         // The server issues the agent's serving certificate for the address the Node reports.
