@@ -38,8 +38,10 @@ function prepared(rc: RuntimeClass): RuntimeClass {
 }
 
 export const runtimeClassStrategy: Strategy = {
-  // The registry's AllowCreateOnUpdate: a PUT of a missing object creates it.
+  // The registry's AllowCreateOnUpdate: a PUT of a missing object creates it; and its
+  // AllowUnconditionalUpdate is false: a PUT without a resourceVersion is a 422.
   allowCreateOnUpdate: true,
+  requiresResourceVersion: true,
   async create(obj) {
     const rc = prepared(obj as RuntimeClass);
     const errs = validateRuntimeClass(rc);

@@ -2,7 +2,8 @@
 // AllowCreateOnUpdate (Endpoints, LimitRange, Event, Lease, RuntimeClass and the four RBAC kinds)
 // create it (201, admitted as a create), every other kind answers 404. The update handler's
 // checks come first (the body's name must be the path's), and creating needs the create verb as
-// well as update (withAuthorization in the update handler). One row per rule.
+// well as update (withAuthorization in the update handler). RuntimeClass also has
+// AllowUnconditionalUpdate false: its updates must carry a resourceVersion. One row per rule.
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -42,6 +43,23 @@ describe('PUT of a missing object (AllowCreateOnUpdate)', () => {
       assert.equal(again.status, row.status === 201 ? 200 : 404, again.text);
     });
   }
+
+  it('a RuntimeClass update must carry a resourceVersion (its AllowUnconditionalUpdate is false); a patch need not', async () => {
+    const path = '/apis/node.k8s.io/v1/runtimeclasses/put-rc';
+    const current = (await t.admin().request('GET', path)).json();
+    const { resourceVersion, ...meta } = current.metadata;
+    const refused = await t.admin().request('PUT', path, { ...current, metadata: meta });
+    assert.equal(refused.status, 422, refused.text);
+    assert.equal(refused.json().message, 'runtimeclasses.node.k8s.io "put-rc" is invalid: metadata.resourceVersion: Invalid value: 0: must be specified for an update');
+    const sent = await t.admin().request('PUT', path, { ...current, metadata: { ...meta, resourceVersion, labels: { a: 'b' } } });
+    assert.equal(sent.status, 200, sent.text);
+    const patched = await t.admin().request('PATCH', path, { metadata: { labels: { a: 'c' } } }, { 'Content-Type': 'application/merge-patch+json' });
+    assert.equal(patched.status, 200, patched.text);
+    // An Endpoints object (AllowUnconditionalUpdate true) takes a PUT without one.
+    const ep = (await t.admin().request('GET', '/api/v1/namespaces/default/endpoints/put-ep')).json();
+    delete ep.metadata.resourceVersion;
+    assert.equal((await t.admin().request('PUT', '/api/v1/namespaces/default/endpoints/put-ep', ep)).status, 200);
+  });
 
   it("the body's name must be the path's, as on any update (400)", async () => {
     const r = await t.admin().request('PUT', '/api/v1/namespaces/default/endpoints/one-name', { apiVersion: 'v1', kind: 'Endpoints', metadata: { name: 'another-name' } });
