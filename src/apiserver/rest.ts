@@ -645,7 +645,7 @@ export class Api {
       strat.admitUpdate?.(obj, old, req, subresource);
       const wantRV = body.metadata?.resourceVersion;
       if (!wantRV && strat.requiresResourceVersion) {
-        // The store's error names the resource where the kind goes (upstream's TODO, #18526).
+        // The store's error names the resource where the kind goes, as upstream's does (#18526).
         throw statusErrors.invalid(def.resource, def.group, name, [fieldError.invalid('metadata.resourceVersion', 0, 'must be specified for an update')]);
       }
       if (wantRV && wantRV !== String(modRevision)) throw statusErrors.modified(gr(def), name);
