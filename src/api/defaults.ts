@@ -9,6 +9,7 @@ import { aggregateContainerLimits, aggregateContainerRequests, isSupportedPodLev
 import { Quantity } from './quantity.js';
 import { HugePagesPrefix } from './resourcelist.js';
 import type { Container, HTTPGetAction, Lifecycle, Pod, PodSpec, Probe, ResourceList, Volume } from './types.js';
+import { deepCopyJSON } from './deepcopy.js';
 
 const volumeSourceKeys = [
   'hostPath', 'emptyDir', 'gcePersistentDisk', 'awsElasticBlockStore', 'gitRepo', 'secret', 'nfs', 'iscsi',
@@ -16,11 +17,6 @@ const volumeSourceKeys = [
   'azureFile', 'configMap', 'vsphereVolume', 'quobyte', 'azureDisk', 'photonPersistentDisk', 'projected',
   'portworxVolume', 'scaleIO', 'storageos', 'csi', 'ephemeral', 'image',
 ];
-
-/** Objects here are plain JSON; a JSON round trip copies them faster than structuredClone. */
-function clone<T>(v: T): T {
-  return JSON.parse(JSON.stringify(v)) as T;
-}
 
 /**
  * SetDefaults_ResourceList: every quantity rounded up to milli scale, printed as the API server
@@ -206,7 +202,7 @@ export function defaultPod(input: Pod, opts: PodDefaultingOptions): Pod {
 
 /** `onPod`: SetDefaults_Pod's part too (see defaultPodTemplateSpec). */
 function defaultPodFields(input: Pod, opts: PodDefaultingOptions, onPod: boolean): Pod {
-  const pod = opts.inPlace ? input : clone(input);
+  const pod = opts.inPlace ? input : deepCopyJSON(input);
   pod.apiVersion ??= 'v1';
   pod.kind ??= 'Pod';
   pod.metadata ??= {};

@@ -5,6 +5,7 @@
 import type { FeatureGates } from './featuregates.js';
 import { FieldPath } from './fielderrors.js';
 import type { Container, Pod } from './types.js';
+import { deepCopyJSON } from './deepcopy.js';
 
 export interface DropResult {
   pod: Pod;
@@ -33,16 +34,16 @@ export function dropDisabledPodFields(pod: Pod, gates: Pick<FeatureGates, 'Conta
     list.forEach((c, i) => {
       const path = spec.child(listName).index(i);
       if (!gates.ContainerOOMKillMode && c?.oomKillMode !== undefined) {
-        copy ??= structuredClone(pod);
+        copy ??= deepCopyJSON(pod);
         delete (copy.spec as unknown as Record<string, Container[]>)[listName]![i]!.oomKillMode;
         warnings.push(droppedFieldWarning(path.child('oomKillMode').toString(), 'ContainerOOMKillMode'));
       }
       if (!gates.InPlacePodVerticalScaling && c?.resizePolicy !== undefined) {
-        copy ??= structuredClone(pod);
+        copy ??= deepCopyJSON(pod);
         delete (copy.spec as unknown as Record<string, Container[]>)[listName]![i]!.resizePolicy;
       }
       if (!gates.ContainerUlimits && c?.securityContext?.ulimits !== undefined) {
-        copy ??= structuredClone(pod);
+        copy ??= deepCopyJSON(pod);
         delete (copy.spec as unknown as Record<string, Container[]>)[listName]![i]!.securityContext!.ulimits;
         warnings.push(droppedFieldWarning(path.child('securityContext', 'ulimits').toString(), 'ContainerUlimits'));
       }

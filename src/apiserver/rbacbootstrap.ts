@@ -12,6 +12,7 @@ import { bootstrapClusterRoleBindings, bootstrapClusterRoles, bootstrapNamespace
 import { reconcileClusterRole, reconcileClusterRoleBinding, type Reconciled } from '../policy/rbacreconcile.js';
 import type { Api, RequestInfo } from './rest.js';
 import { StatusError } from './status.js';
+import { deepCopyJSON } from '../api/deepcopy.js';
 
 /** Creates or reconciles one object; true when it wrote. */
 async function ensure<T extends KubeObject>(api: Api, resource: string, req: RequestInfo, expected: T, reconcile: (existing: T, expected: T) => Reconciled<T>): Promise<boolean> {
@@ -21,15 +22,15 @@ async function ensure<T extends KubeObject>(api: Api, resource: string, req: Req
   const existing = (api.caches.get(resource)?.get(ns, name)?.obj as T | undefined) ?? (await api.tryGet<T>(def, ns, name));
   try {
     if (!existing) {
-      await api.create(def, ns, structuredClone(expected), { ...req, warnings: [] });
+      await api.create(def, ns, deepCopyJSON(expected), { ...req, warnings: [] });
       return true;
     }
     const r = reconcile(existing, expected);
     if (r.op === 'none') return false;
-    if (r.op === 'update') await api.update(def, ns, name, structuredClone(r.obj), { ...req, warnings: [] });
+    if (r.op === 'update') await api.update(def, ns, name, deepCopyJSON(r.obj), { ...req, warnings: [] });
     else {
       await api.delete(def, ns, name, {}, { ...req, warnings: [] });
-      await api.create(def, ns, structuredClone(r.obj), { ...req, warnings: [] });
+      await api.create(def, ns, deepCopyJSON(r.obj), { ...req, warnings: [] });
     }
   } catch (e) {
     // Another server sharing the store wrote it first: its next start (or ours) reconciles again.

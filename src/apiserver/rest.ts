@@ -26,6 +26,7 @@ import { fieldError } from '../api/fielderrors.js';
 import { metaTime } from '../api/metatime.js';
 import { currentDeadline, earliest, withDeadline, type Deadline } from '../storage/deadline.js';
 import { DEFAULT_RESOURCE_QUOTA_CONFIGURATION, type ResourceQuotaConfiguration } from '../quota/config.js';
+import { deepCopyJSON } from '../api/deepcopy.js';
 
 export interface UserInfo {
   name: string;
@@ -85,7 +86,7 @@ export interface CreateBody {
 
 /** The body of a create whose caller keeps its object: each preparation changes a copy. */
 function copiedBody(body: KubeObject): CreateBody {
-  return { name: body.metadata?.name ?? '', again: () => cloneJSON(body) };
+  return { name: body.metadata?.name ?? '', again: () => deepCopyJSON(body) };
 }
 
 /** The object for one preparation of the create. */
@@ -193,11 +194,6 @@ export interface ApiOptions {
   sleep?: (ms: number) => Promise<void>;
   /** The ResourceQuota admission plugin's configuration (nothing limited by default when absent). */
   resourceQuota?: ResourceQuotaConfiguration;
-}
-
-/** Request bodies and stored objects are plain JSON; a JSON round trip copies them fastest. */
-function cloneJSON<T>(v: T): T {
-  return JSON.parse(JSON.stringify(v)) as T;
 }
 
 function gr(def: ResourceDef): GroupResource {
@@ -630,7 +626,7 @@ export class Api {
     for (let attempt = 0; attempt < maxCreateRetries; attempt++) {
       const { old, modRevision } = await this.current(def, key, name);
       checkPreconditions(def, name, old, preconditions);
-      const obj = cloneJSON(body);
+      const obj = deepCopyJSON(body);
       obj.apiVersion = groupVersion(def);
       obj.kind = def.kind;
       // BeforeUpdate: the stored uid when the body has none (a different one: a PUT's failed
@@ -670,7 +666,7 @@ export class Api {
       const r = await this.store.txn(compares, ops);
       if (r.succeeded) {
         // The caller's copy, from the encoding just written (no second stringify).
-        const out = value === undefined ? cloneJSON(prepared.obj) : (JSON.parse(value) as KubeObject);
+        const out = value === undefined ? deepCopyJSON(prepared.obj) : (JSON.parse(value) as KubeObject);
         out.metadata = { ...out.metadata, resourceVersion: String(r.revision) };
         return out;
       }
@@ -718,7 +714,7 @@ export class Api {
     if (finalizers.length > 0) {
       // Pending finalizers: the object is marked (deletionTimestamp, a zero grace period) and stays
       // until they are removed; Api.update removes it then (store.go updateForGracefulDeletionAndFinalizers).
-      const mark = cloneJSON(obj);
+      const mark = deepCopyJSON(obj);
       delete mark.metadata!.resourceVersion;
       mark.metadata!.finalizers = finalizers;
       mark.metadata!.deletionTimestamp ??= metaTime(this.now());

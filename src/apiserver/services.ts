@@ -28,6 +28,7 @@ import { chargeQuotas } from './configstrategies.js';
 import type { Api, CreateBatch, RequestInfo, Strategy } from './rest.js';
 import { heldPorts, ServiceClaims } from './serviceallocations.js';
 import { statusErrors, StatusError } from './status.js';
+import { deepCopyJSON } from '../api/deepcopy.js';
 
 export interface ServiceRanges {
   ip: ServiceIPRange;
@@ -282,7 +283,7 @@ export function serviceStrategy(ranges: ServiceRanges): Strategy {
       }
       if (subresource === 'delete') return { obj: { ...(obj as Service), status: prev.status } };
       const svc = defaultService(obj as Service);
-      svc.spec = structuredClone(svc.spec);
+      svc.spec = deepCopyJSON(svc.spec);
       svc.status = prev.status;
       dropTypeDependentFields(svc, prev);
       patchAllocatedValues(svc, prev);

@@ -38,6 +38,7 @@ import { endpointSliceStrategy, endpointsStrategy } from './endpointsstrategies.
 import { keepPodPriority } from '../admission/priority.js';
 import { statusErrors, StatusError } from './status.js';
 import { metaTime } from '../api/metatime.js';
+import { deepCopyJSON } from '../api/deepcopy.js';
 
 function rejectionError(r: Rejection, pod: Pod, causes: { field: string; type: string; message: string }[]): StatusError {
   const name = podDisplayName(pod);
@@ -73,7 +74,7 @@ function withServiceAccountFields(pod: Pod, prev: Pod): void {
 /** The spec with the fields a pod update may change blanked out, for comparison. */
 function immutablePodSpec(pod: Pod): unknown {
   // A PUT may leave spec out: Go decodes that as the zero PodSpec, which differs from any stored one.
-  const spec = structuredClone(pod.spec ?? {}) as Pod['spec'] & Record<string, unknown>;
+  const spec = deepCopyJSON(pod.spec ?? {}) as Pod['spec'] & Record<string, unknown>;
   for (const c of [...(spec.containers ?? []), ...(spec.initContainers ?? [])]) delete c.image;
   delete spec.activeDeadlineSeconds;
   delete spec.tolerations;
@@ -185,7 +186,7 @@ export function podStrategy(podSecurity: PodSecurityConfiguration, tolerationSec
       if (d.action === 'delete') return undefined;
       // The mark is applied to the pod as stored when the write happens (deletionMarked), so a
       // concurrent status write does not fail the delete.
-      const mark = structuredClone(pod);
+      const mark = deepCopyJSON(pod);
       if (!req.dryRun) delete mark.metadata.resourceVersion;
       if (d.action === 'pending') return { mark };
       mark.metadata.deletionTimestamp = metaTime(d.deletionTimestamp);
@@ -334,7 +335,7 @@ export function namespaceStrategy(podSecurity: PodSecurityConfiguration): Strate
         throw statusErrors.forbidden({ group: '', resource: 'namespaces' }, ns.metadata.name!, 'this namespace may not be deleted');
       }
       if (ns.metadata.deletionTimestamp) return { mark: ns };
-      const mark = structuredClone(ns);
+      const mark = deepCopyJSON(ns);
       mark.metadata.deletionTimestamp = metaTime(api.now());
       mark.metadata.deletionGracePeriodSeconds = 0;
       mark.status = { phase: 'Terminating' };

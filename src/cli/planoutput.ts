@@ -5,6 +5,7 @@
 import * as yaml from 'js-yaml';
 import type { PlanResult, PlanTail, PodPlan } from '../plan/engine.js';
 import { renderPlanTableTail, renderPodLines } from '../plan/table.js';
+import { deepCopyJSON } from '../api/deepcopy.js';
 
 export interface PlanPrinter {
   /** The text of the next pod (and of what comes before the first). */
@@ -39,11 +40,11 @@ function yamlPrinter(): PlanPrinter {
   let pods = 0;
   return {
     pod(p) {
-      const text = yaml.dump([JSON.parse(JSON.stringify(p))], yamlOptions).replace(/^(?=.)/gm, '  ');
+      const text = yaml.dump([deepCopyJSON(p)], yamlOptions).replace(/^(?=.)/gm, '  ');
       return `${pods++ === 0 ? 'pods:\n' : ''}${text}`;
     },
     tail(t) {
-      return `${pods === 0 ? 'pods: []\n' : ''}${yaml.dump(JSON.parse(JSON.stringify(t)), yamlOptions)}`;
+      return `${pods === 0 ? 'pods: []\n' : ''}${yaml.dump(deepCopyJSON(t), yamlOptions)}`;
     },
   };
 }

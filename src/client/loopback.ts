@@ -22,6 +22,7 @@ import type { Api, RequestInfo } from '../apiserver/rest.js';
 import { statusErrors } from '../apiserver/status.js';
 import type { DeleteOptions, KubeClient, ListOptions, ObjectList, PatchType, ResourceRef, Watch, WatchEventType, WatchHandlers, WriteOptions } from './interface.js';
 import { apiVersionOf } from './resources.js';
+import { deepCopyJSON } from '../api/deepcopy.js';
 
 export interface LoopbackIdentity {
   /** The user name, e.g. system:serviceaccount:kube-system:namespace-controller. */
@@ -120,7 +121,7 @@ export class LoopbackClient implements KubeClient {
 
   async updateScale(ref: ResourceRef, namespace: string, scale: Scale): Promise<Scale> {
     const def = this.scalable(ref);
-    return writeScale(this.api, def, namespace, scale.metadata?.name ?? '', this.info(), () => structuredClone(scale));
+    return writeScale(this.api, def, namespace, scale.metadata?.name ?? '', this.info(), () => deepCopyJSON(scale));
   }
 
   /** A resource with the scale subresource; any other is the handler's 404. */

@@ -21,6 +21,7 @@ import { errorText, isNamespaceTerminating } from './errors.js';
 import { KeyedQueue } from './queue.js';
 import { FailureBackoff } from './retry.js';
 import { WorkQueueController } from './workqueuecontroller.js';
+import { deepCopyJSON } from '../api/deepcopy.js';
 
 export interface CronJobControllerOptions {
   /** The controller's clock (default: the client's, i.e. the server's). */
@@ -115,7 +116,7 @@ export class CronJobController extends WorkQueueController {
     const [ns, name] = splitKey(key);
     const shared = this.cronJobs.lister.get(ns, name);
     if (!shared) return;
-    const cj: CronJob = structuredClone(shared);
+    const cj: CronJob = deepCopyJSON(shared);
     cj.status ??= {};
     let jobs = this.jobsOf(cj);
     let update = false;

@@ -33,6 +33,7 @@ import { KeyedQueue } from './queue.js';
 import { FailureBackoff } from './retry.js';
 import { writeStatusRetryingConflicts } from './statuswrite.js';
 import { WorkQueueController } from './workqueuecontroller.js';
+import { deepCopyJSON } from '../api/deepcopy.js';
 
 export const daemonSetControllerName = 'daemonset-controller';
 
@@ -154,7 +155,7 @@ export class DaemonSetController extends WorkQueueController {
       this.expectations.delete(key);
       return;
     }
-    const ds = structuredClone(cached) as DaemonSet;
+    const ds = deepCopyJSON(cached) as DaemonSet;
     const sel = ds.spec?.selector;
     if (!sel || (!sel.matchLabels && !sel.matchExpressions)) {
       const e = daemonSetEvents.selectingAll;
@@ -274,7 +275,7 @@ export class DaemonSetController extends WorkQueueController {
     const ns = ds.metadata.namespace;
     const relabelled = new Map<string, ControllerRevision>();
     for (const h of planDaemonSetHistory(ds, histories).relabel) {
-      const updated = await this.client.update<ControllerRevision>(controllerRevisionsRef, ns, { ...structuredClone(h), metadata: { ...structuredClone(h.metadata), labels: { ...(h.metadata.labels ?? {}), [daemonSetRevisionLabel]: h.metadata.name ?? '' } } });
+      const updated = await this.client.update<ControllerRevision>(controllerRevisionsRef, ns, { ...deepCopyJSON(h), metadata: { ...deepCopyJSON(h.metadata), labels: { ...(h.metadata.labels ?? {}), [daemonSetRevisionLabel]: h.metadata.name ?? '' } } });
       relabelled.set(h.metadata.name ?? '', updated);
     }
     const all = histories.map((h) => relabelled.get(h.metadata.name ?? '') ?? h);
@@ -288,7 +289,7 @@ export class DaemonSetController extends WorkQueueController {
     }
     let current = plan.current;
     if (!current) current = await this.snapshot(ds, plan.revision);
-    else if ((current.revision ?? 0) < plan.revision) current = await this.client.update<ControllerRevision>(controllerRevisionsRef, ns, { ...structuredClone(current), revision: plan.revision });
+    else if ((current.revision ?? 0) < plan.revision) current = await this.client.update<ControllerRevision>(controllerRevisionsRef, ns, { ...deepCopyJSON(current), revision: plan.revision });
     return { current, old: plan.old };
   }
 

@@ -67,6 +67,7 @@ import { KeyedQueue } from './queue.js';
 import { FailureBackoff } from './retry.js';
 import { ownersOfAdded, ownersOfUpdated, type OwnerLookup } from './ownerevents.js';
 import { WorkQueueController } from './workqueuecontroller.js';
+import { deepCopyJSON } from '../api/deepcopy.js';
 
 export const deploymentControllerName = 'deployment-controller';
 
@@ -161,7 +162,7 @@ export class DeploymentController extends WorkQueueController {
     const [namespace, name] = key.split('/') as [string, string];
     const cached = this.deployments.lister.get(namespace, name);
     if (!cached) return;
-    const run = new DeploymentSync(this, structuredClone(cached) as Deployment);
+    const run = new DeploymentSync(this, deepCopyJSON(cached) as Deployment);
     await run.sync();
   }
 
@@ -177,7 +178,7 @@ export class DeploymentController extends WorkQueueController {
   /** @internal */ async claimReplicaSets(d: Deployment): Promise<ReplicaSet[]> {
     const all = this.rss.lister.list(d.metadata.namespace ?? '');
     const claimed = await claimObjects(all, { client: this.client, ref: replicaSetsRef, owner: d, ownerRef: deploymentsRef, controllerRef: newControllerRef(d, 'apps/v1', 'Deployment') });
-    return claimed.map((rs) => structuredClone(rs) as ReplicaSet);
+    return claimed.map((rs) => deepCopyJSON(rs) as ReplicaSet);
   }
   /** @internal */ podsByReplicaSet(d: Deployment, rsList: readonly ReplicaSet[]): Map<string, Pod[]> {
     return this.podMap(d, rsList);
@@ -251,7 +252,7 @@ class DeploymentSync {
         rsList[rsList.indexOf(existing)] = updated;
         return updated;
       }
-      const status = structuredClone(this.d.status ?? {});
+      const status = deepCopyJSON(this.d.status ?? {});
       let needsUpdate = this.setRevision(existing.metadata.annotations?.[revisionAnnotation]);
       if (hasProgressDeadline(this.d) && !getDeploymentCondition(status, 'Progressing')) {
         setDeploymentCondition(status, foundCondition(existing.metadata.name ?? '', now));
@@ -274,7 +275,7 @@ class DeploymentSync {
         if (controllerOf(found)?.uid === this.d.metadata.uid && equalIgnoreHash(this.d.spec?.template, found.spec?.template)) {
           created = found;
         } else {
-          const status = structuredClone(this.d.status ?? {});
+          const status = deepCopyJSON(this.d.status ?? {});
           status.collisionCount = (status.collisionCount ?? 0) + 1;
           await this.writeStatus(status);
           throw e;
@@ -284,7 +285,7 @@ class DeploymentSync {
       } else {
         const { condition, message } = failedCreateCondition(rs.metadata.name ?? '', errorText(e), now);
         if (hasProgressDeadline(this.d)) {
-          const status = structuredClone(this.d.status ?? {});
+          const status = deepCopyJSON(this.d.status ?? {});
           setDeploymentCondition(status, condition);
           await this.writeStatus(status).catch(() => undefined);
         }
@@ -293,7 +294,7 @@ class DeploymentSync {
       }
     }
     if (!alreadyExists && rsReplicas(created) > 0) this.c.record(this.d, 'Normal', deploymentEventReasons.scalingReplicaSet, `Scaled up replica set ${created.metadata.name} from 0 to ${rsReplicas(created)}`);
-    const status = structuredClone(this.d.status ?? {});
+    const status = deepCopyJSON(this.d.status ?? {});
     let needsUpdate = this.setRevision(String(newRevision));
     if (!alreadyExists && hasProgressDeadline(this.d)) {
       setDeploymentCondition(status, createdCondition(created.metadata.name ?? '', now));
@@ -319,7 +320,7 @@ class DeploymentSync {
     const max = desired + maxSurge(this.d);
     const sizeChanged = from !== to;
     if (!sizeChanged && (!always || !replicasAnnotationsNeedUpdate(rs, desired, max))) return { scaled: false, rs };
-    const copy = structuredClone(rs);
+    const copy = deepCopyJSON(rs);
     copy.spec = { ...(copy.spec ?? {}), replicas: to };
     const annotations = { ...(copy.metadata.annotations ?? {}) };
     setReplicasAnnotations(annotations, desired, max);

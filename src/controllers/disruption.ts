@@ -26,6 +26,7 @@ import { errorText } from './errors.js';
 import { KeyedQueue } from './queue.js';
 import { FailureBackoff } from './retry.js';
 import { WorkQueueController } from './workqueuecontroller.js';
+import { deepCopyJSON } from '../api/deepcopy.js';
 
 /** The controller's name in events and its service account (kube-controller-manager's). */
 export const disruptionControllerName = 'disruption-controller';
@@ -160,7 +161,7 @@ export class DisruptionController extends WorkQueueController {
       // Written once: the write's own event brings the budget back here with the same failure.
       if (stableJSON(status) === stableJSON(pdb.status)) status = undefined;
     }
-    if (status) await this.client.update<PodDisruptionBudget>(podDisruptionBudgetsRef, namespace, { ...structuredClone(pdb), status }, { subresource: 'status' });
+    if (status) await this.client.update<PodDisruptionBudget>(podDisruptionBudgetsRef, namespace, { ...deepCopyJSON(pdb), status }, { subresource: 'status' });
     this.backoff.forget(key);
     if (recheckAtMs !== undefined) this.queue.addAfter(key, recheckAtMs - now);
   }

@@ -22,6 +22,7 @@ import type { PodMetricsReading } from '../policy/hpareplicas.js';
 import { errorText } from './errors.js';
 import { KeyedQueue } from './queue.js';
 import { WorkQueueController } from './workqueuecontroller.js';
+import { deepCopyJSON } from '../api/deepcopy.js';
 
 /** The controller's name in events and its service account (kube-controller-manager's). */
 export const horizontalPodAutoscalerControllerName = 'horizontal-pod-autoscaler';
@@ -137,7 +138,7 @@ export class HorizontalPodAutoscalerController extends WorkQueueController {
       if (r.rescale) {
         let writeError: string | undefined;
         try {
-          await this.client.updateScale!(ref, namespace, { ...structuredClone(scale), spec: { ...(scale.spec ?? {}), replicas: r.rescale.replicas } });
+          await this.client.updateScale!(ref, namespace, { ...deepCopyJSON(scale), spec: { ...(scale.spec ?? {}), replicas: r.rescale.replicas } });
         } catch (e) {
           writeError = errorText(e);
         }

@@ -33,6 +33,7 @@ import { KeyedQueue } from './queue.js';
 import { FailureBackoff } from './retry.js';
 import { WorkQueueController } from './workqueuecontroller.js';
 import { metaTime } from '../api/metatime.js';
+import { deepCopyJSON } from '../api/deepcopy.js';
 
 export interface JobControllerOptions {
   /** syncJobBatchPeriod: how long pod events wait before the job syncs (upstream 1 s). */
@@ -352,7 +353,7 @@ export class JobController extends WorkQueueController {
             Array.from({ length: batch }, async () => {
               try {
                 const ix = indexes.shift();
-                const pod = template ? structuredClone(template) : podFromJobTemplate(job, ix, ix === undefined ? undefined : ctx.delayedDeletion?.get(ix));
+                const pod = template ? deepCopyJSON(template) : podFromJobTemplate(job, ix, ix === undefined ? undefined : ctx.delayedDeletion?.get(ix));
                 const created = await this.client.create<Pod>(podsRef, job.metadata.namespace, pod);
                 this.events.record(job, 'Normal', 'SuccessfulCreate', '', `Created pod: ${created.metadata.name}`);
               } catch (e) {
@@ -413,7 +414,7 @@ export class JobController extends WorkQueueController {
 
   private async updateStatus(job: Job): Promise<Job> {
     const out = await this.client.update<Job>(jobsRef, job.metadata.namespace, job, { subresource: 'status' });
-    return structuredClone(out);
+    return deepCopyJSON(out);
   }
 
   /** Resolves when nothing is queued or running (timers still pending are not waited for). */

@@ -30,6 +30,7 @@ import { FailureBackoff } from './retry.js';
 import { writeStatusRetryingConflicts } from './statuswrite.js';
 import { labelsChanged, ownersOfAdded, ownersOfUpdated, type OwnerLookup } from './ownerevents.js';
 import { WorkQueueController } from './workqueuecontroller.js';
+import { deepCopyJSON } from '../api/deepcopy.js';
 
 export const replicaSetControllerName = 'replicaset-controller';
 /** Index of ReplicaSets by their controller's uid (getReplicaSetsWithSameController). */
@@ -128,7 +129,7 @@ export class ReplicaSetController extends WorkQueueController {
       this.expectations.delete(key);
       return;
     }
-    const rs = structuredClone(cached) as ReplicaSet;
+    const rs = deepCopyJSON(cached) as ReplicaSet;
     const needsSync = this.expectations.satisfied(key);
     const active = this.pods.lister.list(namespace).filter(isPodActive);
     const owned = await claimObjects(active, { client: this.client, ref: podsRef, owner: rs, ownerRef: replicaSetsRef, controllerRef: newControllerRef(rs, 'apps/v1', 'ReplicaSet') });

@@ -29,6 +29,7 @@ import { KeyedQueue } from './queue.js';
 import { FailureBackoff } from './retry.js';
 import { writeStatusRetryingConflicts } from './statuswrite.js';
 import { WorkQueueController } from './workqueuecontroller.js';
+import { deepCopyJSON } from '../api/deepcopy.js';
 
 /** The controller's name in events and its service account (kube-controller-manager's). */
 export const statefulSetControllerName = 'statefulset-controller';
@@ -95,7 +96,7 @@ export class StatefulSetController extends WorkQueueController {
     const [namespace, name] = key.split('/') as [string, string];
     const cached = this.sets.lister.get(namespace, name);
     if (!cached) return;
-    const set = structuredClone(cached) as StatefulSet;
+    const set = deepCopyJSON(cached) as StatefulSet;
     if (!set.spec?.selector) return;
     // adoptOrphanRevisions, then the pods (getPodsForStatefulSet: members by name and selector).
     const claim = { client: this.client, owner: set, ownerRef: statefulSetsRef, controllerRef: newControllerRef(set, statefulSetApiVersion, statefulSetKind) };
@@ -117,7 +118,7 @@ export class StatefulSetController extends WorkQueueController {
         update = decided.update.revision;
         break;
       case 'rollback':
-        update = await this.client.update<ControllerRevision>(controllerRevisionsRef, set.metadata.namespace, { ...structuredClone(decided.update.revision), revision: decided.update.to });
+        update = await this.client.update<ControllerRevision>(controllerRevisionsRef, set.metadata.namespace, { ...deepCopyJSON(decided.update.revision), revision: decided.update.to });
         break;
       case 'create': {
         const made = await this.createRevision(set, decided.update.revision, collisionCount);

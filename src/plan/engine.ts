@@ -24,6 +24,7 @@ import { derivedObjectUID, derivedPodUID, planPodOnNode, type NodeConfig, type P
 import { plannedKinds, type WorkloadContext } from './workloads.js';
 import { decideObjectCount } from '../quota/objectcount.js';
 import type { LimitedResource } from '../quota/config.js';
+import { deepCopyJSON } from '../api/deepcopy.js';
 
 /** Zero objects of every kind the plan counts against quotas (keyed `<group>/<resource>`, as objectCountUsage reads them). */
 const plannedKindsUncounted: ReadonlyMap<string, number> = new Map(Object.values(plannedKinds).map((p) => [`${p.group}/${p.resource}`, 0]));
@@ -262,7 +263,7 @@ export class Planner {
       }
       case 'ResourceQuota': {
         if (this.undecodable(o, d, 'ResourceQuota')) break;
-        const q = structuredClone(o.object as ResourceQuota);
+        const q = deepCopyJSON(o.object as ResourceQuota);
         q.metadata = { ...q.metadata, namespace: objectNamespace(q) };
         const errs = validateResourceQuota(q);
         if (errs.length) {
@@ -388,7 +389,7 @@ export class Planner {
     const decodedObject: PlanObject = d.ok ? { object: d.object, source: o.source } : o;
     if (this.undecodable(decodedObject, d, kind)) return;
     const namespace = objectNamespace(decodedObject.object);
-    const obj = structuredClone(decodedObject.object);
+    const obj = deepCopyJSON(decodedObject.object);
     // A cluster-scoped kind's namespace is dropped, as the server's create drops it; no quota counts it.
     if (clusterScoped.has(kind)) delete obj.metadata?.namespace;
     else obj.metadata = { ...obj.metadata, namespace };
@@ -460,7 +461,7 @@ const clusterScoped = new Set(['Namespace', 'PriorityClass', 'RuntimeClass', 'Cl
  * is an update, whose handler may not change).
  */
 function planRuntimeClass(o: PlanObject, classes: RuntimeClass[], reject: (message: string, errs: ReportedFieldError[]) => void): void {
-  const rc = structuredClone(o.object as RuntimeClass);
+  const rc = deepCopyJSON(o.object as RuntimeClass);
   if (rc.overhead?.podFixed && typeof rc.overhead.podFixed === 'object') rc.overhead.podFixed = canonicalList(rc.overhead.podFixed)!;
   const name = rc.metadata?.name ?? '';
   const i = classes.findIndex((c) => c.metadata?.name === name);

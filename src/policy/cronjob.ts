@@ -8,6 +8,7 @@ import { nextCronTime, parseCronSchedule, type CronSchedule } from '../api/cron.
 import type { CronJob, Job } from '../api/types.js';
 import { isJobFinished } from './job.js';
 import { metaTime } from '../api/metatime.js';
+import { deepCopyJSON } from '../api/deepcopy.js';
 
 /** The annotation the controller sets on each job: the scheduled time in the CronJob's zone. */
 export const cronJobScheduledTimestampAnnotation = 'batch.kubernetes.io/cronjob-scheduled-timestamp';
@@ -91,7 +92,7 @@ export function jobFromCronJob(cj: CronJob, scheduledMs: number, zone = 'UTC'): 
       annotations: { ...(t.metadata?.annotations ?? {}), [cronJobScheduledTimestampAnnotation]: rfc3339InZone(scheduledMs, cj.spec?.timeZone ?? zone) },
       ownerReferences: [{ apiVersion: 'batch/v1', kind: 'CronJob', name: cj.metadata.name ?? '', uid: cj.metadata.uid ?? '', controller: true, blockOwnerDeletion: true }],
     },
-    spec: structuredClone(t.spec ?? {}),
+    spec: deepCopyJSON(t.spec ?? {}),
   };
 }
 

@@ -17,6 +17,7 @@ import { newControllerRef } from './controllerref.js';
 import { goJSON } from './controllerrevision.js';
 import { computeHash } from './hash.js';
 import { scaledValue } from './intorpercent.js';
+import { deepCopyJSON } from '../api/deepcopy.js';
 
 /** apps.DefaultDaemonSetUniqueLabelKey: the revision hash on daemon pods and revisions. */
 export const daemonSetRevisionLabel = 'controller-revision-hash';
@@ -91,7 +92,7 @@ export function templateGeneration(ds: DaemonSet): number | undefined {
 
 /** CreatePodTemplate: the default tolerations, the generation label and the revision hash label. */
 export function daemonPodTemplate(ds: DaemonSet, hash: string): PodTemplateSpec {
-  const t = structuredClone(ds.spec?.template ?? {}) as PodTemplateSpec;
+  const t = deepCopyJSON(ds.spec?.template ?? {}) as PodTemplateSpec;
   t.spec ??= { containers: [] };
   addDaemonPodTolerations(t.spec);
   t.metadata = { ...t.metadata, labels: { ...(t.metadata?.labels ?? {}) } };
@@ -103,16 +104,16 @@ export function daemonPodTemplate(ds: DaemonSet, hash: string): PodTemplateSpec 
 
 /** NewPod: the pod the predicates judge for a node (the template, the node's name, the default tolerations). */
 export function daemonPodForNode(ds: DaemonSet, nodeName: string): Pod {
-  const spec = structuredClone(ds.spec?.template?.spec ?? { containers: [] }) as PodSpec;
+  const spec = deepCopyJSON(ds.spec?.template?.spec ?? { containers: [] }) as PodSpec;
   spec.nodeName = nodeName;
   addDaemonPodTolerations(spec);
-  return { apiVersion: 'v1', kind: 'Pod', metadata: { ...structuredClone(ds.spec?.template?.metadata ?? {}), namespace: ds.metadata.namespace }, spec };
+  return { apiVersion: 'v1', kind: 'Pod', metadata: { ...deepCopyJSON(ds.spec?.template?.metadata ?? {}), namespace: ds.metadata.namespace }, spec };
 }
 
 /** ReplaceDaemonSetPodNodeNameNodeAffinity: the required node affinity becomes one term, `metadata.name In [node]`. */
 export function nodeNameAffinity(affinity: Affinity | undefined, nodeName: string): Affinity {
   const term = { matchFields: [{ key: 'metadata.name', operator: 'In', values: [nodeName] }] };
-  const a = structuredClone(affinity ?? {}) as Affinity;
+  const a = deepCopyJSON(affinity ?? {}) as Affinity;
   const na = a.nodeAffinity ?? {};
   na.requiredDuringSchedulingIgnoredDuringExecution = { ...(na.requiredDuringSchedulingIgnoredDuringExecution ?? {}), nodeSelectorTerms: [term] };
   a.nodeAffinity = na;
@@ -405,7 +406,7 @@ export function daemonSetStatusUnchanged(ds: DaemonSet, s: ReturnType<typeof dae
 
 /** getPatch: what a revision stores, the template to put back (`$patch: replace`). */
 export function daemonSetPatch(ds: DaemonSet): { spec: { template: Record<string, unknown> } } {
-  return { spec: { template: { ...(structuredClone(ds.spec?.template ?? {}) as Record<string, unknown>), $patch: 'replace' } } };
+  return { spec: { template: { ...(deepCopyJSON(ds.spec?.template ?? {}) as Record<string, unknown>), $patch: 'replace' } } };
 }
 
 /** Match: the revision holds this set's template. */

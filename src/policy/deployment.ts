@@ -43,6 +43,7 @@ import {
   specReplicaCount,
 } from './deploymentutil.js';
 import { computeHash } from './hash.js';
+import { deepCopyJSON } from '../api/deepcopy.js';
 
 export const deploymentEventReasons = {
   scalingReplicaSet: 'ScalingReplicaSet',
@@ -82,10 +83,10 @@ export function selectsAll(d: Deployment): boolean {
  * Deployment as controller, sized by NewRSNewReplicas, annotated with the revision and replicas.
  */
 export function newReplicaSetFor(d: Deployment, oldRSs: readonly ReplicaSet[], newRevision: number): ReplicaSet {
-  const template = structuredClone(d.spec?.template ?? {});
+  const template = deepCopyJSON(d.spec?.template ?? {});
   const hash = computeHash(template, d.status?.collisionCount);
   template.metadata = { ...(template.metadata ?? {}), labels: { ...(d.spec?.template?.metadata?.labels ?? {}), [podTemplateHashLabel]: hash } };
-  const selector = structuredClone(d.spec?.selector ?? {});
+  const selector = deepCopyJSON(d.spec?.selector ?? {});
   selector.matchLabels = { ...(selector.matchLabels ?? {}), [podTemplateHashLabel]: hash };
   const rs: ReplicaSet = {
     apiVersion: 'apps/v1',
@@ -107,7 +108,7 @@ export function newReplicaSetFor(d: Deployment, oldRSs: readonly ReplicaSet[], n
 
 /** The existing new ReplicaSet brought up to date (annotations, revision, minReadySeconds), or undefined when it already is. */
 export function syncedNewReplicaSet(d: Deployment, rs: ReplicaSet, newRevision: number): ReplicaSet | undefined {
-  const copy = structuredClone(rs);
+  const copy = deepCopyJSON(rs);
   const annotations = { ...(copy.metadata.annotations ?? {}) };
   const changed = setNewReplicaSetAnnotations(d, annotations, newRevision, true);
   const minReady = d.spec?.minReadySeconds ?? 0;
@@ -189,7 +190,7 @@ export function reconcileOldReplicaSets(d: Deployment, allRSs: readonly ReplicaS
   if (maxScaledDown <= 0) return { ops: [], scaledDown: 0 };
   const ops: ScaleOp[] = [];
   // cleanupUnhealthyReplicas, on copies so the next step sees the sizes it leaves.
-  const olds = [...oldRSs].sort(byCreation).map((rs) => structuredClone(rs));
+  const olds = [...oldRSs].sort(byCreation).map((rs) => deepCopyJSON(rs));
   let cleaned = 0;
   for (const rs of olds) {
     if (cleaned >= maxScaledDown) break;
@@ -354,7 +355,7 @@ export function pausedConditionStatus(d: Deployment, now: Date): DeploymentStatu
   const cur = getDeploymentCondition(d.status, conditionTypes.progressing);
   if (cur?.reason === reasons.timedOut) return undefined;
   const pausedCond = cur?.reason === reasons.paused;
-  const s: DeploymentStatus = structuredClone(d.status ?? {});
+  const s: DeploymentStatus = deepCopyJSON(d.status ?? {});
   if (d.spec?.paused && !pausedCond) setDeploymentCondition(s, newDeploymentCondition(conditionTypes.progressing, 'Unknown', reasons.paused, 'Deployment is paused', now));
   else if (!d.spec?.paused && pausedCond) setDeploymentCondition(s, newDeploymentCondition(conditionTypes.progressing, 'Unknown', reasons.resumed, 'Deployment is resumed', now));
   else return undefined;

@@ -8,6 +8,7 @@ import type { AppsCondition, Deployment, DeploymentStatus, IntOrString, PodTempl
 import { stableJSON } from '../api/stablejson.js';
 import { scaledValue } from './intorpercent.js';
 import { metaTime } from '../api/metatime.js';
+import { deepCopyJSON } from '../api/deepcopy.js';
 
 /** apps.DefaultDeploymentUniqueLabelKey: the ComputeHash of the template on a Deployment's ReplicaSets and their pods. */
 export const podTemplateHashLabel = 'pod-template-hash';
@@ -235,7 +236,7 @@ export function byRevision(a: ReplicaSet, b: ReplicaSet): number {
 /** EqualIgnoreHash: the templates equal once the pod-template-hash label is dropped from both. */
 export function equalIgnoreHash(a: PodTemplateSpec | undefined, b: PodTemplateSpec | undefined): boolean {
   const strip = (t: PodTemplateSpec | undefined) => {
-    const c = structuredClone(t ?? {});
+    const c = deepCopyJSON(t ?? {});
     if (c.metadata?.labels) delete c.metadata.labels[podTemplateHashLabel];
     return stableJSON(dropEmptyCollections(c));
   };

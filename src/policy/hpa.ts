@@ -15,6 +15,7 @@ import { quantity } from '../api/resourcelist.js';
 import { Quantity } from '../api/quantity.js';
 import { normalizeDesiredReplicas, normalizeWithBehaviors, recordInitialRecommendation, storeScaleEvent, type AutoscalerMemory } from './hpabehavior.js';
 import { defaultCalculatorOptions, rawResourceReplicas, resourceReplicas, type CalculatorOptions, type PodMetricsReading } from './hpareplicas.js';
+import { deepCopyJSON } from '../api/deepcopy.js';
 
 export interface HPAEvent {
   type: 'Normal' | 'Warning';
@@ -87,7 +88,7 @@ const unableCondition = (r: Reconciliation, reason: string, err: string) => {
 
 /** The target's scale could not be read: AbleToScale False, FailedGetScale. */
 export function scaleUnavailable(hpa: HorizontalPodAutoscaler, err: string, nowMs: number): Reconciliation {
-  const r: Reconciliation = { hpa: structuredClone(hpa), events: [], currentReplicas: 0, statuses: [] };
+  const r: Reconciliation = { hpa: deepCopyJSON(hpa), events: [], currentReplicas: 0, statuses: [] };
   r.hpa.status ??= { desiredReplicas: 0 };
   warn(r, 'FailedGetScale', err);
   setCondition(r.hpa.status, 'AbleToScale', 'False', 'FailedGetScale', `the HPA controller was unable to get the target's current scale: ${err}`, nowMs);
@@ -255,7 +256,7 @@ export function planReconcile(
   opts: ReconcileOptions = defaultReconcileOptions,
   selectors?: AutoscalerSelectors,
 ): Reconciliation {
-  const r: Reconciliation = { hpa: structuredClone(hpa), events: [], currentReplicas: scale.specReplicas, statuses: [] };
+  const r: Reconciliation = { hpa: deepCopyJSON(hpa), events: [], currentReplicas: scale.specReplicas, statuses: [] };
   const status = (r.hpa.status ??= { desiredReplicas: 0 });
   setCondition(status, 'AbleToScale', 'True', 'SucceededGetScale', "the HPA controller was able to get the target's current scale", nowMs);
   const current = scale.specReplicas;

@@ -19,6 +19,7 @@ import { failedIndexes, hasBackoffLimitPerIndex, indexesReadyToCreate, indexFail
 import { hasTrackingFinalizer, isActivePod, isPodFailed, isTerminatingPod, jobTrackingFinalizer, onlyReplaceFailedPods, podPhase } from './jobpod.js';
 import { matchSuccessPolicy, successPolicyReason } from './jobsuccesspolicy.js';
 import { matchPodFailurePolicy } from './podfailurepolicy.js';
+import { deepCopyJSON } from '../api/deepcopy.js';
 
 export { hasTrackingFinalizer, isActivePod, isPodFailed, jobTrackingFinalizer, onlyReplaceFailedPods, podPhase };
 
@@ -165,7 +166,7 @@ function failJobMessage(job: Job, pods: readonly Pod[]): string | undefined {
  */
 export function beginJobSync({ job: shared, pods, now, expectedRmFinalizers = new Set(), backoff }: JobSyncInput): JobSyncCtx | undefined {
   if (isJobFinished(shared) || managedElsewhere(shared)) return undefined;
-  const job: Job = structuredClone(shared);
+  const job: Job = deepCopyJSON(shared);
   const status = (job.status ??= {});
   const uncounted = { succeeded: new Set(status.uncountedTerminatedPods?.succeeded ?? []), failed: new Set(status.uncountedTerminatedPods?.failed ?? []) };
   status.uncountedTerminatedPods = { succeeded: [...uncounted.succeeded], failed: [...uncounted.failed] };

@@ -4,6 +4,7 @@
 
 import type { OwnerReference, Pod, PodTemplateSpec } from '../api/types.js';
 import { nameIsDNSSubdomain } from '../api/validation/names.js';
+import { deepCopyJSON } from '../api/deepcopy.js';
 
 /**
  * getPodsPrefix: `<name>-` when that is a valid pod generateName (ValidatePodName(prefix, true):
@@ -26,5 +27,5 @@ export function podFromTemplate(template: PodTemplateSpec | undefined, ownerName
   if (Object.keys(t.metadata?.annotations ?? {}).length) metadata.annotations = { ...t.metadata!.annotations };
   if (t.metadata?.finalizers?.length) metadata.finalizers = [...t.metadata.finalizers];
   metadata.ownerReferences = [controllerRef];
-  return { apiVersion: 'v1', kind: 'Pod', metadata, spec: structuredClone(t.spec ?? { containers: [] }) };
+  return { apiVersion: 'v1', kind: 'Pod', metadata, spec: deepCopyJSON(t.spec ?? { containers: [] }) };
 }

@@ -25,6 +25,7 @@ import { controllerRevisionHashLabel, findEqualRevisions, equalRevision, hashRev
 import { isPodAvailable, isPodReady } from './activepods.js';
 import { newControllerRef } from './controllerref.js';
 import { podFromTemplate } from './podtemplate.js';
+import { deepCopyJSON } from '../api/deepcopy.js';
 
 export const statefulSetPodNameLabel = 'statefulset.kubernetes.io/pod-name';
 export const podIndexLabel = 'apps.kubernetes.io/pod-index';
@@ -80,7 +81,7 @@ export const claimName = (set: StatefulSet, template: string, ordinal: number) =
 /** The claims a pod of the set needs (getPersistentVolumeClaims): template name → the claim. */
 export function podClaims(set: StatefulSet, ordinal: number): { template: string; claim: { apiVersion: string; kind: string; metadata: { name: string; namespace?: string; labels?: Record<string, string> }; spec?: unknown } }[] {
   return (set.spec?.volumeClaimTemplates ?? []).map((t) => {
-    const tpl = structuredClone(t) as { metadata?: { name?: string; labels?: Record<string, string> }; spec?: unknown };
+    const tpl = deepCopyJSON(t) as { metadata?: { name?: string; labels?: Record<string, string> }; spec?: unknown };
     const name = claimName(set, tpl.metadata?.name ?? '', ordinal);
     const labels = { ...(tpl.metadata?.labels ?? {}), ...(set.spec?.selector?.matchLabels ?? {}) };
     return { template: tpl.metadata?.name ?? '', claim: { apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { ...tpl.metadata, name, namespace: set.metadata.namespace, labels }, spec: tpl.spec } };
@@ -146,7 +147,7 @@ export function newVersionedStatefulSetPod(currentSet: StatefulSet, updateSet: S
 
 /** getPatch: what a revision stores, the template to put back (`$patch: replace`). */
 export function statefulSetPatch(set: StatefulSet): { spec: { template: Record<string, unknown> } } {
-  return { spec: { template: { ...(structuredClone(set.spec?.template ?? {}) as Record<string, unknown>), $patch: 'replace' } } };
+  return { spec: { template: { ...(deepCopyJSON(set.spec?.template ?? {}) as Record<string, unknown>), $patch: 'replace' } } };
 }
 
 /**
@@ -169,10 +170,10 @@ export function newStatefulSetRevision(set: StatefulSet, revision: number, colli
 
 /** ApplyRevision: the set with the revision's template (the strategic merge patch's `$patch: replace`). */
 export function applyRevision(set: StatefulSet, revision: ControllerRevision): StatefulSet {
-  const clone = structuredClone(set);
+  const clone = deepCopyJSON(set);
   const tpl = (revision.data as { spec?: { template?: Record<string, unknown> } } | undefined)?.spec?.template;
   if (tpl) {
-    const { $patch: _ignored, ...template } = structuredClone(tpl);
+    const { $patch: _ignored, ...template } = deepCopyJSON(tpl);
     clone.spec = { ...clone.spec, template };
   }
   return clone;
@@ -300,7 +301,7 @@ export function planStatefulSet(set: StatefulSet, pods: readonly Pod[], currentR
     if (monotonic && !isRunningAndReady(pod)) return done(pod.metadata.name);
     if (monotonic && !isPodAvailable(pod, minReady, new Date(nowMs))) return done(pod.metadata.name);
     if (identityMatches(set, pod) && storageMatches(set, pod)) continue;
-    const fixed = structuredClone(pod) as Pod;
+    const fixed = deepCopyJSON(pod) as Pod;
     updateIdentity(updateSet, fixed);
     updateStorage(updateSet, fixed);
     actions.push({ type: 'update', pod: fixed });

@@ -9,6 +9,7 @@ import type { KubeObject } from '../types.js';
 import type { GroupVersionKind } from './dsl.js';
 import { kindSchemaName } from './registry.js';
 import { decodeError, strictDecodingMessage, strictProblems, type TypeProblem } from './strict.js';
+import { deepCopyJSON } from '../deepcopy.js';
 
 export type FieldValidation = 'Strict' | 'Warn' | 'Ignore';
 
@@ -42,7 +43,7 @@ export function decodeObject<T extends KubeObject = KubeObject>(raw: unknown, g:
   const unknown = problems.unknownFields;
   if (unknown.length === 0) return { ok: true, object: raw as T, warnings: [] };
   if (fieldValidation === 'Strict') return { ok: false, message: `${cannotBeHandled(g)}: ${strictDecodingMessage(unknown)}` };
-  const object = structuredClone(raw);
+  const object = deepCopyJSON(raw);
   for (const f of unknown) removeField(object, f);
   return { ok: true, object: object as T, warnings: fieldValidation === 'Warn' ? unknown.map((f) => `unknown field ${JSON.stringify(f)}`) : [] };
 }

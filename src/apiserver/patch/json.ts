@@ -2,6 +2,8 @@
 // Go spellings the upstream error texts and annotations use (encoding/json output with sorted
 // keys, fmt's %v and %q), so that messages and byte-compared annotations match kube-apiserver.
 
+import { deepCopyJSON } from '../../api/deepcopy.js';
+
 export type JSONValue = null | boolean | number | string | JSONValue[] | JSONObject;
 export interface JSONObject {
   [key: string]: JSONValue;
@@ -29,16 +31,8 @@ export function own(o: JSONObject, k: string): JSONValue | undefined {
   return Object.prototype.hasOwnProperty.call(o, k) ? o[k] : undefined;
 }
 
-/** Deep copy of a parsed JSON value (undefined stays undefined). */
-export function clone<T>(v: T): T {
-  if (Array.isArray(v)) return v.map(clone) as T;
-  if (isObject(v)) {
-    const out: JSONObject = {};
-    for (const k of Object.keys(v)) setKey(out, k, clone(v[k]));
-    return out as T;
-  }
-  return v;
-}
+/** Deep copy of a parsed JSON value (undefined stays undefined): the API's one deep copy. */
+export const clone: <T>(v: T) => T = deepCopyJSON;
 
 /** Structural equality of parsed JSON values; object key order is irrelevant. */
 export function deepEqual(a: unknown, b: unknown): boolean {
