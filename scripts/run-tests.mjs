@@ -14,7 +14,7 @@ import { bundle } from './bundle.mjs';
 /** Tier → path prefixes under test/, in the order the tiers run. */
 const TIERS = {
   // pure rules: no server, no root, no kernel (the pod worker on its fake runtime); a static check of the source's layering
-  unit: ['test/api/', 'test/admission/', 'test/policy/', 'test/quota/', 'test/podsecurity/', 'test/plan/', 'test/scheduler/', 'test/agent/lifecycle/', 'test/agent/cgroups/', 'test/agent/podworker/', 'test/agent/oom/', 'test/agent/stats/', 'test/agent/runtime/runtimechoice.test.ts', 'test/agent/runtime/handlers.test.ts', 'test/agent/runtime/processspec.test.ts', 'test/layers/', 'test/client/', 'test/agent/agent.test.ts', 'test/agent/streaming/', 'test/apiserver/metricsscraper.test.ts', 'test/apiserver/metricsdeferred.test.ts'],
+  unit: ['test/api/', 'test/admission/', 'test/policy/', 'test/quota/', 'test/podsecurity/', 'test/plan/', 'test/scheduler/', 'test/agent/lifecycle/', 'test/agent/cgroups/', 'test/agent/podworker/', 'test/agent/oom/', 'test/agent/stats/', 'test/agent/runtime/runtimechoice.test.ts', 'test/agent/runtime/handlers.test.ts', 'test/agent/runtime/processspec.test.ts', 'test/layers/', 'test/client/', 'test/agent/agent.test.ts', 'test/agent/nodecapacity.test.ts', 'test/agent/streaming/', 'test/apiserver/metricsscraper.test.ts', 'test/apiserver/metricsdeferred.test.ts'],
   // in-process API server, SQLite, controllers, the built binary, the real kubectl against a small server
   server: ['test/apiserver/', 'test/storage/', 'test/controllers/', 'test/cli/', 'test/bench/', 'test/scheduler/controller.test.ts', 'test/api/schema/kubectl.test.ts', 'test/client/loopback.test.ts'],
   // the node agent on this host: runc, conmon, cgroups, kmsg (skipped, saying why, without root)

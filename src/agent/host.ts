@@ -1,6 +1,6 @@
 // Facts about this machine that serve as defaults when a plan names no node.
 
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statfsSync } from 'node:fs';
 import { availableParallelism, totalmem } from 'node:os';
 import type { CgroupVersion } from '../policy/cgroupvalues.js';
 
@@ -62,5 +62,44 @@ export function hostBootID(): string {
     return readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
   } catch {
     return '';
+  }
+}
+
+/**
+ * The huge page sizes the kernel offers and the bytes reserved in each (cadvisor's
+ * GetHugePagesInfo: /sys/kernel/mm/hugepages/hugepages-<kB>kB/nr_hugepages); none when the
+ * directory is missing (a kernel without huge pages).
+ */
+export function hostHugePages(dir = '/sys/kernel/mm/hugepages'): { pageSizeBytes: bigint; totalBytes: bigint }[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  const out: { pageSizeBytes: bigint; totalBytes: bigint }[] = [];
+  for (const name of names) {
+    const m = /^hugepages-(\d+)kB$/.exec(name);
+    if (!m) continue;
+    try {
+      const pageSizeBytes = BigInt(m[1]!) * 1024n;
+      out.push({ pageSizeBytes, totalBytes: pageSizeBytes * BigInt(readFileSync(`${dir}/${name}/nr_hugepages`, 'utf8').trim()) });
+    } catch {
+      // A size whose count cannot be read is left out, as cadvisor skips it.
+    }
+  }
+  return out;
+}
+
+/**
+ * The size in bytes of the filesystem holding `dir` (cadvisor's RootFsInfo capacity: blocks ×
+ * block size), or 0 when it cannot be read, as the kubelet reports then.
+ */
+export function filesystemCapacityBytes(dir: string): bigint {
+  try {
+    const fs = statfsSync(dir, { bigint: true });
+    return fs.blocks * fs.bsize;
+  } catch {
+    return 0n;
   }
 }

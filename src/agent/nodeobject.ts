@@ -1,7 +1,15 @@
-// The Node object an agent registers and keeps current: capacity and allocatable (what pods
-// may request: capacity less the hard memory eviction threshold, as the kubelet computes it
-// with no reservations), the kubelet's four conditions with its reasons and messages, node
-// info, addresses, the declared features and the capabilities annotation.
+// The Node object an agent registers and keeps current: capacity and allocatable, the kubelet's
+// four conditions with its reasons and messages, node info, addresses, the declared features
+// and the capabilities annotation.
+//
+// Capacity is what the kubelet's MachineInfo setter reports (pkg/kubelet/nodestatus/setters.go
+// @ release-1.32): cpu, memory, pods, ephemeral-storage (the size of the filesystem the agent
+// keeps its data on, as cadvisor's RootFsInfo of the kubelet's root directory; 0 when it cannot
+// be read) and one hugepages-<size> per page size the kernel offers (pages reserved × size).
+// Allocatable is capacity less the hard eviction thresholds that reserve something
+// (hardEvictionReservation: memory.available from memory, nodefs.available from
+// ephemeral-storage; no kube- or system-reserved here), and memory less every hugepages
+// capacity as well, never below zero.
 
 import { Quantity } from '../api/quantity.js';
 import type { Node, NodeCondition } from '../api/types.js';
@@ -15,6 +23,12 @@ export interface NodeFacts {
   maxPods: number;
   /** memory.available hard eviction threshold in bytes (allocatable = capacity − this). */
   evictionHardMemoryBytes: bigint;
+  /** The size of the filesystem holding the agent's data (ephemeral-storage capacity); 0 when unknown. */
+  ephemeralStorageBytes?: bigint;
+  /** nodefs.available hard eviction threshold in bytes (allocatable ephemeral-storage = capacity − this). */
+  evictionHardNodefsBytes?: bigint;
+  /** Each huge page size the kernel offers, with the bytes reserved in pages of it. */
+  hugePages?: readonly HugePages[];
   internalIP: string;
   hostname: string;
   kernelVersion: string;
@@ -30,6 +44,11 @@ export interface NodeFacts {
   ulimits: boolean;
   /** The agent endpoint's port (the kubelet's 10250), where the API server fetches logs. */
   endpointPort?: number;
+}
+
+export interface HugePages {
+  pageSizeBytes: bigint;
+  totalBytes: bigint;
 }
 
 export interface NodeHealth {
@@ -81,16 +100,43 @@ export function nodeConditions(health: NodeHealth, previous: readonly NodeCondit
   return out;
 }
 
-/** status.allocatable: the capacity less the memory.available hard eviction threshold. */
-export function allocatableOf(facts: Pick<NodeFacts, 'memoryBytes' | 'milliCPU' | 'evictionHardMemoryBytes' | 'maxPods'>): Record<string, string> {
-  const allocatableMemory = facts.memoryBytes > facts.evictionHardMemoryBytes ? facts.memoryBytes - facts.evictionHardMemoryBytes : 0n;
-  return { cpu: Quantity.fromMilli(facts.milliCPU, 'DecimalSI').canonical(), memory: Quantity.fromInt(allocatableMemory, 'BinarySI').canonical(), pods: String(facts.maxPods) };
+type CapacityFacts = Pick<NodeFacts, 'memoryBytes' | 'milliCPU' | 'maxPods' | 'ephemeralStorageBytes' | 'hugePages'>;
+
+/** `hugepages-<size>`, the size as a binary quantity (HugePageResourceName). */
+function hugePagesResource(pageSizeBytes: bigint): string {
+  return `hugepages-${Quantity.fromInt(pageSizeBytes, 'BinarySI').canonical()}`;
+}
+
+/** status.capacity, its names in the order Go writes a map's keys (sorted). */
+export function capacityOf(facts: CapacityFacts): Record<string, string> {
+  const out: Record<string, string> = {
+    cpu: Quantity.fromMilli(facts.milliCPU, 'DecimalSI').canonical(),
+    'ephemeral-storage': Quantity.fromInt(facts.ephemeralStorageBytes ?? 0n, 'BinarySI').canonical(),
+  };
+  const pages = (facts.hugePages ?? []).map((h) => [hugePagesResource(h.pageSizeBytes), h.totalBytes] as const);
+  for (const [name, bytes] of pages.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) out[name] = Quantity.fromInt(bytes, 'BinarySI').canonical();
+  out['memory'] = Quantity.fromInt(facts.memoryBytes, 'BinarySI').canonical();
+  out['pods'] = String(facts.maxPods);
+  return out;
+}
+
+const atLeastZero = (n: bigint) => (n > 0n ? n : 0n);
+
+/**
+ * status.allocatable: capacity less the memory.available and nodefs.available hard eviction
+ * thresholds, memory less every hugepages capacity too; in capacity's order.
+ */
+export function allocatableOf(facts: CapacityFacts & Pick<NodeFacts, 'evictionHardMemoryBytes' | 'evictionHardNodefsBytes'>): Record<string, string> {
+  const out = capacityOf(facts);
+  let memory = atLeastZero(facts.memoryBytes - facts.evictionHardMemoryBytes);
+  for (const h of facts.hugePages ?? []) memory = atLeastZero(memory - h.totalBytes);
+  out['memory'] = Quantity.fromInt(memory, 'BinarySI').canonical();
+  out['ephemeral-storage'] = Quantity.fromInt(atLeastZero((facts.ephemeralStorageBytes ?? 0n) - (facts.evictionHardNodefsBytes ?? 0n)), 'BinarySI').canonical();
+  return out;
 }
 
 export function buildNode(facts: NodeFacts, health: NodeHealth, previous: Node | undefined, now: string): Node {
-  const memory = Quantity.fromInt(facts.memoryBytes, 'BinarySI');
-  const cpu = Quantity.fromMilli(facts.milliCPU, 'DecimalSI');
-  const capacity = { cpu: cpu.canonical(), memory: memory.canonical(), pods: String(facts.maxPods) };
+  const capacity = capacityOf(facts);
   const allocatable = allocatableOf(facts);
   return {
     apiVersion: 'v1',

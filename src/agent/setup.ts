@@ -14,7 +14,7 @@ import { ulimitRlimitTypes, type RlimitType } from '../policy/rlimits.js';
 import { validateSingleProcessOOMKill } from '../policy/oomkillmode.js';
 import { Agent, agentLog, type EventSink, type PodAdmitter, type PodRuntime } from './agent.js';
 import { connectAgent } from './connect.js';
-import { hostArch, hostBootID, hostMachineID, hostMemoryBytes, hostMilliCPU, hostOSImage } from './host.js';
+import { filesystemCapacityBytes, hostArch, hostBootID, hostHugePages, hostMachineID, hostMemoryBytes, hostMilliCPU, hostOSImage } from './host.js';
 import { ensureBusyboxImage } from './images/busybox.js';
 import { ImageStore } from './images/store.js';
 import type { ObjectSource } from './podworker/context.js';
@@ -194,12 +194,18 @@ export async function assembleAgent(s: AgentSettings, hooks: AssembleHooks): Pro
   progress('making sure the busybox image is in the local image store…');
   await ensureBusyboxImage(images);
   const evictionMemory = thresholds.find((t) => t.signal === 'memory.available');
+  const evictionNodefs = thresholds.find((t) => t.signal === 'nodefs.available');
+  // The kubelet's root directory's filesystem: here, where the agent keeps its data.
+  const ephemeralStorageBytes = filesystemCapacityBytes(dataDir);
   const facts: NodeFacts = {
     name: s.nodeName ?? defaultNodeName(),
     memoryBytes: node.memoryBytes,
     milliCPU: node.milliCPU,
     maxPods: s.maxPods ?? 110,
     evictionHardMemoryBytes: evictionMemory ? thresholdQuantity(evictionMemory, node.memoryBytes) : 0n,
+    ephemeralStorageBytes,
+    evictionHardNodefsBytes: evictionNodefs ? thresholdQuantity(evictionNodefs, ephemeralStorageBytes) : 0n,
+    hugePages: hostHugePages(),
     internalIP: s.nodeIP ?? defaultNodeIP(),
     hostname: hostname(),
     kernelVersion: release(),

@@ -35,8 +35,8 @@ const healthy = { memoryPressure: false, diskPressure: false, pidPressure: false
 describe('the Node object an agent registers', () => {
   const cases: { name: string; check: (n: Node) => void }[] = [
     { name: 'capacity is the machine, allocatable subtracts the hard memory eviction threshold', check: (n) => {
-      assert.deepEqual(n.status!.capacity, { cpu: '2', memory: '4Gi', pods: '110' });
-      assert.deepEqual(n.status!.allocatable, { cpu: '2', memory: '3996Mi', pods: '110' });
+      assert.deepEqual(n.status!.capacity, { cpu: '2', 'ephemeral-storage': '0', memory: '4Gi', pods: '110' });
+      assert.deepEqual(n.status!.allocatable, { cpu: '2', 'ephemeral-storage': '0', memory: '3996Mi', pods: '110' });
     } },
     { name: 'the four kubelet conditions with their reasons and messages', check: (n) => {
       assert.deepEqual(n.status!.conditions!.map((c) => [c.type, c.status, c.reason, c.message]), [
