@@ -112,14 +112,15 @@ function workloadStrategy<T extends Workload>(r: WorkloadRules<T>): Strategy {
   };
 }
 
-const specDiffers = (o: Workload, old: Workload) => !semanticEqual(o.spec, old.spec);
+/** Whether the spec changed as Semantic.DeepEqual tells it (quantities by value: the kind's spec schema says where they are). */
+const specDiffers = (kind: string) => (o: Workload, old: Workload) => !semanticEqual(o.spec, old.spec, `io.k8s.api.apps.v1.${kind}Spec`);
 
 export const deploymentStrategy = workloadStrategy<Deployment>({
   kind: 'Deployment',
   resource: 'deployments',
   defaults: (d, api) => defaultDeployment(d, opts(api)),
   // Annotations are copied to the deployment's ReplicaSets, so a change to them is a new generation too.
-  specChanged: (d, old) => specDiffers(d, old) || !semanticEqual(d.metadata?.annotations, old.metadata?.annotations),
+  specChanged: (d, old) => specDiffers('Deployment')(d, old) || !semanticEqual(d.metadata?.annotations, old.metadata?.annotations),
   // The status strategy resets labels as well as spec (GetResetFields: spec, metadata.labels).
   prepareStatus: (d, old) => {
     const { labels: _dropped, ...rest } = d.metadata ?? {};
@@ -136,7 +137,7 @@ export const replicaSetStrategy = workloadStrategy<ReplicaSet>({
   kind: 'ReplicaSet',
   resource: 'replicasets',
   defaults: (rs, api) => defaultReplicaSet(rs, opts(api)),
-  specChanged: specDiffers,
+  specChanged: specDiffers('ReplicaSet'),
   validate: (rs, api) => validateReplicaSet(rs, opts(api)),
   validateUpdate: (rs, old, api) => validateReplicaSetUpdate(rs, old, opts(api)),
   validateStatus: validateReplicaSetStatusUpdate,
@@ -160,7 +161,7 @@ export const statefulSetStrategy = workloadStrategy<StatefulSet>({
   prepareCreate: (ss) => dropStatefulSetMaxUnavailable(ss),
   specChanged: (ss, old) => {
     dropStatefulSetMaxUnavailable(ss, old);
-    return specDiffers(ss, old);
+    return specDiffers('StatefulSet')(ss, old);
   },
   validate: (ss) => validateStatefulSet(ss),
   validateUpdate: (ss, old) => validateStatefulSetUpdate(ss, old),
@@ -186,9 +187,9 @@ export const daemonSetStrategy = workloadStrategy<DaemonSet>({
   prepareCreate: (ds) => withTemplateGeneration(ds, Math.max(1, templateGeneration(ds))),
   // The template generation is the server's: it moves, with generation, when the template changes.
   specChanged: (ds, old) => {
-    const templateChanged = !semanticEqual(ds.spec?.template, old.spec?.template);
+    const templateChanged = !semanticEqual(ds.spec?.template, old.spec?.template, 'io.k8s.api.core.v1.PodTemplateSpec');
     withTemplateGeneration(ds, templateGeneration(old) + (templateChanged ? 1 : 0));
-    return templateChanged || specDiffers(ds, old);
+    return templateChanged || specDiffers('DaemonSet')(ds, old);
   },
   prepareStatus: (ds, old) => withTemplateGeneration(ds, templateGeneration(old)),
   validate: (ds, api) => validateDaemonSet(ds, opts(api)),

@@ -16,9 +16,9 @@ import { cronJobCreateWarnings, cronJobUpdateWarnings, jobCreateWarnings, jobUpd
 const group = 'batch';
 
 /** The generation after an update: bumped when the spec changed, as both strategies do. */
-function nextGeneration(obj: KubeObject & { spec?: unknown }, old: KubeObject & { spec?: unknown }): number {
+function nextGeneration(obj: KubeObject & { spec?: unknown }, old: KubeObject & { spec?: unknown }, spec: string): number {
   const prev = old.metadata?.generation ?? 1;
-  return semanticEqual(obj.spec, old.spec) ? prev : prev + 1;
+  return semanticEqual(obj.spec, old.spec, spec) ? prev : prev + 1;
 }
 
 const opts = (api: Api) => ({ gates: api.gates });
@@ -46,7 +46,7 @@ export const jobStrategy: Strategy = {
     }
     const job = defaultJob(obj as Job, opts(api));
     job.status = prev.status;
-    job.metadata = { ...job.metadata, generation: nextGeneration(job, prev) };
+    job.metadata = { ...job.metadata, generation: nextGeneration(job, prev, 'io.k8s.api.batch.v1.JobSpec') };
     const errs = validateJobUpdate(job, prev, opts(api));
     if (errs.length) throw statusErrors.invalid('Job', group, name, errs);
     req.warnings.push(...jobUpdateWarnings(job, prev));
@@ -69,7 +69,7 @@ export const cronJobStrategy: Strategy = {
     if (subresource === 'status') return { obj: { ...prev, status: (obj as CronJob).status ?? {} } };
     const cj = defaultCronJob(obj as CronJob, opts(api));
     cj.status = prev.status;
-    cj.metadata = { ...cj.metadata, generation: nextGeneration(cj, prev) };
+    cj.metadata = { ...cj.metadata, generation: nextGeneration(cj, prev, 'io.k8s.api.batch.v1.CronJobSpec') };
     const errs = validateCronJobUpdate(cj, prev, opts(api));
     if (errs.length) throw statusErrors.invalid('CronJob', group, prev.metadata?.name ?? '', errs);
     req.warnings.push(...cronJobUpdateWarnings(cj, prev));

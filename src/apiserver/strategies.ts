@@ -171,7 +171,7 @@ export function podStrategy(podSecurity: PodSecurityConfiguration, tolerationSec
       // Scheduling gates may only be removed; while gated, placement may only be narrowed.
       const gated = validateSchedulingGatesUpdate(pod.spec ?? ({} as Pod['spec']), prev.spec ?? ({} as Pod['spec']), FieldPath.root('spec'));
       const errs = gated.errors;
-      if (!semanticEqual(immutablePodSpec({ ...pod, spec: gated.munged }), immutablePodSpec(prev))) errs.push(fieldError.forbidden('spec', podUpdateForbidden));
+      if (!semanticEqual(immutablePodSpec({ ...pod, spec: gated.munged }), immutablePodSpec(prev), 'io.k8s.api.core.v1.PodSpec')) errs.push(fieldError.forbidden('spec', podUpdateForbidden));
       if (errs.length) throw invalid('Pod', prev.metadata.name ?? '', errs);
       // A container image change is a significant update: upstream's "significant update denied".
       await admitPodSecurityUpdate(pod, prev, req, api, podSecurity);

@@ -340,7 +340,7 @@ export function validateStatefulSetUpdate(ss: StatefulSet, old: StatefulSet): Fi
     for (const k of statefulSetUpdatable) delete copy[k];
     return copy;
   };
-  if (!semanticEqual(rest(ss?.spec), rest(old?.spec))) {
+  if (!semanticEqual(rest(ss?.spec), rest(old?.spec), 'io.k8s.api.apps.v1.StatefulSetSpec')) {
     errs.push(
       fieldError.forbidden(
         spec(),

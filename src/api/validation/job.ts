@@ -15,7 +15,7 @@ import { fieldImmutableErrorMsg, isNegativeErrorMsg, validateAnnotations, valida
 import { podSelectorOptionsForUpdate, validatePodSpec, type PodValidationOptions } from './pod.js';
 import { validatePodSpecificAnnotations } from './podannotations.js';
 import { validateSeccompAnnotationsAndFields } from './seccomp.js';
-import { semanticEqual } from '../semanticequal.js';
+import { fieldShape, semanticEqual } from '../semanticequal.js';
 
 /** Label keys of batch/v1 types.go. */
 export const jobLabels = {
@@ -43,6 +43,8 @@ const podReplacementPolicies = ['Failed', 'TerminatingOrFailed'];
 const concurrencyPolicies = ['Allow', 'Forbid', 'Replace'];
 /** The cronjob controller appends `-<minutes>` (11 characters) to name a job, and job names stay DNS labels. */
 const maxCronJobNameLength = 52;
+/** The immutable fields compare as Semantic.DeepEqual does: a template's quantities by value. */
+const jobSpecSchema = 'io.k8s.api.batch.v1.JobSpec';
 
 const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 /** %q of a list, as fmt prints a []string: `["a" "b"]`. */
@@ -328,7 +330,7 @@ export function validateJobUpdate(job: Job, old: Job, opts: PodValidationOptions
   const path = FieldPath.root('spec');
   errs.push(...validateJobSpec(spec, podSelectorOptionsForUpdate(opts, prev.template?.spec), path));
   const immutable = (field: keyof JobSpec) => {
-    if (!semanticEqual(spec[field], prev[field])) errs.push(fieldError.invalid(path.child(field), spec[field] ?? null, fieldImmutableErrorMsg));
+    if (!semanticEqual(spec[field], prev[field], fieldShape(jobSpecSchema, field))) errs.push(fieldError.invalid(path.child(field), spec[field] ?? null, fieldImmutableErrorMsg));
   };
   for (const f of ['completions', 'selector', 'template', 'completionMode', 'podFailurePolicy', 'backoffLimitPerIndex', 'managedBy', 'successPolicy'] as const) immutable(f);
   return errs;

@@ -257,6 +257,13 @@ describe('validateStatefulSet', () => {
       ['FieldValueForbidden', "spec: Forbidden: updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden"],
     ]);
   });
+  test("update: a claim template's quantity written another way is no change (Semantic's Quantity equality); another value is", () => {
+    const claims = (storage: string) => ({ volumeClaimTemplates: [{ metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage } } } }] }) as unknown as Partial<StatefulSetSpec>;
+    assertErrors(validateStatefulSetUpdate(statefulSet(claims('1073741824')), statefulSet(claims('1Gi'))), []);
+    assertErrors(validateStatefulSetUpdate(statefulSet(claims('1G')), statefulSet(claims('1Gi'))), [
+      ['FieldValueForbidden', "spec: Forbidden: updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden"],
+    ]);
+  });
   test('update: replicas, template, updateStrategy, minReadySeconds, ordinals and the retention policy may change', () => {
     const next = statefulSet({ replicas: 3, template: tpl(labels, { containers: [container('c', { image: 'x' })] }), updateStrategy: { type: 'OnDelete' }, minReadySeconds: 5, ordinals: { start: 1 }, persistentVolumeClaimRetentionPolicy: { whenDeleted: 'Delete', whenScaled: 'Delete' } });
     assertErrors(validateStatefulSetUpdate(next, statefulSet()), []);

@@ -99,7 +99,7 @@ describe('validateJob', () => {
 });
 
 describe('validateJobUpdate and validateJobStatusUpdate', () => {
-  const old = job();
+  const old = job({ template: { spec: { containers: [container('main', { resources: { limits: { memory: '1Gi' } } })], restartPolicy: 'Never' } } });
   const rows: { name: string; update: (j: Job) => void; want: Want }[] = [
     { name: 'parallelism may change', update: (j) => (j.spec!.parallelism = 3), want: [] },
     { name: 'completions are immutable', update: (j) => (j.spec!.completions = 2), want: [['FieldValueInvalid', 'spec.completions: Invalid value: 2: field is immutable']] },
@@ -108,6 +108,13 @@ describe('validateJobUpdate and validateJobStatusUpdate', () => {
       ['FieldValueInvalid', 'spec.selector: Invalid value: {"matchLabels":{"batch.kubernetes.io/controller-uid":"1a2b3c","x":"y"}}: field is immutable'],
     ] },
     { name: 'the template is immutable', update: (j) => (j.spec!.template!.spec!.containers[0]!.image = 'other'), want: [['FieldValueInvalid', `spec.template: Invalid value: ${JSON.stringify(structuredClone(old.spec!.template)).replace('busybox:1.36', 'other')}: field is immutable`]] },
+    // ValidateImmutableField is Semantic.DeepEqual: a quantity written another way is the same template.
+    { name: "a template quantity written another way is no change (Semantic's Quantity equality)", update: (j) => (j.spec!.template!.spec!.containers[0]!.resources = { limits: { memory: '1073741824' } }), want: [] },
+    {
+      name: 'a template quantity of another value is a change',
+      update: (j) => (j.spec!.template!.spec!.containers[0]!.resources = { limits: { memory: '1G' } }),
+      want: [['FieldValueInvalid', `spec.template: Invalid value: ${JSON.stringify(structuredClone(old.spec!.template)).replace('"resources":{"limits":{"memory":"1Gi"}}', '"resources":{"limits":{"memory":"1G"}}')}: field is immutable`]],
+    },
   ];
   for (const r of rows) {
     test(r.name, () => {
