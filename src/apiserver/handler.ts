@@ -9,7 +9,7 @@ import { aggregatedDiscovery, aggregatedV2, aggregatedV2beta1, apiResourceList, 
 import { crdListPath, emptyCRDList } from './nocrds.js';
 import type { OpenAPIDocs } from './openapidocs.js';
 import { serveOpenAPI } from './openapihttp.js';
-import type { Api, ListOptions, RequestInfo, UserInfo } from './rest.js';
+import { checkPreconditions, type Api, type ListOptions, type RequestInfo, type UserInfo } from './rest.js';
 import { isDryRun } from '../api/validation/options.js';
 import { checkWriteOptions, readDeleteOptions } from './deleteoptions.js';
 import { decodeBody, isJSONBody, isObject, mediaType, parseResourcePath, queryBool, readBody, requestName, sendJSON, sendStatusError, type ResourcePath } from './request.js';
@@ -419,6 +419,11 @@ export function createHandler(opts: HandlerOptions): (req: IncomingMessage, res:
             if (obj.metadata?.name && obj.metadata.name !== path.name) {
               throw statusErrors.badRequest(`the name of the object (${obj.metadata.name}) does not match the name on the URL (${path.name})`);
             }
+            // Store.Update still hands the body's uid to GuaranteedUpdate as a precondition, checked
+            // against the empty object a missing key reads as, before its tryUpdate creates (and so
+            // before the create's authorization and admission): any uid is a 409. A body's
+            // resourceVersion is not looked at on this path (the storage clears it, as on any write).
+            if (obj.metadata?.uid) checkPreconditions(def, path.name!, {}, { uid: obj.metadata.uid });
             const denied = opts.authorizer.authorize(info.user, 'create', def, path, q);
             if (denied) throw statusErrors.forbidden({ group: def.group, resource: def.resource }, path.name!, denied);
             try {
