@@ -12,6 +12,7 @@ import {
   deploymentCreateWarnings,
   deploymentUpdateWarnings,
   jobCreateWarnings,
+  jobUpdateWarnings,
   podCreateWarnings,
   replicaSetCreateWarnings,
   statefulSetCreateWarnings,
@@ -98,6 +99,40 @@ describe('workload strategies: WarningsOnCreate and WarningsOnUpdate', () => {
     },
   ];
   for (const r of rows) it(r.name, () => assert.deepEqual(r.got(), r.want));
+});
+
+// pkg/api/job/warnings_test.go TestWarningsForJobSpec, its case names and counts, through the Job
+// strategy's WarningsOnCreate (a DNS-label name adds nothing) and the CronJob's under spec.jobTemplate.spec.
+describe("job.WarningsForJobSpec: upstream's TestWarningsForJobSpec", () => {
+  const validPodTemplate = { metadata: { labels: { a: 'b' } }, spec: { restartPolicy: 'OnFailure', dnsPolicy: 'ClusterFirst', containers: [{ name: 'abc', image: 'image', imagePullPolicy: 'IfNotPresent', terminationMessagePolicy: 'File' }] } };
+  const wide = 'In Indexed Jobs with a number of completions higher than 10^5 and a parallelism higher than 10^4, Kubernetes might not be able to track completedIndexes when a big number of indexes fail';
+  const cases: { name: string; spec: Job['spec']; want: string[] }[] = [
+    { name: 'valid NonIndexed', spec: { completionMode: 'NonIndexed', template: validPodTemplate }, want: [] },
+    { name: 'NondIndexed with high completions and parallelism', spec: { completionMode: 'NonIndexed', template: validPodTemplate, parallelism: 1_000_000_000, completions: 1_000_000_000 }, want: [] },
+    { name: 'invalid PodTemplate', spec: { completionMode: 'NonIndexed', template: { spec: { imagePullSecrets: [{ name: '' }] } } } as Job['spec'], want: ['spec.template.spec.imagePullSecrets[0].name: invalid empty name ""'] },
+    { name: 'valid Indexed low completions low parallelism', spec: { completionMode: 'Indexed', completions: 10_000, parallelism: 10_000, template: validPodTemplate }, want: [] },
+    { name: 'valid Indexed high completions low parallelism', spec: { completionMode: 'Indexed', completions: 1000_000_000, parallelism: 10_000, template: validPodTemplate }, want: [] },
+    { name: 'valid Indexed medium completions medium parallelism', spec: { completionMode: 'Indexed', completions: 100_000, parallelism: 100_000, template: validPodTemplate }, want: [] },
+    { name: 'invalid Indexed high completions high parallelism', spec: { completionMode: 'Indexed', completions: 100_001, parallelism: 10_001, template: validPodTemplate }, want: [`spec: ${wide}`] },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      assert.deepEqual(jobCreateWarnings({ metadata: { name: 'job' }, spec: c.spec } as Job), c.want);
+      const under = (w: string) => w.replace(/^spec/, 'spec.jobTemplate.spec');
+      assert.deepEqual(cronJobCreateWarnings({ metadata: { name: 'cron' }, spec: { schedule: '@daily', jobTemplate: { spec: c.spec } } } as CronJob), c.want.map(under), 'in a CronJob');
+    });
+  }
+  it('a Job update warns only when its generation moves (WarningsOnUpdate)', () => {
+    const job = (generation: number) => gen({ metadata: { name: 'job' }, spec: { completionMode: 'Indexed', completions: 100_001, parallelism: 10_001, template: validPodTemplate } } as Job, generation);
+    assert.deepEqual(jobUpdateWarnings(job(1), job(1)), []);
+    assert.deepEqual(jobUpdateWarnings(job(2), job(1)), [`spec: ${wide}`]);
+  });
+  it('a CronJob update: the job template only when the generation moves, the TZ warning whatever it does', () => {
+    const cj = (generation: number, schedule: string) => gen({ metadata: { name: 'cron' }, spec: { schedule, jobTemplate: { spec: { completionMode: 'Indexed', completions: 100_001, parallelism: 10_001, template: validPodTemplate } } } } as CronJob, generation);
+    const tz = 'cannot use TZ or CRON_TZ in spec.spec.schedule, use timeZone instead, see https://kubernetes.io/docs/concepts/workloads/controllers/cron-jobs/ for more details';
+    assert.deepEqual(cronJobUpdateWarnings(cj(1, '@daily'), cj(1, '@daily')), []);
+    assert.deepEqual(cronJobUpdateWarnings(cj(2, 'CRON_TZ=UTC @daily'), cj(1, 'CRON_TZ=UTC @daily')), [`spec.jobTemplate.spec: ${wide}`, tz]);
+  });
 });
 
 describe('the pod strategy AppArmor annotation warning (applyAppArmorVersionSkew)', () => {

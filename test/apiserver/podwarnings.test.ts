@@ -1,7 +1,8 @@
 // Pod warnings over HTTPS, as kube-apiserver 1.32 sends them: `Warning: 299 - "<text>"` headers
 // from the strategies (api/workloadwarnings.ts) on a pod create (none on a pod update: the pod
 // strategy's WarningsOnUpdate is nil), on a workload's create and on an update that moves its
-// generation, ahead of Pod Security's; and the real kubectl printing them on apply.
+// generation, ahead of Pod Security's; job.WarningsForJobSpec's own warning on Jobs and CronJobs;
+// and the real kubectl printing them on apply.
 
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
@@ -112,6 +113,35 @@ describe('pod warnings in Warning headers', () => {
     const r = await t.admin().request('POST', '/apis/batch/v1/namespaces/default/jobs', job);
     assert.equal(r.status, 201, r.text);
     assert.deepEqual(warnings(r), [template(arch), template(limit), template(env)]);
+  });
+
+  // job.WarningsForJobSpec ahead of the template's; suspended, so no pod is made.
+  it('a wide Indexed Job: the completions warning at spec on create and on an update that moves its generation, none on one that does not', async () => {
+    const wide = 'spec: In Indexed Jobs with a number of completions higher than 10^5 and a parallelism higher than 10^4, Kubernetes might not be able to track completedIndexes when a big number of indexes fail';
+    const spec = { suspend: true, completionMode: 'Indexed', completions: 100_001, parallelism: 10_001, template: { spec: { containers: [{ name: 'c', image: 'busybox' }], restartPolicy: 'Never' } } };
+    const jobs = '/apis/batch/v1/namespaces/default/jobs';
+    const r = await t.admin().request('POST', jobs, { apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'wide' }, spec });
+    assert.equal(r.status, 201, r.text);
+    assert.deepEqual(warnings(r), [wide]);
+    const job = r.json();
+    job.metadata.labels = { ...job.metadata.labels, tier: 'batch' };
+    const same = await t.admin().request('PUT', `${jobs}/wide`, job);
+    assert.equal(same.status, 200, same.text);
+    assert.deepEqual(warnings(same), []);
+    const moved = same.json();
+    moved.spec.parallelism = 10_002;
+    const u = await t.admin().request('PUT', `${jobs}/wide`, moved);
+    assert.equal(u.status, 200, u.text);
+    assert.equal(u.json().metadata.generation, 2);
+    assert.deepEqual(warnings(u), [wide]);
+  });
+
+  it('a CronJob create: the name, then its job template under spec.jobTemplate.spec', async () => {
+    const cj = { apiVersion: 'batch/v1', kind: 'CronJob', metadata: { name: 'nightly.1' }, spec: { schedule: '@daily', jobTemplate: { spec: { template: { spec: { ...podSpec, restartPolicy: 'Never' } } } } } };
+    const r = await t.admin().request('POST', '/apis/batch/v1/namespaces/default/cronjobs', cj);
+    assert.equal(r.status, 201, r.text);
+    const under = (w: string) => `spec.jobTemplate.spec.template.${w}`;
+    assert.deepEqual(warnings(r), ['metadata.name: this is used in Pod names and hostnames, which can result in surprising behavior; a DNS label is recommended: [must not contain dots]', under(arch), under(limit), under(env)]);
   });
 
   it('kubectl apply prints them', { skip: !kubectlFound && kubectlSkip }, async () => {
