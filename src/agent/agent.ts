@@ -34,6 +34,7 @@ import type { NodeFacts, NodeHealth } from './nodeobject.js';
 import { OOMReporter } from './oom/reporter.js';
 import { startStats, type AgentStats } from './stats/agentstats.js';
 import { NodeRegistration } from './registration.js';
+import { allocatableEnforcedMessage, nodeRef } from './nodeevents.js';
 
 // The pod worker's own types: one definition of what a sync reports and whom a memcg belongs to.
 export type { EventSink, MemcgContainer as MemcgOwner, TerminateOutcome } from './podworker.js';
@@ -229,8 +230,11 @@ export class Agent {
       health: () => this.health(),
       periodMs: o.heartbeatMs ?? 10_000,
       log: this.log,
+      events: this.events,
     });
     await this.registration.start();
+    // enforceNodeAllocatableCgroups' event, once the node's cgroups hold allocatable.
+    if (o.nodeCgroups) this.events.record(nodeRef(o.facts.name), 'Normal', 'NodeAllocatableEnforced', '', allocatableEnforcedMessage);
     if (o.eviction) {
       this.eviction = o.eviction(this);
       this.eviction.start();

@@ -11,7 +11,8 @@ import { buildNode, nodeConditions, type NodeFacts } from '../../src/agent/nodeo
 import { reconcileConditionTaints } from '../../src/api/nodetaints.js';
 import { NodeRegistration } from '../../src/agent/registration.js';
 import { capabilitiesAnnotation, decodeCapabilities } from '../../src/policy/nodecapabilities.js';
-import type { Lease, Node, Taint } from '../../src/api/types.js';
+import type { Event, Lease, Node, Taint } from '../../src/api/types.js';
+import { EventRecorder } from '../../src/client/recorder.js';
 
 const facts = (name: string): NodeFacts => ({
   name,
@@ -137,6 +138,36 @@ describe('node registration against the API server', () => {
       assert.deepEqual(after.spec?.taints, [user]);
       assert.equal(after.status!.conditions!.find((c) => c.type === 'MemoryPressure')!.status, 'False');
     } finally {
+      client.close();
+    }
+  });
+
+  it('records the kubelet\'s Node events: Starting and the pressure conditions at registration, then each move and a cordon', async () => {
+    const client = new HttpClient({ server: s.url, ca: s.caCert, token: s.nodeToken('n4') });
+    const events = new EventRecorder(client, { component: 'kubelet', host: 'n4' });
+    let memoryPressure = false;
+    const reg = new NodeRegistration({ client, facts: facts('n4'), health: () => ({ ...healthy, memoryPressure }), periodMs: 60_000, events });
+    const recorded = async () => {
+      await events.flush();
+      const list = await s.api.list(s.api.def('events'), 'default');
+      return (list.items as Event[])
+        .filter((e) => e.involvedObject?.name === 'n4')
+        .sort((a, b) => (a.metadata!.name! < b.metadata!.name! ? -1 : 1))
+        .map((e) => [e.reason, e.message, e.source?.component, e.involvedObject?.kind, e.involvedObject?.uid]);
+    };
+    try {
+      await reg.start();
+      await reg.beat();
+      const status = (reason: string) => [reason, `Node n4 status is now: ${reason}`, 'kubelet', 'Node', 'n4'];
+      assert.deepEqual(await recorded(), [['Starting', 'Starting kubelet.', 'kubelet', 'Node', 'n4'], status('NodeHasSufficientMemory'), status('NodeHasNoDiskPressure'), status('NodeHasSufficientPID')], 'a second beat with nothing moved records nothing');
+      memoryPressure = true;
+      const admin = new HttpClient({ server: s.url, ca: s.caCert, token: s.adminToken });
+      await admin.patch(nodesRef, undefined, 'n4', 'application/merge-patch+json', { spec: { unschedulable: true } }).finally(() => admin.close());
+      await reg.beat();
+      assert.deepEqual((await recorded()).slice(4), [status('NodeHasInsufficientMemory'), status('NodeNotSchedulable')]);
+    } finally {
+      reg.stop();
+      await events.stop();
       client.close();
     }
   });

@@ -8,13 +8,14 @@
 
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statfsSync } from 'node:fs';
 import { join } from 'node:path';
 import { execFileSync, spawn } from 'node:child_process';
 import { realKernelSkipReason } from '../agent/cgrouptrees.js';
 import { kubectlAvailable } from './cluster.js';
 import { startUp, type ContainerStatusJSON, type PodJSON, type UpCluster } from './upcluster.js';
 import { probeCgroups } from '../../src/agent/runtime/hostprobe.js';
+import { Quantity } from '../../src/api/quantity.js';
 
 const reason = realKernelSkipReason(['runc', 'conmon']) ?? kubectlAvailable();
 if (reason) console.error(`test/e2e/node.test: SKIPPING end-to-end node tests: ${reason}`);
@@ -97,6 +98,11 @@ describe('end to end on the real kernel: the OOM kill mode and ulimits test plan
     assert.equal(node.status.capacity.memory, '4Gi');
     assert.equal(node.status.capacity.cpu, '2');
     assert.equal(node.status.allocatable.memory, `${4 * 1024 - 100}Mi`, 'allocatable = capacity − the hard memory eviction threshold');
+    // ephemeral-storage: the data directory's filesystem, less nodefs.available's default 10% (float32 0.1, as the kubelet).
+    const fs = statfsSync(v1.dataDir, { bigint: true });
+    const storage = fs.blocks * fs.bsize;
+    assert.equal(Quantity.parse(node.status.capacity['ephemeral-storage']!).value(), storage);
+    assert.equal(Quantity.parse(node.status.allocatable['ephemeral-storage']!).value(), storage - BigInt(Math.trunc(Number(storage) * Math.fround(0.1))));
     assert.ok(node.status.conditions.some((c) => c.type === 'Ready' && c.status === 'True'));
     assert.deepEqual(node.status.declaredFeatures, ['ContainerUlimits']);
     const caps = JSON.parse(node.metadata.annotations['bulkhead.dev/node-capabilities']!) as { cgroupVersion: number; oomGroup: string; minOOMScoreAdj: number; hardRlimitCeilings: Record<string, string> };
@@ -336,14 +342,15 @@ describe('end to end on the real kernel: the OOM kill mode and ulimits test plan
     await v1.ok(['delete', 'pod', 'hostnet', '--wait=false']);
   });
 
-  it('env from resourceFieldRef: the container\'s limit, or the node\'s allocatable for one it does not set (the downward API)', async () => {
+  it('env from resourceFieldRef: the container\'s limit, or the node\'s allocatable for one it does not set (the downward API), ephemeral-storage too', async () => {
     await v1.ok(['apply', '-f', v1.file('downward-env.yaml', podYAML('downward-env', `  - name: c
     image: busybox
-    command: ["sh", "-c", "echo mem=$MEM cpu=$CPU; sleep 3600"]
-    resources: {limits: {memory: 64Mi}}
+    command: ["sh", "-c", "echo mem=$MEM cpu=$CPU eph=$EPH; sleep 3600"]
+    resources: {limits: {memory: 64Mi}, requests: {ephemeral-storage: 1Gi}}
     env:
     - {name: MEM, valueFrom: {resourceFieldRef: {resource: limits.memory, divisor: 1Mi}}}
     - {name: CPU, valueFrom: {resourceFieldRef: {resource: limits.cpu, divisor: 1m}}}
+    - {name: EPH, valueFrom: {resourceFieldRef: {resource: limits.ephemeral-storage}}}
 `))]);
     const logs = await v1.until('downward-env printed its limits', async () => {
       const l = (await v1.kubectl(['logs', 'downward-env'])).stdout;
@@ -351,7 +358,9 @@ describe('end to end on the real kernel: the OOM kill mode and ulimits test plan
     }, 60_000);
     const cpu = await v1.ok(['get', 'node', v1.nodeName, '-o', 'jsonpath={.status.allocatable.cpu}']);
     const milli = cpu.endsWith('m') ? Number(cpu.slice(0, -1)) : Number(cpu) * 1000;
-    assert.equal(logs.trim(), `mem=64 cpu=${milli}`);
+    // Scheduled at all: it requests ephemeral-storage, which the node must report.
+    const eph = Quantity.parse(await v1.ok(['get', 'node', v1.nodeName, '-o', 'jsonpath={.status.allocatable.ephemeral-storage}'])).value();
+    assert.equal(logs.trim(), `mem=64 cpu=${milli} eph=${eph}`);
     await v1.ok(['delete', 'pod', 'downward-env', '--wait=false']);
   });
 
