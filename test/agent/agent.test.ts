@@ -217,7 +217,10 @@ describe('agent on the shared client', () => {
   it('records the sync\'s events after its status, as kubelet on the node, with no action', async () => {
     c.put(boundPod('web', 'u1'));
     await start();
-    const [ev, ...rest] = c.events();
+    // The kubelet's own Node events (registration) are about the Node, not the pod.
+    const all = c.events();
+    assert.deepEqual(all.filter((e) => e.involvedObject.kind === 'Node').map((e) => e.reason).sort(), ['NodeHasNoDiskPressure', 'NodeHasSufficientMemory', 'NodeHasSufficientPID', 'Starting']);
+    const [ev, ...rest] = all.filter((e) => e.involvedObject.kind !== 'Node');
     assert.equal(rest.length, 0);
     assert.deepEqual([ev!.reason, ev!.message, ev!.source, ev!.action, ev!.involvedObject.uid], ['Started', 'Started container c', { component: 'kubelet', host: 'n1' }, undefined, 'u1']);
     // The store's versions order its writes: the status patch came first.
