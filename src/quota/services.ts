@@ -29,14 +29,16 @@ export function serviceUsage(svc: Service): Record<string, number> {
 
 /**
  * The quota decision for creating `svc`, or for updating `old` to `svc` (the increase is
- * charged); what the configuration limits is read from the new Service's whole usage, and needs a
+ * charged when `old` has a resourceVersion, the whole usage otherwise); what the configuration limits is read from the new Service's whole usage, and needs a
  * covering quota only when the request adds something.
  */
 export function decideServiceQuota(svc: Service, old: Service | undefined, quotas: readonly ResourceQuota[], limited: readonly LimitedResource[] = []): QuotaDecision {
   const usage = serviceUsage(svc);
   const entries = limitedResourcesFor(limited, '', 'services');
   const limitedNames = entries.length > 0 ? limitedByDefault(Object.keys(usage).filter((k) => usage[k]! > 0), entries) : [];
-  if (old) {
+  // CheckRequest charges the delta only when the old object has a resourceVersion: without one
+  // the update may be a create-on-update, and the whole usage is billed.
+  if (old && (old.metadata?.resourceVersion ?? '') !== '') {
     const prev = serviceUsage(old);
     for (const k of Object.keys(usage)) usage[k] = Math.max(0, usage[k]! - (prev[k] ?? 0));
   }

@@ -9,6 +9,8 @@ import { decideServiceQuota, serviceQuotaUsage, serviceUsage } from '../../src/q
 const quota = (hard: Record<string, string>, used?: Record<string, string>, scopes?: string[]): ResourceQuota =>
   ({ metadata: { name: 'q', namespace: 'n' }, spec: { hard, ...(scopes ? { scopes } : {}) }, status: { hard, ...(used ? { used } : {}) } }) as ResourceQuota;
 const svc = (spec: Partial<ServiceSpec>): Service => ({ metadata: { name: 's', namespace: 'n' }, spec: { ports: [{ port: 80 }, { port: 81 }], ...spec } });
+/** A stored Service: it has a resourceVersion, so an update from it is charged the delta. */
+const stored = (spec: Partial<ServiceSpec>): Service => ({ ...svc(spec), metadata: { name: 's', namespace: 'n', resourceVersion: '1' } });
 
 describe('service quota usage', () => {
   const rows: { name: string; svc: Service; want: Record<string, number> }[] = [
@@ -57,19 +59,53 @@ describe('decideServiceQuota', () => {
     {
       name: 'an update that adds nothing is allowed at the limit and charges nothing',
       svc: svc({ type: 'ClusterIP', selector: { a: 'b' } }),
-      old: svc({ type: 'ClusterIP' }),
+      old: stored({ type: 'ClusterIP' }),
       quotas: [quota({ services: '1' }, { services: '1' })],
       want: { allowed: true, charges: [] },
     },
     {
       name: 'an update to NodePort is charged its node ports',
       svc: svc({ type: 'NodePort' }),
-      old: svc({ type: 'ClusterIP' }),
+      old: stored({ type: 'ClusterIP' }),
       quotas: [quota({ services: '1', 'services.nodeports': '1' }, { services: '1', 'services.nodeports': '0' })],
       want: { allowed: false, quota: 'q', message: 'exceeded quota: q, requested: services.nodeports=2, used: services.nodeports=0, limited: services.nodeports=1' },
     },
   ];
   for (const r of rows) it(r.name, () => assert.deepEqual(decideServiceQuota(r.svc, r.old, r.quotas), r.want));
+});
+
+// plugin/pkg/admission/resourcequota/admission_test.go, the Service update cases (a quota of 10
+// each, used services 1, load balancers 1, node ports 0; a LoadBalancer becomes a NodePort).
+describe('decideServiceQuota: admission_test.go TestAdmitHandles*', () => {
+  const lbQuota = () => {
+    const hard = { services: '10', 'services.loadbalancers': '10', 'services.nodeports': '10' };
+    return { metadata: { name: 'quota', namespace: 'test', resourceVersion: '124' }, status: { hard, used: { services: '1', 'services.loadbalancers': '1', 'services.nodeports': '0' } } } as ResourceQuota;
+  };
+  const named = (type: ServiceSpec['type'], ports: number[], resourceVersion?: string): Service => ({
+    metadata: { name: 'service', namespace: 'test', ...(resourceVersion !== undefined ? { resourceVersion } : {}) },
+    spec: { type, ...(ports.length > 0 ? { ports: ports.map((port) => ({ port })) } : {}) },
+  });
+  const rows: { name: string; old: Service; used: Record<string, string> }[] = [
+    {
+      name: 'TestAdmitHandlesOldObjects: the delta is charged, the load balancer given up never goes negative',
+      old: named('LoadBalancer', [], '1'),
+      used: { services: '1', 'services.loadbalancers': '1', 'services.nodeports': '1' },
+    },
+    {
+      name: 'TestAdmitHandlesCreatingUpdates: an old object without resourceVersion is a create, billed in full',
+      old: named('LoadBalancer', [], ''),
+      used: { services: '2', 'services.loadbalancers': '1', 'services.nodeports': '1' },
+    },
+  ];
+  for (const r of rows) {
+    it(r.name, () => {
+      const d = decideServiceQuota(named('NodePort', [1234]), r.old, [lbQuota()]);
+      assert.equal(d.allowed, true);
+      if (!d.allowed) return;
+      assert.equal(d.charges.length, 1);
+      for (const [k, v] of Object.entries(r.used)) assert.equal(d.charges[0]!.used[k], v, k);
+    });
+  }
 });
 
 describe('serviceQuotaUsage', () => {
