@@ -27,6 +27,40 @@ describe('service quota usage', () => {
   for (const r of rows) it(r.name, () => assert.deepEqual(serviceUsage(r.svc), r.want));
 });
 
+// pkg/quota/v1/evaluator/core/services_test.go TestServiceEvaluatorUsage, one row per upstream
+// case (same names); upstream's usage has no zero-free form, so every key is compared.
+describe('serviceUsage: services_test.go TestServiceEvaluatorUsage', () => {
+  const lb = (ports: { port: number; nodePort?: number }[], allocate?: boolean): Service => ({
+    metadata: { name: 's', namespace: 'n' },
+    spec: { type: 'LoadBalancer', ...(ports.length > 0 ? { ports } : {}), ...(allocate !== undefined ? { allocateLoadBalancerNodePorts: allocate } : {}) },
+  });
+  const np = (ports: number[]): Service => ({ metadata: { name: 's', namespace: 'n' }, spec: { type: 'NodePort', ports: ports.map((port) => ({ port })) } });
+  const use = (nodeports: number, loadbalancers: number) => ({ 'count/services': 1, services: 1, 'services.loadbalancers': loadbalancers, 'services.nodeports': nodeports });
+  const rows: { name: string; svc: Service; want: Record<string, number> }[] = [
+    { name: 'loadbalancer', svc: lb([]), want: use(0, 1) },
+    { name: 'loadbalancer_ports', svc: lb([{ port: 27443 }]), want: use(1, 1) },
+    { name: 'loadbalancer_2_ports', svc: lb([{ port: 27443 }, { port: 27444 }]), want: use(2, 1) },
+    { name: 'clusterip', svc: { metadata: { name: 's', namespace: 'n' }, spec: { type: 'ClusterIP' } }, want: use(0, 0) },
+    { name: 'nodeports', svc: np([27443]), want: use(1, 0) },
+    { name: 'multi-nodeports', svc: np([27443, 27444]), want: use(2, 0) },
+    { name: 'nodeports-disabled', svc: lb([{ port: 27443 }, { port: 27444 }], false), want: use(0, 1) },
+    { name: 'nodeports-default-enabled', svc: lb([{ port: 27443, nodePort: 32001 }, { port: 27444, nodePort: 32002 }]), want: use(2, 1) },
+    { name: 'nodeports-explicitly-enabled', svc: lb([{ port: 27443 }, { port: 27444 }], true), want: use(2, 1) },
+    { name: 'nodeports-disabled-but-specified', svc: lb([{ port: 27443, nodePort: 32001 }, { port: 27444, nodePort: 32002 }], false), want: use(2, 1) },
+  ];
+  for (const r of rows) it(r.name, () => assert.deepEqual(serviceUsage(r.svc), r.want));
+});
+
+// services_test.go TestServiceEvaluatorMatchesResources: of configmaps, cpu and the three service
+// names a quota limits, the service evaluator tracks only the service names. (TestServiceConstraintsFunc
+// has no row to port: the service evaluator's Constraints never fails, and Bulkhead has none.)
+describe('serviceQuotaUsage: services_test.go TestServiceEvaluatorMatchesResources', () => {
+  it('TestServiceEvaluatorMatchesResources', () => {
+    const q = quota({ configmaps: '9', cpu: '9', services: '9', 'services.nodeports': '9', 'services.loadbalancers': '9' });
+    assert.deepEqual(Object.keys(serviceQuotaUsage(q, [])).sort(), ['services', 'services.loadbalancers', 'services.nodeports']);
+  });
+});
+
 describe('decideServiceQuota', () => {
   const rows: { name: string; svc: Service; old?: Service; quotas: ResourceQuota[]; want: ReturnType<typeof decideServiceQuota> }[] = [
     { name: 'no quotas: allowed', svc: svc({ type: 'NodePort' }), quotas: [], want: { allowed: true, charges: [] } },
