@@ -335,12 +335,17 @@ const podLevelRows: Row[] = [
     want: [],
   },
   {
+    name: 'aggregate container limits equal to pod limits',
+    pod: podLevel({ limits: { cpu: '10', memory: '10Mi' } }, [{ limits: { cpu: '5', memory: '5Mi' } }, { limits: { cpu: '5', memory: '5Mi' } }]),
+    want: [],
+  },
+  {
     name: 'aggregate container limits greater than pod limits is allowed (each container fits)',
     pod: podLevel({ limits: { cpu: '10', memory: '10Mi' } }, [{ limits: { cpu: '5', memory: '5Mi' } }, { limits: { cpu: '6', memory: '9Mi' } }]),
     want: [],
   },
   {
-    name: 'individual container limits greater than pod limits',
+    name: 'indivdual container limits greater than pod limits',
     pod: podLevel({ limits: { cpu: '10', memory: '10Mi' } }, [{ limits: { cpu: '11', memory: '12Mi' } }]),
     want: [
       ['FieldValueInvalid', 'spec.resources.containers[0][cpu].limits: Invalid value: "11": must be less than or equal to pod limits of 10'],
@@ -496,6 +501,7 @@ const podLevelNameRows: NameRow[] = [
   })),
   { name: 'limits.storage fails the standard-name check first', input: 'limits.storage', want: [inv('limits.storage', 'must be a standard resource type or fully qualified')] },
   { name: 'network fails the standard-name check first', input: 'network', want: [inv('network', 'must be a standard resource type or fully qualified')] },
+  { name: 'disk fails the standard-name check first', input: 'disk', want: [inv('disk', 'must be a standard resource type or fully qualified')] },
 ];
 
 // upstream TestValidatePodResourceNames inputs not listed above: each fails the plain resource-name
@@ -517,6 +523,23 @@ const containerNameRows: NameRow[] = [
   { name: 'hugepages-2Mi is a container resource', input: 'hugepages-2Mi', want: [] },
   { name: 'nvidia.com/gpu is an extended resource', input: 'nvidia.com/gpu', want: [] },
   { name: 'pods is standard but not for containers', input: 'pods', want: [inv('pods', 'must be a standard resource for containers')] },
+  // upstream TestValidateContainerResourceName (pkg/apis/core/v1/validation/validation_test.go), same case names
+  { name: 'CPU resource', input: 'cpu', want: [] },
+  { name: 'Memory resource', input: 'memory', want: [] },
+  { name: 'Hugepages resource', input: 'hugepages-2Mi', want: [] },
+  { name: 'Namespaced resource', input: 'kubernetes.io/resource-foo', want: [] },
+  { name: 'Extended Resource', input: 'my.org/resource-bar', want: [] },
+  {
+    name: 'Invalid standard resource',
+    input: 'cpu-core',
+    want: [inv('cpu-core', 'must be a standard resource type or fully qualified'), inv('cpu-core', 'must be a standard resource for containers')],
+  },
+  { name: 'Invalid namespaced resource', input: 'kubernetes.io/', want: [inv('kubernetes.io/', 'name part must be non-empty'), inv('kubernetes.io/', namePartMsg)] },
+  {
+    name: 'Invalid extended resource',
+    input: 'my.org-foo-resource',
+    want: [inv('my.org-foo-resource', 'must be a standard resource type or fully qualified'), inv('my.org-foo-resource', 'must be a standard resource for containers')],
+  },
 ];
 
 describe('resource name rules (upstream tables as data)', () => {
