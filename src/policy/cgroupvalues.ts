@@ -27,11 +27,22 @@ export function milliCPUToShares(milliCPU: bigint): bigint {
   return shares;
 }
 
-/** 0 means "no quota". */
+/**
+ * 0 means "no quota". The period is taken as given: the CustomCPUCFSQuotaPeriod gate, which
+ * upstream's MilliCPUToQuota checks itself, is applied by the callers (quotaPeriodFor).
+ */
 export function milliCPUToQuota(milliCPU: bigint, period: bigint = QuotaPeriod): bigint {
   if (milliCPU === 0n) return 0n;
   const quota = (milliCPU * period) / MilliCPUToCPU;
   return quota < MinQuotaPeriod ? MinQuotaPeriod : quota;
+}
+
+/**
+ * The period a quota is computed over: the configured one only with the CustomCPUCFSQuotaPeriod
+ * gate (alpha, off in v1.32); without it upstream computes every quota over 100ms.
+ */
+export function quotaPeriodFor(period: bigint, customCPUCFSQuotaPeriod: boolean | undefined): bigint {
+  return customCPUCFSQuotaPeriod ? period : QuotaPeriod;
 }
 
 /** Kubelet-managed cgroups on v2 (kubepods, tiers, pod cgroups): the linear map. */
@@ -71,6 +82,8 @@ export interface PodCgroupOptions {
   /** kubelet cpuCFSQuota (default true). */
   enforceCPULimits?: boolean;
   cpuPeriod?: bigint;
+  /** The CustomCPUCFSQuotaPeriod gate (default off, as in v1.32). */
+  customCPUCFSQuotaPeriod?: boolean;
 }
 
 function hugePageLimits(requests: Resources): Map<bigint, bigint> {
@@ -129,7 +142,10 @@ export function podResourceConfig(pod: Pod, qos: QOSClass, opts: PodCgroupOption
   }
 
   const cpuShares = milliCPUToShares(milli(reqs, ResourceCPU));
-  let cpuQuota = milliCPUToQuota(milli(limits, ResourceCPU), period);
+  // Upstream writes the configured period but, with the gate off, computes the quota over 100ms
+  // (helpers_linux_test.go TestResourceConfigForPod "...-with-tuned-quota" rows); kubelet config
+  // validation keeps a real node from having a custom period without the gate.
+  let cpuQuota = milliCPUToQuota(milli(limits, ResourceCPU), quotaPeriodFor(period, opts.customCPUCFSQuotaPeriod));
   if (opts.enforceCPULimits === false) cpuQuota = -1n;
   const memory = bytes(limits, ResourceMemory);
   const huge = hugePageLimits(reqs);
@@ -163,6 +179,8 @@ export interface ContainerCgroupOptions {
   gates: Pick<FeatureGates, 'PodLevelResources'>;
   cpuCFSQuota?: boolean;
   cpuPeriod?: bigint;
+  /** The CustomCPUCFSQuotaPeriod gate (default off, as in v1.32): without it the period is 100ms. */
+  customCPUCFSQuotaPeriod?: boolean;
 }
 
 export function containerResourceConfig(pod: Pod, c: Container, opts: ContainerCgroupOptions): ContainerResourceConfig {
@@ -175,7 +193,7 @@ export function containerResourceConfig(pod: Pod, c: Container, opts: ContainerC
   const cpuShares = milliCPUToShares(cpuRequest === undefined && cpuLimit !== undefined ? cpuLimit.milliValue() : (cpuRequest?.milliValue() ?? 0n));
   const cfg: ContainerResourceConfig = { cpuShares, cpuQuota: 0n, cpuPeriod: 0n, memoryLimit: memoryLimit?.value() ?? 0n };
   if (opts.cpuCFSQuota !== false) {
-    const period = opts.cpuPeriod ?? QuotaPeriod;
+    const period = quotaPeriodFor(opts.cpuPeriod ?? QuotaPeriod, opts.customCPUCFSQuotaPeriod);
     cfg.cpuPeriod = period;
     cfg.cpuQuota = milliCPUToQuota(cpuLimit?.milliValue() ?? 0n, period);
   }

@@ -1,7 +1,7 @@
 // cgroup values. Rows ported from upstream's tables (read, not copied):
-//   kubernetes/kubernetes pkg/kubelet/cm/helpers_linux_test.go (2026 version): TestMilliCPUToShares,
-//   TestMilliCPUToQuota, TestResourceConfigForPod (every row without DRA claims, plus the
-//   "dra-feature-gate-disabled" row), TestHugePageLimits (through ResourceConfigForPod),
+//   kubernetes/kubernetes pkg/kubelet/cm/helpers_linux_test.go: TestMilliCPUToShares, TestMilliCPUToQuota,
+//   TestResourceConfigForPod (v1.32 rows, CustomCPUCFSQuotaPeriod gate off; the 2026 DRA-free rows),
+//   TestResourceConfigForPodWithCustomCPUCFSQuotaPeriod (gate on), TestHugePageLimits,
 //   TestCPUSharesEqualAfterV2RoundTrip (the forward half: milliCPU -> shares -> weight);
 //   pkg/kubelet/cm/cgroup_manager_linux_test.go TestGetCpuWeight (linear map);
 //   opencontainers/cgroups utils_test.go TestConvertCPUSharesToCgroupV2Value (v0.0.5 table, and the
@@ -74,6 +74,7 @@ describe('milliCPUToShares: upstream TestMilliCPUToShares rows', () => {
     ['1000000 milliCPU clamped to MaxShares', 1000000n, 262144n],
     ['negative milliCPU clamped to MinShares', -1n, 2n],
     ['large negative clamped to MinShares', -1000000n, 2n],
+    ['"2000m (2 CPUs) returns 2048 shares"', 2000n, 2048n],
   ];
   for (const [name, input, want] of rows) it(`${name}: ${input} -> ${want}`, () => assert.equal(milliCPUToShares(input), want));
   it('MinShares is 2 and MaxShares is 262144', () => {
@@ -185,8 +186,11 @@ const burstableQuota = 20000n; // MilliCPUToQuota(200, 100000)
 const burstableMemory = 200n * Mi;
 const guaranteedShares = 102n;
 const guaranteedQuota = 10000n; // MilliCPUToQuota(100, 100000)
-const guaranteedTunedQuota = 1000n; // MilliCPUToQuota(100, 5000)
-const tunedQuota = 1000n; // MilliCPUToQuota(200, 5000)
+// With the CustomCPUCFSQuotaPeriod gate off (v1.32 default) every quota is computed over 100ms,
+// whatever period is written; with it on, 100m and 200m over 5ms are both clamped to 1000us.
+const guaranteedTunedQuotaGateOff = 10000n; // MilliCPUToQuota(100, 5000), gate off
+const guaranteedTunedQuota = 1000n; // MilliCPUToQuota(100, 5000), gate on
+const tunedQuota = 1000n; // 1ms: MilliCPUToQuota(200, 5000), gate on
 const guaranteedMemory = 100n * Mi;
 
 interface PodConfigRow {
@@ -223,11 +227,11 @@ const podConfigRows: PodConfigRow[] = [
     expected: { cpuShares: burstablePartialShares },
   },
   {
-    name: '"burstable-with-limits-with-tuned-quota": 200m at 5ms is floor-clamped to 1000us',
+    name: '"burstable-with-limits-with-tuned-quota": gate off, the 5ms period is written but the quota is over 100ms',
     pod: pod([ctr(rl('100m', '100Mi'), rl('200m', '200Mi'))]),
     enforceCPULimits: true,
     period: tunedQuotaPeriod,
-    expected: { cpuShares: burstableShares, cpuQuota: tunedQuota, cpuPeriod: tunedQuotaPeriod, memory: burstableMemory },
+    expected: { cpuShares: burstableShares, cpuQuota: burstableQuota, cpuPeriod: tunedQuotaPeriod, memory: burstableMemory },
   },
   {
     name: '"burstable-with-limits-no-cpu-enforcement-with-tuned-quota"',
@@ -258,11 +262,11 @@ const podConfigRows: PodConfigRow[] = [
     expected: { cpuShares: guaranteedShares, cpuQuota: -1n, cpuPeriod: defaultQuotaPeriod, memory: guaranteedMemory },
   },
   {
-    name: '"guaranteed-with-tuned-quota"',
+    name: '"guaranteed-with-tuned-quota": gate off, quota over 100ms',
     pod: pod([ctr(rl('100m', '100Mi'), rl('100m', '100Mi'))]),
     enforceCPULimits: true,
     period: tunedQuotaPeriod,
-    expected: { cpuShares: guaranteedShares, cpuQuota: guaranteedTunedQuota, cpuPeriod: tunedQuotaPeriod, memory: guaranteedMemory },
+    expected: { cpuShares: guaranteedShares, cpuQuota: guaranteedTunedQuotaGateOff, cpuPeriod: tunedQuotaPeriod, memory: guaranteedMemory },
   },
   {
     name: '"guaranteed-no-cpu-enforcement-with-tuned-quota"',
@@ -419,15 +423,40 @@ const referencePodConfigRows: PodConfigRow[] = [
   },
 ];
 
-function checkPodConfig(row: PodConfigRow): void {
+// helpers_linux_test.go TestResourceConfigForPodWithCustomCPUCFSQuotaPeriod: the same pods with
+// the CustomCPUCFSQuotaPeriod gate on, where a tuned period also tunes the quota.
+const burstableLimited = () => pod([ctr(rl('100m', '100Mi'), rl('200m', '200Mi'))]);
+const burstablePartial = () => pod([ctr(rl('100m', '100Mi'), rl('200m', '200Mi')), ctr(rl('100m', '100Mi'), rl('', ''))]);
+const guaranteedPod = () => pod([ctr(rl('100m', '100Mi'), rl('100m', '100Mi'))]);
+const burstableFull = (cpuQuota: bigint, cpuPeriod: bigint): ResourceConfig => ({ cpuShares: burstableShares, cpuQuota, cpuPeriod, memory: burstableMemory });
+const guaranteedFull = (cpuQuota: bigint, cpuPeriod: bigint): ResourceConfig => ({ cpuShares: guaranteedShares, cpuQuota, cpuPeriod, memory: guaranteedMemory });
+const customPeriodRows: PodConfigRow[] = [
+  { name: '"besteffort"', pod: pod([ctr(rl('', ''), rl('', ''))]), enforceCPULimits: true, period: defaultQuotaPeriod, expected: { cpuShares: 2n } },
+  { name: '"burstable-no-limits"', pod: pod([ctr(rl('100m', '100Mi'), rl('', ''))]), enforceCPULimits: true, period: defaultQuotaPeriod, expected: { cpuShares: burstableShares } },
+  { name: '"burstable-with-limits"', pod: burstableLimited(), enforceCPULimits: true, period: defaultQuotaPeriod, expected: burstableFull(burstableQuota, defaultQuotaPeriod) },
+  { name: '"burstable-with-limits-no-cpu-enforcement"', pod: burstableLimited(), enforceCPULimits: false, period: defaultQuotaPeriod, expected: burstableFull(-1n, defaultQuotaPeriod) },
+  { name: '"burstable-partial-limits"', pod: burstablePartial(), enforceCPULimits: true, period: defaultQuotaPeriod, expected: { cpuShares: burstablePartialShares } },
+  { name: '"burstable-with-limits-with-tuned-quota": 200m over 5ms is clamped to 1ms', pod: burstableLimited(), enforceCPULimits: true, period: tunedQuotaPeriod, expected: burstableFull(tunedQuota, tunedQuotaPeriod) },
+  { name: '"burstable-with-limits-no-cpu-enforcement-with-tuned-quota"', pod: burstableLimited(), enforceCPULimits: false, period: tunedQuotaPeriod, expected: burstableFull(-1n, tunedQuotaPeriod) },
+  { name: '"burstable-partial-limits-with-tuned-quota"', pod: burstablePartial(), enforceCPULimits: true, period: tunedQuotaPeriod, expected: { cpuShares: burstablePartialShares } },
+  { name: '"guaranteed"', pod: guaranteedPod(), enforceCPULimits: true, period: defaultQuotaPeriod, expected: guaranteedFull(guaranteedQuota, defaultQuotaPeriod) },
+  { name: '"guaranteed-no-cpu-enforcement"', pod: guaranteedPod(), enforceCPULimits: false, period: defaultQuotaPeriod, expected: guaranteedFull(-1n, defaultQuotaPeriod) },
+  { name: '"guaranteed-with-tuned-quota": 100m over 5ms is clamped to 1ms', pod: guaranteedPod(), enforceCPULimits: true, period: tunedQuotaPeriod, expected: guaranteedFull(guaranteedTunedQuota, tunedQuotaPeriod) },
+  { name: '"guaranteed-no-cpu-enforcement-with-tuned-quota"', pod: guaranteedPod(), enforceCPULimits: false, period: tunedQuotaPeriod, expected: guaranteedFull(-1n, tunedQuotaPeriod) },
+];
+
+function checkPodConfig(row: PodConfigRow, customCPUCFSQuotaPeriod?: boolean): void {
   const gates = row.podLevelResources ? ON : OFF;
   const qos = getPodQOS(row.pod, gates);
-  const got = podResourceConfig(row.pod, qos, { gates, enforceCPULimits: row.enforceCPULimits, cpuPeriod: row.period });
+  const got = podResourceConfig(row.pod, qos, { gates, enforceCPULimits: row.enforceCPULimits, cpuPeriod: row.period, customCPUCFSQuotaPeriod });
   assert.deepEqual(got, row.expected);
 }
 
 describe('podResourceConfig: upstream TestResourceConfigForPod rows', () => {
   for (const row of podConfigRows) it(row.name, () => checkPodConfig(row));
+});
+describe('podResourceConfig: upstream TestResourceConfigForPodWithCustomCPUCFSQuotaPeriod rows (gate on)', () => {
+  for (const row of customPeriodRows) it(row.name, () => checkPodConfig(row, true));
 });
 describe('podResourceConfig: reference §3.5-§3.6 rules', () => {
   for (const row of referencePodConfigRows) it(row.name, () => checkPodConfig(row));
@@ -459,7 +488,7 @@ describe('podResourceConfig hugepages: upstream TestHugePageLimits rows (through
 // Container-level CRI resources (reference §3.8)
 
 describe('containerResourceConfig: reference §3.8 (calculateLinuxResources)', () => {
-  const rows: { name: string; pod: Pod; cpuCFSQuota?: boolean; period?: bigint; gates?: typeof ON | typeof OFF; expected: ContainerResourceConfig }[] = [
+  const rows: { name: string; pod: Pod; cpuCFSQuota?: boolean; period?: bigint; customPeriod?: boolean; gates?: typeof ON | typeof OFF; expected: ContainerResourceConfig }[] = [
     {
       name: 'no cpu request key: shares come from the cpu limit',
       pod: pod([ctr({}, rl('500m', ''))]),
@@ -487,10 +516,17 @@ describe('containerResourceConfig: reference §3.8 (calculateLinuxResources)', (
       expected: { cpuShares: 102n, cpuQuota: 0n, cpuPeriod: 0n, memoryLimit: 0n },
     },
     {
-      name: 'custom period 5ms: 200m limit is floor-clamped to 1000us',
+      name: 'custom period 5ms with CustomCPUCFSQuotaPeriod: 200m limit is floor-clamped to 1000us',
       pod: pod([ctr(rl('100m', ''), rl('200m', ''))]),
       period: 5000n,
+      customPeriod: true,
       expected: { cpuShares: 102n, cpuQuota: 1000n, cpuPeriod: 5000n, memoryLimit: 0n },
+    },
+    {
+      name: 'custom period 5ms without CustomCPUCFSQuotaPeriod (v1.32 default): period and quota over 100ms',
+      pod: pod([ctr(rl('100m', ''), rl('200m', ''))]),
+      period: 5000n,
+      expected: { cpuShares: 102n, cpuQuota: 20000n, cpuPeriod: 100000n, memoryLimit: 0n },
     },
     {
       name: 'a 5m limit becomes the 1000us minimum quota',
@@ -518,9 +554,10 @@ describe('containerResourceConfig: reference §3.8 (calculateLinuxResources)', (
   ];
   for (const r of rows) {
     it(r.name, () => {
-      const opts: { gates: typeof ON | typeof OFF; cpuCFSQuota?: boolean; cpuPeriod?: bigint } = { gates: r.gates ?? ON };
+      const opts: { gates: typeof ON | typeof OFF; cpuCFSQuota?: boolean; cpuPeriod?: bigint; customCPUCFSQuotaPeriod?: boolean } = { gates: r.gates ?? ON };
       if (r.cpuCFSQuota !== undefined) opts.cpuCFSQuota = r.cpuCFSQuota;
       if (r.period !== undefined) opts.cpuPeriod = r.period;
+      if (r.customPeriod !== undefined) opts.customCPUCFSQuotaPeriod = r.customPeriod;
       assert.deepEqual(containerResourceConfig(r.pod, r.pod.spec.containers[0]!, opts), r.expected);
     });
   }
