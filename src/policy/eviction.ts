@@ -80,8 +80,25 @@ export function parseThresholdStatement(signal: string, value: string): Threshol
   return { signal, operator: 'LessThan', quantity: q };
 }
 
-/** `--eviction-hard` syntax: comma-separated `signal<value`, later duplicates win. */
-export function parseEvictionThresholds(spec: string): Threshold[] {
+/** kubetypes.NodeAllocatableEnforcementKey: the enforceNodeAllocatable entry for the pods cgroup. */
+export const nodeAllocatableEnforcementKey = 'pods';
+
+/**
+ * addAllocatableThresholds: every hard memory.available threshold gets an
+ * allocatableMemory.available copy, appended after the originals (every Bulkhead threshold is
+ * hard: there are no soft thresholds to leave out).
+ */
+export function addAllocatableThresholds(thresholds: readonly Threshold[]): Threshold[] {
+  const copies = thresholds.filter((t) => t.signal === 'memory.available').map((t): Threshold => ({ ...t, signal: 'allocatableMemory.available' }));
+  return [...thresholds, ...copies];
+}
+
+/**
+ * `--eviction-hard` syntax: comma-separated `signal<value`, later duplicates win. With `pods` in
+ * `allocatableConfig` (kubelet enforceNodeAllocatable) the memory thresholds are also applied to
+ * the pods' cgroup, as ParseThresholdConfig does.
+ */
+export function parseEvictionThresholds(spec: string, allocatableConfig: readonly string[] = []): Threshold[] {
   const bySignal = new Map<string, string>();
   for (const item of spec.split(',')) {
     // LangleSeparatedMapStringString skips only empty items: " " is a malformed pair.
@@ -95,7 +112,7 @@ export function parseEvictionThresholds(spec: string): Threshold[] {
     const t = parseThresholdStatement(signal, value);
     if (t) out.push(t);
   }
-  return out;
+  return allocatableConfig.includes(nodeAllocatableEnforcementKey) ? addAllocatableThresholds(out) : out;
 }
 
 /** The threshold in absolute units for a signal whose capacity is known. */

@@ -3,7 +3,8 @@
 //   thresholds; soft/grace/min-reclaim inputs are not part of this module's API), TestParsePercentage,
 //   TestThresholdsMet, TestPercentageThresholdsMet, TestOrderedByExceedsRequestMemory,
 //   TestOrderedByPriority, TestOrderedByMemory, TestOrderedByPriorityMemory and
-//   TestEvictonMessageWithResourceResize (the InPlacePodVerticalScaling-off half).
+//   TestEvictonMessageWithResourceResize (the InPlacePodVerticalScaling-off half), TestAddAllocatableThresholds
+//   and the allocatableConfig half of TestParseThresholdConfig "all memory eviction values".
 // Plus rows read from upstream helpers.go itself: evictionMessage (threshold printed as
 // configured via GetThresholdQuantity, the pod-level sentence), thresholdsMet,
 // nodeConditionsLastObservedAt/nodeConditionsObservedSince, byEvictionPriority and
@@ -17,6 +18,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   EvictionConfigError,
+  addAllocatableThresholds,
   defaultEvictionHard,
   evictionAnnotations,
   evictionCandidates,
@@ -480,6 +482,9 @@ describe('signal observations and met thresholds (helpers.go thresholdsMet, make
   const hard = (s: string) => parseEvictionThresholds(s);
   it('memory.available = capacity − working set, capacity as given', () => assert.deepEqual(memoryObservation(Gi, 300n * Mi), { available: Gi - 300n * Mi, capacity: Gi }));
   it('a working set above capacity gives a negative available', () => assert.equal(memoryObservation(Gi, Gi + Mi).available, -Mi));
+  it('TestMakeSignalObservations (memory half): 1Gi available and 1Gi working set is capacity 2Gi, available 1Gi', () => {
+    assert.deepEqual(memoryObservation(2n * Gi, Gi), { available: Gi, capacity: 2n * Gi });
+  });
   const rows: [string, Threshold[], Map<Threshold['signal'], SignalObservation>, string[]][] = [
     ['met: available strictly below the quantity', hard('memory.available<100Mi'), obs([['memory.available', memoryObservation(Gi, Gi - 99n * Mi)]]), ['memory.available']],
     ['not met: available equal to the quantity', hard('memory.available<100Mi'), obs([['memory.available', memoryObservation(Gi, Gi - 100n * Mi)]]), []],
@@ -535,12 +540,43 @@ describe('thresholdToReclaim (byEvictionPriority) and the admission message', ()
 
 describe('parseEvictionThresholds: TestParseThresholdConfig hard halves of the current table', () => {
   const rows: [string, string, [string, string][]][] = [
-    ['"all memory eviction values" (hard half; the allocatable copy is TestAddAllocatableThresholds, not applied here)', 'memory.available<150Mi', [['memory.available', '150Mi']]],
+    ['"all memory eviction values" (hard half) without enforceNodeAllocatable: no allocatable copy', 'memory.available<150Mi', [['memory.available', '150Mi']]],
     ['"disk eviction values"', 'imagefs.available<150Mi,nodefs.available<100Mi', [['imagefs.available', '150Mi'], ['nodefs.available', '100Mi']]],
     ['"disk eviction values in percentages"', 'imagefs.available<15%,nodefs.available<10.5%', [['imagefs.available', f32(0.15)], ['nodefs.available', f32(0.105)]]],
     ['"inode eviction values"', 'imagefs.inodesFree<150Mi,nodefs.inodesFree<100Mi', [['imagefs.inodesFree', '150Mi'], ['nodefs.inodesFree', '100Mi']]],
   ];
   for (const [name, spec, want] of rows) it(name, () => assert.deepEqual(parseEvictionThresholds(spec).map(plain), want));
+  it('"all memory eviction values" (hard half) with allocatableConfig [pods]: allocatableMemory.available<150Mi as well', () => {
+    assert.deepEqual(parseEvictionThresholds('memory.available<150Mi', ['pods']).map(plain), [['memory.available', '150Mi'], ['allocatableMemory.available', '150Mi']]);
+  });
+  it('"all memory eviction values in percentages" (hard half, allocatableConfig empty): no allocatable copy', () => {
+    assert.deepEqual(parseEvictionThresholds('memory.available<10%', []).map(plain), [['memory.available', f32(0.1)]]);
+  });
+  it('an allocatableConfig without "pods" (system-reserved, kube-reserved) adds nothing', () => {
+    assert.deepEqual(parseEvictionThresholds('memory.available<150Mi', ['system-reserved', 'kube-reserved']).map(plain), [['memory.available', '150Mi']]);
+  });
+});
+
+// helpers_test.go TestAddAllocatableThresholds. "memory-signal-with-grace" is a soft threshold,
+// which Bulkhead does not have; MinReclaim is not modelled, so the rows compare signal and value.
+describe('addAllocatableThresholds: TestAddAllocatableThresholds', () => {
+  const th = (signal: Threshold['signal'], value: string) => parseThresholdStatement(signal, value)!;
+  const rows: [string, Threshold[], [string, string][]][] = [
+    ['"non-memory-signal": unchanged', [th('imagefs.available', '150Mi')], [['imagefs.available', '150Mi']]],
+    ['"memory-signal-without-grace": copied to allocatableMemory.available', [th('memory.available', '150Mi')], [['memory.available', '150Mi'], ['allocatableMemory.available', '150Mi']]],
+    [
+      '"memory-signal-without-grace-two-thresholds": each one copied',
+      [th('memory.available', '150Mi'), th('memory.available', '200Mi')],
+      [['memory.available', '150Mi'], ['memory.available', '200Mi'], ['allocatableMemory.available', '150Mi'], ['allocatableMemory.available', '200Mi']],
+    ],
+    ['a percentage is copied as a percentage', [th('memory.available', '10%')], [['memory.available', f32(0.1)], ['allocatableMemory.available', f32(0.1)]]],
+  ];
+  for (const [name, input, want] of rows) it(name, () => assert.deepEqual(addAllocatableThresholds(input).map(plain), want));
+  it('the input list is not modified', () => {
+    const input = [th('memory.available', '150Mi')];
+    addAllocatableThresholds(input);
+    assert.equal(input.length, 1);
+  });
 });
 
 describe('--eviction-hard flag syntax (LangleSeparatedMapStringString.Set) and parsePercentage (strconv.ParseFloat(TrimRight(v, "%"), 32))', () => {
