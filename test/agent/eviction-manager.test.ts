@@ -540,8 +540,9 @@ describe('EvictionManager loop on real timers', () => {
 
 // ---------------------------------------------------------------------------------------------
 // Audit against kubernetes/kubernetes pkg/kubelet/eviction/eviction_manager_test.go: the pure
-// decisions of TestAdmitUnderNodeConditions, TestMemoryPressure (its hard-threshold steps; Bulkhead
-// has no soft thresholds) and TestMemoryPressure_VerifyPodStatus, one row or step per upstream check.
+// decisions of TestAdmitUnderNodeConditions, TestMemoryPressure and TestAllocatableMemoryPressure (their
+// hard-threshold steps; Bulkhead has no soft thresholds) and TestMemoryPressure_VerifyPodStatus, one
+// row or step per upstream check.
 
 describe('admission: upstream TestAdmitUnderNodeConditions (makeContainersByQOS pods, 100m/1Gi)', () => {
   const res = { cpu: '100m', memory: '1Gi' };
@@ -597,6 +598,51 @@ describe('EvictionManager: upstream TestMemoryPressure, hard threshold memory.av
     available('3Gi');
     await h.m.synchronize();
     assert.equal(h.m.memoryPressure(), false);
+
+    h.clock.t += 60_000;
+    available('500Mi');
+    await h.m.synchronize();
+    assert.equal(h.m.memoryPressure(), true);
+    assert.deepEqual(h.evicted.map((e) => e.pod), ['best-effort-low-priority-low-usage']);
+    assert.deepEqual(admits(), [false, true]);
+
+    h.clock.t += 60_000;
+    available('2Gi');
+    await h.m.synchronize();
+    assert.equal(h.m.memoryPressure(), true, 'transition period not yet met');
+    assert.equal(h.evicted.length, 1, 'no pod killed once the threshold cleared');
+    assert.deepEqual(admits(), [false, true]);
+
+    h.clock.t += 5 * 60_000;
+    await h.m.synchronize();
+    assert.equal(h.m.memoryPressure(), false);
+    assert.equal(h.evicted.length, 1);
+    assert.deepEqual(admits(), [true, true]);
+  });
+});
+
+describe('EvictionManager: upstream TestAllocatableMemoryPressure, hard threshold allocatableMemory.available<1Gi', () => {
+  it('no pressure at 4Gi available; at 500Mi the low-priority BestEffort pod is evicted and BestEffort pods are refused; held 1m later at 2Gi; cleared after the 5m transition', async () => {
+    const limit = 8n * Gi;
+    const podsToMake: [string, number, Record<string, string>, Record<string, string>, string][] = [
+      ['guaranteed-low-priority-high-usage', -1, { cpu: '100m', memory: '1Gi' }, { cpu: '100m', memory: '1Gi' }, '900Mi'],
+      ['burstable-below-requests', 0, { cpu: '100m', memory: '100Mi' }, { cpu: '200m', memory: '1Gi' }, '50Mi'],
+      ['burstable-above-requests', 0, { cpu: '100m', memory: '100Mi' }, { cpu: '200m', memory: '1Gi' }, '400Mi'],
+      ['best-effort-high-priority-high-usage', 1, {}, {}, '400Mi'],
+      ['best-effort-low-priority-low-usage', -1, {}, {}, '100Mi'],
+    ];
+    const pods = podsToMake.map(([name, priority, req, lim]) => mkPod(name, [ctr(name, req, lim)], { priority }));
+    const h = harness({ capacityBytes: 64n * Gi, thresholds: 'allocatableMemory.available<1Gi', pressureTransitionMs: 5 * 60_000, pods });
+    pods.forEach((p, i) => h.use(p, Quantity.parse(podsToMake[i]![4]).value()));
+    // The pods' cgroup (kubepods) with its limit: allocatable available = limit − working set.
+    const available = (a: string) => setMemcg(h.files, NODE, { usage: limit - Quantity.parse(a).value(), limit });
+    const toAdmit = [mkPod('best-admit', [ctr('best-admit')]), mkPod('burst-admit', [ctr('burst-admit', { cpu: '100m', memory: '100Mi' }, { cpu: '200m', memory: '200Mi' })])];
+    const admits = () => toAdmit.map((p) => h.m.admit(p).admit);
+
+    available('4Gi');
+    await h.m.synchronize();
+    assert.equal(h.m.memoryPressure(), false);
+    assert.deepEqual(admits(), [true, true]);
 
     h.clock.t += 60_000;
     available('500Mi');
