@@ -759,6 +759,7 @@ describe('podCgroupFiles: kubelet-managed cgroups, v1 and v2', () => {
     ['v2 Guaranteed 1 CPU / 1Gi: linear cpu.weight 39', guaranteed1CPU, 2, { 'cpu.weight': '39', 'cpu.max': '100000 100000', 'memory.max': '1073741824' }],
     ['v1 BestEffort: cpu.shares 2 only', { cpuShares: 2n }, 1, { 'cpu.shares': '2' }],
     ['v2 BestEffort: cpu.weight 1 only', { cpuShares: 2n }, 2, { 'cpu.weight': '1' }],
+    ['TestGetCpuWeight getCPUWeight(nil) = 0: no shares, no cpu.weight written (an empty config writes nothing)', {}, 2, {}],
     ['v2 Burstable without limits: cpu.weight only, nothing unset is written', { cpuShares: 102n }, 2, { 'cpu.weight': '4' }],
     ['v2 quota -1 (cpuCFSQuota off) is written as "max <period>"', { cpuShares: 1024n, cpuQuota: -1n, cpuPeriod: 100000n, memory: 1n << 30n }, 2, { 'cpu.weight': '39', 'cpu.max': 'max 100000', 'memory.max': '1073741824' }],
     ['v1 quota -1 is written as -1', { cpuShares: 1024n, cpuQuota: -1n, cpuPeriod: 100000n }, 1, { 'cpu.shares': '1024', 'cpu.cfs_period_us': '100000', 'cpu.cfs_quota_us': '-1' }],
