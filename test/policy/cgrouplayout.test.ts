@@ -1,7 +1,8 @@
 // Pod and QoS-tier cgroup placement. Rows from reference/qos-oom-cgroup-quantity.md §3.7 and
 // DESIGN.md ("Guaranteed pod cgroups": directly under kubepods), plus the cgroupRoot "/" rows of
 // upstream kubernetes/kubernetes pkg/kubelet/cm/helpers_linux_test.go TestNodeAllocatableRoot and
-// TestGetPodCgroupNameSuffix (read, not copied).
+// TestGetPodCgroupNameSuffix, and cgroup_manager_linux_test.go TestCgroupNameToSystemd(Basename) and
+// TestCgroupNameToCgroupfs (read, not copied).
 
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -52,4 +53,36 @@ describe('cgroupPath: ToCgroupfs / ToSystemd (upstream TestNodeAllocatableRoot, 
     ['cgroupfs keeps dashes', ['a-b', 'c-d-e'], 'cgroupfs', '/a-b/c-d-e'],
   ];
   for (const [name, parts, driver, want] of rows) it(`${name}: ${want}`, () => assert.equal(cgroupPath(parts, driver), want));
+});
+
+// kubernetes/kubernetes pkg/kubelet/cm/cgroup_manager_linux_test.go TestCgroupNameToSystemdBasename,
+// TestCgroupNameToSystemd and TestCgroupNameToCgroupfs (the stored copy with TestCpuSharesToCPUWeight).
+// TestParseSystemdToCgroupName is not ported: Bulkhead never parses a systemd path back.
+describe('cgroupPath: upstream TestCgroupNameToSystemd and TestCgroupNameToCgroupfs rows', () => {
+  const uuidPod = 'pod-6c1a4e95-6bb6-11e6-bc26-28d2444e470d';
+  const rows: [string, string[], CgroupDriver, string][] = [
+    ['TestCgroupNameToSystemd: the root', [], 'systemd', '/'],
+    ['TestCgroupNameToSystemd: Burstable', ['Burstable'], 'systemd', '/Burstable.slice'],
+    ['TestCgroupNameToSystemd: Burstable, pod-123', ['Burstable', 'pod-123'], 'systemd', '/Burstable.slice/Burstable-pod_123.slice'],
+    ['TestCgroupNameToSystemd: BestEffort, a UUID pod', ['BestEffort', uuidPod], 'systemd', '/BestEffort.slice/BestEffort-pod_6c1a4e95_6bb6_11e6_bc26_28d2444e470d.slice'],
+    ['TestCgroupNameToSystemd: kubepods', ['kubepods'], 'systemd', '/kubepods.slice'],
+    ['TestCgroupNameToCgroupfs: the root', [], 'cgroupfs', '/'],
+    ['TestCgroupNameToCgroupfs: Burstable', ['Burstable'], 'cgroupfs', '/Burstable'],
+  ];
+  for (const [name, parts, driver, want] of rows) it(`${name}: ${want}`, () => assert.equal(cgroupPath(parts, driver), want));
+});
+
+describe('cgroupPath: upstream TestCgroupNameToSystemdBasename rows (path.Base of ToSystemd)', () => {
+  const base = (p: string) => (p === '/' ? '/' : p.slice(p.lastIndexOf('/') + 1));
+  const rows: [string[], string][] = [
+    [[], '/'],
+    [['system'], 'system.slice'],
+    [['system', 'Burstable'], 'system-Burstable.slice'],
+    [['Burstable', 'pod-123'], 'Burstable-pod_123.slice'],
+    [['test', 'a', 'b'], 'test-a-b.slice'],
+    [['test', 'a', 'b', 'Burstable'], 'test-a-b-Burstable.slice'],
+    [['Burstable'], 'Burstable.slice'],
+    [['BestEffort', 'pod-6c1a4e95-6bb6-11e6-bc26-28d2444e470d'], 'BestEffort-pod_6c1a4e95_6bb6_11e6_bc26_28d2444e470d.slice'],
+  ];
+  for (const [parts, want] of rows) it(`[${parts.join(', ')}] -> ${want}`, () => assert.equal(base(cgroupPath(parts, 'systemd')), want));
 });

@@ -3,7 +3,7 @@
 //   TestResourceConfigForPod (v1.32 rows, CustomCPUCFSQuotaPeriod gate off; the 2026 DRA-free rows),
 //   TestResourceConfigForPodWithCustomCPUCFSQuotaPeriod (gate on), TestHugePageLimits,
 //   TestCPUSharesEqualAfterV2RoundTrip (the forward half: milliCPU -> shares -> weight);
-//   pkg/kubelet/cm/cgroup_manager_linux_test.go TestGetCpuWeight (linear map);
+//   pkg/kubelet/cm/cgroup_manager_linux_test.go TestGetCpuWeight and TestCpuSharesToCPUWeight (linear map);
 //   opencontainers/cgroups utils_test.go TestConvertCPUSharesToCgroupV2Value (v0.0.5 table, and the
 //   older 0/2/262144 table);
 //   pkg/kubelet/kuberuntime/kuberuntime_container_linux_test.go TestCalculateLinuxResources,
@@ -77,10 +77,7 @@ describe('milliCPUToShares: upstream TestMilliCPUToShares rows', () => {
     ['"2000m (2 CPUs) returns 2048 shares"', 2000n, 2048n],
   ];
   for (const [name, input, want] of rows) it(`${name}: ${input} -> ${want}`, () => assert.equal(milliCPUToShares(input), want));
-  it('MinShares is 2 and MaxShares is 262144', () => {
-    assert.equal(MinShares, 2n);
-    assert.equal(MaxShares, 262144n);
-  });
+  it('MinShares is 2 and MaxShares is 262144', () => assert.deepEqual([MinShares, MaxShares], [2n, 262144n]));
 });
 
 describe('milliCPUToQuota: upstream TestMilliCPUToQuota rows and reference §3.2', () => {
@@ -116,6 +113,10 @@ describe('sharesToWeightLinear: kubelet-managed cgroups (upstream TestGetCpuWeig
     ['16 CPUs (16384 shares) -> 625', 16384n, 625n],
   ];
   for (const [name, shares, want] of rows) it(`${name}`, () => assert.equal(sharesToWeightLinear(shares), want));
+});
+
+describe('sharesToWeightLinear: upstream pkg/kubelet/cm cgroup manager TestCpuSharesToCPUWeight rows', () => {
+  for (const [shares, want] of [[2n, 1n], [3n, 1n], [4n, 1n], [28n, 1n], [29n, 2n], [245n, 10n], [262144n, 10000n]] as const) it(`${shares} shares -> weight ${want}`, () => assert.equal(sharesToWeightLinear(shares), want));
 });
 
 describe('sharesToWeightRuntime: container cgroups (opencontainers/cgroups TestConvertCPUSharesToCgroupV2Value)', () => {
@@ -469,10 +470,7 @@ describe('podResourceConfig hugepages: upstream TestHugePageLimits rows (through
     [
       '"2Mi and 4Mi": sizes spelled differently (2Mi, 2097152) add up under one page size',
       { 'hugepages-2Mi': '128', [`hugepages-${2n * Mi}`]: '256', 'hugepages-4Mi': '512', '4Mi': '1024' },
-      new Map([
-        [2n * Mi, 384n],
-        [4n * Mi, 512n],
-      ]),
+      new Map([[2n * Mi, 384n], [4n * Mi, 512n]]),
     ],
   ];
   for (const [name, requests, want] of rows) {
