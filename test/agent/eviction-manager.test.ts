@@ -571,19 +571,21 @@ describe('admission: upstream TestAdmitUnderNodeConditions (makeContainersByQOS 
   }
 });
 
+/** The pods of upstream's TestMemoryPressure and TestAllocatableMemoryPressure: name, priority, requests, limits, usage. */
+const pressurePods: [string, number, Record<string, string>, Record<string, string>, string][] = [
+  ['guaranteed-low-priority-high-usage', -1, { cpu: '100m', memory: '1Gi' }, { cpu: '100m', memory: '1Gi' }, '900Mi'],
+  ['burstable-below-requests', 0, { cpu: '100m', memory: '100Mi' }, { cpu: '200m', memory: '1Gi' }, '50Mi'],
+  ['burstable-above-requests', 0, { cpu: '100m', memory: '100Mi' }, { cpu: '200m', memory: '1Gi' }, '400Mi'],
+  ['best-effort-high-priority-high-usage', 1, {}, {}, '400Mi'],
+  ['best-effort-low-priority-low-usage', -1, {}, {}, '100Mi'],
+];
+
 describe('EvictionManager: upstream TestMemoryPressure, hard threshold memory.available<1Gi', () => {
-  const podsToMake: [string, number, Record<string, string>, Record<string, string>, string][] = [
-    ['guaranteed-low-priority-high-usage', -1, { cpu: '100m', memory: '1Gi' }, { cpu: '100m', memory: '1Gi' }, '900Mi'],
-    ['burstable-below-requests', 0, { cpu: '100m', memory: '100Mi' }, { cpu: '200m', memory: '1Gi' }, '50Mi'],
-    ['burstable-above-requests', 0, { cpu: '100m', memory: '100Mi' }, { cpu: '200m', memory: '1Gi' }, '400Mi'],
-    ['best-effort-high-priority-high-usage', 1, {}, {}, '400Mi'],
-    ['best-effort-low-priority-low-usage', -1, {}, {}, '100Mi'],
-  ];
   it('no pressure at 2Gi or 3Gi available; at 500Mi the low-priority BestEffort pod is evicted; pressure holds 1m later, clears after the 5m transition', async () => {
     const capacity = 4n * Gi;
-    const pods = podsToMake.map(([name, priority, req, lim]) => mkPod(name, [ctr(name, req, lim)], { priority }));
+    const pods = pressurePods.map(([name, priority, req, lim]) => mkPod(name, [ctr(name, req, lim)], { priority }));
     const h = harness({ capacityBytes: capacity, thresholds: 'memory.available<1Gi', pressureTransitionMs: 5 * 60_000, pods });
-    pods.forEach((p, i) => h.use(p, Quantity.parse(podsToMake[i]![4]).value()));
+    pods.forEach((p, i) => h.use(p, Quantity.parse(pressurePods[i]![4]).value()));
     const available = (a: string) => h.node(capacity - Quantity.parse(a).value());
     const bestEffortToAdmit = mkPod('best-admit', [ctr('best-admit')]);
     const burstableToAdmit = mkPod('burst-admit', [ctr('burst-admit', { cpu: '100m', memory: '100Mi' }, { cpu: '200m', memory: '200Mi' })]);
@@ -599,6 +601,17 @@ describe('EvictionManager: upstream TestMemoryPressure, hard threshold memory.av
     await h.m.synchronize();
     assert.equal(h.m.memoryPressure(), false);
 
+    await pressureThenRelief(h, available, admits);
+  });
+});
+
+/**
+ * The second half of upstream's TestMemoryPressure and TestAllocatableMemoryPressure, one step a
+ * minute: 500Mi available evicts the low-priority BestEffort pod and refuses BestEffort pods; 2Gi
+ * a minute later holds the pressure (the transition period) without evicting more; 5 minutes on
+ * it clears and both pods are admitted again.
+ */
+async function pressureThenRelief(h: ReturnType<typeof harness>, available: (a: string) => void, admits: () => boolean[]): Promise<void> {
     h.clock.t += 60_000;
     available('500Mi');
     await h.m.synchronize();
@@ -618,22 +631,14 @@ describe('EvictionManager: upstream TestMemoryPressure, hard threshold memory.av
     assert.equal(h.m.memoryPressure(), false);
     assert.equal(h.evicted.length, 1);
     assert.deepEqual(admits(), [true, true]);
-  });
-});
+}
 
 describe('EvictionManager: upstream TestAllocatableMemoryPressure, hard threshold allocatableMemory.available<1Gi', () => {
   it('no pressure at 4Gi available; at 500Mi the low-priority BestEffort pod is evicted and BestEffort pods are refused; held 1m later at 2Gi; cleared after the 5m transition', async () => {
     const limit = 8n * Gi;
-    const podsToMake: [string, number, Record<string, string>, Record<string, string>, string][] = [
-      ['guaranteed-low-priority-high-usage', -1, { cpu: '100m', memory: '1Gi' }, { cpu: '100m', memory: '1Gi' }, '900Mi'],
-      ['burstable-below-requests', 0, { cpu: '100m', memory: '100Mi' }, { cpu: '200m', memory: '1Gi' }, '50Mi'],
-      ['burstable-above-requests', 0, { cpu: '100m', memory: '100Mi' }, { cpu: '200m', memory: '1Gi' }, '400Mi'],
-      ['best-effort-high-priority-high-usage', 1, {}, {}, '400Mi'],
-      ['best-effort-low-priority-low-usage', -1, {}, {}, '100Mi'],
-    ];
-    const pods = podsToMake.map(([name, priority, req, lim]) => mkPod(name, [ctr(name, req, lim)], { priority }));
+    const pods = pressurePods.map(([name, priority, req, lim]) => mkPod(name, [ctr(name, req, lim)], { priority }));
     const h = harness({ capacityBytes: 64n * Gi, thresholds: 'allocatableMemory.available<1Gi', pressureTransitionMs: 5 * 60_000, pods });
-    pods.forEach((p, i) => h.use(p, Quantity.parse(podsToMake[i]![4]).value()));
+    pods.forEach((p, i) => h.use(p, Quantity.parse(pressurePods[i]![4]).value()));
     // The pods' cgroup (kubepods) with its limit: allocatable available = limit − working set.
     const available = (a: string) => setMemcg(h.files, NODE, { usage: limit - Quantity.parse(a).value(), limit });
     const toAdmit = [mkPod('best-admit', [ctr('best-admit')]), mkPod('burst-admit', [ctr('burst-admit', { cpu: '100m', memory: '100Mi' }, { cpu: '200m', memory: '200Mi' })])];
@@ -644,25 +649,7 @@ describe('EvictionManager: upstream TestAllocatableMemoryPressure, hard threshol
     assert.equal(h.m.memoryPressure(), false);
     assert.deepEqual(admits(), [true, true]);
 
-    h.clock.t += 60_000;
-    available('500Mi');
-    await h.m.synchronize();
-    assert.equal(h.m.memoryPressure(), true);
-    assert.deepEqual(h.evicted.map((e) => e.pod), ['best-effort-low-priority-low-usage']);
-    assert.deepEqual(admits(), [false, true]);
-
-    h.clock.t += 60_000;
-    available('2Gi');
-    await h.m.synchronize();
-    assert.equal(h.m.memoryPressure(), true, 'transition period not yet met');
-    assert.equal(h.evicted.length, 1, 'no pod killed once the threshold cleared');
-    assert.deepEqual(admits(), [false, true]);
-
-    h.clock.t += 5 * 60_000;
-    await h.m.synchronize();
-    assert.equal(h.m.memoryPressure(), false);
-    assert.equal(h.evicted.length, 1);
-    assert.deepEqual(admits(), [true, true]);
+    await pressureThenRelief(h, available, admits);
   });
 });
 
