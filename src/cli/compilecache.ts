@@ -12,7 +12,7 @@
 // means the script is compiled as without one; nothing here ever fails the command.
 
 import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Script } from 'node:vm';
 
@@ -33,6 +33,26 @@ export interface CachedScript {
 }
 
 const digestBytes = 32;
+
+/**
+ * The most cache files kept in a directory: each way of running a command (its flags; a
+ * benchmark's preloaded hook has a path of its own each run) makes a file of 1-2 MB, so older
+ * ones are removed, least recently written first, when a new one is saved.
+ */
+export const maxCacheFiles = 12;
+
+/** Removes the least recently written cache files of `cacheDir` beyond `keep`; never throws. */
+export function pruneCacheDir(cacheDir: string, keep = maxCacheFiles): void {
+  try {
+    const files = readdirSync(cacheDir)
+      .filter((f) => f.endsWith('.v8'))
+      .map((f) => ({ f, t: statSync(join(cacheDir, f)).mtimeMs }))
+      .sort((a, b) => b.t - a.t);
+    for (const { f } of files.slice(keep)) rmSync(join(cacheDir, f), { force: true });
+  } catch {
+    // A cache that cannot be listed or pruned is only larger than it needs to be.
+  }
+}
 
 /** The cache file's name for this script's bytes, this process and `command`. */
 export function cacheFileName(source: Buffer, command: string, runtime = `${process.version} ${process.arch} ${process.execArgv.join(' ')}`): string {
@@ -104,6 +124,7 @@ export function runCached(file: string, cacheDir: string, command: string): Cach
         mkdirSync(cacheDir, { recursive: true });
         writeFileSync(tmp, Buffer.concat([createHash('sha256').update(payload).digest(), payload]));
         renameSync(tmp, cacheFile);
+        pruneCacheDir(cacheDir);
         return true;
       } catch {
         try {

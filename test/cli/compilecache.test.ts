@@ -7,11 +7,11 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { cacheFileName } from '../../src/cli/compilecache.js';
+import { cacheFileName, maxCacheFiles } from '../../src/cli/compilecache.js';
 
 const moduleUrl = new URL('../../src/cli/compilecache.js', import.meta.url).href;
 const root = mkdtempSync(join(tmpdir(), 'bulkhead-compilecache-'));
@@ -137,6 +137,25 @@ describe('compile cache: used only when it is for these bytes, and never needed'
     const { file, dir } = fixture();
     load(file, dir);
     assert.deepEqual(readdirSync(dir).filter((f) => !f.endsWith('.v8')), []);
+  });
+
+  it('a save keeps at most maxCacheFiles, removing the least recently written (each way of running adds one)', () => {
+    const { file, dir } = fixture();
+    mkdirSync(dir, { recursive: true });
+    const stale = Array.from({ length: maxCacheFiles + 3 }, (_, i) => join(dir, `plan-stale${String(i).padStart(2, '0')}.v8`));
+    stale.forEach((f, i) => {
+      writeFileSync(f, 'old');
+      const t = new Date(Date.UTC(2026, 0, 1, 0, i));
+      utimesSync(f, t, t);
+    });
+    writeFileSync(join(dir, 'notes.txt'), 'not a cache file');
+    assert.equal(load(file, dir).saved, true);
+    const left = readdirSync(dir).filter((f) => f.endsWith('.v8'));
+    assert.equal(left.length, maxCacheFiles);
+    assert.equal(left.filter((f) => !f.startsWith('plan-stale')).length, 1, `the new cache is kept: ${left.join(' ')}`);
+    // The newest stale files stay, the oldest go.
+    assert.deepEqual(left.filter((f) => f.startsWith('plan-stale')).sort(), stale.slice(-(maxCacheFiles - 1)).map((f) => f.slice(dir.length + 1)));
+    assert.ok(readdirSync(dir).includes('notes.txt'), 'only cache files are pruned');
   });
 });
 
