@@ -75,13 +75,14 @@ export class NodeRegistration {
     }
     const desired = buildNode(this.opts.facts, this.opts.health(), current, metaTime(this.now));
     // A Node created here had no conditions before (the setters ran on the initial node, upstream).
-    const previousConditions = current?.status?.conditions;
+    let previousConditions = current?.status?.conditions;
     if (!current) {
       try {
         current = await c.create<Node>(nodesRef, undefined, { ...desired, metadata: { ...desired.metadata, resourceVersion: undefined } });
       } catch (e) {
         if (!isStatus(e, 409)) throw e;
         current = await c.get<Node>(nodesRef, undefined, name);
+        previousConditions = current.status?.conditions;
       }
     }
     // Labels and annotations go through the main resource, the rest through status. The spec is
