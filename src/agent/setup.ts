@@ -156,6 +156,33 @@ export interface AssembleHooks {
   eviction?: (ctx: EvictionContext) => PodAdmitter;
 }
 
+/** Where an agent with this data directory keeps its container state and its pods' files. */
+export function agentDirs(dataDir: string): { dataDir: string; stateDir: string; runDir: string } {
+  const agentDir = resolve(dataDir, 'agent');
+  return { dataDir: agentDir, stateDir: join(agentDir, 'state'), runDir: join(agentDir, 'run') };
+}
+
+/**
+ * What runs containers here: root, the host's probe, conmon, the OCI runtime `choice` names (or
+ * auto's) and the RuntimeClass handlers usable beside it. Used by the agent and `bulkhead down`.
+ */
+export async function probeContainerHost(choice: OCIRuntimeChoice | undefined, progress: (msg: string) => void): Promise<{ host: HostProbe; ociRuntime: OCIRuntime; handlers: ReturnType<typeof runtimeHandlers> }> {
+  if (process.getuid?.() !== 0) {
+    throw new AgentSetupError('the node agent needs root: it creates cgroups and runs containers with runc (run it as root, or `bulkhead server` for the API server alone)');
+  }
+  progress('probing what this host can enforce…');
+  const host = await probeHost();
+  if (!which('conmon')) throw new AgentSetupError('conmon is not installed (apt-get install conmon; scripts/install-host-deps.sh does it)');
+  const candidates = { runc: probeRuntimeCandidate('runc', which), crun: probeRuntimeCandidate('crun', which) };
+  const ociRuntime = chooseOCIRuntime(choice ?? 'auto', host.cgroups, candidates);
+  if (ociRuntime instanceof Error) throw new AgentSetupError(ociRuntime.message);
+  progress(`running containers with ${ociRuntime.name} ${ociRuntime.version} (${ociRuntime.binary})`);
+  // The handlers a RuntimeClass may name: runc and crun where usable (the default's too).
+  const handlers = runtimeHandlers(host.cgroups, candidates);
+  progress(`runtime handlers: ${handlers.usable.map((r) => r.name).join(', ') || 'none'}${handlers.refused.map((r) => `; not ${r.name}: ${r.reason}`).join('')}`);
+  return { host, ociRuntime, handlers };
+}
+
 export async function assembleAgent(s: AgentSettings, hooks: AssembleHooks): Promise<{ agent: Agent; node: NodeConfig; host: HostProbe; facts: NodeFacts }> {
   const progress = s.progress ?? (() => undefined);
   const rootProblem = cgroupRootProblem(s.cgroupRoot);
@@ -166,28 +193,14 @@ export async function assembleAgent(s: AgentSettings, hooks: AssembleHooks): Pro
   } catch (e) {
     throw new AgentSetupError(`invalid value "${s.evictionHard}" for --eviction-hard: ${(e as Error).message}`);
   }
-  if (process.getuid?.() !== 0) {
-    throw new AgentSetupError('the node agent needs root: it creates cgroups and runs containers with runc (run it as root, or `bulkhead server` for the API server alone)');
-  }
-  progress('probing what this host can enforce…');
-  const host = await probeHost();
-  if (!which('conmon')) throw new AgentSetupError('conmon is not installed (apt-get install conmon; scripts/install-host-deps.sh does it)');
-  const candidates = { runc: probeRuntimeCandidate('runc', which), crun: probeRuntimeCandidate('crun', which) };
-  const ociRuntime = chooseOCIRuntime(s.containerRuntime ?? 'auto', host.cgroups, candidates);
-  if (ociRuntime instanceof Error) throw new AgentSetupError(ociRuntime.message);
-  progress(`running containers with ${ociRuntime.name} ${ociRuntime.version} (${ociRuntime.binary})`);
-  // The handlers a RuntimeClass may name: runc and crun where usable (the default's too).
-  const handlers = runtimeHandlers(host.cgroups, candidates);
-  progress(`runtime handlers: ${handlers.usable.map((r) => r.name).join(', ') || 'none'}${handlers.refused.map((r) => `; not ${r.name}: ${r.reason}`).join('')}`);
+  const { host, ociRuntime, handlers } = await probeContainerHost(s.containerRuntime, progress);
   const node = agentNodeConfig(s, host);
   progress(
     host.swapControllerAvailable
       ? `containers may not swap: ${node.cgroupVersion === 1 ? 'memory.memsw.limit_in_bytes is set to their memory limit' : 'memory.swap.max is set to 0'}`
       : `this kernel accounts no swap per cgroup (no ${node.cgroupVersion === 1 ? 'memory.memsw.limit_in_bytes' : 'memory.swap.max in the agent\'s own cgroup'}): containers get no swap setting`,
   );
-  const dataDir = resolve(s.dataDir, 'agent');
-  const stateDir = join(dataDir, 'state');
-  const runDir = join(dataDir, 'run');
+  const { dataDir, stateDir, runDir } = agentDirs(s.dataDir);
   mkdirSync(stateDir, { recursive: true });
   mkdirSync(runDir, { recursive: true });
   const images = new ImageStore(join(resolve(s.dataDir), 'images'));

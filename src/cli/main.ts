@@ -13,6 +13,7 @@ const commandModules: Record<string, (io: PlanIO) => Promise<Command[]>> = {
   up: async () => [(await import('./up.js')).upCommand().exitOverride()],
   server: async () => [(await import('./server.js')).serverCommand().exitOverride()],
   agent: async () => [(await import('./agent.js')).agentCommand().exitOverride()],
+  down: async () => [(await import('./down.js')).downCommand().exitOverride()],
   token: async (io) => {
     const token = (await import('./token.js')).tokenCommand(io);
     token.exitOverride();

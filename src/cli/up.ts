@@ -11,8 +11,9 @@ export function upCommand(): Command {
     .description('Start a single-node Bulkhead cluster on this machine: the API server with its controllers and scheduler, and a node agent that runs pods with runc (needs root). Prints how to point kubectl at it.')
     .addHelpText('after', `
 Stopping: Ctrl-C stops the server and the agent, as a kubelet restart would: the containers
-keep running and the next start adopts them. To stop them too, delete the pods first
-(kubectl delete -f examples/, or kubectl delete namespace NS) and wait until they are gone.
+keep running and the next start adopts them. To stop them too, run \`bulkhead down\` after
+Ctrl-C (the cluster's objects stay; the next start runs the pods again), or delete the pods
+first (kubectl delete -f examples/, or kubectl delete namespace NS).
 
 Examples:
   bulkhead up
@@ -21,7 +22,7 @@ Examples:
       const gates = featureGatesFlag(f.featureGates);
       // The agent of `up` talks to its server over loopback unless told otherwise.
       const settings = agentSettingsFromFlags({ ...f, nodeIp: f.nodeIp ?? '127.0.0.1' }, gates, f.dataDir);
-      const stop = 'Stop with Ctrl-C; data stays in the data directory and containers keep running\n(the next start adopts them): delete the pods first to stop them.';
+      const stop = 'Stop with Ctrl-C; data stays in the data directory and containers keep running\n(the next start adopts them): `bulkhead down` after Ctrl-C stops them.';
       await runServer(f, (s) => kubectlHint(s, stop), async (s) => {
         const nodeName = settings.nodeName ?? (await import('../agent/setup.js')).defaultNodeName();
         process.stderr.write(`bulkhead: starting the node agent for ${nodeName}…\n`);

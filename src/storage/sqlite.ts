@@ -421,6 +421,15 @@ function sqliteAddon(): string {
   return addon;
 }
 
+/**
+ * Takes the owner lock of the store at `path` without waiting (as a server opening it would):
+ * for a command that must not run beside a server on the same data directory (`bulkhead down`).
+ * Throws an error with `code` SQLITE_BUSY when a server holds it.
+ */
+export function takeStoreOwnerLock(path: string): OwnerLock {
+  return takeOwnerLock(path, 0, sqliteAddon());
+}
+
 export interface SqliteSettings {
   path: string;
   sqliteVersion: string;

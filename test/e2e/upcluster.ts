@@ -44,6 +44,8 @@ export interface UpCluster {
    * with `extraFlags`, those replace the ones it was started with (e.g. another node default).
    */
   restart(extraFlags?: string[]): Promise<void>;
+  /** Stops `bulkhead up` (SIGTERM: its containers keep running); restart() starts it again. Its exit code. */
+  halt(): Promise<number>;
   stop(): Promise<void>;
 }
 
@@ -134,6 +136,7 @@ export async function startUp(extraFlags: string[] = [], opts: { startTimeoutMs?
       return JSON.parse(await c.ok(['get', 'pod', name, '-n', namespace, '-o', 'json'])) as PodJSON;
     },
     log: () => output,
+    halt: () => terminate(),
     async restart(extraFlags) {
       await terminate();
       if (extraFlags) flags = extraFlags;
