@@ -1,6 +1,8 @@
 // `bulkhead agent`: the node agent for this host, a client of an API server; and the agent
 // flags `bulkhead up` shares.
 
+import { mkdirSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { Command } from 'commander';
 import { Quantity, QuantityError } from '../api/quantity.js';
 import { defaultEvictionHard, parseEvictionThresholds } from '../policy/eviction.js';
@@ -111,14 +113,43 @@ export function agentSettingsFromFlags(f: AgentFlags, gates: FeatureGates, dataD
 }
 
 /** Starts an agent with these settings (loaded lazily: the runtime modules are only for agents). */
+/**
+ * The lock a running agent holds on its data directory (`<path>-lock`, storage/ownerlock.ts): a
+ * second agent on the same directory is refused, and so is `bulkhead down` while one runs.
+ */
+export function agentLockPath(dataDir: string): string {
+  return join(resolve(dataDir), 'agent', 'state', 'agent');
+}
+
 export async function runAgent(s: AgentSettings): Promise<{ stop(): Promise<void>; nodeName: string; endpointPort?: number }> {
   const { assembleAgent, AgentSetupError } = await import('../agent/setup.js');
   const { createPodRuntime, createEviction } = await import('../agent/wiring.js');
+  const { takeOwnerLockNow } = await import('../storage/sqlite.js');
+  const lockPath = agentLockPath(s.dataDir);
+  mkdirSync(dirname(lockPath), { recursive: true });
+  let lock: { release(): void };
+  try {
+    lock = takeOwnerLockNow(lockPath);
+  } catch (e) {
+    if ((e as { code?: string }).code === 'SQLITE_BUSY') throw new UsageError(`another node agent is running with ${s.dataDir} (${lockPath}-lock is held)`);
+    throw e;
+  }
   try {
     const { agent } = await assembleAgent(s, { runtime: createPodRuntime, eviction: createEviction });
     await agent.start();
-    return { stop: () => agent.stop(), nodeName: agent.nodeName, endpointPort: agent.endpointPort };
+    return {
+      stop: async () => {
+        try {
+          await agent.stop();
+        } finally {
+          lock.release();
+        }
+      },
+      nodeName: agent.nodeName,
+      endpointPort: agent.endpointPort,
+    };
   } catch (e) {
+    lock.release();
     if (e instanceof AgentSetupError) throw new UsageError(e.message);
     throw e;
   }

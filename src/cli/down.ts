@@ -40,15 +40,20 @@ Examples:
       const { cgroupRootProblem } = await import('../agent/nodecgroups.js');
       const rootProblem = cgroupRootProblem(f.cgroupRoot);
       if (rootProblem) throw new UsageError(`invalid value "${f.cgroupRoot}" for --cgroup-root: ${rootProblem}`);
-      // A server on this data directory (`up`, `server`) would have its agent start the pods again.
+      // A server on this data directory (`up`, `server`) would have its agent start the pods
+      // again, and a running agent would race the stop: each holds its lock while it runs.
+      const { takeOwnerLockNow } = await import('../storage/sqlite.js');
+      const { agentLockPath } = await import('./agent.js');
+      const locks: { release(): void }[] = [];
+      const release = () => locks.forEach((l) => l.release());
       const store = join(f.dataDir, 'bulkhead.db');
-      let lock: { release(): void } | undefined;
-      if (existsSync(store)) {
-        const { takeStoreOwnerLock } = await import('../storage/sqlite.js');
+      for (const [path, holder] of [[store, 'a server'], [agentLockPath(f.dataDir), 'a node agent']] as const) {
+        if (!existsSync(path) && !existsSync(`${path}-lock`)) continue;
         try {
-          lock = takeStoreOwnerLock(store);
+          locks.push(takeOwnerLockNow(path));
         } catch (e) {
-          if ((e as { code?: string }).code === 'SQLITE_BUSY') throw new UsageError(`a server is running with ${f.dataDir} (its store is locked): stop \`bulkhead up\` first (Ctrl-C), or delete the pods with kubectl`);
+          release();
+          if ((e as { code?: string }).code === 'SQLITE_BUSY') throw new UsageError(`${holder} is running with ${f.dataDir} (${path}-lock is held): stop \`bulkhead up\` or the agent first (Ctrl-C), or delete the pods with kubectl`);
           throw e;
         }
       }
@@ -68,7 +73,7 @@ Examples:
         process.stdout.write(`${r.stopped.length} pod(s) stopped${r.failed.length ? `, ${r.failed.length} not` : ''}; the cluster's objects are kept in ${f.dataDir} (\`bulkhead up\` starts the pods again)\n`);
         if (r.failed.length) process.exitCode = 1;
       } finally {
-        lock?.release();
+        release();
       }
     });
 }

@@ -422,11 +422,12 @@ function sqliteAddon(): string {
 }
 
 /**
- * Takes the owner lock of the store at `path` without waiting (as a server opening it would):
- * for a command that must not run beside a server on the same data directory (`bulkhead down`).
- * Throws an error with `code` SQLITE_BUSY when a server holds it.
+ * Takes the owner lock of `path` (the file `<path>-lock`) without waiting: a store's, as a server
+ * opening it would, for a command that must not run beside that server (`bulkhead down`), or a
+ * node agent's state directory's, which one agent holds while it runs. Throws an error with
+ * `code` SQLITE_BUSY while another process holds it; the kernel drops it when its holder dies.
  */
-export function takeStoreOwnerLock(path: string): OwnerLock {
+export function takeOwnerLockNow(path: string): OwnerLock {
   return takeOwnerLock(path, 0, sqliteAddon());
 }
 

@@ -4,12 +4,13 @@
 
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { hierarchyRoots, realKernelSkipReason } from '../agent/cgrouptrees.js';
 import { kubectlAvailable } from './cluster.js';
 import { startUp, type UpCluster } from './upcluster.js';
+import { agentLockPath } from '../../src/cli/agent.js';
 
 const reason = realKernelSkipReason(['runc', 'conmon']) ?? kubectlAvailable();
 if (reason) console.error(`test/e2e/down.test: SKIPPING bulkhead down tests: ${reason}`);
@@ -47,11 +48,29 @@ spec:
 
     const refused = await c.bulkhead(['down', ...flags]);
     assert.equal(refused.code, 2, refused.stderr);
-    assert.match(refused.stderr, /^error: a server is running with .* \(its store is locked\): stop `bulkhead up` first/m);
+    assert.match(refused.stderr, /^error: a server is running with .* \(.*bulkhead\.db-lock is held\): stop `bulkhead up` or the agent first/m);
     assert.ok(containers().some((id) => id.startsWith(uid)), 'nothing stopped while the server runs');
 
     assert.equal(await c.halt(), 0);
     assert.ok(containers().some((id) => id.startsWith(uid)), 'Ctrl-C on up leaves the containers running');
+
+    // An agent alone (no server on the directory) holds its own lock while it runs: here a
+    // process holding it, as a running `bulkhead agent` would.
+    const holder = spawn(process.execPath, ['--input-type=module', '-e', `import { takeOwnerLockNow } from ${JSON.stringify(new URL('../../src/storage/sqlite.js', import.meta.url).href)}; takeOwnerLockNow(${JSON.stringify(agentLockPath(c.dataDir))}); console.log('held'); setInterval(() => {}, 1000);`], { stdio: ['ignore', 'pipe', 'inherit'] });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        holder.stdout.on('data', (d: Buffer) => String(d).includes('held') && resolve());
+        holder.once('exit', (code) => reject(new Error(`the lock holder exited (${code})`)));
+      });
+      const busy = await c.bulkhead(['down', ...flags]);
+      assert.equal(busy.code, 2, busy.stderr);
+      assert.match(busy.stderr, /^error: a node agent is running with .* \(.*agent-lock is held\)/m);
+    } finally {
+      const exited = new Promise((r) => holder.once('exit', r));
+      holder.kill('SIGTERM');
+      await exited;
+    }
+    assert.ok(containers().some((id) => id.startsWith(uid)), 'nothing stopped while an agent runs');
     const down = await c.bulkhead(['down', ...flags]);
     assert.equal(down.code, 0, down.stderr);
     assert.match(down.stdout, /^1 pod\(s\) stopped; the cluster's objects are kept in /);
