@@ -180,6 +180,9 @@ export function agentCommand(): Command {
     .option('--tls-cert-file <file>', 'serving certificate of the agent endpoint, signed by the cluster CA (bulkhead server writes <data-dir>/node.crt)')
     .option('--tls-private-key-file <file>', 'its key (bulkhead server writes <data-dir>/node.key)')
     .addHelpText('after', `
+Stopping: Ctrl-C stops the agent, as a kubelet restart would: the containers keep running and the
+next start adopts them. \`bulkhead down --data-dir DIR\` after Ctrl-C stops them too.
+
 Examples:
   bulkhead agent --server https://10.0.0.1:6443 --token abcdef.0123456789abcdef --discovery-token-ca-cert-hash sha256:<hex> --node-name node-2
   bulkhead agent --kubeconfig .bulkhead/node.kubeconfig --tls-cert-file .bulkhead/node.crt --tls-private-key-file .bulkhead/node.key
