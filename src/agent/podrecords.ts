@@ -20,6 +20,8 @@ export interface PodRecord {
   terminal?: 'Succeeded' | 'Failed';
   /** The RuntimeClass handler its last sandbox was created with (absent: the default runtime). */
   runtimeHandler?: string;
+  /** spec.terminationGracePeriodSeconds when first synced: what `bulkhead down` gives the pod (absent: records from before). */
+  terminationGracePeriodSeconds?: number;
 }
 
 export type InstanceKind = 'sandbox' | 'init' | 'sidecar' | 'container' | 'ephemeral';

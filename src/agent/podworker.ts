@@ -244,6 +244,7 @@ export class PodWorker implements WorkerContext {
       name: pod.metadata.name ?? '',
       cgroupPath: this.podCgroupPath(pod, plan),
       startTime: pod.status?.startTime ?? this.nowISO(),
+      ...(typeof pod.spec.terminationGracePeriodSeconds === 'number' ? { terminationGracePeriodSeconds: pod.spec.terminationGracePeriodSeconds } : {}),
     };
     this.records.writePod(rec);
     return rec;

@@ -1,6 +1,7 @@
 // `bulkhead down`'s work: every pod an agent's data directory holds (the pod worker's records,
-// its OCI runtime's containers, its log directories: knownPods) is stopped, each with a grace
-// period (SIGTERM, SIGKILL once it is over), and removed — containers, overlay mounts, namespace
+// its OCI runtime's containers, its log directories: knownPods) is stopped, each with its grace
+// period (its own terminationGracePeriodSeconds, as recorded when it started, unless one is
+// given; SIGTERM, SIGKILL once it is over), and removed — containers, overlay mounts, namespace
 // pins, pod cgroups, records — as the agent stops a pod deleted while it was down; then the
 // node cgroups go if nothing is left, as at an agent's clean shutdown with no pods. Nothing here
 // talks to the API: the cluster's objects stay, and the next `bulkhead up` starts the pods again.
@@ -8,11 +9,13 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { FeatureGates } from '../api/featuregates.js';
+import { defaultTerminationGracePeriodSeconds } from '../api/poddeletion.js';
 import type { Pod } from '../api/types.js';
 import { cgroupManagerFor } from './cgroups/select.js';
 import { ImageStore } from './images/store.js';
 import { AgentMetrics } from './metrics.js';
 import { NodeCgroups } from './nodecgroups.js';
+import { PodRecords } from './podrecords.js';
 import type { OCIRuntimeChoice } from './runtime/runtimechoice.js';
 import { agentDirs, agentNodeConfig, probeContainerHost } from './setup.js';
 import { createPodRuntime } from './wiring.js';
@@ -21,7 +24,8 @@ export interface StopAllOptions {
   dataDir: string;
   cgroupRoot: string;
   containerRuntime?: OCIRuntimeChoice;
-  graceSeconds: number;
+  /** Every pod's grace period; absent: each pod's own terminationGracePeriodSeconds (its record's), else 30 s. */
+  graceSeconds?: number;
   gates: FeatureGates;
   progress?: (msg: string) => void;
 }
@@ -66,13 +70,15 @@ export async function stopAllPods(o: StopAllOptions): Promise<StopAllResult> {
     probeChanged: () => undefined,
   });
   const known = await worker.knownPods();
+  const records = new PodRecords(dirs.runDir);
   progress(`stopping ${known.length} pod(s)${known.length ? `: ${known.map((k) => `${k.namespace}/${k.name}`).join(', ')}` : ''}…`);
   const result: StopAllResult = { stopped: [], failed: [], cgroupsLeft: [] };
   await Promise.all(
     known.map(async (k) => {
       // As the agent's orphans: only the pod's identity; its containers are what the runtime has.
-      const pod: Pod = { apiVersion: 'v1', kind: 'Pod', metadata: { uid: k.uid, namespace: k.namespace, name: k.name }, spec: { containers: [], terminationGracePeriodSeconds: o.graceSeconds } };
-      const outcome = await worker.terminate(pod, o.graceSeconds, () => undefined);
+      const grace = o.graceSeconds ?? records.readPod(k.uid)?.terminationGracePeriodSeconds ?? defaultTerminationGracePeriodSeconds;
+      const pod: Pod = { apiVersion: 'v1', kind: 'Pod', metadata: { uid: k.uid, namespace: k.namespace, name: k.name }, spec: { containers: [], terminationGracePeriodSeconds: grace } };
+      const outcome = await worker.terminate(pod, grace, () => undefined);
       if (!outcome.done) {
         result.failed.push({ ...k, error: outcome.error });
         return;

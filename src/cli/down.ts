@@ -15,25 +15,25 @@ interface DownFlags {
   dataDir: string;
   cgroupRoot: string;
   containerRuntime: string;
-  gracePeriod: string;
+  gracePeriod?: string;
   featureGates?: string;
 }
 
 export function downCommand(): Command {
   return new Command('down')
-    .description('Stop every pod container that `bulkhead up` or `bulkhead agent` started from a data directory, each with a grace period (SIGTERM, then SIGKILL), and remove their mounts and cgroups and the node cgroups. The cluster\'s objects stay in the data directory: the next `bulkhead up` starts the pods again. Stop `bulkhead up` (Ctrl-C) or the agent first. Needs root.')
+    .description('Stop every pod container that `bulkhead up` or `bulkhead agent` started from a data directory, each with its grace period (SIGTERM, then SIGKILL), and remove their mounts and cgroups and the node cgroups. The cluster\'s objects stay in the data directory: the next `bulkhead up` starts the pods again. Stop `bulkhead up` (Ctrl-C) or the agent first. Needs root.')
     .option('--data-dir <dir>', 'the data directory of `bulkhead up` or `bulkhead agent`', '.bulkhead')
     .option('--cgroup-root <path>', 'the --cgroup-root the agent ran with', '/bulkhead')
     .option('--container-runtime <runtime>', 'the --container-runtime the agent ran with: auto, runc or crun', 'auto')
-    .option('--grace-period <seconds>', 'how long each pod\'s containers get between SIGTERM and SIGKILL', '30')
+    .option('--grace-period <seconds>', 'how long every pod\'s containers get between SIGTERM and SIGKILL (default: each pod\'s terminationGracePeriodSeconds)')
     .option('--feature-gates <gates>', 'the --feature-gates the agent ran with')
     .addHelpText('after', `
 Examples:
   bulkhead down
   bulkhead down --data-dir /tmp/demo --grace-period 0`)
     .action(async (f: DownFlags) => {
-      const grace = Number(f.gracePeriod);
-      if (!/^\d+$/.test(f.gracePeriod) || !Number.isSafeInteger(grace)) throw new UsageError(`invalid value "${f.gracePeriod}" for --grace-period: a whole number of seconds`);
+      const grace = f.gracePeriod === undefined ? undefined : Number(f.gracePeriod);
+      if (f.gracePeriod !== undefined && (!/^\d+$/.test(f.gracePeriod) || !Number.isSafeInteger(grace))) throw new UsageError(`invalid value "${f.gracePeriod}" for --grace-period: a whole number of seconds`);
       const containerRuntime = ociRuntimeChoices.find((c) => c === f.containerRuntime) as OCIRuntimeChoice | undefined;
       if (!containerRuntime) throw new UsageError(`invalid value "${f.containerRuntime}" for --container-runtime: one of ${ociRuntimeChoices.join(', ')}`);
       const gates = featureGatesFlag(f.featureGates);
@@ -63,7 +63,7 @@ Examples:
         const progress = (msg: string) => process.stderr.write(`bulkhead: ${msg}\n`);
         let r;
         try {
-          r = await stopAllPods({ dataDir: f.dataDir, cgroupRoot: f.cgroupRoot, containerRuntime, graceSeconds: grace, gates, progress });
+          r = await stopAllPods({ dataDir: f.dataDir, cgroupRoot: f.cgroupRoot, containerRuntime, ...(grace !== undefined ? { graceSeconds: grace } : {}), gates, progress });
         } catch (e) {
           if (e instanceof AgentSetupError) throw new UsageError(e.message);
           throw e;

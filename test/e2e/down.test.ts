@@ -5,7 +5,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { hierarchyRoots, realKernelSkipReason } from '../agent/cgrouptrees.js';
 import { kubectlAvailable } from './cluster.js';
@@ -36,6 +36,7 @@ describe('bulkhead down (bulkhead up, real kubectl, runc)', skip, () => {
 kind: Pod
 metadata: {name: sleeper}
 spec:
+  terminationGracePeriodSeconds: 2
   containers:
   - name: c
     image: busybox
@@ -71,7 +72,10 @@ spec:
       await exited;
     }
     assert.ok(containers().some((id) => id.startsWith(uid)), 'nothing stopped while an agent runs');
-    const down = await c.bulkhead(['down', ...flags]);
+    // Without --grace-period each pod gets its own, as the agent recorded it when the pod started.
+    const record = JSON.parse(readFileSync(join(c.dataDir, 'agent', 'run', 'pods', uid, 'pod.json'), 'utf8')) as { terminationGracePeriodSeconds?: number };
+    assert.equal(record.terminationGracePeriodSeconds, 2);
+    const down = await c.bulkhead(['down', '--data-dir', c.dataDir, '--cgroup-root', c.cgroupRoot]);
     assert.equal(down.code, 0, down.stderr);
     assert.match(down.stdout, /^1 pod\(s\) stopped; the cluster's objects are kept in /);
     assert.deepEqual(containers(), []);
