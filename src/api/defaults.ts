@@ -8,15 +8,9 @@ import type { FeatureGates } from './featuregates.js';
 import { aggregateContainerLimits, aggregateContainerRequests, isSupportedPodLevelResource } from './podresources.js';
 import { Quantity } from './quantity.js';
 import { HugePagesPrefix } from './resourcelist.js';
-import type { Container, HTTPGetAction, Lifecycle, Pod, PodSpec, Probe, ResourceList, Volume } from './types.js';
+import type { Container, HTTPGetAction, Lifecycle, Pod, PodSpec, Probe, ResourceList } from './types.js';
 import { deepCopyJSON } from './deepcopy.js';
-
-const volumeSourceKeys = [
-  'hostPath', 'emptyDir', 'gcePersistentDisk', 'awsElasticBlockStore', 'gitRepo', 'secret', 'nfs', 'iscsi',
-  'glusterfs', 'persistentVolumeClaim', 'rbd', 'flexVolume', 'cinder', 'cephfs', 'flocker', 'downwardAPI', 'fc',
-  'azureFile', 'configMap', 'vsphereVolume', 'quobyte', 'azureDisk', 'photonPersistentDisk', 'projected',
-  'portworxVolume', 'scaleIO', 'storageos', 'csi', 'ephemeral', 'image',
-];
+import { defaultContainerFieldRefs, defaultVolume } from './volumedefaults.js';
 
 /**
  * SetDefaults_ResourceList: every quantity rounded up to milli scale, printed as the API server
@@ -107,13 +101,25 @@ function imageHasLatestOrNoTag(image: string): boolean {
   return image.length === colon + 7 && image.endsWith('latest');
 }
 
+/** The repository path (after a registry host, before a tag or digest) has an upper-case letter: docker's parser refuses it. */
+function upperCaseRepository(image: string): boolean {
+  const slash = image.indexOf('/');
+  const first = slash < 0 ? '' : image.slice(0, slash);
+  const isHost = first !== '' && (/[.:]/.test(first) || first === 'localhost' || first !== first.toLowerCase());
+  const path = (isHost ? image.slice(slash + 1) : image).split(/[:@]/)[0]!;
+  return path !== path.toLowerCase();
+}
+
 function defaultContainer(c: Container, copyLimitsToRequests: boolean): void {
-  c.terminationMessagePath ??= '/dev/termination-log';
-  c.terminationMessagePolicy ??= 'File';
-  if (c.imagePullPolicy === undefined && typeof c.image === 'string') {
-    c.imagePullPolicy = imageHasLatestOrNoTag(c.image) ? 'Always' : 'IfNotPresent';
+  if (unset(c.terminationMessagePath)) c.terminationMessagePath = '/dev/termination-log';
+  if (unset(c.terminationMessagePolicy)) c.terminationMessagePolicy = 'File';
+  if (unset(c.imagePullPolicy)) {
+    // An image that does not parse (none, "", an upper-case repository) has no tag: IfNotPresent.
+    const img = typeof c.image === 'string' ? c.image : '';
+    c.imagePullPolicy = img !== '' && !upperCaseRepository(img) && imageHasLatestOrNoTag(img) ? 'Always' : 'IfNotPresent';
   }
-  for (const port of c.ports ?? []) port.protocol ??= 'TCP';
+  for (const port of c.ports ?? []) if (unset(port.protocol)) port.protocol = 'TCP';
+  defaultContainerFieldRefs(c);
   defaultProbe(c.livenessProbe);
   defaultProbe(c.readinessProbe);
   defaultProbe(c.startupProbe);
@@ -155,10 +161,6 @@ function defaultHugePagePodLimits(pod: Pod): void {
     limits[k] = q.toString();
   }
   if (Object.keys(limits).length > 0) r.limits = limits;
-}
-
-function defaultVolume(v: Volume): void {
-  if (!volumeSourceKeys.some((k) => v[k] !== undefined && v[k] !== null)) v.emptyDir = {};
 }
 
 /**
@@ -209,11 +211,12 @@ function defaultPodFields(input: Pod, opts: PodDefaultingOptions, onPod: boolean
   // A pod without a spec decodes to an empty one; validation then names what is missing.
   pod.spec ??= {} as PodSpec;
   const spec = pod.spec;
-  spec.restartPolicy ??= 'Always';
+  // Go's string fields: "" is unset and defaulted; the pointer fields only when absent.
+  if (unset(spec.restartPolicy)) spec.restartPolicy = 'Always';
   spec.terminationGracePeriodSeconds ??= 30;
-  spec.dnsPolicy ??= 'ClusterFirst';
+  if (unset(spec.dnsPolicy)) spec.dnsPolicy = 'ClusterFirst';
   spec.securityContext ??= {};
-  spec.schedulerName ??= 'default-scheduler';
+  if (unset(spec.schedulerName)) spec.schedulerName = 'default-scheduler';
   if (onPod) spec.enableServiceLinks ??= true;
   for (const c of spec.containers ?? []) defaultContainer(c, onPod);
   for (const c of spec.initContainers ?? []) defaultContainer(c, onPod);

@@ -242,3 +242,136 @@ describe('pod-level resources defaulting (upstream TestPodResourcesDefaults rows
     });
   }
 });
+
+// Upstream defaults_test.go (kubernetes/kubernetes pkg/apis/core/v1/defaults_test.go, index commit
+// b0d609f0) TestPodDefaults and TestWorkloadDefaults: every field a pod (a template) gets by
+// default, found upstream by filling every struct with its zero value. Here the same zero-valued
+// structs are built by hand, one volume per source (Bulkhead defaults each source on its own), and
+// each upstream path is checked; the volume paths are the volumedefaults.test.ts rows.
+function zeroContainer(): Container {
+  const probe = () => ({ httpGet: { port: 0 }, grpc: { port: 0 } }) as unknown as Container['livenessProbe'];
+  return {
+    name: '', image: '', env: [{ name: '', valueFrom: { fieldRef: {} } }], ports: [{ containerPort: 0 }],
+    livenessProbe: probe(), readinessProbe: probe(), startupProbe: probe(),
+    lifecycle: { postStart: { httpGet: { port: 0 } }, preStop: { httpGet: { port: 0 } } },
+    resources: { limits: { '': '0' } },
+  } as unknown as Container;
+}
+function zeroSpec(): Pod['spec'] {
+  return { containers: [zeroContainer()], initContainers: [zeroContainer()], ephemeralContainers: [zeroContainer()] } as Pod['spec'];
+}
+function at(o: unknown, path: string): unknown {
+  return path.split('.').reduce<unknown>((v, k) => (v as Record<string, unknown> | undefined)?.[k], o);
+}
+function containerDefaults(prefix: string, requests: boolean): [string, unknown][] {
+  const rows: [string, unknown][] = [
+    ['env.0.valueFrom.fieldRef.apiVersion', 'v1'], ['imagePullPolicy', 'IfNotPresent'],
+    ['lifecycle.postStart.httpGet.path', '/'], ['lifecycle.postStart.httpGet.scheme', 'HTTP'],
+    ['lifecycle.preStop.httpGet.path', '/'], ['lifecycle.preStop.httpGet.scheme', 'HTTP'],
+    ['ports.0.protocol', 'TCP'], ['terminationMessagePath', '/dev/termination-log'], ['terminationMessagePolicy', 'File'],
+  ];
+  for (const p of ['livenessProbe', 'readinessProbe', 'startupProbe']) {
+    rows.push([`${p}.failureThreshold`, 3], [`${p}.periodSeconds`, 10], [`${p}.successThreshold`, 1], [`${p}.timeoutSeconds`, 1],
+      [`${p}.httpGet.path`, '/'], [`${p}.httpGet.scheme`, 'HTTP'], [`${p}.grpc.service`, '']);
+  }
+  rows.push(['resources.requests', requests ? { '': '0' } : undefined]);
+  return rows.map(([k, v]) => [`${prefix}.${k}`, v]);
+}
+const specDefaults: [string, unknown][] = [
+  ['dnsPolicy', 'ClusterFirst'], ['restartPolicy', 'Always'], ['schedulerName', 'default-scheduler'],
+  ['securityContext', {}], ['terminationGracePeriodSeconds', 30],
+];
+
+describe('upstream TestPodDefaults: every default of a pod', () => {
+  for (const [variant, gates] of [['enabled_features', ON], ['disabled_features', OFF]] as const) {
+    const out = defaultPod({ metadata: {}, spec: zeroSpec() } as Pod, gates).spec;
+    const rows: [string, unknown][] = [
+      ...specDefaults, ['enableServiceLinks', true],
+      ...containerDefaults('containers.0', true), ...containerDefaults('initContainers.0', true),
+      // Ephemeral containers are never defaulted from limits (SetDefaults_Pod walks the other two lists).
+      ...containerDefaults('ephemeralContainers.0', false),
+    ];
+    for (const [path, want] of rows) it(`${variant}: .spec.${path}`, () => assert.deepEqual(at(out, path), want));
+  }
+});
+
+describe('upstream TestWorkloadDefaults: every default of a pod template', () => {
+  for (const [variant, gates] of [['enabled_features', ON], ['disabled_features', OFF]] as const) {
+    it(`${variant}: empty PodTemplateSpec`, () => {
+      const out = defaultPodTemplateSpec(zeroSpec(), gates);
+      const rows: [string, unknown][] = [
+        ...specDefaults, ['enableServiceLinks', undefined],
+        ...containerDefaults('containers.0', false), ...containerDefaults('initContainers.0', false), ...containerDefaults('ephemeralContainers.0', false),
+      ];
+      for (const [path, want] of rows) assert.deepEqual(at(out, path), want, path);
+    });
+  }
+  // The enabled_features variant expects the hostPort because DefaultHostNetworkHostPortsInPodTemplates
+  // is on there; Bulkhead has no such gate (off by default upstream, deprecated): its disabled row only.
+  it('disabled_features: hostnet PodTemplateSpec with ports', () => {
+    const out = defaultPodTemplateSpec({ hostNetwork: true, containers: [{ name: '', ports: [{ containerPort: 12345, protocol: 'TCP' }] } as Container] } as Pod['spec'], OFF);
+    assert.deepEqual(out.containers, [{ name: '', ports: [{ containerPort: 12345, protocol: 'TCP' }], resources: {}, terminationMessagePath: '/dev/termination-log', terminationMessagePolicy: 'File', imagePullPolicy: 'IfNotPresent' }]);
+  });
+});
+
+describe('upstream TestPodHostNetworkDefaults (gate DefaultHostNetworkHostPortsInPodTemplates disabled; Bulkhead has no such gate)', () => {
+  for (const hostNet of [false, true]) {
+    it(`gate disabled, hostNetwork=${hostNet}`, () => {
+      const spec = () => ({ hostNetwork: hostNet, containers: [{ name: 'c', image: 'i', ports: [{ containerPort: 12345, protocol: 'TCP' }] }] }) as Pod['spec'];
+      assert.equal(defaultPod({ metadata: {}, spec: spec() } as Pod, ON).spec.containers[0]!.ports![0]!.hostPort, hostNet ? 12345 : undefined);
+      assert.equal(defaultPodTemplateSpec(spec(), ON).containers[0]!.ports![0]!.hostPort, undefined);
+    });
+  }
+});
+
+describe('upstream defaults_test.go single-case pod tests', () => {
+  const rows: { name: string; spec: Pod['spec']; check: (s: Pod['spec']) => void }[] = [
+    {
+      name: 'TestSetDefaultPodSpecHostNetwork: containers and init containers get hostPort = containerPort',
+      spec: { hostNetwork: true, containers: [{ name: 'a', ports: [{ containerPort: 8080 }] }], initContainers: [{ name: 'b', ports: [{ containerPort: 8080 }] }] } as Pod['spec'],
+      check: (s) => assert.deepEqual([s.containers[0]!.ports![0]!.hostPort, s.initContainers![0]!.ports![0]!.hostPort], [8080, 8080]),
+    },
+    {
+      name: 'TestSetDefaultObjectFieldSelectorAPIVersion',
+      spec: { containers: [{ name: 'a', env: [{ name: 'E', valueFrom: { fieldRef: {} } }] }] } as Pod['spec'],
+      check: (s) => assert.equal((s.containers[0]!.env![0]!.valueFrom as { fieldRef: { apiVersion: string } }).fieldRef.apiVersion, 'v1'),
+    },
+    {
+      name: 'TestSetDefaultProbe: an empty liveness probe gets timeout 1, period 10, success 1, failure 3',
+      spec: { containers: [{ name: 'a', livenessProbe: {} }] } as Pod['spec'],
+      check: (s) => assert.deepEqual(s.containers[0]!.livenessProbe, { timeoutSeconds: 1, periodSeconds: 10, successThreshold: 1, failureThreshold: 3 }),
+    },
+    { name: 'TestSetDefaultSchedulerName', spec: { containers: [] } as unknown as Pod['spec'], check: (s) => assert.equal(s.schedulerName, 'default-scheduler') },
+    { name: 'TestSetDefaultEnableServiceLinks', spec: { containers: [] } as unknown as Pod['spec'], check: (s) => assert.equal(s.enableServiceLinks, true) },
+    {
+      name: 'Go string fields: an explicit "" is defaulted like an absent one (restartPolicy, dnsPolicy, schedulerName, terminationMessage*, imagePullPolicy, protocol)',
+      spec: { restartPolicy: '', dnsPolicy: '', schedulerName: '', containers: [{ name: 'a', image: 'x:1', terminationMessagePath: '', terminationMessagePolicy: '', imagePullPolicy: '', ports: [{ containerPort: 1, protocol: '' }] }] } as unknown as Pod['spec'],
+      check: (s) => assert.deepEqual([s.restartPolicy, s.dnsPolicy, s.schedulerName, s.containers[0]!.terminationMessagePath, s.containers[0]!.terminationMessagePolicy, s.containers[0]!.imagePullPolicy, s.containers[0]!.ports![0]!.protocol],
+        ['Always', 'ClusterFirst', 'default-scheduler', '/dev/termination-log', 'File', 'IfNotPresent', 'TCP']),
+    },
+  ];
+  for (const r of rows) it(r.name, () => r.check(defaultPod({ metadata: {}, spec: r.spec } as Pod, ON).spec));
+});
+
+// TestSetDefaultReplicationControllerInitContainers: the rows as a pod template's init container
+// gets them (Bulkhead serves no ReplicationControllers; the template defaulting is the same).
+describe('upstream TestSetDefaultReplicationControllerInitContainers rows, on a template', () => {
+  const rows: { name: string; init: Container; check: (c: Container) => void }[] = [
+    { name: 'imagePullIPolicy', init: { name: 'install', image: 'busybox' }, check: (c) => assert.equal(c.imagePullPolicy, 'Always') },
+    { name: 'FieldRef', init: { name: 'fun', image: 'alpine', env: [{ name: 'MY_POD_IP', valueFrom: { fieldRef: { apiVersion: '', fieldPath: 'status.podIP' } } }] }, check: (c) => assert.deepEqual(c.env, [{ name: 'MY_POD_IP', valueFrom: { fieldRef: { apiVersion: 'v1', fieldPath: 'status.podIP' } } }]) },
+    { name: 'ContainerPort', init: { name: 'fun', image: 'alpine', ports: [{ name: 'default' } as never] }, check: (c) => assert.deepEqual(c.ports, [{ name: 'default', protocol: 'TCP' }]) },
+    { name: 'Resources', init: c('fun', { cpu: '100m', memory: '100Mi' }, { cpu: '100m', memory: '100Mi' }), check: (x) => assert.deepEqual(x.resources, { limits: { cpu: '100m', memory: '100Mi' }, requests: { cpu: '100m', memory: '100Mi' } }) },
+    {
+      name: 'Probe', init: { name: 'fun', image: 'alpine', livenessProbe: { httpGet: { host: 'localhost' } }, readinessProbe: { httpGet: { host: 'localhost' } } } as unknown as Container,
+      check: (x) => { for (const p of [x.livenessProbe, x.readinessProbe]) assert.deepEqual(p, { httpGet: { host: 'localhost', path: '/', scheme: 'HTTP' }, timeoutSeconds: 1, periodSeconds: 10, successThreshold: 1, failureThreshold: 3 }); },
+    },
+    {
+      name: 'LifeCycle', init: { name: 'fun', image: 'alpine', ports: [{ name: 'default' }], lifecycle: { postStart: { httpGet: { host: 'localhost' } }, preStop: { httpGet: { host: 'localhost' } } } } as unknown as Container,
+      check: (x) => assert.deepEqual(x.lifecycle, { postStart: { httpGet: { host: 'localhost', path: '/', scheme: 'HTTP' } }, preStop: { httpGet: { host: 'localhost', path: '/', scheme: 'HTTP' } } }),
+    },
+  ];
+  for (const r of rows) it(r.name, () => r.check(defaultPodTemplateSpec({ containers: [], initContainers: [r.init] } as unknown as Pod['spec'], ON).initContainers![0]!));
+  it('TestDefaultRequestIsNotSetForReplicationController: a template\'s limits are not copied to requests', () => {
+    assert.equal(defaultPodTemplateSpec({ containers: [c('a', { cpu: '100m' })] } as Pod['spec'], ON).containers[0]!.resources!.requests, undefined);
+  });
+});
