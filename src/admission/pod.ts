@@ -28,7 +28,7 @@ import { applySchedulingGatedCondition } from '../api/schedulinggated.js';
 import { decideQuotas, type QuotaCharge, type QuotaDecision } from '../quota/admission.js';
 import type { LimitedResource } from '../quota/config.js';
 import { applyLimitRangeDefaults, limitRangesViolation } from '../quota/limitranger.js';
-import { appArmorAnnotationWarnings } from '../api/podwarnings.js';
+import { applyAppArmorVersionSkew } from '../api/apparmorskew.js';
 import { podCreateWarnings } from '../api/workloadwarnings.js';
 
 /** Decode failures (400, refused before admission) count as Validation. */
@@ -141,9 +141,9 @@ export function admitPodCreate(input: PodAdmissionInput): PodAdmissionResult {
   if (runtimeClass.forbidden !== undefined) return { pod, warnings, errors: [], rejection: forbidden('RuntimeClass', pod, runtimeClass.forbidden), charges: [] };
   pod = runtimeClass.pod;
   pod.status = { phase: 'Pending', qosClass: computePodQOS(pod, input.gates) };
-  applySchedulingGatedCondition(pod);
+  applySchedulingGatedCondition(pod, input.now);
   mergePodAffinityLabelKeys(pod);
-  warnings.push(...appArmorAnnotationWarnings(pod));
+  warnings.push(...applyAppArmorVersionSkew(pod));
 
   const fieldErrors = validatePodCreate(pod, { gates: input.gates });
   if (fieldErrors.length > 0) {

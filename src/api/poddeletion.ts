@@ -4,7 +4,7 @@
 //
 // - A negative requested grace period counts as 1 second.
 // - A pod not yet being deleted gets the requested grace, else spec.terminationGracePeriodSeconds
-//   (defaulted to 30 at creation); an unscheduled pod, or one that already finished
+//   (defaulted to 30 at creation; none at all is 0); an unscheduled pod, or one that already finished
 //   (Succeeded/Failed), gets 0. Grace 0 deletes at once; otherwise the pod is marked with
 //   deletionTimestamp = now + grace and deletionGracePeriodSeconds = grace, and its generation
 //   goes up by one; the node stops its containers and deletes it with grace 0.
@@ -13,8 +13,6 @@
 //   and 0 deletes at once. A mark with grace 0 (or none) is deleted at once.
 
 import type { Pod } from './types.js';
-
-export const defaultTerminationGracePeriodSeconds = 30;
 
 export type PodDeleteDecision =
   /** Remove the pod from storage now. */
@@ -26,7 +24,9 @@ export type PodDeleteDecision =
 
 /** CheckGracefulDelete: the grace period a first DELETE gives the pod. */
 export function podGracePeriod(pod: Pod, requested: number | undefined): number {
-  let period = requested ?? pod.spec.terminationGracePeriodSeconds ?? defaultTerminationGracePeriodSeconds;
+  // No grace asked and none in the spec is 0, as upstream's `period := int64(0)`; a stored pod has
+  // the defaulted 30 in its spec anyway.
+  let period = requested ?? pod.spec.terminationGracePeriodSeconds ?? 0;
   if (!pod.spec.nodeName) period = 0;
   const phase = pod.status?.phase;
   if (phase === 'Succeeded' || phase === 'Failed') period = 0;

@@ -9,7 +9,7 @@
 //   - a projected volume's source that yields no paths (a configMap without items) re-checks the
 //     previous source's paths against themselves (the sourcePaths variable outlives its source);
 //   - the AppArmor annotation warning here is for templates only; a pod's comes from the strategy's
-//     PrepareForCreate (appArmorAnnotationWarnings below).
+//     PrepareForCreate (applyAppArmorVersionSkew, apparmorskew.ts).
 // Not in v1.32 and left out: the duplicate port name warning (v1.33) and the label value check of
 // node selector terms (later).
 
@@ -17,7 +17,6 @@ import { FieldPath } from './fielderrors.js';
 import { goQuote } from './goquote.js';
 import { Quantity } from './quantity.js';
 import type { Container, ContainerPort, EnvVar, NodeSelectorTerm, ObjectMeta, Pod, PodAffinityLike, PodSpec, TopologySpreadConstraint, Volume } from './types.js';
-import { validateAppArmorProfileField } from './validation/apparmor.js';
 
 /** A pod template as the workload kinds carry it (metadata and spec both optional). */
 export interface PodTemplate {
@@ -406,44 +405,4 @@ function overlappingPathWarnings(out: string[], volumes: readonly Volume[]): voi
       }
     }
   }
-}
-
-const appArmorValueLocalhostPrefix = 'localhost/';
-
-/** apparmorFieldForAnnotation: the profile an annotation value stands for, if any. */
-function appArmorProfileForAnnotation(value: string): { type: string; localhostProfile?: string } | undefined {
-  if (value === 'unconfined') return { type: 'Unconfined' };
-  if (value === 'runtime/default') return { type: 'RuntimeDefault' };
-  if (value.startsWith(appArmorValueLocalhostPrefix)) {
-    const localhostProfile = value.slice(appArmorValueLocalhostPrefix.length);
-    if (localhostProfile !== '') return { type: 'Localhost', localhostProfile };
-  }
-  return undefined;
-}
-
-/**
- * The warning the pod strategy's PrepareForCreate gives (applyAppArmorVersionSkew): a container
- * with an AppArmor annotation and no appArmorProfile of its own, when the annotation does not stand
- * for a valid profile or stands for one other than the pod's. Not for Windows pods. (Upstream also
- * copies the annotation into the field there; Bulkhead does not.)
- */
-export function appArmorAnnotationWarnings(pod: Pod): string[] {
-  const out: string[] = [];
-  const annotations = pod.metadata?.annotations;
-  const spec = pod.spec;
-  if (!annotations || !spec || spec.os?.name === 'windows') return out;
-  const podProfile = spec.securityContext?.appArmorProfile;
-  for (const list of containerLists) {
-    const cs = spec[list];
-    if (!Array.isArray(cs)) continue;
-    for (const c of cs) {
-      const key = appArmorContainerAnnotationPrefix + (c?.name ?? '');
-      if (!has(annotations, key) || set(c?.securityContext?.appArmorProfile)) continue;
-      let field = appArmorProfileForAnnotation(annotations[key] ?? '');
-      if (field && validateAppArmorProfileField(field, FieldPath.root('')).length > 0) field = undefined;
-      const sameAsPod = field && set(podProfile) && podProfile!.type === field.type && (podProfile!.localhostProfile ?? undefined) === field.localhostProfile;
-      if (!field || !sameAsPod) out.push(`metadata.annotations[${key}]: ${appArmorDeprecated}`);
-    }
-  }
-  return out;
 }

@@ -100,7 +100,8 @@ export const resources: ResourceDef[] = [
       'spec.serviceAccountName': o.spec?.serviceAccountName ?? '',
       'spec.hostNetwork': String(!!o.spec?.hostNetwork),
       'status.phase': o.status?.phase ?? '',
-      'status.podIP': o.status?.podIP ?? '',
+      // The internal object's PodIPs[0] (ToSelectableFields): v1's podIPs[0], or podIP when a client sent only that.
+      'status.podIP': o.status?.podIPs?.[0]?.ip ?? o.status?.podIP ?? '',
       'status.nominatedNodeName': o.status?.nominatedNodeName ?? '',
     }),
     // pkg/apis/core/v1/conversion.go; spec.host is what old v1 clients send for spec.nodeName.

@@ -218,8 +218,8 @@ async function admitPodSecurityUpdate(next: Pod, prev: Pod, req: RequestInfo, ap
 }
 
 /**
- * A write through pods/ephemeralcontainers: only spec.ephemeralContainers (and labels and
- * annotations) come from the request, the new containers defaulted as a decoded pod's are; they
+ * A write through pods/ephemeralcontainers: only spec.ephemeralContainers come from the request
+ * (labels and annotations too are the stored pod's), the new containers defaulted as a decoded pod's are; they
  * may be added, never changed or removed (ValidatePodEphemeralContainersUpdate).
  */
 function ephemeralContainersWrite(pod: Pod, prev: Pod, api: Api): Pod {

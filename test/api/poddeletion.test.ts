@@ -21,12 +21,27 @@ describe('podGracePeriod (CheckGracefulDelete)', () => {
   const rows: { name: string; pod: Pod; requested?: number; want: number }[] = [
     { name: 'the requested grace wins', pod: pod({ node: 'n', tgps: 30 }), requested: 7, want: 7 },
     { name: 'else the pod spec', pod: pod({ node: 'n', tgps: 12 }), want: 12 },
-    { name: 'else the API default of 30', pod: pod({ node: 'n' }), want: 30 },
+    { name: 'no grace in the request nor in the spec: 0, as upstream (a stored pod always has the defaulted 30)', pod: pod({ node: 'n' }), want: 0 },
     { name: 'an unscheduled pod goes at once', pod: pod({ tgps: 30 }), requested: 60, want: 0 },
     { name: 'a Succeeded pod goes at once', pod: pod({ node: 'n', phase: 'Succeeded' }), requested: 60, want: 0 },
     { name: 'a Failed pod goes at once', pod: pod({ node: 'n', phase: 'Failed' }), want: 0 },
-    { name: 'a Running pod waits', pod: pod({ node: 'n', phase: 'Running' }), want: 30 },
+    { name: 'a Running pod waits', pod: pod({ node: 'n', phase: 'Running', tgps: 30 }), want: 30 },
     { name: 'a negative grace becomes 1', pod: pod({ node: 'n', tgps: -5 }), want: 1 },
+  ];
+  for (const r of rows) it(r.name, () => assert.equal(podGracePeriod(r.pod, r.requested), r.want));
+});
+
+// Upstream strategy_test.go TestCheckGracefulDelete (kubernetes/kubernetes pkg/registry/core/pod/
+// strategy_test.go, index file 148060311), the delete asking for the default grace of 30 where the
+// row gives one.
+describe('upstream TestCheckGracefulDelete', () => {
+  const rows: { name: string; pod: Pod; requested?: number; want: number }[] = [
+    { name: 'in pending phase with has node name', pod: pod({ node: 'something', phase: 'Pending' }), requested: 30, want: 30 },
+    { name: 'in failed phase with has node name', pod: pod({ node: 'something', phase: 'Failed' }), requested: 30, want: 0 },
+    { name: 'in failed phase', pod: pod({ phase: 'Pending' }), requested: 30, want: 0 },
+    { name: 'in succeeded phase', pod: pod({ phase: 'Succeeded' }), requested: 30, want: 0 },
+    { name: 'no phase', pod: pod(), requested: 30, want: 0 },
+    { name: 'has negative grace period', pod: pod({ node: 'something', tgps: -1 }), want: 1 },
   ];
   for (const r of rows) it(r.name, () => assert.equal(podGracePeriod(r.pod, r.requested), r.want));
 });

@@ -4,7 +4,7 @@
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { appArmorAnnotationWarnings } from '../../src/api/podwarnings.js';
+import { applyAppArmorVersionSkew } from '../../src/api/apparmorskew.js';
 import {
   cronJobCreateWarnings,
   cronJobUpdateWarnings,
@@ -150,5 +150,5 @@ describe('the pod strategy AppArmor annotation warning (applyAppArmorVersionSkew
     { name: 'a Windows pod: not looked at', pod: annotated('unconfined', { os: { name: 'windows' } }), want: [] },
     { name: 'an annotation for no container of the pod: not warned', pod: { metadata: { name: 'p', annotations: { [key]: 'unconfined' } }, spec: { containers: [{ name: 'other' }] } } as Pod, want: [] },
   ];
-  for (const r of rows) it(r.name, () => assert.deepEqual(appArmorAnnotationWarnings(r.pod), r.want));
+  for (const r of rows) it(r.name, () => assert.deepEqual(applyAppArmorVersionSkew(structuredClone(r.pod)), r.want));
 });

@@ -84,6 +84,38 @@ describe('the container a log request is for (validateContainer)', () => {
   }
 });
 
+// Upstream strategy_test.go TestCheckLogLocation (kubernetes/kubernetes pkg/registry/core/pod/
+// strategy_test.go, index file 148060311), pod "test": the container half of each row. The
+// transport half ("insecure": InsecureSkipTLSVerifyBackend picks the insecure transport) has no
+// counterpart: Bulkhead always verifies the agent's certificate and does not read that option.
+describe('upstream TestCheckLogLocation rows (validateContainer)', () => {
+  const named = (p: Pod): Pod => ({ ...p, metadata: { ...p.metadata, name: 'test' } });
+  const two = ['container1', 'container2'];
+  const init = [{ name: 'initcontainer1', image: 'x' }];
+  const rows: { name: string; pod: Pod; requested?: string; want?: string; error?: string }[] = [
+    { name: 'simple', pod: named(pod(['mycontainer'], { nodeName: 'foo' })), want: 'mycontainer' },
+    { name: 'insecure (container half)', pod: named(pod(['mycontainer'], { nodeName: 'foo' })), want: 'mycontainer' },
+    { name: 'missing container', pod: named(pod([])), error: 'a container name must be specified for pod test' },
+    { name: 'choice of two containers', pod: named(pod(two)), error: 'a container name must be specified for pod test, choose one of: [container1 container2]' },
+    { name: 'initcontainers', pod: named(pod(two, { initContainers: init })), error: 'a container name must be specified for pod test, choose one of: [initcontainer1 container1 container2]' },
+    {
+      name: '(unnamed row) init, regular and ephemeral containers are all listed',
+      pod: named(pod(two, { initContainers: init, ephemeralContainers: [{ name: 'debugger', image: 'x' }] })),
+      error: 'a container name must be specified for pod test, choose one of: [initcontainer1 container1 container2 debugger]',
+    },
+    { name: 'bad container', pod: named(pod(two)), requested: 'unknown', error: 'container unknown is not valid for pod test' },
+    { name: 'good with two containers', pod: named(pod(two, { nodeName: 'foo' })), requested: 'container2', want: 'container2' },
+  ];
+  for (const r of rows) {
+    it(r.name, () => {
+      if (r.error) {
+        const e = thrown(() => logContainer(r.pod, r.requested));
+        assert.deepEqual([e.code, e.reason, e.message], [400, 'BadRequest', r.error]);
+      } else assert.equal(logContainer(r.pod, r.requested), r.want);
+    });
+  }
+});
+
 describe('the agent endpoint of a node (NodeConnectionInfoGetter, LogLocation)', () => {
   const addrRows: { name: string; node: Node; want?: string; error?: string }[] = [
     { name: 'InternalIP first', node: node([{ type: 'Hostname', address: 'h' }, { type: 'InternalIP', address: '10.0.0.5' }]), want: '10.0.0.5' },

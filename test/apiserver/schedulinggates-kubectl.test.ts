@@ -76,7 +76,8 @@ else {
       const gated = await get('gated');
       assert.equal(gated.spec.nodeName, undefined);
       const cond = gated.status?.conditions?.find((c) => c.type === 'PodScheduled');
-      assert.deepEqual(cond, { type: 'PodScheduled', status: 'False', lastProbeTime: null, lastTransitionTime: null, reason: 'SchedulingGated', message: 'Scheduling is blocked due to non-empty scheduling gates' });
+      assert.match(cond?.lastTransitionTime ?? '', /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/, 'stamped at create, as v1.32 UpdatePodCondition does');
+      assert.deepEqual({ ...cond, lastTransitionTime: 'set' }, { type: 'PodScheduled', status: 'False', lastProbeTime: null, lastTransitionTime: 'set', reason: 'SchedulingGated', message: 'Scheduling is blocked due to non-empty scheduling gates' });
       const events = (await s.api.list(s.api.def('events'), 'default')).items as Event[];
       assert.deepEqual(events.filter((e) => e.involvedObject.name === 'gated').map((e) => e.reason), []);
 

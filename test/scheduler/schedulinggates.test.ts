@@ -20,8 +20,8 @@ describe('schedulingGatesPreEnqueue (the SchedulingGates plugin)', () => {
   for (const r of rows) test(r.name, () => assert.equal(schedulingGatesPreEnqueue(r.pod), r.want));
 });
 
-describe('applySchedulingGatedCondition (the pod strategy on create)', () => {
-  const gatedCond = { type: 'PodScheduled', status: 'False', lastProbeTime: null, lastTransitionTime: null, reason: 'SchedulingGated', message: 'Scheduling is blocked due to non-empty scheduling gates' };
+describe('applySchedulingGatedCondition (the pod strategy on create; lastTransitionTime the create\'s time, as v1.32\'s UpdatePodCondition stamps it)', () => {
+  const gatedCond = { type: 'PodScheduled', status: 'False', lastProbeTime: null, lastTransitionTime: '2026-01-02T03:04:05Z', reason: 'SchedulingGated', message: 'Scheduling is blocked due to non-empty scheduling gates' };
   const ready = { type: 'Ready', status: 'False' } as PodCondition;
   const scheduled = { type: 'PodScheduled', status: 'True' } as PodCondition;
   const withConditions = (p: Pod, conditions: PodCondition[]): Pod => ({ ...p, status: { phase: 'Pending', conditions } });
@@ -34,7 +34,7 @@ describe('applySchedulingGatedCondition (the pod strategy on create)', () => {
   for (const r of rows) {
     test(r.name, () => {
       const p = structuredClone(r.pod);
-      applySchedulingGatedCondition(p);
+      applySchedulingGatedCondition(p, new Date('2026-01-02T03:04:05.678Z'));
       assert.deepEqual(p.status?.conditions, r.want);
     });
   }

@@ -20,15 +20,17 @@ export { mirrorPodAnnotation };
 const specPath = FieldPath.root('spec').child('ephemeralContainers');
 
 /**
- * The pod a write through the subresource stores: the old pod with the new pod's ephemeral
- * containers and, as ResetObjectMetaForStatus leaves them, its labels and annotations.
+ * The pod a write through the subresource stores (v1.32 dropNonEphemeralContainerUpdates, by way
+ * of dropPodUpdates): the old pod, labels, annotations and finalizers included, with the new
+ * pod's name, namespace, resourceVersion and uid, and its ephemeral containers.
  */
 export function ephemeralContainersUpdate(newPod: Pod, oldPod: Pod): Pod {
   const meta = { ...oldPod.metadata };
-  if (newPod.metadata?.labels !== undefined) meta.labels = newPod.metadata.labels;
-  else delete meta.labels;
-  if (newPod.metadata?.annotations !== undefined) meta.annotations = newPod.metadata.annotations;
-  else delete meta.annotations;
+  for (const k of ['name', 'namespace', 'resourceVersion', 'uid'] as const) {
+    // Absent in the request, the store's own is kept (the store checks and assigns these anyway).
+    const v = newPod.metadata?.[k];
+    if (v !== undefined) meta[k] = v;
+  }
   const spec = { ...oldPod.spec };
   const added = newPod.spec?.ephemeralContainers;
   // A null item decodes as the zero EphemeralContainer (validation then names what is missing).

@@ -121,6 +121,24 @@ describe('ValidatePodEphemeralContainersUpdate', () => {
   }
 });
 
+// Upstream strategy_test.go TestEphemeralContainerStrategyValidateUpdate (kubernetes/kubernetes
+// pkg/registry/core/pod/strategy_test.go, index file 148060311): the first row must pass, the
+// others must give exactly one error.
+describe('upstream TestEphemeralContainerStrategyValidateUpdate', () => {
+  const dbg = (image = 'image') => ec('debugger', { image });
+  const mirror = (p: Pod) => {
+    p.metadata.annotations = { 'kubernetes.io/config.mirror': 'someVal' };
+    p.spec.nodeName = 'example.com';
+  };
+  const rows: { name: string; old: Pod; next: Pod; errors: number }[] = [
+    { name: 'add ephemeral container to regular pod and expect success', old: withEphemeral(undefined), next: withEphemeral([dbg()]), errors: 0 },
+    { name: 'add ephemeral container to static pod and expect failure', old: withEphemeral(undefined, mirror), next: withEphemeral([dbg()], mirror), errors: 1 },
+    { name: 'remove ephemeral container from regular pod and expect failure', old: withEphemeral([dbg()]), next: withEphemeral(undefined), errors: 1 },
+    { name: 'change ephemeral container from regular pod and expect failure', old: withEphemeral([dbg()]), next: withEphemeral([dbg('image2')]), errors: 1 },
+  ];
+  for (const r of rows) test(r.name, () => assert.equal(validatePodEphemeralContainersUpdate(r.next, r.old, { gates: allGates }).length, r.errors));
+});
+
 describe('ephemeralContainersUpdate (dropNonEphemeralContainerUpdates)', () => {
   test('a null item is the zero container: its name and image are Required, nothing throws', () => {
     const old = withEphemeral(undefined);
@@ -131,7 +149,7 @@ describe('ephemeralContainersUpdate (dropNonEphemeralContainerUpdates)', () => {
     ]);
   });
 
-  test('only the ephemeral containers, labels and annotations come from the request', () => {
+  test('only the ephemeral containers come from the request; labels are the stored pod\'s', () => {
     const old = withEphemeral(undefined);
     const req = withEphemeral([debug], (p) => {
       p.spec.activeDeadlineSeconds = 5;
@@ -141,7 +159,42 @@ describe('ephemeralContainersUpdate (dropNonEphemeralContainerUpdates)', () => {
     });
     const got = ephemeralContainersUpdate(req, old);
     assert.deepEqual(got.spec, { ...old.spec, ephemeralContainers: [debug] });
-    assert.deepEqual(got.metadata.labels, { a: 'b' });
+    assert.deepEqual(got.metadata.labels, old.metadata.labels);
     assert.equal(got.status, old.status);
   });
+
+  // Upstream strategy_test.go TestDropNonEphemeralContainerUpdates (index file 148060311).
+  const meta = (name: string, ns: string, rv: string, extra: Partial<Pod['metadata']> = {}) => ({ name, namespace: ns, resourceVersion: rv, ...extra });
+  const image = (n: string, img = 'image') => ({ name: n, image: img }) as EphemeralContainer;
+  const rows: { name: string; old: Pod; next: Pod; want: Pod }[] = [
+    {
+      name: 'simple ephemeral container append',
+      old: { metadata: meta('test-pod', 'test-ns', '1'), spec: { containers: [image('container')] } },
+      next: { metadata: meta('test-pod', 'test-ns', '1'), spec: { containers: [image('container')], ephemeralContainers: [image('container')] } },
+      want: { metadata: meta('test-pod', 'test-ns', '1'), spec: { containers: [image('container')], ephemeralContainers: [image('container')] } },
+    },
+    {
+      name: 'whoops wrong pod',
+      old: { metadata: meta('test-pod', 'test-ns', '1', { uid: 'blue' }), spec: {} as Pod['spec'] },
+      next: { metadata: meta('new-pod', 'new-ns', '1', { uid: 'green' }), spec: {} as Pod['spec'] },
+      want: { metadata: meta('new-pod', 'new-ns', '1', { uid: 'green' }), spec: {} as Pod['spec'] },
+    },
+    {
+      name: 'resource conflict during update',
+      old: { metadata: meta('test-pod', 'test-ns', '2', { uid: 'blue' }), spec: {} as Pod['spec'] },
+      next: { metadata: meta('test-pod', 'test-ns', '1', { uid: 'blue' }), spec: {} as Pod['spec'] },
+      want: { metadata: meta('test-pod', 'test-ns', '1', { uid: 'blue' }), spec: {} as Pod['spec'] },
+    },
+    {
+      name: 'drop non-ephemeral container changes',
+      old: { metadata: meta('test-pod', 'test-ns', '1', { annotations: { foo: 'bar' } }), spec: { containers: [image('container')] } },
+      next: {
+        metadata: meta('test-pod', 'test-ns', '1', { annotations: { foo: 'bar', whiz: 'pop' }, finalizers: ['milo'] }),
+        spec: { containers: [image('container', 'newimage')], ephemeralContainers: [image('container1'), image('container2')] },
+        status: { message: 'hi.' },
+      },
+      want: { metadata: meta('test-pod', 'test-ns', '1', { annotations: { foo: 'bar' } }), spec: { containers: [image('container')], ephemeralContainers: [image('container1'), image('container2')] } },
+    },
+  ];
+  for (const r of rows) test(`upstream TestDropNonEphemeralContainerUpdates: ${r.name}`, () => assert.deepEqual(ephemeralContainersUpdate(r.next, r.old), r.want));
 });
