@@ -18,15 +18,20 @@ export function droppedFieldWarning(path: string, gate: string): string {
 
 /**
  * Returns the pod without disabled fields (the input when nothing is dropped). A container's
- * resizePolicy goes without a warning while InPlacePodVerticalScaling is off, as upstream's
- * dropDisabledFields drops it: that gate and field are Kubernetes' own, and a v1.32 server says
- * nothing of them.
+ * resizePolicy goes without a warning while InPlacePodVerticalScaling is off, and spec.resources
+ * while PodLevelResources is off (dropDisabledPodLevelResources), as upstream's
+ * dropDisabledFields drops them: those gates and fields are Kubernetes' own, and a v1.32 server
+ * says nothing of them.
  */
-export function dropDisabledPodFields(pod: Pod, gates: Pick<FeatureGates, 'ContainerOOMKillMode' | 'ContainerUlimits' | 'InPlacePodVerticalScaling'>): DropResult {
+export function dropDisabledPodFields(pod: Pod, gates: Pick<FeatureGates, 'ContainerOOMKillMode' | 'ContainerUlimits' | 'InPlacePodVerticalScaling' | 'PodLevelResources'>): DropResult {
   // A pod without a spec is validation's to refuse (422), not this function's to trip on.
-  if (!pod.spec || (gates.ContainerOOMKillMode && gates.ContainerUlimits && gates.InPlacePodVerticalScaling)) return { pod, warnings: [] };
+  if (!pod.spec || (gates.ContainerOOMKillMode && gates.ContainerUlimits && gates.InPlacePodVerticalScaling && gates.PodLevelResources)) return { pod, warnings: [] };
   const warnings: string[] = [];
   let copy: Pod | undefined;
+  if (!gates.PodLevelResources && pod.spec.resources !== undefined) {
+    copy = deepCopyJSON(pod);
+    delete copy.spec.resources;
+  }
   const spec = FieldPath.root('spec');
   for (const listName of ['initContainers', 'containers', 'ephemeralContainers']) {
     const list = (pod.spec as unknown as Record<string, Container[] | undefined>)[listName];

@@ -1,5 +1,9 @@
 // Fields behind a disabled feature gate are dropped from new pods before validation
 // (dropDisabledFields): Bulkhead's own design fields with a warning, Kubernetes' own silently.
+// The create rows (old pod nil) of upstream's TestDropInPlacePodVerticalScaling-style matrices for
+// the gates Bulkhead has (kubernetes/kubernetes pkg/api/pod/util_test.go, index file 17746144):
+// resizePolicy (InPlacePodVerticalScaling) and spec.resources (PodLevelResources, v1.32
+// dropDisabledPodLevelResources; that test is not in the index, its rule is util.go's).
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -13,7 +17,7 @@ function pod(containers: Partial<Container>[], initContainers: Partial<Container
   return { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'ns' }, spec: { containers: containers as Container[], ...(initContainers.length ? { initContainers: initContainers as Container[] } : {}) } };
 }
 
-const on = { ...defaultFeatureGates, ContainerOOMKillMode: true, ContainerUlimits: true, InPlacePodVerticalScaling: true };
+const on = { ...defaultFeatureGates, ContainerOOMKillMode: true, ContainerUlimits: true, InPlacePodVerticalScaling: true, PodLevelResources: true };
 
 describe('dropDisabledPodFields', () => {
   const rows: { name: string; pod: Pod; gates: typeof on; want: Pod; warnings: string[] }[] = [
@@ -39,6 +43,26 @@ describe('dropDisabledPodFields', () => {
       warnings: ['spec.containers[0].oomKillMode: field dropped because the ContainerOOMKillMode feature gate is disabled'],
     },
   ];
+  const withPodLevel = (): Pod => ({ ...pod([{ name: 'a', image: 'i' }]), spec: { containers: [{ name: 'a', image: 'i' }] as Container[], resources: { requests: { cpu: '1' }, limits: { cpu: '2' } } } });
+  const withoutPodLevel = (): Pod => pod([{ name: 'a', image: 'i' }]);
+  for (const enabled of [true, false]) {
+    for (const [desc, make, has] of [['has pod-level resources', withPodLevel, true], ['does not have pod-level resources', withoutPodLevel, false]] as const) {
+      rows.push({
+        name: `PodLevelResources enabled=${enabled}, old pod is nil, new pod ${desc}`,
+        pod: make(),
+        gates: { ...on, PodLevelResources: enabled },
+        want: enabled || !has ? make() : withoutPodLevel(),
+        warnings: [],
+      });
+    }
+  }
+  for (const enabled of [true, false]) {
+    for (const [desc, has] of [['has in-place vertical scaling enabled with resources', true], ['has in-place vertical scaling disabled', false]] as const) {
+      const make = () => pod([{ name: 'c1', image: 'image', resources: { requests: { cpu: '100m' }, limits: { cpu: '200m' } }, ...(has ? { resizePolicy: [{ resourceName: 'cpu', restartPolicy: 'NotRequired' }, { resourceName: 'memory', restartPolicy: 'RestartContainer' }] as Container['resizePolicy'] } : {}) }]);
+      const without = () => pod([{ name: 'c1', image: 'image', resources: { requests: { cpu: '100m' }, limits: { cpu: '200m' } } }]);
+      rows.push({ name: `upstream TestDropInPlacePodVerticalScaling: feature enabled=${enabled}, old pod is nil, new pod ${desc}`, pod: make(), gates: { ...on, InPlacePodVerticalScaling: enabled }, want: enabled || !has ? make() : without(), warnings: [] });
+    }
+  }
   it('a pod without a spec is handed back as it is (validation refuses it with a 422)', () => {
     const bare = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' } } as unknown as Pod;
     assert.deepEqual(dropDisabledPodFields(bare, { ...on, InPlacePodVerticalScaling: false }), { pod: bare, warnings: [] });
