@@ -22,24 +22,28 @@ export function hasAnyRegularContainerStarted(spec: PodSpec, statuses: readonly 
  */
 export function getPhase(spec: PodSpec, statuses: readonly ContainerStatus[], podIsTerminal: boolean): PodPhase {
   const policy = spec.restartPolicy ?? 'Always';
-  let pendingInitialization = 0;
+  // Regular init containers yet to finish keep the pod Pending; sidecars yet to start only until a
+  // regular container has run (upstream's pendingRegularInitContainers and
+  // pendingRestartableInitContainers, counted apart).
+  let pendingRegularInit = 0;
+  let pendingRestartableInit = 0;
   let failedInitialization = 0;
 
   for (const c of spec.initContainers ?? []) {
     if (isSidecar(c)) continue;
     const s = find(statuses, c.name);
     if (!s) {
-      pendingInitialization++;
+      pendingRegularInit++;
       continue;
     }
-    if (s.state?.running) pendingInitialization++;
+    if (s.state?.running) pendingRegularInit++;
     else if (s.state?.terminated) {
       if (s.state.terminated.exitCode !== 0) failedInitialization++;
     } else if (s.state?.waiting) {
       if (s.lastState?.terminated) {
         if (s.lastState.terminated.exitCode !== 0) failedInitialization++;
-      } else pendingInitialization++;
-    } else pendingInitialization++;
+      } else pendingRegularInit++;
+    } else pendingRegularInit++;
   }
 
   let unknown = 0;
@@ -56,17 +60,17 @@ export function getPhase(spec: PodSpec, statuses: readonly ContainerStatus[], po
       continue;
     }
     if (s.state?.running) {
-      if (!s.started) pendingInitialization++;
+      if (!s.started) pendingRestartableInit++;
       running++;
     } else if (s.state?.terminated) {
       // terminated sidecars do not count
     } else if (s.state?.waiting) {
       if (!s.lastState?.terminated) {
-        pendingInitialization++;
+        pendingRestartableInit++;
         waiting++;
       }
     } else {
-      pendingInitialization++;
+      pendingRestartableInit++;
       unknown++;
     }
   }
@@ -90,7 +94,7 @@ export function getPhase(spec: PodSpec, statuses: readonly ContainerStatus[], po
   if (failedInitialization > 0 && policy === 'Never') return 'Failed';
 
   // Restarting sidecars must not put an initialized pod back to Pending.
-  if ((pendingInitialization > 0 && !hasAnyRegularContainerStarted(spec, statuses)) || waiting > 0) return 'Pending';
+  if (pendingRegularInit > 0 || (pendingRestartableInit > 0 && !hasAnyRegularContainerStarted(spec, statuses)) || waiting > 0) return 'Pending';
   if (running > 0 && unknown === 0) return 'Running';
   if (running === 0 && stopped > 0 && unknown === 0) {
     if (podIsTerminal) return stopped === succeeded ? 'Succeeded' : 'Failed';

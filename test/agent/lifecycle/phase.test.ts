@@ -55,3 +55,144 @@ describe('getPhase', () => {
     });
   }
 });
+
+// Upstream's phase tables (kubernetes/kubernetes pkg/kubelet/kubelet_pods_test.go, index file
+// 8817320), read, not copied: the pod of each table (containerX an init container, a sidecar where
+// the table says restartable; containerA and B regular), the statuses by upstream's helpers, the
+// phase getPhase must give. `started` is set only by startedState, as upstream's helpers do.
+type Helper = 'waiting' | 'waitingLastZero' | 'waitingLastNonZero' | 'running' | 'started' | 'stopped' | 'succeeded' | 'failed';
+function upstreamState(name: string, h: Helper): ContainerStatus {
+  const base = { name, ready: false, restartCount: 0, image: '', imageID: '' } as ContainerStatus;
+  switch (h) {
+    case 'waiting': return { ...base, state: { waiting: {} } };
+    case 'waitingLastZero': return { ...base, state: { waiting: {} }, lastState: { terminated: { exitCode: 0 } } };
+    case 'waitingLastNonZero': return { ...base, state: { waiting: {} }, lastState: { terminated: { exitCode: -1 } } };
+    case 'running': return { ...base, state: { running: {} } };
+    case 'started': return { ...base, state: { running: {} }, started: true };
+    case 'stopped': case 'succeeded': return { ...base, state: { terminated: { exitCode: 0 } } };
+    case 'failed': return { ...base, state: { terminated: { exitCode: -1 } } };
+  }
+}
+/** [name, init statuses (containerX[, containerY]), regular statuses (containerA[, B]), pod terminal, phase]. */
+type UpstreamRow = [string, Helper[], Helper[], boolean, PodPhase];
+const tables: { fn: string; restartPolicy: string; init: Container[]; containers: Container[]; rows: UpstreamRow[] }[] = [
+  {
+    fn: 'TestPodPhaseWithRestartAlways', restartPolicy: 'Always', init: [], containers: [c('containerA'), c('containerB')],
+    rows: [
+      ['waiting', [], [], false, 'Pending'],
+      ['all running', [], ['running', 'running'], false, 'Running'],
+      ['all stopped with restart always', [], ['stopped', 'stopped'], false, 'Running'],
+      ['all succeeded with restart always, but the pod is terminal', [], ['succeeded', 'succeeded'], true, 'Succeeded'],
+      ['all stopped with restart always, but the pod is terminal', [], ['succeeded', 'failed'], true, 'Failed'],
+      ['mixed state #1 with restart always', [], ['running', 'stopped'], false, 'Running'],
+      ['mixed state #2 with restart always', [], ['running'], false, 'Pending'],
+      ['mixed state #3 with restart always', [], ['running', 'waiting'], false, 'Pending'],
+      ['backoff crashloop container with restart always', [], ['running', 'waitingLastZero'], false, 'Running'],
+    ],
+  },
+  {
+    fn: 'TestPodPhaseWithRestartAlwaysInitContainers', restartPolicy: 'Always', init: [c('containerX')], containers: [c('containerA'), c('containerB')],
+    rows: [
+      ['empty, waiting', [], [], false, 'Pending'],
+      ['init container running', ['running'], [], false, 'Pending'],
+      ['init container terminated non-zero', ['failed'], [], false, 'Pending'],
+      ['init container waiting, terminated zero', ['waitingLastZero'], [], false, 'Pending'],
+      ['init container waiting, terminated non-zero', ['waitingLastNonZero'], [], false, 'Pending'],
+      ['init container waiting, not terminated', ['waiting'], [], false, 'Pending'],
+      ['init container succeeded', ['succeeded'], ['running', 'running'], false, 'Running'],
+    ],
+  },
+  {
+    fn: 'TestPodPhaseWithRestartAlwaysRestartableInitContainers', restartPolicy: 'Always', init: [c('containerX', true)], containers: [c('containerA'), c('containerB')],
+    rows: [
+      ['empty, waiting', [], [], false, 'Pending'],
+      ['restartable init container running', ['running'], [], false, 'Pending'],
+      ['restartable init container stopped', ['stopped'], [], false, 'Pending'],
+      ['restartable init container waiting, terminated zero', ['waitingLastZero'], [], false, 'Pending'],
+      ['restartable init container waiting, terminated non-zero', ['waitingLastNonZero'], [], false, 'Pending'],
+      ['restartable init container waiting, not terminated', ['waiting'], [], false, 'Pending'],
+      ['restartable init container started, 1/2 regular container running', ['started'], ['running'], false, 'Pending'],
+      ['restartable init container started, all regular containers running', ['started'], ['running', 'running'], false, 'Running'],
+      ['restartable init container running, all regular containers running', ['running'], ['running', 'running'], false, 'Running'],
+      ['restartable init container stopped, all regular containers running', ['stopped'], ['running', 'running'], false, 'Running'],
+      ['backoff crashloop restartable init container, all regular containers running', ['waitingLastZero'], ['running', 'running'], false, 'Running'],
+      ['all regular containers succeeded and restartable init container failed with restart always, but the pod is terminal', ['failed'], ['succeeded', 'succeeded'], true, 'Succeeded'],
+      ['all regular containers succeeded and restartable init container succeeded with restart always, but the pod is terminal', ['succeeded'], ['succeeded', 'succeeded'], true, 'Succeeded'],
+    ],
+  },
+  {
+    fn: 'TestPodPhaseWithRestartAlwaysAndPodHasRun', restartPolicy: 'Always', init: [c('containerX'), c('containerY', true)], containers: [c('containerA')],
+    rows: [
+      ['regular init containers, restartable init container and regular container are all running', ['running', 'running'], ['running'], false, 'Pending'],
+      ['regular containers is stopped, restartable init container and regular int container are both running', ['running', 'running'], ['stopped'], false, 'Pending'],
+      ['regular init container is succeeded, restartable init container is running, regular containers is stopped', ['succeeded', 'running'], ['stopped'], false, 'Running'],
+      ['regular init container is succeeded, restartable init container and regular containers are both running', ['succeeded', 'running'], ['running'], false, 'Running'],
+    ],
+  },
+  {
+    fn: 'TestPodPhaseWithRestartNever', restartPolicy: 'Never', init: [], containers: [c('containerA'), c('containerB')],
+    rows: [
+      ['waiting', [], [], false, 'Pending'],
+      ['all running with restart never', [], ['running', 'running'], false, 'Running'],
+      ['all succeeded with restart never', [], ['succeeded', 'succeeded'], false, 'Succeeded'],
+      ['all failed with restart never', [], ['failed', 'failed'], false, 'Failed'],
+      ['mixed state #1 with restart never', [], ['running', 'succeeded'], false, 'Running'],
+      ['mixed state #2 with restart never', [], ['running'], false, 'Pending'],
+      ['mixed state #3 with restart never', [], ['running', 'waiting'], false, 'Pending'],
+    ],
+  },
+  {
+    fn: 'TestPodPhaseWithRestartNeverInitContainers', restartPolicy: 'Never', init: [c('containerX')], containers: [c('containerA'), c('containerB')],
+    rows: [
+      ['empty, waiting', [], [], false, 'Pending'],
+      ['init container running', ['running'], [], false, 'Pending'],
+      ['init container terminated non-zero', ['failed'], [], false, 'Failed'],
+      ['init container waiting, terminated zero', ['waitingLastZero'], [], false, 'Pending'],
+      ['init container waiting, terminated non-zero', ['waitingLastNonZero'], [], false, 'Failed'],
+      ['init container waiting, not terminated', ['waiting'], [], false, 'Pending'],
+      ['init container succeeded', ['succeeded'], ['running', 'running'], false, 'Running'],
+    ],
+  },
+  {
+    fn: 'TestPodPhaseWithRestartNeverRestartableInitContainers', restartPolicy: 'Never', init: [c('containerX', true)], containers: [c('containerA'), c('containerB')],
+    rows: [
+      ['empty, waiting', [], [], false, 'Pending'],
+      ['restartable init container running', ['running'], [], false, 'Pending'],
+      ['restartable init container stopped', ['stopped'], [], false, 'Pending'],
+      ['restartable init container waiting, terminated zero', ['waitingLastZero'], [], false, 'Pending'],
+      ['restartable init container waiting, terminated non-zero', ['waitingLastNonZero'], [], false, 'Pending'],
+      ['restartable init container waiting, not terminated', ['waiting'], [], false, 'Pending'],
+      ['restartable init container started, one main container running', ['started'], ['running'], false, 'Pending'],
+      ['restartable init container started, main containers succeeded', ['started'], ['succeeded', 'succeeded'], false, 'Running'],
+      ['restartable init container running, main containers succeeded', ['running'], ['succeeded', 'succeeded'], false, 'Running'],
+      ['all containers succeeded', ['succeeded'], ['succeeded', 'succeeded'], false, 'Succeeded'],
+      ['restartable init container terminated non-zero, main containers succeeded', ['failed'], ['succeeded', 'succeeded'], false, 'Succeeded'],
+      ['backoff crashloop restartable init container, main containers succeeded', ['waitingLastZero'], ['succeeded', 'succeeded'], false, 'Succeeded'],
+      ['backoff crashloop with non-zero restartable init container, main containers succeeded', ['waitingLastNonZero'], ['succeeded', 'succeeded'], false, 'Succeeded'],
+    ],
+  },
+  {
+    fn: 'TestPodPhaseWithRestartOnFailure', restartPolicy: 'OnFailure', init: [], containers: [c('containerA'), c('containerB')],
+    rows: [
+      ['waiting', [], [], false, 'Pending'],
+      ['all running with restart onfailure', [], ['running', 'running'], false, 'Running'],
+      ['all succeeded with restart onfailure', [], ['succeeded', 'succeeded'], false, 'Succeeded'],
+      ['all failed with restart never', [], ['failed', 'failed'], false, 'Running'],
+      ['mixed state #1 with restart onfailure', [], ['running', 'succeeded'], false, 'Running'],
+      ['mixed state #2 with restart onfailure', [], ['running'], false, 'Pending'],
+      ['mixed state #3 with restart onfailure', [], ['running', 'waiting'], false, 'Pending'],
+      ['backoff crashloop container with restart onfailure', [], ['running', 'waitingLastZero'], false, 'Running'],
+    ],
+  },
+];
+for (const t of tables) {
+  describe(`upstream ${t.fn}`, () => {
+    for (const [name, init, regular, terminal, want] of t.rows) {
+      it(name, () => {
+        const spec = { restartPolicy: t.restartPolicy, nodeName: 'machine', initContainers: t.init, containers: t.containers } as PodSpec;
+        const statuses = [...init.map((h, i) => upstreamState(t.init[i]!.name, h)), ...regular.map((h, i) => upstreamState(t.containers[i]!.name, h))];
+        assert.equal(getPhase(spec, statuses, terminal), want);
+      });
+    }
+  });
+}
