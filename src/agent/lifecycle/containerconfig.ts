@@ -8,6 +8,7 @@
 // /etc/passwd) and the kubelet's runAsNonRoot check. Pure: the image files are passed in.
 
 import { extractFieldPathAsString } from '../../api/fieldpath.js';
+import { isIPv6Address, parseIPv4 } from '../../api/servicerange.js';
 import type { Container, Pod } from '../../api/types.js';
 import { containerResourceValue, ResourceFieldError, type ResourceFieldRef } from './resourcefield.js';
 import { notFound, type PodObjects } from './volumes.js';
@@ -70,10 +71,18 @@ export interface EnvNode {
   allocatable?: Readonly<Record<string, string>>;
 }
 
-/** A hostNetwork pod's IPs are its node's (pods of their own have no IP here: loopback only). */
+/**
+ * A hostNetwork pod's IPs are its node's (pods of their own have no IP here: loopback only). The
+ * list is the kubelet's sortPodIPs: the first IP of the node's primary family (IPv4 when the node
+ * has no address), then the first of the other family; what is not an IP is left out.
+ */
 function podIPs(pod: Pod, addr: EnvNode): string[] {
-  if (pod.spec.hostNetwork) return [...addr.hostIPs];
-  return (pod.status?.podIPs ?? []).map((p) => p.ip).filter((ip): ip is string => !!ip);
+  const ips = pod.spec.hostNetwork ? [...addr.hostIPs] : (pod.status?.podIPs ?? []).map((p) => p.ip).filter((ip): ip is string => !!ip);
+  const v4 = (ip: string) => parseIPv4(ip) !== undefined;
+  const primaryV4 = addr.hostIPs.length === 0 || v4(addr.hostIPs[0]!);
+  const first = ips.find((ip) => (primaryV4 ? v4(ip) : isIPv6Address(ip)));
+  const second = ips.find((ip) => (primaryV4 ? isIPv6Address(ip) : v4(ip)));
+  return [first, second].filter((ip): ip is string => ip !== undefined);
 }
 
 function fieldRefValue(pod: Pod, path: string, envName: string, addr: EnvNode): string {
