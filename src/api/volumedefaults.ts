@@ -6,7 +6,7 @@
 // claim template) and _ObjectFieldSelector). Every pod and every workload template gets them:
 // upstream's TestPodDefaults and TestWorkloadDefaults list each one.
 
-import type { Container, Volume } from './types.js';
+import type { Container, PodSpec, Volume } from './types.js';
 
 /** Secret, ConfigMap, DownwardAPI and Projected volumes' DefaultMode (0644). */
 export const VolumeSourceDefaultMode = 0o644;
@@ -103,4 +103,18 @@ export function defaultVolume(v: Volume): void {
   }
   const claimSpec = obj(obj(obj(v.ephemeral)?.volumeClaimTemplate)?.spec);
   if (claimSpec) pointerDefault(claimSpec, 'volumeMode', 'Filesystem');
+}
+
+/**
+ * These defaults over a pod read from storage, as the API server's decoder defaults every read:
+ * a pod stored before they were applied then compares equal to its updated self (else
+ * ValidatePodUpdate would refuse the next label change as a spec change). `spec` is changed in place.
+ */
+export function defaultStoredPodSpec(spec: PodSpec | undefined): void {
+  if (!spec || typeof spec !== 'object') return;
+  for (const list of [spec.initContainers, spec.containers, spec.ephemeralContainers]) {
+    if (!Array.isArray(list)) continue;
+    for (const c of list) if (c && typeof c === 'object') defaultContainerFieldRefs(c);
+  }
+  if (Array.isArray(spec.volumes)) for (const v of spec.volumes) if (v && typeof v === 'object') defaultVolume(v);
 }

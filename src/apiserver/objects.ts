@@ -3,7 +3,8 @@
 
 import { randomFillSync, randomUUID } from 'node:crypto';
 import { defaultNamespace } from '../api/namespacedefaults.js';
-import type { KubeObject, Namespace } from '../api/types.js';
+import type { KubeObject, Namespace, Pod } from '../api/types.js';
+import { defaultStoredPodSpec } from '../api/volumedefaults.js';
 import type { KeyValue } from '../storage/store.js';
 
 /** The object in a KeyValue with metadata.resourceVersion set from its modRevision. */
@@ -16,10 +17,12 @@ export function decodeStored<T extends KubeObject>(kv: KeyValue): T {
 /**
  * A stored object as the API server's decoder defaults it on every read: a Namespace written
  * before it was labelled with its name on create (SetDefaults_Namespace) reads with the label,
- * as on kube-apiserver after an upgrade. Only namespaces need it; `obj` is changed in place.
+ * and a Pod written before its volume sources and field selectors were defaulted reads with
+ * those defaults, as on kube-apiserver after an upgrade. `obj` is changed in place.
  */
 export function defaultedOnRead<T extends KubeObject>(obj: T): T {
   if (obj.kind === 'Namespace') defaultNamespace(obj as unknown as Namespace);
+  else if (obj.kind === 'Pod') defaultStoredPodSpec((obj as unknown as Pod).spec);
   return obj;
 }
 
