@@ -99,3 +99,37 @@ describe('mergePodAffinityLabelKeys', () => {
     assert.equal(p.spec.affinity, undefined);
   });
 });
+
+// Upstream strategy_test.go Test_mutatePodAffinity (kubernetes/kubernetes pkg/registry/core/pod/
+// strategy_test.go, index file 148060311), the gate-enabled rows; 'the feature gate is disabled
+// and matchLabelKeys is ignored' has no counterpart (Bulkhead has no MatchLabelKeysInPodAffinity gate).
+describe('upstream Test_mutatePodAffinity', () => {
+  const podLabels = { country: 'Japan', city: 'Kyoto' };
+  const asia = { matchLabels: { region: 'Asia' } };
+  const merged = { matchLabels: { region: 'Asia' }, matchExpressions: [{ key: 'country', operator: 'In', values: ['Japan'] }, { key: 'city', operator: 'NotIn', values: ['Kyoto'] }] };
+  const both = (selector: unknown) => {
+    const term = { labelSelector: selector, matchLabelKeys: ['country'], mismatchLabelKeys: ['city'] };
+    const aff = () => ({ requiredDuringSchedulingIgnoredDuringExecution: [structuredClone(term)], preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 0, podAffinityTerm: structuredClone(term) }] });
+    return { podAffinity: aff(), podAntiAffinity: aff() };
+  };
+  const rows: { name: string; affinity: unknown; want: unknown }[] = [
+    { name: 'matchLabelKeys are merged into labelSelector with In and mismatchLabelKeys are merged with NotIn', affinity: both(asia), want: both(merged) },
+    {
+      name: 'keys, which are not found in Pod labels, are ignored',
+      affinity: { podAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ labelSelector: asia, matchLabelKeys: ['city', 'not-found'] }] } },
+      want: { podAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ labelSelector: { matchLabels: { region: 'Asia' }, matchExpressions: [{ key: 'city', operator: 'In', values: ['Kyoto'] }] }, matchLabelKeys: ['city', 'not-found'] }] } },
+    },
+    {
+      name: 'matchLabelKeys is ignored if the labelSelector is nil',
+      affinity: { podAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ matchLabelKeys: ['country'], mismatchLabelKeys: ['city'] }] } },
+      want: { podAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ matchLabelKeys: ['country'], mismatchLabelKeys: ['city'] }] } },
+    },
+  ];
+  for (const r of rows) {
+    test(r.name, () => {
+      const p = pod(structuredClone(r.affinity), podLabels);
+      mergePodAffinityLabelKeys(p);
+      assert.deepEqual(p.spec.affinity, r.want);
+    });
+  }
+});

@@ -83,6 +83,18 @@ interface Session {
   protocol: string;
 }
 
+// Upstream strategy_test.go TestPortForwardLocation (kubernetes/kubernetes pkg/registry/core/pod/
+// strategy_test.go, index file 148060311): the kubelet path of rows 2 and 3 (row 1, a pod without
+// a node, is 'a pod without a node: BadRequest' below, through the server).
+describe('upstream TestPortForwardLocation: the agent path', () => {
+  const pod1 = { ...pod([]), metadata: { namespace: 'ns', name: 'pod1' }, spec: { containers: [], nodeName: 'node1' } } as Pod;
+  const rows: { name: string; query: string; want: string }[] = [
+    { name: 'no ports', query: '', want: '/portForward/ns/pod1' },
+    { name: 'port 80', query: 'ports=80', want: '/portForward/ns/pod1?port=80' },
+  ];
+  for (const r of rows) it(r.name, () => assert.equal(agentStreamPath('portforward', pod1, undefined, new URLSearchParams(r.query)), r.want));
+});
+
 describe('pods/exec through the API server to the agent', () => {
   let s: RunningServer;
   let dir: string;
