@@ -23,8 +23,8 @@ const nameOf = (v: unknown): string | undefined => {
   return typeof n === 'string' && n !== '' ? n : undefined;
 };
 
-/** Volume plugins whose source names a Secret in `secretRef` (VisitPodSecretNames). */
-const secretRefPlugins = ['azureFile', 'cephfs', 'cinder', 'flexVolume', 'iscsi', 'rbd', 'scaleIO', 'storageos', 'csi'];
+/** Volume plugins whose source names a Secret in `secretRef` (VisitPodSecretNames; azureFile has a `secretName`, csi a `nodePublishSecretRef`). */
+const secretRefPlugins = ['cephfs', 'cinder', 'flexVolume', 'iscsi', 'rbd', 'scaleIO', 'storageos', 'csi'];
 
 function containers(pod: Pod): Container[] {
   return [...(pod.spec.initContainers ?? []), ...pod.spec.containers, ...(pod.spec.ephemeralContainers ?? [])];
@@ -52,6 +52,7 @@ export function podReferences(pod: Pod): PodReferences {
   for (const v of pod.spec.volumes ?? []) {
     add(configMaps, nameOf(v.configMap));
     add(secrets, (asObj(v.secret)?.secretName as string | undefined) || undefined);
+    add(secrets, (asObj(v.azureFile)?.secretName as string | undefined) || undefined);
     for (const p of (asObj(v.projected)?.sources as Obj[] | undefined) ?? []) {
       add(configMaps, nameOf(p.configMap));
       add(secrets, nameOf(p.secret));

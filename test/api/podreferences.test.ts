@@ -58,3 +58,60 @@ describe('authorizeNode: ConfigMaps and Secrets', () => {
     assert.equal(authorizeNode('n2', attrs('get', 'configmaps', { name: 'a' }), (node) => (node === 'n1' ? bound : [])).decision, 'NoOpinion');
   });
 });
+
+// Upstream util_test.go TestPodSecrets and TestPodConfigmaps (kubernetes/kubernetes
+// pkg/api/pod/util_test.go, index file 17746144): a pod with every reference, each named for its
+// path; every name, and nothing else, is found; an empty name is never reported.
+describe('upstream TestPodSecrets and TestPodConfigmaps', () => {
+  const sref = (name: string) => ({ secretRef: { name } });
+  const envS = (p: string) => ({ envFrom: [{ secretRef: { name: `${p}.EnvFrom[*].SecretRef` } }], env: [{ name: 'E', valueFrom: { secretKeyRef: { name: `${p}.Env[*].ValueFrom.SecretKeyRef`, key: 'k' } } }] });
+  const envC = (p: string) => ({ envFrom: [{ configMapRef: { name: `${p}.EnvFrom[*].ConfigMapRef` } }], env: [{ name: 'E', valueFrom: { configMapKeyRef: { name: `${p}.Env[*].ValueFrom.ConfigMapKeyRef`, key: 'k' } } }] });
+  const vol = 'Spec.Volumes[*].VolumeSource';
+  it('TestPodSecrets', () => {
+    const p = pod({
+      containers: [c(envS('Spec.Containers[*]'))],
+      initContainers: [c(envS('Spec.InitContainers[*]'))],
+      ephemeralContainers: [c(envS('Spec.EphemeralContainers[*].EphemeralContainerCommon'))],
+      imagePullSecrets: [{ name: 'Spec.ImagePullSecrets' }],
+      volumes: [
+        { name: 'a', azureFile: { secretName: `${vol}.AzureFile.SecretName` } },
+        { name: 'b', cephfs: sref(`${vol}.CephFS.SecretRef`) },
+        { name: 'c', cinder: sref(`${vol}.Cinder.SecretRef`) },
+        { name: 'd', flexVolume: sref(`${vol}.FlexVolume.SecretRef`) },
+        { name: 'e', projected: { sources: [{ secret: { name: `${vol}.Projected.Sources[*].Secret` } }] } },
+        { name: 'f', rbd: sref(`${vol}.RBD.SecretRef`) },
+        { name: 'g', secret: { secretName: `${vol}.Secret.SecretName` } },
+        { name: 'h', secret: { secretName: `${vol}.Secret` } },
+        { name: 'i', scaleIO: sref(`${vol}.ScaleIO.SecretRef`) },
+        { name: 'j', iscsi: sref(`${vol}.ISCSI.SecretRef`) },
+        { name: 'k', storageos: sref(`${vol}.StorageOS.SecretRef`) },
+        { name: 'l', csi: { nodePublishSecretRef: { name: `${vol}.CSI.NodePublishSecretRef` } } },
+      ],
+    });
+    assert.deepEqual([...podReferences(p).secrets].sort(), [
+      'Spec.Containers[*].EnvFrom[*].SecretRef', 'Spec.Containers[*].Env[*].ValueFrom.SecretKeyRef',
+      'Spec.EphemeralContainers[*].EphemeralContainerCommon.EnvFrom[*].SecretRef', 'Spec.EphemeralContainers[*].EphemeralContainerCommon.Env[*].ValueFrom.SecretKeyRef',
+      'Spec.ImagePullSecrets', 'Spec.InitContainers[*].EnvFrom[*].SecretRef', 'Spec.InitContainers[*].Env[*].ValueFrom.SecretKeyRef',
+      `${vol}.AzureFile.SecretName`, `${vol}.CephFS.SecretRef`, `${vol}.Cinder.SecretRef`, `${vol}.FlexVolume.SecretRef`, `${vol}.Projected.Sources[*].Secret`,
+      `${vol}.RBD.SecretRef`, `${vol}.Secret`, `${vol}.Secret.SecretName`, `${vol}.ScaleIO.SecretRef`, `${vol}.ISCSI.SecretRef`, `${vol}.StorageOS.SecretRef`, `${vol}.CSI.NodePublishSecretRef`,
+    ].sort());
+    assert.deepEqual([...podReferences(p).configMaps], []);
+    assert.deepEqual([...podReferences(pod({ containers: [c({ envFrom: [{ secretRef: { name: '' } }] })] })).secrets], [], 'no empty name');
+  });
+  it('TestPodConfigmaps', () => {
+    const p = pod({
+      containers: [c(envC('Spec.Containers[*]'))],
+      ephemeralContainers: [c(envC('Spec.EphemeralContainers[*].EphemeralContainerCommon'))],
+      initContainers: [c(envC('Spec.InitContainers[*]'))],
+      volumes: [{ name: 'a', projected: { sources: [{ configMap: { name: `${vol}.Projected.Sources[*].ConfigMap` } }] } }, { name: 'b', configMap: { name: `${vol}.ConfigMap` } }],
+    });
+    assert.deepEqual([...podReferences(p).configMaps].sort(), [
+      'Spec.Containers[*].EnvFrom[*].ConfigMapRef', 'Spec.Containers[*].Env[*].ValueFrom.ConfigMapKeyRef',
+      'Spec.EphemeralContainers[*].EphemeralContainerCommon.EnvFrom[*].ConfigMapRef', 'Spec.EphemeralContainers[*].EphemeralContainerCommon.Env[*].ValueFrom.ConfigMapKeyRef',
+      'Spec.InitContainers[*].EnvFrom[*].ConfigMapRef', 'Spec.InitContainers[*].Env[*].ValueFrom.ConfigMapKeyRef',
+      `${vol}.Projected.Sources[*].ConfigMap`, `${vol}.ConfigMap`,
+    ].sort());
+    assert.deepEqual([...podReferences(p).secrets], []);
+    assert.deepEqual([...podReferences(pod({ containers: [c({ envFrom: [{ configMapRef: { name: '' } }] })] })).configMaps], [], 'no empty name');
+  });
+});
