@@ -9,7 +9,7 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { FeatureGates } from '../api/featuregates.js';
-import { defaultTerminationGracePeriodSeconds } from '../api/poddeletion.js';
+import { defaultTerminationGracePeriodSeconds } from '../api/defaults.js';
 import type { Pod } from '../api/types.js';
 import { cgroupManagerFor } from './cgroups/select.js';
 import { ImageStore } from './images/store.js';

@@ -12,6 +12,9 @@ import type { Container, HTTPGetAction, Lifecycle, Pod, PodSpec, Probe, Resource
 import { deepCopyJSON } from './deepcopy.js';
 import { defaultContainerFieldRefs, defaultVolume } from './volumedefaults.js';
 
+/** SetDefaults_PodSpec's terminationGracePeriodSeconds (v1.DefaultTerminationGracePeriodSeconds). */
+export const defaultTerminationGracePeriodSeconds = 30;
+
 /**
  * SetDefaults_ResourceList: every quantity rounded up to milli scale, printed as the API server
  * prints it after a round trip: "1Gi" for "1024Mi", but a parse-time spelling such as "100.035k"
@@ -213,7 +216,7 @@ function defaultPodFields(input: Pod, opts: PodDefaultingOptions, onPod: boolean
   const spec = pod.spec;
   // Go's string fields: "" is unset and defaulted; the pointer fields only when absent.
   if (unset(spec.restartPolicy)) spec.restartPolicy = 'Always';
-  spec.terminationGracePeriodSeconds ??= 30;
+  spec.terminationGracePeriodSeconds ??= defaultTerminationGracePeriodSeconds;
   if (unset(spec.dnsPolicy)) spec.dnsPolicy = 'ClusterFirst';
   spec.securityContext ??= {};
   if (unset(spec.schedulerName)) spec.schedulerName = 'default-scheduler';
