@@ -13,6 +13,7 @@
 
 import { TokenManager } from './tokenmanager.js';
 import type { Pod } from '../api/types.js';
+import type { Service } from '../api/servicetypes.js';
 import { isStatus } from '../client/errors.js';
 import { SharedInformerFactory } from '../client/factory.js';
 import { HttpClient } from '../client/http.js';
@@ -20,7 +21,7 @@ import type { SharedIndexInformer } from '../client/informer.js';
 import type { KubeClient, ResourceRef } from '../client/interface.js';
 import { TokenBucket } from '../client/ratelimit.js';
 import { EventRecorder } from '../client/recorder.js';
-import { configMapsRef, podsRef, runtimeClassesRef, secretsRef } from '../client/resources.js';
+import { configMapsRef, podsRef, runtimeClassesRef, secretsRef, servicesRef } from '../client/resources.js';
 import type { ClientConfig } from './kubeconfig.js';
 import type { ObjectSource } from './podworker/context.js';
 
@@ -58,6 +59,10 @@ async function getOrNull<T>(client: KubeClient, ref: ResourceRef, namespace: str
 export function agentConnection(client: KubeClient, nodeName: string, log: (msg: string) => void, close: () => void = () => undefined): AgentConnection {
   const informers = new SharedInformerFactory(client);
   const pods = informers.informerFor<Pod>(podsRef, { fieldSelector: boundPodsSelector(nodeName) });
+  // The kubelet's service informer (every namespace: the master service is in default), started
+  // when a container first needs its service variables; it has listed once before any is made.
+  const services = informers.informerFor<Service>(servicesRef);
+  let servicesListed: Promise<void> | undefined;
   const events = new EventRecorder(client, { component: 'kubelet', host: nodeName }, { limiter: new TokenBucket(eventRecordQPS, eventBurst), log });
   const tokens = new TokenManager(async (ns, name, request) => {
     if (!client.createToken) throw new Error('the API client cannot create tokens');
@@ -74,6 +79,16 @@ export function agentConnection(client: KubeClient, nodeName: string, log: (msg:
       runtimeClass: (name) => getOrNull(client, runtimeClassesRef, undefined, name),
       serviceAccountToken: (ns, name, request) => tokens.serviceAccountToken(ns, name, request),
       forgetPod: (uid) => tokens.deletePodTokens(uid),
+      services: async () => {
+        try {
+          await (servicesListed ??= services.start());
+        } catch (e) {
+          // Without a list the containers start without service variables rather than not at all.
+          log(`services could not be listed: ${e instanceof Error ? e.message : String(e)}; containers start without service environment variables`);
+          return [];
+        }
+        return services.lister.list();
+      },
     },
     close: () => {
       tokens.stop();

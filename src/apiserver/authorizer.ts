@@ -139,6 +139,8 @@ export function authorizeNode(node: string, a: AuthorizationAttributes, podsOnNo
   if (verb === 'create' && sub === '' && ((group === 'authentication.k8s.io' && a.resource === 'tokenreviews') || (group === 'authorization.k8s.io' && (a.resource === 'subjectaccessreviews' || a.resource === 'localsubjectaccessreviews')))) {
     return allow;
   }
+  // NodeRules: the kubelet reads every Service (its service variables for containers).
+  if (group === '' && a.resource === 'services' && sub === '' && ['get', 'list', 'watch'].includes(verb)) return allow;
   // NodeRules: the kubelet's RuntimeClass manager lists and watches every class.
   if (group === 'node.k8s.io' && a.resource === 'runtimeclasses' && sub === '' && ['get', 'list', 'watch'].includes(verb)) return allow;
   // NodeRules: a kubelet asks for (and renews) its certificates.

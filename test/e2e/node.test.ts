@@ -342,10 +342,10 @@ describe('end to end on the real kernel: the OOM kill mode and ulimits test plan
     await v1.ok(['delete', 'pod', 'hostnet', '--wait=false']);
   });
 
-  it('env from resourceFieldRef: the container\'s limit, or the node\'s allocatable for one it does not set (the downward API), ephemeral-storage too', async () => {
+  it('env from resourceFieldRef: the container\'s limit, or the node\'s allocatable for one it does not set (the downward API), ephemeral-storage too, and the master service\'s variables', async () => {
     await v1.ok(['apply', '-f', v1.file('downward-env.yaml', podYAML('downward-env', `  - name: c
     image: busybox
-    command: ["sh", "-c", "echo mem=$MEM cpu=$CPU eph=$EPH; sleep 3600"]
+    command: ["sh", "-c", "echo mem=$MEM cpu=$CPU eph=$EPH svc=$KUBERNETES_SERVICE_HOST:$KUBERNETES_SERVICE_PORT; sleep 3600"]
     resources: {limits: {memory: 64Mi}, requests: {ephemeral-storage: 1Gi}}
     env:
     - {name: MEM, valueFrom: {resourceFieldRef: {resource: limits.memory, divisor: 1Mi}}}
@@ -360,7 +360,9 @@ describe('end to end on the real kernel: the OOM kill mode and ulimits test plan
     const milli = cpu.endsWith('m') ? Number(cpu.slice(0, -1)) : Number(cpu) * 1000;
     // Scheduled at all: it requests ephemeral-storage, which the node must report.
     const eph = Quantity.parse(await v1.ok(['get', 'node', v1.nodeName, '-o', 'jsonpath={.status.allocatable.ephemeral-storage}'])).value();
-    assert.equal(logs.trim(), `mem=64 cpu=${milli} eph=${eph}`);
+    // The master service's variables, as the kubelet gives every container (getServiceEnvVarMap).
+    const master = await v1.ok(['get', 'service', 'kubernetes', '-n', 'default', '-o', 'jsonpath={.spec.clusterIP}:{.spec.ports[0].port}']);
+    assert.equal(logs.trim(), `mem=64 cpu=${milli} eph=${eph} svc=${master}`);
     await v1.ok(['delete', 'pod', 'downward-env', '--wait=false']);
   });
 

@@ -143,16 +143,19 @@ function objectValues(kind: 'configMap' | 'secret', name: string, objects: PodOb
 }
 
 /**
- * The container's environment as the kubelet hands it to the runtime: envFrom first (in source
- * order, a later source overriding an earlier one), then env in spec order. `objects`: the
+ * The container's environment as the kubelet hands it to the runtime (makeEnvironmentVariables):
+ * envFrom first (in source order, a later source overriding an earlier one), then env in spec
+ * order, then the service variables it does not set itself. `objects`: the
  * ConfigMaps and Secrets the agent fetched (null: not found); `warn`: the events to record.
  */
 export function containerEnv(pod: Pod, c: Container, addr: EnvNode = { hostIPs: [] }, objects: PodObjects = noObjects, warn?: (reason: string, message: string) => void): [string, string][] {
   const out: [string, string][] = [];
   const ns = pod.metadata.namespace ?? 'default';
+  const services = objects.serviceEnv;
+  // expansion.MappingFuncFor(tmpEnv, serviceEnv): the container's own variables, then the services'.
   const lookup = (name: string) => {
     for (let i = out.length - 1; i >= 0; i--) if (out[i]![0] === name) return out[i]![1];
-    return undefined;
+    return services?.get(name);
   };
   const set = (name: string, value: string) => {
     const i = out.findIndex(([n]) => n === name);
@@ -210,6 +213,8 @@ export function containerEnv(pod: Pod, c: Container, addr: EnvNode = { hostIPs: 
     } else value = expand(e.value ?? '', lookup);
     set(e.name, value);
   }
+  // Then the service variables the container does not set itself.
+  if (services) for (const [name, value] of services) if (!out.some(([n]) => n === name)) out.push([name, value]);
   return out;
 }
 

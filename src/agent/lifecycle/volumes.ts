@@ -29,6 +29,8 @@ export interface PodObjects {
   secrets: Map<string, Secret | null>;
   /** The pod's service account tokens by projectionKey (lifecycle/tokens.ts), or why there is none. */
   serviceAccountTokens?: Map<string, { token: string } | { error: string }>;
+  /** The service environment variables of its containers (serviceenv.ts); none when absent. */
+  serviceEnv?: Map<string, string>;
 }
 
 /** A volume that cannot be set up now (the kubelet's FailedMount; retried). */

@@ -6,6 +6,7 @@
 // functions over one WorkerContext.
 
 import { createHash } from 'node:crypto';
+import type { Service } from '../../api/servicetypes.js';
 import type { FeatureGates } from '../../api/featuregates.js';
 import type { TokenRequest } from '../../api/serviceaccounttoken.js';
 import type { ConfigMap, Container, Pod, PodStatus, Probe, RuntimeClass, Secret } from '../../api/types.js';
@@ -46,6 +47,8 @@ export interface ObjectSource {
   serviceAccountToken?(namespace: string, name: string, request: TokenRequest): Promise<TokenRequest>;
   /** The pod is gone: what was kept for it (its tokens) goes too. */
   forgetPod?(uid: string): void;
+  /** Every Service (the kubelet's service lister), for the containers' service variables; absent: none. */
+  services?(): Promise<Service[]>;
 }
 
 export interface PodWorkerOptions {

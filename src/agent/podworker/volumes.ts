@@ -16,11 +16,12 @@ import type { Pod, Volume } from '../../api/types.js';
 import { checkedPayload, hostPathCheck, payloadDiffers, projectedKinds, timestampedDirName, userVisiblePaths, volumeKind, volumePayload, VolumeSetUpError, type Payload, type PodObjects } from '../lifecycle/volumes.js';
 import { nodeAllocatable, type WorkerContext } from './context.js';
 import { podTokenProjections, projectedTokenRequest, projectionKey } from '../lifecycle/tokens.js';
+import { serviceEnv } from '../lifecycle/serviceenv.js';
 
 const dataDirName = '..data';
 const dataTmpName = '..data_tmp';
 
-/** The ConfigMaps and Secrets the pod refers to, as they are now (null: not found). */
+/** The ConfigMaps and Secrets the pod refers to, as they are now (null: not found), and its service variables. */
 export async function fetchObjects(w: WorkerContext, pod: Pod): Promise<PodObjects> {
   const refs = podReferences(pod);
   const ns = pod.metadata.namespace ?? 'default';
@@ -31,6 +32,9 @@ export async function fetchObjects(w: WorkerContext, pod: Pod): Promise<PodObjec
   if (projections.length) out.serviceAccountTokens = new Map();
   const account = pod.spec.serviceAccountName || (pod.spec as { serviceAccount?: string }).serviceAccount || 'default';
   await Promise.all([
+    (async () => {
+      if (src.services) out.serviceEnv = serviceEnv(await src.services(), ns, pod.spec.enableServiceLinks !== false);
+    })(),
     ...[...refs.configMaps].map(async (n) => out.configMaps.set(n, await src.configMap(ns, n))),
     ...[...refs.secrets].map(async (n) => out.secrets.set(n, await src.secret(ns, n))),
     // A token that cannot be had is that volume's FailedMount, not a failed read of the API.
