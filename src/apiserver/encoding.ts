@@ -7,7 +7,7 @@
 
 import type { KubeObject } from '../api/types.js';
 import { escapeHTML } from './jsontext.js';
-import { tableCells, tableColumns, type IncludeObject } from './tables.js';
+import { tableCells, tableColumns, tableRowConditions, type IncludeObject } from './tables.js';
 
 /**
  * An object with its JSON as UTF-8, computed when first asked for and then kept. Bytes, not a
@@ -218,9 +218,10 @@ export interface TableOptions {
   apiVersion?: string;
 }
 
-/** One Table row: the printer's cells and the object as `include` asks (toTable's rowObject). */
+/** One Table row: the printer's cells, its conditions if any, and the object as `include` asks (toTable's rowObject). */
 function encodeRow(w: BodySink, resource: string, o: EncodedObject, opts: TableOptions): void {
-  const cells = escapeHTML(JSON.stringify(tableCells(resource, o.obj, opts.now)));
+  const conditions = tableRowConditions(resource, o.obj);
+  const cells = escapeHTML(JSON.stringify(tableCells(resource, o.obj, opts.now))) + (conditions ? `,"conditions":${escapeHTML(JSON.stringify(conditions))}` : '');
   if (opts.include === 'None') return w.add(`{"cells":${cells}}`);
   if (opts.include === 'Object') {
     w.add(`{"cells":${cells},"object":`);

@@ -5,7 +5,7 @@
 
 import type { KubeObject } from '../api/types.js';
 import { csrPrinter, eventPrinter, leasePrinter, namespacePrinter, nodePrinter, priorityClassPrinter, runtimeClassPrinter } from './tables/cluster.js';
-import type { Printer, Table, TableColumn } from './tables/common.js';
+import type { Printer, Table, TableColumn, TableRowCondition } from './tables/common.js';
 import { configMapPrinter, createdAtPrinter, defaultPrinter, quotaPrinter, secretPrinter, serviceAccountPrinter } from './tables/config.js';
 import { endpointSlicePrinter, endpointsPrinter, servicePrinter } from './tables/network.js';
 import { podPrinter } from './tables/pods.js';
@@ -13,7 +13,7 @@ import { clusterRoleBindingPrinter, horizontalPodAutoscalerPrinter, podDisruptio
 import { controllerRevisionPrinter, cronJobPrinter, daemonSetPrinter, deploymentPrinter, jobPrinter, replicaSetPrinter, statefulSetPrinter } from './tables/workloads.js';
 
 export { age, formatLabelSelector, humanDuration } from './tables/common.js';
-export type { Table, TableColumn, TableRow } from './tables/common.js';
+export type { Table, TableColumn, TableRow, TableRowCondition } from './tables/common.js';
 
 const printers: Record<string, Printer<never>> = {
   pods: podPrinter,
@@ -64,7 +64,10 @@ export function toTable(resource: string, objects: readonly KubeObject[], opts: 
     apiVersion,
     metadata: opts.resourceVersion !== undefined ? { resourceVersion: opts.resourceVersion } : {},
     columnDefinitions: opts.withColumns === false ? [] : p.columns,
-    rows: objects.map((o) => ({ cells: p.cells(o, opts.now), object: rowObject(o, opts.include, apiVersion) })),
+    rows: objects.map((o) => {
+      const conditions = p.conditions?.(o);
+      return { cells: p.cells(o, opts.now), ...(conditions ? { conditions } : {}), object: rowObject(o, opts.include, apiVersion) };
+    }),
   };
 }
 
@@ -76,4 +79,9 @@ export function tableColumns(resource: string): TableColumn[] {
 /** One object's cells, as toTable computes them. */
 export function tableCells(resource: string, obj: KubeObject, now: number): (string | number | boolean)[] {
   return ((printers[resource] ?? defaultPrinter) as Printer<KubeObject>).cells(obj, now);
+}
+
+/** One object's row conditions, as toTable sets them (none for most kinds). */
+export function tableRowConditions(resource: string, obj: KubeObject): TableRowCondition[] | undefined {
+  return ((printers[resource] ?? defaultPrinter) as Printer<KubeObject>).conditions?.(obj);
 }

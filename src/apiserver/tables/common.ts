@@ -13,8 +13,17 @@ export interface TableColumn {
   priority: number;
 }
 
+/** metav1.TableRowCondition: printPod marks a finished pod's row Completed. */
+export interface TableRowCondition {
+  type: string;
+  status: string;
+  reason?: string;
+  message?: string;
+}
+
 export interface TableRow {
   cells: (string | number | boolean)[];
+  conditions?: TableRowCondition[];
   object: unknown;
 }
 
@@ -70,6 +79,8 @@ export const ageCol = col('Age', 'string', 'CreationTimestamp is a timestamp rep
 export interface Printer<T> {
   columns: TableColumn[];
   cells(obj: T, now: number): (string | number | boolean)[];
+  /** The row's conditions, where the printer sets some (metav1.TableRow.Conditions). */
+  conditions?(obj: T): TableRowCondition[] | undefined;
 }
 
 /** layoutContainerCells: names and images joined by commas. */

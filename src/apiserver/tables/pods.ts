@@ -5,35 +5,49 @@
 import { PodReasonSchedulingGated } from '../../api/schedulinggated.js';
 import type { Pod } from '../../api/types.js';
 import { reportedOOMKillModes } from '../../policy/oomkillmodestatus.js';
-import { age, col, humanDuration, nameCol, ageCol, type Printer } from './common.js';
+import { age, ageCol, col, humanDuration, nameCol, type Printer, type TableRowCondition } from './common.js';
 
+/** Whether `a` is a later time than `b` (metav1.Time.Before on the parsed instants). */
+const later = (a: string, b: string | undefined) => b === undefined || Date.parse(a) > Date.parse(b);
+
+/**
+ * printPod's READY, STATUS and RESTARTS. Init containers are read in order up to the first one
+ * still initializing (restarts counted up to it); once the pod is initialized (or its
+ * Initialized condition is True, sidecars still starting) RESTARTS counts only the sidecars' and
+ * the containers' restarts. A deleted pod shows Terminating unless its phase is terminal.
+ */
 function podStatusReason(pod: Pod): { reason: string; ready: number; total: number; restarts: number; lastRestart?: string } {
   const spec = pod.spec ?? { containers: [] };
   const st = pod.status ?? {};
-  let reason = st.reason || st.phase || 'Pending';
+  let reason = st.reason || st.phase || '';
   // A pod the API server marked gated shows that, whatever its phase (printPod).
   if ((st.conditions ?? []).some((c) => c.type === 'PodScheduled' && c.reason === PodReasonSchedulingGated)) reason = PodReasonSchedulingGated;
-  const total = (spec.containers?.length ?? 0) + (spec.initContainers ?? []).filter((c) => c.restartPolicy === 'Always').length;
+  const inits = spec.initContainers ?? [];
+  const isSidecar = (name: string | undefined) => inits.find((c) => c.name === name)?.restartPolicy === 'Always';
+  const total = (spec.containers?.length ?? 0) + inits.filter((c) => c.restartPolicy === 'Always').length;
   let ready = 0;
   let restarts = 0;
   let lastRestart: string | undefined;
-  const noteRestart = (cs: { restartCount?: number; lastState?: { terminated?: { finishedAt?: string } } }) => {
-    restarts += cs.restartCount ?? 0;
-    const t = cs.lastState?.terminated?.finishedAt;
-    if (t && (!lastRestart || t > lastRestart)) lastRestart = t;
-  };
+  let sidecarRestarts = 0;
+  let lastSidecarRestart: string | undefined;
   let initializing = false;
-  const inits = spec.initContainers ?? [];
-  (st.initContainerStatuses ?? []).forEach((cs, i) => {
-    noteRestart(cs);
-    if (initializing) return;
-    const isSidecar = inits.find((c) => c.name === cs.name)?.restartPolicy === 'Always';
-    if (isSidecar) {
-      if (cs.ready) ready++;
-      if (cs.started) return;
+  const initStatuses = st.initContainerStatuses ?? [];
+  for (let i = 0; i < initStatuses.length; i++) {
+    const cs = initStatuses[i]!;
+    const finished = cs.lastState?.terminated?.finishedAt;
+    restarts += cs.restartCount ?? 0;
+    if (finished && later(finished, lastRestart)) lastRestart = finished;
+    const sidecar = isSidecar(cs.name);
+    if (sidecar) {
+      sidecarRestarts += cs.restartCount ?? 0;
+      if (finished && later(finished, lastSidecarRestart)) lastSidecarRestart = finished;
     }
     const term = cs.state?.terminated;
-    if (term && term.exitCode === 0) return;
+    if (term && term.exitCode === 0) continue;
+    if (sidecar && cs.started === true) {
+      if (cs.ready) ready++;
+      continue;
+    }
     if (term) {
       reason = term.reason ? `Init:${term.reason}` : term.signal ? `Init:Signal:${term.signal}` : `Init:ExitCode:${term.exitCode}`;
     } else if (cs.state?.waiting?.reason && cs.state.waiting.reason !== 'PodInitializing') {
@@ -42,13 +56,19 @@ function podStatusReason(pod: Pod): { reason: string; ready: number; total: numb
       reason = `Init:${i}/${inits.length}`;
     }
     initializing = true;
-  });
-  if (!initializing) {
+    break;
+  }
+  const initialized = (st.conditions ?? []).some((c) => c.type === 'Initialized' && c.status === 'True');
+  if (!initializing || initialized) {
+    restarts = sidecarRestarts;
+    lastRestart = lastSidecarRestart;
     let hasRunning = false;
     const statuses = st.containerStatuses ?? [];
     for (let i = statuses.length - 1; i >= 0; i--) {
       const cs = statuses[i]!;
-      noteRestart(cs);
+      restarts += cs.restartCount ?? 0;
+      const finished = cs.lastState?.terminated?.finishedAt;
+      if (finished && later(finished, lastRestart)) lastRestart = finished;
       if (cs.state?.waiting?.reason) reason = cs.state.waiting.reason;
       else if (cs.state?.terminated?.reason) reason = cs.state.terminated.reason;
       else if (cs.state?.terminated) reason = cs.state.terminated.signal ? `Signal:${cs.state.terminated.signal}` : `ExitCode:${cs.state.terminated.exitCode}`;
@@ -62,8 +82,31 @@ function podStatusReason(pod: Pod): { reason: string; ready: number; total: numb
       reason = isReady ? 'Running' : 'NotReady';
     }
   }
-  if (pod.metadata?.deletionTimestamp) reason = st.reason === 'NodeLost' ? 'Unknown' : 'Terminating';
+  if (pod.metadata?.deletionTimestamp) {
+    if (st.reason === 'NodeLost') reason = 'Unknown';
+    else if (st.phase !== 'Succeeded' && st.phase !== 'Failed') reason = 'Terminating';
+  }
   return { reason, ready, total, restarts, lastRestart };
+}
+
+/** printPod's wide READINESS GATES: how many of the gates' conditions are True, of how many gates. */
+function readinessGates(pod: Pod): string {
+  const gates = pod.spec?.readinessGates ?? [];
+  if (gates.length === 0) return '<none>';
+  const conditions = pod.status?.conditions ?? [];
+  const met = gates.filter((g) => conditions.find((c) => c.type === g.conditionType)?.status === 'True').length;
+  return `${met}/${gates.length}`;
+}
+
+/** The row conditions printPod sets: a Succeeded or Failed pod's row is Completed. */
+export function podRowConditions(pod: Pod): TableRowCondition[] | undefined {
+  switch (pod.status?.phase) {
+    case 'Succeeded':
+      return [{ type: 'Completed', status: 'True', reason: 'Succeeded', message: 'The pod has completed successfully.' }];
+    case 'Failed':
+      return [{ type: 'Completed', status: 'True', reason: 'Failed', message: 'The pod failed.' }];
+  }
+  return undefined;
 }
 
 /** What the node applies (its agent reports it in a pod condition), else the spec's field until it has. */
@@ -112,19 +155,21 @@ export const podPrinter: Printer<Pod> = {
   ],
   cells(pod, now) {
     const { status: s, oomKillModes } = rowParts(pod);
-    const restarts = s.lastRestart && s.restarts > 0 ? `${s.restarts} (${humanDuration(now - Date.parse(s.lastRestart))} ago)` : String(s.restarts);
+    const restarts = s.lastRestart && s.restarts !== 0 ? `${s.restarts} (${humanDuration(now - Date.parse(s.lastRestart))} ago)` : String(s.restarts);
     return [
       pod.metadata?.name ?? '',
       `${s.ready}/${s.total}`,
       s.reason,
       restarts,
       age(pod.metadata?.creationTimestamp, now),
-      pod.status?.podIP || '<none>',
+      // The first of podIPs (podIP is its copy in v1; the internal type only has PodIPs).
+      pod.status?.podIPs?.[0]?.ip || pod.status?.podIP || '<none>',
       pod.spec?.nodeName || '<none>',
-      '<none>',
-      '<none>',
+      pod.status?.nominatedNodeName || '<none>',
+      readinessGates(pod),
       pod.status?.qosClass ?? '<none>',
       oomKillModes,
     ];
   },
+  conditions: podRowConditions,
 };
