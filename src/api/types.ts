@@ -560,6 +560,7 @@ export interface Event extends KubeObject {
   count?: number;
   type?: string;
   eventTime?: string | null;
+  series?: { count?: number; lastObservedTime?: string };
   reportingComponent?: string;
   reportingInstance?: string;
   action?: string;

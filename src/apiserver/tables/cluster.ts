@@ -3,20 +3,23 @@
 // printCertificateSigningRequest.
 
 import type { CertificateSigningRequest, Event, Lease, Namespace, Node, PriorityClass, RuntimeClass } from '../../api/types.js';
-import { age, ageCol, col, nameCol, type Printer } from './common.js';
+import { age, ageCol, col, humanDuration, nameCol, type Printer } from './common.js';
 
 export const namespacePrinter: Printer<Namespace> = {
   columns: [nameCol, col('Status', 'string', 'The status of the namespace'), ageCol],
   cells: (ns, now) => [ns.metadata?.name ?? '', ns.status?.phase ?? '', age(ns.metadata?.creationTimestamp, now)],
 };
 
+/** findNodeRoles: node-role.kubernetes.io/<role> labels and a non-empty kubernetes.io/role, each role once, sorted. */
 function nodeRoles(node: Node): string {
-  const roles: string[] = [];
+  const roles = new Set<string>();
   for (const [k, v] of Object.entries(node.metadata?.labels ?? {})) {
-    if (k.startsWith('node-role.kubernetes.io/')) roles.push(k.slice('node-role.kubernetes.io/'.length));
-    else if (k === 'kubernetes.io/role' && v) roles.push(v);
+    if (k.startsWith('node-role.kubernetes.io/')) {
+      const role = k.slice('node-role.kubernetes.io/'.length);
+      if (role) roles.add(role);
+    } else if (k === 'kubernetes.io/role' && v) roles.add(v);
   }
-  return roles.length ? roles.sort().join(',') : '<none>';
+  return roles.size ? [...roles].sort().join(',') : '<none>';
 }
 
 export const nodePrinter: Printer<Node> = {
@@ -33,7 +36,8 @@ export const nodePrinter: Printer<Node> = {
     col('Container-Runtime', 'string', 'Container runtime version reported by the node through runtime remote API (e.g. containerd://1.4.2).', 1),
   ],
   cells(node, now) {
-    const ready = (node.status?.conditions ?? []).find((c) => c.type === 'Ready');
+    // printNode keeps the last condition of each type.
+    const ready = (node.status?.conditions ?? []).filter((c) => c.type === 'Ready').at(-1);
     let status = ready?.status === 'True' ? 'Ready' : ready ? 'NotReady' : 'Unknown';
     if (node.spec?.unschedulable) status += ',SchedulingDisabled';
     const addr = (t: string) => node.status?.addresses?.find((a) => a.type === t)?.address ?? '<none>';
@@ -53,6 +57,15 @@ export const nodePrinter: Printer<Node> = {
   },
 };
 
+/** formatEventSource: the source's component (else reportingComponent), then ", " and its host (else reportingInstance) when there is one. */
+function eventSource(e: Event): string {
+  const component = e.source?.component || e.reportingComponent || '';
+  const instance = e.source?.host || e.reportingInstance || '';
+  return instance ? `${component}, ${instance}` : component;
+}
+
+// printEvent: LAST SEEN falls back on the first seen, FIRST SEEN on eventTime (events.k8s.io
+// events), a series' last observation and count win; COUNT is an integer cell.
 export const eventPrinter: Printer<Event> = {
   columns: [
     col('Last Seen', 'string', 'Time when last this event was observed.'),
@@ -67,19 +80,26 @@ export const eventPrinter: Printer<Event> = {
     { ...nameCol, priority: 1 },
   ],
   cells(e, now) {
-    const last = e.lastTimestamp || e.eventTime || e.metadata?.creationTimestamp;
-    const first = e.firstTimestamp || e.eventTime || e.metadata?.creationTimestamp;
-    const source = [e.source?.component || e.reportingComponent, e.source?.host].filter(Boolean).join(', ');
+    const first = e.firstTimestamp ? age(e.firstTimestamp, now) : age(e.eventTime, now);
+    let last = e.lastTimestamp ? age(e.lastTimestamp, now) : first;
+    let count = e.count ?? 0;
+    if (e.series) {
+      last = age(e.series.lastObservedTime, now);
+      count = e.series.count ?? 0;
+    } else if (count === 0) {
+      count = 1; // a singleton event of the events.k8s.io API has no count
+    }
+    const kind = (e.involvedObject?.kind ?? '').toLowerCase();
     return [
-      age(last, now),
+      last,
       e.type ?? '',
       e.reason ?? '',
-      `${(e.involvedObject?.kind ?? '').toLowerCase()}/${e.involvedObject?.name ?? ''}`,
+      e.involvedObject?.name ? `${kind}/${e.involvedObject.name}` : kind,
       e.involvedObject?.fieldPath ?? '',
-      source,
+      eventSource(e),
       (e.message ?? '').trim(),
-      age(first, now),
-      String(e.count ?? 1),
+      first,
+      count,
       e.metadata?.name ?? '',
     ];
   },
@@ -110,11 +130,12 @@ export const runtimeClassPrinter: Printer<RuntimeClass> = {
 
 // printCertificateSigningRequest and extractCSRStatus.
 function csrCondition(csr: CertificateSigningRequest): string {
-  const on = (t: string) => csr.status?.conditions?.some((c) => c.type === t && c.status !== 'False');
-  const parts = [on('Denied') ? 'Denied' : on('Approved') ? 'Approved' : 'Pending'];
-  if (on('Failed')) parts.push('Failed');
-  if (csr.status?.certificate) parts.push('Issued');
-  return parts.join(',');
+  // The condition types, whatever their status (extractCSRStatus).
+  const has = (t: string) => (csr.status?.conditions ?? []).some((c) => c.type === t);
+  let status = has('Denied') ? 'Denied' : has('Approved') ? 'Approved' : 'Pending';
+  if (has('Failed')) status += ',Failed';
+  if (csr.status?.certificate) status += ',Issued';
+  return status;
 }
 
 export const csrPrinter: Printer<CertificateSigningRequest> = {
@@ -129,9 +150,9 @@ export const csrPrinter: Printer<CertificateSigningRequest> = {
   cells: (csr, now) => [
     csr.metadata?.name ?? '',
     age(csr.metadata?.creationTimestamp, now),
-    csr.spec?.signerName ?? '',
+    csr.spec?.signerName || '<none>',
     csr.spec?.username ?? '',
-    csr.spec?.expirationSeconds ? age(new Date(now - csr.spec.expirationSeconds * 1000).toISOString(), now) : '<none>',
+    typeof csr.spec?.expirationSeconds === 'number' ? humanDuration(csr.spec.expirationSeconds * 1000) : '<none>',
     csrCondition(csr),
   ],
 };
