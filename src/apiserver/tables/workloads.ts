@@ -5,16 +5,19 @@
 import type { ControllerRevision, CronJob, DaemonSet, Deployment, Job, ReplicaSet, StatefulSet } from '../../api/types.js';
 import { age, ageCol, col, containerCells, formatLabels, formatLabelSelector, humanDuration, nameCol, readyCol, selectorString, wideTemplateCols, type Printer } from './common.js';
 
-const jobCondition = (j: Job, type: string) => (j.status?.conditions ?? []).some((c) => c.type === type && c.status === 'True');
+/** hasJobCondition: the first condition of the type decides. */
+const jobCondition = (j: Job, type: string) => (j.status?.conditions ?? []).find((c) => c.type === type)?.status === 'True';
 
-/** printJob's STATUS: the finished conditions first, then Terminating, Suspended and the interim ones. */
+/**
+ * printJob's STATUS: the finished conditions first, then Terminating, Suspended and FailureTarget;
+ * SuccessCriteriaMet is not one of 1.32's statuses (kubernetes PR #132832 added it in 1.34).
+ */
 function jobStatus(j: Job): string {
   if (jobCondition(j, 'Complete')) return 'Complete';
   if (jobCondition(j, 'Failed')) return 'Failed';
   if (j.metadata?.deletionTimestamp) return 'Terminating';
   if (jobCondition(j, 'Suspended')) return 'Suspended';
   if (jobCondition(j, 'FailureTarget')) return 'FailureTarget';
-  if (jobCondition(j, 'SuccessCriteriaMet')) return 'SuccessCriteriaMet';
   return 'Running';
 }
 
