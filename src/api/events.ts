@@ -45,8 +45,10 @@ export function newEvent(obj: KubeObject, type: 'Normal' | 'Warning', reason: st
     count: 1,
     type,
     eventTime: null,
+    // generateEvent: the reporting controller and instance are the source's component and host
+    // (empty for a controller, which has no host).
     reportingComponent: source.component,
-    reportingInstance: source.host ?? source.component,
+    reportingInstance: source.host ?? '',
     ...(action ? { action } : {}),
   };
 }

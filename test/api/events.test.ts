@@ -20,6 +20,10 @@ describe('events', () => {
     assert.equal(e.count, 1);
     assert.equal(e.reportingInstance, 'n1');
   });
+  it("a controller's event: reportingInstance is its (empty) host, not its component", () => {
+    const e = newEvent(pod, 'Normal', 'SuccessfulCreate', 'Created pod: web', { component: 'replicaset-controller' }, now, 0);
+    assert.deepEqual([e.source, e.reportingComponent, e.reportingInstance], [{ component: 'replicaset-controller' }, 'replicaset-controller', '']);
+  });
   it('names differ for events recorded in the same millisecond', () => {
     assert.notEqual(eventName('web', now, 1), eventName('web', now, 2));
   });

@@ -73,8 +73,19 @@ export function age(ts: string | undefined | null, now: number): string {
 }
 
 export const col = (name: string, type: string, description: string, priority = 0, format = ''): TableColumn => ({ name, type, format, description, priority });
-export const nameCol = col('Name', 'string', 'Name must be unique within a namespace.', 0, 'name');
-export const ageCol = col('Age', 'string', 'CreationTimestamp is a timestamp representing the server time when this object was created.');
+// metav1.ObjectMeta{}.SwaggerDoc()["name"] and ["creationTimestamp"], as printers.go describes NAME and AGE.
+export const nameCol = col(
+  'Name',
+  'string',
+  'Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names',
+  0,
+  'name',
+);
+export const ageCol = col(
+  'Age',
+  'string',
+  'CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata',
+);
 
 export interface Printer<T> {
   columns: TableColumn[];

@@ -28,7 +28,7 @@ export const quotaPrinter: Printer<ResourceQuota> = {
 // rest.DefaultTableConvertor (NAME, CREATED AT): the kinds with no printer of their own, LimitRange
 // and the RBAC roles among them.
 export const createdAtPrinter: Printer<KubeObject> = {
-  columns: [nameCol, col('Created At', 'date', 'CreationTimestamp is a timestamp representing the server time when this object was created.')],
+  columns: [nameCol, col('Created At', 'date', ageCol.description)],
   cells: (lr) => [lr.metadata?.name ?? '', lr.metadata?.creationTimestamp ?? ''],
 };
 

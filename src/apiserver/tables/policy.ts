@@ -11,8 +11,8 @@ import { age, ageCol, col, nameCol, type Printer } from './common.js';
 export const podDisruptionBudgetPrinter: Printer<PodDisruptionBudget> = {
   columns: [
     nameCol,
-    col('Min Available', 'string', 'The minimum number or percentage of available pods this budget requires.'),
-    col('Max Unavailable', 'string', 'The maximum number or percentage of unavailable pods this budget requires.'),
+    col('Min Available', 'string', 'The minimum number of pods that must be available.'),
+    col('Max Unavailable', 'string', 'The maximum number of pods that may be unavailable.'),
     col('Allowed Disruptions', 'integer', 'Calculated number of pods that may be disrupted at this time.'),
     ageCol,
   ],
