@@ -18,7 +18,9 @@ import { decodeBody, isObject, mediaType, readBody, sendJSON } from './request.j
 import type { ResourceDef } from './resources.js';
 import { statusErrors, StatusError } from './status.js';
 import type { SubresourceHandler } from './subresources.js';
-import { formatLabelSelector } from './tables.js';
+import { negotiateOutput, tableIncludeObject } from './negotiate.js';
+import { rememberOutput } from './responsewriter.js';
+import { formatLabelSelector, toTable } from './tables.js';
 
 const scaleGVK: GroupVersionKind = { group: 'autoscaling', version: 'v1', kind: 'Scale' };
 const maxAttempts = 8;
@@ -127,13 +129,21 @@ export async function writeScale(api: Api, def: ResourceDef, namespace: string |
   throw statusErrors.modified(gr, name);
 }
 
-export const scaleHandler: SubresourceHandler = async (api, def, path, req, res, info) => {
+export const scaleHandler: SubresourceHandler = async (api, def, path, req, res, info, query) => {
   const gr = { group: def.group, resource: def.resource };
   const name = path.name!;
   switch (req.method) {
     case 'GET': {
       const obj = (await api.get(def, path.namespace, name)) as Scalable;
-      return sendJSON(res, 200, scaleOf(obj), info.warnings);
+      const scale = scaleOf(obj);
+      // ScaleREST converts to a Table with printScale when asked (kubectl get --subresource=scale).
+      const media = negotiateOutput(req.headersDistinct['accept']?.[0], 'resource');
+      if (media?.convert?.kind === 'Table') {
+        rememberOutput(req, media);
+        const table = toTable('scale', [scale as unknown as KubeObject], { include: tableIncludeObject(query), now: api.now().getTime(), resourceVersion: scale.metadata?.resourceVersion, apiVersion: media.convert.apiVersion });
+        return sendJSON(res, 200, table, info.warnings);
+      }
+      return sendJSON(res, 200, scale, info.warnings);
     }
     case 'PUT': {
       const body = await scaleBody(req, info);

@@ -9,7 +9,7 @@ import type { Printer, Table, TableColumn, TableRowCondition } from './tables/co
 import { configMapPrinter, createdAtPrinter, defaultPrinter, quotaPrinter, secretPrinter, serviceAccountPrinter } from './tables/config.js';
 import { endpointSlicePrinter, endpointsPrinter, servicePrinter } from './tables/network.js';
 import { podPrinter } from './tables/pods.js';
-import { clusterRoleBindingPrinter, horizontalPodAutoscalerPrinter, podDisruptionBudgetPrinter, roleBindingPrinter } from './tables/policy.js';
+import { clusterRoleBindingPrinter, horizontalPodAutoscalerPrinter, podDisruptionBudgetPrinter, roleBindingPrinter, scalePrinter } from './tables/policy.js';
 import { controllerRevisionPrinter, cronJobPrinter, daemonSetPrinter, deploymentPrinter, jobPrinter, replicaSetPrinter, statefulSetPrinter } from './tables/workloads.js';
 
 export { age, formatLabelSelector, humanDuration } from './tables/common.js';
@@ -45,6 +45,8 @@ const printers: Record<string, Printer<never>> = {
   statefulsets: statefulSetPrinter,
   daemonsets: daemonSetPrinter,
   controllerrevisions: controllerRevisionPrinter,
+  /** autoscaling/v1 Scale, the scale subresource of deployments, replica sets and stateful sets. */
+  scale: scalePrinter,
 };
 
 export type IncludeObject = 'None' | 'Metadata' | 'Object';

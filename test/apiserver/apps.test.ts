@@ -203,6 +203,14 @@ describe('apps/v1 over HTTP', () => {
     assert.deepEqual([sc.metadata.uid, sc.metadata.resourceVersion], [d.metadata.uid, d.metadata.resourceVersion]);
   });
 
+  it('scale subresource: as a Table, printScale\'s NAME DESIRED AVAILABLE AGE (kubectl get --subresource=scale)', async () => {
+    const r = await admin.request('GET', `${apps}/deployments/web/scale`, undefined, { Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json' });
+    assert.equal(r.status, 200, r.text);
+    const t = r.json();
+    assert.deepEqual([t.kind, t.columnDefinitions.map((c: { name: string }) => c.name)], ['Table', ['Name', 'Desired', 'Available', 'Age']]);
+    assert.deepEqual(t.rows[0].cells.slice(0, 3), ['web', 3, 3]);
+  });
+
   const scaleWrites: { name: string; method: string; body: unknown; headers?: Record<string, string>; replicas: number }[] = [
     { name: 'a merge patch (kubectl scale)', method: 'PATCH', body: { spec: { replicas: 5 } }, headers: mergePatch, replicas: 5 },
     { name: 'a strategic merge patch', method: 'PATCH', body: { spec: { replicas: 4 } }, headers: strategicPatch, replicas: 4 },

@@ -1,9 +1,9 @@
 // Tables of the policy, autoscaling and RBAC kinds (pkg/printers/internalversion printers.go at
 // v1.32): printPodDisruptionBudget, printHorizontalPodAutoscaler (its TARGETS in ../hpatable.ts),
-// printRoleBinding and printClusterRoleBinding.
+// printRoleBinding, printClusterRoleBinding and printScale.
 
 import { hpaV1ToV2 } from '../../api/autoscalingdefaults.js';
-import type { HorizontalPodAutoscaler, HorizontalPodAutoscalerV1, PodDisruptionBudget, RoleBinding } from '../../api/types.js';
+import type { HorizontalPodAutoscaler, HorizontalPodAutoscalerV1, KubeObject, PodDisruptionBudget, RoleBinding } from '../../api/types.js';
 import { formatHPAMetrics } from '../hpatable.js';
 import { age, ageCol, col, nameCol, type Printer } from './common.js';
 
@@ -39,6 +39,19 @@ export const horizontalPodAutoscalerPrinter: Printer<HorizontalPodAutoscaler> = 
     const min = hpa.spec?.minReplicas;
     return [hpa.metadata?.name ?? '', `${ref?.kind ?? ''}/${ref?.name ?? ''}`, formatHPAMetrics(hpa.spec?.metrics, hpa.status?.currentMetrics), typeof min === 'number' ? String(min) : '<unset>', hpa.spec?.maxReplicas ?? 0, hpa.status?.currentReplicas ?? 0, age(hpa.metadata?.creationTimestamp, now)];
   },
+};
+
+// printScale, for the scale subresource (NAME DESIRED AVAILABLE AGE); its NAME column has no
+// name format, as upstream's scaleColumnDefinitions.
+type Scale = KubeObject & { spec?: { replicas?: number }; status?: { replicas?: number } };
+export const scalePrinter: Printer<Scale> = {
+  columns: [
+    { ...nameCol, format: '' },
+    col('Desired', 'integer', 'replicas is the desired number of instances for the scaled object.'),
+    col('Available', 'integer', 'replicas is the actual number of observed instances of the scaled object.'),
+    ageCol,
+  ],
+  cells: (s, now) => [s.metadata?.name ?? '', s.spec?.replicas ?? 0, s.status?.replicas ?? 0, age(s.metadata?.creationTimestamp, now)],
 };
 
 // printRoleBinding / printClusterRoleBinding: ROLE is Kind/name; the wide columns from

@@ -55,6 +55,9 @@ describe("columnDefinitions: printers.go's names, types, formats and priorities"
       );
     });
   }
+  test("scale (the scale subresource): NAME without the name format, DESIRED and AVAILABLE integers", () => {
+    assert.deepEqual(tableColumns('scale').map((c) => [c.name, c.type, c.format, c.priority]), [['Name', 'string', '', 0], ['Desired', 'integer', '', 0], ['Available', 'integer', '', 0], ['Age', 'string', '', 0]]);
+  });
 });
 
 // The descriptions printers.go spells out (not an API field's doc).

@@ -1,6 +1,6 @@
 // The Tables of HPAs, PDBs, role bindings and cluster role bindings against upstream's rows:
 // pkg/printers/internalversion printers_test.go (kubernetes/kubernetes, stored file id 100530230)
-// TestPrintHPA, TestPrintPodDisruptionBudget, TestPrintPodDisruptionBudgetList,
+// TestPrintHPA, TestPrintPodDisruptionBudget, TestPrintPodDisruptionBudgetList, TestPrintScale,
 // TestPrintRoleBinding and TestPrintClusterRoleBinding, one row per upstream case (upstream's
 // comment as the name). HPAs are given in autoscaling/v2, the form Bulkhead stores.
 
@@ -79,6 +79,12 @@ describe('TestPrintPodDisruptionBudgetList', () => {
   check('poddisruptionbudgets', [
     { name: 'pdb1', obj: pdb('pdb1', { maxUnavailable: 11 }, 5), want: ['pdb1', 'N/A', '11', 5, '0s'] },
     { name: 'pdb2', obj: pdb('pdb2', { minAvailable: 22 }, 3), want: ['pdb2', '22', 'N/A', 3, '0s'] },
+  ]);
+});
+
+describe('TestPrintScale', () => {
+  check('scale', [
+    { name: 'test-autoscaling: desired 2, available 1', obj: { apiVersion: 'autoscaling/v1', kind: 'Scale', metadata: { name: 'test-autoscaling', creationTimestamp: SOON }, spec: { replicas: 2 }, status: { replicas: 1 } }, want: ['test-autoscaling', 2, 1, '0s'] },
   ]);
 });
 
