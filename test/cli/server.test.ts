@@ -57,6 +57,9 @@ describe('bulkhead up / server: bad flags are one line and exit 2', () => {
     { name: 'a token with a bad group', args: ['token', 'create', '--groups', 'system:masters'], stderr: /^error: invalid value for --groups: bootstrap group "system:masters" is invalid/ },
     { name: 'a token create without a server', args: ['token', 'create'], stderr: /^error: cannot read kubeconfig .*kubeconfig: ENOENT \(the admin kubeconfig bulkhead server writes into its --data-dir\)\n$/ },
     { name: 'an agent with a missing kubeconfig', args: ['agent', '--kubeconfig', '/nonexistent/kubeconfig'], stderr: /^error: cannot read kubeconfig \/nonexistent\/kubeconfig: ENOENT\n$/ },
+    { name: 'down with a grace period that is not whole seconds', args: ['down', '--grace-period', '1.5'], stderr: /^error: invalid value "1.5" for --grace-period: a whole number of seconds\n$/ },
+    { name: 'down with an unknown runtime', args: ['down', '--container-runtime', 'kata'], stderr: /^error: invalid value "kata" for --container-runtime: one of auto, runc, crun\n$/ },
+    { name: 'down with a relative cgroup root', args: ['down', '--cgroup-root', 'relative'], stderr: /^error: invalid value "relative" for --cgroup-root: an absolute cgroup path like \/bulkhead\n$/ },
   ];
   for (const c of cases) {
     it(c.name, () => {
