@@ -20,6 +20,7 @@ import { defaultPod } from '../api/defaults.js';
 import { evaluatePodsInNamespace, NAMESPACE_POD_CHECK_TIMEOUT_MS, type LevelVersion, type PodSecurityConfiguration } from '../podsecurity/index.js';
 import { currentDeadline } from '../storage/deadline.js';
 import { defaultLimitRangeItem } from '../quota/limitranger.js';
+import { defaultLimitRangeLists, defaultResourceQuotaLists } from '../quota/objectdefaults.js';
 import { semanticEqual } from '../api/semanticequal.js';
 import { podDeleteDecision } from '../api/poddeletion.js';
 import { decodeStored, encodeForStore, generateName, newUID } from './objects.js';
@@ -365,14 +366,14 @@ async function existingPodsWarnings(api: Api, namespace: string, enforce: LevelV
 
 export const resourceQuotaStrategy: Strategy = {
   async create(obj) {
-    const q = obj as ResourceQuota;
+    const q = defaultResourceQuotaLists(obj as ResourceQuota);
     q.status = {};
     const errs = validateResourceQuota(q);
     if (errs.length) throw invalid('ResourceQuota', q.metadata?.name ?? '', errs);
     return { obj: q };
   },
   async update(obj, old, _req, _api, subresource) {
-    const q = obj as ResourceQuota;
+    const q = defaultResourceQuotaLists(obj as ResourceQuota);
     const prev = old as ResourceQuota;
     if (subresource === 'status') return { obj: { ...prev, status: q.status } };
     const next = { ...q, status: prev.status };
@@ -389,13 +390,14 @@ export const limitRangeStrategy: Strategy = {
     const lr = obj as LimitRange;
     // PrepareForCreate: a LimitRange sent without a name is named with a fresh UUID.
     if (!lr.metadata.name) lr.metadata.name = newUID();
+    defaultLimitRangeLists(lr);
     const errs = validateLimitRange(lr);
     if (errs.length) throw invalid('LimitRange', lr.metadata?.name ?? '', errs);
     lr.spec = { limits: (lr.spec?.limits ?? []).map(defaultLimitRangeItem) };
     return { obj: lr };
   },
   async update(obj, old) {
-    const lr = obj as LimitRange;
+    const lr = defaultLimitRangeLists(obj as LimitRange);
     const errs = validateLimitRange(lr);
     if (errs.length) throw invalid('LimitRange', old.metadata?.name ?? '', errs);
     lr.spec = { limits: (lr.spec?.limits ?? []).map(defaultLimitRangeItem) };

@@ -16,6 +16,7 @@ import type { FieldError } from '../api/fielderrors.js';
 import type { KubeObject, LimitRange, Namespace, Pod, PriorityClass, ResourceQuota, RuntimeClass } from '../api/types.js';
 import { validateLimitRange, validatePriorityClass, validatePriorityClassUpdate, validateResourceQuota, validateRuntimeClass, validateRuntimeClassUpdate } from '../api/validation/index.js';
 import { canonicalList } from '../api/defaults.js';
+import { defaultLimitRangeLists, defaultResourceQuotaLists } from '../quota/objectdefaults.js';
 import { admitPriorityClass, builtInPriorityClasses, defaultPriorityClassFields } from '../admission/priority.js';
 import { evictionCandidates, rankForMemoryPressure, thresholdQuantity, type Threshold } from '../policy/eviction.js';
 import { computeQuotaStatus, type QuotaDecision } from '../quota/admission.js';
@@ -245,7 +246,7 @@ export class Planner {
       }
       case 'LimitRange': {
         if (this.undecodable(o, d, 'LimitRange')) break;
-        const lr = { ...(o.object as LimitRange), metadata: { ...o.object.metadata, namespace: objectNamespace(o.object) } };
+        const lr = defaultLimitRangeLists({ ...deepCopyJSON(o.object as LimitRange), metadata: { ...o.object.metadata, namespace: objectNamespace(o.object) } });
         const errs = validateLimitRange(lr);
         if (errs.length) this.invalid(o, 'LimitRange', errs);
         else this.ns(objectNamespace(lr)).limitRanges.push(lr);
@@ -263,7 +264,7 @@ export class Planner {
       }
       case 'ResourceQuota': {
         if (this.undecodable(o, d, 'ResourceQuota')) break;
-        const q = deepCopyJSON(o.object as ResourceQuota);
+        const q = defaultResourceQuotaLists(deepCopyJSON(o.object as ResourceQuota));
         q.metadata = { ...q.metadata, namespace: objectNamespace(q) };
         const errs = validateResourceQuota(q);
         if (errs.length) {
