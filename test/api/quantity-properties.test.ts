@@ -202,15 +202,24 @@ describe('round trips', () => {
       { numRuns: 200 },
     );
   });
-  it('canonical() is idempotent on parsed strings', () => {
+  it('canonical() is idempotent on parsed strings (but for BinarySI printed without a binary suffix)', () => {
     fc.assert(
       fc.property(parsedArb, (q) => {
         const c = q.canonical();
-        assert.equal(Quantity.parse(c).canonical(), c);
         assert.equal(q.canonical(), c);
+        // Go's CanonicalizeBytes prints a BinarySI value that no power of 1024 divides as a bare
+        // integer ("187.5Ki" → "192000"), which parses back as DecimalSI ("192k"): not idempotent
+        // upstream either, so those are left out.
+        if (q.format === 'BinarySI' && !/[KMGTPE]i$/.test(c)) return;
+        assert.equal(Quantity.parse(c).canonical(), c);
       }),
       { numRuns: RUNS },
     );
+  });
+
+  it('a BinarySI value no power of 1024 divides prints as a bare integer, as CanonicalizeBytes does', () => {
+    assert.equal(Quantity.parse('187.5Ki').canonical(), '192000');
+    assert.equal(Quantity.parse('192000').canonical(), '192k');
   });
   it('parse(toString(q)) keeps the value for parsed quantities (echo or canonical)', () => {
     fc.assert(
