@@ -50,18 +50,28 @@ export function numFeasibleNodesToFind(numAllNodes: number, percentage = 0): num
 /**
  * NodeResourcesFit's LeastAllocated score (0–100): per resource (cpu, memory; weight 1 each)
  * (allocatable − requested) × 100 / allocatable with the incoming pod's non-zero requests added
- * to the node's, then the weighted mean, all in integers as upstream computes it.
+ * to the node's, then the weighted mean, all in integers as upstream computes it. A resource the
+ * node has no allocatable of is left out of the mean (resource_allocation.go's score skips
+ * alloc 0 and leastResourceScorer counts no weight for it); none at all scores 0.
  */
 export function leastAllocatedScore(s: PodState, n: NodeInfo): number {
-  const cpu = leastAllocated(n.allocatableCPU, addAmount(n.nonZeroCPU, s.info.nonZeroCPU));
-  const memory = leastAllocated(n.allocatableMemory, addAmount(n.nonZeroMemory, s.info.nonZeroMemory));
-  // Both are at most 100: the weighted mean, truncated.
-  return Math.trunc((cpu + memory) / 2);
+  let sum = 0;
+  let weights = 0;
+  if (n.allocatableCPU !== 0) {
+    sum += leastAllocated(n.allocatableCPU, addAmount(n.nonZeroCPU, s.info.nonZeroCPU));
+    weights++;
+  }
+  if (n.allocatableMemory !== 0) {
+    sum += leastAllocated(n.allocatableMemory, addAmount(n.nonZeroMemory, s.info.nonZeroMemory));
+    weights++;
+  }
+  // Each is at most 100: the weighted mean, truncated.
+  return weights === 0 ? 0 : Math.trunc(sum / weights);
 }
 
-/** leastRequestedScore of one resource: (capacity − requested) × 100 / capacity, 0 when nothing is left or there is no capacity. */
+/** leastRequestedScore of one resource: (capacity − requested) × 100 / capacity, 0 when nothing is left. */
 function leastAllocated(cap: Amount, req: Amount): number {
-  if (cap === 0 || req > cap) return 0;
+  if (req > cap) return 0;
   return Number(mulDivAmount(subAmount(cap, req), 100, cap));
 }
 

@@ -1,8 +1,9 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { failedSchedulingMessage, pickNode } from '../../src/scheduler/index.js';
+import { defaultFeatureGates } from '../../src/api/featuregates.js';
+import { failedSchedulingMessage, leastAllocatedScore, NodeInfo, pickNode, podState } from '../../src/scheduler/index.js';
 import type { Node, Pod } from '../../src/api/types.js';
-import { node, pod } from './helpers.js';
+import { container, node, pod } from './helpers.js';
 import { capabilitiesAnnotation, encodeCapabilities } from '../../src/policy/nodecapabilities.js';
 
 describe('failedSchedulingMessage (FitError.Error)', () => {
@@ -252,4 +253,91 @@ describe('pickNode', () => {
       '0/2 nodes are available: 2 Insufficient memory. preemption: 0/2 nodes are available: 2 No preemption victims found for incoming pod.',
     ]);
   });
+});
+
+// noderesources/least_allocated_test.go TestLeastAllocatedScoringStrategy (v1.32): the rows that
+// run the default resources (cpu and memory, weight 1 each). The rows that configure other
+// resources or weights, or check the configuration's validation, are left out: Bulkhead scores
+// with the default profile only. st.MakePod().Req adds one container per call; a pod made
+// without Req has no containers (so no non-zero defaults); a node's Capacity is its allocatable.
+type Req = Record<string, string>;
+/** A pod with one container per request list (st.MakePod().Req(...)...). */
+const reqPod = (name: string, reqs: Req[], nodeName?: string): Pod => ({
+  ...pod(name),
+  spec: { containers: reqs.map((r, i) => container(r, undefined, `c${i}`)), ...(nodeName ? { nodeName } : {}) },
+});
+const capNode = (name: string, cap?: Req): Node => node(name, cap ?? {});
+const upstreamReq: Req[] = [
+  { cpu: '1000', memory: '2000' },
+  { cpu: '2000', memory: '3000' },
+];
+const leastAllocatedRows: { name: string; pod: Pod; nodes: Node[]; existing?: Pod[]; scores: number[] }[] = [
+  { name: 'nothing scheduled, nothing requested', pod: reqPod('p', []), nodes: [capNode('node1', { cpu: '4000', memory: '10000' }), capNode('node2', { cpu: '4000', memory: '10000' })], scores: [100, 100] },
+  {
+    name: 'nothing scheduled, resources requested, differently sized nodes',
+    pod: reqPod('p', upstreamReq),
+    nodes: [capNode('node1', { cpu: '4000', memory: '10000' }), capNode('node2', { cpu: '6000', memory: '10000' })],
+    scores: [37, 50],
+  },
+  {
+    name: 'no resources requested, pods scheduled',
+    pod: reqPod('p', []),
+    nodes: [capNode('node1', { cpu: '4000', memory: '10000' }), capNode('node2', { cpu: '4000', memory: '10000' })],
+    existing: [reqPod('e1', [], 'node1'), reqPod('e2', [], 'node1'), reqPod('e3', [], 'node2'), reqPod('e4', [], 'node2')],
+    scores: [100, 100],
+  },
+  {
+    name: 'no resources requested, pods scheduled with resources',
+    pod: reqPod('p', []),
+    nodes: [capNode('node1', { cpu: '10000', memory: '20000' }), capNode('node2', { cpu: '10000', memory: '20000' })],
+    existing: [
+      reqPod('e1', [{ cpu: '3000', memory: '0' }], 'node1'),
+      reqPod('e2', [{ cpu: '3000', memory: '0' }], 'node1'),
+      reqPod('e3', [{ cpu: '3000', memory: '0' }], 'node2'),
+      reqPod('e4', [{ cpu: '3000', memory: '5000' }], 'node2'),
+    ],
+    scores: [70, 57],
+  },
+  {
+    name: 'resources requested, pods scheduled with resources',
+    pod: reqPod('p', upstreamReq),
+    nodes: [capNode('node1', { cpu: '10000', memory: '20000' }), capNode('node2', { cpu: '10000', memory: '20000' })],
+    existing: [reqPod('e1', [{ cpu: '3000', memory: '0' }], 'node1'), reqPod('e2', [{ cpu: '3000', memory: '5000' }], 'node2')],
+    scores: [57, 45],
+  },
+  {
+    name: 'resources requested, pods scheduled with resources, differently sized nodes',
+    pod: reqPod('p', upstreamReq),
+    nodes: [capNode('node1', { cpu: '10000', memory: '20000' }), capNode('node2', { cpu: '10000', memory: '50000' })],
+    existing: [reqPod('e1', [{ cpu: '3000', memory: '0' }], 'node1'), reqPod('e2', [{ cpu: '3000', memory: '5000' }], 'node2')],
+    scores: [57, 60],
+  },
+  {
+    name: 'requested resources exceed node capacity',
+    pod: reqPod('p', [{ cpu: '3000', memory: '0' }]),
+    nodes: [capNode('node1', { cpu: '4000', memory: '10000' }), capNode('node2', { cpu: '4000', memory: '10000' })],
+    existing: [reqPod('e1', [{ cpu: '3000', memory: '0' }], 'node1'), reqPod('e2', [{ cpu: '3000', memory: '5000' }], 'node2')],
+    scores: [50, 25],
+  },
+  {
+    name: 'zero node resources, pods scheduled with resources',
+    pod: reqPod('p', []),
+    nodes: [capNode('node1'), capNode('node2')],
+    existing: [reqPod('e1', [{ cpu: '3000', memory: '0' }], 'node1'), reqPod('e2', [{ cpu: '3000', memory: '5000' }], 'node2')],
+    scores: [0, 0],
+  },
+  // Bulkhead's row for the rule "if the node doesn't have a resource" pins with weights: a
+  // resource the node has none of is left out of the mean (resource_allocation.go skips alloc 0),
+  // so a node without memory scores on cpu alone: ((6000 - 3000) * 100) / 6000 = 50.
+  { name: 'a resource the node has none of is left out of the mean', pod: reqPod('p', [{ cpu: '3000', memory: '4000' }]), nodes: [capNode('node1', { cpu: '6000' })], scores: [50] },
+];
+
+describe('upstream LeastAllocated table (leastAllocatedScore)', () => {
+  for (const r of leastAllocatedRows) {
+    it(`TestLeastAllocatedScoringStrategy: ${r.name}`, () => {
+      const s = podState(r.pod, defaultFeatureGates);
+      const got = r.nodes.map((n) => leastAllocatedScore(s, NodeInfo.of(n, (r.existing ?? []).filter((e) => e.spec.nodeName === n.metadata.name), defaultFeatureGates)));
+      assert.deepEqual(got, r.scores);
+    });
+  }
 });
