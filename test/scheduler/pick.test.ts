@@ -332,9 +332,30 @@ const leastAllocatedRows: { name: string; pod: Pod; nodes: Node[]; existing?: Po
   { name: 'a resource the node has none of is left out of the mean', pod: reqPod('p', [{ cpu: '3000', memory: '4000' }]), nodes: [capNode('node1', { cpu: '6000' })], scores: [50] },
 ];
 
+// noderesources/fit_test.go TestFitScore (v1.32): its LeastAllocated rows (the MostAllocated and
+// RequestedToCapacityRatio rows configure a strategy Bulkhead does not offer). Bulkhead has no
+// PreScore state, so the "if PreScore is not called" row is the same computation.
+const fitScoreNodes = (cpu2: string) => [capNode('node1', { cpu: '4000', memory: '10000' }), capNode('node2', { cpu: cpu2, memory: '10000' })];
+/** st.MakePod().Req(...).SidecarReq(...): a container and a restartable init container. */
+const withSidecar = (p: Pod, r: Req): Pod => ({ ...p, spec: { ...p.spec, initContainers: [{ ...container(r, undefined, 'sidecar'), restartPolicy: 'Always' }] } });
+const fitScoreExisting = [reqPod('e1', [{ cpu: '2000', memory: '4000' }], 'node1'), reqPod('e2', [{ cpu: '1000', memory: '2000' }], 'node2')];
+leastAllocatedRows.push(
+  ...[
+    { name: 'test case for ScoringStrategy LeastAllocated', pod: reqPod('p', [{ cpu: '1000', memory: '2000' }]), nodes: fitScoreNodes('6000'), existing: fitScoreExisting, scores: [32, 63] },
+    { name: 'test case for ScoringStrategy LeastAllocated if PreScore is not called', pod: reqPod('p', [{ cpu: '1000', memory: '2000' }]), nodes: fitScoreNodes('6000'), existing: fitScoreExisting, scores: [32, 63] },
+    {
+      name: 'test case for ScoringStrategy LeastAllocated with sidecar container',
+      pod: reqPod('p', [{ cpu: '1000', memory: '2000' }]),
+      nodes: fitScoreNodes('4000'),
+      existing: [withSidecar(reqPod('e1', [{ cpu: '1000', memory: '2000' }], 'node1'), { cpu: '1000', memory: '2000' }), reqPod('e2', [{ cpu: '1000', memory: '2000' }], 'node2')],
+      scores: [32, 55],
+    },
+  ].map((r) => ({ ...r, name: `TestFitScore: ${r.name}` })),
+);
+
 describe('upstream LeastAllocated table (leastAllocatedScore)', () => {
   for (const r of leastAllocatedRows) {
-    it(`TestLeastAllocatedScoringStrategy: ${r.name}`, () => {
+    it(r.name.startsWith('TestFitScore') ? r.name : `TestLeastAllocatedScoringStrategy: ${r.name}`, () => {
       const s = podState(r.pod, defaultFeatureGates);
       const got = r.nodes.map((n) => leastAllocatedScore(s, NodeInfo.of(n, (r.existing ?? []).filter((e) => e.spec.nodeName === n.metadata.name), defaultFeatureGates)));
       assert.deepEqual(got, r.scores);
