@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { defaultFeatureGates } from '../../src/api/featuregates.js';
 import type { Node, Pod } from '../../src/api/types.js';
 import { addAmount, mulDivAmount, subAmount, type Amount } from '../../src/scheduler/amount.js';
-import { HostPortInfo, NodeInfo, numFeasibleNodesToFind, pickNode, pickNodeInfo, SchedulerCache } from '../../src/scheduler/index.js';
+import { HostPortInfo, NodeInfo, numFeasibleNodesToFind, pickNode, pickNodeInfo, podInfo, SchedulerCache } from '../../src/scheduler/index.js';
 import { node, pod } from './helpers.js';
 
 const gates = defaultFeatureGates;
@@ -45,6 +45,53 @@ describe('NodeInfo: requests summed one pod at a time', () => {
   it('free is allocatable minus requested, for every resource either names', () => {
     const info = NodeInfo.of(node('n1', { cpu: '2', memory: '1Gi', pods: '110' }), [pod('a', { cpu: '500m', 'example.com/gpu': '1' })], gates);
     assert.deepEqual(Object.fromEntries(info.free), { cpu: 1500, memory: 1024 * Mi, pods: 110, 'example.com/gpu': -1 });
+  });
+});
+
+// framework/types_test.go TestNewNodeInfo, TestNodeInfoAddPod and TestNodeInfoRemovePod (v1.32):
+// what a node counts of its pods: Requested (the fit filter's, overhead and the largest init
+// container included) and NonZeroRequested (the score's: 100m cpu and 200Mi memory for a
+// container that names neither), and the host ports held. Generation, PVC reference counts and
+// image states are upstream bookkeeping Bulkhead has no counterpart for.
+describe('upstream NodeInfo accounting (types_test.go)', () => {
+  /** A pod bound to test-node with one container holding 127.0.0.1:port/TCP, as upstream's rows build it. */
+  const upstreamPod = (name: string, requests: Record<string, string>, port: number, extra: Partial<Pod['spec']> = {}): Pod => {
+    const p = pod(name, requests, extra, { nodeName: 'test-node' });
+    p.spec.containers[0]!.ports = [{ containerPort: port, hostPort: port, hostIP: '127.0.0.1', protocol: 'TCP' }];
+    return p;
+  };
+  const held = (info: NodeInfo) => [80, 8080].filter((port) => info.usedPorts.conflicts('127.0.0.1', 'TCP', port));
+  const overhead = { cpu: '500m', memory: '500' };
+
+  it('TestNewNodeInfo: requests and ports of two pods', () => {
+    const info = NodeInfo.of(node('test-node', {}), [upstreamPod('test-1', { cpu: '100m', memory: '500' }, 80), upstreamPod('test-2', { cpu: '200m', memory: '1Ki' }, 8080)], gates);
+    assert.deepEqual(counted(info), [2, 300, 1524, 300, 1524]);
+    assert.deepEqual(held(info), [80, 8080]);
+  });
+
+  it('TestNodeInfoAddPod: overhead, init containers and the non-zero defaults', () => {
+    const pods = [
+      upstreamPod('test-1', { cpu: '100m', memory: '500' }, 80, { overhead: { cpu: '500m' } }),
+      upstreamPod('test-2', { cpu: '200m' }, 8080, { overhead }),
+      upstreamPod('test-3', { cpu: '200m' }, 8080, { overhead, initContainers: [{ name: 'init', image: 'busybox', resources: { requests: { cpu: '500m', memory: '200Mi' } } }] }),
+    ];
+    const info = new NodeInfo('test-node', node('test-node', {}));
+    pods.forEach((p, i) => info.addPod(String(i), podInfo(p, gates)));
+    // 1500 bytes named in requests and overhead, plus 200Mi of the init container; the score adds
+    // the 200Mi default of test-2's container, which names no memory.
+    assert.deepEqual(counted(info), [3, 2300, 209716700, 2300, 419431900]);
+    assert.deepEqual(held(info), [80, 8080]);
+  });
+
+  it('TestNodeInfoRemovePod: a pod not on the node changes nothing; removing one takes its requests and ports', () => {
+    const pods = [upstreamPod('test-1', { cpu: '100m', memory: '500' }, 80, { overhead }), upstreamPod('test-2', { cpu: '200m', memory: '1Ki' }, 8080, { overhead })];
+    const info = NodeInfo.of(node('test-node', {}), pods, gates);
+    assert.equal(info.removePod('non-exist'), undefined);
+    assert.deepEqual(counted(info), [2, 1300, 2524, 1300, 2524]);
+    assert.deepEqual(held(info), [80, 8080]);
+    info.removePod('0');
+    assert.deepEqual(counted(info), [1, 700, 1524, 700, 1524]);
+    assert.deepEqual(held(info), [8080]);
   });
 });
 
