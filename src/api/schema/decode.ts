@@ -8,7 +8,7 @@
 import type { KubeObject } from '../types.js';
 import type { GroupVersionKind } from './dsl.js';
 import { kindSchemaName } from './registry.js';
-import { decodeError, strictDecodingMessage, strictProblems, type TypeProblem } from './strict.js';
+import { applyQuantityRewrites, decodeError, strictDecodingMessage, strictProblems, type TypeProblem } from './strict.js';
 import { deepCopyJSON } from '../deepcopy.js';
 
 export type FieldValidation = 'Strict' | 'Warn' | 'Ignore';
@@ -41,9 +41,17 @@ export function decodeObject<T extends KubeObject = KubeObject>(raw: unknown, g:
   const typeError = decodeError(problems);
   if (typeError) return { ok: false, message: `${cannotBeHandled(g)}: ${typeError.message}`, problem: typeError };
   const unknown = problems.unknownFields;
-  if (unknown.length === 0) return { ok: true, object: raw as T, warnings: [] };
+  // Quantities are written back as the Go types write them (strict.ts quantityRewrites), in a copy.
+  const rewrites = problems.quantityRewrites;
+  if (unknown.length === 0) {
+    if (rewrites.length === 0) return { ok: true, object: raw as T, warnings: [] };
+    const object = deepCopyJSON(raw);
+    applyQuantityRewrites(object, rewrites);
+    return { ok: true, object: object as T, warnings: [] };
+  }
   if (fieldValidation === 'Strict') return { ok: false, message: `${cannotBeHandled(g)}: ${strictDecodingMessage(unknown)}` };
   const object = deepCopyJSON(raw);
+  applyQuantityRewrites(object, rewrites);
   for (const f of unknown) removeField(object, f);
   return { ok: true, object: object as T, warnings: fieldValidation === 'Warn' ? unknown.map((f) => `unknown field ${JSON.stringify(f)}`) : [] };
 }

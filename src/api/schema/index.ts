@@ -19,7 +19,7 @@ export {
 } from './openapi.js';
 export { swaggerDocument, swaggerSchema } from './openapiv2.js';
 export type { StrictProblems, TypeProblem } from './strict.js';
-export { decodeError, decodeErrorMessage, strictDecodingMessage, strictProblems } from './strict.js';
+export { applyQuantityRewrites, decodeError, decodeErrorMessage, strictDecodingMessage, strictProblems } from './strict.js';
 export type { Decoded, FieldValidation } from './decode.js';
 export { cannotBeHandled, decodeObject, objectGVK, removeField } from './decode.js';
 export type { SchemaView } from './view.js';

@@ -34,6 +34,19 @@ export interface TypeProblem {
 export interface StrictProblems {
   readonly unknownFields: string[];
   readonly typeErrors: TypeProblem[];
+  /**
+   * The quantities whose text the Go types would write back otherwise (ParseQuantity, then
+   * String(): `1024Mi` → `1Gi`, `1000m` → `1`, a JSON number → its text), with their place.
+   */
+  readonly quantityRewrites: QuantityRewrite[];
+}
+
+/** A path segment: a field name, an array index, or a map key. */
+export type Seg = string | number | { readonly key: string };
+
+export interface QuantityRewrite {
+  readonly segs: readonly Seg[];
+  readonly text: string;
 }
 
 /** The problem kube-apiserver's decoder reports, if any (unknown fields aside): a fatal one, else the first. */
@@ -110,9 +123,6 @@ function typeNode(t: ResolvedType): Node {
 // ---------------------------------------------------------------------------------------------
 // The walk
 
-/** A path segment: a field name, an array index, or a map key. */
-type Seg = string | number | { readonly key: string };
-
 const MAX_STRICT_ERRORS = 100;
 const MAX_TYPE_ERRORS = 100;
 const INT32_MIN = -2147483648;
@@ -121,6 +131,7 @@ const INT64_LIMIT = 9223372036854775808; // 2^63 as a double
 
 class Walk {
   readonly segs: Seg[] = [];
+  readonly quantityRewrites: QuantityRewrite[] = [];
   readonly unknownFields: string[] = [];
   readonly typeErrors: TypeProblem[] = [];
   private seenUnknown: Set<string> | undefined;
@@ -285,30 +296,32 @@ class Walk {
     let key: string;
     if (typeof v === 'string') key = v;
     else if (typeof v === 'number') key = `#${String(v)}`;
-    else return this.problem(quantityMessage(v), true); // booleans, objects and arrays never parse
-    let msg = quantityCache.get(key);
-    if (msg === undefined) {
-      msg = quantityMessage(v);
+    else return this.problem(parseQuantityValue(v).error!, true); // booleans, objects and arrays never parse
+    let parsed = quantityCache.get(key);
+    if (parsed === undefined) {
+      parsed = parseQuantityValue(v);
       if (quantityCache.size >= QUANTITY_CACHE_MAX) quantityCache.clear();
-      quantityCache.set(key, msg);
+      quantityCache.set(key, parsed);
     }
-    if (msg !== '') this.problem(msg, true);
+    if (parsed.error !== undefined) return this.problem(parsed.error, true);
+    if (parsed.text !== v) this.quantityRewrites.push({ segs: [...this.segs], text: parsed.text });
   }
 }
 
 const QUANTITY_CACHE_MAX = 4096;
-/** Quantity text → '' when valid, else the parse error. Pods repeat the same few quantities. */
-const quantityCache = new Map<string, string>();
+/** Quantity text → its parse error, or the text Go writes it back as. Pods repeat the same few quantities. */
+const quantityCache = new Map<string, { error?: string; text: string }>();
 
-function quantityMessage(v: unknown): string {
+function parseQuantityValue(v: unknown): { error?: string; text: string } {
   try {
     // value() forces the exact magnitude. Upstream accepts 1e999999999 and then cannot compute
     // with it; Bulkhead refuses it here (DESIGN: validation caps what could exhaust a node).
-    Quantity.fromJSON(v).value();
-    return '';
+    const q = Quantity.fromJSON(v);
+    q.value();
+    return { text: q.toString() };
   } catch (e) {
-    if (e instanceof QuantityError) return e.message;
-    if (e instanceof RangeError) return `quantity ${JSON.stringify(v)} is too large`;
+    if (e instanceof QuantityError) return { error: e.message, text: '' };
+    if (e instanceof RangeError) return { error: `quantity ${JSON.stringify(v)} is too large`, text: '' };
     throw e;
   }
 }
@@ -349,5 +362,18 @@ export function strictProblems(obj: unknown, schemaName: string): StrictProblems
   const node = schemaNode(mustSchema(schemaName));
   const w = new Walk();
   w.value(obj, node, undefined);
-  return { unknownFields: w.unknownFields, typeErrors: w.typeErrors };
+  return { unknownFields: w.unknownFields, typeErrors: w.typeErrors, quantityRewrites: w.quantityRewrites };
+}
+
+/** Writes each rewrite's text at its place in `obj` (a copy the caller owns). */
+export function applyQuantityRewrites(obj: unknown, rewrites: readonly QuantityRewrite[]): void {
+  for (const r of rewrites) {
+    let holder = obj as Record<string | number, unknown>;
+    for (let i = 0; i < r.segs.length - 1; i++) holder = holder[segKey(r.segs[i]!)] as Record<string | number, unknown>;
+    holder[segKey(r.segs[r.segs.length - 1]!)] = r.text;
+  }
+}
+
+function segKey(s: Seg): string | number {
+  return typeof s === 'object' ? s.key : s;
 }

@@ -13,7 +13,7 @@
 // evanphx/json-patch v4 applies as null) decodes to the type's zero value: labels.x = "".
 
 import { errorBody, fieldError, invalidMessage } from '../../api/fielderrors.js';
-import { decodeErrorMessage, strictDecodingMessage, strictProblems } from '../../api/schema/index.js';
+import { applyQuantityRewrites, decodeErrorMessage, strictDecodingMessage, strictProblems } from '../../api/schema/index.js';
 import type { Status } from '../../api/types.js';
 import { removeField } from '../../api/schema/decode.js';
 import { APPLY_PATCH, STRATEGIC_MERGE_PATCH } from './body.js';
@@ -72,6 +72,8 @@ export function checkPatchedTypes(patched: unknown, patch: unknown, type: string
   if (message) {
     throw new PatchedObjectInvalidError(badValue(patched, patch, type), type === STRATEGIC_MERGE_PATCH ? (unstructuredConvertMessage(message) ?? message) : message);
   }
+  // The patched object is decoded into the Go types: its quantities are written back as they write them.
+  applyQuantityRewrites(patched, problems.quantityRewrites);
   if (problems.unknownFields.length === 0) return [];
   if (fieldValidation === 'Strict' && type !== APPLY_PATCH) throw new PatchedObjectInvalidError(badValue(patched, patch, type), strictDecodingMessage(problems.unknownFields)!);
   for (const f of problems.unknownFields) removeField(patched, f);

@@ -20,6 +20,9 @@ function pod(mutate: (p: Json & { spec: Json & { containers: Json[] }; metadata:
 
 const c0 = (p: { spec: { containers: Json[] } }) => p.spec.containers[0]!;
 
+/** The problems alone (not the quantity rewrites a valid object may carry). */
+const problemsOf = (p: { unknownFields: string[]; typeErrors: unknown[] }) => ({ unknownFields: p.unknownFields, typeErrors: p.typeErrors });
+
 describe('strict decoding: unknown fields', () => {
   const rows: [string, Json, string[]][] = [
     ['top level', { ...pod(), foo: 1 }, ['foo']],
@@ -159,7 +162,10 @@ describe('strict decoding: types with their own decoders stop decoding', () => {
       c0(q)['livenessProbe'] = { httpGet: { port: 'http' } };
       c0(q)['readinessProbe'] = { tcpSocket: { port: 8080 } };
     });
-    assert.deepEqual(strictProblems(p, POD), { unknownFields: [], typeErrors: [] });
+    const got = strictProblems(p, POD);
+    assert.deepEqual(problemsOf(got), { unknownFields: [], typeErrors: [] });
+    // And each is written back as the Go types write it: those whose text changes, in order.
+    assert.deepEqual(got.quantityRewrites.map((r) => [r.segs.at(-1), r.text]), [[{ key: 'cpu' }, '2'], [{ key: 'memory' }, '1536Mi'], [{ key: 'example.com/x' }, '5'], [{ key: 'b' }, '500m']]);
   });
 });
 
@@ -173,11 +179,11 @@ describe('strict decoding: valid objects produce nothing', () => {
       c0(q)['livenessProbe'] = { httpGet: { port: null } };
       q['status'] = { conditions: [{ type: 'Ready', status: 'True', lastProbeTime: null }] };
     });
-    assert.deepEqual(strictProblems(p, POD), { unknownFields: [], typeErrors: [] });
+    assert.deepEqual(problemsOf(strictProblems(p, POD)), { unknownFields: [], typeErrors: [] });
   });
 
   it('the sample pod (nearly every PodSpec field)', () => {
-    assert.deepEqual(strictProblems(samplePod(), POD), { unknownFields: [], typeErrors: [] });
+    assert.deepEqual(problemsOf(strictProblems(samplePod(), POD)), { unknownFields: [], typeErrors: [] });
   });
 
   it('every PSA fixture pod (real upstream pods)', () => {
@@ -214,6 +220,6 @@ describe('strict decoding: valid objects produce nothing', () => {
       ['io.k8s.apimachinery.pkg.apis.meta.v1.Status', { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'm', reason: 'Invalid', details: { name: 'x', kind: 'pods', causes: [{ reason: 'FieldValueRequired', message: 'Required value', field: 'spec.containers[0].image' }] }, code: 422 }],
       ['io.k8s.api.core.v1.PodList', { apiVersion: 'v1', kind: 'PodList', metadata: { resourceVersion: '5', continue: '' }, items: [samplePod()] }],
     ];
-    for (const [schema, obj] of cases) assert.deepEqual(strictProblems(obj, schema), { unknownFields: [], typeErrors: [] }, schema);
+    for (const [schema, obj] of cases) assert.deepEqual(problemsOf(strictProblems(obj, schema)), { unknownFields: [], typeErrors: [] }, schema);
   });
 });
