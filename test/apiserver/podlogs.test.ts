@@ -67,21 +67,30 @@ describe('PodLogOptions (ValidatePodLogOptions and query conversion)', () => {
   }
 });
 
+/** A row of validateContainer: the container a log request reads, or its 400. */
+interface LogContainerRow {
+  name: string;
+  pod: Pod;
+  requested?: string;
+  want?: string;
+  error?: string;
+}
+
+function checkLogContainer(r: LogContainerRow): void {
+  if (r.error) {
+    const e = thrown(() => logContainer(r.pod, r.requested));
+    assert.deepEqual([e.code, e.reason, e.message], [400, 'BadRequest', r.error]);
+  } else assert.equal(logContainer(r.pod, r.requested), r.want);
+}
+
 describe('the container a log request is for (validateContainer)', () => {
-  const rows: { name: string; pod: Pod; requested?: string; want?: string; error?: string }[] = [
+  const rows: LogContainerRow[] = [
     { name: 'the only container when none is named', pod: pod(['app']), want: 'app' },
     { name: 'several containers need a name; all kinds are listed', pod: pod(['a', 'b'], { initContainers: [{ name: 'init', image: 'x' }] }), error: 'a container name must be specified for pod p, choose one of: [init a b]' },
     { name: 'an init container may be named', pod: pod(['a'], { initContainers: [{ name: 'init', image: 'x' }] }), requested: 'init', want: 'init' },
     { name: 'an unknown name is a 400', pod: pod(['a']), requested: 'nope', error: 'container nope is not valid for pod p' },
   ];
-  for (const r of rows) {
-    it(r.name, () => {
-      if (r.error) {
-        const e = thrown(() => logContainer(r.pod, r.requested));
-        assert.deepEqual([e.code, e.reason, e.message], [400, 'BadRequest', r.error]);
-      } else assert.equal(logContainer(r.pod, r.requested), r.want);
-    });
-  }
+  for (const r of rows) it(r.name, () => checkLogContainer(r));
 });
 
 // Upstream strategy_test.go TestCheckLogLocation (kubernetes/kubernetes pkg/registry/core/pod/
@@ -92,7 +101,7 @@ describe('upstream TestCheckLogLocation rows (validateContainer)', () => {
   const named = (p: Pod): Pod => ({ ...p, metadata: { ...p.metadata, name: 'test' } });
   const two = ['container1', 'container2'];
   const init = [{ name: 'initcontainer1', image: 'x' }];
-  const rows: { name: string; pod: Pod; requested?: string; want?: string; error?: string }[] = [
+  const rows: LogContainerRow[] = [
     { name: 'simple', pod: named(pod(['mycontainer'], { nodeName: 'foo' })), want: 'mycontainer' },
     { name: 'insecure (container half)', pod: named(pod(['mycontainer'], { nodeName: 'foo' })), want: 'mycontainer' },
     { name: 'missing container', pod: named(pod([])), error: 'a container name must be specified for pod test' },
@@ -106,14 +115,7 @@ describe('upstream TestCheckLogLocation rows (validateContainer)', () => {
     { name: 'bad container', pod: named(pod(two)), requested: 'unknown', error: 'container unknown is not valid for pod test' },
     { name: 'good with two containers', pod: named(pod(two, { nodeName: 'foo' })), requested: 'container2', want: 'container2' },
   ];
-  for (const r of rows) {
-    it(r.name, () => {
-      if (r.error) {
-        const e = thrown(() => logContainer(r.pod, r.requested));
-        assert.deepEqual([e.code, e.reason, e.message], [400, 'BadRequest', r.error]);
-      } else assert.equal(logContainer(r.pod, r.requested), r.want);
-    });
-  }
+  for (const r of rows) it(r.name, () => checkLogContainer(r));
 });
 
 describe('the agent endpoint of a node (NodeConnectionInfoGetter, LogLocation)', () => {
