@@ -25,7 +25,7 @@ import { admitPodPriority } from './priority.js';
 import { admitPodRuntimeClass, validatePodRuntimeClass } from './runtimeclass.js';
 import { admitPodServiceAccount } from './serviceaccount.js';
 import { applySchedulingGatedCondition } from '../api/schedulinggated.js';
-import { decideQuotas, type QuotaCharge, type QuotaDecision } from '../quota/admission.js';
+import { decideQuotas, type PodQuotaFacts, type QuotaCharge, type QuotaDecision } from '../quota/admission.js';
 import type { LimitedResource } from '../quota/config.js';
 import { applyLimitRangeDefaults, limitRangesViolation } from '../quota/limitranger.js';
 import { applyAppArmorVersionSkew } from '../api/apparmorskew.js';
@@ -110,9 +110,9 @@ function forbidden(by: RejectedBy, pod: Pod, message: string): Rejection {
   return { by, message: `pods "${podDisplayName(pod)}" is forbidden: ${message}`, code: 403, reason: 'Forbidden' };
 }
 
-/** The ResourceQuota plugin's refusal: Forbidden, or the bare message of a plain error (500). */
-function quotaRejection(pod: Pod, d: QuotaDecision & { allowed: false }): Rejection {
-  const r: Rejection = d.plainError ? { by: 'ResourceQuota', message: d.message, code: 500, reason: '' } : forbidden('ResourceQuota', pod, d.message);
+/** The ResourceQuota plugin's refusal of the pod named `name`: Forbidden, or the bare message of a plain error (500). */
+function quotaRejection(name: string, d: QuotaDecision & { allowed: false }): Rejection {
+  const r: Rejection = d.plainError ? { by: 'ResourceQuota', message: d.message, code: 500, reason: '' } : { by: 'ResourceQuota', message: `pods "${name}" is forbidden: ${d.message}`, code: 403, reason: 'Forbidden' };
   if (d.limited) r.limitedResources = true;
   return r;
 }
@@ -122,6 +122,18 @@ export function reportFieldErrors(errs: readonly FieldError[]): ReportedFieldErr
 }
 
 export function admitPodCreate(input: PodAdmissionInput): PodAdmissionResult {
+  const r = admitPodUpToQuota(input);
+  if (r.rejection || r.errors.length > 0 || !r.pod) return r;
+  const quota = admitPodQuota(r.pod, podDisplayName(r.pod), input);
+  return quota.rejection ? { ...r, rejection: quota.rejection } : { ...r, charges: quota.charges };
+}
+
+/**
+ * The create path up to ResourceQuota, the last plugin: the pod, its warnings and any refusal
+ * before quota (`charges` empty). A function of the pod and of the namespace's policy alone, not
+ * of the quotas' usage: `bulkhead plan` remembers its outcome for pods that differ only in name.
+ */
+export function admitPodUpToQuota(input: PodAdmissionInput): PodAdmissionResult {
   const warnings: string[] = [];
   const dropped = dropDisabledPodFields(input.pod, input.gates);
   if (dropped.warnings.length > 0) warnings.push(...dropped.warnings);
@@ -169,7 +181,14 @@ export function admitPodCreate(input: PodAdmissionInput): PodAdmissionResult {
   const overhead = validatePodRuntimeClass(pod, input.runtimeClasses ?? []);
   if (overhead !== undefined) return { pod, warnings, errors: [], rejection: forbidden('RuntimeClass', pod, overhead), charges: [], ...exempt };
 
-  const quota = decideQuotas(pod, input.quotas, { gates: input.gates, now: input.now, limitedResources: input.limitedResources });
-  if (!quota.allowed) return { pod, warnings, errors: [], rejection: quotaRejection(pod, quota), charges: [], ...exempt };
-  return { pod, warnings, errors: [], charges: quota.charges, ...exempt };
+  return { pod, warnings, errors: [], charges: [], ...exempt };
+}
+
+/**
+ * ResourceQuota's decision on a pod admitted so far (admitPodUpToQuota), named `name` in its
+ * refusal: what it charges the namespace's quotas at their current usage, or why it is refused.
+ */
+export function admitPodQuota(pod: Pod, name: string, input: Pick<PodAdmissionInput, 'quotas' | 'gates' | 'now' | 'limitedResources'>, facts?: PodQuotaFacts): { rejection?: Rejection; charges: QuotaCharge[] } {
+  const quota = decideQuotas(pod, input.quotas, { gates: input.gates, now: input.now, limitedResources: input.limitedResources }, facts);
+  return quota.allowed ? { charges: quota.charges } : { rejection: quotaRejection(name, quota), charges: [] };
 }

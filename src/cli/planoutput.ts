@@ -6,6 +6,7 @@ import * as yaml from 'js-yaml';
 import type { PlanResult, PlanTail, PodPlan } from '../plan/engine.js';
 import { renderPlanTableTail, renderPodLines } from '../plan/table.js';
 import { deepCopyJSON } from '../api/deepcopy.js';
+import { podPlanJSON } from './planjson.js';
 
 export interface PlanPrinter {
   /** The text of the next pod (and of what comes before the first). */
@@ -16,17 +17,11 @@ export interface PlanPrinter {
 
 const yamlOptions: yaml.DumpOptions = { noRefs: true, lineWidth: -1 };
 
-// The pods' array sits two levels deep in the result, its elements indented by four spaces: a pod
-// is stringified where it stands, in a one-pod result, and cut out of it (faster than indenting).
-const podPrefix = '{\n  "pods": [\n    '.length;
-const podSuffix = '\n  ]\n}'.length;
-
 function jsonPrinter(): PlanPrinter {
   let pods = 0;
   return {
     pod(p) {
-      const text = JSON.stringify({ pods: [p] }, null, 2).slice(podPrefix, -podSuffix);
-      return `${pods++ === 0 ? '{\n  "pods": [\n    ' : ',\n    '}${text}`;
+      return `${pods++ === 0 ? '{\n  "pods": [\n    ' : ',\n    '}${podPlanJSON(p)}`;
     },
     tail(t) {
       // JSON.stringify of the rest, without its opening brace, follows the pods' array.

@@ -5,7 +5,7 @@
 // through the API server's admission path in input order (so later pods see the quota
 // charged by earlier ones), then admitted pods are laid out on the node.
 
-import { admitPodCreate, podDisplayName, reportFieldErrors, type ReportedFieldError, type Rejection } from '../admission/pod.js';
+import { admitPodQuota, admitPodUpToQuota, podDisplayName, reportFieldErrors, type ReportedFieldError, type Rejection } from '../admission/pod.js';
 import { namespaceCreateWarnings, validateNamespaceObject } from '../admission/namespace.js';
 import type { PodSecurityDefaults, PodSecurityExemptions } from '../admission/podsecurity.js';
 import type { Exemption } from '../podsecurity/index.js';
@@ -19,13 +19,15 @@ import { canonicalList } from '../api/defaults.js';
 import { defaultLimitRangeLists, defaultResourceQuotaLists } from '../quota/objectdefaults.js';
 import { admitPriorityClass, builtInPriorityClasses, defaultPriorityClassFields } from '../admission/priority.js';
 import { evictionCandidates, rankForMemoryPressure, thresholdQuantity, type Threshold } from '../policy/eviction.js';
-import { computeQuotaStatus, type QuotaDecision } from '../quota/admission.js';
+import { computeQuotaStatus, type PodQuotaFacts, type QuotaDecision } from '../quota/admission.js';
 import { ulimitCeilingsReason, ulimitsAboveCeilings } from '../policy/ulimitceilings.js';
 import { derivedObjectUID, derivedPodUID, planPodOnNode, type NodeConfig, type PodNodePlan } from './node.js';
 import { plannedKinds, type WorkloadContext } from './workloads.js';
 import { decideObjectCount } from '../quota/objectcount.js';
 import type { LimitedResource } from '../quota/config.js';
 import { deepCopyJSON } from '../api/deepcopy.js';
+import { PodMemo, plannedFromMemory, podMemoKey, renamedPod } from './podmemo.js';
+import { podCgroupPath } from '../policy/cgrouplayout.js';
 
 /** Zero objects of every kind the plan counts against quotas (keyed `<group>/<resource>`, as objectCountUsage reads them). */
 const plannedKindsUncounted: ReadonlyMap<string, number> = new Map(Object.values(plannedKinds).map((p) => [`${p.group}/${p.resource}`, 0]));
@@ -64,6 +66,8 @@ export interface PlanOptions {
   fieldValidation?: FieldValidation;
   /** The input objects are the plan's to change (decoded for it alone): pods are defaulted in place, not copied. */
   ownsInput?: boolean;
+  /** false: every pod planned on its own, none from the outcome of one the same but for its name (plan/podmemo.ts); the output is the same. */
+  rememberPods?: boolean;
 }
 
 export interface PodPlan extends Partial<PodNodePlan> {
@@ -87,6 +91,8 @@ export interface PodPlan extends Partial<PodNodePlan> {
   overhead?: Record<string, string>;
   /** Pod Security let the pod through unevaluated: its namespace or runtime class is exempt. */
   podSecurityExempt?: Exclude<Exemption, 'user'>;
+  /** Planned from the remembered outcome of a pod the same but for its name (not enumerable). */
+  [plannedFromMemory]?: object;
 }
 
 export interface QuotaPlan {
@@ -131,6 +137,22 @@ export interface PlanResult {
   evictionOrder?: string[];
   memory?: MemoryPressurePlan;
 }
+
+/** What a pod comes to before ResourceQuota, and on the node. */
+interface PodOutcome {
+  /** Decoding's, admission's before quota and the node's, in that order. */
+  warnings: string[];
+  errors: ReportedFieldError[];
+  rejection?: Rejection;
+  podSecurityExempt?: Exclude<Exemption, 'user'>;
+  pod?: Pod;
+  onNode?: PodNodePlan;
+  /** For a remembered outcome: what ResourceQuota found out about its pods. */
+  quotaFacts?: PodQuotaFacts;
+}
+
+/** An outcome PodMemo keeps: of a pod that got past every plugin before quota. */
+type RememberedPod = PodOutcome & { pod: Pod; onNode: PodNodePlan };
 
 interface NamespaceState {
   labels: Record<string, string>;
@@ -179,6 +201,12 @@ export class Planner {
   private readonly planKeys = new Map<Pod, string>();
   /** The node a pod above the node's rlimit ceilings is planned on (any node: the scheduler keeps it off this one). */
   private readonly anyNode: NodeConfig;
+  /**
+   * Outcomes of pods for those that differ from them only in name: of the input's pods (decoded),
+   * and apart from them, of the pods its workloads create (not decoded: made by the plan).
+   */
+  private readonly inputMemo = new PodMemo<RememberedPod>();
+  private readonly createdMemo = new PodMemo<RememberedPod>();
 
   constructor(private readonly opts: PlanOptions) {
     this.fieldValidation = opts.fieldValidation ?? 'Strict';
@@ -191,6 +219,13 @@ export class Planner {
     let s = this.namespaces.get(name);
     if (!s) this.namespaces.set(name, (s = { labels: {}, limitRanges: [], quotas: [] }));
     return s;
+  }
+
+  /** The pod's podMemoKey; none with `usage` (whose ranking keeps every admitted pod apart) or while the memo rests. */
+  private memoKey(memo: PodMemo<RememberedPod>, raw: unknown): { memo: PodMemo<RememberedPod>; key: string } | undefined {
+    if (this.opts.usage || this.opts.rememberPods === false || !memo.wanted()) return undefined;
+    const key = podMemoKey(raw);
+    return key === undefined ? undefined : { memo, key };
   }
 
   private reject(o: PlanObject, kind: string, message: string, errors: ReportedFieldError[]): void {
@@ -285,13 +320,16 @@ export class Planner {
   /**
    * One pod through admission and onto the node: from the input, or created by a workload of it.
    * `owned`: the pod is the plan's own (freshly decoded), so defaulting may fill it in place.
+   * `remember`: where, under the pod's podMemoKey, its outcome is remembered when it has no refusal
+   * before quota.
    */
-  private planPod(raw: Pod, source: Source, decodeWarnings: readonly string[], owned: boolean, created?: { owner: string; name: string }): PodPlan {
+  private planPod(raw: Pod, source: Source, decodeWarnings: readonly string[], owned: boolean, created?: { owner: string; name: string }, remember?: { memo: PodMemo<RememberedPod>; key: string }): PodPlan {
     const opts = this.opts;
     const namespace = objectNamespace(raw);
     const state = this.ns(namespace);
     const input: Pod = { ...raw, metadata: { ...(raw.metadata ?? {}), namespace } };
-    const result = admitPodCreate({
+    const name = created?.name ?? podDisplayName(input);
+    const result = admitPodUpToQuota({
       pod: input,
       owned,
       namespaceLabels: state.labels,
@@ -306,52 +344,84 @@ export class Planner {
       defaultTolerationSeconds: opts.defaultTolerationSeconds,
       now: opts.now,
     });
-    const entry: PodPlan = {
-      namespace,
-      name: created?.name ?? podDisplayName(input),
-      source,
-      ...(created ? { owner: created.owner } : {}),
-      admitted: !result.rejection,
-      errors: result.errors,
-      rejections: result.rejection ? [{ by: result.rejection.by, message: result.rejection.message, ...(result.rejection.limitedResources ? { limitedResources: true as const } : {}) }] : [],
-      warnings: decodeWarnings.length ? [...decodeWarnings, ...result.warnings] : result.warnings,
-    };
+    const outcome: PodOutcome = { warnings: decodeWarnings.length ? [...decodeWarnings, ...result.warnings] : result.warnings, errors: result.errors };
+    if (result.rejection) outcome.rejection = result.rejection;
     // No user in a plan: only a namespace or a runtime class can be exempt.
-    if (result.podSecurityExempt && result.podSecurityExempt !== 'user') entry.podSecurityExempt = result.podSecurityExempt;
+    if (result.podSecurityExempt && result.podSecurityExempt !== 'user') outcome.podSecurityExempt = result.podSecurityExempt;
+    if (result.pod) outcome.pod = result.pod;
     if (result.pod && result.errors.length === 0) {
-      result.pod.metadata.uid ??= derivedPodUID(namespace, entry.name);
+      result.pod.metadata.uid ??= derivedPodUID(namespace, name);
       // The node declares its ceilings and the scheduler keeps such a pod off it
       // (src/scheduler/filters.ts): nothing of it runs here, so the plan shows what the pod asks
       // for, claims no value this host would apply, and says why it would not be scheduled.
       const above = opts.node.hardRlimitCeilings && opts.gates.ContainerUlimits ? ulimitsAboveCeilings(result.pod, opts.node.hardRlimitCeilings, opts.node.nrOpen) : [];
       const onNode = planPodOnNode(result.pod, above.length ? this.anyNode : opts.node, opts.gates);
-      Object.assign(entry, onNode);
-      if (above.length) entry.warnings.push(`the scheduler would not place this pod on this node: ${ulimitCeilingsReason(above)}`);
+      outcome.onNode = onNode;
+      if (above.length) outcome.warnings.push(`the scheduler would not place this pod on this node: ${ulimitCeilingsReason(above)}`);
       for (const c of onNode.containers) {
-        if (c.oomKillModeError) entry.warnings.push(`container "${c.name}" cannot be created on this node: ${c.oomKillModeError}`);
-        for (const a of c.rlimitAdjustments ?? []) entry.warnings.push(`container "${c.name}": ${a.type} ${a.reason}; applied soft=${a.applied.soft} hard=${a.applied.hard}`);
+        if (c.oomKillModeError) outcome.warnings.push(`container "${c.name}" cannot be created on this node: ${c.oomKillModeError}`);
+        for (const a of c.rlimitAdjustments ?? []) outcome.warnings.push(`container "${c.name}": ${a.type} ${a.reason}; applied soft=${a.applied.soft} hard=${a.applied.hard}`);
+      }
+      // Remembered only when the node's plan holds the UID only in the pod cgroup's path, which
+      // a pod planned from the memory gets for its own UID.
+      if (remember !== undefined && !result.rejection && onNode.podCgroup.path === podCgroupPath(onNode.qosClass, result.pod.metadata.uid, opts.node.cgroupDriver)) {
+        const pod = result.pod;
+        remember.memo.offer(remember.key, () => ({ ...outcome, pod, onNode, quotaFacts: {} }));
       }
     }
-    if (result.pod) entry.object = result.pod;
-    if (result.pod && result.rejection?.by !== 'Priority') {
-      entry.priority = result.pod.spec.priority;
-      if (result.pod.spec.priorityClassName) entry.priorityClassName = result.pod.spec.priorityClassName;
+    return this.podEntry(outcome, namespace, name, source, created);
+  }
+
+  /** A pod the same as one planned before but for its name (PodMemo): that pod's outcome, with its own name, UID and quota decision. */
+  private planRemembered(o: RememberedPod, raw: Pod, source: Source, created?: { owner: string; name: string }): PodPlan {
+    const namespace = objectNamespace(raw);
+    const name = created?.name ?? podDisplayName(raw);
+    const uid = derivedPodUID(namespace, name);
+    const onNode: PodNodePlan = { ...o.onNode, podCgroup: { path: podCgroupPath(o.onNode.qosClass, uid, this.opts.node.cgroupDriver), values: o.onNode.podCgroup.values } };
+    const entry = this.podEntry({ ...o, pod: renamedPod(o.pod, raw.metadata?.name, uid), onNode }, namespace, name, source, created);
+    Object.defineProperty(entry, plannedFromMemory, { value: o });
+    return entry;
+  }
+
+  /** What the plan says of a pod: its outcome before quota, ResourceQuota's decision at the namespace's usage now, and that usage charged. */
+  private podEntry(o: PodOutcome, namespace: string, name: string, source: Source, created?: { owner: string; name: string }): PodPlan {
+    const opts = this.opts;
+    const state = this.ns(namespace);
+    const quota = o.rejection || o.errors.length > 0 || !o.pod ? undefined : admitPodQuota(o.pod, podDisplayName(o.pod), { quotas: state.quotas, gates: opts.gates, now: opts.now, limitedResources: opts.limitedResources }, o.quotaFacts);
+    const rejection = o.rejection ?? quota?.rejection;
+    const entry: PodPlan = {
+      namespace,
+      name,
+      source,
+      ...(created ? { owner: created.owner } : {}),
+      admitted: !rejection,
+      errors: o.errors,
+      rejections: rejection ? [{ by: rejection.by, message: rejection.message, ...(rejection.limitedResources ? { limitedResources: true as const } : {}) }] : [],
+      warnings: o.warnings,
+    };
+    if (o.podSecurityExempt) entry.podSecurityExempt = o.podSecurityExempt;
+    if (o.onNode) Object.assign(entry, o.onNode);
+    const pod = o.pod;
+    if (pod) entry.object = pod;
+    if (pod && rejection?.by !== 'Priority') {
+      entry.priority = pod.spec.priority;
+      if (pod.spec.priorityClassName) entry.priorityClassName = pod.spec.priorityClassName;
     }
-    const runtimeClassName = result.pod?.spec.runtimeClassName;
-    if (!result.rejection && runtimeClassName) {
+    const runtimeClassName = pod?.spec.runtimeClassName;
+    if (!rejection && runtimeClassName) {
       entry.runtimeClassName = runtimeClassName;
       const rc = this.runtimeClasses.find((c) => c.metadata?.name === runtimeClassName);
       if (rc) entry.runtimeHandler = rc.handler;
-      if (result.pod!.spec.overhead) entry.overhead = result.pod!.spec.overhead;
+      if (pod!.spec.overhead) entry.overhead = pod!.spec.overhead;
     }
-    if (!result.rejection) {
-      for (const c of result.charges) {
+    if (!rejection) {
+      for (const c of quota?.charges ?? []) {
         const q = state.quotas.find((x) => x.metadata.name === c.name)!;
         q.status = { ...q.status, used: c.used };
       }
       if (opts.usage) {
-        this.admitted.push(result.pod!);
-        this.planKeys.set(result.pod!, key(namespace, entry.name));
+        this.admitted.push(pod!);
+        this.planKeys.set(pod!, key(namespace, entry.name));
       }
     }
     return entry;
@@ -374,6 +444,12 @@ export class Planner {
   add(o: PlanObject, emit: (p: PodPlan) => void): void {
     const kind = o.object.kind ?? '';
     if (kind === 'Pod') {
+      const remember = this.memoKey(this.inputMemo, o.object);
+      const remembered = remember?.memo.get(remember.key, o.object as unknown as Record<string, unknown>);
+      if (remembered) {
+        emit(this.planRemembered(remembered, o.object as Pod, o.source));
+        return;
+      }
       const d = this.decode(o);
       const raw = (d.ok ? d.object : o.object) as Pod;
       if (!d.ok) {
@@ -381,7 +457,7 @@ export class Planner {
         emit({ namespace: objectNamespace(raw), name: podDisplayName(raw), source: o.source, admitted: false, errors: decodeFieldErrors(d), rejections: [{ by: 'Validation', message: d.message }], warnings: [] });
         return;
       }
-      emit(this.planPod(raw, o.source, d.warnings, !!this.opts.ownsInput));
+      emit(this.planPod(raw, o.source, d.warnings, !!this.opts.ownsInput, undefined, remember));
       return;
     }
     const planned = plannedKinds[kind];
@@ -420,7 +496,12 @@ export class Planner {
     }
     if (admitted.warning) this.objectWarnings.push({ kind, namespace, name, source: o.source, message: admitted.warning });
     // Most pods a controller creates have generated names; the plan numbers them.
-    admitted.pods.forEach(({ pod, owner }, n) => emit(this.planPod(pod, o.source, [], false, { owner, name: pod.metadata.name || `${pod.metadata.generateName ?? ''}#${n + 1}` })));
+    admitted.pods.forEach(({ pod, owner }, n) => {
+      const created = { owner, name: pod.metadata.name || `${pod.metadata.generateName ?? ''}#${n + 1}` };
+      const remember = this.memoKey(this.createdMemo, pod);
+      const remembered = remember?.memo.get(remember.key, pod as unknown as Record<string, unknown>);
+      emit(remembered ? this.planRemembered(remembered, pod, o.source, created) : this.planPod(pod, o.source, [], false, created, remember));
+    });
   }
 
   finish(): PlanTail {

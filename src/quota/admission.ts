@@ -25,6 +25,18 @@ export interface QuotaDecisionOptions {
   limitedResources?: readonly LimitedResource[];
 }
 
+/**
+ * What decideQuotas works out from the pod alone (its usage, which quotas' scopes it matches,
+ * which of their names it leaves unstated), kept across calls for pods the same in all but name
+ * (`bulkhead plan`'s replicas, plan/podmemo.ts): one object per such set of pods, with the same
+ * quota objects and options.
+ */
+export interface PodQuotaFacts {
+  usage?: { delta: Resources; negative?: string[] };
+  matches?: Map<ResourceQuota, boolean>;
+  constraints?: Map<readonly string[], string | undefined>;
+}
+
 export interface QuotaCharge {
   /** The quota, by name. */
   name: string;
@@ -158,7 +170,7 @@ function quotaSelectorError(q: ResourceQuota): string | undefined {
   return undefined;
 }
 
-export function decideQuotas(pod: Pod, quotas: readonly ResourceQuota[], opts: QuotaDecisionOptions): QuotaDecision {
+export function decideQuotas(pod: Pod, quotas: readonly ResourceQuota[], opts: QuotaDecisionOptions, facts?: PodQuotaFacts): QuotaDecision {
   const limited = opts.limitedResources ?? [];
   // No quotas in the namespace and nothing limited by default: allowed outright (checkAttributes).
   if (quotas.length === 0 && limited.length === 0) return { allowed: true, charges: [] };
@@ -189,8 +201,19 @@ export function decideQuotas(pod: Pod, quotas: readonly ResourceQuota[], opts: Q
     }
     // quotaMatchesPod, with the tracked names it finds kept for what follows.
     const restricted = podTrackedNames(q.status?.hard);
-    if (restricted.length === 0 || !podMatchesQuotaScopes(pod, q, opts.gates)) continue;
-    const constraint = quotaConstraints(restricted, pod, opts.gates);
+    if (restricted.length === 0) continue;
+    let matches = facts?.matches?.get(q);
+    if (matches === undefined) {
+      matches = podMatchesQuotaScopes(pod, q, opts.gates);
+      if (facts) (facts.matches ??= new Map()).set(q, matches);
+    }
+    if (!matches) continue;
+    let constraint: string | undefined;
+    if (facts?.constraints?.has(restricted)) constraint = facts.constraints.get(restricted);
+    else {
+      constraint = quotaConstraints(restricted, pod, opts.gates);
+      if (facts) (facts.constraints ??= new Map()).set(restricted, constraint);
+    }
     if (constraint) return { allowed: false, quota: q.metadata.name, message: `failed quota: ${q.metadata.name}: ${constraint}` };
     const used = q.status?.used ?? {};
     for (const r of restricted) {
@@ -200,7 +223,7 @@ export function decideQuotas(pod: Pod, quotas: readonly ResourceQuota[], opts: Q
     for (const r of restricted) covered.add(r);
   }
 
-  const { delta, negative } = chargedUsage(pod, opts);
+  const { delta, negative } = facts ? (facts.usage ??= chargedUsage(pod, opts)) : chargedUsage(pod, opts);
   if (negative) return { allowed: false, message: `quota usage is negative for resource(s): ${prettyNames(negative)}` };
   if (delta.size === 0) return { allowed: true, charges: [] };
 
