@@ -221,7 +221,8 @@ function main(): void {
     console.log(`target    >= ${target} pods/s in-process: ${ok ? 'met' : 'NOT MET'}`);
     const cliTarget = 20000;
     const cliOk = c.median >= cliTarget;
-    console.log(`target    >= ${fmt(cliTarget)} pods/s CLI (median): ${cliOk ? 'met' : 'NOT MET'}`);
+    const cliRunsMet = cliMs.filter((ms) => rate(podCount, ms) >= cliTarget).length;
+    console.log(`target    >= ${fmt(cliTarget)} pods/s CLI (median): ${cliOk ? 'met' : 'NOT MET'} (${cliRunsMet} of ${runs} runs: ${cliMs.map((ms) => fmt(rate(podCount, ms))).join(', ')})`);
     // Flat: ten times the pods may not take more than half as much memory again.
     const flat = big.maxRSS <= rss10 * 1.5;
     console.log(`target    peak RSS flat in the number of pods: ${flat ? 'met' : 'NOT MET'}`);

@@ -445,7 +445,7 @@ export class Planner {
     const kind = o.object.kind ?? '';
     if (kind === 'Pod') {
       const remember = this.memoKey(this.inputMemo, o.object);
-      const remembered = remember?.memo.get(remember.key, o.object as unknown as Record<string, unknown>);
+      const remembered = remember?.memo.get(remember.key);
       if (remembered) {
         emit(this.planRemembered(remembered, o.object as Pod, o.source));
         return;
@@ -499,7 +499,7 @@ export class Planner {
     admitted.pods.forEach(({ pod, owner }, n) => {
       const created = { owner, name: pod.metadata.name || `${pod.metadata.generateName ?? ''}#${n + 1}` };
       const remember = this.memoKey(this.createdMemo, pod);
-      const remembered = remember?.memo.get(remember.key, pod as unknown as Record<string, unknown>);
+      const remembered = remember?.memo.get(remember.key);
       emit(remembered ? this.planRemembered(remembered, pod, o.source, created) : this.planPod(pod, o.source, [], false, created, remember));
     });
   }

@@ -23,29 +23,22 @@ export const podMemoSize = 1024;
 /**
  * The key of a raw pod of the input (before decoding) for the pods that differ from it only in
  * name: its JSON text with the name left out; undefined when the pod cannot be remembered (a
- * UID of its own, a name no DNS label, anything but plain JSON objects at its top).
+ * UID of its own, a name no DNS label, anything its JSON text does not give back).
  */
 export function podMemoKey(raw: unknown): string | undefined {
   if (!isPlainObject(raw)) return undefined;
   const metadata = raw.metadata;
   if (!isPlainObject(metadata) || metadata.uid !== undefined) return undefined;
   const name = metadata.name;
-  if (name === undefined) return stringify(raw);
-  if (typeof name !== 'string' || isDNS1123Label(name).length > 0) return undefined;
+  if (name !== undefined && (typeof name !== 'string' || isDNS1123Label(name).length > 0)) return undefined;
+  if (!isPlainJSON(raw)) return undefined;
+  if (name === undefined) return JSON.stringify(raw);
   // The name blanked where it stands, so that the text keeps the member order.
   metadata.name = '';
   try {
-    return stringify(raw);
+    return JSON.stringify(raw);
   } finally {
     metadata.name = name;
-  }
-}
-
-function stringify(v: unknown): string | undefined {
-  try {
-    return JSON.stringify(v);
-  } catch {
-    return undefined;
   }
 }
 
@@ -54,45 +47,39 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
 }
 
 /**
- * Whether two values decoded from manifests are the same but for the top-level metadata.name:
- * members in the same order, numbers alike to the sign of a zero (JSON text hides -0, and YAML's
- * .inf and .nan become null in it). Anything but plain objects, arrays and primitives is unlike.
+ * Whether JSON.parse of JSON.stringify's text of `v` gives `v` back: plain objects and arrays
+ * (no holes) of strings, booleans, null and finite numbers but -0. Two such values with the same
+ * text are the same, members in the same order; JSON text hides -0, YAML's .inf and .nan (null)
+ * and anything with toJSON or another prototype, which are never remembered.
  */
-export function sameButName(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
-  return sameMembers(a, b, (k, x, y) => (k === 'metadata' ? isPlainObject(x) && isPlainObject(y) && sameMembers(x, y, (k2, x2, y2) => k2 === 'name' || same(x2, y2)) : same(x, y)));
-}
-
-function sameMembers(a: Record<string, unknown>, b: Record<string, unknown>, each: (k: string, x: unknown, y: unknown) => boolean): boolean {
-  const ka = Object.keys(a);
-  const kb = Object.keys(b);
-  if (ka.length !== kb.length) return false;
-  for (let i = 0; i < ka.length; i++) {
-    const k = ka[i]!;
-    if (k !== kb[i] || !each(k, a[k], b[k])) return false;
+export function isPlainJSON(v: unknown): boolean {
+  switch (typeof v) {
+    case 'string':
+    case 'boolean':
+      return true;
+    case 'number':
+      return Number.isFinite(v) && !Object.is(v, -0);
+    case 'object': {
+      if (v === null) return true;
+      if (Array.isArray(v)) {
+        if (Object.getPrototypeOf(v) !== Array.prototype) return false;
+        for (let i = 0; i < v.length; i++) if (!(i in v) || !isPlainJSON(v[i])) return false;
+        return true;
+      }
+      if (Object.getPrototypeOf(v) !== Object.prototype) return false;
+      const o = v as Record<string, unknown>;
+      for (const k in o) if (!isPlainJSON(o[k])) return false;
+      return true;
+    }
+    default:
+      return false;
   }
-  return true;
 }
 
-function same(x: unknown, y: unknown): boolean {
-  if (typeof x !== 'object' || x === null) return Object.is(x, y);
-  if (typeof y !== 'object' || y === null) return false;
-  if (Array.isArray(x)) {
-    if (!Array.isArray(y) || x.length !== y.length) return false;
-    for (let i = 0; i < x.length; i++) if (!same(x[i], y[i])) return false;
-    return true;
-  }
-  if (Array.isArray(y) || !isPlainObject(x) || !isPlainObject(y)) return false;
-  return sameMembers(x, y, (_k, a, b) => same(a, b));
-}
-
-/**
- * Remembered outcomes by podMemoKey. A hit is confirmed against
- * the pod the outcome was made for, parsed back from its key (the input itself may be defaulted
- * in place): a pod whose JSON text hides a difference (-0, .inf) is never the same as that copy,
- * so it is planned on its own.
- */
+/** Remembered outcomes by podMemoKey: a key names one pod but for its name (isPlainJSON). */
 export class PodMemo<T> {
-  private readonly entries = new Map<string, { raw?: Record<string, unknown>; outcome?: T }>();
+  /** null: seen, no outcome yet. */
+  private readonly entries = new Map<string, T | null>();
   /** Lookups since the last hit, and pods to let by unlooked-at (a plan of distinct pods mostly skips the memo). */
   private sinceHit = 0;
   private resting = 0;
@@ -118,26 +105,23 @@ export class PodMemo<T> {
     return true;
   }
 
-  /** The outcome remembered for a pod the same as `raw` but for its name. */
-  get(key: string, raw: Record<string, unknown>): T | undefined {
+  /** The outcome remembered for the pods of `key`. */
+  get(key: string): T | undefined {
     this.sinceHit++;
     const e = this.entries.get(key);
     if (e === undefined) {
       if (this.entries.size >= this.size) this.entries.delete(this.entries.keys().next().value!);
-      this.entries.set(key, {});
+      this.entries.set(key, null);
       return undefined;
     }
-    if (e.outcome === undefined) return undefined;
-    e.raw ??= JSON.parse(key) as Record<string, unknown>;
-    if (!sameButName(e.raw, raw)) return undefined;
+    if (e === null) return undefined;
     this.sinceHit = 0;
-    return e.outcome;
+    return e;
   }
 
   /** Keeps the outcome of the pod last looked up by `key` (and made by `make`) when it has none yet. */
   offer(key: string, make: () => T): void {
-    const e = this.entries.get(key);
-    if (e !== undefined && e.outcome === undefined) e.outcome = make();
+    if (this.entries.get(key) === null) this.entries.set(key, make());
   }
 }
 
