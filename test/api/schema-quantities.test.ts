@@ -25,6 +25,16 @@ describe('quantities after decoding', () => {
     const hpa = decode({ apiVersion: 'autoscaling/v2', kind: 'HorizontalPodAutoscaler', metadata: { name: 'h' }, spec: { scaleTargetRef: { kind: 'Deployment', name: 'd' }, maxReplicas: 2, metrics: [{ type: 'Resource', resource: { name: 'memory', target: { type: 'AverageValue', averageValue: '1024Mi' } } }] } });
     assert.equal(((hpa['spec'] as { metrics: { resource: { target: { averageValue: string } } }[] }).metrics[0]!.resource.target.averageValue), '1Gi');
   });
+  test('null as a resource list value is a zero Quantity (UnmarshalJSON of null), written back as "0"', () => {
+    const quota = decode({ apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'q' }, spec: { hard: { cpu: null, pods: '2' } } });
+    assert.deepEqual(quota['spec'], { hard: { cpu: '0', pods: '2' } });
+    const pod = decode({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { containers: [{ name: 'c', image: 'i', resources: { requests: { memory: null } } }] } });
+    assert.deepEqual((pod['spec'] as { containers: { resources: unknown }[] }).containers[0]!.resources, { requests: { memory: '0' } });
+  });
+  test('null as a standalone quantity field stays null (a nil *Quantity: the field is unset)', () => {
+    const pod = decode({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { containers: [{ name: 'c', image: 'i' }], volumes: [{ name: 'v', emptyDir: { sizeLimit: null } }] } });
+    assert.deepEqual((pod['spec'] as { volumes: unknown[] }).volumes[0], { name: 'v', emptyDir: { sizeLimit: null } });
+  });
   test('a text upstream keeps at parse time stays as sent', () => {
     const pod = decode({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { containers: [{ name: 'c', image: 'i', resources: { requests: { cpu: '500m', memory: '100Mi' } } }] } });
     assert.deepEqual((pod['spec'] as { containers: { resources: unknown }[] }).containers[0]!.resources, { requests: { cpu: '500m', memory: '100Mi' } });

@@ -244,6 +244,12 @@ class Walk {
         for (const key in obj) {
           const x = obj[key];
           if (values.k === 'string' && (typeof x === 'string' || x === null)) continue;
+          // A map keeps its entry for null: a Quantity's UnmarshalJSON makes it zero (a
+          // ResourceList's `cpu: null` is stored as "0"); other values keep their null.
+          if (x === null && values.k === 'quantity') {
+            this.quantityRewrites.push({ segs: [...this.segs, { key }], text: '0' });
+            continue;
+          }
           this.segs.push({ key });
           this.value(x, values, struct);
           this.segs.pop();

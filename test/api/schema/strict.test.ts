@@ -179,7 +179,10 @@ describe('strict decoding: valid objects produce nothing', () => {
       c0(q)['livenessProbe'] = { httpGet: { port: null } };
       q['status'] = { conditions: [{ type: 'Ready', status: 'True', lastProbeTime: null }] };
     });
-    assert.deepEqual(problemsOf(strictProblems(p, POD)), { unknownFields: [], typeErrors: [] });
+    const got = strictProblems(p, POD);
+    assert.deepEqual(problemsOf(got), { unknownFields: [], typeErrors: [] });
+    // A Quantity a map holds as null is a zero Quantity in Go (UnmarshalJSON), written back as "0".
+    assert.deepEqual(got.quantityRewrites, [{ segs: ['spec', 'containers', 0, 'resources', 'limits', { key: 'cpu' }], text: '0' }]);
   });
 
   it('the sample pod (nearly every PodSpec field)', () => {
