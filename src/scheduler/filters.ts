@@ -194,7 +194,7 @@ interface NodeSelectorRequirement {
   values?: string[];
 }
 
-interface NodeSelectorTerm {
+export interface NodeSelectorTerm {
   matchExpressions?: NodeSelectorRequirement[];
   matchFields?: NodeSelectorRequirement[];
 }
@@ -243,7 +243,8 @@ function fieldRequirementParses(r: NodeSelectorRequirement): boolean {
 
 const termParses = new WeakMap<NodeSelectorTerm, boolean>();
 
-function parses(term: NodeSelectorTerm): boolean {
+/** Whether every requirement of the term parses (labels.NewRequirement's and the field selector's checks). */
+export function nodeSelectorTermParses(term: NodeSelectorTerm): boolean {
   let ok = termParses.get(term);
   if (ok === undefined) {
     ok = (term.matchExpressions ?? []).every(labelRequirementParses) && (term.matchFields ?? []).every(fieldRequirementParses);
@@ -277,12 +278,13 @@ function requirementMatches(r: NodeSelectorRequirement, value: string | undefine
   }
 }
 
-function termMatches(term: NodeSelectorTerm, node: Node): boolean {
+/** nodeSelectorTerm.match: every requirement holds for the node's labels and metadata.name; an empty or unparsable term matches nothing. */
+export function nodeSelectorTermMatches(term: NodeSelectorTerm, node: Node): boolean {
   const exprs = term.matchExpressions ?? [];
   const fields = term.matchFields ?? [];
   // An empty term matches no objects.
   if (exprs.length === 0 && fields.length === 0) return false;
-  if (!parses(term)) return false;
+  if (!nodeSelectorTermParses(term)) return false;
   const labels = node.metadata.labels ?? {};
   for (const e of exprs) if (!requirementMatches(e, Object.prototype.hasOwnProperty.call(labels, e.key) ? labels[e.key] : undefined)) return false;
   for (const f of fields) if (!requirementMatches(f, node.metadata.name)) return false;
@@ -303,7 +305,7 @@ export function podMatchesNodeSelectorAndAffinity(pod: Pod, node: Node): boolean
     if (!Object.prototype.hasOwnProperty.call(labels, k) || labels[k] !== v) return false;
   }
   const terms = requiredNodeAffinity(pod);
-  if (terms !== undefined && !terms.some((t) => termMatches(t, node))) return false;
+  if (terms !== undefined && !terms.some((t) => nodeSelectorTermMatches(t, node))) return false;
   return true;
 }
 

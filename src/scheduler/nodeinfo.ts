@@ -3,8 +3,10 @@
 // framework.PodInfo, pkg/scheduler/framework/types.go): a node's parsed allocatable, its
 // effective taints, declared features and ulimit ceilings, and the sums of the requests and the
 // host ports (UsedPorts) of the active pods on it, updated by adding and removing one pod at a
-// time (NodeInfo.AddPod / RemovePod). Amounts are integers as the scheduler's Resource holds them: millicores for cpu,
-// units for everything else (amount.ts: numbers while they are safe integers).
+// time (NodeInfo.AddPod / RemovePod). The score plugins (score.ts) read the same sums: the real
+// requests (`requested`, NodeResourcesBalancedAllocation's) and the non-zero ones (LeastAllocated's).
+// Amounts are integers as the scheduler's Resource holds them: millicores for cpu, units for
+// everything else (amount.ts: numbers while they are safe integers).
 
 import { podRequests } from '../api/podresources.js';
 import { parseResourceList, ResourceCPU, ResourceMemory, type Resources } from '../api/resourcelist.js';
@@ -199,6 +201,8 @@ export class NodeInfo {
   allocatableMemory: Amount = 0;
   /** The effective taints that keep pods off (NoSchedule, NoExecute). */
   hardTaints: readonly Taint[] = [];
+  /** spec.taints with effect PreferNoSchedule (what TaintToleration's Score counts). */
+  preferNoScheduleTaints: readonly Taint[] = [];
   declaredFeatures: ReadonlySet<string> = new Set();
   /** The hard rlimit ceilings the node declares (Bulkhead's capabilities annotation), when it does. */
   ulimitCeilings: Partial<Record<RlimitType, bigint>> | undefined;
@@ -237,6 +241,7 @@ export class NodeInfo {
     this.free.clear();
     for (const k of new Set([...allocatable.keys(), ...this.requested.keys()])) this.updateFree(k);
     this.hardTaints = effectiveTaints(node).filter((t) => t.effect === 'NoSchedule' || t.effect === 'NoExecute');
+    this.preferNoScheduleTaints = (node.spec?.taints ?? []).filter((t) => t.effect === 'PreferNoSchedule');
     this.declaredFeatures = new Set(node.status?.declaredFeatures ?? []);
     const caps = decodeCapabilities(node.metadata?.annotations);
     this.ulimitCeilings = caps ? hardCeilingsAsBigInt(caps) : undefined;

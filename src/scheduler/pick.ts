@@ -1,8 +1,11 @@
 // One scheduling decision: NodeAffinity's PreFilter (a pod whose required terms all name nodes
 // by metadata.name is only tried on those; the others read "node(s) didn't satisfy plugin(s)
 // [NodeAffinity]"; conflicting names reject the pod outright), then filter the nodes (counting the pods nominated to each, as
-// RunFilterPluginsWithNominatedPods does), score the ones that fit (LeastAllocated over cpu and
-// memory with the scheduler's non-zero request defaults), pick the best (a pod's nominated node
+// RunFilterPluginsWithNominatedPods does), score the ones that fit with the default profile's
+// score plugins Bulkhead runs (score.ts: TaintToleration ×3, NodeAffinity ×2, NodeResourcesFit's
+// LeastAllocated ×1, NodeResourcesBalancedAllocation ×1, each normalized over all the feasible
+// nodes as RunScorePlugins does; ImageLocality, InterPodAffinity and PodTopologySpread are not
+// scored, see score.ts), pick the highest total (a pod's nominated node
 // first, when it fits, as schedule_one.go's evaluateNominatedNode), or explain the failure as
 // kube-scheduler's FitError does (fiterror.ts) after running DefaultPreemption (preemption.ts):
 // its PostFilter message ("preemption: …") is appended, empty when preemption found victims,
@@ -12,17 +15,20 @@
 // As findNodesThatPassFilters does, the walk stops once numFeasibleNodesToFind nodes fit
 // (percentageOfNodesToScore; adaptive by default: 50% minus one point per 125 nodes, at least
 // 5% and at least 100 nodes, all of them below 100) and starts where the last walk stopped, so
-// that successive pods look at different nodes. The nodes are walked in name order from that
-// start; ties of score go to the first node walked (upstream picks one of them at random). With
-// fewer nodes than the search needs, every walk covers all of them and starts at the first name.
+// that successive pods look at different nodes. Scoring needs every feasible node's raw scores
+// before normalizing, so the feasible nodes are collected first and scored after the walk; a
+// single feasible node is taken unscored (schedulePod's shortcut). The nodes are walked in name
+// order from that start; ties of the total go to the first node walked (upstream's selectHost
+// picks one of them at random). With fewer nodes than the search needs, every walk covers all of
+// them and starts at the first name.
 
 import { defaultFeatureGates } from '../api/featuregates.js';
 import type { Node, Pod, PodDisruptionBudget } from '../api/types.js';
 import { fitsNodeInfo, nodeAffinityPreFilterNames, podState, ReasonAffinityConflict, ReasonPreFilterNodeAffinity, type FitResult, type PodState, type SchedulerGates } from './filters.js';
 import { failedSchedulingMessage, NoNodesAvailableMsg, podsOn, type PodsByNode } from './fiterror.js';
-import { addAmount, mulDivAmount, subAmount, type Amount } from './amount.js';
 import { NodeInfo } from './nodeinfo.js';
 import { nominatedPodsFor, preempt, type Candidate } from './preemption.js';
+import { scoreNodes } from './score.js';
 
 export { failedSchedulingMessage, NoNodesAvailableMsg, NoPreemptionVictims, PreemptionNotHelpful, type PodsByNode } from './fiterror.js';
 export { PreemptionNeverMsg } from './preemption.js';
@@ -47,34 +53,6 @@ export function numFeasibleNodesToFind(numAllNodes: number, percentage = 0): num
   return n < minFeasibleNodesToFind ? minFeasibleNodesToFind : n;
 }
 
-/**
- * NodeResourcesFit's LeastAllocated score (0–100): per resource (cpu, memory; weight 1 each)
- * (allocatable − requested) × 100 / allocatable with the incoming pod's non-zero requests added
- * to the node's, then the weighted mean, all in integers as upstream computes it. A resource the
- * node has no allocatable of is left out of the mean (resource_allocation.go's score skips
- * alloc 0 and leastResourceScorer counts no weight for it); none at all scores 0.
- */
-export function leastAllocatedScore(s: PodState, n: NodeInfo): number {
-  let sum = 0;
-  let weights = 0;
-  if (n.allocatableCPU !== 0) {
-    sum += leastAllocated(n.allocatableCPU, addAmount(n.nonZeroCPU, s.info.nonZeroCPU));
-    weights++;
-  }
-  if (n.allocatableMemory !== 0) {
-    sum += leastAllocated(n.allocatableMemory, addAmount(n.nonZeroMemory, s.info.nonZeroMemory));
-    weights++;
-  }
-  // Each is at most 100: the weighted mean, truncated.
-  return weights === 0 ? 0 : Math.trunc(sum / weights);
-}
-
-/** leastRequestedScore of one resource: (capacity − requested) × 100 / capacity, 0 when nothing is left. */
-function leastAllocated(cap: Amount, req: Amount): number {
-  if (req > cap) return 0;
-  return Number(mulDivAmount(subAmount(cap, req), 100, cap));
-}
-
 export interface ScheduleDecision {
   /** The chosen node, when some node fits. */
   node?: string;
@@ -82,7 +60,7 @@ export interface ScheduleDecision {
   message?: string;
   /** The filter result of each node walked that the pod does not fit, by name (on failure: every node). */
   verdicts: Map<string, FitResult>;
-  /** The chosen node's score. */
+  /** The chosen node's total score (score.ts); absent when it was the only feasible node (not scored, as upstream). */
   score?: number;
   /** How many nodes the walk looked at: where the next one starts (nextStartNodeIndex). */
   processed: number;
@@ -130,11 +108,9 @@ export function pickNodeInfo(pod: Pod, infos: readonly NodeInfo[], gates: Schedu
   const count = walk.length;
   const want = numFeasibleNodesToFind(count, opts.percentageOfNodesToScore);
   const start = count ? (opts.startIndex ?? 0) % count : 0;
-  let best: string | undefined;
-  let bestScore = -1;
-  let feasible = 0;
+  const feasible: NodeInfo[] = [];
   let processed = 0;
-  while (processed < count && feasible < want) {
+  while (processed < count && feasible.length < want) {
     const n = walk[(start + processed) % count]!;
     processed++;
     const v = nominated ? fitsWithNominated(s, n, podsOn(nominated, n.name)) : fitsNodeInfo(s, n);
@@ -142,14 +118,15 @@ export function pickNodeInfo(pod: Pod, infos: readonly NodeInfo[], gates: Schedu
       verdicts.set(n.name, v);
       continue;
     }
-    feasible++;
-    const score = leastAllocatedScore(s, n);
-    if (score > bestScore) {
-      best = n.name;
-      bestScore = score;
-    }
+    feasible.push(n);
   }
-  if (best !== undefined) return { node: best, score: bestScore, verdicts, processed };
+  if (feasible.length === 1) return { node: feasible[0]!.name, verdicts, processed };
+  if (feasible.length > 1) {
+    const scores = scoreNodes(s, feasible);
+    let best = 0;
+    for (let i = 1; i < scores.length; i++) if (scores[i]! > scores[best]!) best = i;
+    return { node: feasible[best]!.name, score: scores[best]!, verdicts, processed };
+  }
   // The nodes the PreFilterResult left out share one status (SetAbsentNodesStatus).
   if (named) for (const n of infos) if (!named.has(n.name)) verdicts.set(n.name, rejected(ReasonPreFilterNodeAffinity));
   const reasons = [...verdicts.values()].flatMap((v) => v.reasons);
