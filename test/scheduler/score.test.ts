@@ -11,6 +11,8 @@ import {
   nodeAffinityRawScore,
   NodeInfo,
   pickNode,
+  pickNodeInfo,
+  SchedulerCache,
   podState,
   preferNoScheduleTolerations,
   preferredSchedulingTerms,
@@ -378,5 +380,18 @@ describe('scoreNodes and pickNode (weights: TaintToleration 3, NodeAffinity 2, L
     const d = pickNode(reqPod('p', [{ memory: '3Gi' }]), two(), { n1: [reqPod('a', [{ memory: '2Gi' }], 'n1')] });
     assert.equal(d.node, 'n2');
     assert.equal(d.score, undefined);
+  });
+
+  it('the cache keeps a node’s PreferNoSchedule taints current: an update that adds one moves the next pod', () => {
+    const cache = new SchedulerCache(gates);
+    const [n1, n2] = two();
+    cache.setNode(n1!);
+    cache.setNode(n2!);
+    const p = reqPod('p', [{ cpu: '100m', memory: '100Mi' }]);
+    assert.equal(pickNodeInfo(p, cache.nodeList(), gates).node, 'n1');
+    cache.setNode({ ...n1!, spec: { taints: [taint('x', 'y', 'PreferNoSchedule')] } });
+    assert.equal(pickNodeInfo(p, cache.nodeList(), gates).node, 'n2');
+    cache.setNode(n1!);
+    assert.equal(pickNodeInfo(p, cache.nodeList(), gates).node, 'n1');
   });
 });
