@@ -1,16 +1,16 @@
 // One scheduling decision: NodeAffinity's PreFilter (a pod whose required terms all name nodes
 // by metadata.name is only tried on those; the others read "node(s) didn't satisfy plugin(s)
-// [NodeAffinity]"; conflicting names reject the pod outright), then filter the nodes (counting the pods nominated to each, as
-// RunFilterPluginsWithNominatedPods does), score the ones that fit with the default profile's
-// score plugins Bulkhead runs (score.ts: TaintToleration ×3, NodeAffinity ×2, NodeResourcesFit's
-// LeastAllocated ×1, NodeResourcesBalancedAllocation ×1, each normalized over all the feasible
-// nodes as RunScorePlugins does; ImageLocality, InterPodAffinity and PodTopologySpread are not
-// scored, see score.ts), pick the highest total (a pod's nominated node
-// first, when it fits, as schedule_one.go's evaluateNominatedNode), or explain the failure as
-// kube-scheduler's FitError does (fiterror.ts) after running DefaultPreemption (preemption.ts):
-// its PostFilter message ("preemption: …") is appended, empty when preemption found victims,
-// whose node the pod is then nominated to. Preemption weighs the PodDisruptionBudgets the
-// caller hands it (PickOptions.budgets).
+// [NodeAffinity]"; conflicting names reject the pod outright), then filter the nodes (counting
+// the pods nominated to each, as RunFilterPluginsWithNominatedPods does), score the ones that fit
+// with the default profile's score plugins that Bulkhead runs (score.ts: TaintToleration ×3,
+// NodeAffinity ×2, NodeResourcesFit's LeastAllocated ×1, NodeResourcesBalancedAllocation ×1, each
+// normalized over all the feasible nodes as RunScorePlugins does; ImageLocality,
+// InterPodAffinity and PodTopologySpread are not scored, see score.ts), pick the highest total
+// (a pod's nominated node first, when it fits, as schedule_one.go's evaluateNominatedNode), or
+// explain the failure as kube-scheduler's FitError does (fiterror.ts) after running
+// DefaultPreemption (preemption.ts): its PostFilter message ("preemption: …") is appended, empty
+// when preemption found victims, whose node the pod is then nominated to. Preemption weighs the
+// PodDisruptionBudgets the caller hands it (PickOptions.budgets).
 //
 // As findNodesThatPassFilters does, the walk stops once numFeasibleNodesToFind nodes fit
 // (percentageOfNodesToScore; adaptive by default: 50% minus one point per 125 nodes, at least
