@@ -7,8 +7,8 @@
 //     isPreemptionAllowed, podTerminatingByPreemption
 //   pkg/scheduler/framework/preemption/preemption.go
 //     Evaluator.Preempt, findCandidates (getPodDisruptionBudgets: every budget),
-//     DryRunPreemption, pickOneNodeForPreemption, getLowerPriorityNominatedPods, and
-//     PreemptPod's condition and event wording
+//     nodesWherePreemptionMightHelp, DryRunPreemption (candidateList), pickOneNodeForPreemption,
+//     getLowerPriorityNominatedPods, and PreemptPod's condition and event wording
 //   pkg/scheduler/util/utils.go    MoreImportantPod, GetPodStartTime, GetEarliestPodStartTime
 //   pkg/scheduler/framework/runtime/framework.go  RunFilterPluginsWithNominatedPods /
 //     addGENominatedPods (pods nominated to a node, of equal or higher priority, count there)
@@ -19,14 +19,14 @@
 //   terminating because of a preemption waits for it: "not eligible due to a terminating pod on
 //   the nominated node." (unless its nominated node is now UnschedulableAndUnresolvable). Both
 //   leave the pod's nominatedNodeName as it is.
-// - Only nodes rejected as `Unschedulable` are tried (the others read "Preemption is not helpful
-//   for scheduling"); on each, every pod of lower priority is removed ("No preemption victims
-//   found for incoming pod" when there is none); if the pod still does not fit, the node's filter
-//   reasons are its status; otherwise the removed pods are added back one by one, and a pod whose
-//   return makes the pod unfit again is a victim. The order of return: first the pods whose
-//   eviction would violate a PodDisruptionBudget, then the others, each most important first
-//   (higher priority, then earlier start); the violating pods that stay victims are the node's
-//   count of PDB violations.
+// - Only nodes rejected as `Unschedulable` are tried (the others, and a node without a verdict,
+//   read "Preemption is not helpful for scheduling"). The dry run walks them in name order. On
+//   each node, every pod of lower priority is removed ("No preemption victims found for incoming
+//   pod" when there is none); if the pod still does not fit, the node's filter reasons are its
+//   status; otherwise the removed pods are added back one by one, and a pod whose return makes the
+//   pod unfit again is a victim. The order of return: first the pods whose eviction would violate
+//   a PodDisruptionBudget, then the others, each most important first (higher priority, then
+//   earlier start); the violating pods that stay victims are the node's count of PDB violations.
 // - A pod would violate a budget (filterPodsWithPDBViolation) when, walking the lower-priority
 //   pods most important first with a copy of each budget's status.disruptionsAllowed, a budget
 //   that selects it is exhausted: each pod a budget selects takes one disruption from the copy,
@@ -40,8 +40,8 @@
 //   candidate violates fewer, and its victims are deleted like any others.
 // - Among the nodes with victims: fewest PDB violations, then the lowest highest-victim
 //   priority, then the smallest sum of victim priorities (each shifted by 2^31), then the fewest
-//   victims, then the latest start of the highest-priority victims, then the first node (in name
-//   order here; upstream starts from a random offset).
+//   victims, then the latest start of the highest-priority victims, then the first candidate found
+//   (the dry run's order here; upstream's is a map's, so random).
 // - No candidate: the PostFilter message is "preemption: " + the dry run's FitError, and the
 //   pod's nominatedNodeName is cleared. A candidate: the victims get DisruptionTarget
 //   (PreemptionByScheduler, "<schedulerName>: preempting to accommodate a higher priority pod")
@@ -278,29 +278,73 @@ export interface PreemptionOutcome {
 }
 
 /**
+ * nodesWherePreemptionMightHelp: the nodes the filters rejected as Unschedulable, in the order
+ * given; every other node (UnschedulableAndUnresolvable, or absent from `verdicts`, which
+ * upstream's NodeToStatus reads as UnschedulableAndUnresolvable) reads "Preemption is not helpful
+ * for scheduling".
+ */
+export function nodesWherePreemptionMightHelp(nodes: readonly Node[], verdicts: ReadonlyMap<string, FitResult>): { potential: Node[]; reasons: string[] } {
+  const potential: Node[] = [];
+  const reasons: string[] = [];
+  for (const node of nodes) {
+    if (verdicts.get(node.metadata.name!)?.rejection?.code === 'Unschedulable') potential.push(node);
+    else reasons.push(PreemptionNotHelpful);
+  }
+  return { potential, reasons };
+}
+
+export interface DryRunResult {
+  /** The nodes without budget violations first, then the others, each in the order walked. */
+  candidates: Candidate[];
+  /** The reasons of the nodes walked that are no candidate (the dry run's FitError). */
+  reasons: string[];
+}
+
+/**
+ * DryRunPreemption: SelectVictimsOnNode on the potential nodes from `offset` on (wrapping
+ * around), keeping at most `numCandidates` candidates without budget violations and as many with;
+ * the walk ends once there is one without and the two lists hold `numCandidates` together. So a
+ * walk goes past `numCandidates` nodes only to find one whose victims violate no budget.
+ */
+export function dryRunPreemption(pod: Pod, potential: readonly Node[], podsByNode: PodsByNode, nominated: PodsByNode | undefined, gates: SchedulerGates, pdbs: readonly PodDisruptionBudget[], offset: number, numCandidates: number): DryRunResult {
+  const nonViolating: Candidate[] = [];
+  const violating: Candidate[] = [];
+  const reasons: string[] = [];
+  const count = potential.length;
+  for (let i = 0; i < count; i++) {
+    const node = potential[(offset + i) % count]!;
+    const name = node.metadata.name!;
+    const sel = selectVictimsOnNode(pod, node, podsOn(podsByNode, name), podsOn(nominated, name), gates, pdbs);
+    if (!sel.ok) {
+      reasons.push(...sel.reasons);
+      continue;
+    }
+    const list = sel.numPDBViolations === 0 ? nonViolating : violating;
+    // Upstream's candidateList has room for numCandidates; a candidate past that is dropped.
+    if (list.length < numCandidates) list.push({ node: name, victims: sel.victims, numPDBViolations: sel.numPDBViolations });
+    if (nonViolating.length > 0 && nonViolating.length + violating.length >= numCandidates) break;
+  }
+  return { candidates: [...nonViolating, ...violating], reasons };
+}
+
+export interface PreemptOptions {
+  /** Where the dry run starts among the potential nodes (name order), taken modulo their number; upstream picks it at random. */
+  offset?: number;
+}
+
+/**
  * Evaluator.Preempt for a pod that fits nowhere: `verdicts` are the scheduling pass's filter
  * results by node name, `nominated` the pending pods nominated to each node, `pdbs` every
  * PodDisruptionBudget (of every namespace).
  */
-export function preempt(pod: Pod, nodes: readonly Node[], verdicts: ReadonlyMap<string, FitResult>, podsByNode: PodsByNode, gates: SchedulerGates, nominated?: PodsByNode, pdbs: readonly PodDisruptionBudget[] = []): PreemptionOutcome {
+export function preempt(pod: Pod, nodes: readonly Node[], verdicts: ReadonlyMap<string, FitResult>, podsByNode: PodsByNode, gates: SchedulerGates, nominated?: PodsByNode, pdbs: readonly PodDisruptionBudget[] = [], opts: PreemptOptions = {}): PreemptionOutcome {
   const why = ineligibleToPreempt(pod, verdicts, podsByNode);
   if (why) return { message: `preemption: ${why}` };
   const sorted = [...nodes].sort((a, b) => (a.metadata.name! < b.metadata.name! ? -1 : a.metadata.name! > b.metadata.name! ? 1 : 0));
-  const reasons: string[] = [];
-  const candidates: Candidate[] = [];
-  for (const node of sorted) {
-    const name = node.metadata.name!;
-    const v = verdicts.get(name);
-    if (v?.fits) continue;
-    if (v?.rejection?.code !== 'Unschedulable') {
-      reasons.push(PreemptionNotHelpful);
-      continue;
-    }
-    const sel = selectVictimsOnNode(pod, node, podsOn(podsByNode, name), podsOn(nominated, name), gates, pdbs);
-    if (sel.ok) candidates.push({ node: name, victims: sel.victims, numPDBViolations: sel.numPDBViolations });
-    else reasons.push(...sel.reasons);
-  }
-  const best = pickOneNodeForPreemption(candidates);
-  if (!best) return { message: `preemption: ${failedSchedulingMessage(nodes.length, reasons)}`, nominatedNodeName: '' };
+  const { potential, reasons: unhelpful } = nodesWherePreemptionMightHelp(sorted, verdicts);
+  const offset = potential.length ? (opts.offset ?? 0) % potential.length : 0;
+  const dry = dryRunPreemption(pod, potential, podsByNode, nominated, gates, pdbs, offset, potential.length);
+  const best = pickOneNodeForPreemption(dry.candidates);
+  if (!best) return { message: `preemption: ${failedSchedulingMessage(nodes.length, [...unhelpful, ...dry.reasons])}`, nominatedNodeName: '' };
   return { message: '', nominatedNodeName: best.node, candidate: best };
 }
