@@ -4,6 +4,7 @@
 // Follows (kubernetes/kubernetes master as stored, read, not copied):
 //   pkg/scheduler/framework/plugins/defaultpreemption/default_preemption.go
 //     PodEligibleToPreemptOthers, SelectVictimsOnNode, filterPodsWithPDBViolation,
+//     calculateNumCandidates / GetOffsetAndNumCandidates,
 //     isPreemptionAllowed, podTerminatingByPreemption
 //   pkg/scheduler/framework/preemption/preemption.go
 //     Evaluator.Preempt, findCandidates (getPodDisruptionBudgets: every budget),
@@ -20,13 +21,18 @@
 //   the nominated node." (unless its nominated node is now UnschedulableAndUnresolvable). Both
 //   leave the pod's nominatedNodeName as it is.
 // - Only nodes rejected as `Unschedulable` are tried (the others, and a node without a verdict,
-//   read "Preemption is not helpful for scheduling"). The dry run walks them in name order. On
-//   each node, every pod of lower priority is removed ("No preemption victims found for incoming
-//   pod" when there is none); if the pod still does not fit, the node's filter reasons are its
-//   status; otherwise the removed pods are added back one by one, and a pod whose return makes the
-//   pod unfit again is a victim. The order of return: first the pods whose eviction would violate
-//   a PodDisruptionBudget, then the others, each most important first (higher priority, then
-//   earlier start); the violating pods that stay victims are the node's count of PDB violations.
+//   read "Preemption is not helpful for scheduling"). The dry run walks them in name order from an
+//   offset (0 here; upstream draws it at random) and stops once it holds a candidate whose victims
+//   violate no budget and numCandidates candidates in all (DefaultPreemptionArgs: 10% of the nodes
+//   tried, at least 100, at most all of them; so below 100 nodes every node is tried); each of its
+//   two lists, without and with violations, has room for numCandidates, and a candidate past that
+//   is dropped. On each node, every pod of lower priority is removed ("No preemption victims found
+//   for incoming pod" when there is none); if the pod still does not fit, the node's filter
+//   reasons are its status; otherwise the removed pods are added back one by one, and a pod whose
+//   return makes the pod unfit again is a victim. The order of return: first the pods whose
+//   eviction would violate a PodDisruptionBudget, then the others, each most important first
+//   (higher priority, then earlier start); the violating pods that stay victims are the node's
+//   count of PDB violations.
 // - A pod would violate a budget (filterPodsWithPDBViolation) when, walking the lower-priority
 //   pods most important first with a copy of each budget's status.disruptionsAllowed, a budget
 //   that selects it is exhausted: each pod a budget selects takes one disruption from the copy,
@@ -277,6 +283,21 @@ export interface PreemptionOutcome {
   candidate?: Candidate;
 }
 
+/** DefaultPreemptionArgs: how many candidate nodes the dry run looks for (v1 defaults 10% and 100). */
+export interface PreemptionArgs {
+  minCandidateNodesPercentage: number;
+  minCandidateNodesAbsolute: number;
+}
+export const defaultPreemptionArgs: PreemptionArgs = Object.freeze({ minCandidateNodesPercentage: 10, minCandidateNodesAbsolute: 100 });
+
+/** calculateNumCandidates: a percentage of the potential nodes, at least the absolute minimum, at most all of them. */
+export function numCandidatesFor(numNodes: number, args: PreemptionArgs = defaultPreemptionArgs): number {
+  let n = Math.trunc((numNodes * args.minCandidateNodesPercentage) / 100);
+  if (n < args.minCandidateNodesAbsolute) n = args.minCandidateNodesAbsolute;
+  if (n > numNodes) n = numNodes;
+  return n;
+}
+
 /**
  * nodesWherePreemptionMightHelp: the nodes the filters rejected as Unschedulable, in the order
  * given; every other node (UnschedulableAndUnresolvable, or absent from `verdicts`, which
@@ -330,6 +351,7 @@ export function dryRunPreemption(pod: Pod, potential: readonly Node[], podsByNod
 export interface PreemptOptions {
   /** Where the dry run starts among the potential nodes (name order), taken modulo their number; upstream picks it at random. */
   offset?: number;
+  args?: PreemptionArgs;
 }
 
 /**
@@ -343,7 +365,7 @@ export function preempt(pod: Pod, nodes: readonly Node[], verdicts: ReadonlyMap<
   const sorted = [...nodes].sort((a, b) => (a.metadata.name! < b.metadata.name! ? -1 : a.metadata.name! > b.metadata.name! ? 1 : 0));
   const { potential, reasons: unhelpful } = nodesWherePreemptionMightHelp(sorted, verdicts);
   const offset = potential.length ? (opts.offset ?? 0) % potential.length : 0;
-  const dry = dryRunPreemption(pod, potential, podsByNode, nominated, gates, pdbs, offset, potential.length);
+  const dry = dryRunPreemption(pod, potential, podsByNode, nominated, gates, pdbs, offset, numCandidatesFor(potential.length, opts.args));
   const best = pickOneNodeForPreemption(dry.candidates);
   if (!best) return { message: `preemption: ${failedSchedulingMessage(nodes.length, [...unhelpful, ...dry.reasons])}`, nominatedNodeName: '' };
   return { message: '', nominatedNodeName: best.node, candidate: best };

@@ -6,6 +6,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   ineligibleToPreempt,
+  numCandidatesFor,
   pickNode,
   pickOneNodeForPreemption,
   preemptedEventMessage,
@@ -271,6 +272,18 @@ describe('pickOneNodeForPreemption', () => {
   it('no candidates, no node', () => assert.equal(pickOneNodeForPreemption([]), undefined));
 });
 
+describe('numCandidatesFor (calculateNumCandidates)', () => {
+  const rows: { name: string; nodes: number; args?: { minCandidateNodesPercentage: number; minCandidateNodesAbsolute: number }; want: number }[] = [
+    { name: 'below the absolute minimum of 100, every node', nodes: 5, want: 5 },
+    { name: 'at 1,000 nodes 10% is 100', nodes: 1000, want: 100 },
+    { name: 'above 1,000 nodes, 10%', nodes: 2500, want: 250 },
+    { name: 'the percentage rounds down', nodes: 1999, want: 199 },
+    { name: 'custom args: 40% of 5 with an absolute minimum of 1', nodes: 5, args: { minCandidateNodesPercentage: 40, minCandidateNodesAbsolute: 1 }, want: 2 },
+    { name: 'never more than the nodes', nodes: 3, args: { minCandidateNodesPercentage: 100, minCandidateNodesAbsolute: 10 }, want: 3 },
+  ];
+  for (const r of rows) it(r.name, () => assert.equal(numCandidatesFor(r.nodes, r.args), r.want));
+});
+
 describe('ineligibleToPreempt (PodEligibleToPreemptOthers)', () => {
   const verdict = (code: 'Unschedulable' | 'UnschedulableAndUnresolvable') => new Map([['n1', { fits: false, reasons: ['x'], rejection: { code, plugin: 'p', reasons: ['x'] } }]]);
   const nominatedTo = (p: Pod, n: string): Pod => ({ ...p, status: { ...(p.status ?? {}), nominatedNodeName: n } });
@@ -360,6 +373,15 @@ describe('pickNode with preemption (Evaluator.Preempt)', () => {
     assert.equal(reads, 0);
     pickNode(pod('p', { memory: '600Mi' }, { priority: 100 }), [n1], { n1: [bound('a', '600Mi', 10)] }, gates, undefined, { budgets });
     assert.equal(reads, 1);
+  });
+  it('past 100 potential nodes the dry run stops at 100 candidates: a better node later in name order is not tried', () => {
+    const nodes = Array.from({ length: 150 }, (_, i) => node(`n${String(i).padStart(3, '0')}`, { cpu: '1', memory: '1Gi', pods: '110' }));
+    const on = Object.fromEntries(nodes.map((n, i) => [n.metadata.name!, [bound(`v${i}`, '600Mi', i === 120 ? 1 : 10, n.metadata.name!)]]));
+    const d = pickNode(pod('p', { memory: '600Mi' }, { priority: 100 }), nodes, on, gates);
+    assert.deepEqual([d.preemption?.node, names(d.preemption?.victims)], ['n000', ['v0']]);
+    // With n120 among the first 100 it wins on the lowest victim priority.
+    const d2 = pickNode(pod('p', { memory: '600Mi' }, { priority: 100 }), nodes.slice(50), on, gates);
+    assert.equal(d2.preemption?.node, 'n120');
   });
   it('the Preempted event and the DisruptionTarget message', () => {
     assert.equal(preemptedEventMessage('0d1e2f', 'n1'), 'Preempted by pod 0d1e2f on node n1');
